@@ -1,0 +1,68 @@
+import express, { type Express } from "express";
+import type { Db } from "mongodb";
+import { blogsStore } from "./blogs/blogs-store.js";
+import type { Config } from "./config.js";
+import { consumerRouter } from "./consumer/consumer-routes.js";
+import { collections } from "./db/collections.js";
+import { docsRouter } from "./docs.js";
+import { healthRouter } from "./health.js";
+import { errorHandler, notFoundHandler } from "./http/errors.js";
+import { requestContext } from "./http/request-context.js";
+import { keysStore } from "./keys/keys-store.js";
+import { LastUsedRecorder } from "./keys/last-used.js";
+import type { Logger } from "./logger.js";
+import { CONSUMER_SPEC_PATH, DOCS_HTML_PATH } from "./paths.js";
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly logger: Logger;
+}
+
+export interface App {
+  /** The request handler, for `http.createServer`. */
+  readonly handler: Express;
+  /** Flushes pending `lastUsedAt` values and stops timers; call after the server has closed. */
+  close(): Promise<void>;
+}
+
+/** The composition root: builds the whole HTTP application from its parts. */
+export function createApp({ config, db, logger }: AppDeps): App {
+  const stores = collections(db);
+  const keys = keysStore(stores);
+  const blogs = blogsStore(stores);
+  const lastUsed = new LastUsedRecorder(
+    (entries) => keys.recordLastUsed(entries),
+    config.lastUsedFlushMs,
+    logger,
+  );
+
+  const app = express();
+  app.disable("x-powered-by");
+  // Consumer responses set their own strong ETags (http/conditional.ts).
+  app.set("etag", false);
+  app.set("query parser", "simple");
+
+  app.use(requestContext(logger));
+  // Routes, at a glance:
+  //   GET /healthz, GET /readyz                 health
+  //   GET /docs, GET /openapi.yaml              consumer API reference
+  //   GET /api/consumer/blogs[/:blogId]         consumer API (openapi/openapi.yaml)
+  app.use(healthRouter(db));
+  app.use(docsRouter(CONSUMER_SPEC_PATH, DOCS_HTML_PATH));
+  app.use(
+    "/api/consumer",
+    consumerRouter({
+      specPath: CONSUMER_SPEC_PATH,
+      validateResponses: config.validateResponses,
+      cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
+      keys,
+      blogs,
+      lastUsed,
+    }),
+  );
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+
+  return { handler: app, close: () => lastUsed.close() };
+}

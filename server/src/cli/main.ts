@@ -1,0 +1,119 @@
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../config.js";
+import { openDatabase, startRecordedEmbeddedDb } from "../db/database.js";
+import { HttpError } from "../http/errors.js";
+import { runServer } from "../main.js";
+import { COMMANDS, UsageError } from "./commands.js";
+import { createOutput } from "./output.js";
+
+const USAGE = `Usage: pressroom <command> [options]
+
+  start                                   run the server (same as npm start)
+  db [--port N] [--data-dir DIR]          run the embedded database in the foreground
+  workspace create --name NAME            create a workspace
+  workspace list
+  blog create --workspace ID --title T [--slug S] [--body-file F] [--excerpt E]
+              [--tags a,b] [--author NAME] [--cover-image-url URL] [--release]
+  blog release|unrelease|remove --workspace ID BLOG_ID
+  blog list --workspace ID
+  key mint --workspace ID --name NAME     the only place a raw key is ever shown
+  key revoke --workspace ID KEY_ID
+  key list --workspace ID
+  demo                                    seed a workspace with example blogs
+
+Options: --json (one JSON object on stdout), --help
+The database is MONGODB_URI when set, else the embedded one in DATA_DIR (default ./data).`;
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  name: { type: "string" },
+  workspace: { type: "string" },
+  title: { type: "string" },
+  slug: { type: "string" },
+  "body-file": { type: "string" },
+  excerpt: { type: "string" },
+  tags: { type: "string" },
+  author: { type: "string" },
+  "cover-image-url": { type: "string" },
+  release: { type: "boolean" },
+  port: { type: "string" },
+  "data-dir": { type: "string" },
+} as const;
+
+async function runDb(
+  options: Record<string, string | boolean | undefined>,
+  json: boolean,
+): Promise<void> {
+  const config = loadConfig();
+  const port = Number(options.port ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError("--port must be 0-65535.");
+  const dataDir = typeof options["data-dir"] === "string" ? options["data-dir"] : config.dataDir;
+  const db = await startRecordedEmbeddedDb(dataDir, port, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
+  createOutput(json).result(
+    { uri: db.uri, dataDir },
+    `Embedded database ready: ${db.uri}\nData: ${dataDir}\nPress Ctrl+C to stop.`,
+  );
+  const stop = () => void db.stop().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const json = values.json === true;
+  const out = createOutput(json);
+  const [first, second, ...rest] = positionals;
+  try {
+    if (values.help === true || first === undefined || first === "help") {
+      process.stdout.write(`${USAGE}\n`);
+      return first === undefined && values.help !== true ? 2 : 0;
+    }
+    if (first === "start") {
+      await runServer();
+      return -1; // keeps running until a signal
+    }
+    if (first === "db") {
+      await runDb(values, json);
+      return -1;
+    }
+    const twoWords = `${first} ${second ?? ""}`;
+    const [words, args] =
+      COMMANDS[twoWords] !== undefined
+        ? [twoWords, rest]
+        : [first, second === undefined ? rest : [second, ...rest]];
+    const command = COMMANDS[words];
+    if (command === undefined) throw new UsageError(`Unknown command: ${positionals.join(" ")}`);
+    const database = await openDatabase(loadConfig(), (line) => out.note(line));
+    try {
+      await command(database.db, { words: words.split(" "), args, options: values }, out);
+    } finally {
+      await database.close();
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    const message =
+      err instanceof HttpError || err instanceof ConfigError
+        ? err.message
+        : `Error: ${(err as Error).message}`;
+    if (json) process.stdout.write(`${JSON.stringify({ message })}\n`);
+    process.stderr.write(`${message}\n`);
+    return 1;
+  }
+}

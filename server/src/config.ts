@@ -1,0 +1,87 @@
+import path from "node:path";
+
+/** Every setting Pressroom reads, validated once at boot. Nothing else reads `process.env`. */
+export interface Config {
+  /** HTTP port; 0 picks a free one. */
+  readonly port: number;
+  readonly host: string;
+  /** Unset: the embedded database is started in `dataDir`. */
+  readonly mongodbUri: string | undefined;
+  readonly mongodbDb: string;
+  /** Where the embedded database keeps its files. */
+  readonly dataDir: string;
+  readonly logLevel: LogLevel;
+  /** Response validation against the spec: on in development and tests, off in production. */
+  readonly validateResponses: boolean;
+  /** Coalescing window for `lastUsedAt` writes: at most one write per key per window. */
+  readonly lastUsedFlushMs: number;
+  /** `max-age` of the consumer API's `Cache-Control: private` responses. */
+  readonly cacheMaxAgeSeconds: number;
+  /** Bound on waiting for the database (server selection, connect, socket). */
+  readonly dbTimeoutMs: number;
+  /** How long SIGTERM waits for in-flight requests before closing their connections. */
+  readonly shutdownTimeoutMs: number;
+}
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const str = (name: string): string | undefined => {
+    const raw = env[name]?.trim();
+    return raw === undefined || raw === "" ? undefined : raw;
+  };
+
+  const mongodbUri = str("MONGODB_URI");
+  if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
+    problems.push("MONGODB_URI must start with mongodb:// or mongodb+srv://");
+  }
+  const mongodbDb = str("MONGODB_DB") ?? "pressroom";
+  if (!/^[A-Za-z0-9_-]{1,63}$/.test(mongodbDb)) {
+    problems.push(`MONGODB_DB must be 1-63 letters, digits, "_" or "-" (got "${mongodbDb}")`);
+  }
+  const logLevel = (str("LOG_LEVEL") ?? "info") as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${logLevel}")`);
+  }
+  const production = env.NODE_ENV === "production";
+  const validate = str("VALIDATE_RESPONSES");
+  if (validate !== undefined && validate !== "true" && validate !== "false") {
+    problems.push(`VALIDATE_RESPONSES must be "true" or "false" (got "${validate}")`);
+  }
+
+  const config: Config = {
+    port: int("PORT", 3000, 0, 65535),
+    host: str("HOST") ?? "127.0.0.1",
+    mongodbUri,
+    mongodbDb,
+    dataDir: path.resolve(cwd, str("DATA_DIR") ?? "data"),
+    logLevel,
+    validateResponses: validate === undefined ? !production : validate === "true",
+    lastUsedFlushMs: int("LAST_USED_FLUSH_MS", 1000, 10, 3_600_000),
+    cacheMaxAgeSeconds: int("CACHE_MAX_AGE_SECONDS", 60, 0, 86_400),
+    dbTimeoutMs: int("DB_TIMEOUT_MS", 5000, 100, 120_000),
+    shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+  };
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
+  }
+  return config;
+}

@@ -1,0 +1,46 @@
+import type { Request, RequestHandler } from "express";
+import { unauthorized } from "../http/errors.js";
+import { hashKey, isWellFormedKey } from "../keys/key-format.js";
+import type { KeysStore } from "../keys/keys-store.js";
+import type { LastUsedRecorder } from "../keys/last-used.js";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** The workspace the request's API key belongs to. */
+      workspaceId?: string;
+    }
+  }
+}
+
+/**
+ * The key a request presents (seed §5): `x-api-key` when that header is present at all —
+ * it takes precedence — otherwise the token of `Authorization: Bearer …`.
+ */
+export function presentedKey(req: Request): string | undefined {
+  const apiKeyHeader = req.headers["x-api-key"];
+  if (apiKeyHeader !== undefined)
+    return typeof apiKeyHeader === "string" ? apiKeyHeader : undefined;
+  const match = /^Bearer +(\S+)$/i.exec(req.get("authorization") ?? "");
+  return match?.[1];
+}
+
+/**
+ * Authenticates every consumer request: a missing, malformed, unknown or revoked key is 401
+ * before anything else is read. Well-formed keys are looked up by hash (primary key), on every
+ * request, so revocation is immediate. A request that ends 2xx/304 records `lastUsedAt`.
+ */
+export function authenticate(keys: KeysStore, lastUsed: LastUsedRecorder): RequestHandler {
+  return async (req, res, next) => {
+    const raw = presentedKey(req);
+    if (raw === undefined || !isWellFormedKey(raw)) throw unauthorized();
+    const key = await keys.findActive(hashKey(raw));
+    if (key === null) throw unauthorized();
+    res.locals.workspaceId = key.workspaceId;
+    res.locals.keyPrefix = key.prefix;
+    res.on("finish", () => {
+      if (res.statusCode < 400) lastUsed.record(key._id);
+    });
+    next();
+  };
+}

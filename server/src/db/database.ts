@@ -1,0 +1,112 @@
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Db, MongoClient } from "mongodb";
+import type { Config } from "../config.js";
+import { ensureIndexes } from "./collections.js";
+import { type EmbeddedDb, startEmbeddedDb } from "./embedded.js";
+import { connectMongo } from "./mongo.js";
+
+export interface Database {
+  readonly db: Db;
+  readonly client: MongoClient;
+  /** Where the data lives, for humans: a URI without credentials, or the embedded data dir. */
+  readonly description: string;
+  /** Closes the driver, and stops the embedded database if this process started it. */
+  close(): Promise<void>;
+}
+
+interface EmbeddedState {
+  uri: string;
+  pid: number;
+}
+
+const stateFile = (dataDir: string): string => path.join(dataDir, "embedded-db.json");
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The embedded database already serving `dataDir` (started by `npm start` or `pressroom db`). */
+async function runningEmbedded(dataDir: string): Promise<EmbeddedState | null> {
+  try {
+    const state = JSON.parse(await readFile(stateFile(dataDir), "utf8")) as Partial<EmbeddedState>;
+    if (typeof state.uri === "string" && typeof state.pid === "number" && isAlive(state.pid)) {
+      return { uri: state.uri, pid: state.pid };
+    }
+  } catch {
+    // No state file, or a broken one: nothing is running.
+  }
+  return null;
+}
+
+/**
+ * Starts the embedded database on `dataDir` and records its URI there, so the CLI and other
+ * processes of this machine find it while it runs.
+ */
+export async function startRecordedEmbeddedDb(
+  dataDir: string,
+  port = 0,
+  onProgress?: (line: string) => void,
+): Promise<EmbeddedDb> {
+  await mkdir(dataDir, { recursive: true });
+  const embedded = await startEmbeddedDb({
+    dataDir: path.join(dataDir, "ferretdb"),
+    port,
+    onProgress,
+  });
+  await writeFile(
+    stateFile(dataDir),
+    `${JSON.stringify({ uri: embedded.uri, pid: process.pid })}\n`,
+  );
+  return {
+    uri: embedded.uri,
+    dataDir: embedded.dataDir,
+    stop: async () => {
+      await rm(stateFile(dataDir), { force: true });
+      await embedded.stop();
+    },
+  };
+}
+
+const withoutCredentials = (uri: string): string => uri.replace(/\/\/[^@/]*@/, "//***@");
+
+/**
+ * The database named by the configuration: `MONGODB_URI` when set; otherwise the embedded
+ * database of `DATA_DIR` — the running one if there is one, else one started now.
+ */
+export async function openDatabase(
+  config: Config,
+  onProgress?: (line: string) => void,
+): Promise<Database> {
+  let embedded: EmbeddedDb | undefined;
+  let uri = config.mongodbUri;
+  let description = uri === undefined ? "" : withoutCredentials(uri);
+  if (uri === undefined) {
+    const running = await runningEmbedded(config.dataDir);
+    if (running === null) embedded = await startRecordedEmbeddedDb(config.dataDir, 0, onProgress);
+    uri = running?.uri ?? embedded?.uri ?? "";
+    description = `embedded database in ${config.dataDir} (${uri})`;
+  }
+  try {
+    const client = await connectMongo(uri, config.dbTimeoutMs);
+    const db = client.db(config.mongodbDb);
+    await ensureIndexes(db);
+    return {
+      db,
+      client,
+      description,
+      close: async () => {
+        await client.close();
+        await embedded?.stop();
+      },
+    };
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+}

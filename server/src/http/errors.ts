@@ -1,0 +1,74 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+
+/** The one error type of the service; the error handler maps it (and library errors) to HTTP. */
+export class HttpError extends Error {
+  override readonly name = "HttpError";
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const INVALID_KEY_MESSAGE = "Invalid or missing API key.";
+export const INTERNAL_ERROR_MESSAGE = "Internal server error.";
+
+export const unauthorized = (): HttpError => new HttpError(401, INVALID_KEY_MESSAGE);
+export const notFound = (what = "Not found."): HttpError => new HttpError(404, what);
+export const badRequest = (message: string): HttpError => new HttpError(400, message);
+
+/**
+ * Errors thrown by express-openapi-validator and Express's own body/etag helpers carry a
+ * client-error `status`, a message and sometimes headers (405 → `Allow`).
+ */
+interface ClientErrorLike {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+function isClientErrorLike(err: unknown): err is ClientErrorLike {
+  if (typeof err !== "object" || err === null) return false;
+  const { status, message } = err as { status?: unknown; message?: unknown };
+  return typeof status === "number" && status >= 400 && status < 500 && typeof message === "string";
+}
+
+const GENERIC_MESSAGES: Readonly<Record<number, string>> = {
+  404: "Not found.",
+  405: "Method not allowed.",
+  406: "Not acceptable.",
+  413: "Request body too large.",
+  415: "Unsupported media type.",
+};
+
+function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (isClientErrorLike(err)) {
+    const headers = typeof err.headers === "object" && err.headers !== null ? err.headers : {};
+    const message = GENERIC_MESSAGES[err.status] ?? err.message;
+    return new HttpError(err.status, message, headers);
+  }
+  return new HttpError(500, INTERNAL_ERROR_MESSAGE);
+}
+
+/** One place turns every failure into `{"message": …}` with the right status; no stack leaves. */
+export const errorHandler: ErrorRequestHandler = (err, _req, res, next) => {
+  const httpError = toHttpError(err);
+  if (httpError.status >= 500) {
+    res.locals.log.error({ err }, "request failed");
+  }
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
+  res.removeHeader("ETag");
+  res.status(httpError.status).json({ message: httpError.message });
+};
+
+/** Paths outside every route and spec get JSON too, never Express's HTML page. */
+export const notFoundHandler: RequestHandler = (_req, _res, next) => {
+  next(notFound());
+};

@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
+import { type Logger, redactKeys } from "../logger.js";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      requestId: string;
+      /** The request's logger, tagged with its id. */
+      log: Logger;
+      /** Display prefix of the API key that authenticated the request, for the access log. */
+      keyPrefix?: string;
+    }
+  }
+}
+
+const INCOMING_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * Gives each request an id (a sane incoming `x-request-id` from a proxy is kept), returns it
+ * in `x-request-id`, hangs a tagged logger on `res.locals`, and writes one access-log line when
+ * the response is finished: id, method, path, route, status, duration, key prefix. Never a
+ * header, never a query string.
+ */
+export function requestContext(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = req.get("x-request-id");
+    const requestId =
+      incoming !== undefined && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.locals.log = logger.child({ reqId: requestId });
+    res.setHeader("x-request-id", requestId);
+    res.on("finish", () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      res.locals.log.info(
+        {
+          method: req.method,
+          path: redactKeys(req.path),
+          route: req.route?.path === undefined ? undefined : `${req.baseUrl}${req.route.path}`,
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 10) / 10,
+          keyPrefix: res.locals.keyPrefix,
+        },
+        "request",
+      );
+    });
+    next();
+  };
+}

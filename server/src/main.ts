@@ -1,0 +1,45 @@
+import { createApp } from "./app.js";
+import { type Config, loadConfig } from "./config.js";
+import { openDatabase } from "./db/database.js";
+import { closeGracefully, listen, urlOf } from "./http-server.js";
+import { createLogger, type Logger } from "./logger.js";
+
+/**
+ * `npm start` / `pressroom start`: database (MONGODB_URI or embedded), app, HTTP server, and a
+ * graceful stop on SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush
+ * `lastUsedAt`, close the driver (and the embedded database), exit 0.
+ */
+export async function runServer(
+  config: Config = loadConfig(),
+  logger: Logger = createLogger(config.logLevel),
+): Promise<void> {
+  const database = await openDatabase(config, (line) => logger.info(line));
+  const app = createApp({ config, db: database.db, logger });
+  const server = await listen(app.handler, config.port, config.host);
+  const url = urlOf(server);
+  logger.info(
+    { url, database: database.description },
+    `Pressroom listening on ${url} (docs: ${url}/docs)`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    try {
+      await closeGracefully(server, config.shutdownTimeoutMs);
+      await app.close();
+      await database.close();
+      logger.info("stopped");
+      logger.flush();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, "shutdown failed");
+      logger.flush();
+      process.exit(1);
+    }
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+}

@@ -1,0 +1,61 @@
+import net from "node:net";
+
+/**
+ * A TCP relay between the server and the database, so a test can cut the database off
+ * (refuse new connections, drop open ones) and bring it back on the same address — whatever
+ * MONGODB_URI the suite runs against.
+ */
+export class TcpProxy {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on("close", () => this.sockets.delete(s));
+        s.on("error", () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  /** The database "stops": no new connections, and every open one is dropped. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const s of this.sockets) s.destroy();
+    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** host and port of the first host of a mongodb:// URI. */
+export function firstHost(uri: string): { host: string; port: number } {
+  const match = /^mongodb:\/\/(?:[^@/]*@)?([^,/?:]+)(?::(\d+))?/.exec(uri);
+  if (match === null) throw new Error(`cannot proxy ${uri}`);
+  return { host: match[1] ?? "127.0.0.1", port: Number(match[2] ?? 27017) };
+}
+
+/** The same URI (credentials and options kept) pointed at the proxy, as a direct connection. */
+export function proxiedUri(uri: string, proxyPort: number): string {
+  const match = /^mongodb:\/\/([^@/]*@)?[^/?]*\/?([^?]*)(?:\?(.*))?$/.exec(uri);
+  if (match === null) throw new Error(`cannot proxy ${uri}`);
+  const options = (match[3] ?? "")
+    .split("&")
+    .filter((o) => o !== "" && !/^(replicaSet|directConnection)=/.test(o));
+  options.push("directConnection=true");
+  return `mongodb://${match[1] ?? ""}127.0.0.1:${proxyPort}/${match[2] ?? ""}?${options.join("&")}`;
+}

@@ -1,0 +1,48 @@
+import { Writable } from "node:stream";
+import type { Db } from "mongodb";
+import { afterAll } from "vitest";
+import { type App, createApp } from "../../server/src/app.js";
+import { type Config, loadConfig } from "../../server/src/config.js";
+import { closeGracefully, listen, urlOf } from "../../server/src/http-server.js";
+import { createLogger } from "../../server/src/logger.js";
+
+export interface TestServer {
+  readonly url: string;
+  readonly app: App;
+  readonly config: Config;
+  /** Every line the server logged, as written. */
+  readonly logLines: string[];
+  stop(): Promise<void>;
+}
+
+/** The real app on a real port (127.0.0.1:0), logging at debug into memory. */
+export async function startTestServer(
+  db: Db,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const config = loadConfig({ PORT: "0", LOG_LEVEL: "debug", DB_TIMEOUT_MS: "1500", ...env });
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(
+        ...chunk
+          .toString("utf8")
+          .split("\n")
+          .filter((l) => l !== ""),
+      );
+      done();
+    },
+  });
+  const logger = createLogger(config.logLevel, sink);
+  const app = createApp({ config, db, logger });
+  const server = await listen(app.handler, 0, "127.0.0.1");
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await closeGracefully(server, 1000);
+    await app.close();
+  };
+  afterAll(stop);
+  return { url: urlOf(server), app, config, logLines, stop };
+}
