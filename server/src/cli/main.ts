@@ -57,7 +57,12 @@ async function runDb(
     { uri: db.uri, dataDir },
     `Embedded database ready: ${db.uri}\nData: ${dataDir}\nPress Ctrl+C to stop.`,
   );
-  const stop = () => void db.stop().then(() => process.exit(0));
+  // The embedded child does not hold the event loop open by itself; this process stays until a signal.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  const stop = () => {
+    clearInterval(keepAlive);
+    void db.stop().then(() => process.exit(0));
+  };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

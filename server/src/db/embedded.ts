@@ -1,0 +1,229 @@
+// Embedded MongoDB-compatible server (FerretDB + SQLite) for development and tests.
+// The Go program in server/embedded-db/ is built on first use; see its README for limits.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+
+export interface EmbeddedDbOptions {
+  dataDir: string;
+  /** Default 0 = pick a free port. */
+  port?: number;
+  /** Build progress and status lines for humans; default: write to process.stderr. */
+  onProgress?: (line: string) => void;
+}
+
+export interface EmbeddedDb {
+  readonly uri: string;
+  readonly dataDir: string;
+  /** SIGTERM, wait for exit (SIGKILL after 5 s). */
+  stop(): Promise<void>;
+}
+
+// Both src/db/embedded.ts and dist/db/embedded.js sit two levels below server/.
+const SOURCE_DIR = fileURLToPath(new URL("../../embedded-db/", import.meta.url));
+const BIN_DIR = path.join(SOURCE_DIR, "bin");
+const BIN_PATH = path.join(BIN_DIR, "pressroom-db");
+const STAMP_PATH = `${BIN_PATH}.stamp`;
+const LOCK_PATH = `${BIN_PATH}.lock`;
+const LOCK_STALE_MS = 15 * 60_000;
+const START_TIMEOUT_MS = 60_000;
+const GO_MISSING =
+  "Go (https://go.dev/dl/) is needed to build the embedded database (FerretDB), but `go` is not " +
+  "on PATH. Install Go, or set MONGODB_URI to use an existing MongoDB.";
+
+const defaultProgress = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const errCode = (err: unknown): unknown => (err as NodeJS.ErrnoException | null)?.code;
+
+/** Keeps the last 50 lines of `input` in `tail`, calling `onLine` for each. */
+function keepTail(input: Readable, tail: string[], onLine?: (line: string) => void): void {
+  createInterface({ input }).on("line", (line) => {
+    tail.push(line);
+    if (tail.length > 50) tail.shift();
+    onLine?.(line);
+  });
+}
+
+async function sourceStamp(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const name of ["main.go", "go.mod", "go.sum"]) {
+    hash.update(await readFile(path.join(SOURCE_DIR, name)));
+  }
+  return hash.digest("hex");
+}
+
+async function isUpToDate(stamp: string): Promise<boolean> {
+  try {
+    await stat(BIN_PATH);
+    return (await readFile(STAMP_PATH, "utf8")).trim() === stamp;
+  } catch {
+    return false;
+  }
+}
+
+/** Takes the build lock; false if another live process holds it. */
+async function tryLock(): Promise<boolean> {
+  try {
+    const fh = await open(LOCK_PATH, "wx");
+    await fh.writeFile(String(process.pid));
+    await fh.close();
+    return true;
+  } catch (err) {
+    if (errCode(err) !== "EEXIST") throw err;
+  }
+  let stale = false;
+  try {
+    const [info, pid] = await Promise.all([stat(LOCK_PATH), readFile(LOCK_PATH, "utf8")]);
+    stale = Date.now() - info.mtimeMs > LOCK_STALE_MS;
+    if (Number(pid) > 0) process.kill(Number(pid), 0); // throws ESRCH if the builder died
+  } catch (err) {
+    stale ||= errCode(err) === "ESRCH";
+  }
+  if (stale) await rm(LOCK_PATH, { force: true });
+  return false;
+}
+
+async function goBuild(onProgress: (line: string) => void): Promise<void> {
+  const tmp = path.join(BIN_DIR, `.pressroom-db.${process.pid}.${randomBytes(4).toString("hex")}`);
+  const args = ["build", "-v", "-trimpath", "-mod=readonly", "-buildvcs=false", "-o", tmp, "."];
+  const child = spawn("go", args, {
+    cwd: SOURCE_DIR,
+    env: { ...process.env, GOTOOLCHAIN: "local" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const tail: string[] = [];
+  let packages = 0;
+  let downloads = 0;
+  let latest = "";
+  keepTail(child.stderr, tail, (line) => {
+    if (line.startsWith("go: downloading")) downloads += 1;
+    else if (/^[\w.\-/]+$/.test(line)) [packages, latest] = [packages + 1, line];
+  });
+  const started = Date.now();
+  const ticker = setInterval(() => {
+    const secs = Math.round((Date.now() - started) / 1000);
+    const dl = downloads > 0 ? `${downloads} modules downloaded, ` : "";
+    onProgress(`  … ${secs} s: ${dl}${packages} packages compiled${latest ? ` (${latest})` : ""}`);
+  }, 10_000);
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", (err) => reject(errCode(err) === "ENOENT" ? new Error(GO_MISSING) : err));
+      child.once("close", resolve);
+    });
+    const failed = `go build of the embedded database failed (exit ${code})`;
+    if (code !== 0) throw new Error(`${failed}:\n${tail.join("\n")}`);
+    await rename(tmp, BIN_PATH);
+  } finally {
+    clearInterval(ticker);
+    await rm(tmp, { force: true });
+  }
+  onProgress(`Embedded database built in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+let building: Promise<string> | undefined;
+
+/** Builds server/embedded-db/bin/pressroom-db if missing or out of date; returns its path. */
+export function ensureEmbeddedDbBinary(onProgress = defaultProgress): Promise<string> {
+  building ??= (async () => {
+    const stamp = await sourceStamp();
+    if (await isUpToDate(stamp)) return BIN_PATH;
+    await mkdir(BIN_DIR, { recursive: true });
+    if (!(await tryLock())) {
+      onProgress("Another process is building the embedded database; waiting…");
+      while (!(await tryLock())) await sleep(500);
+    }
+    try {
+      if (await isUpToDate(stamp)) return BIN_PATH; // built by whoever held the lock
+      onProgress(
+        "Building the embedded database (FerretDB) — first run only, takes a minute or two…",
+      );
+      await goBuild(onProgress);
+      await writeFile(`${STAMP_PATH}.${process.pid}`, stamp);
+      await rename(`${STAMP_PATH}.${process.pid}`, STAMP_PATH);
+      return BIN_PATH;
+    } finally {
+      await rm(LOCK_PATH, { force: true });
+    }
+  })().finally(() => {
+    building = undefined;
+  });
+  return building;
+}
+
+async function waitForUri(child: ChildProcess, tail: string[]): Promise<string> {
+  const stdout = child.stdout;
+  if (!stdout) throw new Error("embedded database: no stdout pipe");
+  const lines = createInterface({ input: stdout });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const fail = (why: string) =>
+        reject(new Error(`Embedded database ${why}.\nLast log lines:\n${tail.join("\n")}`));
+      const limit = `gave no URI within ${START_TIMEOUT_MS / 1000} s`;
+      timer = setTimeout(() => fail(limit), START_TIMEOUT_MS);
+      child.once("error", (err) => fail(`could not start: ${err.message}`));
+      child.once("exit", (code, signal) =>
+        fail(`exited before it was ready (${signal ?? `code ${code}`})`),
+      );
+      lines.once("line", (line) => {
+        try {
+          const { uri } = JSON.parse(line) as { uri?: unknown };
+          if (typeof uri !== "string") throw new Error("no uri field");
+          resolve(uri);
+        } catch (err) {
+          fail(`printed an unexpected line ${JSON.stringify(line)} (${String(err)})`);
+        }
+      });
+    });
+  } finally {
+    clearTimeout(timer);
+    lines.close();
+    stdout.resume(); // keep draining; nothing else is expected
+  }
+}
+
+/**
+ * Starts the embedded database. The child exits when this process does (its stdin closes),
+ * and it does not keep the Node event loop alive on its own.
+ */
+export async function startEmbeddedDb(options: EmbeddedDbOptions): Promise<EmbeddedDb> {
+  const onProgress = options.onProgress ?? defaultProgress;
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}`);
+  const bin = await ensureEmbeddedDbBinary(onProgress);
+  const dataDir = path.resolve(options.dataDir);
+  const args = ["-listen", `127.0.0.1:${port}`, "-data-dir", dataDir, "-exit-on-stdin-close"];
+  const child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const tail: string[] = [];
+  keepTail(child.stderr, tail);
+
+  let uri: string;
+  try {
+    uri = await waitForUri(child, tail);
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw err;
+  }
+  child.unref();
+  for (const stream of [child.stdin, child.stdout, child.stderr]) {
+    (stream as { unref?: () => void } | null)?.unref?.();
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  onProgress(`Embedded database (FerretDB/SQLite) at ${uri}, data in ${dataDir}`);
+  return { uri, dataDir, stop: () => (stopping ??= stop()) };
+}
