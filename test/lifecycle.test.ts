@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_PATH, runCli } from "./support/cli.js";
+import { get } from "./support/fixtures.js";
+
+/**
+ * The product as an operator runs it: `pressroom start` (what `npm start` runs) as its own
+ * process with no MONGODB_URI, so it starts the embedded database in DATA_DIR.
+ */
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+  exit: Promise<number | null>;
+}
+
+async function startServer(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, [CLI_PATH, "start"], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no listen line:\n${output.join("")}`)),
+      120_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString("utf8"));
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output.join(""));
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    void exit.then((code) => reject(new Error(`exited ${code}:\n${output.join("")}`)));
+  });
+  return { child, url, output, exit };
+}
+
+let dataDir: string;
+let env: Record<string, string>;
+const running: Started[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "pressroom-lifecycle-"));
+  // lastUsedAt is flushed only at shutdown in this file: proves the shutdown flush.
+  env = { DATA_DIR: dataDir, LAST_USED_FLUSH_MS: "3600000", LOG_LEVEL: "info" };
+});
+afterAll(async () => {
+  for (const s of running) s.child.kill("SIGKILL");
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("npm start with the embedded database, and a graceful SIGTERM", () => {
+  it("serves health, readiness and docs; the CLI finds the running embedded database", async () => {
+    const server = await startServer(env);
+    running.push(server);
+    expect((await get(`${server.url}/healthz`)).body).toEqual({ status: "ok" });
+    expect((await get(`${server.url}/readyz`)).body).toEqual({ status: "ok" });
+    expect((await get(`${server.url}/docs`)).status).toBe(200);
+
+    const seeded = JSON.parse((await runCli(["demo", "--json"], env)).stdout) as {
+      workspaceId: string;
+      released: string[];
+    };
+    const minted = JSON.parse(
+      (
+        await runCli(
+          ["key", "mint", "--workspace", seeded.workspaceId, "--name", "Site", "--json"],
+          env,
+        )
+      ).stdout,
+    ) as { key: string; id: string };
+    const key = { "x-api-key": minted.key };
+    expect((await get(`${server.url}/api/consumer/blogs`, key)).status).toBe(200);
+
+    // SIGTERM while requests are in flight: all of them complete, then the process exits 0.
+    const inFlight = Array.from({ length: 20 }, () => get(`${server.url}/api/consumer/blogs`, key));
+    await new Promise((r) => setTimeout(r, 20));
+    server.child.kill("SIGTERM");
+    const statuses = (await Promise.all(inFlight)).map((r) => r.status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(await server.exit).toBe(0);
+    expect(server.output.join("")).toContain('"msg":"stopped"');
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+
+    // The pending lastUsedAt was flushed on the way out, and the data survived the stop.
+    const keys = JSON.parse(
+      (await runCli(["key", "list", "--workspace", seeded.workspaceId, "--json"], env)).stdout,
+    ) as { keys: { id: string; lastUsedAt: string | null }[] };
+    expect(keys.keys.find((k) => k.id === minted.id)?.lastUsedAt).toEqual(expect.any(String));
+
+    const again = await startServer(env);
+    running.push(again);
+    const list = await get(`${again.url}/api/consumer/blogs`, key);
+    expect(list.status).toBe(200);
+    expect((list.body as { data: unknown[] }).data).toHaveLength(seeded.released.length);
+    again.child.kill("SIGTERM");
+    expect(await again.exit).toBe(0);
+  });
+
+  it("refuses to start on an invalid configuration, with a clear message", async () => {
+    const r = await runCli(["start"], { ...env, PORT: "eighty" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("PORT must be an integer");
+  });
+});
