@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PATH, runCli } from "./support/cli.js";
 import { get } from "./support/fixtures.js";
@@ -110,5 +111,35 @@ describe("npm start with the embedded database, and a graceful SIGTERM", () => {
     const r = await runCli(["start"], { ...env, PORT: "eighty" });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("PORT must be an integer");
+  });
+
+  it("pressroom db runs the embedded database in the foreground and prints its URI", async () => {
+    const dir = path.join(dataDir, "foreground");
+    const child = spawn(
+      process.execPath,
+      [CLI_PATH, "db", "--port", "0", "--data-dir", dir, "--json"],
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const exit = new Promise<number | null>((resolve) =>
+      child.once("exit", (code) => resolve(code)),
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8");
+        if (out.includes("\n")) resolve(out.split("\n")[0] ?? "");
+      });
+      void exit.then((code) => reject(new Error(`exited ${code}`)));
+    });
+    const { uri } = JSON.parse(line) as { uri: string };
+    expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
+    const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect();
+    expect(await client.db("admin").command({ ping: 1 })).toMatchObject({ ok: 1 });
+    await client.close();
+    child.kill("SIGTERM");
+    expect(await exit).toBe(0);
   });
 });

@@ -40,6 +40,8 @@ export async function runServer(
       process.exit(1);
     }
   };
+  // Nothing a request does may take the process down; a stray rejection is logged, not fatal.
+  process.on("unhandledRejection", (err) => logger.error({ err }, "unhandled rejection"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
 }
