@@ -8,6 +8,8 @@ import net from "node:net";
 export class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  private readonly clients = new Set<net.Socket>();
+  private held = false;
   port = 0;
 
   constructor(
@@ -18,6 +20,8 @@ export class TcpProxy {
   async start(): Promise<void> {
     const server = net.createServer((client) => {
       const upstream = net.connect(this.targetPort, this.targetHost);
+      this.clients.add(client);
+      client.on("close", () => this.clients.delete(client));
       for (const s of [client, upstream]) {
         this.sockets.add(s);
         s.on("close", () => this.sockets.delete(s));
@@ -27,10 +31,22 @@ export class TcpProxy {
         });
       }
       client.pipe(upstream).pipe(client);
+      if (this.held) client.pause();
     });
     await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
     this.port = (server.address() as net.AddressInfo).port;
     this.server = server;
+  }
+
+  /** The database stalls: what the server sends is held, unanswered, until `release`. */
+  hold(): void {
+    this.held = true;
+    for (const c of this.clients) c.pause();
+  }
+
+  release(): void {
+    this.held = false;
+    for (const c of this.clients) c.resume();
   }
 
   /** The database "stops": no new connections, and every open one is dropped. */

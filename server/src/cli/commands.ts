@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Db } from "mongodb";
 import { blogsStore } from "../blogs/blogs-store.js";
-import { collections } from "../db/collections.js";
+import { type BlogStatus, collections } from "../db/collections.js";
 import { keysStore } from "../keys/keys-store.js";
 import { workspacesStore } from "../workspaces/workspaces-store.js";
 import { seedDemo } from "./demo.js";
@@ -37,6 +37,18 @@ const positional = (input: CommandInput, what: string): string => {
 const never = (iso: string | null): string => iso ?? "never";
 
 type Command = (db: Db, input: CommandInput, out: Output) => Promise<void>;
+
+/** `blog release|unrelease|remove --workspace ID BLOG_ID` */
+const setBlogStatus =
+  (status: BlogStatus, says: string): Command =>
+  async (db, input, out) => {
+    const blog = await blogsStore(collections(db)).setStatus(
+      required(input, "workspace"),
+      positional(input, "BLOG_ID"),
+      status,
+    );
+    out.result({ id: blog._id, status: blog.status }, `Blog ${blog._id} ${says}.`);
+  };
 
 /** Every data command of the CLI, by its words. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -86,30 +98,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
     );
   },
-  "blog release": async (db, input, out) => {
-    const blog = await blogsStore(collections(db)).setStatus(
-      required(input, "workspace"),
-      positional(input, "BLOG_ID"),
-      "released",
-    );
-    out.result({ id: blog._id, status: blog.status }, `Blog ${blog._id} is released.`);
-  },
-  "blog unrelease": async (db, input, out) => {
-    const blog = await blogsStore(collections(db)).setStatus(
-      required(input, "workspace"),
-      positional(input, "BLOG_ID"),
-      "draft",
-    );
-    out.result({ id: blog._id, status: blog.status }, `Blog ${blog._id} is a draft again.`);
-  },
-  "blog remove": async (db, input, out) => {
-    const blog = await blogsStore(collections(db)).setStatus(
-      required(input, "workspace"),
-      positional(input, "BLOG_ID"),
-      "removed",
-    );
-    out.result({ id: blog._id, status: blog.status }, `Blog ${blog._id} is removed.`);
-  },
+  "blog release": setBlogStatus("released", "is released"),
+  "blog unrelease": setBlogStatus("draft", "is a draft again"),
+  "blog remove": setBlogStatus("removed", "is removed"),
   "key mint": async (db, input, out) => {
     const minted = await keysStore(collections(db)).mint(
       required(input, "workspace"),

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config.js";
 import { openDatabase, startRecordedEmbeddedDb } from "../db/database.js";
+import { ensureEmbeddedDbBinary } from "../db/embedded.js";
 import { HttpError } from "../http/errors.js";
 import { runServer } from "../main.js";
 import { COMMANDS, UsageError } from "./commands.js";
@@ -10,6 +11,7 @@ const USAGE = `Usage: pressroom <command> [options]
 
   start                                   run the server (same as npm start)
   db [--port N] [--data-dir DIR]          run the embedded database in the foreground
+  db --build-only                         build the embedded database if needed, then exit
   workspace create --name NAME            create a workspace
   workspace list
   blog create --workspace ID --title T [--slug S] [--body-file F] [--excerpt E]
@@ -39,6 +41,7 @@ const OPTIONS = {
   release: { type: "boolean" },
   port: { type: "string" },
   "data-dir": { type: "string" },
+  "build-only": { type: "boolean" },
 } as const;
 
 async function runDb(
@@ -89,6 +92,11 @@ export async function main(argv: string[]): Promise<number> {
     if (first === "start") {
       await runServer();
       return -1; // keeps running until a signal
+    }
+    if (first === "db" && values["build-only"] === true) {
+      const bin = await ensureEmbeddedDbBinary((line) => out.note(line));
+      out.result({ path: bin }, `Embedded database binary: ${bin}`);
+      return 0;
     }
     if (first === "db") {
       await runDb(values, json);

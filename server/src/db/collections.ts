@@ -1,6 +1,7 @@
 import type { Collection, Db } from "mongodb";
+import type { Blog } from "../api-types.js";
 
-/** Stored documents. API shapes come from the spec; these are the database's own. */
+/** Stored documents: the database's own shapes, built on the spec's where they overlap. */
 export interface WorkspaceDoc {
   _id: string;
   name: string;
@@ -26,18 +27,13 @@ export interface ApiKeyDoc {
 
 export type BlogStatus = "draft" | "released" | "removed";
 
-export interface BlogDoc {
+/** The content fields of the spec's `Blog`, stored as they are served. */
+type BlogContent = Omit<Blog, "id" | "releasedAt" | "updatedAt">;
+
+export interface BlogDoc extends BlogContent {
   _id: string;
   workspaceId: string;
   status: BlogStatus;
-  slug: string;
-  title: string;
-  excerpt: string;
-  bodyMarkdown: string;
-  bodyHtml: string;
-  tags: string[];
-  authorName: string;
-  coverImageUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
   releasedAt: Date | null;
