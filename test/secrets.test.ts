@@ -78,6 +78,7 @@ describe("access log", () => {
     expect(lines[0]).toMatchObject({
       msg: "request",
       method: "GET",
+      path: `/api/consumer/blogs/${a.released[0]}`,
       route: "/api/consumer/blogs/:blogId",
       status: 200,
       keyPrefix: a.key.slice(0, 12),

@@ -36,7 +36,7 @@ export function requestContext(logger: Logger): RequestHandler {
       res.locals.log.info(
         {
           method: req.method,
-          path: redactKeys(req.path),
+          path: redactKeys(req.originalUrl.split("?", 1)[0] ?? ""),
           route: req.route?.path === undefined ? undefined : `${req.baseUrl}${req.route.path}`,
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
