@@ -1,8 +1,10 @@
 import express, { type Express } from "express";
 import type { Db } from "mongodb";
+import { adminRouter } from "./admin/admin-router.js";
 import { blogsStore } from "./blogs/blogs-store.js";
 import type { Config } from "./config.js";
 import { consumerRouter } from "./consumer/consumer-routes.js";
+import { dashboardRouter } from "./dashboard-static.js";
 import { collections } from "./db/collections.js";
 import { docsRouter } from "./docs.js";
 import { healthRouter } from "./health.js";
@@ -11,7 +13,15 @@ import { requestContext } from "./http/request-context.js";
 import { keysStore } from "./keys/keys-store.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
 import type { Logger } from "./logger.js";
-import { CONSUMER_SPEC_PATH, DOCS_HTML_PATH } from "./paths.js";
+import {
+  ADMIN_SPEC_PATH,
+  CONSUMER_SPEC_PATH,
+  DASHBOARD_DIST_PATH,
+  DOCS_HTML_PATH,
+} from "./paths.js";
+import { sessionsStore } from "./sessions/sessions-store.js";
+import { signInThrottle } from "./sessions/sign-in-throttle.js";
+import { usersStore } from "./users/users-store.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -31,6 +41,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
   const stores = collections(db);
   const keys = keysStore(stores);
   const blogs = blogsStore(stores);
+  const users = usersStore(stores);
   const lastUsed = new LastUsedRecorder(
     (entries) => keys.recordLastUsed(entries),
     config.lastUsedFlushMs,
@@ -48,6 +59,8 @@ export function createApp({ config, db, logger }: AppDeps): App {
   //   GET /healthz, GET /readyz                 health
   //   GET /docs, GET /openapi.yaml              consumer API reference
   //   GET /api/consumer/blogs[/:blogId]         consumer API (openapi/openapi.yaml)
+  //   /api/admin/…                               admin API (openapi/admin.yaml)
+  //   GET /dashboard[/…]                         the dashboard (dashboard/dist)
   app.use(healthRouter(db));
   app.use(docsRouter(CONSUMER_SPEC_PATH, DOCS_HTML_PATH));
   app.use(
@@ -61,6 +74,20 @@ export function createApp({ config, db, logger }: AppDeps): App {
       lastUsed,
     }),
   );
+  app.use(
+    "/api/admin",
+    adminRouter({
+      specPath: ADMIN_SPEC_PATH,
+      validateResponses: config.validateResponses,
+      publicOrigin: config.publicOrigin,
+      users,
+      sessions: sessionsStore(stores, config.sessionTtlMs),
+      throttle: signInThrottle(stores),
+      keys,
+      blogs,
+    }),
+  );
+  app.use(dashboardRouter(DASHBOARD_DIST_PATH));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

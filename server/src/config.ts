@@ -21,6 +21,10 @@ export interface Config {
   readonly dbTimeoutMs: number;
   /** How long SIGTERM waits for in-flight requests before closing their connections. */
   readonly shutdownTimeoutMs: number;
+  /** The origin browsers use to reach the dashboard, when behind a proxy; https ⇒ Secure cookies. */
+  readonly publicOrigin: string | undefined;
+  /** Lifetime of a dashboard session. */
+  readonly sessionTtlMs: number;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -62,6 +66,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${logLevel}")`);
   }
   const production = env.NODE_ENV === "production";
+  let publicOrigin: string | undefined;
+  const publicUrl = str("PUBLIC_URL");
+  if (publicUrl !== undefined) {
+    try {
+      const url = new URL(publicUrl);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
+      publicOrigin = url.origin;
+    } catch {
+      problems.push(
+        `PUBLIC_URL must be an http(s) URL such as https://pressroom.example.com (got "${publicUrl}")`,
+      );
+    }
+  }
   const validate = str("VALIDATE_RESPONSES");
   if (validate !== undefined && validate !== "true" && validate !== "false") {
     problems.push(`VALIDATE_RESPONSES must be "true" or "false" (got "${validate}")`);
@@ -79,6 +96,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     cacheMaxAgeSeconds: int("CACHE_MAX_AGE_SECONDS", 60, 0, 86_400),
     dbTimeoutMs: int("DB_TIMEOUT_MS", 5000, 100, 120_000),
     shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    publicOrigin,
+    sessionTtlMs: int("SESSION_TTL_HOURS", 168, 1, 8760) * 3_600_000,
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

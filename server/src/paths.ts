@@ -5,3 +5,5 @@ const fromHere = (relative: string): string => fileURLToPath(new URL(relative, i
 
 export const CONSUMER_SPEC_PATH = fromHere("../../openapi/openapi.yaml");
 export const DOCS_HTML_PATH = fromHere("../dist/docs/index.html");
+export const ADMIN_SPEC_PATH = fromHere("../../openapi/admin.yaml");
+export const DASHBOARD_DIST_PATH = fromHere("../../dashboard/dist");

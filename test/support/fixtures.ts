@@ -2,11 +2,18 @@ import type { Db } from "mongodb";
 import { blogsStore, type NewBlog } from "../../server/src/blogs/blogs-store.js";
 import { collections } from "../../server/src/db/collections.js";
 import { keysStore } from "../../server/src/keys/keys-store.js";
+import { usersStore } from "../../server/src/users/users-store.js";
 import { workspacesStore } from "../../server/src/workspaces/workspaces-store.js";
 
 export const stores = (db: Db) => {
   const c = collections(db);
-  return { ...c, keys: keysStore(c), blogs: blogsStore(c), workspaces: workspacesStore(c) };
+  return {
+    ...c,
+    keys: keysStore(c),
+    blogs: blogsStore(c),
+    workspaces: workspacesStore(c),
+    users: usersStore(c),
+  };
 };
 
 export interface SeededWorkspace {

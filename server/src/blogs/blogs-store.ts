@@ -5,7 +5,8 @@ import { newId } from "../ids.js";
 import type { ListPosition } from "./cursor.js";
 import { excerptOf, renderMarkdown, slugify } from "./render.js";
 
-export interface NewBlog {
+/** What a writer sets; everything else (html, excerpt default, times) is derived. */
+export interface BlogFields {
   title: string;
   slug?: string | undefined;
   bodyMarkdown: string;
@@ -13,10 +14,13 @@ export interface NewBlog {
   tags?: string[] | undefined;
   authorName?: string | undefined;
   coverImageUrl?: string | null | undefined;
+}
+
+export interface NewBlog extends BlogFields {
   release?: boolean | undefined;
 }
 
-export interface ReleasedPage {
+export interface BlogPage {
   blogs: BlogDoc[];
   /** Position after the last blog, or null on the last page. */
   next: ListPosition | null;
@@ -25,39 +29,92 @@ export interface ReleasedPage {
 const DUPLICATE_KEY = 11000;
 const isDuplicateKey = (err: unknown): boolean =>
   err instanceof MongoServerError && err.code === DUPLICATE_KEY;
+const slugTaken = (slug: string) =>
+  new HttpError(409, `Slug "${slug}" is already used in this workspace.`);
 
 function checkCoverUrl(url: string | null | undefined): string | null {
   if (url === undefined || url === null || url === "") return null;
+  const invalid = () => new HttpError(400, "coverImageUrl must be an absolute http(s) URL.");
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new HttpError(400, "coverImageUrl must be an absolute http(s) URL.");
+    throw invalid();
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new HttpError(400, "coverImageUrl must be an absolute http(s) URL.");
-  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw invalid();
   return parsed.href;
 }
 
-/** Blogs of a workspace: writes for operators, and the two reads the consumer API serves. */
+function checkSlug(slug: string): string {
+  const normal = slugify(slug);
+  if (normal !== slug) {
+    throw new HttpError(
+      400,
+      `Slug must be lower-case letters, digits and dashes (try "${normal}").`,
+    );
+  }
+  return slug;
+}
+
+const cleanTags = (tags: string[] | undefined): string[] => [
+  ...new Set((tags ?? []).map((t) => t.trim()).filter((t) => t !== "")),
+];
+
+/** The stored content of `fields`: rendered, sanitised and normalised once, at save time. */
+function content(fields: BlogFields) {
+  const title = fields.title.trim();
+  if (title === "") throw new HttpError(400, "A blog needs a title.");
+  const bodyHtml = renderMarkdown(fields.bodyMarkdown);
+  return {
+    title,
+    excerpt: fields.excerpt?.trim() || excerptOf(bodyHtml),
+    bodyMarkdown: fields.bodyMarkdown,
+    bodyHtml,
+    tags: cleanTags(fields.tags),
+    authorName: fields.authorName?.trim() || "Pressroom",
+    coverImageUrl: checkCoverUrl(fields.coverImageUrl),
+  };
+}
+
+/** Blogs of a workspace: writes for the dashboard and operators, and the consumer API's reads. */
 export function blogsStore({ blogs, workspaces }: Collections) {
+  const find = async (workspaceId: string, blogId: string): Promise<BlogDoc> => {
+    const doc = await blogs.findOne({ _id: blogId, workspaceId, status: { $ne: "removed" } });
+    if (doc === null) throw new HttpError(404, "Blog not found.");
+    return doc;
+  };
+
+  /** Keyset pagination on (field desc, _id desc): no skip, no shifting while others change. */
+  const page = async (
+    filter: Filter<BlogDoc>,
+    field: "releasedAt" | "createdAt",
+    limit: number,
+    after: ListPosition | null,
+  ): Promise<BlogPage> => {
+    const query: Filter<BlogDoc> = { ...filter };
+    if (after !== null) {
+      query.$or = [{ [field]: { $lt: after.at } }, { [field]: after.at, _id: { $lt: after.id } }];
+    }
+    const docs = await blogs
+      .find(query)
+      .sort({ [field]: -1, _id: -1 })
+      .limit(limit + 1)
+      .toArray();
+    const pageDocs = docs.slice(0, limit);
+    const last = pageDocs.at(-1);
+    const at = last?.[field];
+    const next = docs.length > limit && last !== undefined && at ? { at, id: last._id } : null;
+    return { blogs: pageDocs, next };
+  };
+
   return {
     async create(workspaceId: string, input: NewBlog): Promise<BlogDoc> {
-      const title = input.title.trim();
-      if (title === "") throw new HttpError(400, "A blog needs a title.");
+      const fields = content(input);
       if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
         throw new HttpError(404, "Workspace not found.");
       }
       const explicitSlug = input.slug !== undefined;
-      const baseSlug = explicitSlug ? slugify(input.slug ?? "") : slugify(title);
-      if (explicitSlug && baseSlug !== input.slug) {
-        throw new HttpError(
-          400,
-          `Slug must be lower-case letters, digits and dashes (try "${baseSlug}").`,
-        );
-      }
-      const bodyHtml = renderMarkdown(input.bodyMarkdown);
+      const baseSlug = explicitSlug ? checkSlug(input.slug ?? "") : slugify(fields.title);
       const now = new Date();
       const release = input.release === true;
       for (let attempt = 1; ; attempt++) {
@@ -66,13 +123,7 @@ export function blogsStore({ blogs, workspaces }: Collections) {
           workspaceId,
           status: release ? "released" : "draft",
           slug: attempt === 1 ? baseSlug : `${baseSlug}-${attempt}`,
-          title,
-          excerpt: input.excerpt?.trim() || excerptOf(bodyHtml),
-          bodyMarkdown: input.bodyMarkdown,
-          bodyHtml,
-          tags: [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t !== ""))],
-          authorName: input.authorName?.trim() || "Pressroom",
-          coverImageUrl: checkCoverUrl(input.coverImageUrl),
+          ...fields,
           createdAt: now,
           updatedAt: now,
           releasedAt: release ? now : null,
@@ -83,18 +134,39 @@ export function blogsStore({ blogs, workspaces }: Collections) {
           return doc;
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
-          if (explicitSlug)
-            throw new HttpError(409, `Slug "${baseSlug}" is already used in this workspace.`);
+          if (explicitSlug) throw slugTaken(baseSlug);
           if (attempt >= 50) throw err;
         }
       }
     },
 
-    /** released: (re)release now; draft: withdraw; removed: gone from consumers for good. */
+    /** Edits content; on a released blog consumers see the change (and a new ETag) at once. */
+    async update(
+      workspaceId: string,
+      blogId: string,
+      patch: Partial<BlogFields>,
+    ): Promise<BlogDoc> {
+      const doc = await find(workspaceId, blogId);
+      const merged = { ...doc, ...patch };
+      const fields = content({
+        ...merged,
+        // A new body without a new excerpt re-derives the excerpt.
+        excerpt: patch.excerpt ?? (patch.bodyMarkdown === undefined ? doc.excerpt : undefined),
+      });
+      const slug = patch.slug === undefined ? doc.slug : checkSlug(patch.slug);
+      const changes = { ...fields, slug, updatedAt: new Date() };
+      try {
+        await blogs.updateOne({ _id: blogId, workspaceId }, { $set: changes });
+      } catch (err) {
+        if (isDuplicateKey(err)) throw slugTaken(slug);
+        throw err;
+      }
+      return { ...doc, ...changes };
+    },
+
+    /** released: (re)release now; draft: withdraw; removed: gone from everyone for good. */
     async setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc> {
-      const doc = await blogs.findOne({ _id: blogId, workspaceId });
-      if (doc === null) throw new HttpError(404, "Blog not found.");
-      if (doc.status === "removed") throw new HttpError(409, "A removed blog cannot change state.");
+      const doc = await find(workspaceId, blogId);
       if (doc.status === status) return doc;
       const now = new Date();
       const changes: Partial<BlogDoc> =
@@ -107,39 +179,34 @@ export function blogsStore({ blogs, workspaces }: Collections) {
       return { ...doc, ...changes };
     },
 
+    /** A blog of this workspace in any state but removed. */
+    get: find,
+
     async listAll(workspaceId: string): Promise<BlogDoc[]> {
       return blogs.find({ workspaceId }).sort({ createdAt: -1, _id: -1 }).toArray();
     },
 
-    /**
-     * One page of released blogs, newest release first, `_id` breaking ties. Keyset
-     * pagination: the page after `after` starts strictly below it in (releasedAt, _id) order,
-     * so blogs released or removed meanwhile never shift or repeat the rest of a walk.
-     */
-    async listReleased(
+    /** The dashboard's list: drafts and released blogs, newest first, optionally one state. */
+    listForEditors(
+      workspaceId: string,
+      status: "draft" | "released" | undefined,
+      limit: number,
+      after: ListPosition | null,
+    ): Promise<BlogPage> {
+      const filter: Filter<BlogDoc> =
+        status === undefined
+          ? { workspaceId, status: { $in: ["draft", "released"] } }
+          : { workspaceId, status };
+      return page(filter, "createdAt", limit, after);
+    },
+
+    /** The consumer list: released blogs, newest release first (keyset on releasedAt, _id). */
+    listReleased(
       workspaceId: string,
       limit: number,
       after: ListPosition | null,
-    ): Promise<ReleasedPage> {
-      const filter: Filter<BlogDoc> = { workspaceId, status: "released" };
-      if (after !== null) {
-        filter.$or = [
-          { releasedAt: { $lt: after.releasedAt } },
-          { releasedAt: after.releasedAt, _id: { $lt: after.id } },
-        ];
-      }
-      const docs = await blogs
-        .find(filter)
-        .sort({ releasedAt: -1, _id: -1 })
-        .limit(limit + 1)
-        .toArray();
-      const page = docs.slice(0, limit);
-      const last = page.at(-1);
-      const next =
-        docs.length > limit && last?.releasedAt
-          ? { releasedAt: last.releasedAt, id: last._id }
-          : null;
-      return { blogs: page, next };
+    ): Promise<BlogPage> {
+      return page({ workspaceId, status: "released" }, "releasedAt", limit, after);
     },
 
     /** A released blog of this workspace, or null: drafts, removed and foreign blogs alike. */

@@ -1,13 +1,13 @@
 import { badRequest } from "../http/errors.js";
 
-/** Position after the last blog of a page: its release time (ms) and id, the list's sort key. */
+/** Position after the last blog of a page: its sort time (ms) and id, the list's sort key. */
 export interface ListPosition {
-  releasedAt: Date;
+  at: Date;
   id: string;
 }
 
-export function encodeCursor({ releasedAt, id }: ListPosition): string {
-  return Buffer.from(JSON.stringify([releasedAt.getTime(), id]), "utf8").toString("base64url");
+export function encodeCursor({ at, id }: ListPosition): string {
+  return Buffer.from(JSON.stringify([at.getTime(), id]), "utf8").toString("base64url");
 }
 
 /** Anything that is not a cursor this server produced is a 400 naming the parameter. */
@@ -31,5 +31,5 @@ export function decodeCursor(cursor: string): ListPosition {
   ) {
     throw invalid();
   }
-  return { releasedAt: new Date(millis), id };
+  return { at: new Date(millis), id };
 }

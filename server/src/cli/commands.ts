@@ -106,8 +106,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       required(input, "workspace"),
       required(input, "name"),
     );
+    const { id, key, prefix } = minted;
     out.result(
-      minted,
+      { id, key, prefix },
       `Minted key ${minted.id} (${minted.prefix}…).\n\n  ${minted.key}\n\nThis is the only time the key is shown: store it now. It cannot be recovered.`,
     );
   },

@@ -21,8 +21,53 @@ export interface ApiKeyDoc {
   prefix: string;
   status: KeyStatus;
   createdAt: Date;
+  /** User id of who minted it; null when an operator used the CLI. */
+  createdBy: string | null;
   revokedAt: Date | null;
+  revokedBy: string | null;
   lastUsedAt: Date | null;
+}
+
+export interface UserDoc {
+  _id: string;
+  /** Lower-cased; unique. */
+  email: string;
+  name: string;
+  /** argon2id PHC string. */
+  passwordHash: string;
+  createdAt: Date;
+}
+
+export type Role = "owner" | "member";
+
+export interface MembershipDoc {
+  /** `${workspaceId}:${userId}` — one membership per pair. */
+  _id: string;
+  workspaceId: string;
+  userId: string;
+  role: Role;
+  createdAt: Date;
+}
+
+export interface SessionDoc {
+  /** SHA-256 hex of the session token; the token itself lives only in the cookie. */
+  _id: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface SignInFailuresDoc {
+  /** The lower-cased email signed in with. */
+  _id: string;
+  failures: number;
+  windowStart: Date;
+}
+
+/** One-off markers; `_id: "setup"` exists once first-run setup has happened. */
+export interface MarkerDoc {
+  _id: string;
+  at: Date;
 }
 
 export type BlogStatus = "draft" | "released" | "removed";
@@ -44,6 +89,11 @@ export interface Collections {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
   readonly blogs: Collection<BlogDoc>;
+  readonly users: Collection<UserDoc>;
+  readonly memberships: Collection<MembershipDoc>;
+  readonly sessions: Collection<SessionDoc>;
+  readonly signInFailures: Collection<SignInFailuresDoc>;
+  readonly markers: Collection<MarkerDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -51,6 +101,11 @@ export function collections(db: Db): Collections {
     workspaces: db.collection<WorkspaceDoc>("workspaces"),
     apiKeys: db.collection<ApiKeyDoc>("apiKeys"),
     blogs: db.collection<BlogDoc>("blogs"),
+    users: db.collection<UserDoc>("users"),
+    memberships: db.collection<MembershipDoc>("memberships"),
+    sessions: db.collection<SessionDoc>("sessions"),
+    signInFailures: db.collection<SignInFailuresDoc>("signInFailures"),
+    markers: db.collection<MarkerDoc>("markers"),
   };
 }
 
@@ -60,10 +115,12 @@ export function collections(db: Db): Collections {
  * - blogs {workspaceId, status, releasedAt desc, _id desc}: the consumer list, one index range
  *   per page in release order (keyset pagination, no skip);
  * - blogs {workspaceId, slug} unique: slugs are unique within a workspace;
- * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys.
+ * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list;
+ * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
+ * - users {email} unique; memberships by user and by workspace; sessions by user.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
-  const { apiKeys, blogs } = collections(db);
+  const { apiKeys, blogs, users, memberships, sessions } = collections(db);
   // One index per command: FerretDB 1.24 drops the connection (a server-side panic) when one
   // createIndexes command names several indexes that all exist already.
   await blogs.createIndex(
@@ -73,4 +130,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await blogs.createIndex({ workspaceId: 1, slug: 1 }, { name: "workspace_slug", unique: true });
   await apiKeys.createIndex({ keyId: 1 }, { name: "key_id", unique: true });
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
+  await blogs.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "editor_list" });
+  await users.createIndex({ email: 1 }, { name: "email", unique: true });
+  await memberships.createIndex({ userId: 1 }, { name: "user_memberships" });
+  await memberships.createIndex({ workspaceId: 1 }, { name: "workspace_members" });
+  await sessions.createIndex({ userId: 1 }, { name: "user_sessions" });
 }

@@ -10,7 +10,10 @@ export interface KeySummary {
   prefix: string;
   status: ApiKeyDoc["status"];
   createdAt: string;
+  /** User ids; null for the operator CLI. */
+  createdBy: string | null;
   revokedAt: string | null;
+  revokedBy: string | null;
   lastUsedAt: string | null;
 }
 
@@ -27,14 +30,21 @@ const toSummary = (doc: ApiKeyDoc): KeySummary => ({
   prefix: doc.prefix,
   status: doc.status,
   createdAt: doc.createdAt.toISOString(),
+  createdBy: doc.createdBy ?? null,
   revokedAt: doc.revokedAt?.toISOString() ?? null,
+  revokedBy: doc.revokedBy ?? null,
   lastUsedAt: doc.lastUsedAt?.toISOString() ?? null,
 });
 
 /** Workspace API keys: mint, revoke, list, and the lookup that authenticates a request. */
 export function keysStore({ apiKeys, workspaces }: Collections) {
   return {
-    async mint(workspaceId: string, name: string): Promise<MintResult> {
+    /** `actor`: the user minting it, or null for the operator CLI. */
+    async mint(
+      workspaceId: string,
+      name: string,
+      actor: string | null = null,
+    ): Promise<MintResult & { summary: KeySummary }> {
       const trimmed = name.trim();
       if (trimmed === "" || trimmed.length > 100) {
         throw new HttpError(400, "A key needs a name of 1 to 100 characters.");
@@ -43,32 +53,38 @@ export function keysStore({ apiKeys, workspaces }: Collections) {
         throw new HttpError(404, "Workspace not found.");
       }
       const minted = generateKey();
-      const keyId = newId("key");
-      await apiKeys.insertOne({
+      const doc: ApiKeyDoc = {
         _id: minted.hash,
-        keyId,
+        keyId: newId("key"),
         workspaceId,
         name: trimmed,
         prefix: minted.prefix,
         status: "Active",
         createdAt: new Date(),
+        createdBy: actor,
         revokedAt: null,
+        revokedBy: null,
         lastUsedAt: null,
-      });
-      return { id: keyId, key: minted.raw, prefix: minted.prefix };
+      };
+      await apiKeys.insertOne(doc);
+      return { id: doc.keyId, key: minted.raw, prefix: minted.prefix, summary: toSummary(doc) };
     },
 
     /** Immediate and final: a revoked key is never active again. */
-    async revoke(workspaceId: string, keyId: string): Promise<KeySummary> {
+    async revoke(
+      workspaceId: string,
+      keyId: string,
+      actor: string | null = null,
+    ): Promise<KeySummary> {
       const doc = await apiKeys.findOne({ keyId, workspaceId });
       if (doc === null) throw new HttpError(404, "Key not found.");
       if (doc.status === "Revoked") throw new HttpError(409, "Key is already revoked.");
       const revokedAt = new Date();
       await apiKeys.updateOne(
         { _id: doc._id, status: "Active" },
-        { $set: { status: "Revoked", revokedAt } },
+        { $set: { status: "Revoked", revokedAt, revokedBy: actor } },
       );
-      return toSummary({ ...doc, status: "Revoked", revokedAt });
+      return toSummary({ ...doc, status: "Revoked", revokedAt, revokedBy: actor });
     },
 
     async list(workspaceId: string): Promise<KeySummary[]> {

@@ -1,0 +1,88 @@
+import express, { Router } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import type { BlogsStore } from "../blogs/blogs-store.js";
+import type { KeysStore } from "../keys/keys-store.js";
+import type { SessionsStore } from "../sessions/sessions-store.js";
+import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
+import type { UsersStore } from "../users/users-store.js";
+import { blogHandlers } from "./blog-routes.js";
+import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
+import { keyHandlers } from "./key-routes.js";
+import { sessionHandlers } from "./session-routes.js";
+import { workspaceHandlers } from "./workspace-routes.js";
+
+export interface AdminDeps {
+  readonly specPath: string;
+  readonly validateResponses: boolean;
+  readonly publicOrigin: string | undefined;
+  readonly users: UsersStore;
+  readonly sessions: SessionsStore;
+  readonly throttle: SignInThrottle;
+  readonly keys: KeysStore;
+  readonly blogs: BlogsStore;
+}
+
+/**
+ * The admin API (openapi/admin.yaml), mounted at /api/admin with its own validator, so admin
+ * rules never judge consumer requests nor the other way round.
+ */
+export function adminRouter(deps: AdminDeps): Router {
+  const session = sessionHandlers({
+    users: deps.users,
+    sessions: deps.sessions,
+    throttle: deps.throttle,
+    secureCookies: deps.publicOrigin?.startsWith("https:") ?? false,
+  });
+  const ws = workspaceHandlers(deps.users);
+  const key = keyHandlers(deps.keys, deps.users);
+  const blog = blogHandlers(deps.blogs);
+  const member = requireMember(deps.users);
+  const W = "/workspaces/:workspaceId";
+
+  const router = Router();
+  router.use((_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
+  router.use(express.json({ limit: "512kb" }));
+  router.use(originCheck(deps.publicOrigin));
+  router.use(
+    OpenApiValidator.middleware({
+      apiSpec: deps.specPath,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: deps.validateResponses,
+      // Sessions are verified by requireSession below, against the database.
+      validateSecurity: false,
+    }),
+  );
+
+  // Open to everyone.
+  router.get("/setup", session.getSetupStatus);
+  router.post("/setup", session.runSetup);
+  router.post("/session", session.signIn);
+
+  // Signed-in users only.
+  router.use(requireSession(deps.sessions));
+  router.delete("/session", session.signOut);
+  router.get("/me", session.getMe);
+  router.get("/workspaces", ws.listWorkspaces);
+  router.post("/workspaces", ws.createWorkspace);
+
+  // Members of the workspace only (others get 404); some actions for its owner only.
+  router.use(W, member);
+  router.patch(W, requireOwner, ws.renameWorkspace);
+  router.get(`${W}/members`, ws.listMembers);
+  router.post(`${W}/members`, requireOwner, ws.addMember);
+  router.delete(`${W}/members/:userId`, requireOwner, ws.removeMember);
+  router.get(`${W}/keys`, key.listKeys);
+  router.post(`${W}/keys`, key.mintKey);
+  router.post(`${W}/keys/:keyId/revoke`, key.revokeKey);
+  router.get(`${W}/blogs`, blog.listAdminBlogs);
+  router.post(`${W}/blogs`, blog.createBlog);
+  router.get(`${W}/blogs/:blogId`, blog.getAdminBlog);
+  router.patch(`${W}/blogs/:blogId`, blog.updateBlog);
+  router.delete(`${W}/blogs/:blogId`, blog.removeBlog);
+  router.post(`${W}/blogs/:blogId/release`, blog.releaseBlog);
+  router.post(`${W}/blogs/:blogId/unrelease`, blog.unreleaseBlog);
+  return router;
+}

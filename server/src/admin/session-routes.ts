@@ -1,0 +1,68 @@
+import type { RequestHandler, Response } from "express";
+import { HttpError } from "../http/errors.js";
+import type { SessionsStore } from "../sessions/sessions-store.js";
+import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
+import { verifyAgainstNothing, verifyPassword } from "../users/passwords.js";
+import { toUserView, type UsersStore } from "../users/users-store.js";
+import type { Me, SetupRequest, SignInRequest } from "./admin-types.js";
+import { clearSessionCookie, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
+
+export interface SessionDeps {
+  users: UsersStore;
+  sessions: SessionsStore;
+  throttle: SignInThrottle;
+  secureCookies: boolean;
+}
+
+/** First-run setup, sign-in, sign-out and "who am I". */
+export function sessionHandlers({ users, sessions, throttle, secureCookies }: SessionDeps) {
+  const me = async (userId: string): Promise<Me> => {
+    const user = await users.findById(userId);
+    if (user === null) throw new HttpError(401, "Sign in first.");
+    return { user: toUserView(user), workspaces: await users.workspacesOf(userId) };
+  };
+  const startSession = async (res: Response, userId: string) => {
+    const { token, expiresAt } = await sessions.create(userId);
+    setSessionCookie(res, token, expiresAt, secureCookies);
+  };
+
+  const getSetupStatus: RequestHandler = async (_req, res) => {
+    res.json({ needed: await users.setupNeeded() });
+  };
+
+  const runSetup: RequestHandler<object, Me, SetupRequest> = async (req, res) => {
+    const { user } = await users.setup(req.body);
+    await startSession(res, user._id);
+    res.status(201).json(await me(user._id));
+  };
+
+  const signIn: RequestHandler<object, Me, SignInRequest> = async (req, res) => {
+    const { email, password } = req.body;
+    await throttle.check(email);
+    const user = await users.findByEmail(email);
+    const ok =
+      user === null
+        ? await verifyAgainstNothing(password)
+        : await verifyPassword(user.passwordHash, password);
+    if (user === null || !ok) {
+      await throttle.fail(email);
+      throw new HttpError(401, "Wrong email or password.");
+    }
+    await throttle.clear(email);
+    await startSession(res, user._id);
+    res.json(await me(user._id));
+  };
+
+  const signOut: RequestHandler = async (req, res) => {
+    const token = sessionTokenOf(req);
+    if (token !== undefined) await sessions.delete(token);
+    clearSessionCookie(res, secureCookies);
+    res.status(204).end();
+  };
+
+  const getMe: RequestHandler<object, Me> = async (_req, res) => {
+    res.json(await me(signedInUser(res)));
+  };
+
+  return { getSetupStatus, runSetup, signIn, signOut, getMe };
+}

@@ -1,0 +1,265 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { components } from "../openapi/generated/admin.js";
+import { hashKey } from "../server/src/keys/key-format.js";
+import { AdminClient, OWNER } from "./support/admin-client.js";
+import { get, stores } from "./support/fixtures.js";
+import { type TestDb, useTestDb } from "./support/test-db.js";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+type Me = components["schemas"]["Me"];
+type ApiKey = components["schemas"]["ApiKey"];
+type MintedKey = components["schemas"]["MintedKey"];
+type AdminBlog = components["schemas"]["AdminBlog"];
+
+let t: TestDb;
+let server: TestServer;
+let owner: AdminClient;
+let ws: string;
+
+beforeAll(async () => {
+  t = await useTestDb();
+  server = await startTestServer(t.db, { LAST_USED_FLUSH_MS: "50" });
+  owner = new AdminClient(server.url);
+});
+
+describe("first-run setup", () => {
+  it("is needed while no user exists, creates the owner and first workspace, and signs in", async () => {
+    expect((await owner.get("/setup")).body).toEqual({ needed: true });
+    const res = await owner.post<Me>("/setup", OWNER);
+    expect(res.status).toBe(201);
+    expect(res.body.user).toMatchObject({ name: OWNER.name, email: OWNER.email });
+    expect(res.body.workspaces).toMatchObject([{ name: OWNER.workspaceName, role: "owner" }]);
+    ws = res.body.workspaces[0]?.id ?? "";
+    expect(owner.cookie).toBeDefined();
+    expect((await owner.get<Me>("/me")).body.user.email).toBe(OWNER.email);
+    expect((await owner.get("/setup")).body).toEqual({ needed: false });
+  });
+
+  it("answers 409 afterwards, for everyone, signed in or not", async () => {
+    expect((await owner.post("/setup", { ...OWNER, email: "again@example.com" })).status).toBe(409);
+    const stranger = new AdminClient(server.url);
+    const res = await stranger.post("/setup", { ...OWNER, email: "x@example.com" });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: "Pressroom is set up already." });
+  });
+
+  it("rejects an invalid setup body with 400 naming the field", async () => {
+    const fresh = await startTestServer((await useTestDb()).db);
+    const res = await new AdminClient(fresh.url).post("/setup", { ...OWNER, password: "short" });
+    expect(res.status).toBe(400);
+    expect(String(res.body.message)).toContain("password");
+  });
+});
+
+describe("sessions", () => {
+  it("sign-in sets an httpOnly, SameSite=Strict session cookie with an expiry", async () => {
+    const c = new AdminClient(server.url);
+    const res = await c.post("/session", { email: OWNER.email, password: OWNER.password });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^pressroom_session=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).toMatch(/Expires=/i);
+    expect(cookie).not.toMatch(/Secure/i);
+    const token = /pressroom_session=([^;]+)/.exec(cookie)?.[1] ?? "";
+    const stored = JSON.stringify(await stores(t.db).sessions.find({}).toArray());
+    expect(stored).not.toContain(token);
+  });
+
+  it("the cookie is Secure when the server is configured for HTTPS", async () => {
+    const https = await startTestServer(t.db, { PUBLIC_URL: "https://press.example.com" });
+    const c = new AdminClient(https.url, "https://press.example.com");
+    const res = await c.post("/session", { email: OWNER.email, password: OWNER.password });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("set-cookie")).toMatch(/; Secure/i);
+  });
+
+  it("sign-out deletes the session: the old cookie no longer works", async () => {
+    const c = new AdminClient(server.url);
+    await c.post("/session", { email: OWNER.email, password: OWNER.password });
+    const cookie = c.cookie;
+    expect((await c.delete("/session")).status).toBe(204);
+    c.cookie = cookie;
+    const res = await c.get("/me");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: "Sign in first." });
+  });
+
+  it("a wrong password and an unknown email get the same 401", async () => {
+    const c = new AdminClient(server.url);
+    const wrong = await c.post("/session", { email: OWNER.email, password: "not the password" });
+    const unknown = await c.post("/session", {
+      email: "nobody@example.com",
+      password: "whatever1234",
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+  });
+
+  it("repeated failed sign-ins are throttled with 429 and Retry-After, even with the right password", async () => {
+    const s = stores(t.db);
+    await s.users.create({
+      email: "target@example.com",
+      name: "Target",
+      password: "the right password",
+    });
+    const c = new AdminClient(server.url);
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await c.post("/session", { email: "target@example.com", password: `guess ${i}` })).status,
+      ).toBe(401);
+    }
+    const blocked = await c.post("/session", {
+      email: "target@example.com",
+      password: "the right password",
+    });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(blocked.body).toEqual({ message: "Too many failed sign-ins. Try again later." });
+    await s.signInFailures.deleteMany({});
+    expect(
+      (await c.post("/session", { email: "target@example.com", password: "the right password" }))
+        .status,
+    ).toBe(200);
+  });
+
+  it("state-changing requests without the server's Origin get 403", async () => {
+    const noOrigin = new AdminClient(server.url, null);
+    noOrigin.cookie = owner.cookie;
+    expect((await noOrigin.post("/workspaces", { name: "x" })).status).toBe(403);
+    const evil = new AdminClient(server.url, "https://evil.example");
+    evil.cookie = owner.cookie;
+    const res = await evil.post("/workspaces", { name: "x" });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: "Cross-origin request refused." });
+  });
+});
+
+describe("API keys in the dashboard", () => {
+  it("mint shows the raw key once; the list never does; revoke is immediate and final", async () => {
+    const minted = await owner.post<MintedKey>(`/workspaces/${ws}/keys`, { name: "Website" });
+    expect(minted.status).toBe(201);
+    expect(minted.headers.get("cache-control")).toBe("no-store");
+    expect(minted.body.secret).toMatch(/^cp_live_[0-9A-Za-z]{42}$/);
+    expect(minted.body.key).toMatchObject({
+      name: "Website",
+      status: "Active",
+      prefix: minted.body.secret.slice(0, 12),
+      lastUsedAt: null,
+      revokedAt: null,
+      revokedBy: null,
+      createdBy: { name: OWNER.name },
+    });
+
+    const consumer = { "x-api-key": minted.body.secret };
+    expect((await get(`${server.url}/api/consumer/blogs`, consumer)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    const list = await owner.get<{ data: ApiKey[] }>(`/workspaces/${ws}/keys`);
+    expect(JSON.stringify(list.body)).not.toContain(minted.body.secret);
+    expect(list.body.data.find((k) => k.id === minted.body.key.id)?.lastUsedAt).toEqual(
+      expect.any(String),
+    );
+
+    const revoked = await owner.post<ApiKey>(`/workspaces/${ws}/keys/${minted.body.key.id}/revoke`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({
+      status: "Revoked",
+      revokedBy: { name: OWNER.name },
+      revokedAt: expect.any(String),
+    });
+    expect((await get(`${server.url}/api/consumer/blogs`, consumer)).status).toBe(401);
+    expect((await owner.post(`/workspaces/${ws}/keys/${minted.body.key.id}/revoke`)).status).toBe(
+      409,
+    );
+    const after = await owner.get<{ data: ApiKey[] }>(`/workspaces/${ws}/keys`);
+    expect(after.body.data.find((k) => k.id === minted.body.key.id)?.status).toBe("Revoked");
+  });
+
+  it("a key minted in the dashboard is stored as hash and prefix only, and never logged", async () => {
+    const minted = await owner.post<MintedKey>(`/workspaces/${ws}/keys`, { name: "Scan" });
+    const doc = await stores(t.db).apiKeys.findOne({ _id: hashKey(minted.body.secret) });
+    expect(doc?.keyId).toBe(minted.body.key.id);
+    const everything = JSON.stringify(await stores(t.db).apiKeys.find({}).toArray());
+    const secretPart = minted.body.secret.slice(12);
+    expect(everything).not.toContain(secretPart);
+    expect(server.logLines.join("\n")).not.toContain(secretPart);
+  });
+});
+
+describe("blogs in the dashboard, and what consumers see", () => {
+  it("a draft is invisible to consumers until released; edits show at once; unrelease and remove hide it", async () => {
+    const { secret } = (await owner.post<MintedKey>(`/workspaces/${ws}/keys`, { name: "Reader" }))
+      .body;
+    const read = (id: string) =>
+      get(`${server.url}/api/consumer/blogs/${id}`, { "x-api-key": secret });
+
+    const created = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
+      title: "Launch day",
+      bodyMarkdown: "We *launched*.",
+      tags: ["news"],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: "draft", slug: "launch-day", releasedAt: null });
+    const id = created.body.id;
+    expect((await read(id)).status).toBe(404);
+
+    const released = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs/${id}/release`);
+    expect(released.body.status).toBe("released");
+    const first = await read(id);
+    expect(first.status).toBe(200);
+    expect((first.body as { bodyHtml: string }).bodyHtml).toBe("<p>We <em>launched</em>.</p>");
+
+    const edited = await owner.patch<AdminBlog>(`/workspaces/${ws}/blogs/${id}`, {
+      bodyMarkdown: "We **launched**.",
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.updatedAt > created.body.updatedAt).toBe(true);
+    const second = await read(id);
+    expect((second.body as { bodyHtml: string }).bodyHtml).toBe(
+      "<p>We <strong>launched</strong>.</p>",
+    );
+    expect(second.headers.get("etag")).not.toBe(first.headers.get("etag"));
+
+    await owner.post(`/workspaces/${ws}/blogs/${id}/unrelease`);
+    expect((await read(id)).status).toBe(404);
+    await owner.post(`/workspaces/${ws}/blogs/${id}/release`);
+    expect((await read(id)).status).toBe(200);
+    expect((await owner.delete(`/workspaces/${ws}/blogs/${id}`)).status).toBe(204);
+    expect((await read(id)).status).toBe(404);
+    expect((await owner.get(`/workspaces/${ws}/blogs/${id}`)).status).toBe(404);
+  });
+
+  it("lists with a status filter and pagination", async () => {
+    for (let i = 0; i < 5; i++) {
+      const b = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, { title: `Paged ${i}` });
+      if (i % 2 === 0) await owner.post(`/workspaces/${ws}/blogs/${b.body.id}/release`);
+    }
+    const seen: AdminBlog[] = [];
+    let cursor: string | null = null;
+    do {
+      const q: string = cursor === null ? "?limit=2" : `?limit=2&cursor=${cursor}`;
+      const page = await owner.get<{ data: AdminBlog[]; nextCursor: string | null }>(
+        `/workspaces/${ws}/blogs${q}`,
+      );
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.data);
+      cursor = page.body.nextCursor;
+    } while (cursor !== null);
+    expect(new Set(seen.map((b) => b.id)).size).toBe(seen.length);
+    expect(seen.filter((b) => b.title.startsWith("Paged"))).toHaveLength(5);
+    const drafts = await owner.get<{ data: AdminBlog[] }>(
+      `/workspaces/${ws}/blogs?status=draft&limit=100`,
+    );
+    expect(drafts.body.data.every((b) => b.status === "draft")).toBe(true);
+    expect(drafts.body.data.filter((b) => b.title.startsWith("Paged"))).toHaveLength(2);
+    expect((await owner.get(`/workspaces/${ws}/blogs?status=removed`)).status).toBe(400);
+  });
+
+  it("a slug already used in the workspace gets 409", async () => {
+    await owner.post(`/workspaces/${ws}/blogs`, { title: "One", slug: "same-slug" });
+    const res = await owner.post(`/workspaces/${ws}/blogs`, { title: "Two", slug: "same-slug" });
+    expect(res.status).toBe(409);
+  });
+});

@@ -1,0 +1,58 @@
+/** A tiny browser-like client for the admin API: keeps the session cookie, sends Origin. */
+export interface AdminResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class AdminClient {
+  cookie: string | undefined;
+
+  constructor(
+    readonly baseUrl: string,
+    /** The Origin header sent on state-changing requests; null sends none. */
+    readonly origin: string | null = baseUrl,
+  ) {}
+
+  async call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<AdminResponse<T>> {
+    const headers: Record<string, string> = { ...extraHeaders };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (this.cookie !== undefined) headers.cookie = this.cookie;
+    if (this.origin !== null && method !== "GET") headers.origin = this.origin;
+    const res = await fetch(`${this.baseUrl}/api/admin${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const setCookie = res.headers.get("set-cookie");
+    if (setCookie !== null) {
+      const pair = setCookie.split(";")[0] ?? "";
+      this.cookie = pair.endsWith("=") ? undefined : pair;
+    }
+    const text = await res.text();
+    return {
+      status: res.status,
+      body: (text === "" ? undefined : JSON.parse(text)) as T,
+      headers: res.headers,
+    };
+  }
+
+  get = <T = Record<string, unknown>>(path: string) => this.call<T>("GET", path);
+  post = <T = Record<string, unknown>>(path: string, body?: unknown) =>
+    this.call<T>("POST", path, body);
+  patch = <T = Record<string, unknown>>(path: string, body: unknown) =>
+    this.call<T>("PATCH", path, body);
+  delete = <T = Record<string, unknown>>(path: string) => this.call<T>("DELETE", path);
+}
+
+export const OWNER = {
+  name: "Olive Owner",
+  email: "olive@example.com",
+  password: "correct horse battery",
+  workspaceName: "Olive's newsroom",
+};
