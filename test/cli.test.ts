@@ -142,6 +142,27 @@ describe("operator CLI — happy path, as an operator sets up a consumer", () =>
   });
 });
 
+describe("operator CLI — dashboard users", () => {
+  it("user create reads the password from stdin and stores only its argon2id hash", async () => {
+    const password = "a long and secret password";
+    const r = await runCli(
+      ["user", "create", "--email", "Ed@Example.com", "--name", "Ed", "--json"],
+      env,
+      `${password}\n`,
+    );
+    expect(json(r)).toMatchObject({ email: "ed@example.com" });
+    const stored = await t.db.collection("users").findOne({ email: "ed@example.com" });
+    expect(String(stored?.passwordHash)).toMatch(/^\$argon2id\$/);
+    expect(JSON.stringify(stored)).not.toContain(password);
+    const short = await runCli(
+      ["user", "create", "--email", "f@example.com", "--name", "F"],
+      env,
+      "short\n",
+    );
+    expect(short.code).toBe(2);
+  });
+});
+
 describe("operator CLI — errors are clear and exit non-zero", () => {
   it("a missing required option → exit 2 with usage", async () => {
     const r = await cli("key", "mint", "--name", "x");

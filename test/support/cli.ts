@@ -12,10 +12,14 @@ export interface CliResult {
 }
 
 /** Runs the built operator CLI (`npx pressroom …`) as a separate process. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+): Promise<CliResult> {
   if (!existsSync(BUILT)) throw new Error("server/dist is missing: run `npm run build` first");
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [CLI_PATH, ...args],
       {
@@ -27,5 +31,6 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(stdin);
   });
 }

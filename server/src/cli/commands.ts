@@ -3,6 +3,7 @@ import type { Db } from "mongodb";
 import { blogsStore } from "../blogs/blogs-store.js";
 import { type BlogStatus, collections } from "../db/collections.js";
 import { keysStore } from "../keys/keys-store.js";
+import { usersStore } from "../users/users-store.js";
 import { workspacesStore } from "../workspaces/workspaces-store.js";
 import { seedDemo } from "./demo.js";
 import { type Output, table } from "./output.js";
@@ -37,6 +38,14 @@ const positional = (input: CommandInput, what: string): string => {
 const never = (iso: string | null): string => iso ?? "never";
 
 type Command = (db: Db, input: CommandInput, out: Output) => Promise<void>;
+
+/** A password comes on stdin, never on the command line (where ps and shell history see it). */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError("Pipe the password on stdin.");
+  let text = "";
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
 
 /** `blog release|unrelease|remove --workspace ID BLOG_ID` */
 const setBlogStatus =
@@ -140,6 +149,17 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.status, k.createdAt, never(k.lastUsedAt)]),
       ),
     );
+  },
+  "user create": async (db, input, out) => {
+    const password = (await readStdin()).replace(/\r?\n$/, "");
+    if (password.length < 10)
+      throw new UsageError("Pipe a password of at least 10 characters on stdin.");
+    const user = await usersStore(collections(db)).create({
+      email: required(input, "email"),
+      name: required(input, "name"),
+      password,
+    });
+    out.result({ id: user._id, email: user.email }, `Created user ${user._id} (${user.email}).`);
   },
   demo: async (db, _input, out) => {
     const seeded = await seedDemo(db);

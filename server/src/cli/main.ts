@@ -21,6 +21,7 @@ const USAGE = `Usage: pressroom <command> [options]
   key mint --workspace ID --name NAME     the only place a raw key is ever shown
   key revoke --workspace ID KEY_ID
   key list --workspace ID
+  user create --email E --name N          a dashboard user; the password is read from stdin
   demo                                    seed a workspace with example blogs
 
 Options: --json (one JSON object on stdout), --help
@@ -42,6 +43,7 @@ const OPTIONS = {
   port: { type: "string" },
   "data-dir": { type: "string" },
   "build-only": { type: "boolean" },
+  email: { type: "string" },
 } as const;
 
 async function runDb(
