@@ -18,6 +18,12 @@ afterAll(async () => {
 });
 
 describe("consumer docs", () => {
+  it("the root address leads people to the dashboard", async () => {
+    const res = await fetch(`${server.url}/`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/dashboard/");
+  });
+
   it("serves the spec at /openapi.yaml", async () => {
     const res = await get(`${server.url}/openapi.yaml`);
     expect(res.status).toBe(200);

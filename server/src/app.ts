@@ -60,7 +60,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
   //   GET /docs, GET /openapi.yaml              consumer API reference
   //   GET /api/consumer/blogs[/:blogId]         consumer API (openapi/openapi.yaml)
   //   /api/admin/…                               admin API (openapi/admin.yaml)
-  //   GET /dashboard[/…]                         the dashboard (dashboard/dist)
+  //   GET /dashboard[/…]                         the dashboard (dashboard/dist); GET / leads there
   app.use(healthRouter(db));
   app.use(docsRouter(CONSUMER_SPEC_PATH, DOCS_HTML_PATH));
   app.use(
@@ -88,6 +88,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));
+  app.get("/", (_req, res) => res.redirect(302, "/dashboard/"));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

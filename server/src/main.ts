@@ -19,7 +19,7 @@ export async function runServer(
   const url = urlOf(server);
   logger.info(
     { url, database: database.description },
-    `Pressroom listening on ${url} (docs: ${url}/docs)`,
+    `Pressroom listening on ${url} — dashboard ${url}/dashboard/, API docs ${url}/docs`,
   );
 
   let stopping = false;
