@@ -137,3 +137,21 @@ describe("§7.2 500 when the database fails, and recovery", () => {
     expect(errors.length).toBeGreaterThan(0);
   });
 });
+
+describe("security headers", () => {
+  it("every response carries helmet's headers and a no-sources CSP, errors included", async () => {
+    for (const res of [
+      await api("/api/consumer/blogs"),
+      await api("/api/consumer/blogs", {}),
+      await api("/nope"),
+    ]) {
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-security-policy")).toBe(
+        "default-src 'none';frame-ancestors 'none'",
+      );
+      expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      expect(res.headers.get("strict-transport-security")).toMatch(/max-age=/);
+      expect(res.headers.get("x-powered-by")).toBeNull();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import express, { type Express } from "express";
+import helmet from "helmet";
 import type { Db } from "mongodb";
 import { adminRouter } from "./admin/admin-router.js";
 import { blogsStore } from "./blogs/blogs-store.js";
@@ -55,6 +56,16 @@ export function createApp({ config, db, logger }: AppDeps): App {
   app.set("query parser", "simple");
 
   app.use(requestContext(logger));
+  // Security headers on every response. JSON needs no sources at all; the docs and the
+  // dashboard replace this policy with their own.
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      },
+    }),
+  );
   // Routes, at a glance:
   //   GET /healthz, GET /readyz                 health
   //   GET /docs, GET /openapi.yaml              consumer API reference
