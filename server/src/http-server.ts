@@ -12,6 +12,23 @@ export async function listen(
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 65_000;
+  // Requests Node cannot even parse (bare LF, oversized headers, bad bytes) still get the
+  // service's JSON error shape instead of Node's empty 400.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === "ECONNRESET") {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify({
+      message: tooLarge ? "Request headers too large." : "Bad request.",
+    });
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
