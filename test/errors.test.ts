@@ -1,6 +1,7 @@
-import { MongoClient } from "mongodb";
+import type { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureIndexes } from "../server/src/db/collections.js";
+import { connectMongo } from "../server/src/db/mongo.js";
 import { get, type SeededWorkspace, seedWorkspace } from "./support/fixtures.js";
 import { firstHost, proxiedUri, TcpProxy } from "./support/tcp-proxy.js";
 import { type TestDb, useTestDb } from "./support/test-db.js";
@@ -92,10 +93,8 @@ describe("§7.2 500 when the database fails, and recovery", () => {
     proxy = new TcpProxy(host, port);
     await proxy.start();
     const uri = proxiedUri(t.uri, proxy.port);
-    client = await new MongoClient(uri, {
-      serverSelectionTimeoutMS: 1000,
-      connectTimeoutMS: 1000,
-    }).connect();
+    // The production client, with its timeouts: what bounds a request when the database fails.
+    client = await connectMongo(uri, 1000);
     const db = client.db(t.name);
     await ensureIndexes(db);
     cut = await startTestServer(db, { DB_TIMEOUT_MS: "1000" });

@@ -9,7 +9,8 @@ export async function connectMongo(uri: string, timeoutMs: number): Promise<Mong
     appName: "pressroom",
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
-    socketTimeoutMS: Math.max(timeoutMs * 6, 30_000),
+    // No operation of ours is slow: a socket silent for twice the bound means a stalled database.
+    socketTimeoutMS: timeoutMs * 2,
     waitQueueTimeoutMS: timeoutMs,
     maxPoolSize: 50,
   });
