@@ -4,7 +4,7 @@ import express, { Router } from "express";
 import { HttpError } from "./http/errors.js";
 
 const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; " +
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; " +
   "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
 
 /** The built dashboard (dashboard/dist) at /dashboard; unknown paths under it get the app. */

@@ -1,0 +1,87 @@
+import createClient from "openapi-fetch";
+import type { components, paths } from "../../openapi/generated/admin.js";
+
+// Every shape comes from openapi/admin.yaml (through the generated types); none is hand-written.
+type Schemas = components["schemas"];
+export type Me = Schemas["Me"];
+export type Workspace = Schemas["Workspace"];
+export type ApiKey = Schemas["ApiKey"];
+export type MintedKey = Schemas["MintedKey"];
+export type AdminBlog = Schemas["AdminBlog"];
+export type BlogStatus = Schemas["BlogStatus"];
+export type BlogInput = Schemas["BlogInput"];
+export type BlogPatch = Schemas["BlogPatch"];
+export type SetupRequest = Schemas["SetupRequest"];
+
+/**
+ * The admin API, same origin: the session cookie goes with every request, and the browser adds
+ * the `Origin` header the server checks on POST, PATCH and DELETE.
+ */
+export const api = createClient<paths>({ baseUrl: "/api/admin", credentials: "same-origin" });
+
+/** A failed call: the server's `{message}`, its status (0 when the server was not reached). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    /** From `Retry-After`, on 429. */
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+let onSessionEnded: (() => void) | null = null;
+/** Called when a request answers 401 while signed in (the session expired or was deleted). */
+export function setSessionEndedHandler(handler: (() => void) | null): void {
+  onSessionEnded = handler;
+}
+
+interface Outcome<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+function toApiError(error: unknown, response: Response): ApiError {
+  const message =
+    typeof error === "object" && error !== null && "message" in error
+      ? String(error.message)
+      : `The server answered ${response.status} ${response.statusText}`.trim();
+  const retryAfter = Number(response.headers.get("retry-after"));
+  return new ApiError(
+    message,
+    response.status,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+  );
+}
+
+async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
+  let outcome: Outcome<T>;
+  try {
+    outcome = await request;
+  } catch {
+    throw new ApiError("Could not reach the server. Check your connection and try again.", 0);
+  }
+  if (!outcome.response.ok) {
+    if (outcome.response.status === 401) onSessionEnded?.();
+    throw toApiError(outcome.error, outcome.response);
+  }
+  return outcome;
+}
+
+/** The body of a successful call; otherwise throws an `ApiError` with the server's message. */
+export async function call<T>(request: Promise<Outcome<T>>): Promise<T> {
+  const { data } = await settle(request);
+  return data as T;
+}
+
+/** For calls that answer 204 No Content. */
+export async function send(request: Promise<Outcome<unknown>>): Promise<void> {
+  await settle(request);
+}
+
+/** The message to show for anything thrown. */
+export const messageOf = (err: unknown): string =>
+  err instanceof Error ? err.message : "Something went wrong.";

@@ -1,0 +1,86 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { ApiError, api, call, type Me, messageOf, setSessionEndedHandler } from "./api.js";
+import { AuthCard } from "./components/auth-card.js";
+import { ErrorMessage, Loading } from "./components/status.js";
+import { Setup } from "./screens/setup.js";
+import { Shell } from "./screens/shell.js";
+import { SignIn } from "./screens/sign-in.js";
+
+type Auth =
+  | { state: "loading" }
+  | { state: "failed"; message: string }
+  | { state: "setup" }
+  | { state: "signIn"; notice: string | null }
+  | { state: "in"; me: Me };
+
+/** Who is here decides the screen: first-run setup, sign-in, or the dashboard itself. */
+export function App() {
+  const [auth, setAuth] = useState<Auth>({ state: "loading" });
+
+  const load = useCallback(async () => {
+    setAuth({ state: "loading" });
+    try {
+      setAuth({ state: "in", me: await call(api.GET("/me")) });
+      return;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) {
+        setAuth({ state: "failed", message: messageOf(err) });
+        return;
+      }
+    }
+    try {
+      const { needed } = await call(api.GET("/setup"));
+      setAuth(needed ? { state: "setup" } : { state: "signIn", notice: null });
+    } catch (err) {
+      setAuth({ state: "failed", message: messageOf(err) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const signedIn = auth.state === "in";
+  useEffect(() => {
+    if (!signedIn) return;
+    setSessionEndedHandler(() =>
+      setAuth({ state: "signIn", notice: "Your session has ended. Sign in again to continue." }),
+    );
+    return () => setSessionEndedHandler(null);
+  }, [signedIn]);
+
+  const enter = (me: Me) => setAuth({ state: "in", me });
+  switch (auth.state) {
+    case "loading":
+      return (
+        <main class="auth">
+          <Loading label="Loading Pressroom…" />
+        </main>
+      );
+    case "failed":
+      return (
+        <AuthCard title="Pressroom is not answering">
+          <ErrorMessage message={auth.message} onRetry={load} />
+        </AuthCard>
+      );
+    case "setup":
+      return (
+        <Setup
+          onDone={enter}
+          onAlreadyDone={() =>
+            setAuth({ state: "signIn", notice: "Setup has already been done. Sign in instead." })
+          }
+        />
+      );
+    case "signIn":
+      return <SignIn notice={auth.notice} onSignedIn={enter} />;
+    case "in":
+      return (
+        <Shell
+          me={auth.me}
+          onMeChange={enter}
+          onSignedOut={() => setAuth({ state: "signIn", notice: "You have signed out." })}
+        />
+      );
+  }
+}

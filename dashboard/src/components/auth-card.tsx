@@ -1,0 +1,17 @@
+import type { ComponentChildren } from "preact";
+import { Logo } from "./logo.js";
+
+/** The centred card of the signed-out screens. */
+export function AuthCard({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <main class="auth">
+      <div class="auth-card">
+        <p class="brand">
+          <Logo /> Pressroom
+        </p>
+        <h1>{title}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import { messageOf } from "../api.js";
+import { Modal } from "./modal.js";
+import { ErrorMessage } from "./status.js";
+
+interface ConfirmProps {
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  /** Runs the action; the dialog stays open, with the error, if it throws. */
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}
+
+/** "Are you sure?" for destructive actions; Cancel has the focus, so Enter is harmless. */
+export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: ConfirmProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+    } catch (err) {
+      setError(messageOf(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={title} onClose={onClose} description={children}>
+      {error && <ErrorMessage message={error} />}
+      <div class="modal-actions">
+        <button type="button" class="button" onClick={onClose} autofocus>
+          Cancel
+        </button>
+        <button type="button" class="button danger" onClick={confirm} aria-disabled={busy}>
+          {busy ? "Working…" : confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,97 @@
+import type { TargetedMouseEvent } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import type { BlogStatus } from "./api.js";
+
+/**
+ * History-API routing under the Vite base (`/dashboard/`). The server answers index.html for
+ * every /dashboard/* path that is not a file, so each of these URLs can be reloaded or shared:
+ *
+ *   /dashboard/                          → the remembered (or first) workspace's keys
+ *   /dashboard/w/{ws}/keys               API keys
+ *   /dashboard/w/{ws}/blogs[?status=…]   blogs, optionally filtered
+ *   /dashboard/w/{ws}/blogs/new          editor for a new blog
+ *   /dashboard/w/{ws}/blogs/{blogId}     editor for an existing blog
+ */
+export type Route =
+  | { name: "home" }
+  | { name: "keys"; ws: string }
+  | { name: "blogs"; ws: string; status: BlogStatus | null }
+  | { name: "blog"; ws: string; blogId: string | null }
+  | { name: "notFound" };
+
+const BASE = import.meta.env.BASE_URL.replace(/\/$/, "");
+
+export function parseRoute(pathname: string, search: string): Route {
+  if (!pathname.startsWith(BASE)) return { name: "notFound" };
+  const parts = pathname
+    .slice(BASE.length)
+    .split("/")
+    .filter((p) => p !== "")
+    .map(decodeURIComponent);
+  if (parts.length === 0) return { name: "home" };
+  const [w, ws, section, id, ...rest] = parts;
+  if (w !== "w" || ws === undefined || rest.length > 0) return { name: "notFound" };
+  if (section === "keys" && id === undefined) return { name: "keys", ws };
+  if (section === "blogs" && id === undefined) {
+    const status = new URLSearchParams(search).get("status");
+    return {
+      name: "blogs",
+      ws,
+      status: status === "draft" || status === "released" ? status : null,
+    };
+  }
+  if (section === "blogs" && id !== undefined) {
+    return { name: "blog", ws, blogId: id === "new" ? null : id };
+  }
+  return { name: "notFound" };
+}
+
+export function hrefOf(route: Route): string {
+  const ws = "ws" in route ? `${BASE}/w/${encodeURIComponent(route.ws)}` : "";
+  switch (route.name) {
+    case "keys":
+      return `${ws}/keys`;
+    case "blogs":
+      return `${ws}/blogs${route.status ? `?status=${route.status}` : ""}`;
+    case "blog":
+      return `${ws}/blogs/${route.blogId === null ? "new" : encodeURIComponent(route.blogId)}`;
+    default:
+      return `${BASE}/`;
+  }
+}
+
+const CHANGE = "pressroom:navigate";
+
+export function navigate(to: string, { replace = false } = {}): void {
+  if (to === location.pathname + location.search) return;
+  if (replace) history.replaceState(null, "", to);
+  else history.pushState(null, "", to);
+  dispatchEvent(new Event(CHANGE));
+}
+
+const current = (): Route => parseRoute(location.pathname, location.search);
+
+/** The current route; re-renders on back/forward and on `navigate`. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(current);
+  useEffect(() => {
+    const update = () => setRoute(current());
+    addEventListener("popstate", update);
+    addEventListener(CHANGE, update);
+    return () => {
+      removeEventListener("popstate", update);
+      removeEventListener(CHANGE, update);
+    };
+  }, []);
+  return route;
+}
+
+/** Client-side navigation for a plain left click; new-tab clicks keep the browser's behaviour. */
+export function onLinkClick(event: TargetedMouseEvent<HTMLAnchorElement>): void {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
+    return;
+  }
+  event.preventDefault();
+  const url = new URL(event.currentTarget.href);
+  navigate(url.pathname + url.search);
+}

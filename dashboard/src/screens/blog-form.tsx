@@ -1,0 +1,100 @@
+import { useMemo } from "preact/hooks";
+import type { Draft } from "../blog-draft.js";
+import { Field } from "../components/field.js";
+import { renderMarkdown } from "../markdown.js";
+
+interface BlogFormProps {
+  draft: Draft;
+  onChange: (draft: Draft) => void;
+  /** The slug the server chose, shown as a placeholder while the slug field is empty. */
+  currentSlug: string | null;
+}
+
+/** The editor's fields, and the Markdown body beside its live preview. */
+export function BlogFields({ draft, onChange, currentSlug }: BlogFormProps) {
+  const bind = (field: keyof Draft) => ({
+    value: draft[field],
+    onInput: (event: Event) =>
+      onChange({ ...draft, [field]: (event.currentTarget as HTMLInputElement).value }),
+  });
+  const preview = useMemo(() => renderMarkdown(draft.bodyMarkdown), [draft.bodyMarkdown]);
+
+  return (
+    <>
+      <div class="form-grid">
+        <Field label="Title" class="span-2">
+          {(p) => <input {...p} {...bind("title")} required maxLength={200} class="title-input" />}
+        </Field>
+        <Field
+          label="Slug"
+          hint="Lower-case letters, digits and dashes. Empty: made from the title."
+        >
+          {(p) => (
+            <input
+              {...p}
+              {...bind("slug")}
+              maxLength={80}
+              pattern="[a-z0-9]+(-[a-z0-9]+)*"
+              placeholder={currentSlug ?? "made-from-the-title"}
+              autocomplete="off"
+              spellcheck={false}
+            />
+          )}
+        </Field>
+        <Field label="Tags" hint="Separated by commas.">
+          {(p) => <input {...p} {...bind("tags")} placeholder="news, product" autocomplete="off" />}
+        </Field>
+        <Field label="Cover image URL" hint="An absolute http(s) address, or empty.">
+          {(p) => (
+            <input
+              {...p}
+              {...bind("coverImageUrl")}
+              type="url"
+              maxLength={2000}
+              placeholder="https://…"
+            />
+          )}
+        </Field>
+        <Field label="Author" hint="The name readers see.">
+          {(p) => <input {...p} {...bind("authorName")} maxLength={100} autocomplete="name" />}
+        </Field>
+        <Field
+          label="Excerpt"
+          class="span-2"
+          hint="Optional. Empty: the start of the first paragraph."
+        >
+          {(p) => <textarea {...p} {...bind("excerpt")} maxLength={500} rows={2} />}
+        </Field>
+      </div>
+      <div class="body-editor">
+        <Field label="Body (Markdown)" class="body-field">
+          {(p) => (
+            <textarea
+              {...p}
+              {...bind("bodyMarkdown")}
+              class="mono"
+              rows={18}
+              maxLength={200000}
+              placeholder={
+                "## A heading\n\nA paragraph with **bold**, *italic* and a [link](https://example.com).\n\n- a list item"
+              }
+            />
+          )}
+        </Field>
+        <section class="preview" aria-labelledby="preview-title">
+          <h2 id="preview-title" class="label-like">
+            Preview
+          </h2>
+          {draft.bodyMarkdown.trim() === "" ? (
+            <div class="prose">
+              <p class="muted">The preview appears here as you write.</p>
+            </div>
+          ) : (
+            // Safe: renderMarkdown escapes all input and emits only a small set of tags.
+            <div class="prose" dangerouslySetInnerHTML={{ __html: preview }} />
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

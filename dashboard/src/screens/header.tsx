@@ -1,0 +1,108 @@
+import { useState } from "preact/hooks";
+import { ApiError, api, type Me, messageOf, send, type Workspace } from "../api.js";
+import { Logo } from "../components/logo.js";
+import { ErrorMessage } from "../components/status.js";
+import { hrefOf, navigate, onLinkClick, type Route } from "../router.js";
+import { NewWorkspaceDialog } from "./new-workspace.js";
+
+interface HeaderProps {
+  me: Me;
+  route: Route;
+  workspace: Workspace | null;
+  onWorkspaceCreated: (workspace: Workspace) => void;
+  onSignedOut: () => void;
+}
+
+/** Brand, workspace switcher, sections, and the signed-in user with a sign-out button. */
+export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }: HeaderProps) {
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const switchTo = (id: string) => {
+    const section = route.name === "keys" ? "keys" : "blogs";
+    navigate(
+      hrefOf(
+        section === "keys" ? { name: "keys", ws: id } : { name: "blogs", ws: id, status: null },
+      ),
+    );
+  };
+  const signOut = async () => {
+    setError(null);
+    try {
+      await send(api.DELETE("/session"));
+    } catch (err) {
+      // 401: the session was already gone, which is what signing out wanted.
+      if (!(err instanceof ApiError && err.status === 401)) return setError(messageOf(err));
+    }
+    onSignedOut();
+  };
+
+  const link = (name: "keys" | "blogs", label: string) => {
+    if (!workspace) return null;
+    const current = route.name === name || (name === "blogs" && route.name === "blog");
+    return (
+      <a
+        class="nav-link"
+        href={hrefOf(
+          name === "keys" ? { name, ws: workspace.id } : { name, ws: workspace.id, status: null },
+        )}
+        aria-current={current ? "page" : undefined}
+        onClick={onLinkClick}
+      >
+        {label}
+      </a>
+    );
+  };
+
+  return (
+    <header class="topbar">
+      <div class="topbar-inner">
+        <a class="brand" href={hrefOf({ name: "home" })} onClick={onLinkClick}>
+          <Logo /> Pressroom
+        </a>
+        <div class="workspace-switcher">
+          <label for="workspace-select" class="visually-hidden">
+            Workspace
+          </label>
+          <select
+            id="workspace-select"
+            value={workspace?.id ?? ""}
+            onChange={(e) => switchTo(e.currentTarget.value)}
+          >
+            {workspace === null && <option value="">Choose a workspace</option>}
+            {me.workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+          <button type="button" class="button small" onClick={() => setCreating(true)}>
+            New workspace
+          </button>
+        </div>
+        <nav aria-label="Sections" class="nav">
+          {link("keys", "API keys")}
+          {link("blogs", "Blogs")}
+        </nav>
+        <div class="account">
+          <span class="account-name" title={me.user.email}>
+            {me.user.name}
+          </span>
+          <button type="button" class="button small" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </div>
+      {error && <ErrorMessage message={`Could not sign out: ${error}`} />}
+      {creating && (
+        <NewWorkspaceDialog
+          onClose={() => setCreating(false)}
+          onCreated={(w) => {
+            setCreating(false);
+            onWorkspaceCreated(w);
+          }}
+        />
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,134 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { type ApiKey, api, call, type MintedKey, messageOf } from "../api.js";
+import { Field } from "../components/field.js";
+import { Modal } from "../components/modal.js";
+import { ErrorMessage } from "../components/status.js";
+
+interface MintKeyProps {
+  workspaceId: string;
+  onMinted: (key: ApiKey) => void;
+  onClose: () => void;
+}
+
+/** Names a new key, then shows its raw value once. It lives only in this dialog's state. */
+export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) {
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [minted, setMinted] = useState<MintedKey | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await call(
+        api.POST("/workspaces/{workspaceId}/keys", {
+          params: { path: { workspaceId } },
+          body: { name: name.trim() },
+        }),
+      );
+      setMinted(result);
+      onMinted(result.key);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+    setBusy(false);
+  };
+
+  if (minted) return <ShowSecret minted={minted} onClose={onClose} />;
+  return (
+    <Modal
+      title="Mint an API key"
+      onClose={onClose}
+      description="Name it after the website or app that will use it, so you know what to revoke."
+    >
+      <form class="stack" onSubmit={submit}>
+        <Field label="Key name" hint="For example “Marketing website” or “iOS app backend”.">
+          {(p) => (
+            <input
+              {...p}
+              required
+              maxLength={100}
+              autofocus
+              autocomplete="off"
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        {error && <ErrorMessage message={error} />}
+        <div class="modal-actions">
+          <button type="button" class="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" class="button primary" disabled={busy || name.trim() === ""}>
+            {busy ? "Minting…" : "Mint key"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: () => void }) {
+  const [copy, setCopy] = useState<"" | "copied" | "failed">("");
+  const input = useRef<HTMLInputElement>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => copyButton.current?.focus(), []);
+
+  const copySecret = async () => {
+    try {
+      await navigator.clipboard.writeText(minted.secret);
+      setCopy("copied");
+    } catch {
+      input.current?.select();
+      setCopy("failed");
+    }
+  };
+
+  return (
+    <Modal
+      title="Copy your new key now"
+      onClose={onClose}
+      description={
+        <p class="notice warning">
+          <strong>This key will not be shown again.</strong> Pressroom keeps only a hash of it. Copy
+          it into your server's secret settings now; if you lose it, revoke it and mint a new one.
+        </p>
+      }
+    >
+      <div class="field">
+        <label for="minted-secret">API key “{minted.key.name}”</label>
+        <div class="copy-row">
+          <input
+            id="minted-secret"
+            ref={input}
+            class="mono"
+            readOnly
+            value={minted.secret}
+            spellcheck={false}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button type="button" class="button primary" ref={copyButton} onClick={copySecret}>
+            {copy === "copied" ? "Copied" : "Copy"}
+          </button>
+        </div>
+        <p class="hint" role="status">
+          {copy === "copied" && "Copied to the clipboard."}
+          {copy === "failed" &&
+            "Could not copy: the key is selected, press Ctrl+C (⌘C) to copy it."}
+        </p>
+      </div>
+      <p class="hint">
+        Send it from your server in the <code>x-api-key</code> header (or{" "}
+        <code>Authorization: Bearer …</code>).
+      </p>
+      <div class="modal-actions">
+        <button type="button" class="button" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Modal>
+  );
+}

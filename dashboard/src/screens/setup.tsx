@@ -1,0 +1,109 @@
+import { useState } from "preact/hooks";
+import { ApiError, api, call, type Me, messageOf, type SetupRequest } from "../api.js";
+import { AuthCard } from "../components/auth-card.js";
+import { Field } from "../components/field.js";
+import { ErrorMessage } from "../components/status.js";
+import { useTitle } from "../hooks.js";
+
+interface SetupProps {
+  onDone: (me: Me) => void;
+  /** Someone else finished setup first (409). */
+  onAlreadyDone: () => void;
+}
+
+/** First run: the owner account and the first workspace, in one form. */
+export function Setup({ onDone, onAlreadyDone }: SetupProps) {
+  useTitle("Set up");
+  const [form, setForm] = useState<SetupRequest>({
+    name: "",
+    email: "",
+    password: "",
+    workspaceName: "",
+  });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const set = (field: keyof SetupRequest) => (event: Event) =>
+    setForm({ ...form, [field]: (event.currentTarget as HTMLInputElement).value });
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await call(api.POST("/setup", { body: { ...form, name: form.name.trim() } })));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) return onAlreadyDone();
+      setError(messageOf(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Welcome to Pressroom">
+      <p class="lead">
+        Create the owner account and your first workspace. This page appears only once, before
+        anyone has an account.
+      </p>
+      <form class="stack" onSubmit={submit}>
+        <Field label="Your name">
+          {(p) => (
+            <input
+              {...p}
+              required
+              maxLength={100}
+              autocomplete="name"
+              value={form.name}
+              onInput={set("name")}
+            />
+          )}
+        </Field>
+        <Field label="Email">
+          {(p) => (
+            <input
+              {...p}
+              type="email"
+              required
+              maxLength={254}
+              autocomplete="email"
+              value={form.email}
+              onInput={set("email")}
+            />
+          )}
+        </Field>
+        <Field label="Password" hint="At least 10 characters. A passphrase works well.">
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              required
+              minLength={10}
+              maxLength={200}
+              autocomplete="new-password"
+              value={form.password}
+              onInput={set("password")}
+            />
+          )}
+        </Field>
+        <Field
+          label="Workspace name"
+          hint="Usually your site or publication. You can add more later."
+        >
+          {(p) => (
+            <input
+              {...p}
+              required
+              maxLength={100}
+              autocomplete="organization"
+              value={form.workspaceName}
+              onInput={set("workspaceName")}
+            />
+          )}
+        </Field>
+        {error && <ErrorMessage message={error} />}
+        <button type="submit" class="button primary block" disabled={busy}>
+          {busy ? "Creating…" : "Create account and workspace"}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,104 @@
+import { useEffect, useRef } from "preact/hooks";
+import type { Me } from "../api.js";
+import { useTitle } from "../hooks.js";
+import { hrefOf, navigate, onLinkClick, useRoute } from "../router.js";
+import { rememberedWorkspace, rememberWorkspace } from "../workspace-choice.js";
+import { BlogEditor } from "./blog-editor.js";
+import { Blogs } from "./blogs.js";
+import { Header } from "./header.js";
+import { Keys } from "./keys.js";
+
+interface ShellProps {
+  me: Me;
+  onMeChange: (me: Me) => void;
+  onSignedOut: () => void;
+}
+
+/** The signed-in frame: header, then the screen the URL names, in the workspace it names. */
+export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
+  const route = useRoute();
+  const wsId = "ws" in route ? route.ws : null;
+  const workspace = me.workspaces.find((w) => w.id === wsId) ?? null;
+  const home = route.name === "home" ? rememberedWorkspace(me.workspaces) : undefined;
+
+  useEffect(() => {
+    if (home) navigate(hrefOf({ name: "keys", ws: home.id }), { replace: true });
+  }, [home?.id]);
+  useEffect(() => {
+    if (workspace) rememberWorkspace(workspace.id);
+  }, [workspace?.id]);
+
+  // After a navigation, move focus to the new screen's heading (not on filter changes, nor
+  // when a new blog's first save gives the editor its address).
+  const screen = `${route.name}/${wsId}`;
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.querySelector<HTMLElement>("main h1")?.focus();
+  }, [screen]);
+
+  let content = null;
+  if (route.name === "home" && me.workspaces.length === 0) {
+    content = <Missing title="No workspace yet">Create one with “New workspace” above.</Missing>;
+  } else if (route.name === "home") {
+    content = null; // redirecting
+  } else if (route.name === "notFound") {
+    content = <Missing title="Page not found">There is nothing at this address.</Missing>;
+  } else if (!workspace) {
+    content = (
+      <Missing title="Workspace not found">
+        It does not exist, or you are not one of its members.
+      </Missing>
+    );
+  } else if (route.name === "keys") {
+    content = <Keys key={workspace.id} workspace={workspace} />;
+  } else if (route.name === "blogs") {
+    content = <Blogs key={workspace.id} workspace={workspace} status={route.status} />;
+  } else {
+    content = (
+      <BlogEditor
+        key={workspace.id}
+        workspace={workspace}
+        blogId={route.blogId}
+        defaultAuthor={me.user.name}
+      />
+    );
+  }
+
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header
+        me={me}
+        route={route}
+        workspace={workspace}
+        onSignedOut={onSignedOut}
+        onWorkspaceCreated={(w) => {
+          onMeChange({ ...me, workspaces: [...me.workspaces, w] });
+          navigate(hrefOf({ name: "keys", ws: w.id }));
+        }}
+      />
+      <main id="main" class="page">
+        {content}
+      </main>
+    </>
+  );
+}
+
+function Missing({ title, children }: { title: string; children: string }) {
+  useTitle(title);
+  return (
+    <div class="empty">
+      <h1 tabIndex={-1}>{title}</h1>
+      <p>{children}</p>
+      <a class="button" href={hrefOf({ name: "home" })} onClick={onLinkClick}>
+        Go to the dashboard
+      </a>
+    </div>
+  );
+}

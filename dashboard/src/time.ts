@@ -1,0 +1,26 @@
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 24 * 3600],
+  ["month", 30 * 24 * 3600],
+  ["week", 7 * 24 * 3600],
+  ["day", 24 * 3600],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+
+/** "just now", "42 seconds ago", "3 minutes ago", "yesterday", "2 months ago". */
+export function timeAgo(iso: string, now: number = Date.now()): string {
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  if (seconds < 10) return "just now"; // also absorbs a little clock skew into the future
+  if (seconds < 60) return `${seconds} seconds ago`;
+  for (const [unit, size] of UNITS) {
+    if (seconds >= size) return relative.format(-Math.floor(seconds / size), unit);
+  }
+  return relative.format(-Math.floor(seconds / 60), "minute");
+}
+
+const exact = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+/** The exact local time, for a tooltip. */
+export const exactTime = (iso: string): string => exact.format(new Date(iso));

@@ -1,0 +1,288 @@
+import { existsSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./support/chromium.js";
+import { seriousViolations } from "./support/dashboard-axe.js";
+import { newestFileTime } from "./support/dashboard-build.js";
+import { useTestDb } from "./support/test-db.js";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+// The whole dashboard, end to end, in headless Chromium against the real server and database:
+// each step below builds on the one before it, like a new owner's first session.
+
+const DIST_INDEX = "dashboard/dist/index.html";
+const SHOTS = "test-output/dashboard";
+const OWNER = {
+  name: "Ada Editor",
+  email: "ada@example.com",
+  password: "correct horse battery staple",
+  workspaceName: "Acme Newsroom",
+};
+const BLOG = {
+  title: "We shipped the new reader",
+  tags: "product, launch",
+  body: "## What changed\n\nThe reader is **faster** and *calmer*. Read [the notes](https://example.com/notes).\n\n- offline mode\n- dark mode\n\n<script>alert(1)</script>",
+};
+const KEY_NAME = "Marketing website";
+
+let server: TestServer;
+let browser: BrowserContext;
+let page: Page;
+let secret = "";
+const pageErrors: string[] = [];
+const cspViolations: string[] = [];
+const outsideRequests: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(DIST_INDEX)) {
+    throw new Error(
+      `${DIST_INDEX} is missing: build the dashboard first (npm run build -w dashboard, or the root npm run build).`,
+    );
+  }
+  if (newestFileTime("dashboard/src") > statSync(DIST_INDEX).mtimeMs) {
+    throw new Error(
+      `${DIST_INDEX} is older than dashboard/src: rebuild it (npm run build -w dashboard).`,
+    );
+  }
+  server = await startTestServer((await useTestDb()).db, { LAST_USED_FLUSH_MS: "100" });
+  browser = await launchChromium();
+  await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  page = await browser.newPage();
+  await page.setViewportSize({ width: 1280, height: 860 });
+  page.on("pageerror", (err) => pageErrors.push(err.message));
+  page.on("console", (msg) => {
+    if (/Content.Security.Policy/i.test(msg.text())) cspViolations.push(msg.text());
+  });
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(server.url)) return route.continue();
+    outsideRequests.push(url);
+    return route.abort();
+  });
+  await mkdir(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const heading = (name: string) => page.getByRole("heading", { name, exact: true });
+const keyRow = (name: string): Locator => page.locator("tbody tr", { hasText: name });
+
+async function expectAccessible(screen: string) {
+  const serious = await seriousViolations(page);
+  expect(
+    serious,
+    `axe found serious or critical violations on ${screen}:\n${serious.join("\n")}`,
+  ).toEqual([]);
+}
+
+async function consumerList(key: string) {
+  const res = await fetch(`${server.url}/api/consumer/blogs`, { headers: { "x-api-key": key } });
+  return { status: res.status, body: (await res.json()) as { data?: { title: string }[] } };
+}
+
+describe("dashboard, end to end in Chromium", () => {
+  it("a first visit to /dashboard shows the first-run setup form", async () => {
+    const res = await page.goto(`${server.url}/dashboard`);
+    expect(res?.status()).toBe(200);
+    await heading("Welcome to Pressroom").waitFor();
+    for (const label of ["Your name", "Email", "Password", "Workspace name"]) {
+      await expect(page.getByLabel(label, { exact: true }).count()).resolves.toBe(1);
+    }
+    await shot("01-setup");
+    await expectAccessible("the setup screen");
+  });
+
+  it("setup creates the owner and the first workspace, signs in and opens its API keys", async () => {
+    await page.getByLabel("Your name").fill(OWNER.name);
+    await page.getByLabel("Email").fill(OWNER.email);
+    await page.getByLabel("Password").fill(OWNER.password);
+    await page.getByLabel("Workspace name").fill(OWNER.workspaceName);
+    await page.getByRole("button", { name: "Create account and workspace" }).click();
+    await heading("API keys").waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/w\/[^/]+\/keys$/);
+    await expect(page.getByLabel("Workspace").inputValue()).resolves.not.toBe("");
+    await page.getByText("No keys yet").waitFor();
+  });
+
+  it("signing out leads to sign-in; a wrong password is refused; the right one signs back in", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await heading("Sign in").waitFor();
+    await page.getByLabel("Email").fill(OWNER.email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toBe("Wrong email or password.");
+    await shot("02-sign-in");
+    await expectAccessible("the sign-in screen");
+    await page.getByLabel("Password").fill(OWNER.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await heading("API keys").waitFor();
+  });
+
+  it("the editor previews Markdown live (escaping HTML) and releases a new blog", async () => {
+    await page.getByRole("link", { name: "Blogs" }).click();
+    await heading("Blogs").waitFor();
+    await page.getByRole("link", { name: "New blog" }).click();
+    await heading("New blog").waitFor();
+    await page.getByLabel("Title").fill(BLOG.title);
+    await page.getByLabel("Tags").fill(BLOG.tags);
+    await page.getByLabel("Body (Markdown)").fill(BLOG.body);
+    const preview = page.locator(".preview .prose");
+    await expect(preview.locator("h2").textContent()).resolves.toBe("What changed");
+    await expect(preview.locator("strong").textContent()).resolves.toBe("faster");
+    await expect(preview.locator("a").getAttribute("href")).resolves.toBe(
+      "https://example.com/notes",
+    );
+    await expect(preview.locator("script").count()).resolves.toBe(0);
+    await expect(preview.textContent()).resolves.toContain("<script>alert(1)</script>");
+    await shot("03-editor");
+    await expectAccessible("the blog editor");
+    await page.getByRole("button", { name: "Save and release" }).click();
+    await page.getByText("Released: consumers can read it now.").waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/\/blogs\/[^/]+$/);
+    await expect(page.getByText("Released", { exact: true }).count()).resolves.toBeGreaterThan(0);
+  });
+
+  it("the blogs list shows the blog under the Released filter and not under Drafts", async () => {
+    await page.getByRole("link", { name: "← All blogs" }).click();
+    await heading("Blogs").waitFor();
+    await page.getByRole("link", { name: BLOG.title }).waitFor();
+    await page.getByText("Drafts", { exact: true }).click();
+    await page.getByText("No drafts.").waitFor();
+    expect(new URL(page.url()).search).toBe("?status=draft");
+    await page.getByText("Released", { exact: true }).first().click();
+    await page.getByRole("link", { name: BLOG.title }).waitFor();
+    await shot("04-blogs");
+    await expectAccessible("the blogs list");
+  });
+
+  it("the mint dialog is keyboard-operable: focus starts in it, and Escape closes it", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await heading("API keys").waitFor();
+    const mint = page.getByRole("button", { name: "Mint key" });
+    await mint.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Mint an API key" });
+    await dialog.waitFor();
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe(
+      await page.getByLabel("Key name").getAttribute("id"),
+    );
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    await expect(mint.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+  });
+
+  it("minting shows the raw key once, with a Copy button and a warning that it will not be shown again", async () => {
+    await page.getByRole("button", { name: "Mint key" }).click();
+    await page.getByLabel("Key name").fill(KEY_NAME);
+    await page.getByRole("dialog").getByRole("button", { name: "Mint key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Copy your new key now" });
+    await dialog.waitFor();
+    secret = await page.getByLabel(`API key “${KEY_NAME}”`).inputValue();
+    expect(secret).toMatch(/^cp_live_/);
+    await expect(dialog.textContent()).resolves.toContain("This key will not be shown again.");
+    await dialog.getByRole("button", { name: "Copy" }).click();
+    await dialog.getByText("Copied to the clipboard.").waitFor();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(secret);
+    await shot("05-mint-dialog");
+    await expectAccessible("the mint dialog");
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await expect(page.getByText(secret).count()).resolves.toBe(0);
+    await expect(keyRow(KEY_NAME).locator(".prefix").textContent()).resolves.toBe(
+      `${secret.slice(0, 12)}…`,
+    );
+    await expect(keyRow(KEY_NAME).locator("td.last-used").textContent()).resolves.toBe("never");
+  });
+
+  it("the consumer API accepts the minted key and lists the released blog", async () => {
+    const res = await consumerList(secret);
+    expect(res.status).toBe(200);
+    expect(res.body.data?.map((b) => b.title)).toEqual([BLOG.title]);
+  });
+
+  it("the keys table moves “last used” from never to just now, without a reload", async () => {
+    await page.evaluate(() => Object.assign(window, { pressroomTestMarker: true }));
+    await expect
+      .poll(() => keyRow(KEY_NAME).locator("td.last-used").textContent(), {
+        timeout: 25_000,
+        interval: 500,
+      })
+      .toMatch(/^(just now|\d+ seconds ago)$/);
+    await expect(page.evaluate(() => "pressroomTestMarker" in window)).resolves.toBe(true);
+    const time = keyRow(KEY_NAME).locator("td.last-used time");
+    await expect(time.getAttribute("datetime")).resolves.toMatch(/^\d{4}-\d\d-\d\dT/);
+    await expect(time.getAttribute("title")).resolves.toMatch(/\d/);
+    await shot("06-keys");
+    await expectAccessible("the keys screen");
+  }, 40_000);
+
+  it("at phone width (390 px) the keys screen fits without sideways scrolling", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(
+      page.evaluate(() => document.documentElement.scrollWidth),
+    ).resolves.toBeLessThanOrEqual(390);
+    await expect(
+      keyRow(KEY_NAME)
+        .getByRole("button", { name: /Revoke/ })
+        .isVisible(),
+    ).resolves.toBe(true);
+    await shot("07-keys-phone");
+    await expectAccessible("the keys screen at phone width");
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it("revoking asks for a confirmation naming the key, then lists the key as revoked", async () => {
+    await keyRow(KEY_NAME)
+      .getByRole("button", { name: `Revoke ${KEY_NAME}` })
+      .click();
+    const dialog = page.getByRole("dialog", { name: `Revoke “${KEY_NAME}”?` });
+    await dialog.waitFor();
+    await shot("08-revoke-confirmation");
+    await expectAccessible("the revoke confirmation");
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await keyRow(KEY_NAME).locator(".badge", { hasText: "Revoked" }).waitFor();
+    await expect(keyRow(KEY_NAME).locator("td.status").textContent()).resolves.toMatch(
+      /revoked (just now|\d+ seconds ago) by Ada Editor/,
+    );
+    await expect(keyRow(KEY_NAME).getByRole("button").count()).resolves.toBe(0);
+  });
+
+  it("the next consumer call with the revoked key gets 401", async () => {
+    const res = await consumerList(secret);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: "Invalid or missing API key." });
+  });
+
+  it("repeated failed sign-ins show the throttle's wait from Retry-After and hold the button", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await heading("Sign in").waitFor();
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await page.getByLabel("Password").fill("guess-guess-guess");
+    const alert = page.getByRole("alert");
+    const attempt = async () => {
+      const answered = page.waitForResponse((r) => r.url().endsWith("/api/admin/session"));
+      await page.getByRole("button", { name: "Sign in" }).click();
+      return (await answered).status();
+    };
+    const statuses: number[] = [];
+    while (statuses.length < 10 && statuses.at(-1) !== 429) statuses.push(await attempt());
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    await alert.filter({ hasText: "Too many attempts" }).waitFor();
+    await expect(alert.textContent()).resolves.toMatch(/try again in \d+ (s|min)\.$/);
+    await expect(page.getByRole("button", { name: /^Try again in / }).isDisabled()).resolves.toBe(
+      true,
+    );
+    await shot("09-sign-in-throttled");
+    await expectAccessible("the throttled sign-in screen");
+  });
+
+  it("the page raised no script error, broke no CSP rule and asked nothing of other origins", () => {
+    expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    expect(outsideRequests).toEqual([]);
+  });
+});
