@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { type EmbeddedDb, startEmbeddedDb } from "../../server/src/db/embedded.js";
+import { resetScanDir } from "./secret-scan.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,6 +16,7 @@ declare module "vitest" {
  * against a throwaway embedded database started here, once for the whole run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  resetScanDir();
   const external = process.env.MONGODB_URI;
   if (external !== undefined && external !== "") {
     project.provide("mongoUri", external);

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { type Db, MongoClient } from "mongodb";
-import { afterAll, inject } from "vitest";
+import { inject } from "vitest";
 import { ensureIndexes } from "../../server/src/db/collections.js";
+import { onFileEnd } from "./cleanup.js";
+import { recordDatabase } from "./secret-scan.js";
 
 export interface TestDb {
   readonly uri: string;
@@ -28,7 +30,14 @@ export async function useTestDb(): Promise<TestDb> {
   await client.connect();
   const db = client.db(name);
   await ensureIndexes(db);
-  afterAll(async () => {
+  onFileEnd(async () => {
+    // Everything stored goes to the run-wide secrets scan before the database is dropped.
+    const docs: string[] = [];
+    for (const { name: collection } of await db.listCollections().toArray()) {
+      for (const doc of await db.collection(collection).find({}).toArray())
+        docs.push(JSON.stringify(doc));
+    }
+    recordDatabase(docs);
     await db.dropDatabase().catch(() => {});
     await client.close();
   });

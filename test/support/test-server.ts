@@ -1,10 +1,11 @@
 import { Writable } from "node:stream";
 import type { Db } from "mongodb";
-import { afterAll } from "vitest";
 import { type App, createApp } from "../../server/src/app.js";
 import { type Config, loadConfig } from "../../server/src/config.js";
 import { closeGracefully, listen, urlOf } from "../../server/src/http-server.js";
 import { createLogger } from "../../server/src/logger.js";
+import { onFileEnd } from "./cleanup.js";
+import { recordingHandler, recordLogs } from "./secret-scan.js";
 
 export interface TestServer {
   readonly url: string;
@@ -35,14 +36,17 @@ export async function startTestServer(
   });
   const logger = createLogger(config.logLevel, sink);
   const app = createApp({ config, db, logger });
-  const server = await listen(app.handler, 0, "127.0.0.1");
+  const recording = recordingHandler(app.handler);
+  const server = await listen(recording.handler, 0, "127.0.0.1");
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await closeGracefully(server, 1000);
     await app.close();
+    recordLogs(logLines);
+    recording.flush();
   };
-  afterAll(stop);
+  onFileEnd(stop);
   return { url: urlOf(server), app, config, logLines, stop };
 }

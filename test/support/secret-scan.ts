@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The run-wide secrets check (issue 5): every test server records what it logged, what it
+ * answered and which session tokens it handed out; every test database is dumped before it is
+ * dropped. After the whole run, `scanRun` looks through all of it for raw API keys, session
+ * tokens and the passwords the suites use.
+ */
+export const SCAN_DIR = fileURLToPath(new URL("../../test-output/secret-scan/", import.meta.url));
+const TEST_DIR = fileURLToPath(new URL("../", import.meta.url));
+const RAW_KEY = /cp_(?:live|test)_[0-9A-Za-z]{42}/g;
+const MINT_PATH = /^\/api\/admin\/workspaces\/[^/]+\/keys$/;
+
+export function resetScanDir(): void {
+  rmSync(SCAN_DIR, { recursive: true, force: true });
+  mkdirSync(SCAN_DIR, { recursive: true });
+}
+
+function record(kind: "logs" | "responses" | "tokens" | "db", lines: string[]): void {
+  if (lines.length === 0) return;
+  mkdirSync(SCAN_DIR, { recursive: true });
+  writeFileSync(
+    path.join(SCAN_DIR, `${randomBytes(6).toString("hex")}.${kind}.txt`),
+    `${lines.join("\n")}\n`,
+  );
+}
+
+export const recordLogs = (lines: string[]) => record("logs", lines);
+export const recordDatabase = (docs: string[]) => record("db", docs);
+
+/** Wraps a request handler to keep every response body and every session token it sets. */
+export function recordingHandler(handler: RequestListener): {
+  handler: RequestListener;
+  flush(): void;
+} {
+  const responses: string[] = [];
+  const tokens: string[] = [];
+  const wrapped: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    // Read now: routers rewrite req.url as the request moves through them.
+    const url = (req.url ?? "").split("?")[0] ?? "";
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    const keep = (chunk: unknown) => {
+      if (typeof chunk === "string") chunks.push(Buffer.from(chunk));
+      else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+    };
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk);
+      return write(chunk, ...rest);
+    }) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      if (typeof chunk !== "function") keep(chunk);
+      const cookie = res.getHeader("set-cookie");
+      for (const c of Array.isArray(cookie)
+        ? cookie
+        : cookie === undefined
+          ? []
+          : [String(cookie)]) {
+        const token = /^pressroom_session=([^;]+)/.exec(c)?.[1];
+        if (token) tokens.push(token);
+      }
+      const mint = req.method === "POST" && MINT_PATH.test(url) && res.statusCode === 201;
+      responses.push(
+        JSON.stringify({
+          method: req.method,
+          url,
+          status: res.statusCode,
+          mint,
+          body: Buffer.concat(chunks).toString("utf8").slice(0, 262_144),
+        }),
+      );
+      return end(chunk, ...rest);
+    }) as typeof res.end;
+    handler(req, res);
+  };
+  return {
+    handler: wrapped,
+    flush: () => {
+      record("responses", responses.splice(0));
+      record("tokens", tokens.splice(0));
+    },
+  };
+}
+
+/** Passwords the suites send: string literals assigned to a `password` in the test sources. */
+function knownPasswords(): string[] {
+  const found = new Set<string>();
+  const files = readdirSync(TEST_DIR, { recursive: true, encoding: "utf8" }).filter((f) =>
+    f.endsWith(".ts"),
+  );
+  for (const file of files) {
+    const text = readFileSync(path.join(TEST_DIR, file), "utf8");
+    for (const m of text.matchAll(/password["']?\s*[:=]\s*["'`]([^"'`$]{10,})["'`]/g)) {
+      if (m[1] !== undefined) found.add(m[1]);
+    }
+  }
+  return [...found];
+}
+
+export interface ScanResult {
+  files: number;
+  bytes: number;
+  tokens: number;
+  passwords: number;
+  findings: string[];
+}
+
+export function scanRun(): ScanResult {
+  const names = readdirSync(SCAN_DIR);
+  const read = (kind: string) =>
+    names
+      .filter((n) => n.endsWith(`.${kind}.txt`))
+      .map((n) => [n, readFileSync(path.join(SCAN_DIR, n), "utf8")] as const);
+  const tokens = read("tokens").flatMap(([, text]) => text.split("\n").filter((t) => t !== ""));
+  const passwords = knownPasswords();
+  const findings: string[] = [];
+  let bytes = 0;
+  const look = (where: string, text: string, allowKeys: boolean) => {
+    bytes += text.length;
+    if (!allowKeys && RAW_KEY.test(text)) findings.push(`${where}: a raw API key`);
+    RAW_KEY.lastIndex = 0;
+    for (const token of tokens)
+      if (text.includes(token)) findings.push(`${where}: a session token`);
+    for (const password of passwords)
+      if (text.includes(password)) findings.push(`${where}: a password`);
+  };
+  for (const [name, text] of [...read("logs"), ...read("db")]) look(name, text, false);
+  for (const [name, text] of read("responses")) {
+    for (const line of text.split("\n").filter((l) => l !== "")) {
+      const r = JSON.parse(line) as {
+        method: string;
+        url: string;
+        status: number;
+        mint: boolean;
+        body: string;
+      };
+      look(`${name} ${r.method} ${r.url} ${r.status}`, r.body, r.mint);
+    }
+  }
+  return {
+    files: names.length,
+    bytes,
+    tokens: tokens.length,
+    passwords: passwords.length,
+    findings,
+  };
+}
