@@ -1,0 +1,392 @@
+import createFetchClient, { type Client } from "openapi-fetch";
+import { type CacheStore, cacheKeyPrefix, fetchWithCache, MemoryCacheStore } from "./cache.js";
+import {
+  AuthenticationError,
+  BadRequestError,
+  NotFoundError,
+  PressroomError,
+  RateLimitError,
+  ServerError,
+} from "./errors.js";
+import type { components, paths } from "./generated/consumer.js";
+import {
+  DEFAULT_RETRY,
+  defaultSleep,
+  type FetchLike,
+  fetchWithRetries,
+  type RetryContext,
+  type RetryOptions,
+  type RetryPolicy,
+  resolveRetry,
+  responseMeta,
+  type Sleep,
+} from "./retry.js";
+
+/** A released blog, exactly as the API's `Blog` schema defines it. */
+export type Blog = components["schemas"]["Blog"];
+/** One page of the list, exactly as the API's `BlogList` schema defines it. */
+export type BlogList = components["schemas"]["BlogList"];
+/** A page as `blogs.list()` returns it: the `BlogList` plus whether it came from the cache. */
+export type BlogPage = BlogList & {
+  /** `true` when the server answered 304 and the page is the cached copy. */
+  readonly notModified: boolean;
+};
+
+export interface CacheOptions {
+  /** Where entries live. Default: a {@link MemoryCacheStore} of `maxEntries` entries. */
+  readonly store?: CacheStore;
+  /** Size of the default in-memory store. Default 500. */
+  readonly maxEntries?: number;
+}
+
+export interface ClientOptions {
+  /** A workspace API key, `cp_live_…`. Sent in `x-api-key`; never logged or shown by the SDK. */
+  readonly apiKey: string;
+  /** The Pressroom server, e.g. `https://pressroom.example.com` (`/api/consumer` is added). */
+  readonly baseUrl: string;
+  /** The `fetch` to send requests with. Default: `globalThis.fetch`, looked up at each request. */
+  readonly fetch?: FetchLike;
+  /** Time limit of each attempt, body included. Default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Retry policy, or `false` for one attempt per call. Default: see {@link RetryOptions}. */
+  readonly retry?: RetryOptions | false;
+  /** ETag cache: on (in memory) by default; `false` turns it off. */
+  readonly cache?: CacheOptions | false;
+  /** Called after each call that got an HTTP answer, errors included; throwing fails the call. */
+  readonly onResponse?: (info: ResponseInfo) => void;
+  /** Replaces the backoff timer (tests, custom schedulers). */
+  readonly sleep?: Sleep;
+  /** Replaces `Date.now` (for `Retry-After` dates and cache timestamps). */
+  readonly now?: () => number;
+  /**
+   * `createClient` refuses to run in a browser, where the key would be visible to every user.
+   * Set this only where browser-like globals exist on a server (jsdom tests, …).
+   */
+  readonly dangerouslyAllowBrowser?: boolean;
+}
+
+/** Options every call takes. */
+export interface CallOptions {
+  /** Aborting rejects the call at once with the signal's reason (also during a backoff wait). */
+  readonly signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call. */
+  readonly timeoutMs?: number;
+  /** Overrides the client's retry policy (field by field), or `false` for one attempt. */
+  readonly retry?: RetryOptions | false;
+  /** `false`: neither send `If-None-Match` nor store the answer. */
+  readonly cache?: false;
+}
+
+export interface ListOptions extends CallOptions {
+  /** Page size, 1–100. Server default 20. */
+  readonly limit?: number;
+  /** The previous page's `nextCursor`; absent or `null` for the first page. */
+  readonly cursor?: string | null;
+}
+
+export type ListAllOptions = Omit<ListOptions, "cursor">;
+
+/** What `onResponse` receives; it never contains the API key. */
+export interface ResponseInfo {
+  readonly method: string;
+  /** The request URL (the key is never part of it). */
+  readonly url: string;
+  /** The final status; 200 for an answer served from the cache after a 304. */
+  readonly status: number;
+  /** HTTP attempts made for this call. */
+  readonly attempts: number;
+  /** `true` when the server answered 304 and the cached body was used. */
+  readonly notModified: boolean;
+  readonly requestId: string | undefined;
+}
+
+/** The blog operations of the consumer API. */
+export interface Blogs {
+  /** One page of released blogs, newest release first. */
+  list(options?: ListOptions): Promise<BlogPage>;
+  /** Every page, following `nextCursor` until it is `null`. */
+  pages(options?: ListAllOptions): AsyncGenerator<BlogPage, void, undefined>;
+  /** Every released blog, page after page. */
+  listAll(options?: ListAllOptions): AsyncGenerator<Blog, void, undefined>;
+  /** One released blog; a draft, removed or unknown ID throws {@link NotFoundError}. */
+  get(blogId: string, options?: CallOptions): Promise<Blog>;
+}
+
+const CONSUMER_PATH = "/api/consumer";
+const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * A client of the Pressroom consumer API. Create it once and reuse it: its ETag cache is what
+ * makes periodic syncs cheap. The API key is held in a closure: it is not a property, and neither
+ * `JSON.stringify` nor `util.inspect` can show it.
+ */
+export class PressroomClient {
+  /** The server address the client talks to (without `/api/consumer`). */
+  readonly baseUrl: string;
+  readonly blogs: Blogs;
+
+  constructor(options: ClientOptions) {
+    if (options === null || typeof options !== "object") {
+      throw new TypeError("createClient needs an options object: { apiKey, baseUrl }.");
+    }
+    if (isBrowser() && options.dangerouslyAllowBrowser !== true) {
+      throw new PressroomError(
+        "Pressroom API keys are secrets and belong on a server: createClient() refuses to run " +
+          "in a browser, where every visitor could read the key. Call the API from your backend " +
+          "(or a server-side rendering step) and send your pages the blogs, not the key. If this " +
+          "code does run on a server with browser-like globals (jsdom, …), pass " +
+          "dangerouslyAllowBrowser: true.",
+        { attempts: 0 },
+      );
+    }
+    const apiKey = checkApiKey(options.apiKey);
+    const { origin, apiBase } = checkBaseUrl(options.baseUrl);
+    this.baseUrl = origin;
+    this.blogs = blogsApi(apiBase, apiKey, options);
+  }
+
+  /** `JSON.stringify(client)`: the address only. */
+  toJSON(): { baseUrl: string } {
+    return { baseUrl: this.baseUrl };
+  }
+
+  /** `util.inspect(client)` / `console.log(client)`: the address only. */
+  [inspectCustom](): string {
+    return `PressroomClient { baseUrl: ${JSON.stringify(this.baseUrl)} }`;
+  }
+}
+
+/** Creates a {@link PressroomClient}. */
+export function createClient(options: ClientOptions): PressroomClient {
+  return new PressroomClient(options);
+}
+
+function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blogs {
+  const timeoutMs = checkTimeout(options.timeoutMs ?? 10_000);
+  const policy: RetryPolicy = resolveRetry(DEFAULT_RETRY, options.retry);
+  const store = cacheStoreOf(options.cache);
+  const sleep = options.sleep ?? defaultSleep;
+  const now = options.now ?? Date.now;
+  const onResponse = options.onResponse;
+  // Looked up at each request, so a fetch installed after createClient (instrumentation) is used.
+  const transport: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const redact = (text: string) => text.split(apiKey).join("[redacted]");
+  let keyPrefix: Promise<string> | undefined;
+
+  /** The fetch openapi-fetch sends a call's request through: cache → retries → transport. */
+  const pipeline =
+    (call: CallOptions): FetchLike =>
+    (request) => {
+      const retry: RetryContext = {
+        transport,
+        policy: resolveRetry(policy, call.retry),
+        timeoutMs: call.timeoutMs === undefined ? timeoutMs : checkTimeout(call.timeoutMs),
+        sleep,
+        now,
+        random: Math.random,
+        redact,
+      };
+      const next: FetchLike = (r) => fetchWithRetries(r, retry);
+      if (store === undefined || call.cache === false || request.method !== "GET") {
+        return next(request);
+      }
+      keyPrefix ??= cacheKeyPrefix(apiKey);
+      const prefix = keyPrefix;
+      return fetchWithCache(request, { store, keyPrefix: () => prefix, now, next });
+    };
+
+  const api: Client<paths> = createFetchClient<paths>({
+    baseUrl: apiBase,
+    headers: { "x-api-key": apiKey, accept: "application/json" },
+    fetch: pipeline({}),
+  });
+
+  /** Runs one openapi-fetch call and turns its outcome into data or a typed error. */
+  async function run<T>(
+    call: CallOptions,
+    send: (init: { fetch: FetchLike; signal?: AbortSignal }) => Promise<Outcome<T>>,
+  ): Promise<{ data: T; notModified: boolean }> {
+    const through = pipeline(call);
+    let sent: Request | undefined;
+    let received: Response | undefined;
+    const fetch: FetchLike = async (request) => {
+      sent = request;
+      received = await through(request);
+      return received;
+    };
+    let outcome: Outcome<T>;
+    try {
+      outcome = await send({
+        fetch,
+        ...(call.signal === undefined ? {} : { signal: call.signal }),
+      });
+    } catch (error) {
+      if (error instanceof SyntaxError && received !== undefined) {
+        throw new PressroomError(
+          redact(
+            `The Pressroom API answered with a body that is not JSON (HTTP ${received.status}).`,
+          ),
+          {
+            status: received.status,
+            requestId: received.headers.get("x-request-id") ?? undefined,
+            attempts: responseMeta.get(received)?.attempts ?? 1,
+            cause: error,
+          },
+        );
+      }
+      throw error;
+    }
+    const { response } = outcome;
+    const meta = responseMeta.get(response);
+    onResponse?.({
+      method: sent?.method ?? "GET",
+      url: sent?.url ?? "",
+      status: response.status,
+      attempts: meta?.attempts ?? 1,
+      notModified: meta?.notModified ?? false,
+      requestId: response.headers.get("x-request-id") ?? undefined,
+    });
+    if (response.ok && outcome.data !== undefined) {
+      return { data: outcome.data, notModified: meta?.notModified ?? false };
+    }
+    throw errorFor(response, outcome.error, redact);
+  }
+
+  async function list(options: ListOptions = {}): Promise<BlogPage> {
+    const { limit, cursor } = options;
+    const query = {
+      ...(limit === undefined ? {} : { limit }),
+      ...(cursor === undefined || cursor === null ? {} : { cursor }),
+    };
+    const { data, notModified } = await run(options, (init) =>
+      api.GET("/blogs", { params: { query }, ...init }),
+    );
+    return { data: data.data, nextCursor: data.nextCursor, notModified };
+  }
+
+  async function* pages(options: ListAllOptions = {}): AsyncGenerator<BlogPage, void, undefined> {
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const page: BlogPage = await list({ ...options, cursor });
+      yield page;
+      cursor = page.nextCursor;
+      if (cursor !== null) {
+        if (seen.has(cursor)) {
+          const message = "The list repeated a cursor; stopped to avoid an endless walk.";
+          throw new PressroomError(message, { attempts: 0 });
+        }
+        seen.add(cursor);
+      }
+    } while (cursor !== null);
+  }
+
+  async function* listAll(options: ListAllOptions = {}): AsyncGenerator<Blog, void, undefined> {
+    for await (const page of pages(options)) yield* page.data;
+  }
+
+  async function get(blogId: string, options: CallOptions = {}): Promise<Blog> {
+    if (typeof blogId !== "string" || blogId === "" || blogId === "." || blogId === "..") {
+      throw new TypeError("blogs.get needs a blog ID, as listed by blogs.list().");
+    }
+    const { data } = await run(options, (init) =>
+      api.GET("/blogs/{blogId}", { params: { path: { blogId } }, ...init }),
+    );
+    return data;
+  }
+
+  return { list, pages, listAll, get };
+}
+
+interface Outcome<T> {
+  readonly data?: T | undefined;
+  readonly error?: unknown;
+  readonly response: Response;
+}
+
+function errorFor(
+  response: Response,
+  body: unknown,
+  redact: (text: string) => string,
+): PressroomError {
+  const { status } = response;
+  const meta = responseMeta.get(response);
+  const requestId = response.headers.get("x-request-id") ?? undefined;
+  const attempts = meta?.attempts ?? 1;
+  const serverMessage =
+    typeof body === "object" &&
+    body !== null &&
+    "message" in body &&
+    typeof body.message === "string"
+      ? body.message
+      : undefined;
+  const said = serverMessage ?? (response.ok ? "Empty response." : defaultText(status));
+  const facts = [
+    `HTTP ${status}`,
+    ...(requestId === undefined ? [] : [`request id ${requestId}`]),
+    ...(attempts > 1 ? [`${attempts} attempts`] : []),
+    ...(meta?.retryAfterMs === undefined ? [] : [`retry after ${meta.retryAfterMs} ms`]),
+  ];
+  const message = redact(`${said} (${facts.join(", ")})`);
+  const details = { status, requestId, attempts, retryAfterMs: meta?.retryAfterMs };
+  if (status === 400) return new BadRequestError(message, details);
+  if (status === 401) return new AuthenticationError(message, details);
+  if (status === 404) return new NotFoundError(message, details);
+  if (status === 429) return new RateLimitError(message, details);
+  if (status >= 500) return new ServerError(message, details);
+  return new PressroomError(message, details);
+}
+
+function defaultText(status: number): string {
+  if (status === 429) return "Too many requests.";
+  if (status >= 500) return "The Pressroom API failed.";
+  return "Unexpected answer from the Pressroom API.";
+}
+
+/** Browser detection: all three globals a page has and a server normally lacks. */
+function isBrowser(): boolean {
+  return "window" in globalThis && "document" in globalThis && "navigator" in globalThis;
+}
+
+function checkApiKey(apiKey: unknown): string {
+  if (typeof apiKey !== "string" || apiKey.trim() === "") {
+    throw new TypeError("createClient needs apiKey: a workspace API key (cp_live_…).");
+  }
+  for (let i = 0; i < apiKey.length; i++) {
+    const code = apiKey.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e) {
+      // Never quote the key: it would end up in logs.
+      throw new TypeError("apiKey contains a character that cannot be sent in an HTTP header.");
+    }
+  }
+  return apiKey.trim();
+}
+
+function checkBaseUrl(baseUrl: unknown): { origin: string; apiBase: string } {
+  if (typeof baseUrl !== "string" || !URL.canParse(baseUrl)) {
+    throw new TypeError("createClient needs baseUrl: the Pressroom server, e.g. https://host.");
+  }
+  const url = new URL(baseUrl);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError("baseUrl must be an http: or https: URL.");
+  }
+  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") {
+    throw new TypeError("baseUrl must not contain credentials, a query or a fragment.");
+  }
+  const path = url.pathname.replace(/\/+$/, "");
+  const root = path.endsWith(CONSUMER_PATH) ? path.slice(0, -CONSUMER_PATH.length) : path;
+  const origin = `${url.origin}${root}`;
+  return { origin, apiBase: `${origin}${CONSUMER_PATH}` };
+}
+
+function checkTimeout(timeoutMs: number): number {
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError("timeoutMs must be a positive number of milliseconds.");
+  }
+  return timeoutMs;
+}
+
+function cacheStoreOf(cache: CacheOptions | false | undefined): CacheStore | undefined {
+  if (cache === false) return undefined;
+  return cache?.store ?? new MemoryCacheStore({ maxEntries: cache?.maxEntries ?? 500 });
+}

@@ -1,0 +1,32 @@
+/**
+ * @pressroom/sdk — a typed client for the Pressroom consumer API, with retries, an ETag cache for
+ * periodic syncs, and pagination. Types come from the API's OpenAPI contract.
+ */
+export type { CacheEntry, CacheStore } from "./cache.js";
+export { MemoryCacheStore } from "./cache.js";
+export type {
+  Blog,
+  BlogList,
+  BlogPage,
+  Blogs,
+  CacheOptions,
+  CallOptions,
+  ClientOptions,
+  ListAllOptions,
+  ListOptions,
+  ResponseInfo,
+} from "./client.js";
+export { createClient, PressroomClient } from "./client.js";
+export type { PressroomErrorDetails } from "./errors.js";
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  NotFoundError,
+  PressroomError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+} from "./errors.js";
+export type { components, operations, paths } from "./generated/consumer.js";
+export type { FetchLike, RetryOptions, Sleep } from "./retry.js";
