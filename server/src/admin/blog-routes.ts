@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { toBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import type { BlogDoc } from "../db/collections.js";
@@ -8,21 +9,12 @@ type WorkspaceParams = { workspaceId: string };
 type BlogParams = WorkspaceParams & { blogId: string };
 type ListQuery = { status?: "draft" | "released"; limit?: number; cursor?: string };
 
-/** Stored blog → the admin spec's `AdminBlog`. */
+/** Stored blog → the admin spec's `AdminBlog`: the consumer shape plus the editor's fields. */
 export function toAdminBlog(doc: BlogDoc): AdminBlog {
   return {
-    id: doc._id,
+    ...toBlog(doc),
     status: doc.status === "released" ? "released" : "draft",
-    slug: doc.slug,
-    title: doc.title,
-    excerpt: doc.excerpt,
-    bodyMarkdown: doc.bodyMarkdown,
-    bodyHtml: doc.bodyHtml,
-    tags: doc.tags,
-    authorName: doc.authorName,
-    coverImageUrl: doc.coverImageUrl,
     createdAt: doc.createdAt.toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
     releasedAt: doc.releasedAt?.toISOString() ?? null,
   };
 }
