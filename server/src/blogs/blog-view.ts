@@ -17,3 +17,14 @@ export function toBlog(doc: BlogDoc): Blog {
     updatedAt: doc.updatedAt.toISOString(),
   };
 }
+
+/**
+ * What identifies this version of a blog's `toBlog` output: a new `revision` on every write,
+ * plus the times (for blogs stored before revisions existed). Never reads the content, so a
+ * conditional request can be answered from a projection.
+ */
+export function validatorOf(
+  doc: Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "revision">,
+): string {
+  return `${doc._id}.${doc.revision ?? ""}.${doc.updatedAt.getTime()}.${doc.releasedAt?.getTime() ?? ""}`;
+}

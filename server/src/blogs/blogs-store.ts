@@ -1,7 +1,7 @@
 import { type Filter, MongoServerError } from "mongodb";
 import type { BlogDoc, BlogStatus, Collections } from "../db/collections.js";
 import { HttpError } from "../http/errors.js";
-import { newId } from "../ids.js";
+import { newId, randomBase62 } from "../ids.js";
 import type { ListPosition } from "./cursor.js";
 import { excerptOf, renderMarkdown, slugify } from "./render.js";
 
@@ -20,15 +20,26 @@ export interface NewBlog extends BlogFields {
   release?: boolean | undefined;
 }
 
-export interface BlogPage {
-  blogs: BlogDoc[];
+/** A fresh value for `BlogDoc.revision`: every write of a blog stores a new one. */
+const newRevision = (): string => randomBase62(12);
+
+/** What a consumer ETag is derived from (see blog-view.ts `validatorOf`); never the content. */
+export type BlogValidatorFields = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "revision">;
+const VALIDATOR_PROJECTION = { _id: 1, updatedAt: 1, releasedAt: 1, revision: 1 } as const;
+
+export interface BlogPage<Doc = BlogDoc> {
+  blogs: Doc[];
   /** Position after the last blog, or null on the last page. */
   next: ListPosition | null;
 }
 
 const DUPLICATE_KEY = 11000;
+// The embedded database (FerretDB 1.24, SQLite) reports a unique-index violation on `update`
+// as a generic InternalError (code 1) naming the SQLite constraint, not as 11000.
+const FERRETDB_UNIQUE_UPDATE = /UNIQUE constraint failed/;
 const isDuplicateKey = (err: unknown): boolean =>
-  err instanceof MongoServerError && err.code === DUPLICATE_KEY;
+  err instanceof MongoServerError &&
+  (err.code === DUPLICATE_KEY || FERRETDB_UNIQUE_UPDATE.test(err.message));
 const slugTaken = (slug: string) =>
   new HttpError(409, `Slug "${slug}" is already used in this workspace.`);
 
@@ -85,18 +96,19 @@ export function blogsStore({ blogs, workspaces }: Collections) {
   };
 
   /** Keyset pagination on (field desc, _id desc): no skip, no shifting while others change. */
-  const page = async (
+  const page = async <Doc extends Pick<BlogDoc, "_id" | "releasedAt" | "createdAt"> = BlogDoc>(
     filter: Filter<BlogDoc>,
     field: "releasedAt" | "createdAt",
     limit: number,
     after: ListPosition | null,
-  ): Promise<BlogPage> => {
+    projection?: Record<string, 1>,
+  ): Promise<BlogPage<Doc>> => {
     const query: Filter<BlogDoc> = { ...filter };
     if (after !== null) {
       query.$or = [{ [field]: { $lt: after.at } }, { [field]: after.at, _id: { $lt: after.id } }];
     }
     const docs = await blogs
-      .find(query)
+      .find<Doc>(query, projection === undefined ? {} : { projection })
       .sort({ [field]: -1, _id: -1 })
       .limit(limit + 1)
       .toArray();
@@ -128,6 +140,7 @@ export function blogsStore({ blogs, workspaces }: Collections) {
           updatedAt: now,
           releasedAt: release ? now : null,
           removedAt: null,
+          revision: newRevision(),
         };
         try {
           await blogs.insertOne(doc);
@@ -154,7 +167,7 @@ export function blogsStore({ blogs, workspaces }: Collections) {
         excerpt: patch.excerpt ?? (patch.bodyMarkdown === undefined ? doc.excerpt : undefined),
       });
       const slug = patch.slug === undefined ? doc.slug : checkSlug(patch.slug);
-      const changes = { ...fields, slug, updatedAt: new Date() };
+      const changes = { ...fields, slug, updatedAt: new Date(), revision: newRevision() };
       try {
         await blogs.updateOne({ _id: blogId, workspaceId }, { $set: changes });
       } catch (err) {
@@ -169,12 +182,13 @@ export function blogsStore({ blogs, workspaces }: Collections) {
       const doc = await find(workspaceId, blogId);
       if (doc.status === status) return doc;
       const now = new Date();
+      const revision = newRevision();
       const changes: Partial<BlogDoc> =
         status === "released"
-          ? { status, releasedAt: now, updatedAt: now }
+          ? { status, releasedAt: now, updatedAt: now, revision }
           : status === "removed"
-            ? { status, removedAt: now, updatedAt: now }
-            : { status, releasedAt: null, updatedAt: now };
+            ? { status, removedAt: now, updatedAt: now, revision }
+            : { status, releasedAt: null, updatedAt: now, revision };
       await blogs.updateOne({ _id: blogId, workspaceId }, { $set: changes });
       return { ...doc, ...changes };
     },
@@ -209,9 +223,44 @@ export function blogsStore({ blogs, workspaces }: Collections) {
       return page({ workspaceId, status: "released" }, "releasedAt", limit, after);
     },
 
-    /** A released blog of this workspace, or null: drafts, removed and foreign blogs alike. */
+    /** The same page as `listReleased`, with only the fields of its validator: no content. */
+    listReleasedValidators(
+      workspaceId: string,
+      limit: number,
+      after: ListPosition | null,
+    ): Promise<BlogPage<BlogValidatorFields>> {
+      return page<BlogValidatorFields & Pick<BlogDoc, "createdAt">>(
+        { workspaceId, status: "released" },
+        "releasedAt",
+        limit,
+        after,
+        VALIDATOR_PROJECTION,
+      );
+    },
+
+    /**
+     * A released blog of this workspace, or null: drafts, removed and foreign blogs alike.
+     * Read by `_id` alone and checked here, so the embedded database (FerretDB) uses its primary
+     * index too; MongoDB does the same work either way.
+     */
     async getReleased(workspaceId: string, blogId: string): Promise<BlogDoc | null> {
-      return blogs.findOne({ _id: blogId, workspaceId, status: "released" });
+      const doc = await blogs.findOne({ _id: blogId });
+      return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
+        ? doc
+        : null;
+    },
+
+    /** `getReleased` with only the fields of the blog's validator: no content. */
+    async getReleasedValidator(
+      workspaceId: string,
+      blogId: string,
+    ): Promise<BlogValidatorFields | null> {
+      const doc = await blogs.findOne<
+        BlogValidatorFields & Pick<BlogDoc, "workspaceId" | "status">
+      >({ _id: blogId }, { projection: { ...VALIDATOR_PROJECTION, workspaceId: 1, status: 1 } });
+      return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
+        ? doc
+        : null;
     },
   };
 }

@@ -1,10 +1,10 @@
 import { Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Blog, BlogList, GetBlogParams, ListBlogsQuery } from "../api-types.js";
-import { toBlog } from "../blogs/blog-view.js";
+import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
-import { sendWithEtag } from "../http/conditional.js";
+import { notModified, validatorEtag } from "../http/conditional.js";
 import { HttpError, notFound } from "../http/errors.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
@@ -53,13 +53,29 @@ export function consumerRouter(deps: ConsumerDeps): Router {
     next();
   });
 
+  // ETags are derived from the blogs' validators (id, revision, times — blog-view.ts), not from
+  // the body: a conditional request reads only those fields, and an unchanged page or blog
+  // answers 304 without its content ever leaving the database. A page's tag covers its blogs in
+  // order and whether more follow, which is everything its body (data, nextCursor) is made of.
+  const pageEtag = (page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown }) =>
+    validatorEtag(page.next === null ? "list-last" : "list-more", page.blogs.map(validatorOf));
+  const blogEtag = (doc: Parameters<typeof validatorOf>[0]) =>
+    validatorEtag("blog", [validatorOf(doc)]);
+
   router.get<"/blogs", Record<string, never>, BlogList, never, ListBlogsQuery>(
     "/blogs",
     async (req, res) => {
+      const workspaceId = workspaceOf(res.locals);
       const limit = req.query.limit ?? DEFAULT_LIMIT;
       const after = req.query.cursor === undefined ? null : decodeCursor(req.query.cursor);
-      const page = await deps.blogs.listReleased(workspaceOf(res.locals), limit, after);
-      sendWithEtag(req.get("if-none-match"), res, {
+      const ifNoneMatch = req.get("if-none-match");
+      if (ifNoneMatch !== undefined) {
+        const current = await deps.blogs.listReleasedValidators(workspaceId, limit, after);
+        if (notModified(ifNoneMatch, res, pageEtag(current))) return;
+      }
+      const page = await deps.blogs.listReleased(workspaceId, limit, after);
+      res.setHeader("ETag", pageEtag(page));
+      res.json({
         data: page.blogs.map(toBlog),
         nextCursor: page.next === null ? null : encodeCursor(page.next),
       } satisfies BlogList);
@@ -67,9 +83,17 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   );
 
   router.get<"/blogs/:blogId", GetBlogParams, Blog>("/blogs/:blogId", async (req, res) => {
-    const doc = await deps.blogs.getReleased(workspaceOf(res.locals), req.params.blogId);
+    const workspaceId = workspaceOf(res.locals);
+    const ifNoneMatch = req.get("if-none-match");
+    if (ifNoneMatch !== undefined) {
+      const current = await deps.blogs.getReleasedValidator(workspaceId, req.params.blogId);
+      if (current === null) throw notFound("Blog not found.");
+      if (notModified(ifNoneMatch, res, blogEtag(current))) return;
+    }
+    const doc = await deps.blogs.getReleased(workspaceId, req.params.blogId);
     if (doc === null) throw notFound("Blog not found.");
-    sendWithEtag(req.get("if-none-match"), res, toBlog(doc));
+    res.setHeader("ETag", blogEtag(doc));
+    res.json(toBlog(doc));
   });
 
   return router;

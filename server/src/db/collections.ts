@@ -83,6 +83,12 @@ export interface BlogDoc extends BlogContent {
   updatedAt: Date;
   releasedAt: Date | null;
   removedAt: Date | null;
+  /**
+   * Random, new on every write of the blog (create, edit, state change): with `updatedAt` it is
+   * what the consumer API's ETags are derived from, so a 304 needs no content read. Absent on
+   * blogs stored before it existed (their `updatedAt` still changes on every write).
+   */
+  revision?: string;
 }
 
 export interface Collections {

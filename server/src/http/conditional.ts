@@ -21,15 +21,29 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 }
 
 /**
- * Sends a JSON body with a strong ETag, or 304 with no body when the client already has it.
- * The body still goes through `res.json`, so response validation sees it.
+ * Bump when the JSON the consumer API sends for the same stored blogs changes (a field added to
+ * `toBlog`, another serialisation): every ETag derived by `validatorEtag` changes with it.
  */
-export function sendWithEtag(ifNoneMatch: string | undefined, res: Response, body: object): void {
-  const etag = strongEtag(JSON.stringify(body));
+const REPRESENTATION = "consumer-v1";
+
+/**
+ * A strong ETag derived from what identifies a response's content — the validators of the blogs
+ * in it and anything else it depends on — rather than from its bytes, so it can be checked
+ * without reading (or serialising) the content.
+ */
+export function validatorEtag(kind: string, parts: readonly string[]): string {
+  const hash = createHash("sha256").update(`${REPRESENTATION}|${kind}`, "utf8");
+  for (const part of parts) hash.update(`|${part}`, "utf8");
+  return `"${hash.digest("base64url").slice(0, 32)}"`;
+}
+
+/**
+ * Answers 304 with no body when `ifNoneMatch` matches `etag`, and returns true; otherwise only
+ * sets the `ETag` header.
+ */
+export function notModified(ifNoneMatch: string | undefined, res: Response, etag: string): boolean {
   res.setHeader("ETag", etag);
-  if (ifNoneMatchMatches(ifNoneMatch, etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.json(body);
+  if (!ifNoneMatchMatches(ifNoneMatch, etag)) return false;
+  res.status(304).end();
+  return true;
 }
