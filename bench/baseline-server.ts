@@ -1,0 +1,121 @@
+/**
+ * The floor: a bare `node:http` server doing only the irreducible work of each consumer request
+ * against the same database — the key's SHA-256, one primary-key lookup of the key, the blog
+ * query (same filters, same sort, same keyset cursor), `JSON.stringify`, and for conditional
+ * requests a SHA-256 ETag of the body. No framework, no validation, no logging.
+ */
+import { createHash } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { benchMongoClient, serveControl, trackServer } from "./child-control.js";
+
+interface KeyDoc {
+  _id: string;
+  workspaceId: string;
+  status: string;
+}
+interface BlogDoc {
+  _id: string;
+  releasedAt: Date;
+  updatedAt: Date;
+  [field: string]: unknown;
+}
+
+const client = await benchMongoClient(process.env.MONGODB_URI ?? "");
+const db = client.db(process.env.MONGODB_DB ?? "pressroom");
+const apiKeys = db.collection<KeyDoc>("apiKeys");
+const blogs = db.collection<BlogDoc>("blogs");
+
+const toBlog = (d: BlogDoc) => ({
+  id: d._id,
+  slug: d.slug,
+  title: d.title,
+  excerpt: d.excerpt,
+  bodyMarkdown: d.bodyMarkdown,
+  bodyHtml: d.bodyHtml,
+  tags: d.tags,
+  authorName: d.authorName,
+  coverImageUrl: d.coverImageUrl,
+  releasedAt: d.releasedAt.toISOString(),
+  updatedAt: d.updatedAt.toISOString(),
+});
+
+function send(res: http.ServerResponse, status: number, body: string, etag?: string): void {
+  const headers: Record<string, string | number> = {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  };
+  if (etag !== undefined) headers.etag = etag;
+  res.writeHead(status, headers).end(body);
+}
+
+function sendBody(req: http.IncomingMessage, res: http.ServerResponse, value: unknown): void {
+  const body = JSON.stringify(value);
+  if (req.headers["if-none-match"] === undefined) {
+    send(res, 200, body);
+    return;
+  }
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+  if (req.headers["if-none-match"] === etag) {
+    res.writeHead(304, { etag }).end();
+    return;
+  }
+  send(res, 200, body, etag);
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const raw = req.headers["x-api-key"];
+  const key =
+    typeof raw === "string"
+      ? await apiKeys.findOne(
+          { _id: createHash("sha256").update(raw).digest("hex") },
+          { projection: { workspaceId: 1, status: 1 } },
+        )
+      : null;
+  if (key === null || key.status !== "Active") {
+    return send(res, 401, '{"message":"Invalid or missing API key."}');
+  }
+  const url = new URL(req.url ?? "/", "http://x");
+  const path = url.pathname;
+  if (path.startsWith("/api/consumer/blogs/")) {
+    // By `_id` alone, checked here: the primary index on MongoDB and on FerretDB alike.
+    const doc = await blogs.findOne({ _id: path.slice("/api/consumer/blogs/".length) });
+    if (doc === null || doc.workspaceId !== key.workspaceId || doc.status !== "released") {
+      return send(res, 404, '{"message":"Blog not found."}');
+    }
+    return sendBody(req, res, toBlog(doc));
+  }
+  if (path === "/api/consumer/blogs") {
+    const limit = Number(url.searchParams.get("limit") ?? 20);
+    const cursor = url.searchParams.get("cursor");
+    const filter: Record<string, unknown> = { workspaceId: key.workspaceId, status: "released" };
+    if (cursor !== null) {
+      const [ms, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [number, string];
+      const at = new Date(ms);
+      filter.$or = [{ releasedAt: { $lt: at } }, { releasedAt: at, _id: { $lt: id } }];
+    }
+    const docs = await blogs
+      .find(filter)
+      .sort({ releasedAt: -1, _id: -1 })
+      .limit(limit + 1)
+      .toArray();
+    const page = docs.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor =
+      docs.length > limit && last !== undefined
+        ? Buffer.from(JSON.stringify([last.releasedAt.getTime(), last._id])).toString("base64url")
+        : null;
+    return sendBody(req, res, { data: page.map(toBlog), nextCursor });
+  }
+  send(res, 404, '{"message":"Not found."}');
+}
+
+const server = http.createServer((req, res) => {
+  handle(req, res).catch(() => send(res, 500, '{"message":"Internal server error."}'));
+});
+server.keepAliveTimeout = 65_000;
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const { port } = server.address() as AddressInfo;
+trackServer(server);
+serveControl();
+process.send?.({ ready: `http://127.0.0.1:${port}` });

@@ -1,0 +1,130 @@
+/**
+ * Shared by both benchmark servers (each runs in its own child process, started with `fork`):
+ * the database client both use, command counters, and an IPC control channel through which the
+ * parent reads this process's CPU time and RSS. Nothing here runs in Pressroom itself.
+ */
+import type { Server } from "node:http";
+import { Collection, FindCursor, MongoClient } from "mongodb";
+
+export interface Counters {
+  /** `update` statements sent to `apiKeys` (one bulk write of N keys counts N). */
+  apiKeyUpdates: number;
+  /** Blog documents returned by the database, and how many of them carried a body field. */
+  blogDocs: number;
+  blogDocsWithBody: number;
+  /** Responses the HTTP server finished (or whose connection closed), and requests in flight. */
+  responses: number;
+  inFlight: number;
+}
+
+export interface Stats {
+  cpuMicros: number;
+  rssBytes: number;
+  /** Highest RSS sampled (every 50 ms) since the last `reset-peak`. */
+  peakRssBytes: number;
+  counters: Counters;
+}
+
+export type ControlMessage = { type: "stats"; id: number } | { type: "reset-peak"; id: number };
+
+export const counters: Counters = {
+  apiKeyUpdates: 0,
+  blogDocs: 0,
+  blogDocsWithBody: 0,
+  responses: 0,
+  inFlight: 0,
+};
+
+/**
+ * The driver client, with the options of `server/src/db/mongo.ts`. Counting is done by wrapping
+ * three driver methods in this process (not by command monitoring: with `monitorCommands` the
+ * driver deserialises every reply a second time, which would distort the CPU figures).
+ */
+export async function benchMongoClient(uri: string): Promise<MongoClient> {
+  const timeoutMs = 5000;
+  const client = new MongoClient(uri, {
+    appName: "pressroom-bench",
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    socketTimeoutMS: timeoutMs * 2,
+    waitQueueTimeoutMS: timeoutMs,
+    maxPoolSize: 50,
+  });
+  await client.connect();
+  return client;
+}
+
+const countBlogDocs = (docs: readonly unknown[]): void => {
+  counters.blogDocs += docs.length;
+  for (const doc of docs) {
+    if (typeof doc === "object" && doc !== null && "bodyMarkdown" in doc) {
+      counters.blogDocsWithBody += 1;
+    }
+  }
+};
+
+/** Wraps bulkWrite/updateOne (apiKeys writes) and findOne/toArray (blog documents read). */
+function instrumentDriver(): void {
+  const collection = Collection.prototype as unknown as Record<string, unknown>;
+  const bulkWrite = Collection.prototype.bulkWrite;
+  collection.bulkWrite = function (this: Collection, ops: unknown[], ...rest: unknown[]) {
+    if (this.collectionName === "apiKeys") counters.apiKeyUpdates += ops.length;
+    return (bulkWrite as (...a: unknown[]) => unknown).call(this, ops, ...rest);
+  };
+  const updateOne = Collection.prototype.updateOne;
+  collection.updateOne = function (this: Collection, ...args: unknown[]) {
+    if (this.collectionName === "apiKeys") counters.apiKeyUpdates += 1;
+    return (updateOne as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  const findOne = Collection.prototype.findOne;
+  collection.findOne = async function (this: Collection, ...args: unknown[]) {
+    const doc = await (findOne as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    if (this.collectionName === "blogs" && doc !== null) countBlogDocs([doc]);
+    return doc;
+  };
+  const toArray = FindCursor.prototype.toArray;
+  (FindCursor.prototype as unknown as Record<string, unknown>).toArray = async function (
+    this: FindCursor,
+  ) {
+    const docs = await toArray.call(this);
+    if (this.namespace.collection === "blogs") countBlogDocs(docs);
+    return docs;
+  };
+}
+instrumentDriver();
+
+/** Answers the parent's `stats` / `reset-peak` messages; samples RSS every 50 ms. */
+export function serveControl(): void {
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => {
+    const rss = process.memoryUsage.rss();
+    if (rss > peak) peak = rss;
+  }, 50);
+  sampler.unref();
+  process.on("message", (message: ControlMessage) => {
+    const rss = process.memoryUsage.rss();
+    if (rss > peak) peak = rss;
+    if (message.type === "reset-peak") peak = rss;
+    const { user, system } = process.cpuUsage();
+    const stats: Stats = {
+      cpuMicros: user + system,
+      rssBytes: rss,
+      peakRssBytes: peak,
+      counters: { ...counters },
+    };
+    process.send?.({ id: message.id, stats });
+  });
+  // The parent going away ends us too.
+  process.on("disconnect", () => process.exit(0));
+}
+
+/** Counts the server's requests in flight and responses done, seen from the server's side. */
+export function trackServer(server: Server): void {
+  server.prependListener("request", (_req, res) => {
+    counters.inFlight += 1;
+    res.once("close", () => {
+      counters.inFlight -= 1;
+      counters.responses += 1;
+    });
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * The benchmark's data set: two workspaces, each with 1,000 released, 500 draft and 100 removed
+ * blogs of a few KB of markdown (rendered and sanitised by the server's own code, as a save
+ * would), four active keys and one revoked key. Blogs are inserted in bulk for speed; their
+ * documents are exactly what `blogsStore.create`/`setStatus` store.
+ */
+import type { Db } from "mongodb";
+import { excerptOf, renderMarkdown } from "../server/src/blogs/render.js";
+import { type BlogDoc, collections } from "../server/src/db/collections.js";
+import { randomBase62 } from "../server/src/ids.js";
+import { keysStore } from "../server/src/keys/keys-store.js";
+import { workspacesStore } from "../server/src/workspaces/workspaces-store.js";
+
+export const COUNTS = { released: 1000, draft: 500, removed: 100 } as const;
+export const KEYS_PER_WORKSPACE = 4;
+
+export interface SeededWorkspace {
+  id: string;
+  keys: string[];
+  /** Released blog ids, newest release first. */
+  released: string[];
+}
+
+const WORDS = (
+  "pressroom release editor workspace reader story update launch draft pipeline content " +
+  "team product market signal quarter feature customer support design platform growth data " +
+  "insight review roadmap partner community event guide practice lesson change plan result"
+).split(" ");
+
+/** A small deterministic PRNG (mulberry32), so every run has the same data. */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function markdown(i: number, random: () => number): string {
+  const word = () => WORDS[Math.floor(random() * WORDS.length)] ?? "word";
+  const sentence = () => {
+    const n = 8 + Math.floor(random() * 12);
+    const words = Array.from({ length: n }, word);
+    const first = words[0] ?? "word";
+    words[0] = first[0]?.toUpperCase() + first.slice(1);
+    return `${words.join(" ")}.`;
+  };
+  const paragraph = () => Array.from({ length: 4 + Math.floor(random() * 3) }, sentence).join(" ");
+  return [
+    paragraph(),
+    `## What changed in release ${i}`,
+    paragraph(),
+    `- **${word()}**: ${sentence()}\n- *${word()}*: ${sentence()}\n- [${word()}](https://example.com/posts/${i}): ${sentence()}`,
+    paragraph(),
+    "```ts\nconst page = await client.blogs.list({ limit: 20 });\n```",
+    `## Next steps`,
+    paragraph(),
+    paragraph(),
+  ].join("\n\n");
+}
+
+export async function seed(db: Db): Promise<SeededWorkspace[]> {
+  const stores = collections(db);
+  const workspaces = workspacesStore(stores);
+  const keys = keysStore(stores);
+  const random = prng(6);
+  const seeded: SeededWorkspace[] = [];
+  const now = Date.now();
+  for (const name of ["Bench newsroom A", "Bench newsroom B"]) {
+    const { id } = await workspaces.create(name);
+    const total = COUNTS.released + COUNTS.draft + COUNTS.removed;
+    const docs: BlogDoc[] = [];
+    const released: string[] = [];
+    for (let i = 0; i < total; i++) {
+      // Interleaved states: of every 16 blogs, 10 released, 5 drafts, 1 removed.
+      const slot = i % 16;
+      const status = slot < 10 ? "released" : slot < 15 ? "draft" : "removed";
+      const bodyMarkdown = markdown(i, random);
+      const bodyHtml = renderMarkdown(bodyMarkdown);
+      const createdAt = new Date(now - (total - i) * 120_000);
+      const releasedAt = status === "draft" ? null : new Date(createdAt.getTime() + 60_000);
+      const _id = `b_bench${name.at(-1)}${String(i).padStart(5, "0")}`;
+      docs.push({
+        _id,
+        workspaceId: id,
+        status,
+        slug: `release-notes-${i}`,
+        title: `Release notes ${i}: ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}`,
+        excerpt: excerptOf(bodyHtml),
+        bodyMarkdown,
+        bodyHtml,
+        tags: ["release", WORDS[i % WORDS.length] ?? "news"],
+        authorName: "Bench Author",
+        coverImageUrl: i % 3 === 0 ? `https://images.example.com/${i}.jpg` : null,
+        createdAt,
+        updatedAt: releasedAt ?? createdAt,
+        releasedAt,
+        removedAt: status === "removed" ? new Date(createdAt.getTime() + 90_000) : null,
+        revision: randomBase62(12),
+      });
+      if (status === "released") released.unshift(_id);
+    }
+    for (let i = 0; i < docs.length; i += 200) {
+      await stores.blogs.insertMany(docs.slice(i, i + 200));
+    }
+    const raw: string[] = [];
+    for (let k = 0; k < KEYS_PER_WORKSPACE; k++) {
+      raw.push((await keys.mint(id, `Bench integration ${k + 1}`)).key);
+    }
+    const revoked = await keys.mint(id, "Bench revoked");
+    await keys.revoke(id, revoked.id);
+    seeded.push({ id, keys: raw, released });
+  }
+  return seeded;
+}
+
+/** Average size of a released blog as the API serves it, for the report. */
+export async function averageBlogBytes(db: Db, workspaceId: string): Promise<number> {
+  const docs = await collections(db)
+    .blogs.find({ workspaceId, status: "released" })
+    .limit(50)
+    .toArray();
+  const sizes = docs.map((d) => Buffer.byteLength(d.bodyMarkdown) + Buffer.byteLength(d.bodyHtml));
+  return Math.round(sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length));
+}
