@@ -298,7 +298,7 @@ export interface CheckFailure {
 }
 
 export interface RunResult {
-  /** The command line, as a shell would take it (no secrets in it). */
+  /** The command line, as a shell would take it from the repository root (no secrets in it). */
   readonly command: string;
   readonly exitCode: number | null;
   readonly timedOut: boolean;
@@ -372,7 +372,7 @@ export async function runSchemathesis(options: RunOptions): Promise<RunResult> {
     "--no-color",
   ];
   const command = [options.st, ...argv]
-    .map((a) => shellQuote(path.isAbsolute(a) ? path.relative(ROOT, a) || "." : a))
+    .map((a) => shellQuote(a.startsWith(ROOT) ? path.relative(ROOT, a) || "." : a))
     .join(" ");
   const started = Date.now();
   try {
