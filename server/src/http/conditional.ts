@@ -1,11 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Response } from "express";
 
-/** A strong validator of exactly these bytes. */
-export function strongEtag(body: string): string {
-  return `"${createHash("sha256").update(body, "utf8").digest("base64url").slice(0, 32)}"`;
-}
-
 /**
  * RFC 9110 §13.1.2: If-None-Match matches when it is `*` or lists the current entity tag
  * (weak comparison). Unlike Express's `req.fresh`, a request `Cache-Control: no-cache` does not
