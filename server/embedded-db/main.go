@@ -32,6 +32,7 @@ func run() int {
 	dataDir := flag.String("data-dir", "", "`directory` for the SQLite files (required; created if missing)")
 	logLevel := flag.String("log-level", "warn", "log `level` on stderr: debug, info, warn or error")
 	exitOnStdinClose := flag.Bool("exit-on-stdin-close", false, "shut down when stdin is closed (parent process died)")
+	idIndexEvery := flag.Duration("id-index-interval", time.Second, "how often to add the `_id` path index to new collections (see id_index.go); 0 turns it off")
 	flag.Parse()
 
 	fail := func(code int, format string, args ...any) int {
@@ -93,6 +94,9 @@ func run() int {
 		defer close(done)
 		_ = f.Run(ctx)
 	}()
+	if *idIndexEvery > 0 {
+		go keepIDIndexes(ctx, dir, *idIndexEvery, logger)
+	}
 
 	uri := f.MongoDBURI()
 	u, err := url.Parse(uri)

@@ -2,7 +2,7 @@
 // The Go program in server/embedded-db/ is built on first use; see its README for limits.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
@@ -52,7 +52,11 @@ function keepTail(input: Readable, tail: string[], onLine?: (line: string) => vo
 
 async function sourceStamp(): Promise<string> {
   const hash = createHash("sha256");
-  for (const name of ["main.go", "go.mod", "go.sum"]) {
+  const goFiles = (await readdir(SOURCE_DIR))
+    .filter((name) => name.endsWith(".go") && !name.endsWith("_test.go"))
+    .sort();
+  for (const name of [...goFiles, "go.mod", "go.sum"]) {
+    hash.update(name);
     hash.update(await readFile(path.join(SOURCE_DIR, name)));
   }
   return hash.digest("hex");
