@@ -3,13 +3,37 @@
  * (`createApp`), `NODE_ENV=production` config (response validation off), the real HTTP server
  * settings, logging at the configured level to stdout. Only the database client is the
  * benchmark's (same options, plus counters), and an IPC channel reports CPU time and RSS.
+ *
+ * Like `npm start`, this runs compiled JavaScript on plain `node` (bench/run.ts compiles bench/
+ * with `tsc -p bench` and forks the output, bench/dist/bench/pressroom-server.js, with no
+ * `--import tsx`, whose loader alone adds some 30 MB of RSS), and the server code it runs is the
+ * server's own build, `server/dist` (run.ts runs `tsc -p server` first, as `npm run build` does).
+ * Not the copy of server/src that `tsc -p bench` also emits under bench/dist/server/src: the
+ * server finds its spec files, docs page and dashboard relative to its own module
+ * (server/src/paths.ts: `../../openapi/openapi.yaml`, `../dist/docs/index.html`, …), which holds
+ * in server/src and server/dist but not one level deeper in bench/dist/server/src. server/dist
+ * has no declaration files, so its modules are loaded through a non-literal specifier (which
+ * TypeScript leaves untyped) and typed as the sources they are compiled from.
  */
-import { createApp } from "../server/src/app.js";
-import { loadConfig } from "../server/src/config.js";
-import { ensureIndexes } from "../server/src/db/collections.js";
-import { listen, urlOf } from "../server/src/http-server.js";
-import { createLogger } from "../server/src/logger.js";
+import type * as AppModule from "../server/src/app.js";
+import type * as ConfigModule from "../server/src/config.js";
+import type * as CollectionsModule from "../server/src/db/collections.js";
+import type * as HttpServerModule from "../server/src/http-server.js";
+import type * as LoggerModule from "../server/src/logger.js";
 import { benchMongoClient, serveControl, trackServer } from "./child-control.js";
+
+/** A module of server/dist, through the workspace package `@pressroom/server` (server/). */
+const fromDist = <Module>(file: string): Promise<Module> =>
+  import(`@pressroom/server/dist/${file}`) as Promise<Module>;
+
+const [{ createApp }, { loadConfig }, { ensureIndexes }, { listen, urlOf }, { createLogger }] =
+  await Promise.all([
+    fromDist<typeof AppModule>("app.js"),
+    fromDist<typeof ConfigModule>("config.js"),
+    fromDist<typeof CollectionsModule>("db/collections.js"),
+    fromDist<typeof HttpServerModule>("http-server.js"),
+    fromDist<typeof LoggerModule>("logger.js"),
+  ]);
 
 const config = loadConfig();
 const client = await benchMongoClient(config.mongodbUri ?? "");
