@@ -28,7 +28,13 @@ export async function runServer(
     stopping = true;
     logger.info({ signal }, "shutting down");
     try {
-      await closeGracefully(server, config.shutdownTimeoutMs);
+      const cut = await closeGracefully(server, config.shutdownTimeoutMs);
+      if (cut > 0) {
+        logger.warn(
+          { requestsCut: cut, shutdownTimeoutMs: config.shutdownTimeoutMs },
+          "shutdown timeout: closed connections with requests still in flight",
+        );
+      }
       await app.close();
       await database.close();
       logger.info("stopped");

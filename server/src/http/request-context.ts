@@ -18,8 +18,8 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
  * Gives each request an id (a sane incoming `x-request-id` from a proxy is kept), returns it
- * in `x-request-id`, hangs a tagged logger on `res.locals`, and writes one access-log line when
- * the response is finished: id, method, path, route, status, duration, key prefix. Never a
+ * in `x-request-id`, hangs a tagged logger on `res.locals`, logs "request started" at debug
+ * level, and writes one access-log line when the response is finished: id, method, path, route, status, duration, key prefix. Never a
  * header, never a query string.
  */
 export function requestContext(logger: Logger): RequestHandler {
@@ -31,6 +31,10 @@ export function requestContext(logger: Logger): RequestHandler {
     res.locals.requestId = requestId;
     res.locals.log = logger.child({ reqId: requestId });
     res.setHeader("x-request-id", requestId);
+    res.locals.log.debug(
+      { method: req.method, path: redactKeys(req.originalUrl.split("?", 1)[0] ?? "") },
+      "request started",
+    );
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       res.locals.log.info(
