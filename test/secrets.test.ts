@@ -66,7 +66,7 @@ describe("§5.9 security: a raw key never reaches a log, the database or a respo
 });
 
 describe("access log", () => {
-  it("writes one line per request with id, route, status, duration and key prefix", async () => {
+  it("writes one line per request with id, route, status, duration and key prefix (and a start line at debug)", async () => {
     const res = await get(`${server.url}/api/consumer/blogs/${a.released[0]}`, {
       "x-api-key": a.key,
     });
@@ -74,8 +74,13 @@ describe("access log", () => {
     const lines = server.logLines
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((l) => l.reqId === id);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({
+    // The test server logs at debug: "request started" (debug), then the access line (info).
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [20, "request started"],
+      [30, "request"],
+    ]);
+    expect(lines[0]).toMatchObject({ method: "GET", path: `/api/consumer/blogs/${a.released[0]}` });
+    expect(lines[1]).toMatchObject({
       msg: "request",
       method: "GET",
       path: `/api/consumer/blogs/${a.released[0]}`,
