@@ -67,13 +67,13 @@ export function createApp({ config, db, logger }: AppDeps): App {
     }),
   );
   // Routes, at a glance:
+  //   GET /api/consumer/blogs[/:blogId]         consumer API (openapi/openapi.yaml)
   //   GET /healthz, GET /readyz                 health
   //   GET /docs, GET /openapi.yaml              consumer API reference
-  //   GET /api/consumer/blogs[/:blogId]         consumer API (openapi/openapi.yaml)
   //   /api/admin/…                               admin API (openapi/admin.yaml)
   //   GET /dashboard[/…]                         the dashboard (dashboard/dist); GET / leads there
-  app.use(healthRouter(db));
-  app.use(docsRouter(CONSUMER_SPEC_PATH, DOCS_HTML_PATH));
+  // The consumer API first: it carries nearly all the traffic, and Express tries each mount in
+  // order on every request.
   app.use(
     "/api/consumer",
     consumerRouter({
@@ -85,6 +85,8 @@ export function createApp({ config, db, logger }: AppDeps): App {
       lastUsed,
     }),
   );
+  app.use(healthRouter(db));
+  app.use(docsRouter(CONSUMER_SPEC_PATH, DOCS_HTML_PATH));
   app.use(
     "/api/admin",
     adminRouter({

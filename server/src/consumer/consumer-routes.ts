@@ -5,7 +5,7 @@ import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
-import { HttpError, notFound } from "../http/errors.js";
+import { errorHandler, HttpError, notFound } from "../http/errors.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
@@ -95,6 +95,9 @@ export function consumerRouter(deps: ConsumerDeps): Router {
     res.setHeader("ETag", blogEtag(doc));
     res.json(toBlog(doc));
   });
+
+  // Errors end here, not after a walk through every later mount of the app: same handler.
+  router.use(errorHandler);
 
   return router;
 }
