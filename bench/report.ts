@@ -43,6 +43,8 @@ export interface Report {
     keys: number;
     counts: { released: number; draft: number; removed: number };
     blogBytes: number;
+    /** V8/node flags both servers ran with (those of `npm start`). */
+    nodeFlags: string[];
   };
   results: Measured[];
   syncs: SyncRun[];
@@ -105,6 +107,7 @@ export function renderMarkdownReport(report: Report): string {
     `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), ${setup.warmupS} s warm-up then a measured window per scenario per server of at least ${setup.durationS} s, extended until the server has answered ${setup.minResponses} requests but to at most ${setup.maxDurationS} s (see "window s" below), requests spread round-robin over the ${setup.keys} keys. Load generator, both servers and the database share the machine's cores.`,
     "- **Pressroom:** the real app (`createApp`), `NODE_ENV=production` (response validation off), `LOG_LEVEL=info` (one access-log line per request, to /dev/null).",
     "- **Baseline:** `bench/baseline-server.ts`, bare `node:http`: SHA-256 of the key, key lookup by `_id`, the same blog query, `JSON.stringify`, a body-hash ETag only for conditional requests. No framework, validation or logging.",
+    `- **Both** run compiled JavaScript on plain node with the flags \`npm start\` uses: \`${setup.nodeFlags.join(" ") || "(none)"}\`.`,
     `- Whole run: ${fmt(report.elapsedS)} s.`,
     "",
     "## Results",

@@ -42,6 +42,20 @@ import { type Measured, renderMarkdownReport, renderSvg, type SyncRun } from "./
 import { averageBlogBytes, COUNTS, KEYS_PER_WORKSPACE, seed } from "./seed.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** The node flags of `npm start` (package.json "start"), read from there so the two agree. */
+const NODE_FLAGS = (() => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const start = / node ((?:--[\w-]+=\S+ )*)server\/bin\/pressroom\.js start/.exec(
+    pkg.scripts.start ?? "",
+  );
+  if (start === null) throw new Error('package.json "start" no longer runs node … pressroom.js');
+  return (start[1] ?? "")
+    .trim()
+    .split(" ")
+    .filter((f) => f !== "");
+})();
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const option = (name: string, fallback: number) => {
@@ -86,8 +100,9 @@ async function startChild(
 ): Promise<Child> {
   const child = fork(path.join(COMPILED, script), [], {
     cwd: ROOT,
-    // Plain node, not this process's tsx loader (which fork would pass on by default).
-    execArgv: [],
+    // Plain node, not this process's tsx loader (which fork would pass on by default), with the
+    // V8 flags `npm start` runs the server with (package.json), for both servers alike.
+    execArgv: NODE_FLAGS,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     // Pressroom logs one JSON line per request to stdout, as in production; it goes nowhere.
     stdio: ["ignore", "ignore", "inherit", "ipc"],
@@ -517,6 +532,7 @@ async function main(): Promise<void> {
         keys: KEYS_PER_WORKSPACE,
         counts: COUNTS,
         blogBytes,
+        nodeFlags: NODE_FLAGS,
       },
       results,
       syncs,
