@@ -48,6 +48,9 @@ describe("first-run setup", () => {
     const res = await new AdminClient(fresh.url).post("/setup", { ...OWNER, password: "short" });
     expect(res.status).toBe(400);
     expect(String(res.body.message)).toContain("password");
+    const blankName = await new AdminClient(fresh.url).post("/setup", { ...OWNER, name: "   " });
+    expect(blankName.status).toBe(400);
+    expect(String(blankName.body.message)).toContain("name");
   });
 });
 

@@ -298,6 +298,7 @@ export interface components {
             needed: boolean;
         };
         SetupRequest: {
+            /** @description Trimmed; must not be blank. */
             name: string;
             /** Format: email */
             email: string;
