@@ -4,7 +4,8 @@
  * parent reads this process's CPU time and RSS. Nothing here runs in Pressroom itself.
  */
 import type { Server } from "node:http";
-import { Collection, FindCursor, MongoClient } from "mongodb";
+import { Collection, FindCursor, type MongoClient } from "mongodb";
+import { connectMongo } from "../server/src/db/mongo.js";
 
 export interface Counters {
   /** `update` statements sent to `apiKeys` (one bulk write of N keys counts N). */
@@ -36,22 +37,12 @@ export const counters: Counters = {
 };
 
 /**
- * The driver client, with the options of `server/src/db/mongo.ts`. Counting is done by wrapping
+ * The server's own driver client (`connectMongo`, 5 s bound). Counting is done by wrapping
  * three driver methods in this process (not by command monitoring: with `monitorCommands` the
  * driver deserialises every reply a second time, which would distort the CPU figures).
  */
-export async function benchMongoClient(uri: string): Promise<MongoClient> {
-  const timeoutMs = 5000;
-  const client = new MongoClient(uri, {
-    appName: "pressroom-bench",
-    serverSelectionTimeoutMS: timeoutMs,
-    connectTimeoutMS: timeoutMs,
-    socketTimeoutMS: timeoutMs * 2,
-    waitQueueTimeoutMS: timeoutMs,
-    maxPoolSize: 50,
-  });
-  await client.connect();
-  return client;
+export function benchMongoClient(uri: string): Promise<MongoClient> {
+  return connectMongo(uri, 5000);
 }
 
 const countBlogDocs = (docs: readonly unknown[]): void => {
