@@ -3,7 +3,9 @@
  * the database client both use, command counters, and an IPC control channel through which the
  * parent reads this process's CPU time and RSS. Nothing here runs in Pressroom itself.
  */
+import { writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
+import { Session } from "node:inspector/promises";
 import { Collection, FindCursor, type MongoClient } from "mongodb";
 import { connectMongo } from "../server/src/db/mongo.js";
 
@@ -26,7 +28,12 @@ export interface Stats {
   counters: Counters;
 }
 
-export type ControlMessage = { type: "stats"; id: number } | { type: "reset-peak"; id: number };
+export type ControlMessage =
+  | { type: "stats"; id: number }
+  | { type: "reset-peak"; id: number }
+  /** V8's sampling CPU profiler (`--cpu-profile`): start, then stop and write a .cpuprofile. */
+  | { type: "profile-start"; id: number }
+  | { type: "profile-stop"; id: number; file: string };
 
 export const counters: Counters = {
   apiKeyUpdates: 0,
@@ -84,7 +91,23 @@ function instrumentDriver(): void {
 }
 instrumentDriver();
 
-/** Answers the parent's `stats` / `reset-peak` messages; samples RSS every 50 ms. */
+let profiler: Session | undefined;
+
+async function profile(message: ControlMessage): Promise<void> {
+  if (message.type === "profile-start") {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+  } else if (message.type === "profile-stop" && profiler !== undefined) {
+    const { profile } = await profiler.post("Profiler.stop");
+    await writeFile(message.file, JSON.stringify(profile));
+    profiler.disconnect();
+    profiler = undefined;
+  }
+}
+
+/** Answers the parent's control messages; samples RSS every 50 ms. */
 export function serveControl(): void {
   let peak = process.memoryUsage.rss();
   const sampler = setInterval(() => {
@@ -92,7 +115,8 @@ export function serveControl(): void {
     if (rss > peak) peak = rss;
   }, 50);
   sampler.unref();
-  process.on("message", (message: ControlMessage) => {
+  process.on("message", async (message: ControlMessage) => {
+    await profile(message);
     const rss = process.memoryUsage.rss();
     if (rss > peak) peak = rss;
     if (message.type === "reset-peak") peak = rss;

@@ -6,6 +6,8 @@ export interface Measured {
   server: "pressroom" | "baseline";
   requests: number;
   seconds: number;
+  /** Measured windows summed into this result (rounds, interleaved with the other server). */
+  windows: number;
   reqPerSec: number;
   /** autocannon's latency percentiles in ms: p50, p99, p97_5, … */
   latency: Record<string, number>;
@@ -40,6 +42,8 @@ export interface Report {
     connections: number;
     /** Connections of the list scenarios, which wait on FerretDB's full scans. */
     dbBoundConnections: number;
+    /** Windows per scenario per server, interleaved between the two servers. */
+    rounds: number;
     keys: number;
     counts: { released: number; draft: number; removed: number };
     blogBytes: number;
@@ -104,7 +108,7 @@ export function renderMarkdownReport(report: Report): string {
     `- **Machine:** ${v.machine}`,
     `- **Versions:** Node ${v.node}, Express ${v.express}, express-openapi-validator ${v.validator}, mongodb driver ${v.mongodb}, FerretDB ${v.ferretdb} (embedded, SQLite), autocannon ${v.autocannon}; commit ${v.commit}`,
     `- **Data:** 2 workspaces × (${setup.counts.released} released, ${setup.counts.draft} draft, ${setup.counts.removed} removed) blogs, ~${fmt(setup.blogBytes / 1024, 1)} KB of markdown + HTML each; ${setup.keys} active keys and 1 revoked per workspace.`,
-    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), ${setup.warmupS} s warm-up then a measured window per scenario per server of at least ${setup.durationS} s, extended until the server has answered ${setup.minResponses} requests but to at most ${setup.maxDurationS} s (see "window s" below), requests spread round-robin over the ${setup.keys} keys. Load generator, both servers and the database share the machine's cores.`,
+    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), ${setup.warmupS} s warm-up then ${setup.rounds} measured windows per scenario per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a drift of the machine's speed falls on both alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. Load generator, both servers and the database share the machine's cores.`,
     "- **Pressroom:** the real app (`createApp`), `NODE_ENV=production` (response validation off), `LOG_LEVEL=info` (one access-log line per request, to /dev/null).",
     "- **Baseline:** `bench/baseline-server.ts`, bare `node:http`: SHA-256 of the key, key lookup by `_id`, the same blog query, `JSON.stringify`, a body-hash ETag only for conditional requests. No framework, validation or logging.",
     `- **Both** run compiled JavaScript on plain node with the flags \`npm start\` uses: \`${setup.nodeFlags.join(" ") || "(none)"}\`.`,
@@ -185,16 +189,22 @@ const notes = (setup: Report["setup"]) => `## Reading these figures
   lower than on a dedicated machine; compare the ratios.
 - CPU per request: the server process's \`process.cpuUsage()\` from a quiet start (no request in
   flight) until every request autocannon sent is done, minus the process's idle rate (measured
-  for 2 s before the load, a few seconds after start once startup work has finished), divided by the responses the server itself counted in that window.
-  FerretDB's list scans leave a ${setup.durationS} s window with only a handful of list
-  responses, so each window runs on until the server has answered ${setup.minResponses} requests
-  (at most ${setup.maxDurationS} s; "window s" above): the figure is then a mean over that many
-  requests rather than a few, less at the mercy of one garbage collection. The idle correction
-  grows with the window as the work does, so it stays the same share of a list figure; a list
-  CPU figure of 0 or a ratio of "–" still means *not measurable on this database*, not free.
-- Peak RSS is sampled every 50 ms in each server process during the measured window.
-- \`lastUsedAt\` writes are counted in the server process (driver calls on \`apiKeys\`), divided
-  by the keys used and the window.
+  for 2 s before the load, a few seconds after start once startup work has finished), divided
+  by the responses the server itself counted, summed over a server's ${setup.rounds} windows of
+  the scenario. FerretDB's list scans leave a short window with only a handful of list
+  responses, so the windows run on until the server has answered ${setup.minResponses} requests
+  in all (at most ${setup.maxDurationS} s; "window s" above): the figure is then a mean over
+  that many requests rather than a few, less at the mercy of one garbage collection. The idle
+  correction grows with the window as the work does, so it stays the same share of a list
+  figure; a list CPU figure of 0 or a ratio of "–" still means *not measurable on this
+  database*, not free.
+- Why interleaved windows: this machine's speed drifts (up to 2× between runs minutes apart,
+  other VMs on the host); one window per server measured a minute apart put that drift into the
+  ratio. Latency percentiles are over every response of the server's windows together.
+- Peak RSS is sampled every 50 ms in each server process during the measured windows.
+- \`lastUsedAt\` writes are counted in the server process (driver calls on \`apiKeys\`) from
+  the start of each window until one flush interval (+200 ms) after its end, so the flush of a
+  window's last uses is counted in it, divided by the keys used and the windows' time.
 - "Blog documents read" counts documents the driver returned from \`blogs\` in the server
   process; "with bodies" those carrying \`bodyMarkdown\`.
 `;

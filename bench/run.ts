@@ -1,21 +1,26 @@
 /**
  * `npm run bench` (`npx tsx bench/run.ts [--quick] [--duration S] [--min-responses N]
- * [--max-duration S] [--connections N] [--no-write]`)
+ * [--max-duration S] [--rounds N] [--connections N] [--no-write] [--only ID,…]
+ * [--cpu-profile DIR]`)
  *
  * Seeds a throwaway embedded database (FerretDB/SQLite), starts Pressroom in production mode
  * and a bare `node:http` baseline (bench/baseline-server.ts), each in its own child process,
  * drives both with autocannon on loopback, runs the SDK's sync example twice, and writes
  * BENCHMARKS.md and bench/latency.svg. `--quick`: a short smoke, printed only unless `--write`
- * is given.
+ * is given. `--only get,bad-key`: just those scenarios, no sync, nothing written. `--cpu-profile
+ * DIR`: V8's sampling profiler runs in both servers over each measured window and writes
+ * DIR/<scenario>-<server>-<round>.cpuprofile (open in Chrome DevTools); it costs CPU itself, so the
+ * figures of such a run are not comparable with others.
  *
  * The children run as production does, compiled JavaScript on plain `node`: this script (itself
  * run by tsx) first builds server/dist (`tsc -p server`, as `npm run build` does) and compiles
  * bench/ into bench/dist (`tsc -p bench`, which also type-checks it), then forks
  * bench/dist/bench/*.js with no `--import tsx` (tsx's loader alone adds ~30 MB of RSS).
  *
- * Measured window: every scenario runs for at least `--duration` seconds (10; 2 with --quick)
- * and then on until the server has answered `--min-responses` requests (30; 5 with --quick), but
- * no longer than `--max-duration` seconds (45; 10 with --quick). Only the database-bound list
+ * Measured windows: every scenario runs on each server for at least `--duration` seconds (10; 2
+ * with --quick) and then on until the server has answered `--min-responses` requests (30; 5 with
+ * --quick), but no longer than `--max-duration` seconds (45; 10 with --quick), split into
+ * `--rounds` windows (3; 1 with --quick) interleaved between the servers (measure.ts). Only the database-bound list
  * scenarios (one connection, each FerretDB list query a ~1–2 s full scan) need the extension: a
  * 10 s window held 5–10 of their responses, so their CPU per request was the mean of a handful
  * of requests, at the mercy of one garbage collection or driver heartbeat, and of the idle-CPU
@@ -24,20 +29,30 @@
  * their first second. The 45 s cap bounds a full run at about 6–8 minutes on this 2-core
  * machine (6 list windows of 30–45 s, 6 others of 10 s, plus compiling, seeding and the syncs).
  */
-import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process";
+import { execFileSync, fork, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import { MongoClient } from "mongodb";
 import { ensureIndexes } from "../server/src/db/collections.js";
 import { startEmbeddedDb } from "../server/src/db/embedded.js";
 import { generateKey } from "../server/src/keys/key-format.js";
 import type { ControlMessage, Stats } from "./child-control.js";
+import {
+  type Child,
+  cannon,
+  combine,
+  drained,
+  idleCpuRate,
+  measureWindow,
+  type Request,
+  type Timing,
+  type Window,
+} from "./measure.js";
 import { type Measured, renderMarkdownReport, renderSvg, type SyncRun } from "./report.js";
 import { averageBlogBytes, COUNTS, KEYS_PER_WORKSPACE, seed } from "./seed.js";
 
@@ -69,8 +84,16 @@ const maxDurationS = Math.max(durationS, option("--max-duration", quick ? 10 : 4
 const warmupS = quick ? 0.5 : 2;
 const connections = option("--connections", 10);
 const dbBound = option("--db-bound-connections", 1);
-const write = quick ? flag("--write") : !flag("--no-write");
+const onlyIndex = args.indexOf("--only");
+const only = onlyIndex >= 0 ? (args[onlyIndex + 1] ?? "").split(",") : undefined;
+const profileIndex = args.indexOf("--cpu-profile");
+const profileDir = profileIndex >= 0 ? path.resolve(args[profileIndex + 1] ?? ".") : undefined;
+const rounds = Math.max(1, option("--rounds", quick ? 1 : 3));
+const write = only === undefined && (quick ? flag("--write") : !flag("--no-write"));
 const log = (line: string) => process.stderr.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Pressroom's `lastUsedAt` flush window in the benchmark (its default, set explicitly). */
+const LAST_USED_FLUSH_MS = 1000;
 
 // --- child servers ------------------------------------------------------------------------
 
@@ -83,15 +106,6 @@ function compile(project: string): void {
 
 /** Where `tsc -p bench` puts the compiled bench/*.ts (bench/tsconfig.json: rootDir "..", outDir "dist"). */
 const COMPILED = path.join(ROOT, "bench", "dist", "bench");
-
-interface Child {
-  readonly name: "pressroom" | "baseline";
-  readonly url: string;
-  readonly process: ChildProcess;
-  idleCpuPerSec: number;
-  stats(): Promise<Stats>;
-  resetPeak(): Promise<Stats>;
-}
 
 async function startChild(
   name: Child["name"],
@@ -114,7 +128,7 @@ async function startChild(
     });
   });
   let next = 0;
-  const ask = (type: ControlMessage["type"]) =>
+  const ask = (type: ControlMessage["type"], file = "") =>
     new Promise<Stats>((resolve) => {
       const id = ++next;
       const onMessage = (m: { id?: number; stats?: Stats }) => {
@@ -123,7 +137,7 @@ async function startChild(
         resolve(m.stats);
       };
       child.on("message", onMessage);
-      child.send({ type, id } satisfies ControlMessage);
+      child.send((type === "profile-stop" ? { type, id, file } : { type, id }) as ControlMessage);
     });
   return {
     name,
@@ -132,15 +146,12 @@ async function startChild(
     idleCpuPerSec: 0,
     stats: () => ask("stats"),
     resetPeak: () => ask("reset-peak"),
+    profileStart: () => ask("profile-start"),
+    profileStop: (file) => ask("profile-stop", file),
   };
 }
 
 // --- scenarios ----------------------------------------------------------------------------
-
-interface Request {
-  path: string;
-  headers: Record<string, string>;
-}
 
 interface Scenario {
   id: string;
@@ -242,126 +253,6 @@ function scenarios(keys: string[], ids: string[]): Scenario[] {
         })),
     },
   ];
-}
-
-/**
- * Drives `url` with `requests`, round-robin across all connections. With `until`, the run lasts
- * at least `until.minSeconds` and then stops at the first sample tick (each second) after
- * `until.minResponses` responses, or after `seconds`, whichever comes first.
- */
-function cannon(
-  url: string,
-  requests: Request[],
-  seconds: number,
-  conns: number,
-  until?: { minSeconds: number; minResponses: number },
-): PromiseLike<autocannon.Result> {
-  let next = 0;
-  const instance = autocannon({
-    url,
-    connections: conns,
-    duration: seconds,
-    timeout: 60,
-    // Each request picks the next entry of the list, round-robin across all connections.
-    requests: [
-      {
-        setupRequest: (req: autocannon.Request) => {
-          const r = requests[next++ % requests.length] as Request;
-          return { ...req, method: "GET", path: r.path, headers: { ...req.headers, ...r.headers } };
-        },
-      },
-    ],
-  });
-  if (until !== undefined) {
-    let responses = 0;
-    let minElapsed = false;
-    const check = () => {
-      if (minElapsed && responses >= until.minResponses) instance.stop();
-    };
-    instance.on("response", () => {
-      responses += 1;
-      check();
-    });
-    const timer = setTimeout(() => {
-      minElapsed = true;
-      check();
-    }, until.minSeconds * 1000);
-    const clear = () => clearTimeout(timer);
-    instance.then(clear, clear);
-  }
-  return instance;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until the server has no request in flight (autocannon leaves some when it stops). */
-async function drained(server: Child): Promise<Stats> {
-  for (;;) {
-    const stats = await server.stats();
-    if (stats.counters.inFlight === 0) return stats;
-    await sleep(50);
-  }
-}
-
-/** CPU µs per second of an idle server (timers, GC), subtracted from each window. */
-async function idleCpuRate(server: Child): Promise<number> {
-  const before = await drained(server);
-  const started = performance.now();
-  await sleep(quick ? 500 : 2000);
-  const after = await server.stats();
-  return (after.cpuMicros - before.cpuMicros) / ((performance.now() - started) / 1000);
-}
-
-async function measure(server: Child, scenario: Scenario, keysUsed: number): Promise<Measured> {
-  const requests = await scenario.requests(server);
-  if (warmupS > 0) await cannon(server.url, requests, warmupS, scenario.connections);
-  await drained(server);
-  const before = await server.resetPeak();
-  const started = performance.now();
-  const result = await cannon(server.url, requests, maxDurationS, scenario.connections, {
-    minSeconds: durationS,
-    minResponses,
-  });
-  const seconds = (performance.now() - started) / 1000;
-  // The window closes when the last request autocannon sent is done; CPU and responses are
-  // both counted inside the server over that window.
-  const after = await drained(server);
-  const windowS = (performance.now() - started) / 1000;
-  const served = after.counters.responses - before.counters.responses;
-  const cpuMicros = Math.max(
-    0,
-    after.cpuMicros - before.cpuMicros - server.idleCpuPerSec * windowS,
-  );
-  const total = result.requests.total;
-  const statuses: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {}))
-    statuses[code] = count;
-  const expected = statuses[String(scenario.expect)] ?? 0;
-  if (expected !== total || result.errors > 0) {
-    log(
-      `  ! ${server.name} ${scenario.id}: statuses ${JSON.stringify(statuses)}, errors ${result.errors}`,
-    );
-  }
-  return {
-    scenario: scenario.id,
-    title: scenario.title,
-    server: server.name,
-    requests: total,
-    seconds,
-    // Counted by the server: FerretDB's list scans take seconds, and autocannon only counts
-    // responses that arrive before it stops.
-    reqPerSec: served / windowS,
-    latency: result.latency,
-    cpuMicrosPerRequest: cpuMicros / Math.max(1, served),
-    cpuShare: cpuMicros / 1e6 / windowS,
-    peakRssMB: after.peakRssBytes / 2 ** 20,
-    bytesPerResponse: result.throughput.total / Math.max(1, total),
-    statuses,
-    expectedOnly: expected === total && result.errors === 0,
-    lastUsedWritesPerKeyPerSec:
-      (after.counters.apiKeyUpdates - before.counters.apiKeyUpdates) / keysUsed / seconds,
-    blogDocsPerRequest: (after.counters.blogDocs - before.counters.blogDocs) / Math.max(1, served),
-  };
 }
 
 // --- the SDK sync, through a byte-counting proxy ----------------------------------------
@@ -480,32 +371,77 @@ async function main(): Promise<void> {
       NODE_ENV: "production",
       LOG_LEVEL: "info",
       PORT: "0",
+      LAST_USED_FLUSH_MS: String(LAST_USED_FLUSH_MS),
     });
     children.push(baseline, pressroom);
     // Let both settle first: Pressroom keeps a core or more busy for a few hundred ms after it
     // reports ready (startup work finishing), which would otherwise inflate its idle rate and,
     // subtracted over a long list window, zero its list CPU figures.
     await sleep(quick ? 1500 : 3000);
-    for (const child of children) child.idleCpuPerSec = await idleCpuRate(child);
+    for (const child of children) {
+      child.idleCpuPerSec = await idleCpuRate(child, quick ? 500 : 2000);
+    }
     log(
       `baseline ${baseline.url}, pressroom ${pressroom.url}; ${durationS} s per scenario (until ` +
-        `${minResponses} responses, at most ${maxDurationS} s), ${connections} connections ` +
+        `${minResponses} responses, at most ${maxDurationS} s) in ${rounds} interleaved rounds, ` +
+        `${connections} connections ` +
         `(${dbBound} for the list scenarios); idle CPU µs/s: baseline ` +
         `${baseline.idleCpuPerSec.toFixed(0)}, pressroom ${pressroom.idleCpuPerSec.toFixed(0)}`,
     );
 
     const results: Measured[] = [];
-    for (const scenario of scenarios(a.keys, a.released)) {
-      for (const server of [baseline, pressroom]) {
-        const m = await measure(server, scenario, a.keys.length);
+    if (profileDir !== undefined) await mkdir(profileDir, { recursive: true });
+    const chosen = scenarios(a.keys, a.released).filter((s) => only?.includes(s.id) ?? true);
+    if (chosen.length === 0) throw new Error(`--only ${only?.join(",")}: no such scenario`);
+    const timing: Timing = {
+      minSeconds: durationS / rounds,
+      minResponses: Math.ceil(minResponses / rounds),
+      maxSeconds: maxDurationS / rounds,
+    };
+    for (const scenario of chosen) {
+      const servers = [baseline, pressroom];
+      const requests = await Promise.all(servers.map((server) => scenario.requests(server)));
+      const windows: Window[][] = servers.map(() => []);
+      if (warmupS > 0) {
+        for (const [i, server] of servers.entries()) {
+          await cannon(server.url, requests[i] ?? [], warmupS, scenario.connections);
+          await drained(server);
+        }
+      }
+      // Rounds in the order A B, B A, A B, …: a steady drift of the machine's speed over the
+      // scenario falls on both servers alike.
+      for (let round = 0; round < rounds; round++) {
+        const order = round % 2 === 0 ? [0, 1] : [1, 0];
+        for (const i of order) {
+          const server = servers[i] as Child;
+          const file =
+            profileDir === undefined
+              ? undefined
+              : path.join(profileDir, `${scenario.id}-${server.name}-${round + 1}.cpuprofile`);
+          const flushWaitMs = server === pressroom ? LAST_USED_FLUSH_MS + 200 : 0;
+          const w = await measureWindow(
+            server,
+            requests[i] ?? [],
+            scenario.connections,
+            timing,
+            flushWaitMs,
+            file,
+          );
+          windows[i]?.push(w);
+        }
+      }
+      for (const [i, server] of servers.entries()) {
+        const m = combine(scenario, server.name, windows[i] ?? [], a.keys.length);
         results.push(m);
         log(
           `  ${scenario.id.padEnd(8)} ${server.name.padEnd(9)} ${m.reqPerSec.toFixed(0).padStart(6)} req/s  ` +
-            `p50 ${m.latency.p50} ms  p99 ${m.latency.p99} ms  ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req  ` +
-            `RSS ${m.peakRssMB.toFixed(0)} MB`,
+            `p50 ${m.latency.p50?.toFixed(1)} ms  p99 ${m.latency.p99?.toFixed(1)} ms  ` +
+            `${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req  RSS ${m.peakRssMB.toFixed(0)} MB`,
         );
       }
     }
+
+    if (only !== undefined) return;
 
     log("SDK sync example, twice over the workspace…");
     const syncDir = path.join(tmp, "sync");
@@ -529,6 +465,7 @@ async function main(): Promise<void> {
         warmupS,
         connections,
         dbBoundConnections: dbBound,
+        rounds,
         keys: KEYS_PER_WORKSPACE,
         counts: COUNTS,
         blogBytes,
