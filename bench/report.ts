@@ -201,7 +201,9 @@ const notes = (setup: Report["setup"]) => `## Reading these figures
 - Why interleaved windows: this machine's speed drifts (up to 2× between runs minutes apart,
   other VMs on the host); one window per server measured a minute apart put that drift into the
   ratio. Latency percentiles are over every response of the server's windows together.
-- Peak RSS is sampled every 50 ms in each server process during the measured windows.
+- Peak RSS is the kernel's high-water mark of each server process (\`VmHWM\`, reset through
+  /proc/self/clear_refs before each window), the highest over its windows; where /proc offers
+  neither, RSS sampled every 50 ms.
 - \`lastUsedAt\` writes are counted in the server process (driver calls on \`apiKeys\`) from
   the start of each window until one flush interval (+200 ms) after its end, so the flush of a
   window's last uses is counted in it, divided by the keys used and the windows' time.
