@@ -206,7 +206,8 @@ const notes = (setup: Report["setup"]) => `## Reading these figures
   neither, RSS sampled every 50 ms.
 - \`lastUsedAt\` writes are counted in the server process (driver calls on \`apiKeys\`) from
   the start of each window until one flush interval (+200 ms) after its end, so the flush of a
-  window's last uses is counted in it, divided by the keys used and the windows' time.
+  window's last uses is counted in it, divided by the keys used and by that same span (window
+  plus wait): divided by the window alone, that last flush counted against a span it was not in.
 - "Blog documents read" counts documents the driver returned from \`blogs\` in the server
   process; "with bodies" those carrying \`bodyMarkdown\`.
 `;
