@@ -1,6 +1,6 @@
 import express, { Router } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
 import type { BlogsStore } from "../blogs/blogs-store.js";
-import { specValidator } from "../http/spec-validator.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
@@ -46,8 +46,15 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   router.use(express.json({ limit: "512kb" }));
   router.use(originCheck(deps.publicOrigin));
-  // Sessions are verified by requireSession below, against the database.
-  router.use(specValidator(deps));
+  router.use(
+    OpenApiValidator.middleware({
+      apiSpec: deps.specPath,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: deps.validateResponses,
+      // Sessions are verified by requireSession below, against the database.
+      validateSecurity: false,
+    }),
+  );
 
   // Open to everyone.
   router.get("/setup", session.getSetupStatus);
