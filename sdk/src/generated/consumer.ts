@@ -121,6 +121,23 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request's headers are larger than the server accepts (Node's limit, 16 KB by
+         *     default); answered before the request is read any further, so with no request id.
+         */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Request headers too large."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The resource is unchanged since the `ETag` sent in `If-None-Match`. No body. */
         NotModified: {
             headers: {
@@ -254,6 +271,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -290,6 +308,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
