@@ -26,8 +26,9 @@
  * of requests, at the mercy of one garbage collection or driver heartbeat, and of the idle-CPU
  * estimate (which is subtracted per second of window, so it stays the same share of the figure
  * however long the window; only the sample grows). The other scenarios pass the count within
- * their first second. The 45 s cap bounds a full run at about 6–8 minutes on this 2-core
- * machine (6 list windows of 30–45 s, 6 others of 10 s, plus compiling, seeding and the syncs).
+ * their first second. The 45 s cap bounds a full run at about 7–9 minutes on this 2-core
+ * machine (3 list scenarios of 30–45 s and 3 others of 10 s per server, a 1.2 s wait after each
+ * Pressroom window for its lastUsedAt flush, plus compiling, seeding and the syncs).
  */
 import { execFileSync, fork, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
