@@ -38,7 +38,8 @@ export interface Report {
     durationS: number;
     minResponses: number;
     maxDurationS: number;
-    warmupS: number;
+    /** Unmeasured load per scenario per server: at least `minSeconds` and `minResponses`. */
+    warmup: { minSeconds: number; minResponses: number; maxSeconds: number };
     connections: number;
     /** Connections of the list scenarios, which wait on FerretDB's full scans. */
     dbBoundConnections: number;
@@ -108,7 +109,7 @@ export function renderMarkdownReport(report: Report): string {
     `- **Machine:** ${v.machine}`,
     `- **Versions:** Node ${v.node}, Express ${v.express}, express-openapi-validator ${v.validator}, mongodb driver ${v.mongodb}, FerretDB ${v.ferretdb} (embedded, SQLite), autocannon ${v.autocannon}; commit ${v.commit}`,
     `- **Data:** 2 workspaces × (${setup.counts.released} released, ${setup.counts.draft} draft, ${setup.counts.removed} removed) blogs, ~${fmt(setup.blogBytes / 1024, 1)} KB of markdown + HTML each; ${setup.keys} active keys and 1 revoked per workspace.`,
-    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), ${setup.warmupS} s warm-up then ${setup.rounds} measured windows per scenario per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a drift of the machine's speed falls on both alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. Load generator, both servers and the database share the machine's cores.`,
+    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), a warm-up of at least ${setup.warmup.minSeconds} s and ${setup.warmup.minResponses} responses (at most ${setup.warmup.maxSeconds} s) then ${setup.rounds} measured windows per scenario per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a drift of the machine's speed falls on both alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. Load generator, both servers and the database share the machine's cores.`,
     "- **Pressroom:** the real app (`createApp`), `NODE_ENV=production` (response validation off), `LOG_LEVEL=info` (one access-log line per request, to /dev/null).",
     "- **Baseline:** `bench/baseline-server.ts`, bare `node:http`: SHA-256 of the key, key lookup by `_id`, the same blog query, `JSON.stringify`, a body-hash ETag only for conditional requests. No framework, validation or logging.",
     `- **Both** run compiled JavaScript on plain node with the flags \`npm start\` uses: \`${setup.nodeFlags.join(" ") || "(none)"}\`.`,

@@ -26,8 +26,10 @@
  * of requests, at the mercy of one garbage collection or driver heartbeat, and of the idle-CPU
  * estimate (which is subtracted per second of window, so it stays the same share of the figure
  * however long the window; only the sample grows). The other scenarios pass the count within
- * their first second. The 45 s cap bounds a full run at about 7–9 minutes on this 2-core
- * machine (3 list scenarios of 30–45 s and 3 others of 10 s per server, a 1.2 s wait after each
+ * their first second. Each scenario is preceded by an unmeasured warm-up on each server (at
+ * least 5 s and 30 responses, at most 60 s: `warmup` below). A full run takes about 11–12
+ * minutes on this 2-core machine (11 min 29 s measured: 3 list scenarios of 30–45 s of warm-up
+ * and 30–45 s of windows, 3 others of 5 s and 10 s, per server, a 1.2 s wait after each
  * Pressroom window for its lastUsedAt flush, plus compiling, seeding and the syncs).
  */
 import { execFileSync, fork, spawn } from "node:child_process";
@@ -82,7 +84,19 @@ const quick = flag("--quick");
 const durationS = option("--duration", quick ? 2 : 10);
 const minResponses = option("--min-responses", quick ? 5 : 30);
 const maxDurationS = Math.max(durationS, option("--max-duration", quick ? 10 : 45));
-const warmupS = quick ? 0.5 : 2;
+/**
+ * Unmeasured load before each scenario's windows, on each server: at least `minSeconds` and
+ * `minResponses`, at most `maxSeconds`, so that the windows measure the steady state an operator
+ * pays for rather than V8 still compiling the request path. After the former 2 s warm-up, an A/A
+ * run (the same build on both sides, get) measured first windows of 3,356 and 4,253 µs per
+ * request against 2,193–2,705 in the later ones; and in the list scenarios (one response per
+ * 1–2 s, so two warm-up responses) Pressroom's first window cost 2.5 times its later ones.
+ */
+const warmup = {
+  minSeconds: quick ? 0.5 : 5,
+  minResponses: quick ? 3 : 30,
+  maxSeconds: quick ? 5 : 60,
+};
 const connections = option("--connections", 10);
 const dbBound = option("--db-bound-connections", 1);
 const onlyIndex = args.indexOf("--only");
@@ -403,11 +417,15 @@ async function main(): Promise<void> {
       const servers = [baseline, pressroom];
       const requests = await Promise.all(servers.map((server) => scenario.requests(server)));
       const windows: Window[][] = servers.map(() => []);
-      if (warmupS > 0) {
-        for (const [i, server] of servers.entries()) {
-          await cannon(server.url, requests[i] ?? [], warmupS, scenario.connections);
-          await drained(server);
-        }
+      for (const [i, server] of servers.entries()) {
+        await cannon(
+          server.url,
+          requests[i] ?? [],
+          warmup.maxSeconds,
+          scenario.connections,
+          warmup,
+        );
+        await drained(server);
       }
       // Rounds in the order A B, B A, A B, …: a steady drift of the machine's speed over the
       // scenario falls on both servers alike.
@@ -463,7 +481,7 @@ async function main(): Promise<void> {
         durationS,
         minResponses,
         maxDurationS,
-        warmupS,
+        warmup,
         connections,
         dbBoundConnections: dbBound,
         rounds,
