@@ -323,7 +323,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
         // The dashboard's Origin: state-changing requests without it get 403.
         headers: { Origin: server.url },
         auth: { openapi: { SessionCookie: { api_key: envPlaceholder("PRESSROOM_ST_SESSION") } } },
-        // A body over the 512 KB limit (a `bodyMarkdown` past its maxLength, in \u escapes) is
+        // A body over the 3 MB limit (a `bodyMarkdown` far past its maxLength, in \u escapes) is
         // rejected with the documented 413, which schemathesis' list of rejections lacks.
         checks: {
           ...ALL_CHECKS,
