@@ -504,7 +504,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than 512 KB. */
+        /** @description The request body is larger than 3 MB. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
