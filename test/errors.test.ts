@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import type { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { ensureIndexes } from "../server/src/db/collections.js";
 import { connectMongo } from "../server/src/db/mongo.js";
 import { get, type SeededWorkspace, seedWorkspace } from "./support/fixtures.js";
@@ -42,6 +44,19 @@ describe("§7.1 every error is a JSON object with one field, message", () => {
       expect((res.body as { message: string }).message).toContain(param);
     });
   }
+
+  it("a query parameter on get one blog (it takes none) → 400 naming it, as the spec says", async () => {
+    const res = await api(`/api/consumer/blogs/${a.released[0]}?fields=title`);
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body as object)).toEqual(["message"]);
+    expect((res.body as { message: string }).message).toContain("fields");
+    const spec = parse(
+      readFileSync(new URL("../openapi/openapi.yaml", import.meta.url), "utf8"),
+    ) as {
+      paths: Record<string, { get?: { responses: Record<string, unknown> } }>;
+    };
+    expect(Object.keys(spec.paths["/blogs/{blogId}"]?.get?.responses ?? {})).toContain("400");
+  });
 
   it("an unknown path → 404 JSON, inside and outside the consumer API", async () => {
     for (const path of ["/nope", "/api/consumer/nope", "/api/consumer/blogs/x/y"]) {

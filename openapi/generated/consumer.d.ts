@@ -148,7 +148,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description A query parameter is invalid; the message names it. */
+        /** @description A query parameter is invalid or unknown; the message names it. */
         BadRequest: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -306,6 +306,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             431: components["responses"]["HeadersTooLarge"];
