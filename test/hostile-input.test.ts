@@ -130,11 +130,20 @@ const cases: Case[] = [
   ],
   ["admin: malformed JSON", () => rawAdmin(`/workspaces/${ws}/blogs`, "{not json"), 400],
   [
-    "admin: a 1 MB body",
+    "admin: a 1 MB bodyMarkdown (past its maxLength, under the body limit)",
     () =>
       admin.post(`/workspaces/${ws}/blogs`, {
         title: "big",
         bodyMarkdown: "x".repeat(1024 * 1024),
+      }),
+    400,
+  ],
+  [
+    "admin: a 4 MB body (over the 3 MB limit)",
+    () =>
+      admin.post(`/workspaces/${ws}/blogs`, {
+        title: "big",
+        bodyMarkdown: "x".repeat(4 * 1024 * 1024),
       }),
     413,
   ],
