@@ -128,7 +128,7 @@ const cases: Case[] = [
       admin.call("POST", `/workspaces/${ws}/blogs`, undefined, { "content-type": "text/plain" }),
     415,
   ],
-  ["admin: malformed JSON", () => rawAdmin(`/workspaces/${ws}/blogs`, "{not json"), 400],
+  ["admin: malformed JSON", () => admin.postRaw(`/workspaces/${ws}/blogs`, "{not json"), 400],
   [
     "admin: a 1 MB bodyMarkdown (past its maxLength, under the body limit)",
     () =>
@@ -154,13 +154,13 @@ const cases: Case[] = [
   ],
   [
     "admin: a __proto__ key",
-    () => rawAdmin(`/workspaces/${ws}/blogs`, '{"title":"t","__proto__":{"polluted":true}}'),
+    () => admin.postRaw(`/workspaces/${ws}/blogs`, '{"title":"t","__proto__":{"polluted":true}}'),
     400,
   ],
   [
     "admin: a constructor key",
     () =>
-      rawAdmin(
+      admin.postRaw(
         `/workspaces/${ws}/blogs`,
         '{"title":"t","constructor":{"prototype":{"polluted":true}}}',
       ),
@@ -177,15 +177,6 @@ const cases: Case[] = [
     400,
   ],
 ];
-
-async function rawAdmin(path: string, body: string) {
-  const res = await fetch(`${server.url}/api/admin${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie: admin.cookie ?? "", origin: server.url },
-    body,
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 describe("hostile input: exact status, JSON {message}, no 500, nothing stored changes", () => {
   it(`${cases.length} cases`, async () => {

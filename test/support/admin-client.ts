@@ -14,20 +14,31 @@ export class AdminClient {
     readonly origin: string | null = baseUrl,
   ) {}
 
-  async call<T = Record<string, unknown>>(
+  call<T = Record<string, unknown>>(
     method: string,
     path: string,
     body?: unknown,
     extraHeaders: Record<string, string> = {},
   ): Promise<AdminResponse<T>> {
+    const json = body === undefined ? undefined : JSON.stringify(body);
+    return this.callRaw<T>(method, path, json, extraHeaders);
+  }
+
+  /** `call` with a body sent exactly as given: malformed JSON, escapes spelled out, any size. */
+  async callRaw<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    json: string | undefined,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<AdminResponse<T>> {
     const headers: Record<string, string> = { ...extraHeaders };
-    if (body !== undefined) headers["content-type"] = "application/json";
+    if (json !== undefined) headers["content-type"] = "application/json";
     if (this.cookie !== undefined) headers.cookie = this.cookie;
     if (this.origin !== null && method !== "GET") headers.origin = this.origin;
     const res = await fetch(`${this.baseUrl}/api/admin${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: json,
     });
     const setCookie = res.headers.get("set-cookie");
     if (setCookie !== null) {
@@ -48,6 +59,8 @@ export class AdminClient {
   patch = <T = Record<string, unknown>>(path: string, body: unknown) =>
     this.call<T>("PATCH", path, body);
   delete = <T = Record<string, unknown>>(path: string) => this.call<T>("DELETE", path);
+  postRaw = <T = Record<string, unknown>>(path: string, json: string) =>
+    this.callRaw<T>("POST", path, json);
 }
 
 export const OWNER = {
