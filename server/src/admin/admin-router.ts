@@ -1,6 +1,6 @@
 import express, { Router } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
 import type { BlogsStore } from "../blogs/blogs-store.js";
+import { specValidator } from "../http/spec-validator.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
@@ -49,15 +49,7 @@ export function adminRouter(deps: AdminDeps): Router {
   // astral character as two \u escapes), 2.4 MB; 200,000 CJK characters are 600 KB in UTF-8.
   router.use(express.json({ limit: "3mb" }));
   router.use(originCheck(deps.publicOrigin));
-  router.use(
-    OpenApiValidator.middleware({
-      apiSpec: deps.specPath,
-      validateRequests: { allowUnknownQueryParameters: false },
-      validateResponses: deps.validateResponses,
-      // Sessions are verified by requireSession below, against the database.
-      validateSecurity: false,
-    }),
-  );
+  router.use(specValidator(deps.specPath, deps.validateResponses));
 
   // Open to everyone.
   router.get("/setup", session.getSetupStatus);

@@ -1,11 +1,11 @@
 import { Router } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
 import type { Blog, BlogList, GetBlogParams, ListBlogsQuery } from "../api-types.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
 import { errorHandler, HttpError, notFound } from "../http/errors.js";
+import { specValidator } from "../http/spec-validator.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
@@ -36,16 +36,7 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   };
 
   router.use(authenticate(deps.keys, deps.lastUsed));
-  router.use(
-    OpenApiValidator.middleware({
-      apiSpec: deps.specPath,
-      validateRequests: { allowUnknownQueryParameters: false },
-      validateResponses: deps.validateResponses,
-      // Keys are verified by `authenticate` above, with one lookup per request.
-      validateSecurity: false,
-      validateApiSpec: true,
-    }),
-  );
+  router.use(specValidator(deps.specPath, deps.validateResponses));
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
     res.setHeader("Cache-Control", cacheControl);
