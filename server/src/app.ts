@@ -3,6 +3,7 @@ import helmet from "helmet";
 import type { Db } from "mongodb";
 import { adminRouter } from "./admin/admin-router.js";
 import { blogsStore } from "./blogs/blogs-store.js";
+import { renderPool } from "./blogs/render-pool.js";
 import type { Config } from "./config.js";
 import { consumerRouter } from "./consumer/consumer-routes.js";
 import { dashboardRouter } from "./dashboard-static.js";
@@ -33,7 +34,10 @@ export interface AppDeps {
 export interface App {
   /** The request handler, for `http.createServer`. */
   readonly handler: Express;
-  /** Flushes pending `lastUsedAt` values and stops timers; call after the server has closed. */
+  /**
+   * Flushes pending `lastUsedAt` values, stops timers and the render workers; call after the
+   * server has closed.
+   */
   close(): Promise<void>;
 }
 
@@ -41,7 +45,9 @@ export interface App {
 export function createApp({ config, db, logger }: AppDeps): App {
   const stores = collections(db);
   const keys = keysStore(stores);
-  const blogs = blogsStore(stores);
+  // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
+  const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
+  const blogs = blogsStore(stores, renderer);
   const users = usersStore(stores);
   const lastUsed = new LastUsedRecorder(
     (entries) => keys.recordLastUsed(entries),
@@ -105,5 +111,11 @@ export function createApp({ config, db, logger }: AppDeps): App {
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  return { handler: app, close: () => lastUsed.close() };
+  return {
+    handler: app,
+    close: async () => {
+      await lastUsed.close();
+      await renderer.close();
+    },
+  };
 }

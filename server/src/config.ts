@@ -25,6 +25,8 @@ export interface Config {
   readonly publicOrigin: string | undefined;
   /** Lifetime of a dashboard session. */
   readonly sessionTtlMs: number;
+  /** Longest a blog body's Markdown may take to render (in a worker thread) before a 422. */
+  readonly renderTimeoutMs: number;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -98,6 +100,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     publicOrigin,
     sessionTtlMs: int("SESSION_TTL_HOURS", 168, 1, 8760) * 3_600_000,
+    renderTimeoutMs: int("RENDER_TIMEOUT_MS", 2000, 100, 60_000),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

@@ -1,5 +1,6 @@
 import type { Db } from "mongodb";
 import { blogsStore, type NewBlog } from "../../server/src/blogs/blogs-store.js";
+import { inlineRenderer } from "../../server/src/blogs/render-pool.js";
 import { collections } from "../../server/src/db/collections.js";
 import { keysStore } from "../../server/src/keys/keys-store.js";
 import { usersStore } from "../../server/src/users/users-store.js";
@@ -10,7 +11,7 @@ export const stores = (db: Db) => {
   return {
     ...c,
     keys: keysStore(c),
-    blogs: blogsStore(c),
+    blogs: blogsStore(c, inlineRenderer),
     workspaces: workspacesStore(c),
     users: usersStore(c),
   };

@@ -3,7 +3,8 @@ import type { BlogDoc, BlogStatus, Collections } from "../db/collections.js";
 import { HttpError } from "../http/errors.js";
 import { newId, randomBase62 } from "../ids.js";
 import type { ListPosition } from "./cursor.js";
-import { excerptOf, renderMarkdown, slugify } from "./render.js";
+import { type RenderedBody, slugify } from "./render.js";
+import type { BodyRenderer } from "./render-pool.js";
 
 /** What a writer sets; everything else (html, excerpt default, times) is derived. */
 export interface BlogFields {
@@ -71,24 +72,46 @@ const cleanTags = (tags: string[] | undefined): string[] => [
   ...new Set((tags ?? []).map((t) => t.trim()).filter((t) => t !== "")),
 ];
 
-/** The stored content of `fields`: rendered, sanitised and normalised once, at save time. */
-function content(fields: BlogFields) {
+/** The stored content of `fields` but its rendered body: normalised once, at save time. */
+function content(fields: BlogFields, rendered: RenderedBody) {
   const title = fields.title.trim();
   if (title === "") throw new HttpError(400, "A blog needs a title.");
-  const bodyHtml = renderMarkdown(fields.bodyMarkdown);
   return {
     title,
-    excerpt: fields.excerpt?.trim() || excerptOf(bodyHtml),
+    excerpt: fields.excerpt?.trim() || rendered.excerpt,
     bodyMarkdown: fields.bodyMarkdown,
-    bodyHtml,
+    bodyHtml: rendered.bodyHtml,
     tags: cleanTags(fields.tags),
     authorName: fields.authorName?.trim() || "Pressroom",
     coverImageUrl: checkCoverUrl(fields.coverImageUrl),
   };
 }
 
+/** A state change or edit lost to another one this many times in a row gives up with 409. */
+const MAX_WRITE_ATTEMPTS = 5;
+
+/**
+ * Runs `work` for one key at a time in this process. The embedded database (FerretDB) applies an
+ * update as a read, then a write by `_id`, without a lock, so two updates whose filters both
+ * matched the same version would both win; writing a blog one at a time per process makes the
+ * compare-and-set below exact there too. On MongoDB the filter alone is atomic across instances.
+ */
+function keyedQueue() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => {});
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
+  };
+}
+
 /** Blogs of a workspace: writes for the dashboard and operators, and the consumer API's reads. */
-export function blogsStore({ blogs, workspaces }: Collections) {
+export function blogsStore({ blogs, workspaces }: Collections, renderer: BodyRenderer) {
+  const oneAtATime = keyedQueue();
   const find = async (workspaceId: string, blogId: string): Promise<BlogDoc> => {
     const doc = await blogs.findOne({ _id: blogId, workspaceId, status: { $ne: "removed" } });
     if (doc === null) throw new HttpError(404, "Blog not found.");
@@ -119,9 +142,42 @@ export function blogsStore({ blogs, workspaces }: Collections) {
     return { blogs: pageDocs, next };
   };
 
+  /**
+   * Every write of an existing blog: read its current version (404 when removed), derive the
+   * changes from it, and store them only if the blog still has the status and revision that were
+   * read (compare-and-set; `updatedAt` stands in for the revision on blogs stored before it). A
+   * lost race re-reads and derives again, so a removal in between ends in 404, never in a
+   * removed blog brought back; 409 after `MAX_WRITE_ATTEMPTS` lost races in a row.
+   */
+  const writeVersion = (
+    workspaceId: string,
+    blogId: string,
+    change: (doc: BlogDoc) => Partial<BlogDoc> | null,
+  ): Promise<BlogDoc> =>
+    oneAtATime(blogId, async () => {
+      for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+        const doc = await find(workspaceId, blogId);
+        const changes = change(doc);
+        if (changes === null) return doc;
+        const version: Filter<BlogDoc> =
+          doc.revision === undefined
+            ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
+            : { revision: doc.revision };
+        const { matchedCount } = await blogs.updateOne(
+          { _id: blogId, workspaceId, status: doc.status, ...version },
+          { $set: changes },
+        );
+        if (matchedCount === 1) return { ...doc, ...changes };
+      }
+      throw new HttpError(
+        409,
+        "The blog was changed by someone else at the same time; reload it and try again.",
+      );
+    });
+
   return {
     async create(workspaceId: string, input: NewBlog): Promise<BlogDoc> {
-      const fields = content(input);
+      const fields = content(input, await renderer.render(input.bodyMarkdown));
       if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
         throw new HttpError(404, "Workspace not found.");
       }
@@ -159,38 +215,46 @@ export function blogsStore({ blogs, workspaces }: Collections) {
       blogId: string,
       patch: Partial<BlogFields>,
     ): Promise<BlogDoc> {
-      const doc = await find(workspaceId, blogId);
-      const merged = { ...doc, ...patch };
-      const fields = content({
-        ...merged,
-        // A new body without a new excerpt re-derives the excerpt.
-        excerpt: patch.excerpt ?? (patch.bodyMarkdown === undefined ? doc.excerpt : undefined),
-      });
-      const slug = patch.slug === undefined ? doc.slug : checkSlug(patch.slug);
-      const changes = { ...fields, slug, updatedAt: new Date(), revision: newRevision() };
+      // Rendered before the blog is read: a slow body holds no other writer of the blog back.
+      const rendered =
+        patch.bodyMarkdown === undefined ? null : await renderer.render(patch.bodyMarkdown);
+      const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
       try {
-        await blogs.updateOne({ _id: blogId, workspaceId }, { $set: changes });
+        return await writeVersion(workspaceId, blogId, (doc) => ({
+          ...content(
+            {
+              ...doc,
+              ...patch,
+              // A new body without a new excerpt re-derives the excerpt.
+              excerpt: patch.excerpt ?? (rendered === null ? doc.excerpt : undefined),
+            },
+            rendered ?? { bodyHtml: doc.bodyHtml, excerpt: doc.excerpt },
+          ),
+          slug: slug ?? doc.slug,
+          updatedAt: new Date(),
+          revision: newRevision(),
+        }));
       } catch (err) {
-        if (isDuplicateKey(err)) throw slugTaken(slug);
+        if (isDuplicateKey(err)) throw slugTaken(slug ?? "");
         throw err;
       }
-      return { ...doc, ...changes };
     },
 
-    /** released: (re)release now; draft: withdraw; removed: gone from everyone for good. */
+    /**
+     * draft ⇄ released, and either → removed, which is final: a removed blog is never written
+     * again (every later change or edit gets 404). Setting the state a blog has changes nothing.
+     */
     async setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc> {
-      const doc = await find(workspaceId, blogId);
-      if (doc.status === status) return doc;
-      const now = new Date();
-      const revision = newRevision();
-      const changes: Partial<BlogDoc> =
-        status === "released"
+      return writeVersion(workspaceId, blogId, (doc) => {
+        if (doc.status === status) return null;
+        const now = new Date();
+        const revision = newRevision();
+        return status === "released"
           ? { status, releasedAt: now, updatedAt: now, revision }
           : status === "removed"
             ? { status, removedAt: now, updatedAt: now, revision }
             : { status, releasedAt: null, updatedAt: now, revision };
-      await blogs.updateOne({ _id: blogId, workspaceId }, { $set: changes });
-      return { ...doc, ...changes };
+      });
     },
 
     /** A blog of this workspace in any state but removed. */

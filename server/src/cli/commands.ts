@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Db } from "mongodb";
 import { blogsStore } from "../blogs/blogs-store.js";
+import { inlineRenderer } from "../blogs/render-pool.js";
 import { type BlogStatus, collections } from "../db/collections.js";
 import { keysStore } from "../keys/keys-store.js";
 import { usersStore } from "../users/users-store.js";
@@ -51,7 +52,7 @@ async function readStdin(): Promise<string> {
 const setBlogStatus =
   (status: BlogStatus, says: string): Command =>
   async (db, input, out) => {
-    const blog = await blogsStore(collections(db)).setStatus(
+    const blog = await blogsStore(collections(db), inlineRenderer).setStatus(
       required(input, "workspace"),
       positional(input, "BLOG_ID"),
       status,
@@ -77,20 +78,25 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   "blog create": async (db, input, out) => {
     const bodyFile = optional(input, "body-file");
-    const blog = await blogsStore(collections(db)).create(required(input, "workspace"), {
-      title: required(input, "title"),
-      slug: optional(input, "slug"),
-      bodyMarkdown: bodyFile === undefined ? "" : await readFile(bodyFile, "utf8"),
-      excerpt: optional(input, "excerpt"),
-      tags: optional(input, "tags")?.split(","),
-      authorName: optional(input, "author"),
-      coverImageUrl: optional(input, "cover-image-url"),
-      release: input.options.release === true,
-    });
+    const blog = await blogsStore(collections(db), inlineRenderer).create(
+      required(input, "workspace"),
+      {
+        title: required(input, "title"),
+        slug: optional(input, "slug"),
+        bodyMarkdown: bodyFile === undefined ? "" : await readFile(bodyFile, "utf8"),
+        excerpt: optional(input, "excerpt"),
+        tags: optional(input, "tags")?.split(","),
+        authorName: optional(input, "author"),
+        coverImageUrl: optional(input, "cover-image-url"),
+        release: input.options.release === true,
+      },
+    );
     out.result({ id: blog._id }, `Created ${blog.status} blog ${blog._id} (/${blog.slug}).`);
   },
   "blog list": async (db, input, out) => {
-    const list = await blogsStore(collections(db)).listAll(required(input, "workspace"));
+    const list = await blogsStore(collections(db), inlineRenderer).listAll(
+      required(input, "workspace"),
+    );
     const blogs = list.map((b) => ({
       id: b._id,
       slug: b.slug,

@@ -1,5 +1,6 @@
 import type { Db } from "mongodb";
 import { blogsStore } from "../blogs/blogs-store.js";
+import { inlineRenderer } from "../blogs/render-pool.js";
 import { collections } from "../db/collections.js";
 import { workspacesStore } from "../workspaces/workspaces-store.js";
 
@@ -44,7 +45,7 @@ export interface DemoResult {
 /** A workspace with a handful of realistic blogs: four released, one draft, one removed. */
 export async function seedDemo(db: Db): Promise<DemoResult> {
   const stores = collections(db);
-  const blogs = blogsStore(stores);
+  const blogs = blogsStore(stores, inlineRenderer);
   const workspace = await workspacesStore(stores).create("Demo workspace");
   const released: string[] = [];
   for (const post of POSTS) {

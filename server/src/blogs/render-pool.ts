@@ -1,0 +1,106 @@
+import { availableParallelism } from "node:os";
+import { MessageChannel } from "node:worker_threads";
+import { Piscina } from "piscina";
+import { HttpError } from "../http/errors.js";
+import type { RenderedBody, RenderRefusal } from "./render.js";
+import { renderBody } from "./render.js";
+import type { RenderTask } from "./render-worker.js";
+
+/** Turns a saved body into its HTML and excerpt; refuses with a 422, or 503 when overloaded. */
+export interface BodyRenderer {
+  render(source: string): Promise<RenderedBody>;
+  close(): Promise<void>;
+}
+
+export interface RenderPoolOptions {
+  /** Longest a single render may run before its worker is terminated (422). */
+  readonly timeoutMs: number;
+  /** Worker threads; default: one core less than the machine has, at least 1, at most 4. */
+  readonly threads?: number;
+  /** Renders waiting or running at once, beyond which a save gets 503; default 8 per thread. */
+  readonly maxPending?: number;
+}
+
+const refused = (refusal: RenderRefusal): HttpError =>
+  new HttpError(422, `${refusal.message} Nothing was saved.`);
+const isRefusal = (r: RenderedBody | RenderRefusal): r is RenderRefusal => "reason" in r;
+
+/**
+ * Markdown rendering off the request thread. `marked` takes time that grows with the square of
+ * some inputs (and recursion with their nesting), so every body is rendered in a worker thread
+ * of a piscina pool: the event loop that serves consumers never waits for it, and a render still
+ * running after `timeoutMs` (counted from when a worker starts it, not from when it was queued)
+ * is aborted, which terminates that worker (piscina starts a fresh one). Nothing is saved then:
+ * the caller gets a 422. At most `maxPending` renders wait or run at once; more get a 503 with
+ * `Retry-After`, so a flood of slow bodies cannot queue without bound.
+ */
+export function renderPool(options: RenderPoolOptions): BodyRenderer {
+  const threads = options.threads ?? Math.max(1, Math.min(4, availableParallelism() - 1));
+  const maxPending = options.maxPending ?? threads * 8;
+  // Under vitest and tsx the sources run as TypeScript: the worker loads them through tsx too.
+  const typescript = import.meta.url.endsWith(".ts");
+  const pool = new Piscina<RenderTask, RenderedBody | RenderRefusal>({
+    filename: new URL(`./render-worker.${typescript ? "ts" : "js"}`, import.meta.url).href,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    execArgv: typescript ? ["--import", "tsx"] : [],
+    // A render needs little memory; a runaway one is cut rather than growing the process.
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+  });
+  let pending = 0;
+
+  return {
+    async render(source) {
+      if (pending >= maxPending) {
+        throw new HttpError(503, "The server is busy rendering other blogs; retry shortly.", {
+          "Retry-After": "2",
+        });
+      }
+      pending++;
+      const abort = new AbortController();
+      const { port1, port2 } = new MessageChannel();
+      let timer: NodeJS.Timeout | undefined;
+      port1.once("message", () => {
+        timer = setTimeout(() => abort.abort(), options.timeoutMs);
+      });
+      try {
+        const result = await pool.run(
+          { source, started: port2 },
+          { transferList: [port2], signal: abort.signal },
+        );
+        if (isRefusal(result)) throw refused(result);
+        return result;
+      } catch (err) {
+        if (abort.signal.aborted) {
+          throw refused({
+            reason: "timeout",
+            message: `bodyMarkdown could not be rendered within ${options.timeoutMs} ms.`,
+          });
+        }
+        if ((err as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY") {
+          throw refused({ reason: "timeout", message: "bodyMarkdown is too complex to render." });
+        }
+        throw err;
+      } finally {
+        clearTimeout(timer);
+        port1.close();
+        pending--;
+      }
+    },
+    close: () => pool.destroy(),
+  };
+}
+
+/**
+ * The same render on the calling thread, unbounded in time: for the operator's CLI and for
+ * seeding, which render bodies of their own and serve nobody meanwhile.
+ */
+export const inlineRenderer: BodyRenderer = {
+  async render(source) {
+    const result = renderBody(source);
+    if (isRefusal(result)) throw refused(result);
+    return result;
+  },
+  close: async () => {},
+};
