@@ -1,3 +1,4 @@
+import { isLoopbackHostname } from "./admin/guards.js";
 import { createApp } from "./app.js";
 import { type Config, loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
@@ -21,6 +22,9 @@ export async function runServer(
     { url, database: database.description },
     `Pressroom listening on ${url} — dashboard ${url}/dashboard/, API docs ${url}/docs`,
   );
+
+  const note = adminReachNote(config);
+  logger[note.level]({ publicUrl: config.publicOrigin ?? null }, note.msg);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -50,4 +54,28 @@ export async function runServer(
   process.on("unhandledRejection", (err) => logger.error({ err }, "unhandled rejection"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+}
+
+/**
+ * Where the dashboard can be used, said at start-up: without PUBLIC_URL the admin API answers on
+ * loopback addresses only (admin/guards.ts, DNS rebinding) — a warning when the server listens
+ * beyond loopback, where that is surely not what the operator expects.
+ */
+export function adminReachNote(config: Pick<Config, "publicOrigin" | "host">): {
+  level: "info" | "warn";
+  msg: string;
+} {
+  if (config.publicOrigin !== undefined) {
+    return {
+      level: "info",
+      msg: `Dashboard and admin API: requests must come from ${config.publicOrigin} (PUBLIC_URL)`,
+    };
+  }
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return {
+    level: isLoopbackHostname(host) ? "info" : "warn",
+    msg:
+      "PUBLIC_URL is unset: the dashboard and admin API answer only on loopback addresses " +
+      "(localhost, 127.0.0.1, [::1]); set PUBLIC_URL to the URL browsers use to serve them elsewhere",
+  };
 }

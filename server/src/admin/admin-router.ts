@@ -44,11 +44,12 @@ export function adminRouter(deps: AdminDeps): Router {
     res.setHeader("Cache-Control", "no-store");
     next();
   });
+  // Host and Origin first (guards.ts): a refused request's body is never parsed.
+  router.use(originCheck(deps.publicOrigin));
   // Room for every body the spec accepts, however its client escapes it: a blog's bodyMarkdown
   // may hold 200,000 characters (admin.yaml), which JSON spells in up to 12 bytes each (an
   // astral character as two \u escapes), 2.4 MB; 200,000 CJK characters are 600 KB in UTF-8.
   router.use(express.json({ limit: "3mb" }));
-  router.use(originCheck(deps.publicOrigin));
   router.use(specValidator(deps.specPath, deps.validateResponses));
 
   // Open to everyone.

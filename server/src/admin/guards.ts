@@ -38,24 +38,59 @@ export function clearSessionCookie(res: Response, secure: boolean) {
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * Cross-site request forgery guard (besides SameSite=Strict): a state-changing request must
- * carry an Origin equal to the public origin, or — with none configured — to its own Host.
+ * Host names that always mean this machine: `localhost`, 127.0.0.0/8 and `[::1]`, as the URL
+ * parser spells them (so `127.1` and `0x7f.0.0.1` count as `127.0.0.1`). Not `*.localhost`:
+ * some browsers pin it to loopback, but other clients resolve it through DNS, which the
+ * attacker of a DNS-rebinding page controls; PUBLIC_URL=http://app.localhost:3000 serves it.
+ */
+export function isLoopbackHostname(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** `http://host[:port]` for a Host header, normalised as a browser's Origin is; null if unusable. */
+function originAt(protocol: string, host: string | undefined): URL | null {
+  if (host === undefined || host === "" || /[/?#@\\\s]/.test(host)) return null;
+  try {
+    return new URL(`${protocol}://${host}`);
+  } catch {
+    return null;
+  }
+}
+
+export const LOOPBACK_ONLY_MESSAGE =
+  "The dashboard answers on loopback addresses only (localhost, 127.0.0.1, [::1]): set PUBLIC_URL to serve it at another address.";
+const CROSS_ORIGIN_MESSAGE = "Cross-origin request refused.";
+
+/**
+ * Who may use the admin API (besides the session cookie's SameSite=Strict).
+ *
+ * With a public origin (PUBLIC_URL): a state-changing request must carry exactly that Origin —
+ * scheme, host and port. The Host is not checked: a proxy in front may rewrite it, and a
+ * DNS-rebinding page cannot forge the Origin.
+ *
+ * Without one, the server only knows the address it was reached at, and the Host header that
+ * names it is the attacker's own under DNS rebinding (evil.test resolving to 127.0.0.1). So every
+ * request — reads too — must name a loopback host, and a state-changing one must carry the
+ * origin of that address exactly: this server's scheme (plain HTTP), that host, that port. A
+ * page on another loopback port (another local dev server) has another origin, though the
+ * session cookie, which ignores ports, would go with its requests.
  */
 export function originCheck(publicOrigin: string | undefined): RequestHandler {
   return (req, _res, next) => {
-    if (!STATE_CHANGING.has(req.method)) return next();
-    const origin = req.get("origin");
-    let ok = false;
-    if (origin !== undefined && origin !== "null") {
-      try {
-        const url = new URL(origin);
-        ok =
-          publicOrigin !== undefined ? url.origin === publicOrigin : url.host === req.get("host");
-      } catch {
-        ok = false;
+    let expected: string;
+    if (publicOrigin !== undefined) {
+      expected = publicOrigin;
+    } else {
+      const own = originAt(req.protocol, req.get("host"));
+      if (own === null || !isLoopbackHostname(own.hostname)) {
+        throw new HttpError(403, LOOPBACK_ONLY_MESSAGE);
       }
+      expected = own.origin;
     }
-    if (!ok) throw new HttpError(403, "Cross-origin request refused.");
+    // Browsers send the serialised origin: compared as a string, so scheme, host and port count.
+    if (STATE_CHANGING.has(req.method) && req.get("origin") !== expected) {
+      throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
+    }
     next();
   };
 }
