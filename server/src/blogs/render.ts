@@ -42,7 +42,7 @@ function absoluteUrl(url: string | undefined, schemes: ReadonlySet<string>): str
 /**
  * The sanitiser's policy, applied to everything Markdown can produce (raw HTML included):
  * - elements: sanitize-html's default text elements plus img, del, ins, sup, sub and input
- *   (task-list checkboxes); no script, style, iframe, form, object or embed, no event handlers,
+ *   (task-list checkboxes only: type checkbox, always disabled); no script, style, iframe, form, object or embed, no event handlers,
  *   no `style`, `id` or `name` attributes (no DOM clobbering on the consumer's page);
  * - links: absolute http(s) or mailto URLs only; any other href (relative, protocol-relative,
  *   `javascript:`, `data:`…) is dropped, the text kept; every link gets
@@ -75,9 +75,12 @@ const POLICY: sanitizeHtml.IOptions = {
         },
       };
     },
+    // Task-list checkboxes only, and never enabled.
+    input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: "" } }),
   },
   exclusiveFilter: (frame) =>
-    frame.tag === "img" && absoluteUrl(frame.attribs.src, IMAGE_SCHEMES) === null,
+    (frame.tag === "img" && absoluteUrl(frame.attribs.src, IMAGE_SCHEMES) === null) ||
+    (frame.tag === "input" && frame.attribs.type !== "checkbox"),
 };
 
 /** Markdown → sanitised HTML (see POLICY). Synchronous and unbounded: call `renderBody`. */
