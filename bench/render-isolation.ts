@@ -1,0 +1,200 @@
+/**
+ * `npm run bench:render` (`npx tsx bench/render-isolation.ts [--seconds S] [--connections N]
+ * [--no-build]`): does one tenant saving a pathological blog body slow down another tenant's
+ * consumers? (issue 20, finding 1)
+ *
+ * Builds server/dist (`tsc -p server`, unless --no-build), starts a throwaway embedded database
+ * and Pressroom on it as `npm start` runs it (compiled, NODE_ENV=production), seeds two tenants
+ * through the admin API, then measures consumer GETs of one released blog (N closed-loop
+ * connections, default 10) for S seconds (default 15) twice, in the same run: alone (the
+ * baseline), and while the other tenant saves the slowest body the render tests generate
+ * (test/support/pathological-markdown.ts), one save after another. Prints p50/p99/max and
+ * requests per second of both windows, their ratios, and what the saves answered. Only the admin
+ * and consumer HTTP APIs are used, so the same script measures older builds too.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmbeddedDb } from "../server/src/db/embedded.js";
+import { PATHOLOGICAL } from "../test/support/pathological-markdown.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const seconds = option("--seconds", 15);
+const connections = option("--connections", 10);
+const WORST = "underscore emphasis (_a…)";
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Admin API calls as the dashboard makes them: session cookie, Origin. */
+function adminClient(base: string) {
+  let cookie = "";
+  return async <T>(
+    method: string,
+    p: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> => {
+    const res = await fetch(`${base}/api/admin${p}`, {
+      method,
+      headers: { "content-type": "application/json", origin: base, cookie },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = res.headers.get("set-cookie");
+    if (set !== null) cookie = set.split(";")[0] ?? "";
+    const text = await res.text();
+    if (res.status >= 400 && !(method === "POST" && p.endsWith("/blogs"))) {
+      throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 200)}`);
+    }
+    return { status: res.status, body: (text === "" ? undefined : JSON.parse(text)) as T };
+  };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+
+async function consumerWindow(url: string, key: string) {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const end = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < end) {
+        const started = performance.now();
+        const res = await fetch(url, { headers: { "x-api-key": key } });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    count: latencies.length,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? Number.NaN,
+    statuses: [...statuses].map(([s, n]) => `${n}×${s}`).join(" "),
+  };
+}
+
+async function main() {
+  if (!args.includes("--no-build")) {
+    log("tsc -p server…");
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    execFileSync(process.execPath, [tsc, "-p", "server"], { cwd: ROOT, stdio: "inherit" });
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), "pressroom-bench-render-"));
+  const db = await startEmbeddedDb({ dataDir, onProgress: log });
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [
+      "--max-semi-space-size=16",
+      "--initial-old-space-size=16",
+      "--heap-growing-percent=100",
+      path.join(ROOT, "server/bin/pressroom.js"),
+      "start",
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        PORT: String(port),
+        MONGODB_URI: db.uri,
+        MONGODB_DB: "bench_render",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      if ((await fetch(`${base}/healthz`).catch(() => null))?.ok) break;
+      if (i > 300) throw new Error("the server did not start");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const admin = adminClient(base);
+    type Me = { workspaces: { id: string }[] };
+    const me = await admin<Me>("POST", "/setup", {
+      name: "Bench Owner",
+      email: "bench@example.com",
+      password: "bench password 1",
+      workspaceName: "Readers' tenant",
+    });
+    const readers = me.body.workspaces[0]?.id ?? "";
+    const writer = (await admin<{ id: string }>("POST", "/workspaces", { name: "Writer" })).body.id;
+    const key = (
+      await admin<{ secret: string }>("POST", `/workspaces/${readers}/keys`, { name: "bench" })
+    ).body.secret;
+    const blog = (
+      await admin<{ id: string }>("POST", `/workspaces/${readers}/blogs`, {
+        title: "A released blog",
+        bodyMarkdown: "Some *text*.\n\n".repeat(50),
+      })
+    ).body.id;
+    await admin("POST", `/workspaces/${readers}/blogs/${blog}/release`);
+    const url = `${base}/api/consumer/blogs/${blog}`;
+
+    log(`warm-up, then ${seconds} s alone and ${seconds} s beside saves of ${WORST}…`);
+    await consumerWindow(url, key);
+    const alone = await consumerWindow(url, key);
+    const saves: { status: number; ms: number }[] = [];
+    let saving = true;
+    const saver = (async () => {
+      while (saving) {
+        const started = performance.now();
+        const res = await admin("POST", `/workspaces/${writer}/blogs`, {
+          title: "Pathological",
+          bodyMarkdown: PATHOLOGICAL[WORST],
+        });
+        saves.push({ status: res.status, ms: performance.now() - started });
+      }
+    })();
+    const beside = await consumerWindow(url, key);
+    saving = false;
+    await saver;
+
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    const row = (name: string, w: typeof alone) =>
+      `| ${name} | ${w.rps.toFixed(0)} | ${ms(w.p50)} | ${ms(w.p99)} | ${ms(w.max)} | ${w.statuses} |`;
+    console.log(
+      [
+        `consumer GET of one blog, ${connections} connections, ${seconds} s windows:`,
+        "| window | req/s | p50 | p99 | max | answers |",
+        "|---|---|---|---|---|---|",
+        row("alone (baseline)", alone),
+        row("beside another tenant's saves", beside),
+        `p99 ratio ${(beside.p99 / alone.p99).toFixed(2)}×, req/s ratio ${(beside.rps / alone.rps).toFixed(2)}×`,
+        `saves of ${WORST} (${PATHOLOGICAL[WORST]?.length} characters): ${saves.length}, ` +
+          `answers ${[...new Set(saves.map((s) => s.status))].join(", ")}, ` +
+          `longest ${ms(Math.max(...saves.map((s) => s.ms)))}`,
+      ].join("\n"),
+    );
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    await db.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
