@@ -1,5 +1,6 @@
 import express, { Router } from "express";
 import type { BlogsStore } from "../blogs/blogs-store.js";
+import { errorHandler } from "../http/errors.js";
 import { specValidator } from "../http/spec-validator.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
@@ -80,5 +81,10 @@ export function adminRouter(deps: AdminDeps): Router {
   router.delete(`${W}/blogs/:blogId`, blog.removeBlog);
   router.post(`${W}/blogs/:blogId/release`, blog.releaseBlog);
   router.post(`${W}/blogs/:blogId/unrelease`, blog.unreleaseBlog);
+  // Errors end here, as in the consumer router. Besides saving the walk through later mounts:
+  // when response validation (tests, development) refuses an error response, the validator
+  // hands its own error to the `next` of this router, which must still lead to an error
+  // handler; from the app's last handler it led to Express's HTML page, stack trace included.
+  router.use(errorHandler);
   return router;
 }
