@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether first-run setup is still needed */
+        /**
+         * Whether first-run setup is still needed
+         * @description True until the owner account exists; the dashboard then shows the setup form.
+         */
         get: operations["getSetupStatus"];
         put?: never;
         /**
@@ -57,7 +60,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user and their workspaces */
+        /**
+         * The signed-in user and their workspaces
+         * @description The user of the session cookie, with every workspace they belong to and their role there.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -74,10 +80,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the workspaces the user belongs to */
+        /**
+         * List the workspaces the user belongs to
+         * @description Every workspace the signed-in user is a member of, oldest first, with their role in it.
+         */
         get: operations["listWorkspaces"];
         put?: never;
-        /** Create a workspace, owned by the user */
+        /**
+         * Create a workspace, owned by the user
+         * @description The signed-in user becomes the new workspace's owner.
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -101,7 +113,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a workspace (owner only) */
+        /**
+         * Rename a workspace (owner only)
+         * @description Only the workspace's owner may rename it; other members get `403`.
+         */
         patch: operations["renameWorkspace"];
         trace?: never;
     };
@@ -115,10 +130,20 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List the members of a workspace */
+        /**
+         * List the members of a workspace
+         * @description Every member of the workspace, the owner included, in the order they were added.
+         */
         get: operations["listMembers"];
         put?: never;
-        /** Add an existing user to the workspace (owner only) */
+        /**
+         * Add a user to the workspace by email (owner only)
+         * @description Adds the user with this email to the workspace when such an account exists. The answer
+         *     is the same `202` whether or not an account has this email, and whether or not it is a
+         *     member already, so this operation cannot be used to find out who has an account. (An
+         *     invitation the person accepts will replace direct adds.) List the members to see who
+         *     belongs to the workspace.
+         */
         post: operations["addMember"];
         delete?: never;
         options?: never;
@@ -141,7 +166,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (owner only; the owner cannot be removed) */
+        /**
+         * Remove a member (owner only; the owner cannot be removed)
+         * @description The removed user loses access at once; removing the owner answers `409`.
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
@@ -158,7 +186,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List the workspace's API keys, revoked ones included */
+        /**
+         * List the workspace's API keys, revoked ones included
+         * @description Prefixes and metadata only (when created, by whom, last used, revoked); never a raw key.
+         */
         get: operations["listKeys"];
         put?: never;
         /**
@@ -186,7 +217,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a key, at once and for good */
+        /**
+         * Revoke a key, at once and for good
+         * @description The key's next consumer request gets `401`. Revoking a revoked key answers `409`.
+         */
         post: operations["revokeKey"];
         delete?: never;
         options?: never;
@@ -204,10 +238,18 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List blogs, newest first */
+        /**
+         * List blogs, newest first
+         * @description Drafts and released blogs (never removed ones), newest first, one page at a time: pass
+         *     the previous page's `nextCursor` as `cursor` until it is `null`.
+         */
         get: operations["listAdminBlogs"];
         put?: never;
-        /** Create a draft blog */
+        /**
+         * Create a draft blog
+         * @description The body is rendered to sanitised HTML and the excerpt derived from it (unless one is
+         *     given) when the blog is saved. The slug defaults to one made from the title.
+         */
         post: operations["createBlog"];
         delete?: never;
         options?: never;
@@ -227,11 +269,17 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a blog in any state but removed */
+        /**
+         * Read a blog in any state but removed
+         * @description A draft or a released blog, with everything the editor shows; a removed blog answers `404`.
+         */
         get: operations["getAdminBlog"];
         put?: never;
         post?: never;
-        /** Remove a blog for good */
+        /**
+         * Remove a blog for good
+         * @description Consumers stop seeing it at once; it cannot be brought back.
+         */
         delete: operations["removeBlog"];
         options?: never;
         head?: never;
@@ -256,7 +304,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Release a blog to consumers */
+        /**
+         * Release a blog to consumers
+         * @description Consumers see the blog from now on; `releasedAt` moves to now.
+         */
         post: operations["releaseBlog"];
         delete?: never;
         options?: never;
@@ -278,7 +329,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take a blog back to draft */
+        /**
+         * Take a blog back to draft
+         * @description Consumers stop seeing the blog at once; it stays editable as a draft.
+         */
         post: operations["unreleaseBlog"];
         delete?: never;
         options?: never;
@@ -291,6 +345,14 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Error: {
+            /**
+             * @description Short text for humans. It may quote the name of a query parameter as it was sent
+             *     (so its length is bounded by the request's).
+             */
+            message: string;
+        };
+        /** @description A request was taken; the message says what follows from it. */
+        Accepted: {
             message: string;
         };
         SetupStatus: {
@@ -298,7 +360,7 @@ export interface components {
             needed: boolean;
         };
         SetupRequest: {
-            /** @description Trimmed; must not be blank. */
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
             name: string;
             /** Format: email */
             email: string;
@@ -307,25 +369,29 @@ export interface components {
             workspaceName: string;
         };
         SignInRequest: {
+            /** Format: email */
             email: string;
             password: string;
         };
         User: {
             id: string;
+            /** @description Plain text, not HTML. */
             name: string;
+            /** Format: email */
             email: string;
         };
         /** @enum {string} */
         Role: "owner" | "member";
         Workspace: {
             id: string;
+            /** @description Plain text, not HTML. */
             name: string;
             role: components["schemas"]["Role"];
             /** Format: date-time */
             createdAt: string;
         };
         WorkspaceInput: {
-            /** @description Trimmed; must not be blank. */
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
             name: string;
         };
         Me: {
@@ -376,9 +442,11 @@ export interface components {
             title: string;
             excerpt: string;
             bodyMarkdown: string;
+            /** @description Sanitised HTML; it can be much longer than `bodyMarkdown`. */
             bodyHtml: string;
             tags: string[];
             authorName: string;
+            /** Format: uri */
             coverImageUrl: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -393,22 +461,28 @@ export interface components {
          */
         CoverImageUrlInput: null | string;
         BlogInput: {
-            /** @description Trimmed; must not be blank. */
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
             title: string;
             slug?: string;
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Empty (or blank): derived from the body. */
             excerpt?: string;
+            /** @description The body, in Markdown. Blockquotes and lists may nest at most 32 levels deep; a body that cannot be rendered within the server's time limit is refused with 422. */
             bodyMarkdown?: string;
             tags?: string[];
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) is "Pressroom". */
             authorName?: string;
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
         };
         BlogPatch: {
-            /** @description Trimmed; must not be blank. */
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
             title?: string;
             slug?: string;
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Empty (or blank): derived from the body. */
             excerpt?: string;
+            /** @description The body, in Markdown. Blockquotes and lists may nest at most 32 levels deep; a body that cannot be rendered within the server's time limit is refused with 422. */
             bodyMarkdown?: string;
             tags?: string[];
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) is "Pressroom". */
             authorName?: string;
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
         };
@@ -535,7 +609,7 @@ export interface components {
         /** @description Too many failed sign-ins; try again after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
-                /** @description Seconds to wait. */
+                /** @description Seconds to wait (at most the 15-minute window). */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
@@ -546,6 +620,60 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body could not be rendered: it nests blockquotes or lists more than 32 levels deep,
+         *     or rendering it took longer than the server's limit (2 seconds by default). Nothing was
+         *     saved.
+         */
+        Unprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "bodyMarkdown nests blockquotes or lists more than 32 levels deep (line 40)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The server is busy rendering other blogs; retry after the given number of seconds.
+         *     Nothing was saved.
+         */
+        Busy: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The server is busy rendering other blogs. Retry shortly."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The same answer whether or not an account has this email and whether or not it is a
+         *     member already; the account, if there is one, is a member now.
+         */
+        MemberAddAccepted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "If an account uses this email, it is now a member of this workspace."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Accepted"];
             };
         };
         /** @description An unexpected failure. */
@@ -824,20 +952,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new member. */
-            201: {
+            202: components["responses"]["MemberAddAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The workspace does not exist, or the user is not a member of it. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Member"];
+                    /**
+                     * @example {
+                     *       "message": "Workspace not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -914,7 +1046,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Names the integration that uses the key. Trimmed; must not be blank. */
+                    /**
+                     * @description Names the integration that uses the key. One line of plain text (no control
+                     *     characters, no bidi overrides or isolates). Trimmed; must not be blank.
+                     */
                     name: string;
                 };
             };
@@ -974,7 +1109,7 @@ export interface operations {
             query?: {
                 /** @description Only blogs in this state. */
                 status?: components["schemas"]["BlogStatus"];
-                /** @description Page size. */
+                /** @description Page size, in decimal digits (`0x10`, `1e2`, `+5` are refused with `400`). */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
@@ -1038,7 +1173,9 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getAdminBlog: {
@@ -1132,7 +1269,9 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     releaseBlog: {

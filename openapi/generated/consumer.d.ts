@@ -58,7 +58,11 @@ export interface components {
     schemas: {
         /** @description The body of every error response. */
         Error: {
-            /** @description Short, stable text for humans. Clients switch on the status, not on this. */
+            /**
+             * @description Short, stable text for humans. Clients switch on the status, not on this. It may
+             *     quote the name of a query parameter as it was sent (so its length is bounded by the
+             *     request's).
+             */
             message: string;
         };
         /** @description A released blog, with everything a website needs to render it. */
@@ -73,10 +77,17 @@ export interface components {
              * @example spring-release-notes
              */
             slug: string;
-            /** @example Spring release notes */
+            /**
+             * @description **Plain text, not HTML**: it may contain `<`, `&` or quotes. Escape it wherever you
+             *     put it into HTML (an element's text or an attribute).
+             * @example Spring release notes
+             */
             title: string;
             /**
-             * @description A short plain-text summary for listings.
+             * @description A short summary for listings, in **plain text, not HTML**: written by the author, or
+             *     derived from the body's first paragraph (its text, cut near 200 characters), so it may
+             *     contain `<`, `&` or quotes decoded from the body (code spans, for one). Escape it
+             *     wherever you put it into HTML.
              * @example Everything that shipped this spring, in five minutes.
              */
             excerpt: string;
@@ -84,17 +95,22 @@ export interface components {
             bodyMarkdown: string;
             /**
              * @description The body rendered from `bodyMarkdown` to HTML when the blog was saved, sanitised:
-             *     no scripts, event handlers or `javascript:` links.
+             *     no scripts, event handlers or `javascript:` links. The only field that is HTML; it
+             *     can be much longer than `bodyMarkdown` (link references repeat their URL).
              */
             bodyHtml: string;
             /**
+             * @description Plain text, not HTML; escape each tag wherever you put it into HTML.
              * @example [
              *       "release-notes",
              *       "product"
              *     ]
              */
             tags: string[];
-            /** @example Ada Lovelace */
+            /**
+             * @description Plain text, not HTML; escape it wherever you put it into HTML.
+             * @example Ada Lovelace
+             */
             authorName: string;
             /**
              * Format: uri
@@ -210,11 +226,14 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Page size. */
+        /** @description Page size, in decimal digits (`0x10`, `1e2`, `+5` are refused with `400`). */
         Limit: number;
         /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
         Cursor: string;
-        /** @description An `ETag` from an earlier response; an unchanged resource then answers `304`. */
+        /**
+         * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+         *     unchanged resource then answers `304`.
+         */
         IfNoneMatch: string;
     };
     requestBodies: never;
@@ -230,7 +249,8 @@ export interface components {
          */
         CacheControl: string;
         /**
-         * @description Identifies the request in the server's logs; quote it when reporting a problem.
+         * @description Identifies the request in the server's logs; quote it when reporting a problem. A UUID,
+         *     or the caller's own `x-request-id` when it is 8–128 letters, digits and `._:-`.
          * @example 5f0c6a3e-4b7d-4a51-9d2e-0a8c2b1f9e34
          */
         RequestId: string;
@@ -242,13 +262,16 @@ export interface operations {
     listBlogs: {
         parameters: {
             query?: {
-                /** @description Page size. */
+                /** @description Page size, in decimal digits (`0x10`, `1e2`, `+5` are refused with `400`). */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: {
-                /** @description An `ETag` from an earlier response; an unchanged resource then answers `304`. */
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`.
+                 */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -279,12 +302,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An `ETag` from an earlier response; an unchanged resource then answers `304`. */
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`.
+                 */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /**
-                 * @description The ID of a released blog, as returned by the list operation.
+                 * @description The ID of a released blog, as returned by the list operation. Any other string of
+                 *     up to 2,048 characters gets the same `404` as an unknown ID.
                  * @example b_7KcXw2Qm9TfL3pZa
                  */
                 blogId: string;
