@@ -29,6 +29,12 @@ describe("§7.1 every error is a JSON object with one field, message", () => {
     ["limit=abc", "limit"],
     ["limit=1.5", "limit"],
     ["limit=1&limit=2", "limit"],
+    // Decimal digits only (issue 20, finding 10): the validator's Number() coercion took these.
+    ["limit=0x10", "limit"],
+    ["limit=1e2", "limit"],
+    ["limit=+5", "limit"],
+    ["limit=%205", "limit"],
+    ["limit=5.0", "limit"],
     ["cursor=", "cursor"],
     ["cursor=not-a-cursor", "cursor"],
     [`cursor=${Buffer.from('["x","b_1"]').toString("base64url")}`, "cursor"],
@@ -44,6 +50,12 @@ describe("§7.1 every error is a JSON object with one field, message", () => {
       expect((res.body as { message: string }).message).toContain(param);
     });
   }
+
+  it("limit in plain decimal digits is accepted (limit=5 → 200, five blogs at most)", async () => {
+    const res = await api("/api/consumer/blogs?limit=5");
+    expect(res.status).toBe(200);
+    expect((res.body as { data: unknown[] }).data.length).toBeLessThanOrEqual(5);
+  });
 
   it("a query parameter on get one blog (it takes none) → 400 naming it, as the spec says", async () => {
     const res = await api(`/api/consumer/blogs/${a.released[0]}?fields=title`);
