@@ -266,3 +266,32 @@ describe("blogs in the dashboard, and what consumers see", () => {
     expect(res.status).toBe(409);
   });
 });
+
+describe("members (issue 20, finding 9)", () => {
+  it("member add answers alike whether or not the account exists", async () => {
+    const users = stores(t.db).users;
+    await users.create({ email: "known@example.com", name: "Known", password: "known's password" });
+    const add = (email: string) => owner.post(`/workspaces/${ws}/members`, { email });
+    const answers = [
+      await add("nobody-here@example.com"), // no account
+      await add("known@example.com"), // an account, not a member yet: added
+      await add("Known@Example.com"), // the same account again: already a member
+      await add(OWNER.email), // the owner
+    ];
+    for (const res of answers) {
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: answers[0]?.status,
+        body: answers[0]?.body,
+      });
+    }
+    expect(answers[0]?.status).toBe(202);
+    expect(Object.keys(answers[0]?.body ?? {})).toEqual(["message"]);
+    // Only the existing account became a member, once.
+    const members = await owner.get<{ data: { user: { email: string } }[] }>(
+      `/workspaces/${ws}/members`,
+    );
+    expect(members.body.data.map((m) => m.user.email).sort()).toEqual(
+      ["known@example.com", OWNER.email].sort(),
+    );
+  });
+});

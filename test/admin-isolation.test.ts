@@ -85,7 +85,7 @@ describe("membership isolation between two workspaces", () => {
   it("a member can work in the workspace but only the owner renames it and manages members", async () => {
     expect(
       (await alice.post(`/workspaces/${wsA}/members`, { email: "bob@example.com" })).status,
-    ).toBe(201);
+    ).toBe(202);
     expect((await bob.get(`/workspaces/${wsA}/keys`)).status).toBe(200);
     expect((await bob.post(`/workspaces/${wsA}/blogs`, { title: "Bob writes" })).status).toBe(201);
     expect((await bob.patch(`/workspaces/${wsA}`, { name: "Bob's now" })).status).toBe(403);

@@ -2,6 +2,7 @@
 import type { components } from "../../../openapi/generated/admin.js";
 
 type Schemas = components["schemas"];
+export type Accepted = Schemas["Accepted"];
 export type AdminBlog = Schemas["AdminBlog"];
 export type ApiKeyView = Schemas["ApiKey"];
 export type BlogInput = Schemas["BlogInput"];

@@ -1,9 +1,12 @@
 import type { RequestHandler } from "express";
 import type { UsersStore } from "../users/users-store.js";
-import type { Member, Workspace, WorkspaceInput } from "./admin-types.js";
+import type { Accepted, Member, Workspace, WorkspaceInput } from "./admin-types.js";
 import { signedInUser } from "./guards.js";
 
 type WorkspaceParams = { workspaceId: string };
+
+export const MEMBER_ADD_ACCEPTED =
+  "If an account uses this email, it is now a member of this workspace.";
 
 /** Workspaces of the signed-in user, and their members. Membership is checked by the router. */
 export function workspaceHandlers(users: UsersStore) {
@@ -30,11 +33,14 @@ export function workspaceHandlers(users: UsersStore) {
     res.json({ data: await users.members(req.params.workspaceId) });
   };
 
-  const addMember: RequestHandler<WorkspaceParams, Member, { email: string }> = async (
+  // The same 202 whether or not the email has an account and whether or not it is a member
+  // already (admin.yaml, addMember): the answer must not tell who has an account.
+  const addMember: RequestHandler<WorkspaceParams, Accepted, { email: string }> = async (
     req,
     res,
   ) => {
-    res.status(201).json(await users.addMember(req.params.workspaceId, req.body.email));
+    await users.addMember(req.params.workspaceId, req.body.email);
+    res.status(202).json({ message: MEMBER_ADD_ACCEPTED });
   };
 
   const removeMember: RequestHandler<WorkspaceParams & { userId: string }> = async (req, res) => {

@@ -127,15 +127,18 @@ export function usersStore({ users, memberships, workspaces, markers }: Collecti
       });
     },
 
-    async addMember(workspaceId: string, email: string): Promise<MemberView> {
+    /**
+     * Makes the account with this email a member, when there is one and it is not a member yet.
+     * Says nothing about which happened: the caller answers alike in every case (issue 20,
+     * finding 9), so adding members cannot be used to find out who has an account.
+     */
+    async addMember(workspaceId: string, email: string): Promise<void> {
       const user = await store.findByEmail(email);
-      if (user === null) throw new HttpError(404, "No user with this email.");
+      if (user === null) return;
       try {
-        const m = await addMembership(workspaceId, user._id, "member");
-        return { user: toUserView(user), role: m.role, addedAt: m.createdAt.toISOString() };
+        await addMembership(workspaceId, user._id, "member");
       } catch (err) {
-        if (isDuplicateKey(err)) throw new HttpError(409, "Already a member.");
-        throw err;
+        if (!isDuplicateKey(err)) throw err;
       }
     },
 
