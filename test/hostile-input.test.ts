@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generateKey } from "../server/src/keys/key-format.js";
 import { AdminClient, OWNER } from "./support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "./support/fixtures.js";
+import { fill } from "./support/pathological-markdown.js";
 import { rawRequest } from "./support/raw-http.js";
 import { type TestDb, useTestDb } from "./support/test-db.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
@@ -47,6 +48,14 @@ const rawList = async (headers: string) => {
     server.url,
     `GET /api/consumer/blogs HTTP/1.1\r\nHost: localhost\r\n${headers}`,
   );
+  return {
+    status: res.status,
+    body: JSON.parse(res.raw.split("\r\n\r\n")[1] ?? "null") as unknown,
+  };
+};
+/** An admin request as raw bytes (a Host fetch would not send), its JSON body parsed. */
+const rawAdmin = async (head: string) => {
+  const res = await rawRequest(server.url, head);
   return {
     status: res.status,
     body: JSON.parse(res.raw.split("\r\n\r\n")[1] ?? "null") as unknown,
@@ -175,6 +184,39 @@ const cases: Case[] = [
     "admin: an operator object as email on sign-in",
     () => admin.post("/session", { email: { $ne: null }, password: "x" }),
     400,
+  ],
+  // issue 20: bodies that took the request thread for seconds, or its stack
+  [
+    "admin: 200,000 characters of _a (quadratic emphasis, past the render time limit)",
+    () => admin.post(`/workspaces/${ws}/blogs`, { title: "t", bodyMarkdown: fill("_a") }),
+    422,
+  ],
+  [
+    "admin: 200,000 > on one line (nesting past the limit; overflowed the stack)",
+    () => admin.post(`/workspaces/${ws}/blogs`, { title: "t", bodyMarkdown: fill(">") }),
+    422,
+  ],
+  // issue 20: who may reach the admin API, and keys hidden by percent-encoding
+  [
+    "admin: a DNS-rebinding POST /setup (Host and Origin evil.test)",
+    () =>
+      rawAdmin("POST /api/admin/setup HTTP/1.1\r\nHost: evil.test\r\nOrigin: http://evil.test\r\n"),
+    403,
+  ],
+  [
+    "admin: an https:// Origin on the http server",
+    () =>
+      new AdminClient(server.url, server.url.replace("http:", "https:")).post("/session", {
+        email: OWNER.email,
+        password: OWNER.password,
+      }),
+    403,
+  ],
+  ["admin: HTTP/1.0 with no Host", () => rawAdmin("GET /api/admin/setup HTTP/1.0\r\n"), 403],
+  [
+    "a percent-encoded key in the consumer path (kept out of the log)",
+    () => byId(a.key.replace(/_/g, "%5F")),
+    404,
   ],
 ];
 
