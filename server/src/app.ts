@@ -60,6 +60,8 @@ export function createApp({ config, db, logger }: AppDeps): App {
   // Consumer responses set their own strong ETags (http/conditional.ts).
   app.set("etag", false);
   app.set("query parser", "simple");
+  // Which proxies' X-Forwarded-For to believe for `req.ip` (sign-in throttling counts by it).
+  app.set("trust proxy", config.trustProxy);
 
   app.use(requestContext(logger));
   // Security headers on every response. JSON needs no sources at all; the docs and the

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 
 /** Every setting Pressroom reads, validated once at boot. Nothing else reads `process.env`. */
@@ -27,6 +28,50 @@ export interface Config {
   readonly sessionTtlMs: number;
   /** Longest a blog body's Markdown may take to render (in a worker thread) before a 422. */
   readonly renderTimeoutMs: number;
+  /**
+   * Express's "trust proxy": which peers' X-Forwarded-For/-Proto to believe, so that `req.ip` is
+   * the client's address (sign-in throttling counts per address). False: the TCP peer's address.
+   */
+  readonly trustProxy: TrustProxy;
+}
+
+/** False, a hop count, or addresses, subnets and proxy-addr's names (loopback, …). */
+export type TrustProxy = false | number | readonly string[];
+
+const PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** TRUST_PROXY: unset/"false", a hop count 1-10, or a comma-separated list; never "true". */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") {
+    problems.push(
+      "TRUST_PROXY=true would believe X-Forwarded-For from anyone, so every client could pick its own address: give the number of proxies in front (e.g. 1) or their addresses/subnets",
+    );
+    return false;
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+    problems.push(`TRUST_PROXY must be a hop count from 1 to 10 when a number (got "${raw}")`);
+    return false;
+  }
+  const entries = raw.split(",").map((e) => e.trim());
+  const valid = (entry: string) => {
+    if (PROXY_NAMES.includes(entry)) return true;
+    const [address = "", prefix, ...rest] = entry.split("/");
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return false;
+    if (prefix === undefined) return true;
+    return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  };
+  const bad = entries.filter((e) => !valid(e));
+  if (bad.length > 0) {
+    problems.push(
+      `TRUST_PROXY must be "false", a hop count, or a comma-separated list of IP addresses, subnets (10.0.0.0/8) and ${PROXY_NAMES.join("/")} (got "${raw}")`,
+    );
+    return false;
+  }
+  return entries;
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -101,6 +146,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicOrigin,
     sessionTtlMs: int("SESSION_TTL_HOURS", 168, 1, 8760) * 3_600_000,
     renderTimeoutMs: int("RENDER_TIMEOUT_MS", 2000, 100, 60_000),
+    trustProxy: parseTrustProxy(str("TRUST_PROXY"), problems),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

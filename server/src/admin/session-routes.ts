@@ -38,17 +38,16 @@ export function sessionHandlers({ users, sessions, throttle, secureCookies }: Se
 
   const signIn: RequestHandler<object, Me, SignInRequest> = async (req, res) => {
     const { email, password } = req.body;
-    await throttle.check(email);
+    // Counted before the password is checked, so parallel attempts cannot outrun the count: over
+    // a limit this throws 429 and no password is checked. A failure stays counted.
+    const attempt = await throttle.begin(email, req.ip);
     const user = await users.findByEmail(email);
     const ok =
       user === null
         ? await verifyAgainstNothing(password)
         : await verifyPassword(user.passwordHash, password);
-    if (user === null || !ok) {
-      await throttle.fail(email);
-      throw new HttpError(401, "Wrong email or password.");
-    }
-    await throttle.clear(email);
+    if (user === null || !ok) throw new HttpError(401, "Wrong email or password.");
+    await attempt.succeeded();
     await startSession(res, user._id);
     res.json(await me(user._id));
   };

@@ -1,4 +1,4 @@
-import type { Collection, Db } from "mongodb";
+import { type Collection, type Db, MongoServerError } from "mongodb";
 import type { Blog } from "../api-types.js";
 
 /** Stored documents: the database's own shapes, built on the spec's where they overlap. */
@@ -57,11 +57,19 @@ export interface SessionDoc {
   expiresAt: Date;
 }
 
+/**
+ * One sign-in attempt that reached (or is about to reach) the password check: failed attempts
+ * keep theirs until it expires, a success deletes its email's (sessions/sign-in-throttle.ts).
+ */
 export interface SignInFailuresDoc {
-  /** The lower-cased email signed in with. */
+  /** Random, one per attempt: inserts of distinct documents are never lost, even on FerretDB. */
   _id: string;
-  failures: number;
-  windowStart: Date;
+  /** Trimmed and lower-cased, as users are looked up. */
+  email: string;
+  /** The client address the attempt came from; IPv6 by its /64. */
+  address: string;
+  /** When the attempt stops counting (attempt time + the throttle window); TTL-deleted. */
+  expiresAt: Date;
 }
 
 /** One-off markers; `_id: "setup"` exists once first-run setup has happened. */
@@ -123,10 +131,16 @@ export function collections(db: Db): Collections {
  * - blogs {workspaceId, slug} unique: slugs are unique within a workspace;
  * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list;
  * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
- * - users {email} unique; memberships by user and by workspace; sessions by user.
+ * - users {email} unique; memberships by user and by workspace; sessions by user;
+ * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
+ * - TTL (`expireAfterSeconds: 0` on `expiresAt`) on sessions and signInFailures, so MongoDB
+ *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
+ *   sweeper (sessions/sweeper.ts) is what deletes them, and it runs on MongoDB too.
+ *
+ * Returns whether the TTL indexes exist.
  */
-export async function ensureIndexes(db: Db): Promise<void> {
-  const { apiKeys, blogs, users, memberships, sessions } = collections(db);
+export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
+  const { apiKeys, blogs, users, memberships, sessions, signInFailures } = collections(db);
   // One index per command: FerretDB 1.24 drops the connection (a server-side panic) when one
   // createIndexes command names several indexes that all exist already.
   await blogs.createIndex(
@@ -141,4 +155,27 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await memberships.createIndex({ userId: 1 }, { name: "user_memberships" });
   await memberships.createIndex({ workspaceId: 1 }, { name: "workspace_members" });
   await sessions.createIndex({ userId: 1 }, { name: "user_sessions" });
+  await signInFailures.createIndex({ email: 1, expiresAt: 1 }, { name: "failures_by_email" });
+  await signInFailures.createIndex({ address: 1, expiresAt: 1 }, { name: "failures_by_address" });
+  // The window is in each document's `expiresAt`, not in the index: a changed window never
+  // meets an existing index with other options (which MongoDB refuses).
+  const sessionsTtl = await ttlIndex(sessions, "session_expiry");
+  const failuresTtl = await ttlIndex(signInFailures, "failure_expiry");
+  return { ttlIndexes: sessionsTtl && failuresTtl };
 }
+
+/** A TTL index on `expiresAt`; false where the server has no TTL (FerretDB: NotImplemented). */
+async function ttlIndex(
+  collection: Collection<SessionDoc> | Collection<SignInFailuresDoc>,
+  name: string,
+): Promise<boolean> {
+  try {
+    await collection.createIndex({ expiresAt: 1 }, { name, expireAfterSeconds: 0 });
+    return true;
+  } catch (err) {
+    if (err instanceof MongoServerError && err.code === NOT_IMPLEMENTED) return false;
+    throw err;
+  }
+}
+
+const NOT_IMPLEMENTED = 238;
