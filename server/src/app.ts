@@ -23,6 +23,7 @@ import {
 } from "./paths.js";
 import { sessionsStore } from "./sessions/sessions-store.js";
 import { signInThrottle } from "./sessions/sign-in-throttle.js";
+import { startSweeper } from "./sessions/sweeper.js";
 import { usersStore } from "./users/users-store.js";
 
 export interface AppDeps {
@@ -54,6 +55,8 @@ export function createApp({ config, db, logger }: AppDeps): App {
     config.lastUsedFlushMs,
     logger,
   );
+  // Deletes expired sessions and sign-in records (FerretDB has no TTL indexes); `close` stops it.
+  const sweeper = startSweeper(stores, logger);
 
   const app = express();
   app.disable("x-powered-by");
@@ -118,6 +121,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
     close: async () => {
       await lastUsed.close();
       await renderer.close();
+      await sweeper.close();
     },
   };
 }

@@ -1,0 +1,95 @@
+import type { Collections } from "../db/collections.js";
+import type { Logger } from "../logger.js";
+
+/** How often expired sessions and sign-in records are deleted. */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** The first sweep, a while after start: not in the middle of start-up, yet soon after a deploy. */
+export const FIRST_SWEEP_DELAY_MS = 60_000;
+
+export interface Purged {
+  readonly sessions: number;
+  readonly signInFailures: number;
+}
+
+/**
+ * Deletes the sessions and sign-in records that have expired by `now`, and sign-in records
+ * without `expiresAt` (the per-email counters stored before it existed). Idempotent, and safe to
+ * run from every instance at once: the same deletes that MongoDB's TTL monitor does, which
+ * FerretDB 1.24 has none of.
+ */
+export async function purgeExpired(
+  { sessions, signInFailures }: Collections,
+  now: Date,
+): Promise<Purged> {
+  const [s, f] = await Promise.all([
+    sessions.deleteMany({ expiresAt: { $lte: now } }),
+    signInFailures.deleteMany({
+      $or: [{ expiresAt: { $lte: now } }, { expiresAt: { $exists: false } }],
+    }),
+  ]);
+  return { sessions: s.deletedCount, signInFailures: f.deletedCount };
+}
+
+export interface SweeperOptions {
+  readonly intervalMs?: number;
+  readonly firstDelayMs?: number;
+  /** The clock, in epoch milliseconds; tests pass their own. */
+  readonly now?: () => number;
+}
+
+export interface Sweeper {
+  /** Sweeps now (waiting for one under way first); never rejects: failures are logged. */
+  sweep(): Promise<void>;
+  /** Stops the timer and waits for a sweep under way; no sweep starts afterwards. */
+  close(): Promise<void>;
+}
+
+/** Runs `purgeExpired` on a timer (unref'd: it never keeps the process alive). */
+export function startSweeper(
+  collections: Collections,
+  log: Logger,
+  options: SweeperOptions = {},
+): Sweeper {
+  const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
+  const now = options.now ?? Date.now;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+
+  const sweep = async (): Promise<void> => {
+    while (running !== undefined) await running;
+    if (closed) return;
+    running = purgeExpired(collections, new Date(now()))
+      .then((purged) => {
+        if (purged.sessions + purged.signInFailures > 0) {
+          log.debug({ purged }, "expired sessions and sign-in records deleted");
+        }
+      })
+      .catch((err: unknown) => {
+        log.warn({ err }, "deleting expired sessions and sign-in records failed; will retry");
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    await running;
+  };
+
+  const schedule = (delayMs: number) => {
+    if (closed) return;
+    timer = setTimeout(() => {
+      void sweep().then(() => schedule(intervalMs));
+    }, delayMs);
+    timer.unref();
+  };
+  schedule(options.firstDelayMs ?? FIRST_SWEEP_DELAY_MS);
+
+  return {
+    sweep,
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+      while (running !== undefined) await running;
+    },
+  };
+}
