@@ -185,6 +185,21 @@ const cases: Case[] = [
     () => admin.post("/session", { email: { $ne: null }, password: "x" }),
     400,
   ],
+  [
+    "admin: sign-in with an email past 254 characters",
+    () => admin.post("/session", { email: `${"a".repeat(250)}@x.example`, password: "x" }),
+    400,
+  ],
+  [
+    "admin: sign-in with an array as email",
+    () => admin.post("/session", { email: ["a@x.example", "b@x.example"], password: "x" }),
+    400,
+  ],
+  [
+    "admin: sign-in with a password past 200 characters (never hashed)",
+    () => admin.post("/session", { email: OWNER.email, password: "p".repeat(201) }),
+    400,
+  ],
   // issue 20: bodies that took the request thread for seconds, or its stack
   [
     "admin: 200,000 characters of _a (quadratic emphasis, past the render time limit)",
