@@ -122,21 +122,21 @@ describe("single-line plain-text fields refuse control and bidi-override charact
 });
 
 describe("request limits added for the OWASP ruleset hold at their edge", () => {
-  it("consumer blogId: 2,048 characters → 404, 2,049 → 400 naming blogId", async () => {
-    expect((await consumer(`/blogs/b_${"x".repeat(2046)}`)).status).toBe(404);
-    const over = await consumer(`/blogs/b_${"x".repeat(2047)}`);
+  it("consumer blogId: 1,024 characters → 404, 1,025 (even in 4-byte characters) → 400 naming blogId", async () => {
+    expect((await consumer(`/blogs/b_${"x".repeat(1022)}`)).status).toBe(404);
+    const wide = await consumer(`/blogs/${encodeURIComponent("🚀".repeat(1025))}`);
+    expect(wide.status).toBe(400);
+    const over = await consumer(`/blogs/b_${"x".repeat(1023)}`);
     expect(over.status).toBe(400);
     expect(messageOf(over.body)).toContain("blogId");
   });
 
-  it("If-None-Match: 2,048 characters → 200, 2,049 → 400 naming it; not an entity-tag → 400", async () => {
+  it("If-None-Match: 2,048 characters → 200, 2,049 → 400 naming it", async () => {
     const tag = (n: number) => `"${"a".repeat(n - 2)}"`;
     expect((await consumer("/blogs", { "if-none-match": tag(2048) })).status).toBe(200);
-    for (const value of [tag(2049), "not-an-etag"]) {
-      const res = await consumer("/blogs", { "if-none-match": value });
-      expect(res.status).toBe(400);
-      expect(messageOf(res.body).toLowerCase()).toContain("if-none-match");
-    }
+    const over = await consumer("/blogs", { "if-none-match": tag(2049) });
+    expect(over.status).toBe(400);
+    expect(messageOf(over.body).toLowerCase()).toContain("if-none-match");
   });
 
   it("admin ids: a workspaceId that is not one (ws_ and base62) → 400 naming workspaceId", async () => {

@@ -232,7 +232,7 @@ export interface components {
         Cursor: string;
         /**
          * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
-         *     unchanged resource then answers `304`.
+         *     unchanged resource then answers `304`. Any other value matches nothing.
          */
         IfNoneMatch: string;
     };
@@ -270,7 +270,7 @@ export interface operations {
             header?: {
                 /**
                  * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
-                 *     unchanged resource then answers `304`.
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -304,14 +304,14 @@ export interface operations {
             header?: {
                 /**
                  * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
-                 *     unchanged resource then answers `304`.
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /**
                  * @description The ID of a released blog, as returned by the list operation. Any other string of
-                 *     up to 2,048 characters gets the same `404` as an unknown ID.
+                 *     up to 1,024 characters gets the same `404` as an unknown ID.
                  * @example b_7KcXw2Qm9TfL3pZa
                  */
                 blogId: string;
