@@ -190,6 +190,8 @@ describe("coverImageUrl: the spec admits what the server takes", () => {
 });
 
 const BLANKS = ["\u000b", " \t ", "\u3000\u00a0", "\ufeff\u2028"];
+/** Refused in single-line plain text too (issue 20, finding 10): C0/C1 controls, bidi overrides. */
+const CONTROL_OR_BIDI = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 describe("names and titles: blank is refused, as the spec says", () => {
   const schemas = (spec as unknown as { components: { schemas: Record<string, Schema> } })
@@ -207,7 +209,7 @@ describe("names and titles: blank is refused, as the spec says", () => {
     "BlogPatch title": schemas.BlogPatch?.properties?.title?.pattern,
   };
 
-  it("the spec's pattern refuses exactly what String.prototype.trim empties", () => {
+  it("the spec's pattern refuses exactly what String.prototype.trim empties, and control and bidi-override characters", () => {
     for (const [where, pattern] of Object.entries(patterns)) {
       expect(pattern, where).toBeTypeOf("string");
       const re = new RegExp(pattern ?? "", "u");
@@ -215,7 +217,8 @@ describe("names and titles: blank is refused, as the spec says", () => {
       for (let c = 0; c < 0x10000; c++) {
         if (c >= 0xd800 && c <= 0xdfff) continue; // lone surrogates
         const ch = String.fromCharCode(c);
-        if (re.test(ch) !== (ch.trim() !== "")) disagree.push(`U+${c.toString(16)}`);
+        const refused = ch.trim() === "" || CONTROL_OR_BIDI.test(ch);
+        if (re.test(ch) === refused) disagree.push(`U+${c.toString(16)}`);
       }
       expect(disagree, where).toEqual([]);
     }
@@ -238,7 +241,7 @@ describe("names and titles: blank is refused, as the spec says", () => {
 
   it("names around blanks are kept, trimmed", async () => {
     const key = await owner.post<{ key: { name: string } }>(`/workspaces/${ws}/keys`, {
-      name: "\u3000 Website \t",
+      name: "\u3000 Website \u00a0",
     });
     expect([key.status, key.body.key.name]).toEqual([201, "Website"]);
   });

@@ -144,6 +144,12 @@ describe("dashboard blog drafts", () => {
     });
   });
 
+  it("an excerpt typed over several lines is sent as one line (the spec refuses line breaks)", () => {
+    const excerpt = "  First line,\r\nsecond\tline.\n\n";
+    expect(patchOf(blog, { ...draft, excerpt }).excerpt).toBe("First line, second line.");
+    expect(inputOf({ ...draft, excerpt }).excerpt).toBe("First line, second line.");
+  });
+
   it("a new blog leaves empty optional fields to the server", () => {
     expect(inputOf({ ...draft, slug: "", excerpt: " ", authorName: "" })).toEqual({
       title: "Hello",

@@ -41,6 +41,12 @@ export const parseTags = (text: string): string[] => [
   ),
 ];
 
+/**
+ * The excerpt is one line of plain text (admin.yaml refuses control characters in it): what is
+ * typed over several lines in its text area is sent with each run of blanks as one space.
+ */
+const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
+
 /** A new draft: empty optional fields are left out, so the server fills them in. */
 export function inputOf(d: Draft): BlogInput {
   const input: BlogInput = {
@@ -50,7 +56,7 @@ export function inputOf(d: Draft): BlogInput {
     coverImageUrl: d.coverImageUrl.trim() || null,
   };
   if (d.slug.trim()) input.slug = d.slug.trim();
-  if (d.excerpt.trim()) input.excerpt = d.excerpt.trim();
+  if (oneLine(d.excerpt)) input.excerpt = oneLine(d.excerpt);
   if (d.authorName.trim()) input.authorName = d.authorName.trim();
   return input;
 }
@@ -65,7 +71,7 @@ export function patchOf(blog: AdminBlog, d: Draft): BlogPatch {
   if ((d.coverImageUrl.trim() || null) !== blog.coverImageUrl) {
     patch.coverImageUrl = d.coverImageUrl.trim() || null;
   }
-  if (d.excerpt.trim() !== blog.excerpt) patch.excerpt = d.excerpt.trim();
+  if (oneLine(d.excerpt) !== blog.excerpt) patch.excerpt = oneLine(d.excerpt);
   if (d.authorName.trim() !== blog.authorName) patch.authorName = d.authorName.trim();
   if (d.bodyMarkdown !== blog.bodyMarkdown) patch.bodyMarkdown = d.bodyMarkdown;
   return patch;
