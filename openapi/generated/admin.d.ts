@@ -40,7 +40,9 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Repeated failed attempts for one email are throttled with `429`.
+         * @description Attempts are counted before the password is checked: past 5 for one email, or 20 from one
+         *     client address (IPv6: per /64), within 15 minutes, further attempts get `429` with
+         *     `Retry-After` and no password check. A successful sign-in clears the email's count.
          */
         post: operations["signIn"];
         /**
@@ -536,7 +538,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The Origin check failed, or only the workspace owner may do this. */
+        /**
+         * @description The request came from a host or origin this server does not serve (see the Origin check
+         *     above), or only the workspace owner may do this.
+         */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -573,6 +578,24 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "Key is already revoked."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The blog was changed by another request at the same moment, five times in a row; nothing
+         *     was changed by this one. Reload it and try again. (Every change of a blog applies only
+         *     to the version it read; a removal in between answers `404`.)
+         */
+        ConcurrentChange: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The blog was changed by someone else at the same time; reload it and try again."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -722,6 +745,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -812,6 +836,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -837,6 +862,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -929,6 +955,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -1029,6 +1056,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -1137,6 +1165,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -1203,6 +1232,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
@@ -1232,6 +1262,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConcurrentChange"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1293,6 +1324,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConcurrentChange"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1315,6 +1347,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ConcurrentChange"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -94,8 +94,10 @@ export interface components {
             /** @description The body as written, in Markdown. */
             bodyMarkdown: string;
             /**
-             * @description The body rendered from `bodyMarkdown` to HTML when the blog was saved, sanitised:
-             *     no scripts, event handlers or `javascript:` links. The only field that is HTML; it
+             * @description The body rendered from `bodyMarkdown` to HTML when the blog was saved, sanitised by
+             *     the policy under "Putting blogs on a page": no scripts, event handlers, `id`/`name`
+             *     attributes, or links and images other than absolute http(s) (and mailto links);
+             *     every link has `rel="noopener noreferrer nofollow"`. The only field that is HTML; it
              *     can be much longer than `bodyMarkdown` (link references repeat their URL).
              */
             bodyHtml: string;
