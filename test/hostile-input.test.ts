@@ -103,12 +103,17 @@ const cases: Case[] = [
     200,
   ],
   ["a 1 KB blog id", () => byId("b".repeat(1024)), 404],
+  [
+    "a 1,025-character blog id in 4-byte characters (400, not 431)",
+    () => byId(encodeURIComponent("🚀".repeat(1025))),
+    400,
+  ],
   ["a unicode blog id", () => byId(encodeURIComponent("b_ünïcødé_🚀")), 404],
   ["a %00 blog id", () => byId("b_%00"), 404],
   ["an operator object as blog id", () => byId(encodeURIComponent('{"$ne":null}')), 404],
   ["[$ne] on the blog id", () => byId("b_x?blogId[$ne]=1"), 400],
   // queries
-  ...["0", "101", "-1", "1e3", "abc", "1.5", ""].map(
+  ...["0", "101", "-1", "1e3", "abc", "1.5", "", "0x10", "1e1", "%205", "5.0", "+5"].map(
     (v): Case => [`limit=${v}`, () => list({ "x-api-key": a.key }, `?limit=${v}`), 400],
   ),
   ["limit as an array", () => list({ "x-api-key": a.key }, "?limit=1&limit=2"), 400],
@@ -199,6 +204,16 @@ const cases: Case[] = [
     "admin: sign-in with a password past 200 characters (never hashed)",
     () => admin.post("/session", { email: OWNER.email, password: "p".repeat(201) }),
     400,
+  ],
+  [
+    "admin: a title with U+202E (right-to-left override)",
+    () => admin.post(`/workspaces/${ws}/blogs`, { title: "invoice\u202Etxt.exe" }),
+    400,
+  ],
+  [
+    "admin: member add of an email with no account (202 alike, nothing stored)",
+    () => admin.post(`/workspaces/${ws}/members`, { email: "nobody@example.com" }),
+    202,
   ],
   // issue 20: bodies that took the request thread for seconds, or its stack
   [
