@@ -33,7 +33,7 @@ export class TcpProxy {
       client.pipe(upstream).pipe(client);
       if (this.held) client.pause();
     });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
+    await listenOn(server, this.port);
     this.port = (server.address() as net.AddressInfo).port;
     this.server = server;
   }
@@ -55,6 +55,39 @@ export class TcpProxy {
     this.server = undefined;
     for (const s of this.sockets) s.destroy();
     if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/**
+ * `server.listen` on 127.0.0.1:`port`, rejecting on a listen error (an `error` event nobody
+ * listens to would crash the test process, and `listen`'s callback would never run). Coming
+ * back on the same port after `stop`, another process may hold it for a moment: retried for
+ * up to 5 s, then it fails saying so.
+ */
+async function listenOn(server: net.Server, port: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const listening = () => {
+          server.off("error", failed);
+          resolve();
+        };
+        const failed = (err: Error) => {
+          server.off("listening", listening);
+          reject(err);
+        };
+        server.once("listening", listening).once("error", failed);
+        server.listen(port, "127.0.0.1");
+      });
+      return;
+    } catch (err) {
+      const inUse = (err as NodeJS.ErrnoException).code === "EADDRINUSE";
+      if (!inUse || port === 0 || Date.now() > deadline) {
+        throw new Error(`TCP proxy: cannot listen on 127.0.0.1:${port}: ${String(err)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 
