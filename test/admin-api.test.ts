@@ -260,6 +260,25 @@ describe("blogs in the dashboard, and what consumers see", () => {
     expect((await owner.get(`/workspaces/${ws}/blogs?status=removed`)).status).toBe(400);
   });
 
+  it("an excerpt emptied in an edit is derived from the body again", async () => {
+    const created = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
+      title: "Excerpts",
+      bodyMarkdown: "The *first* paragraph.\n\nThe second.",
+      excerpt: "Hand-written.",
+    });
+    expect(created.body.excerpt).toBe("Hand-written.");
+    const path = `/workspaces/${ws}/blogs/${created.body.id}`;
+    expect((await owner.patch<AdminBlog>(path, { title: "Renamed" })).body.excerpt).toBe(
+      "Hand-written.",
+    );
+    for (const blank of ["", "   "]) {
+      await owner.patch(path, { excerpt: "Again by hand." });
+      const cleared = await owner.patch<AdminBlog>(path, { excerpt: blank });
+      expect(cleared.body.excerpt).toBe("The first paragraph.");
+      expect((await owner.get<AdminBlog>(path)).body.excerpt).toBe("The first paragraph.");
+    }
+  });
+
   it("a slug already used in the workspace gets 409", async () => {
     await owner.post(`/workspaces/${ws}/blogs`, { title: "One", slug: "same-slug" });
     const res = await owner.post(`/workspaces/${ws}/blogs`, { title: "Two", slug: "same-slug" });

@@ -3,7 +3,7 @@ import type { BlogDoc, BlogStatus, Collections } from "../db/collections.js";
 import { HttpError } from "../http/errors.js";
 import { newId, randomBase62 } from "../ids.js";
 import type { ListPosition } from "./cursor.js";
-import { type RenderedBody, slugify } from "./render.js";
+import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import type { BodyRenderer } from "./render-pool.js";
 
 /** What a writer sets; everything else (html, excerpt default, times) is derived. */
@@ -228,7 +228,8 @@ export function blogsStore({ blogs, workspaces }: Collections, renderer: BodyRen
               // A new body without a new excerpt re-derives the excerpt.
               excerpt: patch.excerpt ?? (rendered === null ? doc.excerpt : undefined),
             },
-            rendered ?? { bodyHtml: doc.bodyHtml, excerpt: doc.excerpt },
+            // The body as stored; an emptied excerpt is derived from it again.
+            rendered ?? { bodyHtml: doc.bodyHtml, excerpt: excerptOf(doc.bodyHtml) },
           ),
           slug: slug ?? doc.slug,
           updatedAt: new Date(),
