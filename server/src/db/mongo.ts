@@ -20,7 +20,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * operation that just failed asks for one at once) writes to the destroyed socket, and
  * `socket.write` then returns false with neither `error` nor `drain` ever following. The
  * driver waits for `drain` with no timeout (its socket timeout does not run on a destroyed
- * socket), so the heartbeat never ends, the monitor ignores every later request for a check
+ * socket, and where it does run it destroys the socket without an error, which ends that wait
+ * no better), so the heartbeat never ends, the monitor ignores every later request for a check
  * while one is running, and the server is never marked reachable again. Its own way out, a
  * monitor reset on network errors, only runs for servers that report a `topologyVersion`
  * (MongoDB 4.4+), not for the embedded FerretDB, and not at all once operations stop reaching
