@@ -47,6 +47,10 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
     execArgv: typescript ? ["--import", "tsx"] : [],
     // A render needs little memory; a runaway one is cut rather than growing the process.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
+    // Renders run at a lower CPU priority than the request thread (Linux: per thread, through
+    // piscina's optional @napi-rs/nice; elsewhere nothing changes), so on a machine with few
+    // cores a long render yields the CPU to consumer requests.
+    niceIncrement: 10,
   });
   let pending = 0;
 
