@@ -14,7 +14,11 @@ export async function runServer(
   config: Config = loadConfig(),
   logger: Logger = createLogger(config.logLevel),
 ): Promise<void> {
-  const database = await openDatabase(config, (line) => logger.info(line));
+  const database = await openDatabase(
+    config,
+    (line) => logger.info(line),
+    (message) => logger.warn(message),
+  );
   const app = createApp({ config, db: database.db, logger });
   const server = await listen(app.handler, config.port, config.host);
   const url = urlOf(server);

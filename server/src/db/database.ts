@@ -4,7 +4,7 @@ import type { Db, MongoClient } from "mongodb";
 import type { Config } from "../config.js";
 import { ensureIndexes } from "./collections.js";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded.js";
-import { connectMongo } from "./mongo.js";
+import { connectMongo, type OnMonitorStuck } from "./mongo.js";
 
 export interface Database {
   readonly db: Db;
@@ -82,6 +82,7 @@ const withoutCredentials = (uri: string): string => uri.replace(/\/\/[^@/]*@/, "
 export async function openDatabase(
   config: Config,
   onProgress?: (line: string) => void,
+  onMonitorStuck?: OnMonitorStuck,
 ): Promise<Database> {
   let embedded: EmbeddedDb | undefined;
   let uri = config.mongodbUri;
@@ -93,7 +94,7 @@ export async function openDatabase(
     description = `embedded database in ${config.dataDir} (${uri})`;
   }
   try {
-    const client = await connectMongo(uri, config.dbTimeoutMs);
+    const client = await connectMongo(uri, config.dbTimeoutMs, onMonitorStuck);
     const db = client.db(config.mongodbDb);
     await ensureIndexes(db);
     return {
