@@ -47,10 +47,10 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
     execArgv: typescript ? ["--import", "tsx"] : [],
     // A render needs little memory; a runaway one is cut rather than growing the process.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
-    // Renders run at a lower CPU priority than the request thread (Linux: per thread, through
-    // piscina's optional @napi-rs/nice; elsewhere nothing changes), so on a machine with few
-    // cores a long render yields the CPU to consumer requests.
-    niceIncrement: 10,
+    // Renders run at the request thread's CPU priority. A lower one (niceIncrement 10) cut the
+    // consumers' p99 beside back-to-back slow saves from 1.7-1.9x to 1.1-1.5x of alone, but a
+    // starved render then outlives its wall-clock limit: on a saturated machine a trivial body
+    // was refused with 422.
   });
   let pending = 0;
 
