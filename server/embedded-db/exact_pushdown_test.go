@@ -81,6 +81,30 @@ func (l *sqlLog) take() []loggedQuery {
 	return q
 }
 
+// startFerretUntil runs a FerretDB on dir until ctx is done (tests that restart it on one dir).
+func startFerretUntil(ctx context.Context, t *testing.T, dir string, exact bool) *mongo.Client {
+	t.Helper()
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:      ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
+		Logger:        slog.New(discard{}),
+		Handler:       "sqlite",
+		SQLiteURL:     "file:" + dir + "/",
+		ExactPushdown: exact,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); _ = f.Run(ctx) }()
+	client, err := mongo.Connect(ctx, options.Client().ApplyURI(f.MongoDBURI()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	context.AfterFunc(ctx, func() { _ = client.Disconnect(context.Background()) })
+	t.Cleanup(func() { <-done })
+	return client
+}
+
 // startFerret runs a FerretDB (patched; exact pushdown on or off) on dir and connects to it.
 func startFerret(ctx context.Context, t *testing.T, dir string, exact bool, handler slog.Handler) *mongo.Client {
 	t.Helper()
