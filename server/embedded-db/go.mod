@@ -69,3 +69,6 @@ require (
 	modernc.org/strutil v1.2.0 // indirect
 	modernc.org/token v1.1.0 // indirect
 )
+// FerretDB v1.24.2 plus ferretdb.patch, made by prepare-ferretdb.mjs (run it before any go
+// command here; embedded.ts and `npm run test:db` do). See README.md, "The FerretDB patch".
+replace github.com/FerretDB/FerretDB v1.24.2 => ./.ferretdb

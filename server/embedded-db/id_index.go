@@ -44,7 +44,8 @@ func keepIDIndexes(ctx context.Context, dir string, interval time.Duration, logg
 	}
 }
 
-// ensureIDIndexes adds the missing `_id` path indexes to every database file in dir. Errors are
+// ensureIDIndexes adds the missing `_id` path indexes to every database file in dir, and keeps
+// the exact pushdown's indexes in step (exact_index.go). Errors are
 // logged and skipped: a database or collection may be dropped while we look at it.
 func ensureIDIndexes(ctx context.Context, dir string, logger *slog.Logger) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.sqlite"))
@@ -59,6 +60,13 @@ func ensureIDIndexes(ctx context.Context, dir string, logger *slog.Logger) {
 		}
 		for _, name := range created {
 			logger.DebugContext(ctx, "created id path index", slog.String("index", name))
+		}
+		changed, err := ensureExactIndexesIn(ctx, file)
+		if err != nil {
+			logger.DebugContext(ctx, "exact pushdown indexes", slog.String("file", file), slog.Any("error", err))
+		}
+		for _, name := range changed {
+			logger.DebugContext(ctx, "exact pushdown index", slog.String("index", name))
 		}
 	}
 }

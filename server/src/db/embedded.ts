@@ -55,7 +55,8 @@ async function sourceStamp(): Promise<string> {
   const goFiles = (await readdir(SOURCE_DIR))
     .filter((name) => name.endsWith(".go") && !name.endsWith("_test.go"))
     .sort();
-  for (const name of [...goFiles, "go.mod", "go.sum"]) {
+  // ferretdb.patch and the script that applies it make the FerretDB we build (prepare-ferretdb.mjs).
+  for (const name of [...goFiles, "go.mod", "go.sum", "ferretdb.patch", "prepare-ferretdb.mjs"]) {
     hash.update(name);
     hash.update(await readFile(path.join(SOURCE_DIR, name)));
   }
@@ -93,7 +94,25 @@ async function tryLock(): Promise<boolean> {
   return false;
 }
 
+/** Makes .ferretdb/, the patched FerretDB that go.mod points at (see prepare-ferretdb.mjs). */
+async function prepareFerretDb(): Promise<void> {
+  const child = spawn(process.execPath, [path.join(SOURCE_DIR, "prepare-ferretdb.mjs")], {
+    cwd: SOURCE_DIR,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const tail: string[] = [];
+  keepTail(child.stderr, tail);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", resolve);
+  });
+  if (code !== 0) {
+    throw new Error(`preparing the patched FerretDB failed (exit ${code}):\n${tail.join("\n")}`);
+  }
+}
+
 async function goBuild(onProgress: (line: string) => void): Promise<void> {
+  await prepareFerretDb();
   const tmp = path.join(BIN_DIR, `.pressroom-db.${process.pid}.${randomBytes(4).toString("hex")}`);
   const args = ["build", "-v", "-trimpath", "-mod=readonly", "-buildvcs=false", "-o", tmp, "."];
   const child = spawn("go", args, {

@@ -1,0 +1,126 @@
+package main
+
+// A list page at N blogs, stock query path vs exact pushdown, on the same SQLite files:
+//
+//	PRESSROOM_BENCH_BLOGS=10000 go test -run TestListPageFigures -v .
+//
+// Skipped unless PRESSROOM_BENCH_BLOGS is set. Prints medians; asserts nothing about time.
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/bson"
+	"go.mongodb.org/mongo-driver/mongo"
+	"go.mongodb.org/mongo-driver/mongo/options"
+)
+
+func TestListPageFigures(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("PRESSROOM_BENCH_BLOGS"))
+	if n <= 0 {
+		t.Skip("set PRESSROOM_BENCH_BLOGS")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+
+	// Seed through the patched server, with the app's blog indexes.
+	func() {
+		sub, stop := context.WithCancel(ctx)
+		defer stop()
+		client := startFerretUntil(sub, t, dir, true)
+		blogs := client.Database("app").Collection("blogs")
+		for _, m := range []mongo.IndexModel{
+			{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_list")},
+			{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "slug", Value: 1}}, Options: options.Index().SetName("workspace_slug").SetUnique(true)},
+			{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_list")},
+		} {
+			if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		body := strings.Repeat("Lorem ipsum dolor sit amet. ", 73) // ~2 KB
+		start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		var batch []any
+		for i := range n {
+			at := start.Add(time.Duration(i) * time.Minute)
+			status := "released"
+			var releasedAt any = at
+			if i%10 == 9 {
+				status, releasedAt = "draft", nil
+			}
+			batch = append(batch, bson.D{
+				{Key: "_id", Value: fmt.Sprintf("b_%06d", i)}, {Key: "workspaceId", Value: fmt.Sprintf("ws_%d", i%2)},
+				{Key: "status", Value: status}, {Key: "slug", Value: fmt.Sprintf("post-%d", i)},
+				{Key: "title", Value: "A title"}, {Key: "bodyMarkdown", Value: body}, {Key: "tags", Value: bson.A{"a", "b"}},
+				{Key: "createdAt", Value: at}, {Key: "updatedAt", Value: at}, {Key: "releasedAt", Value: releasedAt},
+			})
+			if len(batch) == 500 || i == n-1 {
+				if _, err := blogs.InsertMany(ctx, batch); err != nil {
+					t.Fatal(err)
+				}
+				batch = nil
+			}
+		}
+		ensureIDIndexes(ctx, dir, slog.New(discard{}))
+	}()
+
+	released := bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "status", Value: "released"}}
+	sortReleased := bson.D{{Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}
+	mid := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(n/2) * time.Minute)
+	cursor := append(append(bson.D{}, released...), bson.E{Key: "$or", Value: bson.A{
+		bson.M{"releasedAt": bson.M{"$lt": mid}},
+		bson.D{{Key: "releasedAt", Value: mid}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("b_%06d", n/2)}}},
+	}})
+	shapes := []struct {
+		name   string
+		filter bson.D
+		opts   *options.FindOptions
+	}{
+		{"list page 1 (limit 21)", released, options.Find().SetSort(sortReleased).SetLimit(21)},
+		{"list cursor page at the middle (limit 21)", cursor, options.Find().SetSort(sortReleased).SetLimit(21)},
+		{"list limit 101", released, options.Find().SetSort(sortReleased).SetLimit(101)},
+		{"findOne {workspaceId, slug}", bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "slug", Value: "post-42"}}, options.Find().SetLimit(1)},
+	}
+	results := map[bool][]string{}
+	for _, exact := range []bool{false, true} {
+		sub, stop := context.WithCancel(ctx)
+		client := startFerretUntil(sub, t, dir, exact)
+		for _, s := range shapes {
+			var times []time.Duration
+			var count int
+			for range 5 {
+				t0 := time.Now()
+				cur, err := client.Database("app").Collection("blogs").Find(ctx, s.filter, s.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var docs []bson.Raw
+				if err = cur.All(ctx, &docs); err != nil {
+					t.Fatal(err)
+				}
+				times = append(times, time.Since(t0))
+				count = len(docs)
+			}
+			slices.Sort(times)
+			results[exact] = append(results[exact], fmt.Sprintf("%-44s %3d docs  median %8.1f ms  (min %.1f, max %.1f)",
+				s.name, count, ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1])))
+		}
+		stop()
+	}
+	t.Logf("%d blogs, 2 workspaces (9 in 10 released), ~2 KB bodies; 5 runs each", n)
+	for _, exact := range []bool{false, true} {
+		t.Logf("-exact-pushdown=%v:", exact)
+		for _, line := range results[exact] {
+			t.Logf("  %s", line)
+		}
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

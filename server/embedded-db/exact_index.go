@@ -1,0 +1,163 @@
+package main
+
+// Indexes for the exact pushdown of our patched FerretDB (see README.md, "The FerretDB patch").
+//
+// The patched SQLite backend compares and sorts each top-level field f by two SQL expressions,
+// its MongoDB type rank and its value (ferretdb.ExactIndexColumns), and before a pushed-down
+// query checks that no document holds a type it cannot compare exactly in any field the query
+// names (ferretdb.ExactExoticExpr). FerretDB's own indexes are on other expressions
+// (_ferretdb_sjson->"f"), which SQLite cannot use for these queries. So for every index FerretDB
+// knows of, this adds:
+//
+//   - "<table>_pressroom_x_<index name>": the same keys, each as (rank, value), same directions;
+//   - "<table>_pressroom_t_<field>" for each field of those indexes and _id: a partial index
+//     holding only the rows whose field has such a type (normally none), so the check is a SEARCH.
+//
+// and drops "_pressroom_x_" indexes whose FerretDB index is gone. Indexes over dotted paths or
+// unusual field names are skipped: the pushdown does not translate them either.
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+const (
+	exactIndexInfix = "_pressroom_x_"
+	typeIndexInfix  = "_pressroom_t_"
+)
+
+// ferretIndexes is the part of FerretDB's collection settings (metadata/settings.go) we read.
+type ferretIndexes struct {
+	Indexes []struct {
+		Name string `json:"name"`
+		Key  []struct {
+			Field      string `json:"field"`
+			Descending bool   `json:"descending"`
+		} `json:"key"`
+	} `json:"indexes"`
+}
+
+// exactIndexStatements returns the CREATE INDEX statements a collection table should have,
+// by index name.
+func exactIndexStatements(table string, settings ferretIndexes) map[string]string {
+	want := map[string]string{}
+	fields := map[string]bool{"_id": true}
+
+	for _, index := range settings.Indexes {
+		var columns []string
+		for _, key := range index.Key {
+			if !ferretdb.ExactPushdownField(key.Field) {
+				columns = nil
+				break
+			}
+			columns = append(columns, ferretdb.ExactIndexColumns(key.Field, key.Descending)...)
+			fields[key.Field] = true
+		}
+		if len(columns) == 0 {
+			continue
+		}
+		name := table + exactIndexInfix + index.Name
+		want[name] = fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (%s)`, name, table, strings.Join(columns, ", "))
+	}
+
+	for field := range fields {
+		name := table + typeIndexInfix + field
+		want[name] = fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (%s) WHERE %s`,
+			name, table, ferretdb.ExactTypeExpr(field), ferretdb.ExactExoticExpr(field))
+	}
+
+	return want
+}
+
+// ensureExactIndexesIn brings the exact pushdown's indexes of one database file in step with
+// FerretDB's indexes; it returns the names of the indexes it created or dropped.
+func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
+	u := &url.URL{Scheme: "file", Path: file, OmitHost: true}
+	u.RawQuery = "mode=rw&_pragma=busy_timeout(10000)"
+	db, err := sql.Open("sqlite", u.String())
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+
+	rows, err := db.QueryContext(ctx, `SELECT table_name, settings FROM _ferretdb_collections`)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil
+		}
+		return nil, err
+	}
+	want := map[string]string{}
+	tables := map[string]bool{}
+	for rows.Next() {
+		var table, raw string
+		if err = rows.Scan(&table, &raw); err != nil {
+			_ = rows.Close()
+			return nil, err
+		}
+		var settings ferretIndexes
+		if err = json.Unmarshal([]byte(raw), &settings); err != nil {
+			_ = rows.Close()
+			return nil, fmt.Errorf("settings of %s: %w", table, err)
+		}
+		tables[table] = true
+		for name, stmt := range exactIndexStatements(table, settings) {
+			want[name] = stmt
+		}
+	}
+	if err = rows.Close(); err != nil {
+		return nil, err
+	}
+
+	have := map[string]string{} // our indexes that exist: name → table
+	rows, err = db.QueryContext(ctx, `SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND (name LIKE ? OR name LIKE ?)`,
+		"%"+exactIndexInfix+"%", "%"+typeIndexInfix+"%")
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var name, table string
+		if err = rows.Scan(&name, &table); err != nil {
+			_ = rows.Close()
+			return nil, err
+		}
+		have[name] = table
+	}
+	if err = rows.Close(); err != nil {
+		return nil, err
+	}
+
+	var changed []string
+	names := make([]string, 0, len(want))
+	for name := range want {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if _, ok := have[name]; ok {
+			continue
+		}
+		if _, err = db.ExecContext(ctx, want[name]); err != nil {
+			return changed, fmt.Errorf("%s: %w", name, err)
+		}
+		changed = append(changed, name)
+	}
+	for name, table := range have {
+		if _, ok := want[name]; ok || !tables[table] || !strings.HasPrefix(name, table+exactIndexInfix) {
+			continue
+		}
+		if _, err = db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
+			return changed, fmt.Errorf("%s: %w", name, err)
+		}
+		changed = append(changed, "-"+name)
+	}
+	return changed, nil
+}
