@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/bson"
-	"go.mongodb.org/mongo-driver/mongo"
 	"go.mongodb.org/mongo-driver/mongo/options"
 )
 
@@ -36,15 +35,7 @@ func TestListPageFigures(t *testing.T) {
 		defer stop()
 		client := startFerretUntil(sub, t, dir, true)
 		blogs := client.Database("app").Collection("blogs")
-		for _, m := range []mongo.IndexModel{
-			{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_list")},
-			{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "slug", Value: 1}}, Options: options.Index().SetName("workspace_slug").SetUnique(true)},
-			{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_list")},
-		} {
-			if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
-				t.Fatal(err)
-			}
-		}
+		createAppBlogIndexes(ctx, t, blogs)
 		body := strings.Repeat("Lorem ipsum dolor sit amet. ", 73) // ~2 KB
 		start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 		var batch []any

@@ -18,10 +18,8 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"sort"
 	"strings"
 
@@ -79,14 +77,11 @@ func exactIndexStatements(table string, settings ferretIndexes) map[string]strin
 // ensureExactIndexesIn brings the exact pushdown's indexes of one database file in step with
 // FerretDB's indexes; it returns the names of the indexes it created or dropped.
 func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
-	u := &url.URL{Scheme: "file", Path: file, OmitHost: true}
-	u.RawQuery = "mode=rw&_pragma=busy_timeout(10000)"
-	db, err := sql.Open("sqlite", u.String())
+	db, err := openDataFile(file)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 
 	rows, err := db.QueryContext(ctx, `SELECT table_name, settings FROM _ferretdb_collections`)
 	if err != nil {

@@ -420,15 +420,7 @@ func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 	dir := t.TempDir()
 	client := startFerret(ctx, t, dir, true, log)
 	blogs := client.Database("app").Collection("blogs")
-	for _, m := range []mongo.IndexModel{
-		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_list")},
-		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "slug", Value: 1}}, Options: options.Index().SetName("workspace_slug").SetUnique(true)},
-		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_list")},
-	} {
-		if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createAppBlogIndexes(ctx, t, blogs)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var docs []any
 	for i := range 2000 {
@@ -491,7 +483,7 @@ func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 			}
 			// The check for values the pushdown cannot compare reads the field's partial index,
 			// which holds only the rows with such values (none here), never the table.
-			check := explain(ctx, t, filepath.Join(dir, "app.sqlite"), q)
+			check := explain(ctx, t, filepath.Join(dir, "app.sqlite"), q.sql, q.args...)
 			field := strings.TrimSuffix(strings.SplitN(q.sql, ".p.", 2)[1], ".t' NOT IN ('null', 'string', 'objectId', 'bool', 'date'))")
 			if !strings.HasSuffix(check, "USING INDEX "+table(t, dir)+"_pressroom_t_"+field) {
 				t.Errorf("%s: type check %q has plan %q", s.name, q.sql, check)
@@ -500,7 +492,7 @@ func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 		if len(queries) != 1 {
 			t.Fatalf("%s: %d pushed-down queries, want 1 (%d docs)", s.name, len(queries), len(got))
 		}
-		plan := explain(ctx, t, filepath.Join(dir, "app.sqlite"), queries[0])
+		plan := explain(ctx, t, filepath.Join(dir, "app.sqlite"), queries[0].sql, queries[0].args...)
 		t.Logf("%s: %d docs; plan: %s", s.name, len(got), plan)
 		if !strings.Contains(plan, s.want) || strings.Contains(plan, "SCAN") {
 			t.Errorf("%s: plan %q is not a search of %s", s.name, plan, s.want)
@@ -526,16 +518,33 @@ func table(t *testing.T, dir string) string {
 	return name
 }
 
-func explain(ctx context.Context, t *testing.T, file string, q loggedQuery) string {
+// createAppBlogIndexes creates the blog indexes the app creates (server/src/db/collections.ts,
+// ensureIndexes), one per command as the app does.
+func createAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collection) {
+	t.Helper()
+	for _, m := range []mongo.IndexModel{
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_list")},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "slug", Value: 1}}, Options: options.Index().SetName("workspace_slug").SetUnique(true)},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_list")},
+	} {
+		if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// explain returns SQLite's plan for query, read through a new read-only connection to file (so
+// it sees the current schema), its steps joined with "; ".
+func explain(ctx context.Context, t *testing.T, file string, query string, args ...any) string {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q.sql, q.args...)
+	rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {
-		t.Fatalf("%s: %v", q.sql, err)
+		t.Fatalf("%s: %v", query, err)
 	}
 	defer rows.Close()
 	var parts []string

@@ -71,16 +71,26 @@ func ensureIDIndexes(ctx context.Context, dir string, logger *slog.Logger) {
 	}
 }
 
-func ensureIDIndexesIn(ctx context.Context, file string) ([]string, error) {
-	// mode=rw: never create a database file that FerretDB has just removed.
+// openDataFile opens one of FerretDB's database files for the keepers: read-write but never
+// created (mode=rw: a file FerretDB has just removed stays removed), waiting for FerretDB's own
+// writes (busy_timeout), on one connection.
+func openDataFile(file string) (*sql.DB, error) {
 	u := &url.URL{Scheme: "file", Path: file, OmitHost: true}
 	u.RawQuery = "mode=rw&_pragma=busy_timeout(10000)"
 	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
 	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+func ensureIDIndexesIn(ctx context.Context, file string) ([]string, error) {
+	db, err := openDataFile(file)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
 
 	// Tables FerretDB registered that have no index of ours yet.
 	rows, err := db.QueryContext(ctx, `

@@ -62,27 +62,7 @@ func TestIDLookupsUseAnIndexOnceTheKeeperHasRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := func() string {
-		// A new connection each time, so it reads the current schema.
-		db, err := sql.Open("sqlite", "file:"+file+"?mode=ro")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		var parts []string
-		rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+strings.Replace(ferretIDQuery, "%q", `"`+table+`"`, 1), `"b_1"`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			parts = append(parts, detail)
-		}
-		return strings.Join(parts, "; ")
+		return explain(ctx, t, file, strings.Replace(ferretIDQuery, "%q", `"`+table+`"`, 1), `"b_1"`)
 	}
 
 	if p := plan(); !strings.HasPrefix(p, "SCAN") {
