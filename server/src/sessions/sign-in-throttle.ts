@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import type { Collections } from "../db/collections.js";
 import { HttpError } from "../http/errors.js";
+import { normalEmail } from "../users/users-store.js";
 
 /** Password checks per email per window (a success clears them). */
 export const MAX_FAILURES = 5;
@@ -15,9 +16,6 @@ export const MAX_FAILURES_PER_ADDRESS = 20;
 export const WINDOW_MS = 15 * 60_000;
 
 export const TOO_MANY_MESSAGE = "Too many failed sign-ins. Try again later.";
-
-/** The email as the users store looks it up, so its spellings share one count. */
-export const emailKey = (email: string): string => email.trim().toLowerCase();
 
 /** The eight 16-bit groups of an IPv6 address (embedded IPv4 included), or null. */
 function ipv6Groups(address: string): number[] | null {
@@ -117,7 +115,8 @@ export function signInThrottle({ signInFailures }: Collections, options: Throttl
     /** Counts the attempt; 429 (with Retry-After) when over a limit. Call before the check. */
     async begin(rawEmail: string, ip: string | undefined): Promise<SignInAttempt> {
       const at = now();
-      const email = emailKey(rawEmail);
+      // As the users store looks it up, so every spelling of an account's email shares one count.
+      const email = normalEmail(rawEmail);
       const address = addressKey(ip);
       const _id = randomBytes(16).toString("base64url");
       await signInFailures.insertOne({

@@ -23,6 +23,9 @@ export interface MemberView {
   addedAt: string;
 }
 
+/** An email as accounts are stored and looked up (and sign-in attempts counted) by. */
+export const normalEmail = (email: string): string => email.trim().toLowerCase();
+
 export const toUserView = (u: UserDoc): UserView => ({ id: u._id, name: u.name, email: u.email });
 const membershipId = (workspaceId: string, userId: string) => `${workspaceId}:${userId}`;
 const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
@@ -45,7 +48,7 @@ export function usersStore({ users, memberships, workspaces, markers }: Collecti
     async create(input: { email: string; name: string; password: string }): Promise<UserDoc> {
       const doc: UserDoc = {
         _id: newId("usr"),
-        email: input.email.trim().toLowerCase(),
+        email: normalEmail(input.email),
         name: input.name.trim(),
         passwordHash: await hashPassword(input.password),
         createdAt: new Date(),
@@ -59,7 +62,7 @@ export function usersStore({ users, memberships, workspaces, markers }: Collecti
       return doc;
     },
 
-    findByEmail: (email: string) => users.findOne({ email: email.trim().toLowerCase() }),
+    findByEmail: (email: string) => users.findOne({ email: normalEmail(email) }),
     findById: (id: string) => users.findOne({ _id: id }),
 
     async setupNeeded(): Promise<boolean> {
