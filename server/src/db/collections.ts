@@ -135,7 +135,8 @@ export function collections(db: Db): Collections {
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`) on sessions and signInFailures, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
- *   sweeper (sessions/sweeper.ts) is what deletes them, and it runs on MongoDB too.
+ *   sweeper (sessions/sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
+ *   index of the same name on `expiresAt` serves the sweeper's query there.
  *
  * Returns whether the TTL indexes exist.
  */
@@ -164,7 +165,11 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   return { ttlIndexes: sessionsTtl && failuresTtl };
 }
 
-/** A TTL index on `expiresAt`; false where the server has no TTL (FerretDB: NotImplemented). */
+/**
+ * A TTL index on `expiresAt`; false where the server has no TTL (FerretDB: NotImplemented).
+ * There the same keys go into a plain index of the same name, so the sweeper's
+ * `deleteMany({expiresAt: {$lte: now}})` reads only the expired documents, not the collection.
+ */
 async function ttlIndex(
   collection: Collection<SessionDoc> | Collection<SignInFailuresDoc>,
   name: string,
@@ -173,9 +178,10 @@ async function ttlIndex(
     await collection.createIndex({ expiresAt: 1 }, { name, expireAfterSeconds: 0 });
     return true;
   } catch (err) {
-    if (err instanceof MongoServerError && err.code === NOT_IMPLEMENTED) return false;
-    throw err;
+    if (!(err instanceof MongoServerError && err.code === NOT_IMPLEMENTED)) throw err;
   }
+  await collection.createIndex({ expiresAt: 1 }, { name });
+  return false;
 }
 
 const NOT_IMPLEMENTED = 238;
