@@ -1,0 +1,53 @@
+/**
+ * BENCHMARKS.md is written by more than one script: bench/run.ts writes the whole file, and
+ * bench/db-scaling.ts owns one section of it, between `<!-- db-scaling:start -->` and
+ * `<!-- db-scaling:end -->`. These helpers put a section in place and carry it over when the
+ * rest of the file is written again.
+ */
+import { readFile } from "node:fs/promises";
+
+export const DB_SCALING = "db-scaling";
+
+const markers = (name: string) => ({
+  start: `<!-- ${name}:start -->`,
+  end: `<!-- ${name}:end -->`,
+});
+
+/** The section `name` of `text`, markers included, or null when it has none. */
+export function sectionOf(text: string, name: string): string | null {
+  const { start, end } = markers(name);
+  const from = text.indexOf(start);
+  const to = text.indexOf(end, from);
+  return from < 0 || to < 0 ? null : text.slice(from, to + end.length);
+}
+
+/** `text` with section `name` replaced by `body` (wrapped in its markers), or appended. */
+export function withSection(text: string, name: string, body: string): string {
+  const { start, end } = markers(name);
+  const section = `${start}\n${body.trim()}\n${end}`;
+  const old = sectionOf(text, name);
+  if (old !== null) return text.replace(old, () => section);
+  return `${text.trimEnd()}\n\n${section}\n`;
+}
+
+/** `fresh` (a newly generated file) keeping the sections of `name` that `old` had. */
+export function keepSections(old: string, fresh: string, names: readonly string[]): string {
+  let out = fresh;
+  for (const name of names) {
+    const section = sectionOf(old, name);
+    if (section !== null && sectionOf(out, name) === null) {
+      out = `${out.trimEnd()}\n\n${section}\n`;
+    }
+  }
+  return out;
+}
+
+/** The file's text, or "" when it does not exist. */
+export async function readOrEmpty(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw err;
+  }
+}
