@@ -45,6 +45,7 @@ import { MongoClient } from "mongodb";
 import { ensureIndexes } from "../server/src/db/collections.js";
 import { startEmbeddedDb } from "../server/src/db/embedded.js";
 import { generateKey } from "../server/src/keys/key-format.js";
+import { DB_SCALING, keepSections, readOrEmpty } from "./benchmarks-section.js";
 import type { ControlMessage, Stats } from "./child-control.js";
 import {
   type Child,
@@ -498,7 +499,9 @@ async function main(): Promise<void> {
     const markdown = renderMarkdownReport(report);
     process.stdout.write(`${markdown}\n`);
     if (write) {
-      await writeFile(path.join(ROOT, "BENCHMARKS.md"), markdown);
+      // bench/db-scaling.ts's section (between its markers) is carried over, not lost.
+      const file = path.join(ROOT, "BENCHMARKS.md");
+      await writeFile(file, keepSections(await readOrEmpty(file), markdown, [DB_SCALING]));
       await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));
       log("Wrote BENCHMARKS.md and bench/latency.svg");
     }
