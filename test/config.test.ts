@@ -31,4 +31,31 @@ describe("configuration is read once and validated at boot", () => {
     expect(attempt).toThrow(/MONGODB_URI must start with mongodb:\/\//);
     expect(attempt).toThrow(/LOG_LEVEL must be one of/);
   });
+
+  it("uses the database named in MONGODB_URI's path, as MongoDB's own tools do", () => {
+    const db = (env: Record<string, string>) => loadConfig(env).mongodbDb;
+    expect(db({ MONGODB_URI: "mongodb://db.example:27017/mydb" })).toBe("mydb");
+    expect(db({ MONGODB_URI: "mongodb://u:p%2Fq@h1,h2:27018/blogs_prod?replicaSet=rs0" })).toBe(
+      "blogs_prod",
+    );
+    expect(db({ MONGODB_URI: "mongodb+srv://cluster0.example.net/site-1?retryWrites=true" })).toBe(
+      "site-1",
+    );
+  });
+
+  it("MONGODB_DB overrides the URI's database; with neither the database is pressroom", () => {
+    const db = (env: Record<string, string>) => loadConfig(env).mongodbDb;
+    expect(db({ MONGODB_URI: "mongodb://h/mydb", MONGODB_DB: "other" })).toBe("other");
+    expect(db({ MONGODB_URI: "mongodb://h:27017" })).toBe("pressroom");
+    expect(db({ MONGODB_URI: "mongodb://h:27017/" })).toBe("pressroom");
+    expect(db({ MONGODB_URI: "mongodb://h:27017/?directConnection=true" })).toBe("pressroom");
+  });
+
+  it("refuses a database name in the URI that MongoDB would refuse, naming where it came from", () => {
+    const attempt = (uri: string) => () => loadConfig({ MONGODB_URI: uri });
+    expect(attempt("mongodb://h/my.db")).toThrow(/the path of MONGODB_URI must name a database/);
+    expect(attempt("mongodb://h/a%2Fb")).toThrow(/got "a\/b"/);
+    expect(attempt("mongodb://h/%E0%A4%A")).toThrow(/malformed database name/);
+    expect(() => loadConfig({ MONGODB_DB: "x y" })).toThrow(/MONGODB_DB must name a database/);
+  });
 });

@@ -104,9 +104,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
     problems.push("MONGODB_URI must start with mongodb:// or mongodb+srv://");
   }
-  const mongodbDb = str("MONGODB_DB") ?? "pressroom";
+  // As MongoDB's own tools read it: MONGODB_DB, else the database in the URI's path, else ours.
+  const uriDb = mongodbUri === undefined ? undefined : databaseInUri(mongodbUri, problems);
+  const dbSource = str("MONGODB_DB") !== undefined ? "MONGODB_DB" : "the path of MONGODB_URI";
+  const mongodbDb = str("MONGODB_DB") ?? uriDb ?? "pressroom";
   if (!/^[A-Za-z0-9_-]{1,63}$/.test(mongodbDb)) {
-    problems.push(`MONGODB_DB must be 1-63 letters, digits, "_" or "-" (got "${mongodbDb}")`);
+    problems.push(
+      `${dbSource} must name a database of 1-63 letters, digits, "_" or "-" (got "${mongodbDb}")`,
+    );
   }
   const logLevel = (str("LOG_LEVEL") ?? "info") as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -152,4 +157,20 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
   }
   return config;
+}
+
+/**
+ * The database named in a connection string's path (`mongodb://host:27017/mydb?…`), or
+ * undefined when there is none. Hosts cannot hold a "/" (a socket path in the host list is
+ * percent-encoded), so the path starts at the first "/" after the scheme.
+ */
+function databaseInUri(uri: string, problems: string[]): string | undefined {
+  const path = /^mongodb(?:\+srv)?:\/\/[^/?#]*\/([^?#]*)/.exec(uri)?.[1];
+  if (path === undefined || path === "") return undefined;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    problems.push("MONGODB_URI has a malformed database name in its path");
+    return undefined;
+  }
 }

@@ -100,7 +100,7 @@ export async function openDatabase(
     return {
       db,
       client,
-      description,
+      description: `${description}, database "${config.mongodbDb}"`,
       close: async () => {
         await client.close();
         await embedded?.stop();
