@@ -1,45 +1,19 @@
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededWorkspace, seedWorkspace } from "./support/fixtures.js";
 import { assertBuiltSdk, SDK_DIR } from "./support/sdk-build.js";
+import { consumerProject, packSdk, run } from "./support/sdk-consumer.js";
 import { type TestDb, useTestDb } from "./support/test-db.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 /**
  * The SDK as a consumer gets it: `npm pack` of sdk/ (dist/ as `npm run build` left it),
  * installed from the tarball into a fresh project outside this repository, compiled with tsc
- * under strict and non-strict settings, and run against a real Pressroom server.
+ * under strict and non-strict settings, and run against a real Pressroom server — a consumer
+ * file, and the repository's example examples/sync.ts.
  */
-
-interface Run {
-  stdout: string;
-  stderr: string;
-}
-
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: { ...process.env, ...env }, timeout: 150_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error !== null) {
-          reject(new Error(`${command} ${args.join(" ")} failed:\n${stdout}\n${stderr}`));
-        } else {
-          resolve({ stdout, stderr });
-        }
-      },
-    );
-  });
-}
 
 const CONSUMER = `
 import {
@@ -153,40 +127,56 @@ afterAll(async () => {
 describe("the packed SDK in a consumer project", () => {
   let tarball: string;
 
-  it("npm pack ships dist/, package.json and the README — no sources, tests or examples", async () => {
-    const packed = await run("npm", ["pack", "--json", "--pack-destination", work], SDK_DIR);
-    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    expect(info).toBeDefined();
-    tarball = path.join(work, info?.filename ?? "");
-    const files = (info?.files ?? []).map((f) => f.path).sort();
+  it("npm pack ships dist/, package.json, README, CHANGELOG and LICENSE — no sources, tests or examples", async () => {
+    const packed = await packSdk(work);
+    tarball = packed.tarball;
+    const { files } = packed;
     expect(files).toContain("dist/index.js");
     expect(files).toContain("dist/index.d.ts");
     expect(files).toContain("dist/generated/consumer.d.ts");
-    expect(files).toContain("README.md");
-    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["README.md", "package.json"]);
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual([
+      "CHANGELOG.md",
+      "LICENSE",
+      "README.md",
+      "package.json",
+    ]);
     expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
   }, 60_000);
 
+  it("is publishable: not private, Apache-2.0 with the licence text, ESM exports with types", async () => {
+    const manifest = JSON.parse(await readFile(path.join(SDK_DIR, "package.json"), "utf8"));
+    expect(manifest.private).toBeUndefined();
+    expect(manifest).toMatchObject({
+      name: "@pressroom/sdk",
+      license: "Apache-2.0",
+      type: "module",
+      sideEffects: false,
+      types: "./dist/index.d.ts",
+      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } },
+      repository: { type: "git", directory: "sdk" },
+      publishConfig: { access: "public" },
+    });
+    expect(manifest.engines.node).toMatch(/^>=\d/);
+    const licence = await readFile(path.join(SDK_DIR, "LICENSE"), "utf8");
+    expect(licence).toContain(
+      "Apache License\n                           Version 2.0, January 2004",
+    );
+    expect(licence).toContain("END OF TERMS AND CONDITIONS");
+    const changelog = await readFile(path.join(SDK_DIR, "CHANGELOG.md"), "utf8");
+    expect(changelog).toContain(`## ${manifest.version}`);
+  });
+
   it("installs from the tarball, compiles strict and non-strict, and works against a real server", async () => {
     expect(tarball).toBeDefined();
-    await mkdir(project);
-    await run("npm", ["init", "-y"], project);
-    await run("npm", ["pkg", "set", "type=module"], project);
-    await run(
-      "npm",
-      [
-        "install",
-        tarball,
-        "typescript@5.9.3",
-        "@types/node@20.19.43",
-        "--no-audit",
-        "--no-fund",
-        "--prefer-offline",
-      ],
-      project,
-    );
+    await consumerProject(project, tarball, ["typescript@5.9.3", "@types/node@20.19.43"]);
     const installed = await readdir(path.join(project, "node_modules/@pressroom/sdk"));
-    expect(installed.sort()).toEqual(["README.md", "dist", "package.json"]);
+    expect(installed.sort()).toEqual([
+      "CHANGELOG.md",
+      "LICENSE",
+      "README.md",
+      "dist",
+      "package.json",
+    ]);
 
     await writeFile(path.join(project, "consumer.ts"), CONSUMER);
     await writeFile(path.join(project, "tsconfig.strict.json"), JSON.stringify(STRICT));
@@ -211,4 +201,27 @@ describe("the packed SDK in a consumer project", () => {
       });
     }
   }, 240_000);
+
+  it("the repository's example (examples/sync.ts) compiles strict against the package and runs", async () => {
+    await copyFile(path.join(SDK_DIR, "examples/sync.ts"), path.join(project, "sync.ts"));
+    const config = {
+      compilerOptions: { ...STRICT.compilerOptions, outDir: "out-example" },
+      files: ["sync.ts"],
+    };
+    await writeFile(path.join(project, "tsconfig.example.json"), JSON.stringify(config));
+    const tsc = path.join(project, "node_modules/typescript/bin/tsc");
+    await run(process.execPath, [tsc, "-p", "tsconfig.example.json"], project);
+
+    const mirror = path.join(work, "mirror");
+    const env = { PRESSROOM_BASE_URL: server.url, PRESSROOM_API_KEY: a.key };
+    const sync = () => run(process.execPath, ["out-example/sync.js", mirror], project, env);
+    expect((await sync()).stdout.trim()).toBe(
+      `synced ${mirror}: fetched 3, written 3, deleted 0, unchanged 0; requests 1, not modified 0`,
+    );
+    expect((await sync()).stdout.trim()).toBe(
+      `synced ${mirror}: fetched 3, written 0, deleted 0, unchanged 3; requests 1, not modified 1`,
+    );
+    const files = (await readdir(mirror)).filter((n) => !n.startsWith(".")).sort();
+    expect(files).toEqual(a.released.map((id) => `${id}.json`).sort());
+  }, 120_000);
 });
