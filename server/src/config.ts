@@ -9,6 +9,8 @@ export interface Config {
   /** Unset: the embedded database is started in `dataDir`. */
   readonly mongodbUri: string | undefined;
   readonly mongodbDb: string;
+  /** LOG_FORMAT: forced "json" or "pretty"; unset, pretty in a terminal and JSON otherwise. */
+  readonly logFormat: LogFormat | undefined;
   /** Where the embedded database keeps its files. */
   readonly dataDir: string;
   readonly logLevel: LogLevel;
@@ -76,6 +78,8 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProx
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -117,6 +121,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${logLevel}")`);
   }
+  const logFormat = str("LOG_FORMAT") as LogFormat | undefined;
+  if (logFormat !== undefined && !LOG_FORMATS.includes(logFormat)) {
+    problems.push(`LOG_FORMAT must be "json" or "pretty" (got "${logFormat}")`);
+  }
   const production = env.NODE_ENV === "production";
   let publicOrigin: string | undefined;
   const publicUrl = str("PUBLIC_URL");
@@ -143,6 +151,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     mongodbDb,
     dataDir: path.resolve(cwd, str("DATA_DIR") ?? "data"),
     logLevel,
+    logFormat,
     validateResponses: validate === undefined ? !production : validate === "true",
     lastUsedFlushMs: int("LAST_USED_FLUSH_MS", 1000, 10, 3_600_000),
     cacheMaxAgeSeconds: int("CACHE_MAX_AGE_SECONDS", 60, 0, 86_400),

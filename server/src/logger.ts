@@ -1,5 +1,6 @@
 import { type DestinationStream, type Logger, pino } from "pino";
-import type { LogLevel } from "./config.js";
+import pinoPretty from "pino-pretty";
+import type { LogFormat, LogLevel } from "./config.js";
 
 export type { Logger };
 
@@ -51,7 +52,36 @@ export function redactKeys(text: string): string {
   return decoded.replace(RAW_KEY, "cp_$1_[REDACTED]");
 }
 
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+/** LOG_FORMAT when set; else readable lines for a person at a terminal, JSON lines for machines. */
+export function logFormatFor(forced: LogFormat | undefined, isTty: boolean): LogFormat {
+  return forced ?? (isTty ? "pretty" : "json");
+}
+
+/**
+ * Readable lines (pino-pretty, synchronous, so nothing is lost when the process exits): time,
+ * level and message, then the fields. Redaction has happened by then: pretty-printing formats
+ * the JSON line pino wrote, key cuts included.
+ */
+function prettyStream(destination: DestinationStream | undefined, colorize: boolean) {
+  return pinoPretty({
+    colorize,
+    sync: true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname,service",
+    singleLine: true,
+    ...(destination === undefined ? {} : { destination }),
+  });
+}
+
+export function createLogger(
+  level: LogLevel,
+  destination?: DestinationStream,
+  format: LogFormat = "json",
+): Logger {
+  const out =
+    format === "pretty"
+      ? prettyStream(destination, destination === undefined && process.stdout.isTTY === true)
+      : destination;
   return pino(
     {
       level,
@@ -63,6 +93,6 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         censor: "[REDACTED]",
       },
     },
-    destination,
+    out,
   );
 }

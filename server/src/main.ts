@@ -3,7 +3,7 @@ import { createApp } from "./app.js";
 import { type Config, loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { closeGracefully, listen, urlOf } from "./http-server.js";
-import { createLogger, type Logger } from "./logger.js";
+import { createLogger, type Logger, logFormatFor } from "./logger.js";
 
 /**
  * `npm start` / `pressroom start`: database (MONGODB_URI or embedded), app, HTTP server, and a
@@ -12,7 +12,11 @@ import { createLogger, type Logger } from "./logger.js";
  */
 export async function runServer(
   config: Config = loadConfig(),
-  logger: Logger = createLogger(config.logLevel),
+  logger: Logger = createLogger(
+    config.logLevel,
+    undefined,
+    logFormatFor(config.logFormat, process.stdout.isTTY === true),
+  ),
 ): Promise<void> {
   const database = await openDatabase(
     config,
