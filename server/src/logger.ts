@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { type DestinationStream, type Logger, pino } from "pino";
-import pinoPretty from "pino-pretty";
+import type { PrettyOptions, PrettyStream } from "pino-pretty";
 import type { LogFormat, LogLevel } from "./config.js";
 
 export type { Logger };
@@ -63,6 +64,10 @@ export function logFormatFor(forced: LogFormat | undefined, isTty: boolean): Log
  * the JSON line pino wrote, key cuts included.
  */
 function prettyStream(destination: DestinationStream | undefined, colorize: boolean) {
+  // Loaded only when wanted: JSON logging (production) does not pay for it at start-up.
+  const pinoPretty = createRequire(import.meta.url)("pino-pretty") as (
+    options: PrettyOptions,
+  ) => PrettyStream;
   return pinoPretty({
     colorize,
     sync: true,
