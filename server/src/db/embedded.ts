@@ -95,13 +95,14 @@ async function tryLock(): Promise<boolean> {
 }
 
 /** Makes .ferretdb/, the patched FerretDB that go.mod points at (see prepare-ferretdb.mjs). */
-async function prepareFerretDb(): Promise<void> {
+async function prepareFerretDb(onProgress: (line: string) => void): Promise<void> {
+  onProgress("  FerretDB v1.24.2: downloading it unless cached, applying ferretdb.patch…");
   const child = spawn(process.execPath, [path.join(SOURCE_DIR, "prepare-ferretdb.mjs")], {
     cwd: SOURCE_DIR,
     stdio: ["ignore", "ignore", "pipe"],
   });
   const tail: string[] = [];
-  keepTail(child.stderr, tail);
+  keepTail(child.stderr, tail, (line) => onProgress(`  ${line}`));
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", resolve);
@@ -111,28 +112,67 @@ async function prepareFerretDb(): Promise<void> {
   }
 }
 
+/**
+ * The packages of the build (`go list -deps`), for "N of M packages compiled"; undefined if
+ * unknown. Its stderr lines (Go's module downloads) go to onStderr.
+ */
+function listPackages(
+  children: ChildProcess[],
+  onStderr: (line: string) => void,
+): Promise<string[] | undefined> {
+  const child = spawn("go", ["list", "-mod=readonly", "-deps", "."], {
+    cwd: SOURCE_DIR,
+    env: { ...process.env, GOTOOLCHAIN: "local" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  const packages: string[] = [];
+  keepTail(child.stderr, [], onStderr);
+  createInterface({ input: child.stdout }).on("line", (line) => packages.push(line));
+  return new Promise((resolve) => {
+    child.once("error", () => resolve(undefined));
+    child.once("close", (code) => resolve(code === 0 ? packages : undefined));
+  });
+}
+
 async function goBuild(onProgress: (line: string) => void): Promise<void> {
-  await prepareFerretDb();
+  const started = Date.now();
+  const elapsed = () => Math.round((Date.now() - started) / 1000);
+  await prepareFerretDb(onProgress);
+  onProgress("  compiling (go build); Go first downloads the modules it lacks…");
   const tmp = path.join(BIN_DIR, `.pressroom-db.${process.pid}.${randomBytes(4).toString("hex")}`);
   const args = ["build", "-v", "-trimpath", "-mod=readonly", "-buildvcs=false", "-o", tmp, "."];
+  const children: ChildProcess[] = [];
+  const downloads = new Set<string>();
+  const onDownload = (line: string) => {
+    if (!line.startsWith("go: downloading ")) return;
+    if (downloads.size === 0) onProgress("  downloading Go modules…");
+    downloads.add(line);
+  };
+  // Listed alongside the build: both wait for the same downloads (Go locks its module cache).
+  let all: string[] | undefined;
+  void listPackages(children, onDownload).then((packages) => {
+    all = packages;
+  });
   const child = spawn("go", args, {
     cwd: SOURCE_DIR,
     env: { ...process.env, GOTOOLCHAIN: "local" },
     stdio: ["ignore", "ignore", "pipe"],
   });
+  children.push(child);
   const tail: string[] = [];
   let packages = 0;
-  let downloads = 0;
   let latest = "";
   keepTail(child.stderr, tail, (line) => {
-    if (line.startsWith("go: downloading")) downloads += 1;
+    if (line.startsWith("go: ")) onDownload(line);
     else if (/^[\w.\-/]+$/.test(line)) [packages, latest] = [packages + 1, line];
   });
-  const started = Date.now();
   const ticker = setInterval(() => {
-    const secs = Math.round((Date.now() - started) / 1000);
-    const dl = downloads > 0 ? `${downloads} modules downloaded, ` : "";
-    onProgress(`  … ${secs} s: ${dl}${packages} packages compiled${latest ? ` (${latest})` : ""}`);
+    const dl = downloads.size > 0 ? `${downloads.size} modules downloaded, ` : "";
+    const of = all ? ` of ${all.length}` : "";
+    // go build -v names the main package last, once it is compiled; linking follows.
+    const now = latest && latest === all?.at(-1) ? ", linking" : latest ? ` (${latest})` : "";
+    onProgress(`  … ${elapsed()} s: ${dl}${packages}${of} packages compiled${now}`);
   }, 10_000);
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
@@ -144,9 +184,10 @@ async function goBuild(onProgress: (line: string) => void): Promise<void> {
     await rename(tmp, BIN_PATH);
   } finally {
     clearInterval(ticker);
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
     await rm(tmp, { force: true });
   }
-  onProgress(`Embedded database built in ${Math.round((Date.now() - started) / 1000)} s.`);
+  onProgress(`Embedded database built in ${elapsed()} s.`);
 }
 
 let building: Promise<string> | undefined;
@@ -164,7 +205,7 @@ export function ensureEmbeddedDbBinary(onProgress = defaultProgress): Promise<st
     try {
       if (await isUpToDate(stamp)) return BIN_PATH; // built by whoever held the lock
       onProgress(
-        "Building the embedded database (FerretDB) — first run only, takes a minute or two…",
+        "Building the embedded database (FerretDB): first run or changed sources; a cold build takes a few minutes…",
       );
       await goBuild(onProgress);
       await writeFile(`${STAMP_PATH}.${process.pid}`, stamp);
