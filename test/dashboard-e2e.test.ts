@@ -160,7 +160,12 @@ describe("dashboard, end to end in Chromium", () => {
 
   it("the mint dialog is keyboard-operable: focus starts in it, and Escape closes it", async () => {
     await page.getByRole("link", { name: "API keys" }).click();
-    await heading("API keys").waitFor();
+    // Coming from the blogs list, the shell moves focus to the new screen's heading in an
+    // effect that runs after the screen is painted; wait for it, or it can land after the
+    // focus below (taking it, or becoming the element the dialog returns focus to).
+    await expect
+      .poll(() => heading("API keys").evaluate((el) => el === document.activeElement))
+      .toBe(true);
     const mint = page.getByRole("button", { name: "Mint key" });
     await mint.focus();
     await page.keyboard.press("Enter");
