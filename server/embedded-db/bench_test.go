@@ -1,6 +1,7 @@
 package main
 
-// A list page at N blogs, stock query path vs exact pushdown, on the same SQLite files:
+// List pages (first, keyset cursor at the middle and near the end) and the app's compare-and-set
+// update of a blog at N blogs, stock query path vs exact pushdown, on the same SQLite files:
 //
 //	PRESSROOM_BENCH_BLOGS=10000 go test -run TestListPageFigures -v .
 //
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/bson"
+	"go.mongodb.org/mongo-driver/mongo"
 	"go.mongodb.org/mongo-driver/mongo/options"
 )
 
@@ -28,6 +30,7 @@ func TestListPageFigures(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 	// Seed through the patched server, with the app's blog indexes.
 	func() {
@@ -37,7 +40,6 @@ func TestListPageFigures(t *testing.T) {
 		blogs := client.Database("app").Collection("blogs")
 		createAppBlogIndexes(ctx, t, blogs)
 		body := strings.Repeat("Lorem ipsum dolor sit amet. ", 73) // ~2 KB
-		start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 		var batch []any
 		for i := range n {
 			at := start.Add(time.Duration(i) * time.Minute)
@@ -64,20 +66,45 @@ func TestListPageFigures(t *testing.T) {
 
 	released := bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "status", Value: "released"}}
 	sortReleased := bson.D{{Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}
-	mid := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(n/2) * time.Minute)
-	cursor := append(append(bson.D{}, released...), bson.E{Key: "$or", Value: bson.A{
-		bson.M{"releasedAt": bson.M{"$lt": mid}},
-		bson.D{{Key: "releasedAt", Value: mid}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("b_%06d", n/2)}}},
-	}})
+	cursorAt := func(i int) bson.D {
+		at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute)
+		return append(append(bson.D{}, released...), bson.E{Key: "$or", Value: bson.A{
+			bson.M{"releasedAt": bson.M{"$lt": at}},
+			bson.D{{Key: "releasedAt", Value: at}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("b_%06d", i)}}},
+		}})
+	}
+	find := func(filter bson.D, opts *options.FindOptions) func(*mongo.Collection) (int, error) {
+		return func(c *mongo.Collection) (int, error) {
+			cur, err := c.Find(ctx, filter, opts)
+			if err != nil {
+				return 0, err
+			}
+			var docs []bson.Raw
+			err = cur.All(ctx, &docs)
+			return len(docs), err
+		}
+	}
+	// The app's compare-and-set write of a blog (blogs-store.ts, writeVersion).
+	cas := func(c *mongo.Collection) (int, error) {
+		i := n / 2 &^ 1
+		filter := bson.D{{Key: "_id", Value: fmt.Sprintf("b_%06d", i)}, {Key: "workspaceId", Value: "ws_0"},
+			{Key: "status", Value: "released"}, {Key: "revision", Value: bson.M{"$exists": false}}, {Key: "updatedAt", Value: start.Add(time.Duration(i) * time.Minute)}}
+		res, err := c.UpdateOne(ctx, filter, bson.D{{Key: "$set", Value: bson.D{{Key: "title", Value: "A title"}}}})
+		if err != nil {
+			return 0, err
+		}
+		return int(res.MatchedCount), nil
+	}
 	shapes := []struct {
-		name   string
-		filter bson.D
-		opts   *options.FindOptions
+		name string
+		run  func(*mongo.Collection) (int, error)
 	}{
-		{"list page 1 (limit 21)", released, options.Find().SetSort(sortReleased).SetLimit(21)},
-		{"list cursor page at the middle (limit 21)", cursor, options.Find().SetSort(sortReleased).SetLimit(21)},
-		{"list limit 101", released, options.Find().SetSort(sortReleased).SetLimit(101)},
-		{"findOne {workspaceId, slug}", bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "slug", Value: "post-42"}}, options.Find().SetLimit(1)},
+		{"list page 1 (limit 21)", find(released, options.Find().SetSort(sortReleased).SetLimit(21))},
+		{"list cursor page at the middle (limit 21)", find(cursorAt(n/2), options.Find().SetSort(sortReleased).SetLimit(21))},
+		{"list cursor page near the end (limit 21)", find(cursorAt(60), options.Find().SetSort(sortReleased).SetLimit(21))},
+		{"list limit 101", find(released, options.Find().SetSort(sortReleased).SetLimit(101))},
+		{"findOne {workspaceId, slug}", find(bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "slug", Value: "post-42"}}, options.Find().SetLimit(1))},
+		{"updateOne {_id, workspaceId, status, …} (CAS)", cas},
 	}
 	results := map[bool][]string{}
 	for _, exact := range []bool{false, true} {
@@ -88,19 +115,15 @@ func TestListPageFigures(t *testing.T) {
 			var count int
 			for range 5 {
 				t0 := time.Now()
-				cur, err := client.Database("app").Collection("blogs").Find(ctx, s.filter, s.opts)
+				got, err := s.run(client.Database("app").Collection("blogs"))
 				if err != nil {
 					t.Fatal(err)
 				}
-				var docs []bson.Raw
-				if err = cur.All(ctx, &docs); err != nil {
-					t.Fatal(err)
-				}
 				times = append(times, time.Since(t0))
-				count = len(docs)
+				count = got
 			}
 			slices.Sort(times)
-			results[exact] = append(results[exact], fmt.Sprintf("%-44s %3d docs  median %8.1f ms  (min %.1f, max %.1f)",
+			results[exact] = append(results[exact], fmt.Sprintf("%-46s %3d docs  median %8.1f ms  (min %.1f, max %.1f)",
 				s.name, count, ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1])))
 		}
 		stop()

@@ -1,0 +1,398 @@
+package main
+
+// Every query the app sends (server/src) is answered by an index search in the patched FerretDB:
+// run through the driver against collections with the app's indexes and 2,000 documents each,
+// the SQL it becomes (captured from FerretDB's debug log) is explained by SQLite. The test prints
+// a table of the plans (README.md, "Plans").
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/bson"
+	"go.mongodb.org/mongo-driver/mongo"
+	"go.mongodb.org/mongo-driver/mongo/options"
+)
+
+// appShape is one query shape of the app, run on one collection.
+type appShape struct {
+	coll, name string
+	run        func(ctx context.Context, c *mongo.Collection) error
+	// bounded says why a temporary B-tree in its plan sorts only a bounded set of rows (the ones
+	// an index search selected); "" when the plan must have none.
+	bounded string
+	// fullRead marks the one shape that is meant to read its whole (small) collection.
+	fullRead bool
+}
+
+func find(filter bson.D, opts ...*options.FindOptions) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		cur, err := c.Find(ctx, filter, opts...)
+		if err != nil {
+			return err
+		}
+		var docs []bson.Raw
+		return cur.All(ctx, &docs)
+	}
+}
+
+func findOne(filter bson.D, opts ...*options.FindOneOptions) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		err := c.FindOne(ctx, filter, opts...).Err()
+		if err == mongo.ErrNoDocuments {
+			return fmt.Errorf("findOne(%v): no document (the shape must find one)", filter)
+		}
+		return err
+	}
+}
+
+func updateOne(filter, update bson.D, wantMatched int64) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		res, err := c.UpdateOne(ctx, filter, update)
+		if err == nil && res.MatchedCount != wantMatched {
+			err = fmt.Errorf("updateOne(%v) matched %d, want %d", filter, res.MatchedCount, wantMatched)
+		}
+		return err
+	}
+}
+
+func countDocuments(filter bson.D, opts ...*options.CountOptions) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		_, err := c.CountDocuments(ctx, filter, opts...)
+		return err
+	}
+}
+
+func deleteOne(filter bson.D) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		_, err := c.DeleteOne(ctx, filter)
+		return err
+	}
+}
+
+func deleteMany(filter bson.D) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		_, err := c.DeleteMany(ctx, filter)
+		return err
+	}
+}
+
+// appStart is the time the seeded documents are made around.
+var appStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * time.Minute) }
+
+// appShapes lists the queries of server/src: blogs/blogs-store.ts, workspaces/workspaces-store.ts,
+// keys/keys-store.ts, users/users-store.ts, sessions/sessions-store.ts, sessions/sweeper.ts and
+// sessions/sign-in-throttle.ts, with values that select seeded documents (seedApp).
+func appShapes() []appShape {
+	e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
+	d := func(es ...bson.E) bson.D { return es }
+	desc := func(f string) bson.D { return d(e(f, -1), e("_id", -1)) }
+	asc := func(f string) bson.D { return d(e(f, 1), e("_id", 1)) }
+	page := func(sort bson.D) *options.FindOptions { return options.Find().SetSort(sort).SetLimit(21) }
+	cursor := func(filter bson.D, f string, minute int, id string) bson.D {
+		return append(append(bson.D{}, filter...), e("$or", bson.A{
+			d(e(f, d(e("$lt", at(minute))))),
+			d(e(f, at(minute)), e("_id", d(e("$lt", id)))),
+		}))
+	}
+	released := d(e("workspaceId", "ws_0000"), e("status", "released"))
+	editors := d(e("workspaceId", "ws_0000"), e("status", d(e("$in", bson.A{"draft", "released"}))))
+	drafts := d(e("workspaceId", "ws_0000"), e("status", "draft"))
+	validators := d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1))
+	live := d(e("$gt", at(0)))
+	const small = "the documents of one email, address or user: a few"
+	return []appShape{
+		// blogs (blogs-store.ts)
+		{coll: "blogs", name: "consumer list, first page", run: find(released, page(desc("releasedAt")))},
+		{coll: "blogs", name: "consumer list, deep cursor page (near the end)", run: find(cursor(released, "releasedAt", 10, "b_0010"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "304 validators, first page", run: find(released, page(desc("releasedAt")).SetProjection(validators))},
+		{coll: "blogs", name: "304 validators, deep cursor page", run: find(cursor(released, "releasedAt", 10, "b_0010"), page(desc("releasedAt")).SetProjection(validators))},
+		{coll: "blogs", name: "get `{_id, workspaceId, status: {$ne: removed}}`", run: findOne(d(e("_id", "b_0010"), e("workspaceId", "ws_0000"), e("status", d(e("$ne", "removed")))))},
+		{coll: "blogs", name: "released blog `findOne({_id})`", run: findOne(d(e("_id", "b_0010")))},
+		{coll: "blogs", name: "released validator `findOne({_id})` + projection", run: findOne(d(e("_id", "b_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1), e("workspaceId", 1), e("status", 1))))},
+		{coll: "blogs", name: "editor list `status: {$in}`, first page", run: find(editors, page(desc("createdAt")))},
+		{coll: "blogs", name: "editor list `status: {$in}`, deep cursor page", run: find(cursor(editors, "createdAt", 20, "b_0020"), page(desc("createdAt")))},
+		{coll: "blogs", name: "editor list one status, first page", run: find(drafts, page(desc("createdAt")))},
+		{coll: "blogs", name: "editor list one status, deep cursor page", run: find(cursor(drafts, "createdAt", 20, "b_0020"), page(desc("createdAt")))},
+		{coll: "blogs", name: "all blogs of a workspace `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0000")), options.Find().SetSort(desc("createdAt")))},
+		{coll: "blogs", name: "slug `findOne({workspaceId, slug})`", run: findOne(d(e("workspaceId", "ws_0000"), e("slug", "post-10")))},
+		{coll: "blogs", name: "compare-and-set `updateOne({_id, workspaceId, status, revision})`", run: updateOne(
+			d(e("_id", "b_0006"), e("workspaceId", "ws_0000"), e("status", "released"), e("revision", "r_0006")),
+			d(e("$set", d(e("title", "T2"), e("revision", "r_0006b")))), 1)},
+		{coll: "blogs", name: "compare-and-set, blog without revision: `revision: {$exists: false}, updatedAt`", run: updateOne(
+			d(e("_id", "b_0020"), e("workspaceId", "ws_0000"), e("status", "draft"), e("revision", d(e("$exists", false))), e("updatedAt", at(20))),
+			d(e("$set", d(e("title", "T2"), e("revision", "r_0020b")))), 1)},
+		// workspaces (blogs-store.ts, keys-store.ts, workspaces-store.ts, users-store.ts)
+		{coll: "workspaces", name: "exists `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "ws_0010")), options.Count().SetLimit(1))},
+		{coll: "workspaces", name: "a user's workspaces `{_id: {$in}}` by createdAt", run: find(d(e("_id", d(e("$in", bson.A{"ws_0001", "ws_0101", "ws_0201"})))), options.Find().SetSort(asc("createdAt"))), bounded: "the listed workspaces"},
+		{coll: "workspaces", name: "rename `updateOne({_id})`", run: updateOne(d(e("_id", "ws_0010")), d(e("$set", d(e("name", "N")))), 1)},
+		{coll: "workspaces", name: "operator listing `find({})` by createdAt", run: find(bson.D{}, options.Find().SetSort(asc("createdAt"))), fullRead: true},
+		// apiKeys (keys-store.ts)
+		{coll: "apiKeys", name: "revoke: `findOne({keyId, workspaceId})`", run: findOne(d(e("keyId", "key_0010"), e("workspaceId", "ws_0010")))},
+		{coll: "apiKeys", name: "revoke: `updateOne({_id, status: Active})`", run: updateOne(d(e("_id", "h_0010"), e("status", "Active")), d(e("$set", d(e("status", "Revoked"), e("revokedAt", at(1)), e("revokedBy", nil)))), 1)},
+		{coll: "apiKeys", name: "key list `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt"))), bounded: "ties of createdAt within one workspace's keys"},
+		{coll: "apiKeys", name: "authenticate `findOne({_id})` + projection", run: findOne(d(e("_id", "h_0011")), options.FindOne().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("prefix", 1), e("status", 1))))},
+		{coll: "apiKeys", name: "lastUsedAt: bulkWrite `updateOne({_id}, {$max})`", run: func(ctx context.Context, c *mongo.Collection) error {
+			_, err := c.BulkWrite(ctx, []mongo.WriteModel{
+				mongo.NewUpdateOneModel().SetFilter(d(e("_id", "h_0012"))).SetUpdate(d(e("$max", d(e("lastUsedAt", at(5)))))),
+			}, options.BulkWrite().SetOrdered(false))
+			return err
+		}},
+		// users (users-store.ts)
+		{coll: "users", name: "`findOne({email})`", run: findOne(d(e("email", "u0010@example.com")))},
+		{coll: "users", name: "`findOne({_id})`", run: findOne(d(e("_id", "usr_0010")))},
+		{coll: "users", name: "names `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"usr_0001", "usr_0500", "usr_1999"}))))), bounded: "the listed users (table order)"},
+		// memberships (users-store.ts)
+		{coll: "memberships", name: "role `findOne({_id})`", run: findOne(d(e("_id", "ws_0010:usr_0010")))},
+		{coll: "memberships", name: "a user's memberships `find({userId})`", run: find(d(e("userId", "usr_0010")))},
+		{coll: "memberships", name: "members `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt"))), bounded: "the members of one workspace"},
+		{coll: "memberships", name: "remove member `deleteOne({_id})`", run: deleteOne(d(e("_id", "ws_0011:usr_0011")))},
+		// markers (users-store.ts)
+		{coll: "markers", name: "setup needed `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "setup")), options.Count().SetLimit(1))},
+		{coll: "markers", name: "setup undone `deleteOne({_id})`", run: deleteOne(d(e("_id", "setup")))},
+		// sessions (sessions-store.ts, sweeper.ts)
+		{coll: "sessions", name: "`findOne({_id})`", run: findOne(d(e("_id", "s_0010")))},
+		{coll: "sessions", name: "sign out / expired `deleteOne({_id})`", run: deleteOne(d(e("_id", "s_0010")))},
+		{coll: "sessions", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-500))))))},
+		// signInFailures (sign-in-throttle.ts, sweeper.ts)
+		{coll: "signInFailures", name: "count by email `countDocuments({email, expiresAt: {$gt}})`", run: countDocuments(d(e("email", "u0010@example.com"), e("expiresAt", live))), bounded: small},
+		{coll: "signInFailures", name: "count by address `countDocuments({address, expiresAt: {$gt}})`", run: countDocuments(d(e("address", "10.0.0.10"), e("expiresAt", live))), bounded: small},
+		{coll: "signInFailures", name: "oldest live by email, `.sort({expiresAt: 1, _id: 1}).limit(1)`", run: find(d(e("email", "u0010@example.com"), e("expiresAt", live)), options.Find().SetSort(asc("expiresAt")).SetLimit(1)), bounded: small},
+		{coll: "signInFailures", name: "oldest live by address, same", run: find(d(e("address", "10.0.0.10"), e("expiresAt", live)), options.Find().SetSort(asc("expiresAt")).SetLimit(1)), bounded: small},
+		{coll: "signInFailures", name: "refused attempt `deleteOne({_id})`", run: deleteOne(d(e("_id", "f_0010")))},
+		{coll: "signInFailures", name: "success `deleteMany({email})`", run: deleteMany(d(e("email", "u0011@example.com")))},
+		{coll: "signInFailures", name: "sweeper `deleteMany({$or: [{expiresAt: {$lte}}, {expiresAt: {$exists: false}}]})`", run: deleteMany(d(e("$or", bson.A{
+			d(e("expiresAt", d(e("$lte", at(-500))))), d(e("expiresAt", d(e("$exists", false)))),
+		})))},
+	}
+}
+
+// createAppIndexes creates the indexes of server/src/db/collections.ts (ensureIndexes), one per
+// command as the app does. The app asks for TTL indexes on sessions and signInFailures; FerretDB
+// refuses TTL indexes, and there the app creates session_expiry and failure_expiry as plain
+// {expiresAt: 1} indexes instead (see ensureIndexes in collections.ts): so does this.
+func createAppIndexes(ctx context.Context, t *testing.T, db *mongo.Database) {
+	t.Helper()
+	createAppBlogIndexes(ctx, t, db.Collection("blogs"))
+	k := func(fields ...string) bson.D {
+		var keys bson.D
+		for _, f := range fields {
+			keys = append(keys, bson.E{Key: f, Value: 1})
+		}
+		return keys
+	}
+	for _, ix := range []struct {
+		coll, name string
+		keys       bson.D
+		unique     bool
+	}{
+		{"apiKeys", "key_id", k("keyId"), true},
+		{"apiKeys", "workspace_keys", k("workspaceId", "createdAt"), false},
+		{"users", "email", k("email"), true},
+		{"memberships", "user_memberships", k("userId"), false},
+		{"memberships", "workspace_members", k("workspaceId"), false},
+		{"sessions", "user_sessions", k("userId"), false},
+		{"signInFailures", "failures_by_email", k("email", "expiresAt"), false},
+		{"signInFailures", "failures_by_address", k("address", "expiresAt"), false},
+		{"sessions", "session_expiry", k("expiresAt"), false},
+		{"signInFailures", "failure_expiry", k("expiresAt"), false},
+	} {
+		opts := options.Index().SetName(ix.name)
+		if ix.unique {
+			opts.SetUnique(true)
+		}
+		if _, err := db.Collection(ix.coll).Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: opts}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// createAppBlogIndexes creates the blog indexes the app creates (server/src/db/collections.ts,
+// ensureIndexes), one per command as the app does.
+func createAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collection) {
+	t.Helper()
+	for _, m := range []mongo.IndexModel{
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_list")},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "slug", Value: 1}}, Options: options.Index().SetName("workspace_slug").SetUnique(true)},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_list")},
+	} {
+		if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// seedApp stores n documents in each collection, shaped as server/src stores them.
+func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
+	t.Helper()
+	docs := map[string][]any{}
+	add := func(coll string, doc bson.D) { docs[coll] = append(docs[coll], doc) }
+	for i := range n {
+		e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
+		ws, user := fmt.Sprintf("ws_%04d", i), fmt.Sprintf("usr_%04d", i)
+		add("workspaces", bson.D{e("_id", ws), e("name", "W"), e("createdAt", at(i))})
+
+		status := []string{"draft", "released", "released", "removed"}[i%4]
+		var releasedAt any
+		if status == "released" {
+			releasedAt = at(i)
+		}
+		blog := bson.D{
+			e("_id", fmt.Sprintf("b_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("status", status),
+			e("slug", fmt.Sprintf("post-%d", i)), e("title", "T"), e("bodyMarkdown", "B"), e("tags", bson.A{"a"}),
+			e("createdAt", at(i)), e("updatedAt", at(i)), e("releasedAt", releasedAt), e("removedAt", nil),
+		}
+		if i%10 != 0 { // blogs stored before revisions existed have none
+			blog = append(blog, e("revision", fmt.Sprintf("r_%04d", i)))
+		}
+		add("blogs", blog)
+
+		add("apiKeys", bson.D{
+			e("_id", fmt.Sprintf("h_%04d", i)), e("keyId", fmt.Sprintf("key_%04d", i)), e("workspaceId", ws), e("name", "K"),
+			e("prefix", "pk_"), e("status", "Active"), e("createdAt", at(i/3)), e("createdBy", nil),
+			e("revokedAt", nil), e("revokedBy", nil), e("lastUsedAt", nil),
+		})
+		add("users", bson.D{e("_id", user), e("email", fmt.Sprintf("u%04d@example.com", i)), e("name", "U"), e("passwordHash", "x"), e("createdAt", at(i))})
+		member := fmt.Sprintf("ws_%04d", i%100)
+		if i < 100 {
+			member = ws // ws_0010:usr_0010 and ws_0011:usr_0011 exist
+		}
+		add("memberships", bson.D{e("_id", member+":"+user), e("workspaceId", member), e("userId", user), e("role", "member"), e("createdAt", at(i))})
+		add("sessions", bson.D{e("_id", fmt.Sprintf("s_%04d", i)), e("userId", fmt.Sprintf("usr_%04d", i%500)), e("createdAt", at(i-n)), e("expiresAt", at(i-n/2))})
+		add("signInFailures", bson.D{
+			e("_id", fmt.Sprintf("f_%04d", i)), e("email", fmt.Sprintf("u%04d@example.com", i%400)),
+			e("address", fmt.Sprintf("10.0.0.%d", i%100)), e("expiresAt", at(i-n/2)),
+		})
+		marker := fmt.Sprintf("m_%04d", i)
+		if i == 0 {
+			marker = "setup"
+		}
+		add("markers", bson.D{e("_id", marker), e("at", at(i))})
+	}
+	for coll, list := range docs {
+		if _, err := db.Collection(coll).InsertMany(ctx, list); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestAppQueryShapesAreIndexSearches fails on a SCAN of a table (except the one intended full
+// read) and on a temporary B-tree that is not documented as sorting a bounded set. A SCAN of a
+// "_pressroom_t_" partial index is expected: the check for uncomparable values reads it, and it
+// holds only the documents that have such values (none here).
+func TestAppQueryShapesAreIndexSearches(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	log := &sqlLog{}
+	dir := t.TempDir()
+	client := startFerret(ctx, t, dir, true, log)
+	db := client.Database("app")
+	createAppIndexes(ctx, t, db)
+	seedApp(ctx, t, db, 2000)
+	ensureIDIndexes(ctx, dir, slog.New(discard{}))
+	log.take()
+	file := filepath.Join(dir, "app.sqlite")
+	tables := tablesOf(t, file)
+
+	rows := []string{"| Query | SQLite plan | Checks before it | Note |", "|---|---|---|---|"}
+	for _, s := range appShapes() {
+		if err := s.run(ctx, db.Collection(s.coll)); err != nil {
+			t.Fatalf("%s %s: %v", s.coll, s.name, err)
+		}
+		table := tables[s.coll]
+		var reads, checks, writes []string
+		for _, q := range log.take() {
+			plan := explain(ctx, t, file, q.sql, q.args...)
+			plan = strings.ReplaceAll(strings.ReplaceAll(plan, table+"_", ""), table, s.coll)
+			for _, step := range strings.Split(plan, "; ") {
+				scan := strings.HasPrefix(step, "SCAN ") && step != "SCAN CONSTANT ROW" && !strings.Contains(step, "INDEX pressroom_t_")
+				if scan && !s.fullRead {
+					t.Errorf("%s %s: %q scans the table: %s", s.coll, s.name, q.sql, plan)
+				}
+				if strings.Contains(step, "TEMP B-TREE") && s.bounded == "" && !s.fullRead {
+					t.Errorf("%s %s: %q sorts in a temporary B-tree: %s", s.coll, s.name, q.sql, plan)
+				}
+			}
+			switch {
+			case strings.HasPrefix(q.sql, "SELECT EXISTS"):
+				// A check in the whole collection, or only in the rows the filter's terms on
+				// indexed fields select ("scoped": its WHERE starts with those terms).
+				if strings.Contains(q.sql, "WHERE (") {
+					plan = "scoped: " + plan
+				}
+				checks = append(checks, plan)
+			case strings.HasPrefix(q.sql, "SELECT"):
+				reads = append(reads, plan)
+			default:
+				writes = append(writes, strings.Fields(q.sql)[0]+": "+plan)
+			}
+		}
+		if len(reads) != 1 {
+			t.Errorf("%s %s: %d reads with a WHERE, want 1: %v", s.coll, s.name, len(reads), reads)
+		}
+		note := s.bounded
+		if note != "" {
+			note = "temporary B-tree over " + note
+		}
+		if s.fullRead {
+			note = "the one intended full read (operator listing of all workspaces)"
+		}
+		rows = append(rows, fmt.Sprintf("| %s: %s | `%s` | %s | %s |", s.coll, s.name,
+			strings.Join(append(reads, writes...), "`; then `"), summarizeChecks(checks), note))
+	}
+	t.Logf("plans (%d shapes):\n%s", len(rows)-2, strings.Join(rows, "\n"))
+}
+
+// summarizeChecks describes the checks for uncomparable values that ran before a query: how
+// many read a partial index, and the plans of the others.
+func summarizeChecks(plans []string) string {
+	partial, other := 0, []string{}
+	for _, p := range plans {
+		step := p[strings.LastIndex(p, "; ")+2:]
+		switch {
+		case strings.HasPrefix(p, "scoped: "):
+			other = append(other, "in the rows its indexed terms select: `"+step+"`")
+		case strings.Contains(step, "INDEX pressroom_t_"):
+			partial++
+		default:
+			other = append(other, "`"+step+"`")
+		}
+	}
+	s := fmt.Sprintf("%d partial index", partial)
+	if partial != 1 {
+		s += "es"
+	}
+	return strings.Join(append([]string{s}, other...), "; ")
+}
+
+// tablesOf maps the collections of a FerretDB database file to their SQLite tables.
+func tablesOf(t *testing.T, file string) map[string]string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT name, table_name FROM _ferretdb_collections`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	res := map[string]string{}
+	for rows.Next() {
+		var name, table string
+		if err = rows.Scan(&name, &table); err != nil {
+			t.Fatal(err)
+		}
+		res[name] = table
+	}
+	return res
+}
