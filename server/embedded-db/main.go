@@ -33,7 +33,7 @@ func run() int {
 	logLevel := flag.String("log-level", "warn", "log `level` on stderr: debug, info, warn or error")
 	exitOnStdinClose := flag.Bool("exit-on-stdin-close", false, "shut down when stdin is closed (parent process died)")
 	idIndexEvery := flag.Duration("id-index-interval", time.Second, "how often to add the `_id` path index and the exact pushdown's indexes to new collections (see id_index.go, exact_index.go); 0 turns it off")
-	exactPushdown := flag.Bool("exact-pushdown", true, "answer finds in SQL where that is exact (our FerretDB patch); false runs stock FerretDB's query path")
+	exactPushdown := flag.Bool("exact-pushdown", true, "answer finds, updates, deletes and counts in SQL where that is exact (our FerretDB patch); false runs stock FerretDB's query path")
 	flag.Parse()
 
 	fail := func(code int, format string, args ...any) int {
