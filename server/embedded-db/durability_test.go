@@ -196,7 +196,7 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 	if gone == "" || stale == "" {
 		t.Fatalf("fewer than two live documents to check the checker with")
 	}
-	tbl := table(t, dir)
+	tbl := tablesOf(t, filepath.Join(dir, "app.sqlite"))["blogs"]
 	for _, q := range []struct {
 		sql string
 		id  string
