@@ -284,8 +284,8 @@ export interface paths {
          * @description The editor's live preview: `bodyMarkdown` rendered and sanitised exactly as saving a blog
          *     with it would (the same renderer, sanitiser, nesting and time limits, and render
          *     workers), so the `bodyHtml` here is the `bodyHtml` consumers would get. `excerpt` is the
-         *     one derived from it, used when a blog's own excerpt is empty. Nothing is stored. A
-         *     state-changing request for the Origin check (it uses the server's render workers).
+         *     one derived from it, used when a blog's own excerpt is empty. Nothing is stored. As a
+         *     `POST` it needs the server's `Origin`, like every write (see the Origin check above).
          */
         post: operations["previewBlogBody"];
         delete?: never;
