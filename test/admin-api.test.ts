@@ -3,6 +3,7 @@ import type { components } from "../openapi/generated/admin.js";
 import { hashKey } from "../server/src/keys/key-format.js";
 import { AdminClient, OWNER } from "./support/admin-client.js";
 import { get, stores } from "./support/fixtures.js";
+import { fill } from "./support/pathological-markdown.js";
 import { type TestDb, useTestDb } from "./support/test-db.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -10,6 +11,8 @@ type Me = components["schemas"]["Me"];
 type ApiKey = components["schemas"]["ApiKey"];
 type MintedKey = components["schemas"]["MintedKey"];
 type AdminBlog = components["schemas"]["AdminBlog"];
+type SessionStatus = components["schemas"]["SessionStatus"];
+type BodyPreview = components["schemas"]["BodyPreview"];
 
 let t: TestDb;
 let server: TestServer;
@@ -25,6 +28,10 @@ beforeAll(async () => {
 describe("first-run setup", () => {
   it("is needed while no user exists, creates the owner and first workspace, and signs in", async () => {
     expect((await owner.get("/setup")).body).toEqual({ needed: true });
+    expect(await owner.get("/session")).toMatchObject({
+      status: 200,
+      body: { signedIn: false, setupNeeded: true },
+    });
     const res = await owner.post<Me>("/setup", OWNER);
     expect(res.status).toBe(201);
     expect(res.body.user).toMatchObject({ name: OWNER.name, email: OWNER.email });
@@ -87,6 +94,31 @@ describe("sessions", () => {
     const res = await c.get("/me");
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: "Sign in first." });
+  });
+
+  it("the session probe answers 200 signed in or not: not being signed in is no error (issue 15, item 7)", async () => {
+    const anonymous = await new AdminClient(server.url).get<SessionStatus>("/session");
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toEqual({ signedIn: false, setupNeeded: false });
+
+    const signedIn = await owner.get<SessionStatus>("/session");
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toEqual({ signedIn: true, me: (await owner.get<Me>("/me")).body });
+
+    // A cookie that names no live session (signed out, or never issued) is "not signed in" here,
+    // while every operation that needs a session still answers 401 to it.
+    const c = new AdminClient(server.url);
+    await c.post("/session", { email: OWNER.email, password: OWNER.password });
+    const cookie = c.cookie;
+    await c.delete("/session");
+    for (const stale of [cookie, `pressroom_session=${"A".repeat(43)}`, "pressroom_session=x"]) {
+      c.cookie = stale;
+      expect((await c.get("/session")).body, stale).toEqual({
+        signedIn: false,
+        setupNeeded: false,
+      });
+      expect((await c.get("/me")).status, stale).toBe(401);
+    }
   });
 
   it("a wrong password and an unknown email get the same 401", async () => {
@@ -283,6 +315,90 @@ describe("blogs in the dashboard, and what consumers see", () => {
     await owner.post(`/workspaces/${ws}/blogs`, { title: "One", slug: "same-slug" });
     const res = await owner.post(`/workspaces/${ws}/blogs`, { title: "Two", slug: "same-slug" });
     expect(res.status).toBe(409);
+  });
+});
+
+describe("the editor's preview: the server's own rendering, nothing saved (issue 15, item 7)", () => {
+  const preview = () => `/workspaces/${ws}/blogs/preview`;
+  const blogCount = () => t.db.collection("blogs").countDocuments();
+  const BODIES = [
+    "We *launched*.",
+    '## What changed\n\nThe reader is **faster**. Read [the notes](https://example.com/notes).\n\n- [x] offline\n- [ ] dark\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n\n<script>alert(1)</script>\n\n<p style="color:red" id="x" onclick="alert(2)">raw</p>',
+    "> quoted\n\n```js\nif (a < b) {}\n```\n\n![cover](https://img.example/c.png) ![bad](javascript:alert(1))\n\n[rel](/relative) [mail](mailto:a@example.com)",
+    "",
+  ];
+
+  it("answers the bodyHtml and excerpt a save of the same Markdown stores, and stores nothing", async () => {
+    for (const bodyMarkdown of BODIES) {
+      const before = await blogCount();
+      const previewed = await owner.post<BodyPreview>(preview(), { bodyMarkdown });
+      expect(previewed.status, bodyMarkdown).toBe(200);
+      expect(await blogCount()).toBe(before);
+      const saved = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
+        title: "Previewed",
+        bodyMarkdown,
+      });
+      expect(saved.status).toBe(201);
+      expect(previewed.body).toEqual({
+        bodyHtml: saved.body.bodyHtml,
+        excerpt: saved.body.excerpt,
+      });
+    }
+  });
+
+  it("is sanitised as a save is: no script, no event handler, no style or id, rel on every link", async () => {
+    const { status, body } = await owner.post<BodyPreview>(preview(), {
+      bodyMarkdown: `${BODIES[1]}\n\n${BODIES[2]}`,
+    });
+    expect(status).toBe(200);
+    expect(body.bodyHtml).not.toMatch(/<script|alert\(|onclick|style=|id=|javascript:/i);
+    expect(body.bodyHtml).toContain(
+      '<a href="https://example.com/notes" rel="noopener noreferrer nofollow">the notes</a>',
+    );
+    expect(body.bodyHtml).toContain('<a rel="noopener noreferrer nofollow">rel</a>');
+    expect(body.bodyHtml).toContain("<h2>What changed</h2>");
+    expect(body.excerpt).toBe("The reader is faster. Read the notes.");
+  });
+
+  it("refuses a body longer than a blog's (400), and a missing or non-text one", async () => {
+    const longest = await owner.post<BodyPreview>(preview(), { bodyMarkdown: "a".repeat(200_000) });
+    expect(longest.status).toBe(200);
+    for (const body of [{ bodyMarkdown: "a".repeat(200_001) }, {}, { bodyMarkdown: 5 }]) {
+      const res = await owner.post(preview(), body);
+      expect(res.status).toBe(400);
+      expect(String(res.body.message)).toContain("bodyMarkdown");
+    }
+    expect((await owner.post(preview(), { bodyMarkdown: "x", title: "x" })).status).toBe(400);
+  });
+
+  it("refuses what a save refuses, with 422: nesting past 32 levels, and a render past the time limit", async () => {
+    const before = await blogCount();
+    const deep = await owner.post(preview(), { bodyMarkdown: `Intro\n\n${"> ".repeat(33)}deep` });
+    expect(deep.status).toBe(422);
+    // The refusal alone: there is no save to speak of.
+    expect(deep.body).toEqual({
+      message: "bodyMarkdown nests blockquotes or lists more than 32 levels deep (line 3).",
+    });
+    const slow = await owner.post(preview(), { bodyMarkdown: fill("_a") });
+    expect(slow.status).toBe(422);
+    expect(slow.body).toEqual({
+      message: `bodyMarkdown could not be rendered within ${server.config.renderTimeoutMs} ms.`,
+    });
+    expect(await blogCount()).toBe(before);
+  }, 30_000);
+
+  it("needs a session (401), the server's Origin (403) and membership of the workspace (404)", async () => {
+    const body = { bodyMarkdown: "Hello" };
+    const anonymous = await new AdminClient(server.url).post(preview(), body);
+    expect(anonymous).toMatchObject({ status: 401, body: { message: "Sign in first." } });
+    for (const origin of [null, "https://evil.example", `${server.url}.evil.example`]) {
+      const c = new AdminClient(server.url, origin);
+      c.cookie = owner.cookie;
+      const res = await c.post(preview(), body);
+      expect([origin, res.status]).toEqual([origin, 403]);
+    }
+    const res = await owner.post(`/workspaces/ws_doesNotExist0000/blogs/preview`, body);
+    expect(res).toMatchObject({ status: 404, body: { message: "Workspace not found." } });
   });
 });
 

@@ -46,6 +46,7 @@ const routes = (ws: string): [string, string, unknown?][] => [
   ["POST", `/workspaces/${ws}/keys/${keyA}/revoke`],
   ["GET", `/workspaces/${ws}/blogs`],
   ["POST", `/workspaces/${ws}/blogs`, { title: "injected" }],
+  ["POST", `/workspaces/${ws}/blogs/preview`, { bodyMarkdown: "rendered for free" }],
   ["GET", `/workspaces/${ws}/blogs/${blogA}`],
   ["PATCH", `/workspaces/${ws}/blogs/${blogA}`, { title: "defaced" }],
   ["DELETE", `/workspaces/${ws}/blogs/${blogA}`],

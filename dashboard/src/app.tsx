@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { ApiError, api, call, type Me, messageOf, setSessionEndedHandler } from "./api.js";
+import { api, call, type Me, messageOf, setSessionEndedHandler } from "./api.js";
 import { AuthCard } from "./components/auth-card.js";
 import { ErrorMessage, Loading } from "./components/status.js";
 import { Setup } from "./screens/setup.js";
@@ -17,20 +17,14 @@ type Auth =
 export function App() {
   const [auth, setAuth] = useState<Auth>({ state: "loading" });
 
+  // One request decides: GET /session answers 200 signed in or not (a 401 here would show as a
+  // failed request in the console of every first visit).
   const load = useCallback(async () => {
     setAuth({ state: "loading" });
     try {
-      setAuth({ state: "in", me: await call(api.GET("/me")) });
-      return;
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) {
-        setAuth({ state: "failed", message: messageOf(err) });
-        return;
-      }
-    }
-    try {
-      const { needed } = await call(api.GET("/setup"));
-      setAuth(needed ? { state: "setup" } : { state: "signIn", notice: null });
+      const session = await call(api.GET("/session"));
+      if (session.signedIn) setAuth({ state: "in", me: session.me });
+      else setAuth(session.setupNeeded ? { state: "setup" } : { state: "signIn", notice: null });
     } catch (err) {
       setAuth({ state: "failed", message: messageOf(err) });
     }

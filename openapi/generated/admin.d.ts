@@ -36,7 +36,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Whether this browser is signed in, and as whom
+         * @description The dashboard's probe on first load. Not being signed in is an answer, not an error:
+         *     without a live session cookie (none, expired or signed out) this answers `200` with
+         *     `signedIn: false` and whether first-run setup is still needed; with one, `signedIn: true`
+         *     and the user with their workspaces, as `getMe` gives them. (`getMe` and every other
+         *     operation that needs a session answer `401` without one.)
+         */
+        get: operations["getSession"];
         put?: never;
         /**
          * Sign in with email and password
@@ -259,6 +267,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/blogs/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a body as a save would, without saving anything
+         * @description The editor's live preview: `bodyMarkdown` rendered and sanitised exactly as saving a blog
+         *     with it would (the same renderer, sanitiser, nesting and time limits, and render
+         *     workers), so the `bodyHtml` here is the `bodyHtml` consumers would get. `excerpt` is the
+         *     one derived from it, used when a blog's own excerpt is empty. Nothing is stored. As a
+         *     `POST` it needs the server's `Origin`, like every write (see the Origin check above).
+         */
+        post: operations["previewBlogBody"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/blogs/{blogId}": {
         parameters: {
             query?: never;
@@ -400,6 +435,19 @@ export interface components {
             user: components["schemas"]["User"];
             workspaces: components["schemas"]["Workspace"][];
         };
+        /** @description The answer of `getSession`; `signedIn` tells which of the two it is. */
+        SessionStatus: components["schemas"]["SessionSignedOut"] | components["schemas"]["SessionSignedIn"];
+        SessionSignedOut: {
+            /** @constant */
+            signedIn: false;
+            /** @description True while no user exists (the dashboard then shows first-run setup), as in `getSetupStatus`. */
+            setupNeeded: boolean;
+        };
+        SessionSignedIn: {
+            /** @constant */
+            signedIn: true;
+            me: components["schemas"]["Me"];
+        };
         Member: {
             user: components["schemas"]["User"];
             role: components["schemas"]["Role"];
@@ -474,6 +522,16 @@ export interface components {
             /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) is "Pressroom". */
             authorName?: string;
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
+        };
+        BodyPreviewRequest: {
+            /** @description A body as `BlogInput.bodyMarkdown` takes it: Markdown, up to 200,000 characters. */
+            bodyMarkdown: string;
+        };
+        BodyPreview: {
+            /** @description Sanitised HTML, as `AdminBlog.bodyHtml` would hold after a save. */
+            bodyHtml: string;
+            /** @description Plain text derived from the body, as a blog without an excerpt of its own gets. */
+            excerpt: string;
         };
         BlogPatch: {
             /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
@@ -683,6 +741,40 @@ export interface components {
             };
         };
         /**
+         * @description The body could not be rendered, as saving it would be refused: it nests blockquotes or
+         *     lists more than 32 levels deep, or rendering it took longer than the server's limit
+         *     (2 seconds by default).
+         */
+        PreviewUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "bodyMarkdown nests blockquotes or lists more than 32 levels deep (line 40)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The server is busy rendering other blogs; retry after the given number of seconds. */
+        PreviewBusy: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The server is busy rendering other blogs. Retry shortly."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description The same answer whether or not an account has this email and whether or not it is a
          *     member already; the account, if there is one, is a member now.
          */
@@ -768,6 +860,29 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in or not. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1205,6 +1320,48 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Busy"];
+        };
+    };
+    previewBlogBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BodyPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The rendered body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bodyHtml": "<p>We <strong>launched</strong>.</p>",
+                     *       "excerpt": "We launched."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BodyPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PreviewUnprocessable"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["PreviewBusy"];
         };
     };
     getAdminBlog: {

@@ -179,12 +179,13 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
         )}
       </div>
       <BlogFields
+        workspaceId={workspaceId}
         draft={draft}
         onChange={(d) => {
           setDraft(d);
           setNotice("");
         }}
-        currentSlug={blog?.slug ?? null}
+        saved={blog}
       />
       {confirmRemove && blog && (
         <ConfirmDialog

@@ -1,23 +1,25 @@
-import { useMemo } from "preact/hooks";
+import type { AdminBlog } from "../api.js";
 import type { Draft } from "../blog-draft.js";
 import { Field } from "../components/field.js";
-import { renderMarkdown } from "../markdown.js";
+import { useBodyPreview } from "../preview.js";
 
 interface BlogFormProps {
+  workspaceId: string;
   draft: Draft;
   onChange: (draft: Draft) => void;
-  /** The slug the server chose, shown as a placeholder while the slug field is empty. */
-  currentSlug: string | null;
+  /** The blog as loaded or last saved (its body's HTML needs no preview request); null if new. */
+  saved: Pick<AdminBlog, "bodyMarkdown" | "bodyHtml" | "slug"> | null;
 }
 
 /** The editor's fields, and the Markdown body beside its live preview. */
-export function BlogFields({ draft, onChange, currentSlug }: BlogFormProps) {
+export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProps) {
   const bind = (field: keyof Draft) => ({
     value: draft[field],
     onInput: (event: Event) =>
       onChange({ ...draft, [field]: (event.currentTarget as HTMLInputElement).value }),
   });
-  const preview = useMemo(() => renderMarkdown(draft.bodyMarkdown), [draft.bodyMarkdown]);
+  const currentSlug = saved?.slug ?? null;
+  const preview = useBodyPreview(workspaceId, draft.bodyMarkdown, saved);
 
   return (
     <>
@@ -81,17 +83,28 @@ export function BlogFields({ draft, onChange, currentSlug }: BlogFormProps) {
             />
           )}
         </Field>
-        <section class="preview" aria-labelledby="preview-title">
+        <section class="preview" aria-labelledby="preview-title" aria-busy={preview.pending}>
           <h2 id="preview-title" class="label-like">
             Preview
           </h2>
-          {draft.bodyMarkdown.trim() === "" ? (
+          <div role="status">
+            {preview.problem && <p class="notice info preview-problem">{preview.problem}</p>}
+          </div>
+          {draft.bodyMarkdown.trim() === "" || preview.html === null ? (
             <div class="prose">
-              <p class="muted">The preview appears here as you write.</p>
+              <p class="muted">
+                {draft.bodyMarkdown.trim() === ""
+                  ? "The preview appears here as you write: what consumers will get."
+                  : "Rendering the preview…"}
+              </p>
             </div>
           ) : (
-            // Safe: renderMarkdown escapes all input and emits only a small set of tags.
-            <div class="prose" dangerouslySetInnerHTML={{ __html: preview }} />
+            // The server's rendering, sanitised exactly as on save (admin.yaml, previewBlogBody):
+            // no script, event handler, style or id survives it.
+            <div
+              class={preview.pending || preview.problem !== null ? "prose stale" : "prose"}
+              dangerouslySetInnerHTML={{ __html: preview.html }}
+            />
           )}
         </section>
       </div>

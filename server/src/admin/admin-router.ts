@@ -55,6 +55,7 @@ export function adminRouter(deps: AdminDeps): Router {
 
   // Open to everyone.
   router.get("/setup", session.getSetupStatus);
+  router.get("/session", session.getSession);
   router.post("/setup", session.runSetup);
   router.post("/session", session.signIn);
 
@@ -76,6 +77,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/keys/:keyId/revoke`, key.revokeKey);
   router.get(`${W}/blogs`, blog.listAdminBlogs);
   router.post(`${W}/blogs`, blog.createBlog);
+  router.post(`${W}/blogs/preview`, blog.previewBlogBody);
   router.get(`${W}/blogs/:blogId`, blog.getAdminBlog);
   router.patch(`${W}/blogs/:blogId`, blog.updateBlog);
   router.delete(`${W}/blogs/:blogId`, blog.removeBlog);

@@ -3,7 +3,13 @@ import { toBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import type { BlogDoc } from "../db/collections.js";
-import type { AdminBlog, BlogInput, BlogPatch } from "./admin-types.js";
+import type {
+  AdminBlog,
+  BlogInput,
+  BlogPatch,
+  BodyPreview,
+  BodyPreviewRequest,
+} from "./admin-types.js";
 
 type WorkspaceParams = { workspaceId: string };
 type BlogParams = WorkspaceParams & { blogId: string };
@@ -43,6 +49,14 @@ export function blogHandlers(blogs: BlogsStore) {
     res.status(201).json(toAdminBlog(doc));
   };
 
+  const previewBlogBody: RequestHandler<WorkspaceParams, BodyPreview, BodyPreviewRequest> = async (
+    req,
+    res,
+  ) => {
+    const { bodyHtml, excerpt } = await blogs.preview(req.body.bodyMarkdown);
+    res.json({ bodyHtml, excerpt });
+  };
+
   const getAdminBlog: RequestHandler<BlogParams, AdminBlog> = async (req, res) => {
     res.json(toAdminBlog(await blogs.get(req.params.workspaceId, req.params.blogId)));
   };
@@ -67,6 +81,7 @@ export function blogHandlers(blogs: BlogsStore) {
   return {
     listAdminBlogs,
     createBlog,
+    previewBlogBody,
     getAdminBlog,
     updateBlog,
     releaseBlog: state("released"),

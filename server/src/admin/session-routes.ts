@@ -4,7 +4,7 @@ import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
 import { verifyAgainstNothing, verifyPassword } from "../users/passwords.js";
 import { toUserView, type UsersStore } from "../users/users-store.js";
-import type { Me, SetupRequest, SignInRequest } from "./admin-types.js";
+import type { Me, SessionStatus, SetupRequest, SignInRequest } from "./admin-types.js";
 import { clearSessionCookie, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
 
 export interface SessionDeps {
@@ -16,10 +16,16 @@ export interface SessionDeps {
 
 /** First-run setup, sign-in, sign-out and "who am I". */
 export function sessionHandlers({ users, sessions, throttle, secureCookies }: SessionDeps) {
-  const me = async (userId: string): Promise<Me> => {
+  /** The user with their workspaces, or null when the account no longer exists. */
+  const meOrNull = async (userId: string): Promise<Me | null> => {
     const user = await users.findById(userId);
-    if (user === null) throw new HttpError(401, "Sign in first.");
+    if (user === null) return null;
     return { user: toUserView(user), workspaces: await users.workspacesOf(userId) };
+  };
+  const me = async (userId: string): Promise<Me> => {
+    const found = await meOrNull(userId);
+    if (found === null) throw new HttpError(401, "Sign in first.");
+    return found;
   };
   const startSession = async (res: Response, userId: string) => {
     const { token, expiresAt } = await sessions.create(userId);
@@ -59,9 +65,22 @@ export function sessionHandlers({ users, sessions, throttle, secureCookies }: Se
     res.status(204).end();
   };
 
+  // The dashboard's first request: signed out is a 200 like signed in, so a first visit logs no
+  // failed request (admin.yaml, getSession). Open to everyone, like /setup; reads the cookie itself.
+  const getSession: RequestHandler<Record<string, string>, SessionStatus> = async (req, res) => {
+    const token = sessionTokenOf(req);
+    const userId = token === undefined ? null : await sessions.userOf(token);
+    const found = userId === null ? null : await meOrNull(userId);
+    res.json(
+      found === null
+        ? { signedIn: false, setupNeeded: await users.setupNeeded() }
+        : { signedIn: true, me: found },
+    );
+  };
+
   const getMe: RequestHandler<object, Me> = async (_req, res) => {
     res.json(await me(signedInUser(res)));
   };
 
-  return { getSetupStatus, runSetup, signIn, signOut, getMe };
+  return { getSetupStatus, getSession, runSetup, signIn, signOut, getMe };
 }

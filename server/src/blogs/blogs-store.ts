@@ -4,7 +4,7 @@ import { HttpError } from "../http/errors.js";
 import { newId, randomBase62 } from "../ids.js";
 import type { ListPosition } from "./cursor.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
-import type { BodyRenderer } from "./render-pool.js";
+import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 
 /** What a writer sets; everything else (html, excerpt default, times) is derived. */
 export interface BlogFields {
@@ -256,6 +256,20 @@ export function blogsStore({ blogs, workspaces }: Collections, renderer: BodyRen
             ? { status, removedAt: now, updatedAt: now, revision }
             : { status, releasedAt: null, updatedAt: now, revision };
       });
+    },
+
+    /**
+     * What saving `bodyMarkdown` would store as `bodyHtml` (and derive as the excerpt), through
+     * the same renderer and its limits (422, 503); nothing is stored. The editor's preview.
+     */
+    async preview(bodyMarkdown: string): Promise<RenderedBody> {
+      try {
+        return await renderer.render(bodyMarkdown);
+      } catch (err) {
+        // The refusal as it is: a preview has nothing to say about saving.
+        if (err instanceof RenderRefused) throw new HttpError(422, err.refusal.message);
+        throw err;
+      }
     },
 
     /** A blog of this workspace in any state but removed. */

@@ -21,8 +21,14 @@ export interface RenderPoolOptions {
   readonly maxPending?: number;
 }
 
-const refused = (refusal: RenderRefusal): HttpError =>
-  new HttpError(422, `${refusal.message} Nothing was saved.`);
+/** A body the renderer refused (422), with the refusal itself for callers that save nothing. */
+export class RenderRefused extends HttpError {
+  constructor(readonly refusal: RenderRefusal) {
+    super(422, `${refusal.message} Nothing was saved.`);
+  }
+}
+
+const refused = (refusal: RenderRefusal): HttpError => new RenderRefused(refusal);
 const isRefusal = (r: RenderedBody | RenderRefusal): r is RenderRefusal => "reason" in r;
 
 /**
