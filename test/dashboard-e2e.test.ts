@@ -317,10 +317,15 @@ describe("dashboard, end to end in Chromium", () => {
   });
 
   it("the mint dialog is keyboard-operable: focus starts in it, and Escape closes it", async () => {
+    // From another screen, so that the shell's move of focus to the new screen's heading (an
+    // effect that runs after the screen is painted) surely happens, and is waited for: else it
+    // can land after the focus below (taking it, or becoming the element the dialog returns
+    // focus to). The test before this one may leave the API keys screen open already.
+    await page.getByRole("link", { name: "Blogs" }).click();
+    await expect
+      .poll(() => heading("Blogs").evaluate((el) => el === document.activeElement))
+      .toBe(true);
     await page.getByRole("link", { name: "API keys" }).click();
-    // Coming from the blogs list, the shell moves focus to the new screen's heading in an
-    // effect that runs after the screen is painted; wait for it, or it can land after the
-    // focus below (taking it, or becoming the element the dialog returns focus to).
     await expect
       .poll(() => heading("API keys").evaluate((el) => el === document.activeElement))
       .toBe(true);
