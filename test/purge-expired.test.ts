@@ -115,15 +115,24 @@ describe("purge: happy path", () => {
       intervalMs: 20,
       now: () => T0 + 10 * 24 * HOUR,
     });
-    const first = session(T0 + 24 * HOUR);
-    await c.sessions.insertOne(first);
-    const deadline = Date.now() + 20_000;
-    while ((await c.sessions.countDocuments({ _id: first._id })) > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
+    // Closed whatever happens: left running, its clock (10 days on) would delete the records of
+    // the tests after this one.
+    try {
+      const first = session(T0 + 24 * HOUR);
+      await c.sessions.insertOne(first);
+      // The session goes first; the log line follows once the sign-in records are deleted too.
+      const swept = async () =>
+        (await c.sessions.countDocuments({ _id: first._id })) === 0 &&
+        lines.join("").includes("expired sessions and sign-in records deleted");
+      const deadline = Date.now() + 20_000;
+      while (!(await swept()) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await c.sessions.countDocuments({ _id: first._id })).toBe(0);
+      expect(lines.join("")).toContain("expired sessions and sign-in records deleted");
+    } finally {
+      await sweeper.close();
     }
-    expect(await c.sessions.countDocuments({ _id: first._id })).toBe(0);
-    expect(lines.join("")).toContain("expired sessions and sign-in records deleted");
-    await sweeper.close();
     const second = session(T0 + 24 * HOUR);
     await c.sessions.insertOne(second);
     await new Promise((r) => setTimeout(r, 300));
