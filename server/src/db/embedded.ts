@@ -2,11 +2,12 @@
 // The Go program in server/embedded-db/ is built on first use; see its README for limits.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { withLockFile } from "./lock-file.js";
 
 export interface EmbeddedDbOptions {
   dataDir: string;
@@ -29,7 +30,6 @@ const BIN_DIR = path.join(SOURCE_DIR, "bin");
 const BIN_PATH = path.join(BIN_DIR, "pressroom-db");
 const STAMP_PATH = `${BIN_PATH}.stamp`;
 const LOCK_PATH = `${BIN_PATH}.lock`;
-const LOCK_STALE_MS = 15 * 60_000;
 const START_TIMEOUT_MS = 60_000;
 const GO_MISSING =
   "Go (https://go.dev/dl/) is needed to build the embedded database (FerretDB), but `go` is not " +
@@ -38,7 +38,6 @@ const GO_MISSING =
 const defaultProgress = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const errCode = (err: unknown): unknown => (err as NodeJS.ErrnoException | null)?.code;
 
 /** Keeps the last 50 lines of `input` in `tail`, calling `onLine` for each. */
@@ -70,28 +69,6 @@ async function isUpToDate(stamp: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Takes the build lock; false if another live process holds it. */
-async function tryLock(): Promise<boolean> {
-  try {
-    const fh = await open(LOCK_PATH, "wx");
-    await fh.writeFile(String(process.pid));
-    await fh.close();
-    return true;
-  } catch (err) {
-    if (errCode(err) !== "EEXIST") throw err;
-  }
-  let stale = false;
-  try {
-    const [info, pid] = await Promise.all([stat(LOCK_PATH), readFile(LOCK_PATH, "utf8")]);
-    stale = Date.now() - info.mtimeMs > LOCK_STALE_MS;
-    if (Number(pid) > 0) process.kill(Number(pid), 0); // throws ESRCH if the builder died
-  } catch (err) {
-    stale ||= errCode(err) === "ESRCH";
-  }
-  if (stale) await rm(LOCK_PATH, { force: true });
-  return false;
 }
 
 /** Makes .ferretdb/, the patched FerretDB that go.mod points at (see prepare-ferretdb.mjs). */
@@ -198,11 +175,8 @@ export function ensureEmbeddedDbBinary(onProgress = defaultProgress): Promise<st
     const stamp = await sourceStamp();
     if (await isUpToDate(stamp)) return BIN_PATH;
     await mkdir(BIN_DIR, { recursive: true });
-    if (!(await tryLock())) {
-      onProgress("Another process is building the embedded database; waiting…");
-      while (!(await tryLock())) await sleep(500);
-    }
-    try {
+    const waiting = () => onProgress("Another process is building the embedded database; waiting…");
+    return withLockFile(LOCK_PATH, waiting, async () => {
       if (await isUpToDate(stamp)) return BIN_PATH; // built by whoever held the lock
       onProgress(
         "Building the embedded database (FerretDB): first run or changed sources; a cold build takes a few minutes…",
@@ -211,9 +185,7 @@ export function ensureEmbeddedDbBinary(onProgress = defaultProgress): Promise<st
       await writeFile(`${STAMP_PATH}.${process.pid}`, stamp);
       await rename(`${STAMP_PATH}.${process.pid}`, STAMP_PATH);
       return BIN_PATH;
-    } finally {
-      await rm(LOCK_PATH, { force: true });
-    }
+    });
   })().finally(() => {
     building = undefined;
   });
