@@ -99,7 +99,7 @@ function listPackages(
 ): Promise<string[] | undefined> {
   const child = spawn(go.go, ["list", "-mod=readonly", "-deps", "."], {
     cwd: SOURCE_DIR,
-    env: { ...go.env, GOTOOLCHAIN: "local" },
+    env: buildEnv(go),
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -111,6 +111,13 @@ function listPackages(
     child.once("close", (code) => resolve(code === 0 ? packages : undefined));
   });
 }
+
+/**
+ * Never another toolchain (GOTOOLCHAIN=local), and no cgo: the program is pure Go (SQLite is
+ * modernc's), so no C compiler is needed, nor used if one is found (on macOS a /usr/bin/clang
+ * stub that asks for the Xcode tools would otherwise turn cgo on and fail the build).
+ */
+const buildEnv = (go: GoCommand) => ({ ...go.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0" });
 
 /** The Go to build with: PATH's if new enough, else the pinned toolchain (go-toolchain.ts). */
 async function findBuildGo(env: NodeJS.ProcessEnv, onProgress: (line: string) => void) {
@@ -148,7 +155,7 @@ async function goBuild(
   });
   const child = spawn(go.go, args, {
     cwd: SOURCE_DIR,
-    env: { ...go.env, GOTOOLCHAIN: "local" },
+    env: buildEnv(go),
     stdio: ["ignore", "ignore", "pipe"],
   });
   children.push(child);
