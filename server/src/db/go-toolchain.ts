@@ -109,9 +109,10 @@ async function download(url: string, file: string, onProgress: (line: string) =>
   const [started, fh] = [Date.now(), await open(file, "w")];
   let [got, reported] = [0, started];
   try {
-    for await (const chunk of res.body) {
-      await fh.write(chunk);
-      got += chunk.length;
+    const reader = res.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      await fh.write(chunk.value);
+      got += chunk.value.length;
       if (Date.now() - reported < 3000) continue;
       reported = Date.now();
       onProgress(`  … ${mb(got)}${total ? ` of ${mb(total)}` : ""} downloaded`);
