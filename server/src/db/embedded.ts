@@ -120,7 +120,7 @@ function listPackages(
 const buildEnv = (go: GoCommand) => ({ ...go.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0" });
 
 /** The Go to build with: PATH's if new enough, else the pinned toolchain (go-toolchain.ts). */
-async function findBuildGo(env: NodeJS.ProcessEnv, onProgress: (line: string) => void) {
+export async function findBuildGo(env: NodeJS.ProcessEnv, onProgress: (line: string) => void) {
   const goMod = await readFile(path.join(SOURCE_DIR, "go.mod"), "utf8");
   const minimum = /^go (\d+\.\d+(?:\.\d+)?)\s*$/m.exec(goMod)?.[1];
   if (!minimum) throw new Error("server/embedded-db/go.mod has no go line");
