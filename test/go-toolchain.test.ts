@@ -155,7 +155,7 @@ describe("fetching the Go toolchain from GOPROXY", () => {
     );
     requests.length = 0;
     await expect(fetchToolchain(await options(`off,${proxy}/good`))).rejects.toThrow(
-      'names no proxy before "off"',
+      "no proxy to fetch from in GOPROXY=off,",
     );
     await expect(
       fetchToolchain(await options(`${proxy}/missing,off,${proxy}/good`)),
@@ -233,7 +233,7 @@ describe("which Go builds the embedded database", () => {
     const o = await options("off");
     const PATH = await pathWithGo(undefined);
     await expect(findGo({ ...o, env: { GOPROXY: "off", PATH }, minimum: "1.24" })).rejects.toThrow(
-      /Go 1\.24 or newer is needed .*`go` is not on PATH, and fetching Go go1\.99\.0 failed: .*Install Go \(https:\/\/go\.dev\/dl\/\), or set MONGODB_URI/,
+      /Go 1\.24 or newer is needed .*`go` is not on PATH, and fetching go1\.99\.0 failed: .*Install Go \(https:\/\/go\.dev\/dl\/\), or set MONGODB_URI/,
     );
   });
 

@@ -169,7 +169,7 @@ export async function fetchToolchain(o: Required<Omit<FindGoOptions, "minimum">>
     const module = `golang.org/toolchain@v0.0.1-${name}`;
     const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
     try {
-      let status: number | string = `GOPROXY=${o.env.GOPROXY} names no proxy before "off"`;
+      let status: number | string = `no proxy to fetch from in GOPROXY=${o.env.GOPROXY}`;
       for (const proxy of goProxies(o.env)) {
         const url = `${proxy.url}/golang.org/toolchain/@v/v0.0.1-${name}.zip`;
         onProgress(`  downloading ${module} from ${proxy.url}…`);
@@ -216,7 +216,7 @@ export async function findGo(o: FindGoOptions): Promise<GoCommand> {
   } catch (err) {
     throw new Error(
       `Go ${o.minimum} or newer is needed to build the embedded database (FerretDB): ${why}, and ` +
-        `fetching Go ${o.pin.version} failed: ${(err as Error).message}. Install Go ` +
+        `fetching ${o.pin.version} failed: ${(err as Error).message}. Install Go ` +
         "(https://go.dev/dl/), or set MONGODB_URI to use an existing MongoDB.",
     );
   }
