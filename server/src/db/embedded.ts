@@ -2,11 +2,13 @@
 // The Go program in server/embedded-db/ is built on first use; see its README for limits.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { findGo, type GoCommand } from "./go-toolchain.js";
+import { withLockFile } from "./lock-file.js";
 
 export interface EmbeddedDbOptions {
   dataDir: string;
@@ -14,6 +16,10 @@ export interface EmbeddedDbOptions {
   port?: number;
   /** Build progress and status lines for humans; default: write to process.stderr. */
   onProgress?: (line: string) => void;
+  /** Where the built binary is kept; default server/embedded-db/bin. */
+  binDir?: string;
+  /** The environment `go` is looked up in (PATH) and run with; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface EmbeddedDb {
@@ -25,21 +31,12 @@ export interface EmbeddedDb {
 
 // Both src/db/embedded.ts and dist/db/embedded.js sit two levels below server/.
 const SOURCE_DIR = fileURLToPath(new URL("../../embedded-db/", import.meta.url));
-const BIN_DIR = path.join(SOURCE_DIR, "bin");
-const BIN_PATH = path.join(BIN_DIR, "pressroom-db");
-const STAMP_PATH = `${BIN_PATH}.stamp`;
-const LOCK_PATH = `${BIN_PATH}.lock`;
-const LOCK_STALE_MS = 15 * 60_000;
+const DEFAULT_BIN_DIR = path.join(SOURCE_DIR, "bin");
+const BIN_NAME = "pressroom-db";
 const START_TIMEOUT_MS = 60_000;
-const GO_MISSING =
-  "Go (https://go.dev/dl/) is needed to build the embedded database (FerretDB), but `go` is not " +
-  "on PATH. Install Go, or set MONGODB_URI to use an existing MongoDB.";
-
 const defaultProgress = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const errCode = (err: unknown): unknown => (err as NodeJS.ErrnoException | null)?.code;
 
 /** Keeps the last 50 lines of `input` in `tail`, calling `onLine` for each. */
 function keepTail(input: Readable, tail: string[], onLine?: (line: string) => void): void {
@@ -63,42 +60,21 @@ async function sourceStamp(): Promise<string> {
   return hash.digest("hex");
 }
 
-async function isUpToDate(stamp: string): Promise<boolean> {
+async function isUpToDate(binPath: string, stamp: string): Promise<boolean> {
   try {
-    await stat(BIN_PATH);
-    return (await readFile(STAMP_PATH, "utf8")).trim() === stamp;
+    await stat(binPath);
+    return (await readFile(`${binPath}.stamp`, "utf8")).trim() === stamp;
   } catch {
     return false;
   }
 }
 
-/** Takes the build lock; false if another live process holds it. */
-async function tryLock(): Promise<boolean> {
-  try {
-    const fh = await open(LOCK_PATH, "wx");
-    await fh.writeFile(String(process.pid));
-    await fh.close();
-    return true;
-  } catch (err) {
-    if (errCode(err) !== "EEXIST") throw err;
-  }
-  let stale = false;
-  try {
-    const [info, pid] = await Promise.all([stat(LOCK_PATH), readFile(LOCK_PATH, "utf8")]);
-    stale = Date.now() - info.mtimeMs > LOCK_STALE_MS;
-    if (Number(pid) > 0) process.kill(Number(pid), 0); // throws ESRCH if the builder died
-  } catch (err) {
-    stale ||= errCode(err) === "ESRCH";
-  }
-  if (stale) await rm(LOCK_PATH, { force: true });
-  return false;
-}
-
 /** Makes .ferretdb/, the patched FerretDB that go.mod points at (see prepare-ferretdb.mjs). */
-async function prepareFerretDb(onProgress: (line: string) => void): Promise<void> {
+async function prepareFerretDb(go: GoCommand, onProgress: (line: string) => void): Promise<void> {
   onProgress("  FerretDB v1.24.2: downloading it unless cached, applying ferretdb.patch…");
   const child = spawn(process.execPath, [path.join(SOURCE_DIR, "prepare-ferretdb.mjs")], {
     cwd: SOURCE_DIR,
+    env: go.env, // its `go mod download` runs the go first on this PATH
     stdio: ["ignore", "ignore", "pipe"],
   });
   const tail: string[] = [];
@@ -117,12 +93,13 @@ async function prepareFerretDb(onProgress: (line: string) => void): Promise<void
  * unknown. Its stderr lines (Go's module downloads) go to onStderr.
  */
 function listPackages(
+  go: GoCommand,
   children: ChildProcess[],
   onStderr: (line: string) => void,
 ): Promise<string[] | undefined> {
-  const child = spawn("go", ["list", "-mod=readonly", "-deps", "."], {
+  const child = spawn(go.go, ["list", "-mod=readonly", "-deps", "."], {
     cwd: SOURCE_DIR,
-    env: { ...process.env, GOTOOLCHAIN: "local" },
+    env: buildEnv(go),
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -135,12 +112,34 @@ function listPackages(
   });
 }
 
-async function goBuild(onProgress: (line: string) => void): Promise<void> {
+/**
+ * Never another toolchain (GOTOOLCHAIN=local), and no cgo: the program is pure Go (SQLite is
+ * modernc's), so no C compiler is needed, nor used if one is found (on macOS a /usr/bin/clang
+ * stub that asks for the Xcode tools would otherwise turn cgo on and fail the build).
+ */
+const buildEnv = (go: GoCommand) => ({ ...go.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0" });
+
+/** The Go to build with: PATH's if new enough, else the pinned toolchain (go-toolchain.ts). */
+export async function findBuildGo(env: NodeJS.ProcessEnv, onProgress: (line: string) => void) {
+  const goMod = await readFile(path.join(SOURCE_DIR, "go.mod"), "utf8");
+  const minimum = /^go (\d+\.\d+(?:\.\d+)?)\s*$/m.exec(goMod)?.[1];
+  if (!minimum) throw new Error("server/embedded-db/go.mod has no go line");
+  const pin = JSON.parse(await readFile(path.join(SOURCE_DIR, "go-toolchain.json"), "utf8"));
+  return findGo({ env, minimum, pin, onProgress });
+}
+
+async function goBuild(
+  binPath: string,
+  env: NodeJS.ProcessEnv,
+  onProgress: (line: string) => void,
+): Promise<void> {
   const started = Date.now();
   const elapsed = () => Math.round((Date.now() - started) / 1000);
-  await prepareFerretDb(onProgress);
+  const go = await findBuildGo(env, onProgress);
+  onProgress(`  Go: ${go.go === "go" ? "`go` on PATH" : go.go} (${go.version})`);
+  await prepareFerretDb(go, onProgress);
   onProgress("  compiling (go build); Go first downloads the modules it lacks…");
-  const tmp = path.join(BIN_DIR, `.pressroom-db.${process.pid}.${randomBytes(4).toString("hex")}`);
+  const tmp = `${path.dirname(binPath)}/.${BIN_NAME}.${process.pid}.${randomBytes(4).toString("hex")}`;
   const args = ["build", "-v", "-trimpath", "-mod=readonly", "-buildvcs=false", "-o", tmp, "."];
   const children: ChildProcess[] = [];
   const downloads = new Set<string>();
@@ -151,12 +150,12 @@ async function goBuild(onProgress: (line: string) => void): Promise<void> {
   };
   // Listed alongside the build: both wait for the same downloads (Go locks its module cache).
   let all: string[] | undefined;
-  void listPackages(children, onDownload).then((packages) => {
+  void listPackages(go, children, onDownload).then((packages) => {
     all = packages;
   });
-  const child = spawn("go", args, {
+  const child = spawn(go.go, args, {
     cwd: SOURCE_DIR,
-    env: { ...process.env, GOTOOLCHAIN: "local" },
+    env: buildEnv(go),
     stdio: ["ignore", "ignore", "pipe"],
   });
   children.push(child);
@@ -176,12 +175,12 @@ async function goBuild(onProgress: (line: string) => void): Promise<void> {
   }, 10_000);
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
-      child.once("error", (err) => reject(errCode(err) === "ENOENT" ? new Error(GO_MISSING) : err));
+      child.once("error", reject);
       child.once("close", resolve);
     });
     const failed = `go build of the embedded database failed (exit ${code})`;
     if (code !== 0) throw new Error(`${failed}:\n${tail.join("\n")}`);
-    await rename(tmp, BIN_PATH);
+    await rename(tmp, binPath);
   } finally {
     clearInterval(ticker);
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
@@ -190,34 +189,37 @@ async function goBuild(onProgress: (line: string) => void): Promise<void> {
   onProgress(`Embedded database built in ${elapsed()} s.`);
 }
 
-let building: Promise<string> | undefined;
+const building = new Map<string, Promise<string>>();
 
-/** Builds server/embedded-db/bin/pressroom-db if missing or out of date; returns its path. */
-export function ensureEmbeddedDbBinary(onProgress = defaultProgress): Promise<string> {
-  building ??= (async () => {
+/**
+ * Builds `<binDir>/pressroom-db` (default server/embedded-db/bin) if missing or out of date;
+ * returns its path. `env` is where `go` is looked up and what it runs with.
+ */
+export function ensureEmbeddedDbBinary(
+  onProgress = defaultProgress,
+  { binDir = DEFAULT_BIN_DIR, env = process.env }: Pick<EmbeddedDbOptions, "binDir" | "env"> = {},
+): Promise<string> {
+  const binPath = path.join(path.resolve(binDir), BIN_NAME);
+  const pending = building.get(binPath);
+  if (pending) return pending;
+  const build = (async () => {
     const stamp = await sourceStamp();
-    if (await isUpToDate(stamp)) return BIN_PATH;
-    await mkdir(BIN_DIR, { recursive: true });
-    if (!(await tryLock())) {
-      onProgress("Another process is building the embedded database; waiting…");
-      while (!(await tryLock())) await sleep(500);
-    }
-    try {
-      if (await isUpToDate(stamp)) return BIN_PATH; // built by whoever held the lock
+    if (await isUpToDate(binPath, stamp)) return binPath;
+    await mkdir(path.dirname(binPath), { recursive: true });
+    const waiting = () => onProgress("Another process is building the embedded database; waiting…");
+    return withLockFile(`${binPath}.lock`, waiting, async () => {
+      if (await isUpToDate(binPath, stamp)) return binPath; // built by whoever held the lock
       onProgress(
         "Building the embedded database (FerretDB): first run or changed sources; a cold build takes a few minutes…",
       );
-      await goBuild(onProgress);
-      await writeFile(`${STAMP_PATH}.${process.pid}`, stamp);
-      await rename(`${STAMP_PATH}.${process.pid}`, STAMP_PATH);
-      return BIN_PATH;
-    } finally {
-      await rm(LOCK_PATH, { force: true });
-    }
-  })().finally(() => {
-    building = undefined;
-  });
-  return building;
+      await goBuild(binPath, env, onProgress);
+      await writeFile(`${binPath}.stamp.${process.pid}`, stamp);
+      await rename(`${binPath}.stamp.${process.pid}`, `${binPath}.stamp`);
+      return binPath;
+    });
+  })().finally(() => building.delete(binPath));
+  building.set(binPath, build);
+  return build;
 }
 
 async function waitForUri(child: ChildProcess, tail: string[]): Promise<string> {
@@ -260,7 +262,7 @@ export async function startEmbeddedDb(options: EmbeddedDbOptions): Promise<Embed
   const onProgress = options.onProgress ?? defaultProgress;
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}`);
-  const bin = await ensureEmbeddedDbBinary(onProgress);
+  const bin = await ensureEmbeddedDbBinary(onProgress, options);
   const dataDir = path.resolve(options.dataDir);
   const args = ["-listen", `127.0.0.1:${port}`, "-data-dir", dataDir, "-exit-on-stdin-close"];
   const child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
