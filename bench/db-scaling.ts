@@ -55,6 +55,7 @@ import { ensureIndexes } from "../server/src/db/collections.js";
 import { ensureEmbeddedDbBinary } from "../server/src/db/embedded.js";
 import { DB_SCALING, readOrEmpty, withSection } from "./benchmarks-section.js";
 import { markdown2k, prng, type ScalingSeed, SEED_FORMAT, seedScaling } from "./scaling-seed.js";
+import { NODE_FLAGS } from "./start-flags.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DB_NAME = "pressroom_scaling";
@@ -109,21 +110,6 @@ const WRITE = quick ? flag("--write") : !flag("--no-write");
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The node flags of `npm start` (package.json "start"), read from there so the two agree. */
-const NODE_FLAGS = (() => {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  const start = / node ((?:--[\w-]+=\S+ )*)server\/bin\/pressroom\.js start/.exec(
-    pkg.scripts.start ?? "",
-  );
-  if (start === null) throw new Error('package.json "start" no longer runs node … pressroom.js');
-  return (start[1] ?? "")
-    .trim()
-    .split(" ")
-    .filter((f) => f !== "");
-})();
 
 // --- processes -------------------------------------------------------------------------------
 

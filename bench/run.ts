@@ -60,22 +60,9 @@ import {
 } from "./measure.js";
 import { type Measured, renderMarkdownReport, renderSvg, type SyncRun } from "./report.js";
 import { averageBlogBytes, COUNTS, KEYS_PER_WORKSPACE, seed } from "./seed.js";
+import { NODE_FLAGS } from "./start-flags.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-/** The node flags of `npm start` (package.json "start"), read from there so the two agree. */
-const NODE_FLAGS = (() => {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  const start = / node ((?:--[\w-]+=\S+ )*)server\/bin\/pressroom\.js start/.exec(
-    pkg.scripts.start ?? "",
-  );
-  if (start === null) throw new Error('package.json "start" no longer runs node … pressroom.js');
-  return (start[1] ?? "")
-    .trim()
-    .split(" ")
-    .filter((f) => f !== "");
-})();
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const option = (name: string, fallback: number) => {

@@ -10,11 +10,11 @@
  * stores. The caller runs the app's `ensureIndexes` first.
  */
 import type { Db } from "mongodb";
-import { excerptOf, renderMarkdown } from "../server/src/blogs/render.js";
 import { type BlogDoc, collections } from "../server/src/db/collections.js";
-import { newId, randomBase62 } from "../server/src/ids.js";
+import { newId } from "../server/src/ids.js";
 import { keysStore } from "../server/src/keys/keys-store.js";
 import { usersStore } from "../server/src/users/users-store.js";
+import { benchBlog, WORDS } from "./seed.js";
 
 /** Bump when the generated data changes, so that a kept seed (`--seed-dir`) is made again. */
 export const SEED_FORMAT = "db-scaling/1";
@@ -49,12 +49,6 @@ export interface ScalingSeed {
   /** The ids of the last page, oldest last (what the deep page must return). */
   lastPageIds: string[];
 }
-
-const WORDS = (
-  "pressroom release editor workspace reader story update launch draft pipeline content " +
-  "team product market signal quarter feature customer support design platform growth data " +
-  "insight review roadmap partner community event guide practice lesson change plan result"
-).split(" ");
 
 /** A small deterministic PRNG (mulberry32), so every run has the same text. */
 export function prng(seed: number): () => number {
@@ -139,30 +133,22 @@ export async function seedScaling(
       const slot = i % 25;
       const status = slot < 22 ? "released" : slot < 24 ? "draft" : "removed";
       const bodyMarkdown = markdown2k(i, random);
-      const bodyHtml = renderMarkdown(bodyMarkdown);
       markdownBytes += Buffer.byteLength(bodyMarkdown);
       const createdAt = new Date(now - (2 * released - i) * 2 * MINUTE - w * 1000);
       const releasedAt = status === "draft" ? null : new Date(createdAt.getTime() + MINUTE);
       const _id = newId("b");
-      const title = `Release notes ${i}: ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}`;
-      batch.push({
-        _id,
-        workspaceId,
-        status,
-        slug: `release-notes-${i}`,
-        title,
-        excerpt: excerptOf(bodyHtml),
-        bodyMarkdown,
-        bodyHtml,
-        tags: ["release", WORDS[i % WORDS.length] ?? "news"],
-        authorName: "Bench Author",
-        coverImageUrl: i % 3 === 0 ? `https://images.example.com/${i}.jpg` : null,
-        createdAt,
-        updatedAt: releasedAt ?? createdAt,
-        releasedAt,
-        removedAt: status === "removed" ? new Date(createdAt.getTime() + 2 * MINUTE) : null,
-        revision: randomBase62(12),
-      });
+      batch.push(
+        benchBlog({
+          i,
+          _id,
+          workspaceId,
+          status,
+          bodyMarkdown,
+          createdAt,
+          releasedAt,
+          removedAt: status === "removed" ? new Date(createdAt.getTime() + 2 * MINUTE) : null,
+        }),
+      );
       totalBlogs += 1;
       if (status === "released" && releasedAt !== null) {
         made += 1;

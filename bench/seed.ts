@@ -21,7 +21,7 @@ export interface SeededWorkspace {
   released: string[];
 }
 
-const WORDS = (
+export const WORDS = (
   "pressroom release editor workspace reader story update launch draft pipeline content " +
   "team product market signal quarter feature customer support design platform growth data " +
   "insight review roadmap partner community event guide practice lesson change plan result"
@@ -61,6 +61,39 @@ function markdown(i: number, random: () => number): string {
   ].join("\n\n");
 }
 
+/** Blog `i` of a bench workspace, its body rendered by the app's renderer. */
+export function benchBlog(b: {
+  i: number;
+  _id: string;
+  workspaceId: string;
+  status: BlogDoc["status"];
+  bodyMarkdown: string;
+  createdAt: Date;
+  releasedAt: Date | null;
+  removedAt: Date | null;
+}): BlogDoc {
+  const { i, bodyMarkdown } = b;
+  const bodyHtml = renderMarkdown(bodyMarkdown);
+  return {
+    _id: b._id,
+    workspaceId: b.workspaceId,
+    status: b.status,
+    slug: `release-notes-${i}`,
+    title: `Release notes ${i}: ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}`,
+    excerpt: excerptOf(bodyHtml),
+    bodyMarkdown,
+    bodyHtml,
+    tags: ["release", WORDS[i % WORDS.length] ?? "news"],
+    authorName: "Bench Author",
+    coverImageUrl: i % 3 === 0 ? `https://images.example.com/${i}.jpg` : null,
+    createdAt: b.createdAt,
+    updatedAt: b.releasedAt ?? b.createdAt,
+    releasedAt: b.releasedAt,
+    removedAt: b.removedAt,
+    revision: randomBase62(12),
+  };
+}
+
 export async function seed(db: Db): Promise<SeededWorkspace[]> {
   const stores = collections(db);
   const workspaces = workspacesStore(stores);
@@ -77,29 +110,21 @@ export async function seed(db: Db): Promise<SeededWorkspace[]> {
       // Interleaved states: of every 16 blogs, 10 released, 5 drafts, 1 removed.
       const slot = i % 16;
       const status = slot < 10 ? "released" : slot < 15 ? "draft" : "removed";
-      const bodyMarkdown = markdown(i, random);
-      const bodyHtml = renderMarkdown(bodyMarkdown);
       const createdAt = new Date(now - (total - i) * 120_000);
       const releasedAt = status === "draft" ? null : new Date(createdAt.getTime() + 60_000);
       const _id = `b_bench${name.at(-1)}${String(i).padStart(5, "0")}`;
-      docs.push({
-        _id,
-        workspaceId: id,
-        status,
-        slug: `release-notes-${i}`,
-        title: `Release notes ${i}: ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}`,
-        excerpt: excerptOf(bodyHtml),
-        bodyMarkdown,
-        bodyHtml,
-        tags: ["release", WORDS[i % WORDS.length] ?? "news"],
-        authorName: "Bench Author",
-        coverImageUrl: i % 3 === 0 ? `https://images.example.com/${i}.jpg` : null,
-        createdAt,
-        updatedAt: releasedAt ?? createdAt,
-        releasedAt,
-        removedAt: status === "removed" ? new Date(createdAt.getTime() + 90_000) : null,
-        revision: randomBase62(12),
-      });
+      docs.push(
+        benchBlog({
+          i,
+          _id,
+          workspaceId: id,
+          status,
+          bodyMarkdown: markdown(i, random),
+          createdAt,
+          releasedAt,
+          removedAt: status === "removed" ? new Date(createdAt.getTime() + 90_000) : null,
+        }),
+      );
       if (status === "released") released.unshift(_id);
     }
     for (let i = 0; i < docs.length; i += 200) {
