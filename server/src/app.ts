@@ -12,6 +12,8 @@ import { docsRouter } from "./docs.js";
 import { healthRouter } from "./health.js";
 import { errorHandler, notFoundHandler } from "./http/errors.js";
 import { requestContext } from "./http/request-context.js";
+import { specValidator } from "./http/spec-validator.js";
+import { readSpec } from "./http/validator-warm-up.js";
 import { keysStore } from "./keys/keys-store.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
 import type { Logger } from "./logger.js";
@@ -36,6 +38,12 @@ export interface App {
   /** The request handler, for `http.createServer`. */
   readonly handler: Express;
   /**
+   * Readies, before the server listens, what would otherwise be made on the first requests:
+   * both validators loaded with every operation's request schemas compiled, and a render
+   * worker started. Resolves with how long it took; rejects when a spec cannot be used.
+   */
+  warmUp(): Promise<{ ms: number }>;
+  /**
    * Flushes pending `lastUsedAt` values, stops timers and the render workers; call after the
    * server has closed.
    */
@@ -55,6 +63,8 @@ export function createApp({ config, db, logger }: AppDeps): App {
     config.lastUsedFlushMs,
     logger,
   );
+  const consumerSpec = specValidator(readSpec(CONSUMER_SPEC_PATH), config.validateResponses);
+  const adminSpec = specValidator(readSpec(ADMIN_SPEC_PATH), config.validateResponses);
   // Deletes expired sessions and sign-in records (FerretDB has no TTL indexes); `close` stops it.
   const sweeper = startSweeper(stores, logger);
 
@@ -88,8 +98,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
   app.use(
     "/api/consumer",
     consumerRouter({
-      specPath: CONSUMER_SPEC_PATH,
-      validateResponses: config.validateResponses,
+      specValidation: consumerSpec.handlers,
       cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
       keys,
       blogs,
@@ -101,8 +110,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
   app.use(
     "/api/admin",
     adminRouter({
-      specPath: ADMIN_SPEC_PATH,
-      validateResponses: config.validateResponses,
+      specValidation: adminSpec.handlers,
       publicOrigin: config.publicOrigin,
       users,
       sessions: sessionsStore(stores, config.sessionTtlMs),
@@ -118,6 +126,11 @@ export function createApp({ config, db, logger }: AppDeps): App {
 
   return {
     handler: app,
+    warmUp: async () => {
+      const started = performance.now();
+      await Promise.all([consumerSpec.warmUp(), adminSpec.warmUp(), renderer.warmUp()]);
+      return { ms: performance.now() - started };
+    },
     close: async () => {
       await lastUsed.close();
       await renderer.close();

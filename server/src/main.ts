@@ -24,6 +24,9 @@ export async function runServer(
     (message) => logger.warn(message),
   );
   const app = createApp({ config, db: database.db, logger });
+  // Before listening: the first requests are then as fast as the next ones.
+  const warm = await app.warmUp();
+  logger.debug({ ms: Math.round(warm.ms) }, "validators and renderer ready");
   const server = await listen(app.handler, config.port, config.host);
   const url = urlOf(server);
   logger.info(

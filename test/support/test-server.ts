@@ -36,6 +36,8 @@ export async function startTestServer(
   });
   const logger = createLogger(config.logLevel, sink);
   const app = createApp({ config, db, logger });
+  // As `npm start` does: the suites exercise the warmed validators that production serves with.
+  await app.warmUp();
   const recording = recordingHandler(app.handler);
   const server = await listen(recording.handler, 0, "127.0.0.1");
   let stopped = false;

@@ -1,7 +1,6 @@
-import express, { Router } from "express";
+import express, { type RequestHandler, Router } from "express";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { errorHandler } from "../http/errors.js";
-import { specValidator } from "../http/spec-validator.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
@@ -13,8 +12,8 @@ import { sessionHandlers } from "./session-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
 
 export interface AdminDeps {
-  readonly specPath: string;
-  readonly validateResponses: boolean;
+  /** The validator of openapi/admin.yaml (http/spec-validator.ts). */
+  readonly specValidation: readonly RequestHandler[];
   readonly publicOrigin: string | undefined;
   readonly users: UsersStore;
   readonly sessions: SessionsStore;
@@ -51,7 +50,7 @@ export function adminRouter(deps: AdminDeps): Router {
   // may hold 200,000 characters (admin.yaml), which JSON spells in up to 12 bytes each (an
   // astral character as two \u escapes), 2.4 MB; 200,000 CJK characters are 600 KB in UTF-8.
   router.use(express.json({ limit: "3mb" }));
-  router.use(specValidator(deps.specPath, deps.validateResponses));
+  router.use(...deps.specValidation);
 
   // Open to everyone.
   router.get("/setup", session.getSetupStatus);

@@ -9,6 +9,8 @@ import type { RenderTask } from "./render-worker.js";
 /** Turns a saved body into its HTML and excerpt; refuses with a 422, or 503 when overloaded. */
 export interface BodyRenderer {
   render(source: string): Promise<RenderedBody>;
+  /** Has a renderer ready, so that the first save after a start does not wait for one. */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,9 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
   const typescript = import.meta.url.endsWith(".ts");
   const pool = new Piscina<RenderTask, RenderedBody | RenderRefusal>({
     filename: new URL(`./render-worker.${typescript ? "ts" : "js"}`, import.meta.url).href,
-    minThreads: 0,
+    // One worker is kept (and started with the pool): without it a save or a preview after a
+    // minute's pause waited ~0.1 s for a new thread to load the renderer.
+    minThreads: 1,
     maxThreads: threads,
     idleTimeout: 60_000,
     execArgv: typescript ? ["--import", "tsx"] : [],
@@ -60,7 +64,7 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
   });
   let pending = 0;
 
-  return {
+  const renderer: BodyRenderer = {
     async render(source) {
       if (pending >= maxPending) {
         throw new HttpError(503, "The server is busy rendering other blogs; retry shortly.", {
@@ -98,8 +102,12 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
         pending--;
       }
     },
+    warmUp: async () => {
+      await renderer.render("Warm-up.");
+    },
     close: () => pool.destroy(),
   };
+  return renderer;
 }
 
 /**
@@ -112,5 +120,6 @@ export const inlineRenderer: BodyRenderer = {
     if (isRefusal(result)) throw refused(result);
     return result;
   },
+  warmUp: async () => {},
   close: async () => {},
 };

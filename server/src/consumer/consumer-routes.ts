@@ -1,18 +1,17 @@
-import { Router } from "express";
+import { type RequestHandler, Router } from "express";
 import type { Blog, BlogList, GetBlogParams, ListBlogsQuery } from "../api-types.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
 import { errorHandler, HttpError, notFound } from "../http/errors.js";
-import { specValidator } from "../http/spec-validator.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
 
 export interface ConsumerDeps {
-  readonly specPath: string;
-  readonly validateResponses: boolean;
+  /** The validator of openapi/openapi.yaml (http/spec-validator.ts). */
+  readonly specValidation: readonly RequestHandler[];
   readonly cacheMaxAgeSeconds: number;
   readonly keys: KeysStore;
   readonly blogs: BlogsStore;
@@ -36,7 +35,7 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   };
 
   router.use(authenticate(deps.keys, deps.lastUsed));
-  router.use(specValidator(deps.specPath, deps.validateResponses));
+  router.use(...deps.specValidation);
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
     res.setHeader("Cache-Control", cacheControl);
