@@ -67,7 +67,7 @@ beforeEach(() => {
     });
 });
 
-describe("§7.3 retries — transient failures are retried, then succeed", () => {
+describe("retries (sdk/README.md, Retries) — transient failures are retried, then succeed", () => {
   it("a 5xx then a 200 succeeds, with attempts 2 and one 250 ms wait", async () => {
     fault.script(FAILED, ok(PAGE));
     const page = await client().blogs.list();
@@ -101,7 +101,7 @@ describe("§7.3 retries — transient failures are retried, then succeed", () =>
   });
 });
 
-describe("§7.3 retries — at most 4 attempts, waiting 250, 500 and 1000 ms", () => {
+describe("retries (sdk/README.md, Retries) — at most 4 attempts, waiting 250, 500 and 1000 ms", () => {
   it("a 5xx every time: 4 attempts, waits [250, 500, 1000], then ServerError", async () => {
     fault.script(FAILED);
     const error = await rejectionOf(client().blogs.list());
@@ -241,7 +241,7 @@ describe("retry jitter is on by default: each backoff wait is shortened at rando
   });
 });
 
-describe("§7.3 retry policy per client and per call", () => {
+describe("retry policy per client and per call (sdk/README.md, Retries)", () => {
   it("a client's maxAttempts bounds the attempts", async () => {
     fault.script(FAILED);
     expect(await rejectionOf(client({ retry: { maxAttempts: 2 } }).blogs.list())).toMatchObject({
@@ -340,7 +340,7 @@ describe("Retry-After on 429 and 503 is honoured up to a cap", () => {
   });
 });
 
-describe("§7.3 never retried: 4xx and the caller's abort", () => {
+describe("never retried (sdk/README.md, Retries): 4xx and the caller's abort", () => {
   const cases: [number, string, new (...args: never[]) => PressroomError][] = [
     [400, "request/query/limit must be <= 100", BadRequestError],
     [401, "Invalid or missing API key.", AuthenticationError],
