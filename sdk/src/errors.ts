@@ -44,7 +44,8 @@ export class PressroomError extends Error {
   }
 
   /**
-   * The error for an HTTP answer that is not a success, of the subclass its status calls for:
+   * The error for an HTTP answer a call cannot use (an error status, or a success without a
+   * body), of the subclass its status calls for:
    * 400 {@link BadRequestError}, 401 {@link AuthenticationError}, 404 {@link NotFoundError},
    * 429 {@link RateLimitError}, 5xx {@link ServerError}, any other status a plain
    * `PressroomError`. The message is the server's own `message` (from `body`, the parsed JSON
