@@ -52,7 +52,7 @@ beforeAll(async () => {
   b = await seedWorkspace(t.db, "Beta", 2);
 });
 
-describe("ETag revalidation against the real server (§8 periodic syncs)", () => {
+describe("ETag revalidation against the real server (sdk/README.md, Caching for periodic syncs)", () => {
   it("a repeated list sends If-None-Match, gets a bodiless 304 and returns the cached page flagged", async () => {
     const recorder = recordingFetch();
     const client = sdk(a.key, { fetch: recorder.fetch });

@@ -21,6 +21,7 @@ import {
   type Blog,
   type BlogPage,
   createClient,
+  type FromResponseOptions,
   NotFoundError,
   PressroomError,
   type RetryOptions,
@@ -54,6 +55,14 @@ try {
   }
 }
 
+const options: FromResponseOptions = { attempts: 2 };
+const built: PressroomError = PressroomError.fromResponse(
+  new Response(null, { status: 404, headers: { "x-request-id": "req-1" } }),
+  { message: "Blog not found." },
+  options,
+);
+const fromResponse = [built instanceof NotFoundError, built.message].join(" ");
+
 // Never called: compile-time proof that the types are real, not any.
 export function typeErrors(blog: Blog): void {
   // @ts-expect-error a Blog has no such field
@@ -74,6 +83,7 @@ console.log(JSON.stringify({
   notModified: again.notModified,
   notFound,
   auth,
+  fromResponse,
 }));
 `;
 
@@ -198,6 +208,7 @@ describe("the packed SDK in a consumer project", () => {
         notModified: true,
         notFound: "NotFoundError 404 1",
         auth: "AuthenticationError 401 1 string",
+        fromResponse: "true Blog not found. (HTTP 404, request id req-1, 2 attempts)",
       });
     }
   }, 240_000);

@@ -11,6 +11,7 @@ import {
   PressroomError,
   RateLimitError,
   type ResponseInfo,
+  type RetryOptions,
   ServerError,
   TimeoutError,
 } from "../sdk/src/index.js";
@@ -37,8 +38,14 @@ const UNAVAILABLE = { status: 503, body: { message: "Service unavailable." } };
 let fault: FaultServer;
 let waits: number[];
 let infos: ResponseInfo[];
-/** A client on the fault server whose waits are recorded, not slept; no cache. */
+/**
+ * A client on the fault server whose waits are recorded, not slept; no cache; no jitter unless a
+ * test asks for it, so the waits are the exact schedule (sdk/README.md, "Retries": `jitter: 0`).
+ */
 let client: (options?: Partial<ClientOptions>) => ReturnType<typeof createClient>;
+/** A retry policy with jitter 0 unless it says otherwise. */
+const exact = (retry: RetryOptions | false = {}): RetryOptions | false =>
+  retry === false ? false : { jitter: 0, ...retry };
 
 beforeAll(async () => {
   fault = await startFaultServer();
@@ -56,10 +63,11 @@ beforeEach(() => {
       sleep: recorder.sleep,
       onResponse: (info) => infos.push(info),
       ...options,
+      retry: exact(options.retry),
     });
 });
 
-describe("§7.3 retries — transient failures are retried, then succeed", () => {
+describe("retries (sdk/README.md, Retries) — transient failures are retried, then succeed", () => {
   it("a 5xx then a 200 succeeds, with attempts 2 and one 250 ms wait", async () => {
     fault.script(FAILED, ok(PAGE));
     const page = await client().blogs.list();
@@ -93,7 +101,7 @@ describe("§7.3 retries — transient failures are retried, then succeed", () =>
   });
 });
 
-describe("§7.3 retries — at most 4 attempts, waiting 250, 500 and 1000 ms", () => {
+describe("retries (sdk/README.md, Retries) — at most 4 attempts, waiting 250, 500 and 1000 ms", () => {
   it("a 5xx every time: 4 attempts, waits [250, 500, 1000], then ServerError", async () => {
     fault.script(FAILED);
     const error = await rejectionOf(client().blogs.list());
@@ -106,7 +114,7 @@ describe("§7.3 retries — at most 4 attempts, waiting 250, 500 and 1000 ms", (
 
   it("the default timer really waits 250, 500 and 1000 ms between attempts", async () => {
     fault.script(UNAVAILABLE);
-    const real = createClient({ apiKey: KEY, baseUrl: fault.url, cache: false });
+    const real = createClient({ apiKey: KEY, baseUrl: fault.url, cache: false, retry: exact() });
     const error = await rejectionOf(real.blogs.list());
     expect(error).toMatchObject({ status: 503, attempts: 4 });
     const at = fault.requests.map((r) => r.at);
@@ -183,7 +191,57 @@ describe("§7.3 retries — at most 4 attempts, waiting 250, 500 and 1000 ms", (
   });
 });
 
-describe("§7.3 retry policy per client and per call", () => {
+describe("retry jitter is on by default: each backoff wait is shortened at random by up to 25 %", () => {
+  /** A client with the default retry policy (sdk/README.md, "Retries"), its waits recorded. */
+  const byDefault = () => {
+    const { sleep, waits } = recordingSleep();
+    return {
+      client: createClient({ apiKey: KEY, baseUrl: fault.url, cache: false, sleep }),
+      waits,
+    };
+  };
+
+  it("with default options, the waits vary within 187.5–250, 375–500 and 750–1000 ms", async () => {
+    const { client: defaults, waits: seen } = byDefault();
+    fault.script(FAILED);
+    for (let run = 0; run < 10; run++) {
+      expect(await rejectionOf(defaults.blogs.list())).toMatchObject({ attempts: 4 });
+    }
+    expect(seen).toHaveLength(30);
+    seen.forEach((wait, i) => {
+      const nominal = [250, 500, 1000][i % 3] ?? 0;
+      expect(wait).toBeLessThanOrEqual(nominal);
+      expect(wait).toBeGreaterThanOrEqual(nominal * 0.75);
+    });
+    // Clients that failed together do not retry in step: the first waits are not all alike.
+    const firstWaits = seen.filter((_, i) => i % 3 === 0);
+    expect(new Set(firstWaits).size).toBeGreaterThan(1);
+    expect(Math.min(...firstWaits)).toBeLessThan(250);
+  });
+
+  it("with default options, a Retry-After is waited in full, never shortened", async () => {
+    const { client: defaults, waits: seen } = byDefault();
+    fault.script({ ...UNAVAILABLE, headers: { "retry-after": "2" } }, ok(PAGE));
+    await defaults.blogs.list();
+    expect(seen).toEqual([2000]);
+  });
+
+  it("jitter: 0 turns it off, per client or per call: the exact schedule 250, 500, 1000 ms", async () => {
+    const recorder = recordingSleep();
+    const options: ClientOptions = {
+      apiKey: KEY,
+      baseUrl: fault.url,
+      cache: false,
+      sleep: recorder.sleep,
+    };
+    fault.script(FAILED);
+    await rejectionOf(createClient({ ...options, retry: { jitter: 0 } }).blogs.list());
+    await rejectionOf(createClient(options).blogs.list({ retry: { jitter: 0 } }));
+    expect(recorder.waits).toEqual([250, 500, 1000, 250, 500, 1000]);
+  });
+});
+
+describe("retry policy per client and per call (sdk/README.md, Retries)", () => {
   it("a client's maxAttempts bounds the attempts", async () => {
     fault.script(FAILED);
     expect(await rejectionOf(client({ retry: { maxAttempts: 2 } }).blogs.list())).toMatchObject({
@@ -206,7 +264,7 @@ describe("§7.3 retry policy per client and per call", () => {
     });
     fault.script(FAILED);
     const error = await rejectionOf(
-      client({ retry: false }).blogs.list({ retry: { maxAttempts: 3 } }),
+      client({ retry: false }).blogs.list({ retry: exact({ maxAttempts: 3 }) }),
     );
     expect(error).toMatchObject({ attempts: 3 });
     expect(waits).toEqual([250, 500]);
@@ -282,7 +340,7 @@ describe("Retry-After on 429 and 503 is honoured up to a cap", () => {
   });
 });
 
-describe("§7.3 never retried: 4xx and the caller's abort", () => {
+describe("never retried (sdk/README.md, Retries): 4xx and the caller's abort", () => {
   const cases: [number, string, new (...args: never[]) => PressroomError][] = [
     [400, "request/query/limit must be <= 100", BadRequestError],
     [401, "Invalid or missing API key.", AuthenticationError],

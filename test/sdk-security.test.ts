@@ -46,7 +46,7 @@ beforeAll(async () => {
   a = await seedWorkspace(t.db, "Alpha", 3);
 });
 
-describe("§5.8 the API key never shows", () => {
+describe("the API key never shows (sdk/README.md, Keys stay on servers)", () => {
   it("not in util.inspect(client), JSON.stringify(client) or String(client)", async () => {
     const client = createClient({ apiKey: a.key, baseUrl: server.url });
     await client.blogs.list(); // the key has been used and the cache filled
@@ -121,7 +121,7 @@ describe("§5.8 the API key never shows", () => {
   });
 });
 
-describe("§5.8 keys do not belong in browsers", () => {
+describe("keys do not belong in browsers (sdk/README.md, Keys stay on servers)", () => {
   const browserGlobals = ["window", "document", "navigator"] as const;
   const saved = new Map<string, PropertyDescriptor | undefined>();
 

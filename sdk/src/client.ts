@@ -1,13 +1,6 @@
 import createFetchClient, { type Client } from "openapi-fetch";
 import { type CacheStore, cacheKeyPrefix, fetchWithCache, MemoryCacheStore } from "./cache.js";
-import {
-  AuthenticationError,
-  BadRequestError,
-  NotFoundError,
-  PressroomError,
-  RateLimitError,
-  ServerError,
-} from "./errors.js";
+import { PressroomError } from "./errors.js";
 import type { components, paths } from "./generated/consumer.js";
 import {
   DEFAULT_RETRY,
@@ -249,7 +242,11 @@ function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blog
     if (response.ok && outcome.data !== undefined) {
       return { data: outcome.data, notModified: meta?.notModified ?? false };
     }
-    throw errorFor(response, outcome.error, redact);
+    throw PressroomError.fromResponse(response, outcome.error, {
+      attempts: meta?.attempts ?? 1,
+      retryAfterMs: meta?.retryAfterMs,
+      redact,
+    });
   }
 
   async function list(options: ListOptions = {}): Promise<BlogPage> {
@@ -302,45 +299,6 @@ interface Outcome<T> {
   readonly data?: T | undefined;
   readonly error?: unknown;
   readonly response: Response;
-}
-
-function errorFor(
-  response: Response,
-  body: unknown,
-  redact: (text: string) => string,
-): PressroomError {
-  const { status } = response;
-  const meta = responseMeta.get(response);
-  const requestId = response.headers.get("x-request-id") ?? undefined;
-  const attempts = meta?.attempts ?? 1;
-  const serverMessage =
-    typeof body === "object" &&
-    body !== null &&
-    "message" in body &&
-    typeof body.message === "string"
-      ? body.message
-      : undefined;
-  const said = serverMessage ?? (response.ok ? "Empty response." : defaultText(status));
-  const facts = [
-    `HTTP ${status}`,
-    ...(requestId === undefined ? [] : [`request id ${requestId}`]),
-    ...(attempts > 1 ? [`${attempts} attempts`] : []),
-    ...(meta?.retryAfterMs === undefined ? [] : [`retry after ${meta.retryAfterMs} ms`]),
-  ];
-  const message = redact(`${said} (${facts.join(", ")})`);
-  const details = { status, requestId, attempts, retryAfterMs: meta?.retryAfterMs };
-  if (status === 400) return new BadRequestError(message, details);
-  if (status === 401) return new AuthenticationError(message, details);
-  if (status === 404) return new NotFoundError(message, details);
-  if (status === 429) return new RateLimitError(message, details);
-  if (status >= 500) return new ServerError(message, details);
-  return new PressroomError(message, details);
-}
-
-function defaultText(status: number): string {
-  if (status === 429) return "Too many requests.";
-  if (status >= 500) return "The Pressroom API failed.";
-  return "Unexpected answer from the Pressroom API.";
 }
 
 /** Browser detection: all three globals a page has and a server normally lacks. */

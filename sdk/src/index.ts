@@ -17,7 +17,7 @@ export type {
   ResponseInfo,
 } from "./client.js";
 export { createClient, PressroomClient } from "./client.js";
-export type { PressroomErrorDetails } from "./errors.js";
+export type { FromResponseOptions, PressroomErrorDetails } from "./errors.js";
 export {
   AuthenticationError,
   BadRequestError,

@@ -18,8 +18,10 @@ export interface RetryOptions {
   /** Longest backoff wait. Default 10 000 ms. */
   readonly maxDelayMs?: number;
   /**
-   * Fraction (0–1) by which each backoff wait may be shortened at random, to spread clients
-   * out; it never lengthens a wait. Default 0: the exact schedule 250, 500, 1000 ms.
+   * Fraction (0–1) by which each backoff wait is shortened at random, so that many clients
+   * failing together do not retry in step; it never lengthens a wait, and a `Retry-After` is
+   * never shortened. Default 0.25: waits of 187.5–250, 375–500 and 750–1000 ms. 0 gives the
+   * exact schedule 250, 500, 1000 ms (tests, callers who need determinism).
    */
   readonly jitter?: number;
   /**
@@ -35,7 +37,7 @@ export const DEFAULT_RETRY: RetryPolicy = Object.freeze({
   maxAttempts: 4,
   baseDelayMs: 250,
   maxDelayMs: 10_000,
-  jitter: 0,
+  jitter: 0.25,
   maxRetryAfterMs: 30_000,
 });
 

@@ -51,11 +51,13 @@ try {
   if (error instanceof NotFoundError) notFound = { status: error.status, attempts: error.attempts };
 }
 
-// Retry: the proxy answers the first request 503, the SDK waits 250 ms and asks again.
+// Retry: the proxy answers the first request 503, the SDK waits 250 ms and asks again (jitter 0:
+// the exact first wait of the schedule, which the test checks).
 const flakyResponses = [];
 const flaky = createClient({
   apiKey,
   baseUrl: env("PRESSROOM_FLAKY_URL"),
+  retry: { jitter: 0 },
   onResponse: (info) => flakyResponses.push({ status: info.status, attempts: info.attempts }),
 });
 const started = Date.now();
