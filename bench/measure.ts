@@ -5,15 +5,16 @@
  * Pressroom, Pressroom, baseline, …), so a drift of the machine's speed during the run — on this
  * VM up to 2× over minutes — weighs on both servers alike instead of on whichever ran second.
  */
-import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import type { Stats } from "./child-control.js";
 import type { Measured } from "./report.js";
 
+/** A benchmark server in its child process (bench/servers.ts). */
 export interface Child {
   readonly name: "pressroom" | "baseline";
   readonly url: string;
-  readonly process: ChildProcess;
+  /** Ends the server. */
+  kill(): void;
   /** CPU µs per second of the idle server (timers, GC), subtracted from each window. */
   idleCpuPerSec: number;
   stats(): Promise<Stats>;
