@@ -109,7 +109,7 @@ export function renderMarkdownReport(report: Report): string {
     `- **Machine:** ${v.machine}`,
     `- **Versions:** Node ${v.node}, Express ${v.express}, express-openapi-validator ${v.validator}, mongodb driver ${v.mongodb}, FerretDB ${v.ferretdb} (embedded, SQLite), autocannon ${v.autocannon}; commit ${v.commit}`,
     `- **Data:** 2 workspaces × (${setup.counts.released} released, ${setup.counts.draft} draft, ${setup.counts.removed} removed) blogs, ~${fmt(setup.blogBytes / 1024, 1)} KB of markdown + HTML each; ${setup.keys} active keys and 1 revoked per workspace.`,
-    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), a warm-up of at least ${setup.warmup.minSeconds} s and ${setup.warmup.minResponses} responses (at most ${setup.warmup.maxSeconds} s) then ${setup.rounds} measured windows per scenario per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a drift of the machine's speed falls on both alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. Load generator, both servers and the database share the machine's cores.`,
+    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), a warm-up of at least ${setup.warmup.minSeconds} s and ${setup.warmup.minResponses} responses (at most ${setup.warmup.maxSeconds} s) then ${setup.rounds} measured windows per scenario per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a drift of the machine's speed falls on both alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. Each server reaches the database through its own counter of database work (bench/db-counter.ts, a relay process). Load generator, both servers, their counters and the database share the machine's cores.`,
     "- **Pressroom:** the real app (`createApp`), `NODE_ENV=production` (response validation off), `LOG_LEVEL=info` (one access-log line per request, to /dev/null).",
     "- **Baseline:** `bench/baseline-server.ts`, bare `node:http`: SHA-256 of the key, key lookup by `_id`, the same blog query, `JSON.stringify`, a body-hash ETag only for conditional requests. No framework, validation or logging.",
     `- **Both** run compiled JavaScript on plain node with the flags \`npm start\` uses: \`${setup.nodeFlags.join(" ") || "(none)"}\`.`,
@@ -205,12 +205,14 @@ const notes = (setup: Report["setup"]) => `## Reading these figures
 - Peak RSS is the kernel's high-water mark of each server process (\`VmHWM\`, reset through
   /proc/self/clear_refs before each window), the highest over its windows; where /proc offers
   neither, RSS sampled every 50 ms.
-- \`lastUsedAt\` writes are counted in the server process (driver calls on \`apiKeys\`) from
-  the start of each window until one flush interval (+200 ms) after its end, so the flush of a
+- \`lastUsedAt\` writes are update statements on \`apiKeys\`, counted on their way to the
+  database (bench/db-counter.ts, between each server and the database) from the start of each
+  window until one flush interval (+200 ms) after its end, so the flush of a
   window's last uses is counted in it, divided by the keys used and by that same span (window
   plus wait): divided by the window alone, that last flush counted against a span it was not in.
-- "Blog documents read" counts documents the driver returned from \`blogs\` in the server
-  process; "with bodies" those carrying \`bodyMarkdown\`.
+- "Blog documents read" counts the documents the database returned to the server's
+  \`find\`s on \`blogs\` (bench/db-counter.ts); "with bodies" those carrying \`bodyMarkdown\`.
+  Why the counting is done outside the servers: the lab notes below.
 `;
 
 // --- SVG -------------------------------------------------------------------------------------

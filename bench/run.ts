@@ -4,8 +4,9 @@
  *
  * Builds what the servers run (servers.ts: server/dist and bench/dist), seeds a throwaway
  * embedded database (FerretDB/SQLite; seed.ts), starts Pressroom in production mode
- * (pressroom-server.ts) and the baseline (baseline-server.ts), each in its own child process,
- * then runs every scenario (scenarios/, one file each) on both with autocannon (scenario-runner.ts:
+ * (pressroom-server.ts) and the baseline (baseline-server.ts), each in its own child process and
+ * each reaching the database through its own counter of database work (db-counter.ts), then
+ * runs every scenario (scenarios/, one file each) on both with autocannon (scenario-runner.ts:
  * a warm-up, then interleaved windows; measure.ts), runs the SDK's sync example twice
  * (sdk-sync.ts), and writes BENCHMARKS.md (report.ts; the section of db-scaling.ts is carried
  * over) and bench/latency.svg. A full run takes 11–13 minutes on a 2-core machine.
@@ -54,10 +55,10 @@ async function seeded(uri: string) {
 
 /** Both servers on `uri`, settled, their idle CPU rates measured. */
 async function startServers(uri: string, quick: boolean, started: Child[]): Promise<Child[]> {
-  const env = { MONGODB_URI: uri, MONGODB_DB: DB_NAME };
-  started.push(await startServer("baseline", "baseline-server.js", env));
+  const env = { MONGODB_DB: DB_NAME };
+  started.push(await startServer("baseline", "baseline-server.js", uri, env));
   started.push(
-    await startServer("pressroom", "pressroom-server.js", {
+    await startServer("pressroom", "pressroom-server.js", uri, {
       ...env,
       NODE_ENV: "production",
       LOG_LEVEL: "info",

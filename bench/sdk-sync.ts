@@ -1,7 +1,7 @@
 /**
  * The SDK's sync example (`sdk/examples/sync.ts`) run against Pressroom through a byte-counting
  * TCP proxy, for the report's "SDK sync" table: requests, bytes each way, and the blog documents
- * (and bodies) the server read for it.
+ * (and bodies) the server read for it (counted by its db-counter).
  */
 import { spawn } from "node:child_process";
 import net from "node:net";

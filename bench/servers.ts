@@ -3,14 +3,15 @@
  * compiled JavaScript on plain `node` (no `--import tsx`, whose loader alone adds ~30 MB of RSS)
  * with the V8 flags of `npm start`. `compile` builds what they run first: server/dist
  * (`tsc -p server`, as `npm run build` does) and bench/dist (`tsc -p bench`, which also
- * type-checks bench/).
+ * type-checks bench/). Each server reaches the database through its own bench/db-counter.ts.
  */
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ControlMessage, Stats } from "./child-control.js";
-import type { Child } from "./measure.js";
+import type { ControlMessage, ServerStats } from "./child-control.js";
+import type { DbCounters } from "./db-counter.js";
+import type { Child, Stats } from "./measure.js";
 import { NODE_FLAGS } from "./start-flags.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -67,22 +68,53 @@ function asker(child: ChildProcess) {
     });
 }
 
-/** Starts `script` (baseline-server.js or pressroom-server.js); `env` is added to its environment. */
+/**
+ * Starts `script` (baseline-server.js or pressroom-server.js) on the database at `dbUri`,
+ * through a db-counter of its own; `env` is added to the server's environment.
+ */
 export async function startServer(
   name: Child["name"],
   script: string,
+  dbUri: string,
   env: Record<string, string>,
 ): Promise<Child> {
-  const server = await forkReady(`${name} server`, script, env, NODE_FLAGS);
-  const ask = asker(server.child);
+  const counter = await forkReady(
+    `${name}'s db-counter`,
+    "db-counter.js",
+    {
+      DB_COUNTER_TARGET: dbUri,
+    },
+    [],
+  );
+  const server = await forkReady(
+    `${name} server`,
+    script,
+    { ...env, MONGODB_URI: counter.ready },
+    NODE_FLAGS,
+  ).catch((err: unknown) => {
+    counter.child.kill("SIGKILL");
+    throw err;
+  });
+  const askServer = asker(server.child);
+  const askCounter = asker(counter.child);
+  const ask = async (message: Request): Promise<Stats> => {
+    const [own, db] = await Promise.all([
+      askServer<ServerStats>(message),
+      askCounter<DbCounters>({ type: "stats" }),
+    ]);
+    return { ...own, counters: { ...own.counters, ...db } };
+  };
   return {
     name,
     url: server.ready,
     idleCpuPerSec: 0,
-    kill: () => server.child.kill("SIGKILL"),
-    stats: () => ask<Stats>({ type: "stats" }),
-    resetPeak: () => ask<Stats>({ type: "reset-peak" }),
-    profileStart: () => ask<Stats>({ type: "profile-start" }),
-    profileStop: (file) => ask<Stats>({ type: "profile-stop", file }),
+    kill: () => {
+      server.child.kill("SIGKILL");
+      counter.child.kill("SIGKILL");
+    },
+    stats: () => ask({ type: "stats" }),
+    resetPeak: () => ask({ type: "reset-peak" }),
+    profileStart: () => ask({ type: "profile-start" }),
+    profileStop: (file) => ask({ type: "profile-stop", file }),
   };
 }
