@@ -12,7 +12,7 @@
  * (db-scaling/report.ts; PASS/MISS, figures only: this is a benchmark, not a test) and, unless
  * `--quick` or `--no-write`, written into BENCHMARKS.md between `<!-- db-scaling:start -->` and
  * `<!-- db-scaling:end -->`, which bench/run.ts keeps when it rewrites the file. The section
- * itself states how the requests are made.
+ * itself states how the requests are made; the lab notes of BENCHMARKS.md say why.
  */
 import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";

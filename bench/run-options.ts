@@ -107,7 +107,7 @@ export function runSettings(): RunSettings {
         maxSeconds: maxDurationS / rounds,
       },
       // Unmeasured, so that the windows measure the steady state rather than V8 still compiling
-      // the request path.
+      // the request path (BENCHMARKS.md, "Lab notes").
       warmup: quick
         ? { minSeconds: 0.5, minResponses: 3, maxSeconds: 5 }
         : { minSeconds: 5, minResponses: 30, maxSeconds: 60 },

@@ -8,8 +8,9 @@
  * each reaching the database through its own counter of database work (db-counter.ts), then
  * runs every scenario (scenarios/, one file each) on both with autocannon (scenario-runner.ts:
  * a warm-up, then interleaved windows; measure.ts), runs the SDK's sync example twice
- * (sdk-sync.ts), and writes BENCHMARKS.md (report.ts; the section of db-scaling.ts is carried
- * over) and bench/latency.svg. A full run takes 11–13 minutes on a 2-core machine.
+ * (sdk-sync.ts), and writes BENCHMARKS.md (report.ts; the sections of db-scaling.ts and the lab
+ * notes are carried over) and bench/latency.svg. A full run takes 11–13 minutes on a 2-core
+ * machine. Why the windows, warm-ups and counters are as they are: BENCHMARKS.md, "Lab notes".
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -18,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { MongoClient } from "mongodb";
 import { ensureIndexes } from "../server/src/db/collections.js";
 import { startEmbeddedDb } from "../server/src/db/embedded.js";
-import { DB_SCALING, keepSections, readOrEmpty } from "./benchmarks-section.js";
+import { DB_SCALING, keepSections, LAB_NOTES, readOrEmpty } from "./benchmarks-section.js";
 import { type Child, idleCpuRate } from "./measure.js";
 import { type Measured, renderMarkdownReport, renderSvg } from "./report.js";
 import { LAST_USED_FLUSH_MS, type RunSettings, runSettings } from "./run-options.js";
@@ -74,9 +75,9 @@ async function startServers(uri: string, quick: boolean, started: Child[]): Prom
 }
 
 async function writeReport(markdown: string, results: Measured[]): Promise<void> {
-  // bench/db-scaling.ts's section (between its markers) is carried over, not lost.
+  // The sections of bench/db-scaling.ts and the hand-written lab notes are carried over.
   const file = path.join(ROOT, "BENCHMARKS.md");
-  await writeFile(file, keepSections(await readOrEmpty(file), markdown, [DB_SCALING]));
+  await writeFile(file, keepSections(await readOrEmpty(file), markdown, [LAB_NOTES, DB_SCALING]));
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));
   log("Wrote BENCHMARKS.md and bench/latency.svg");
 }

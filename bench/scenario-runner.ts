@@ -2,6 +2,7 @@
  * Runs one scenario on both servers: an unmeasured warm-up on each, then `rounds` measured
  * windows per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a
  * steady drift of the machine's speed falls on both alike, summed per server into its result.
+ * Why these windows and warm-ups: BENCHMARKS.md, "Lab notes".
  */
 import path from "node:path";
 import {
