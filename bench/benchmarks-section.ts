@@ -1,12 +1,15 @@
 /**
- * BENCHMARKS.md is written by more than one script: bench/run.ts writes the whole file, and
+ * BENCHMARKS.md is written by more than one hand: bench/run.ts writes the whole file,
  * bench/db-scaling.ts owns one section of it, between `<!-- db-scaling:start -->` and
- * `<!-- db-scaling:end -->`. These helpers put a section in place and carry it over when the
- * rest of the file is written again.
+ * `<!-- db-scaling:end -->`, and the lab notes, between `<!-- lab-notes:start -->` and
+ * `<!-- lab-notes:end -->`, are written by people (what was measured to choose how the benches
+ * measure). These helpers put a section in place and carry it over when the rest of the file
+ * is written again.
  */
 import { readFile } from "node:fs/promises";
 
 export const DB_SCALING = "db-scaling";
+export const LAB_NOTES = "lab-notes";
 
 const markers = (name: string) => ({
   start: `<!-- ${name}:start -->`,

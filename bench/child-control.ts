@@ -1,21 +1,18 @@
 /**
  * Shared by both benchmark servers (each runs in its own child process, started with `fork`):
- * the database client both use, command counters, and an IPC control channel through which the
- * parent reads this process's CPU time and RSS. Nothing here runs in Pressroom itself.
+ * the database client both use, their response counters, and an IPC control channel through
+ * which the parent reads this process's CPU time and RSS. Nothing here runs in Pressroom itself.
+ * The servers' database work (`lastUsedAt` writes, blog documents read) is counted outside
+ * them, by bench/db-counter.ts between each server and the database.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import { Session } from "node:inspector/promises";
-import { Collection, FindCursor, type MongoClient } from "mongodb";
+import type { MongoClient } from "mongodb";
 import { connectMongo } from "../server/src/db/mongo.js";
 
-export interface Counters {
-  /** `update` statements sent to `apiKeys` (one bulk write of N keys counts N). */
-  apiKeyUpdates: number;
-  /** Blog documents returned by the database, and how many of them carried a body field. */
-  blogDocs: number;
-  blogDocsWithBody: number;
+export interface ServerCounters {
   /**
    * Responses the HTTP server finished, and requests in flight. A request whose client went away
    * first (autocannon stopping mid-request) is no longer in flight but not a response: counted
@@ -25,12 +22,12 @@ export interface Counters {
   inFlight: number;
 }
 
-export interface Stats {
+export interface ServerStats {
   cpuMicros: number;
   rssBytes: number;
   /** Highest RSS since the last `reset-peak` (see `peakRssTracker`). */
   peakRssBytes: number;
-  counters: Counters;
+  counters: ServerCounters;
 }
 
 export type ControlMessage =
@@ -40,61 +37,12 @@ export type ControlMessage =
   | { type: "profile-start"; id: number }
   | { type: "profile-stop"; id: number; file: string };
 
-export const counters: Counters = {
-  apiKeyUpdates: 0,
-  blogDocs: 0,
-  blogDocsWithBody: 0,
-  responses: 0,
-  inFlight: 0,
-};
+const counters: ServerCounters = { responses: 0, inFlight: 0 };
 
-/**
- * The server's own driver client (`connectMongo`, 5 s bound). Counting is done by wrapping
- * three driver methods in this process (not by command monitoring: with `monitorCommands` the
- * driver deserialises every reply a second time, which would distort the CPU figures).
- */
+/** The server's own driver client (`connectMongo`, 5 s bound), with the driver's defaults. */
 export function benchMongoClient(uri: string): Promise<MongoClient> {
   return connectMongo(uri, 5000);
 }
-
-const countBlogDocs = (docs: readonly unknown[]): void => {
-  counters.blogDocs += docs.length;
-  for (const doc of docs) {
-    if (typeof doc === "object" && doc !== null && "bodyMarkdown" in doc) {
-      counters.blogDocsWithBody += 1;
-    }
-  }
-};
-
-/** Wraps bulkWrite/updateOne (apiKeys writes) and findOne/toArray (blog documents read). */
-function instrumentDriver(): void {
-  const collection = Collection.prototype as unknown as Record<string, unknown>;
-  const bulkWrite = Collection.prototype.bulkWrite;
-  collection.bulkWrite = function (this: Collection, ops: unknown[], ...rest: unknown[]) {
-    if (this.collectionName === "apiKeys") counters.apiKeyUpdates += ops.length;
-    return (bulkWrite as (...a: unknown[]) => unknown).call(this, ops, ...rest);
-  };
-  const updateOne = Collection.prototype.updateOne;
-  collection.updateOne = function (this: Collection, ...args: unknown[]) {
-    if (this.collectionName === "apiKeys") counters.apiKeyUpdates += 1;
-    return (updateOne as (...a: unknown[]) => unknown).apply(this, args);
-  };
-  const findOne = Collection.prototype.findOne;
-  collection.findOne = async function (this: Collection, ...args: unknown[]) {
-    const doc = await (findOne as (...a: unknown[]) => Promise<unknown>).apply(this, args);
-    if (this.collectionName === "blogs" && doc !== null) countBlogDocs([doc]);
-    return doc;
-  };
-  const toArray = FindCursor.prototype.toArray;
-  (FindCursor.prototype as unknown as Record<string, unknown>).toArray = async function (
-    this: FindCursor,
-  ) {
-    const docs = await toArray.call(this);
-    if (this.namespace.collection === "blogs") countBlogDocs(docs);
-    return docs;
-  };
-}
-instrumentDriver();
 
 let profiler: Session | undefined;
 
@@ -154,7 +102,7 @@ export function serveControl(): void {
     await profile(message);
     if (message.type === "reset-peak") rssPeak.reset();
     const { user, system } = process.cpuUsage();
-    const stats: Stats = {
+    const stats: ServerStats = {
       cpuMicros: user + system,
       rssBytes: process.memoryUsage.rss(),
       peakRssBytes: rssPeak.peak(),

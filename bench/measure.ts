@@ -1,19 +1,27 @@
 /**
  * How a scenario is measured on one server: autocannon drives it for a window while the server
- * counts its own responses, CPU time and RSS (child-control.ts); the windows of a scenario are
+ * counts its own responses, CPU time and RSS (child-control.ts) and its database work is
+ * counted on the way to the database (db-counter.ts); the windows of a scenario are
  * then summed into one result. bench/run.ts interleaves the windows of the two servers (baseline,
  * Pressroom, Pressroom, baseline, …), so a drift of the machine's speed during the run — on this
  * VM up to 2× over minutes — weighs on both servers alike instead of on whichever ran second.
  */
-import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
-import type { Stats } from "./child-control.js";
+import type { ServerCounters, ServerStats } from "./child-control.js";
+import type { DbCounters } from "./db-counter.js";
 import type { Measured } from "./report.js";
 
+/** What a server reports (child-control.ts) with what its db-counter.ts counted. */
+export interface Stats extends Omit<ServerStats, "counters"> {
+  counters: ServerCounters & DbCounters;
+}
+
+/** A benchmark server in its child process (bench/servers.ts), with its database counter. */
 export interface Child {
   readonly name: "pressroom" | "baseline";
   readonly url: string;
-  readonly process: ChildProcess;
+  /** Ends the server and its counter. */
+  kill(): void;
   /** CPU µs per second of the idle server (timers, GC), subtracted from each window. */
   idleCpuPerSec: number;
   stats(): Promise<Stats>;

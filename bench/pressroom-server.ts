@@ -2,9 +2,10 @@
  * Pressroom as it runs in production, in a child process of the benchmark: the real app
  * (`createApp`), `NODE_ENV=production` config (response validation off), the real HTTP server
  * settings, logging at the configured level to stdout. Only the database client is the
- * benchmark's (same options, plus counters), and an IPC channel reports CPU time and RSS.
+ * benchmark's (same options, through bench/db-counter.ts, which counts the database work on the
+ * way), and an IPC channel reports CPU time and RSS.
  *
- * Like `npm start`, this runs compiled JavaScript on plain `node` (bench/run.ts compiles bench/
+ * Like `npm start`, this runs compiled JavaScript on plain `node` (bench/servers.ts compiles bench/
  * with `tsc -p bench` and forks the output, bench/dist/bench/pressroom-server.js, with no
  * `--import tsx`, whose loader alone adds some 30 MB of RSS), and the server code it runs is the
  * server's own build, `server/dist` (run.ts runs `tsc -p server` first, as `npm run build` does).

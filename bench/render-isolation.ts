@@ -1,6 +1,6 @@
 /**
  * `npm run bench:render` (`npx tsx bench/render-isolation.ts [--seconds S] [--connections N]
- * [--no-build]`): does one tenant saving a pathological blog body slow down another tenant's
+ * [--no-build]`; `--help` lists them): does one tenant saving a pathological blog body slow down another tenant's
  * consumers? (issue 20, finding 1)
  *
  * Builds server/dist (`tsc -p server`, unless --no-build), starts a throwaway embedded database
@@ -21,15 +21,29 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmbeddedDb } from "../server/src/db/embedded.js";
 import { PATHOLOGICAL } from "../test/support/pathological-markdown.js";
+import { optionsOrExit } from "./options.js";
+import { NODE_FLAGS } from "./start-flags.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const seconds = option("--seconds", 15);
-const connections = option("--connections", 10);
+const options = optionsOrExit({
+  usage: "npm run bench:render -- [options]  (npx tsx bench/render-isolation.ts [options])",
+  summary:
+    "Consumer GETs of one blog alone, then while another tenant saves the slowest Markdown body\n" +
+    "the render tests generate, in the same run; prints both windows and their ratios.",
+  options: {
+    seconds: { kind: "number", arg: "S", min: 1, help: "length of each window (15)" },
+    connections: {
+      kind: "number",
+      arg: "N",
+      min: 1,
+      integer: true,
+      help: "closed-loop consumer connections (10)",
+    },
+    "no-build": { kind: "flag", help: "run server/dist as it is (no tsc -p server first)" },
+  },
+});
+const seconds = options.seconds ?? 15;
+const connections = options.connections ?? 10;
 const WORST = "underscore emphasis (_a…)";
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -94,7 +108,7 @@ async function consumerWindow(url: string, key: string) {
 }
 
 async function main() {
-  if (!args.includes("--no-build")) {
+  if (!options["no-build"]) {
     log("tsc -p server…");
     const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
     execFileSync(process.execPath, [tsc, "-p", "server"], { cwd: ROOT, stdio: "inherit" });
@@ -104,13 +118,7 @@ async function main() {
   const port = await freePort();
   const server = spawn(
     process.execPath,
-    [
-      "--max-semi-space-size=16",
-      "--initial-old-space-size=16",
-      "--heap-growing-percent=100",
-      path.join(ROOT, "server/bin/pressroom.js"),
-      "start",
-    ],
+    [...NODE_FLAGS, path.join(ROOT, "server/bin/pressroom.js"), "start"],
     {
       cwd: ROOT,
       env: {

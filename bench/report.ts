@@ -1,4 +1,4 @@
-/** BENCHMARKS.md and the latency chart (hand-written SVG, no dependency). */
+/** BENCHMARKS.md as bench/run.ts writes it (the latency chart: latency-svg.ts). */
 
 export interface Measured {
   scenario: string;
@@ -62,7 +62,8 @@ const fmt = (n: number, digits = 0) =>
     : "–";
 const ms = (n: number | undefined) => (n === undefined ? "–" : n < 10 ? fmt(n, 1) : fmt(n));
 
-function pairs(results: Measured[]) {
+/** Each scenario's baseline and Pressroom results, in the order of `results`. */
+export function pairs(results: Measured[]) {
   const scenarios = [...new Set(results.map((r) => r.scenario))];
   return scenarios.map((id) => {
     const base = results.find((r) => r.scenario === id && r.server === "baseline");
@@ -109,7 +110,7 @@ export function renderMarkdownReport(report: Report): string {
     `- **Machine:** ${v.machine}`,
     `- **Versions:** Node ${v.node}, Express ${v.express}, express-openapi-validator ${v.validator}, mongodb driver ${v.mongodb}, FerretDB ${v.ferretdb} (embedded, SQLite), autocannon ${v.autocannon}; commit ${v.commit}`,
     `- **Data:** 2 workspaces × (${setup.counts.released} released, ${setup.counts.draft} draft, ${setup.counts.removed} removed) blogs, ~${fmt(setup.blogBytes / 1024, 1)} KB of markdown + HTML each; ${setup.keys} active keys and 1 revoked per workspace.`,
-    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), a warm-up of at least ${setup.warmup.minSeconds} s and ${setup.warmup.minResponses} responses (at most ${setup.warmup.maxSeconds} s) then ${setup.rounds} measured windows per scenario per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a drift of the machine's speed falls on both alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. Load generator, both servers and the database share the machine's cores.`,
+    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), a warm-up of at least ${setup.warmup.minSeconds} s and ${setup.warmup.minResponses} responses (at most ${setup.warmup.maxSeconds} s) then ${setup.rounds} measured windows per scenario per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a drift of the machine's speed falls on both alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. Each server reaches the database through its own counter of database work (bench/db-counter.ts, a relay process). Load generator, both servers, their counters and the database share the machine's cores.`,
     "- **Pressroom:** the real app (`createApp`), `NODE_ENV=production` (response validation off), `LOG_LEVEL=info` (one access-log line per request, to /dev/null).",
     "- **Baseline:** `bench/baseline-server.ts`, bare `node:http`: SHA-256 of the key, key lookup by `_id`, the same blog query, `JSON.stringify`, a body-hash ETag only for conditional requests. No framework, validation or logging.",
     `- **Both** run compiled JavaScript on plain node with the flags \`npm start\` uses: \`${setup.nodeFlags.join(" ") || "(none)"}\`.`,
@@ -205,88 +206,12 @@ const notes = (setup: Report["setup"]) => `## Reading these figures
 - Peak RSS is the kernel's high-water mark of each server process (\`VmHWM\`, reset through
   /proc/self/clear_refs before each window), the highest over its windows; where /proc offers
   neither, RSS sampled every 50 ms.
-- \`lastUsedAt\` writes are counted in the server process (driver calls on \`apiKeys\`) from
-  the start of each window until one flush interval (+200 ms) after its end, so the flush of a
+- \`lastUsedAt\` writes are update statements on \`apiKeys\`, counted on their way to the
+  database (bench/db-counter.ts, between each server and the database) from the start of each
+  window until one flush interval (+200 ms) after its end, so the flush of a
   window's last uses is counted in it, divided by the keys used and by that same span (window
   plus wait): divided by the window alone, that last flush counted against a span it was not in.
-- "Blog documents read" counts documents the driver returned from \`blogs\` in the server
-  process; "with bodies" those carrying \`bodyMarkdown\`.
+- "Blog documents read" counts the documents the database returned to the server's
+  \`find\`s on \`blogs\` (bench/db-counter.ts); "with bodies" those carrying \`bodyMarkdown\`.
+  Why the counting is done outside the servers: the lab notes below.
 `;
-
-// --- SVG -------------------------------------------------------------------------------------
-
-const PERCENTILES: [string, string][] = [
-  ["p1", "1"],
-  ["p10", "10"],
-  ["p25", "25"],
-  ["p50", "50"],
-  ["p75", "75"],
-  ["p90", "90"],
-  ["p97_5", "97.5"],
-  ["p99", "99"],
-  ["p99_9", "99.9"],
-];
-
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
-/** Small multiples: latency (ms) by percentile, baseline vs Pressroom, one panel per scenario. */
-export function renderSvg(results: Measured[]): string {
-  const rows = pairs(results);
-  const cols = 3;
-  const pw = 300;
-  const ph = 200;
-  const m = { l: 44, r: 12, t: 28, b: 34 };
-  const width = cols * pw;
-  const height = Math.ceil(rows.length / cols) * ph + 30;
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="10" role="img" aria-labelledby="title">`,
-    `<title id="title">Latency by percentile, baseline and Pressroom, per scenario</title>`,
-    `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<g transform="translate(${width / 2 - 150}, 14)"><line x1="0" y1="0" x2="20" y2="0" stroke="#999" stroke-width="2"/><text x="24" y="3">baseline (bare node:http)</text><line x1="160" y1="0" x2="180" y2="0" stroke="#1f6feb" stroke-width="2"/><text x="184" y="3">Pressroom</text></g>`,
-  ];
-  rows.forEach(({ title, base, ours }, i) => {
-    const x0 = (i % cols) * pw;
-    const y0 = 30 + Math.floor(i / cols) * ph;
-    const innerW = pw - m.l - m.r;
-    const innerH = ph - m.t - m.b;
-    const values = [base, ours].flatMap((r) => PERCENTILES.map(([k]) => r.latency[k] ?? 0));
-    const max = Math.max(1, ...values) * 1.1;
-    const x = (j: number) => x0 + m.l + (j / (PERCENTILES.length - 1)) * innerW;
-    const y = (v: number) => y0 + m.t + innerH - (v / max) * innerH;
-    out.push(`<text x="${x0 + m.l}" y="${y0 + 16}" font-weight="bold">${esc(title)}</text>`);
-    out.push(
-      `<line x1="${x0 + m.l}" y1="${y0 + m.t + innerH}" x2="${x0 + m.l + innerW}" y2="${y0 + m.t + innerH}" stroke="#333"/>`,
-    );
-    out.push(
-      `<line x1="${x0 + m.l}" y1="${y0 + m.t}" x2="${x0 + m.l}" y2="${y0 + m.t + innerH}" stroke="#333"/>`,
-    );
-    for (let t = 0; t <= 4; t++) {
-      const v = (max / 4) * t;
-      out.push(
-        `<line x1="${x0 + m.l}" y1="${y(v)}" x2="${x0 + m.l + innerW}" y2="${y(v)}" stroke="#eee"/>`,
-      );
-      out.push(
-        `<text x="${x0 + m.l - 4}" y="${y(v) + 3}" text-anchor="end">${v < 10 ? v.toFixed(1) : v.toFixed(0)}</text>`,
-      );
-    }
-    PERCENTILES.forEach(([, label], j) => {
-      out.push(
-        `<text x="${x(j)}" y="${y0 + m.t + innerH + 12}" text-anchor="middle">${label}</text>`,
-      );
-    });
-    out.push(
-      `<text x="${x0 + m.l + innerW / 2}" y="${y0 + ph - 6}" text-anchor="middle" fill="#555">percentile · latency ms</text>`,
-    );
-    for (const [r, colour] of [
-      [base, "#999"],
-      [ours, "#1f6feb"],
-    ] as const) {
-      const points = PERCENTILES.map(
-        ([k], j) => `${x(j).toFixed(1)},${y(r.latency[k] ?? 0).toFixed(1)}`,
-      ).join(" ");
-      out.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2"/>`);
-    }
-  });
-  out.push("</svg>");
-  return `${out.join("\n")}\n`;
-}

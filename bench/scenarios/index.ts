@@ -1,0 +1,11 @@
+/** The scenarios of bench/run.ts, in the order they run and the report shows them. */
+import { badKey } from "./bad-key.js";
+import { get } from "./get.js";
+import { get304 } from "./get-304.js";
+import { list } from "./list.js";
+import { list304 } from "./list-304.js";
+import type { Scenario } from "./scenario.js";
+import { walk } from "./walk.js";
+
+export const SCENARIOS: readonly Scenario[] = [get, list, walk, get304, list304, badKey];
+export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);
