@@ -15,7 +15,7 @@ import {
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 
-/** A state change or edit lost to another one this many times in a row gives up with 409. */
+/** A state change or edit lost to another one this many times in a row gives up (conflict). */
 const MAX_WRITE_ATTEMPTS = 5;
 
 /**
@@ -46,11 +46,12 @@ export function blogWrites(
   const oneAtATime = keyedQueue();
 
   /**
-   * Every write of an existing blog: read its current version (404 when removed), derive the
-   * changes from it, and store them only if the blog still has the status and revision that were
-   * read (compare-and-set; `updatedAt` stands in for the revision on blogs stored before it). A
-   * lost race re-reads and derives again, so a removal in between ends in 404, never in a
-   * removed blog brought back; 409 after `MAX_WRITE_ATTEMPTS` lost races in a row.
+   * Every write of an existing blog: read its current version ("not found" when removed),
+   * derive the changes from it, and store them only if the blog still has the status and
+   * revision that were read (compare-and-set; `updatedAt` stands in for the revision on blogs
+   * stored before it). A lost race re-reads and derives again, so a removal in between ends in
+   * "not found", never in a removed blog brought back; a conflict after `MAX_WRITE_ATTEMPTS`
+   * lost races in a row.
    */
   const writeVersion = (
     workspaceId: string,
@@ -145,7 +146,7 @@ export function blogWrites(
 
     /**
      * draft ⇄ released, and either → removed, which is final: a removed blog is never written
-     * again (every later change or edit gets 404). Setting the state a blog has changes nothing.
+     * again (every later change or edit finds it "not found"). Setting the state a blog has changes nothing.
      */
     async setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc> {
       return writeVersion(workspaceId, blogId, (doc) => {
@@ -162,7 +163,7 @@ export function blogWrites(
 
     /**
      * What saving `bodyMarkdown` would store as `bodyHtml` (and derive as the excerpt), through
-     * the same renderer and its limits (422, 503); nothing is stored. The editor's preview.
+     * the same renderer and its limits (refused, or busy); nothing is stored. The editor's preview.
      */
     async preview(bodyMarkdown: string): Promise<RenderedBody> {
       try {
