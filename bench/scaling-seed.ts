@@ -12,8 +12,7 @@
 import type { Db } from "mongodb";
 import { type BlogDoc, collections } from "../server/src/db/collections.js";
 import { newId } from "../server/src/ids.js";
-import { keysStore } from "../server/src/keys/keys-store.js";
-import { usersStore } from "../server/src/users/users-store.js";
+import { createStores } from "../server/src/stores.js";
 import { benchBlog, WORDS } from "./seed.js";
 
 /** Bump when the generated data changes, so that a kept seed (`--seed-dir`) is made again. */
@@ -97,15 +96,14 @@ export async function seedScaling(
   log: (line: string) => void,
 ): Promise<ScalingSeed> {
   const stores = collections(db);
-  const users = usersStore(stores);
-  const keys = keysStore(stores);
-  const { user, workspace } = await users.setup({
+  const { setup, workspaces, keys } = createStores(db);
+  const { user, workspace } = await setup.run({
     ...OWNER,
     workspaceName: "Scaling newsroom A",
   });
-  const other = await users.createWorkspace(user._id, "Scaling newsroom B");
-  const key = (await keys.mint(workspace.id, "Scaling bench A")).key;
-  await keys.mint(other.id, "Scaling bench B");
+  const other = await workspaces.create("Scaling newsroom B", user._id);
+  const key = (await keys.mint(workspace._id, "Scaling bench A")).key;
+  await keys.mint(other._id, "Scaling bench B");
 
   const random = prng(14);
   const now = Date.now();
@@ -125,7 +123,7 @@ export async function seedScaling(
   };
   const started = Date.now();
   let lastLog = started;
-  for (const [w, workspaceId] of [workspace.id, other.id].entries()) {
+  for (const [w, workspaceId] of [workspace._id, other._id].entries()) {
     const want = perWorkspace[w] ?? 0;
     let made = 0;
     // Oldest first: blog i of the workspace was created i steps after the first.
@@ -180,8 +178,8 @@ export async function seedScaling(
     totalBlogs,
     markdownBytes: Math.round(markdownBytes / Math.max(1, totalBlogs)),
     owner: { email: OWNER.email, password: OWNER.password },
-    workspace: workspace.id,
-    foreignWorkspace: other.id,
+    workspace: workspace._id,
+    foreignWorkspace: other._id,
     key,
     sampleIds: spread(mine, 100),
     foreignIds: spread(theirs, 20),

@@ -8,8 +8,7 @@ import type { Db } from "mongodb";
 import { excerptOf, renderMarkdown } from "../server/src/blogs/render.js";
 import { type BlogDoc, collections } from "../server/src/db/collections.js";
 import { randomBase62 } from "../server/src/ids.js";
-import { keysStore } from "../server/src/keys/keys-store.js";
-import { workspacesStore } from "../server/src/workspaces/workspaces-store.js";
+import { createStores } from "../server/src/stores.js";
 
 export const COUNTS = { released: 1000, draft: 500, removed: 100 } as const;
 export const KEYS_PER_WORKSPACE = 4;
@@ -96,13 +95,12 @@ export function benchBlog(b: {
 
 export async function seed(db: Db): Promise<SeededWorkspace[]> {
   const stores = collections(db);
-  const workspaces = workspacesStore(stores);
-  const keys = keysStore(stores);
+  const { workspaces, keys } = createStores(db);
   const random = prng(6);
   const seeded: SeededWorkspace[] = [];
   const now = Date.now();
   for (const name of ["Bench newsroom A", "Bench newsroom B"]) {
-    const { id } = await workspaces.create(name);
+    const { _id: id } = await workspaces.create(name);
     const total = COUNTS.released + COUNTS.draft + COUNTS.removed;
     const docs: BlogDoc[] = [];
     const released: string[] = [];

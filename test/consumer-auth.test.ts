@@ -128,14 +128,18 @@ describe("§3.1 key lifecycle", () => {
     const s = stores(t.db);
     const minted = await s.keys.mint(a.workspaceId, "revoked twice");
     await s.keys.revoke(a.workspaceId, minted.id);
-    await expect(s.keys.revoke(a.workspaceId, minted.id)).rejects.toMatchObject({ status: 409 });
+    await expect(s.keys.revoke(a.workspaceId, minted.id)).rejects.toMatchObject({
+      code: "conflict",
+      message: "Key is already revoked.",
+    });
     expect((await keyDoc(minted.key))?.status).toBe("Revoked");
     expect((await list({ "x-api-key": minted.key })).status).toBe(401);
   });
 
   it("a key of one workspace cannot be revoked through another workspace", async () => {
     await expect(stores(t.db).keys.revoke(b.workspaceId, a.keyId)).rejects.toMatchObject({
-      status: 404,
+      code: "not_found",
+      message: "Key not found.",
     });
     expect((await list({ "x-api-key": a.key })).status).toBe(200);
   });

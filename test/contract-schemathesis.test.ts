@@ -264,7 +264,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
       name: "Mia Member",
       password: "mia member password",
     });
-    await s.users.addMember(ws, mia.email);
+    await s.workspaces.addMember(ws, mia.email);
     // … and a workspace of someone else that the owner is only a member of (owner-only
     // operations there: 403). Beta, seeded above, has no membership at all (404).
     const oscar = await s.users.create({
@@ -272,14 +272,14 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
       name: "Oscar Other",
       password: "oscar other password",
     });
-    const foreign = await s.users.createWorkspace(oscar._id, "Oscar's desk");
-    await s.users.addMember(foreign.id, OWNER.email);
+    const foreign = await s.workspaces.create("Oscar's desk", oscar._id);
+    await s.workspaces.addMember(foreign._id, OWNER.email);
     const blogIds: string[] = [];
     for (const [where, title, release] of [
       [ws, "Spring release notes", true],
       [ws, "A draft about autumn", false],
       [ws, "Winter roadmap", true],
-      [foreign.id, "Oscar's column", true],
+      [foreign._id, "Oscar's column", true],
     ] as const) {
       const created = await owner.post<AdminBlog>(`/workspaces/${where}/blogs`, {
         title,
@@ -325,7 +325,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           negative_data_rejection: { "expected-statuses": REJECTED_WITH_413 },
         },
         dictionaries: {
-          workspaces: { values: [ws, foreign.id, beta.workspaceId] },
+          workspaces: { values: [ws, foreign._id, beta.workspaceId] },
           blogs: { values: [...blogIds, alpha.released[0] ?? ""] },
           keys: { values: [active.body.key.id, revoked.body.key.id, beta.keyId] },
           users: { values: [me.user.id, mia._id, oscar._id] },

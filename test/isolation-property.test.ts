@@ -38,7 +38,7 @@ describe("isolation as a property (seed §1.3–1.4, §4.2, §5.4)", () => {
         // Build the world through the same stores the product uses.
         const built: World = [];
         for (const [i, w] of spec.entries()) {
-          const { id: workspaceId } = await s.workspaces.create(`ws ${i}`);
+          const { _id: workspaceId } = await s.workspaces.create(`ws ${i}`);
           const blogs: { id: string; visible: boolean }[] = [];
           for (const state of w.blogs) {
             const blog = await s.blogs.create(workspaceId, {

@@ -8,7 +8,7 @@ import type { Db } from "mongodb";
 import { MongoServerError } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collections, ensureIndexes } from "../server/src/db/collections.js";
-import { HttpError } from "../server/src/http/errors.js";
+import { DomainError } from "../server/src/domain-error.js";
 import { createLogger } from "../server/src/logger.js";
 import {
   MAX_FAILURES,
@@ -37,13 +37,13 @@ const session = (expiresAt: number) => ({
   expiresAt: new Date(expiresAt),
 });
 
-/** Whether an attempt got through to the password check (true) or was refused with 429. */
+/** Whether an attempt got through to the password check (true) or was throttled (429). */
 async function letThrough(attempt: Promise<unknown>): Promise<boolean> {
   try {
     await attempt;
     return true;
   } catch (err) {
-    if (err instanceof HttpError && err.status === 429) return false;
+    if (err instanceof DomainError && err.code === "throttled") return false;
     throw err;
   }
 }

@@ -2,7 +2,6 @@ import express, { type Express } from "express";
 import helmet from "helmet";
 import type { Db } from "mongodb";
 import { adminRouter } from "./admin/admin-router.js";
-import { blogsStore } from "./blogs/blogs-store.js";
 import { renderPool } from "./blogs/render-pool.js";
 import type { Config } from "./config.js";
 import { consumerRouter } from "./consumer/consumer-routes.js";
@@ -14,7 +13,6 @@ import { errorHandler, notFoundHandler } from "./http/errors.js";
 import { requestContext } from "./http/request-context.js";
 import { specValidator } from "./http/spec-validator.js";
 import { readSpec } from "./http/validator-warm-up.js";
-import { keysStore } from "./keys/keys-store.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
 import type { Logger } from "./logger.js";
 import {
@@ -23,10 +21,8 @@ import {
   DASHBOARD_DIST_PATH,
   DOCS_HTML_PATH,
 } from "./paths.js";
-import { sessionsStore } from "./sessions/sessions-store.js";
-import { signInThrottle } from "./sessions/sign-in-throttle.js";
 import { startSweeper } from "./sessions/sweeper.js";
-import { usersStore } from "./users/users-store.js";
+import { createStores } from "./stores.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -52,21 +48,18 @@ export interface App {
 
 /** The composition root: builds the whole HTTP application from its parts. */
 export function createApp({ config, db, logger }: AppDeps): App {
-  const stores = collections(db);
-  const keys = keysStore(stores);
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
-  const blogs = blogsStore(stores, renderer);
-  const users = usersStore(stores);
+  const stores = createStores(db, { renderer, sessionTtlMs: config.sessionTtlMs });
   const lastUsed = new LastUsedRecorder(
-    (entries) => keys.recordLastUsed(entries),
+    (entries) => stores.keys.recordLastUsed(entries),
     config.lastUsedFlushMs,
     logger,
   );
   const consumerSpec = specValidator(readSpec(CONSUMER_SPEC_PATH), config.validateResponses);
   const adminSpec = specValidator(readSpec(ADMIN_SPEC_PATH), config.validateResponses);
   // Deletes expired sessions and sign-in records (FerretDB has no TTL indexes); `close` stops it.
-  const sweeper = startSweeper(stores, logger);
+  const sweeper = startSweeper(collections(db), logger);
 
   const app = express();
   app.disable("x-powered-by");
@@ -100,8 +93,8 @@ export function createApp({ config, db, logger }: AppDeps): App {
     consumerRouter({
       specValidation: consumerSpec.handlers,
       cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
-      keys,
-      blogs,
+      keys: stores.keys,
+      blogs: stores.blogs,
       lastUsed,
     }),
   );
@@ -112,11 +105,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
     adminRouter({
       specValidation: adminSpec.handlers,
       publicOrigin: config.publicOrigin,
-      users,
-      sessions: sessionsStore(stores, config.sessionTtlMs),
-      throttle: signInThrottle(stores),
-      keys,
-      blogs,
+      stores,
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));

@@ -1,20 +1,12 @@
 import type { Db } from "mongodb";
-import { blogsStore, type NewBlog } from "../../server/src/blogs/blogs-store.js";
-import { inlineRenderer } from "../../server/src/blogs/render-pool.js";
+import type { NewBlog } from "../../server/src/blogs/blogs-store.js";
 import { collections } from "../../server/src/db/collections.js";
-import { keysStore } from "../../server/src/keys/keys-store.js";
-import { usersStore } from "../../server/src/users/users-store.js";
-import { workspacesStore } from "../../server/src/workspaces/workspaces-store.js";
+import { createStores } from "../../server/src/stores.js";
 
+/** The app's stores (blogs rendered inline), and the collections the tests read directly. */
 export const stores = (db: Db) => {
-  const c = collections(db);
-  return {
-    ...c,
-    keys: keysStore(c),
-    blogs: blogsStore(c, inlineRenderer),
-    workspaces: workspacesStore(c),
-    users: usersStore(c),
-  };
+  const { keys, blogs, workspaces, users } = createStores(db);
+  return { ...collections(db), keys, blogs, workspaces, users };
 };
 
 export interface SeededWorkspace {
@@ -42,7 +34,7 @@ export async function seedWorkspace(
   releasedCount = 3,
 ): Promise<SeededWorkspace> {
   const s = stores(db);
-  const { id: workspaceId } = await s.workspaces.create(name);
+  const { _id: workspaceId } = await s.workspaces.create(name);
   const released: string[] = [];
   for (let i = 0; i < releasedCount; i++) {
     released.unshift((await s.blogs.create(workspaceId, blog(i, { release: true })))._id);

@@ -1,10 +1,7 @@
 import express, { type RequestHandler, Router } from "express";
-import type { BlogsStore } from "../blogs/blogs-store.js";
 import { errorHandler } from "../http/errors.js";
-import type { KeysStore } from "../keys/keys-store.js";
-import type { SessionsStore } from "../sessions/sessions-store.js";
-import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
-import type { UsersStore } from "../users/users-store.js";
+import { passwordSignIn } from "../sessions/sign-in.js";
+import type { Stores } from "../stores.js";
 import { blogHandlers } from "./blog-routes.js";
 import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
 import { keyHandlers } from "./key-routes.js";
@@ -15,11 +12,7 @@ export interface AdminDeps {
   /** The validator of openapi/admin.yaml (http/spec-validator.ts). */
   readonly specValidation: readonly RequestHandler[];
   readonly publicOrigin: string | undefined;
-  readonly users: UsersStore;
-  readonly sessions: SessionsStore;
-  readonly throttle: SignInThrottle;
-  readonly keys: KeysStore;
-  readonly blogs: BlogsStore;
+  readonly stores: Stores;
 }
 
 /**
@@ -27,16 +20,19 @@ export interface AdminDeps {
  * rules never judge consumer requests nor the other way round.
  */
 export function adminRouter(deps: AdminDeps): Router {
+  const { users, workspaces, setup, sessions, throttle, keys, blogs } = deps.stores;
   const session = sessionHandlers({
-    users: deps.users,
-    sessions: deps.sessions,
-    throttle: deps.throttle,
+    users,
+    workspaces,
+    setup,
+    sessions,
+    signIn: passwordSignIn({ users, sessions, throttle }),
     secureCookies: deps.publicOrigin?.startsWith("https:") ?? false,
   });
-  const ws = workspaceHandlers(deps.users);
-  const key = keyHandlers(deps.keys, deps.users);
-  const blog = blogHandlers(deps.blogs);
-  const member = requireMember(deps.users);
+  const ws = workspaceHandlers(workspaces);
+  const key = keyHandlers(keys, users);
+  const blog = blogHandlers(blogs);
+  const member = requireMember(workspaces);
   const W = "/workspaces/:workspaceId";
 
   const router = Router();
@@ -59,7 +55,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post("/session", session.signIn);
 
   // Signed-in users only.
-  router.use(requireSession(deps.sessions));
+  router.use(requireSession(sessions));
   router.delete("/session", session.signOut);
   router.get("/me", session.getMe);
   router.get("/workspaces", ws.listWorkspaces);

@@ -1,38 +1,14 @@
-import type { RequestHandler } from "express";
-import { toBlog } from "../blogs/blog-view.js";
+import type { AdminHandler } from "../admin-api-types.js";
+import { toAdminBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
-import type { BlogDoc } from "../db/collections.js";
-import type {
-  AdminBlog,
-  BlogInput,
-  BlogPatch,
-  BodyPreview,
-  BodyPreviewRequest,
-} from "./admin-types.js";
 
-type WorkspaceParams = { workspaceId: string };
-type BlogParams = WorkspaceParams & { blogId: string };
-type ListQuery = { status?: "draft" | "released"; limit?: number; cursor?: string };
-
-/** Stored blog → the admin spec's `AdminBlog`: the consumer shape plus the editor's fields. */
-export function toAdminBlog(doc: BlogDoc): AdminBlog {
-  return {
-    ...toBlog(doc),
-    status: doc.status === "released" ? "released" : "draft",
-    createdAt: doc.createdAt.toISOString(),
-    releasedAt: doc.releasedAt?.toISOString() ?? null,
-  };
-}
+const DEFAULT_LIMIT = 20;
 
 /** Writing, releasing and removing the blogs of a workspace. */
 export function blogHandlers(blogs: BlogsStore) {
-  type Page = { data: AdminBlog[]; nextCursor: string | null };
-  const listAdminBlogs: RequestHandler<WorkspaceParams, Page, never, ListQuery> = async (
-    req,
-    res,
-  ) => {
-    const { status, limit = 20, cursor } = req.query;
+  const listAdminBlogs: AdminHandler<"listAdminBlogs"> = async (req, res) => {
+    const { status, limit = DEFAULT_LIMIT, cursor } = req.query;
     const after = cursor === undefined ? null : decodeCursor(cursor);
     const page = await blogs.listForEditors(req.params.workspaceId, status, limit, after);
     res.json({
@@ -41,7 +17,7 @@ export function blogHandlers(blogs: BlogsStore) {
     });
   };
 
-  const createBlog: RequestHandler<WorkspaceParams, AdminBlog, BlogInput> = async (req, res) => {
+  const createBlog: AdminHandler<"createBlog"> = async (req, res) => {
     const doc = await blogs.create(req.params.workspaceId, {
       ...req.body,
       bodyMarkdown: req.body.bodyMarkdown ?? "",
@@ -49,31 +25,32 @@ export function blogHandlers(blogs: BlogsStore) {
     res.status(201).json(toAdminBlog(doc));
   };
 
-  const previewBlogBody: RequestHandler<WorkspaceParams, BodyPreview, BodyPreviewRequest> = async (
-    req,
-    res,
-  ) => {
+  const previewBlogBody: AdminHandler<"previewBlogBody"> = async (req, res) => {
     const { bodyHtml, excerpt } = await blogs.preview(req.body.bodyMarkdown);
     res.json({ bodyHtml, excerpt });
   };
 
-  const getAdminBlog: RequestHandler<BlogParams, AdminBlog> = async (req, res) => {
+  const getAdminBlog: AdminHandler<"getAdminBlog"> = async (req, res) => {
     res.json(toAdminBlog(await blogs.get(req.params.workspaceId, req.params.blogId)));
   };
 
-  const updateBlog: RequestHandler<BlogParams, AdminBlog, BlogPatch> = async (req, res) => {
+  const updateBlog: AdminHandler<"updateBlog"> = async (req, res) => {
     res.json(toAdminBlog(await blogs.update(req.params.workspaceId, req.params.blogId, req.body)));
   };
 
-  const state =
-    (status: "released" | "draft"): RequestHandler<BlogParams, AdminBlog> =>
-    async (req, res) => {
-      res.json(
-        toAdminBlog(await blogs.setStatus(req.params.workspaceId, req.params.blogId, status)),
-      );
-    };
+  const releaseBlog: AdminHandler<"releaseBlog"> = async (req, res) => {
+    res.json(
+      toAdminBlog(await blogs.setStatus(req.params.workspaceId, req.params.blogId, "released")),
+    );
+  };
 
-  const removeBlog: RequestHandler<BlogParams> = async (req, res) => {
+  const unreleaseBlog: AdminHandler<"unreleaseBlog"> = async (req, res) => {
+    res.json(
+      toAdminBlog(await blogs.setStatus(req.params.workspaceId, req.params.blogId, "draft")),
+    );
+  };
+
+  const removeBlog: AdminHandler<"removeBlog"> = async (req, res) => {
     await blogs.setStatus(req.params.workspaceId, req.params.blogId, "removed");
     res.status(204).end();
   };
@@ -84,8 +61,8 @@ export function blogHandlers(blogs: BlogsStore) {
     previewBlogBody,
     getAdminBlog,
     updateBlog,
-    releaseBlog: state("released"),
-    unreleaseBlog: state("draft"),
+    releaseBlog,
+    unreleaseBlog,
     removeBlog,
   };
 }

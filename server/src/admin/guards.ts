@@ -1,9 +1,11 @@
 import { parse as parseCookie } from "cookie";
-import type { Request, RequestHandler, Response } from "express";
+import type { CookieOptions, Request, RequestHandler, Response } from "express";
 import type { Role } from "../db/collections.js";
+import { DomainError } from "../domain-error.js";
 import { HttpError } from "../http/errors.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
-import type { UsersStore } from "../users/users-store.js";
+import { memberRole, mustBeOwner } from "../workspaces/workspace-rules.js";
+import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 
 export const SESSION_COOKIE = "pressroom_session";
 
@@ -18,10 +20,15 @@ declare global {
   }
 }
 
-export const sessionTokenOf = (req: Request): string | undefined =>
+export const sessionTokenOf = (req: Pick<Request, "headers">): string | undefined =>
   parseCookie(req.headers.cookie ?? "")[SESSION_COOKIE];
 
-export function setSessionCookie(res: Response, token: string, expiresAt: Date, secure: boolean) {
+export function setSessionCookie(
+  res: Pick<Response, "cookie">,
+  token: string,
+  expiresAt: Date,
+  secure: boolean,
+) {
   res.cookie(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: "strict",
@@ -31,7 +38,10 @@ export function setSessionCookie(res: Response, token: string, expiresAt: Date, 
   });
 }
 
-export function clearSessionCookie(res: Response, secure: boolean) {
+export function clearSessionCookie(
+  res: { clearCookie(name: string, options: CookieOptions): unknown },
+  secure: boolean,
+) {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "strict", secure, path: "/" });
 }
 
@@ -95,34 +105,44 @@ export function originCheck(publicOrigin: string | undefined): RequestHandler {
   };
 }
 
-/** Everything after this needs a live session: 401 otherwise. */
+export const signInFirst = (): DomainError => new DomainError("unauthenticated", "Sign in first.");
+
+/** Everything after this needs a live session ("unauthenticated": 401 otherwise). */
 export function requireSession(sessions: SessionsStore): RequestHandler {
   return async (req, res, next) => {
     const token = sessionTokenOf(req);
     const userId = token === undefined ? null : await sessions.userOf(token);
-    if (userId === null) throw new HttpError(401, "Sign in first.");
+    if (userId === null) throw signInFirst();
     res.locals.userId = userId;
     next();
   };
 }
 
-export const signedInUser = (res: Response): string => {
-  if (res.locals.userId === undefined) throw new HttpError(401, "Sign in first.");
+export const signedInUser = (res: Pick<Response, "locals">): string => {
+  if (res.locals.userId === undefined) throw signInFirst();
   return res.locals.userId;
 };
 
-/** Workspace routes: a non-member gets the same 404 as for a workspace that does not exist. */
-export function requireMember(users: UsersStore): RequestHandler<{ workspaceId: string }> {
+/** Workspace routes: members only (workspace-rules.ts: others are told it does not exist). */
+export function requireMember(
+  workspaces: WorkspacesStore,
+): RequestHandler<{ workspaceId: string }> {
   return async (req, res, next) => {
-    const role = await users.roleIn(req.params.workspaceId, signedInUser(res));
-    if (role === null) throw new HttpError(404, "Workspace not found.");
-    res.locals.role = role;
+    res.locals.role = memberRole(
+      await workspaces.roleIn(req.params.workspaceId, signedInUser(res)),
+    );
     next();
   };
 }
 
+/** The signed-in user's role in the workspace of the path; after `requireMember`. */
+export const roleInPath = (res: Pick<Response, "locals">): Role => {
+  if (res.locals.role === undefined) throw new Error("requireMember did not run");
+  return res.locals.role;
+};
+
+/** What only a workspace's owner may do (workspace-rules.ts). After `requireMember`. */
 export const requireOwner: RequestHandler = (_req, res, next) => {
-  if (res.locals.role !== "owner")
-    throw new HttpError(403, "Only the workspace owner can do this.");
+  mustBeOwner(res.locals.role);
   next();
 };

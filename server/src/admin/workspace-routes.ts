@@ -1,50 +1,44 @@
-import type { RequestHandler } from "express";
-import type { UsersStore } from "../users/users-store.js";
-import type { Accepted, Member, Workspace, WorkspaceInput } from "./admin-types.js";
-import { signedInUser } from "./guards.js";
-
-type WorkspaceParams = { workspaceId: string };
+import type { AdminHandler } from "../admin-api-types.js";
+import { toMember, toWorkspace } from "../workspaces/workspace-view.js";
+import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
+import { roleInPath, signedInUser } from "./guards.js";
 
 export const MEMBER_ADD_ACCEPTED =
   "If an account uses this email, it is now a member of this workspace.";
 
-/** Workspaces of the signed-in user, and their members. Membership is checked by the router. */
-export function workspaceHandlers(users: UsersStore) {
-  const listWorkspaces: RequestHandler<object, { data: Workspace[] }> = async (_req, res) => {
-    res.json({ data: await users.workspacesOf(signedInUser(res)) });
+/**
+ * Workspaces of the signed-in user, and their members. Who may do what is checked by the
+ * router's guards (workspace-rules.ts); the rules of names and memberships by the store.
+ */
+export function workspaceHandlers(workspaces: WorkspacesStore) {
+  const listWorkspaces: AdminHandler<"listWorkspaces"> = async (_req, res) => {
+    const mine = await workspaces.of(signedInUser(res));
+    res.json({ data: mine.map((w) => toWorkspace(w.workspace, w.role)) });
   };
 
-  const createWorkspace: RequestHandler<object, Workspace, WorkspaceInput> = async (req, res) => {
-    res.status(201).json(await users.createWorkspace(signedInUser(res), req.body.name));
+  const createWorkspace: AdminHandler<"createWorkspace"> = async (req, res) => {
+    const doc = await workspaces.create(req.body.name, signedInUser(res));
+    res.status(201).json(toWorkspace(doc, "owner"));
   };
 
-  const renameWorkspace: RequestHandler<WorkspaceParams, Workspace, WorkspaceInput> = async (
-    req,
-    res,
-  ) => {
-    await users.rename(req.params.workspaceId, req.body.name);
-    const all = await users.workspacesOf(signedInUser(res));
-    const renamed = all.find((w) => w.id === req.params.workspaceId);
-    if (renamed === undefined) throw new Error("renamed workspace vanished");
-    res.json(renamed);
+  const renameWorkspace: AdminHandler<"renameWorkspace"> = async (req, res) => {
+    const doc = await workspaces.rename(req.params.workspaceId, req.body.name);
+    res.json(toWorkspace(doc, roleInPath(res)));
   };
 
-  const listMembers: RequestHandler<WorkspaceParams, { data: Member[] }> = async (req, res) => {
-    res.json({ data: await users.members(req.params.workspaceId) });
+  const listMembers: AdminHandler<"listMembers"> = async (req, res) => {
+    res.json({ data: (await workspaces.members(req.params.workspaceId)).map(toMember) });
   };
 
   // The same 202 whether or not the email has an account and whether or not it is a member
   // already (admin.yaml, addMember): the answer must not tell who has an account.
-  const addMember: RequestHandler<WorkspaceParams, Accepted, { email: string }> = async (
-    req,
-    res,
-  ) => {
-    await users.addMember(req.params.workspaceId, req.body.email);
+  const addMember: AdminHandler<"addMember"> = async (req, res) => {
+    await workspaces.addMember(req.params.workspaceId, req.body.email);
     res.status(202).json({ message: MEMBER_ADD_ACCEPTED });
   };
 
-  const removeMember: RequestHandler<WorkspaceParams & { userId: string }> = async (req, res) => {
-    await users.removeMember(req.params.workspaceId, req.params.userId);
+  const removeMember: AdminHandler<"removeMember"> = async (req, res) => {
+    await workspaces.removeMember(req.params.workspaceId, req.params.userId);
     res.status(204).end();
   };
 

@@ -1,3 +1,4 @@
+import type { AdminBlog } from "../admin-api-types.js";
 import type { Blog } from "../api-types.js";
 import type { BlogDoc } from "../db/collections.js";
 
@@ -15,6 +16,16 @@ export function toBlog(doc: BlogDoc): Blog {
     coverImageUrl: doc.coverImageUrl,
     releasedAt: (doc.releasedAt ?? doc.updatedAt).toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
+  };
+}
+
+/** Stored blog → the admin spec's `AdminBlog`: the consumer shape plus the editor's fields. */
+export function toAdminBlog(doc: BlogDoc): AdminBlog {
+  return {
+    ...toBlog(doc),
+    status: doc.status === "released" ? "released" : "draft",
+    createdAt: doc.createdAt.toISOString(),
+    releasedAt: doc.releasedAt?.toISOString() ?? null,
   };
 }
 

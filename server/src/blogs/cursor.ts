@@ -1,4 +1,4 @@
-import { badRequest } from "../http/errors.js";
+import { invalid as invalidValue } from "../domain-error.js";
 
 /** Position after the last blog of a page: its sort time (ms) and id, the list's sort key. */
 export interface ListPosition {
@@ -10,9 +10,10 @@ export function encodeCursor({ at, id }: ListPosition): string {
   return Buffer.from(JSON.stringify([at.getTime(), id]), "utf8").toString("base64url");
 }
 
-/** Anything that is not a cursor this server produced is a 400 naming the parameter. */
+/** Anything that is not a cursor this server produced is invalid; the message names the parameter. */
 export function decodeCursor(cursor: string): ListPosition {
-  const invalid = () => badRequest("Invalid query parameter cursor: pass a nextCursor unchanged.");
+  const invalid = () =>
+    invalidValue("Invalid query parameter cursor: pass a nextCursor unchanged.");
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   let parsed: unknown;
   try {

@@ -1,12 +1,15 @@
 import { availableParallelism } from "node:os";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
-import { HttpError } from "../http/errors.js";
+import { DomainError } from "../domain-error.js";
 import type { RenderedBody, RenderRefusal } from "./render.js";
 import { renderBody } from "./render.js";
 import type { RenderTask } from "./render-worker.js";
 
-/** Turns a saved body into its HTML and excerpt; refuses with a 422, or 503 when overloaded. */
+/**
+ * Turns a saved body into its HTML and excerpt; refuses a body (`RenderRefused`, "unprocessable":
+ * 422) and, when overloaded, every body ("unavailable": 503 with Retry-After).
+ */
 export interface BodyRenderer {
   render(source: string): Promise<RenderedBody>;
   /** Has a renderer ready, so that the first save after a start does not wait for one. */
@@ -15,22 +18,25 @@ export interface BodyRenderer {
 }
 
 export interface RenderPoolOptions {
-  /** Longest a single render may run before its worker is terminated (422). */
+  /** Longest a single render may run before its worker is terminated (the body is refused). */
   readonly timeoutMs: number;
   /** Worker threads; default: one core less than the machine has, at least 1, at most 4. */
   readonly threads?: number;
-  /** Renders waiting or running at once, beyond which a save gets 503; default 8 per thread. */
+  /** Renders waiting or running at once, beyond which more are refused as busy; default 8/thread. */
   readonly maxPending?: number;
 }
 
-/** A body the renderer refused (422), with the refusal itself for callers that save nothing. */
-export class RenderRefused extends HttpError {
+/** A body the renderer refused, with the refusal itself for callers that save nothing. */
+export class RenderRefused extends DomainError {
   constructor(readonly refusal: RenderRefusal) {
-    super(422, `${refusal.message} Nothing was saved.`);
+    super("unprocessable", `${refusal.message} Nothing was saved.`);
   }
 }
 
-const refused = (refusal: RenderRefusal): HttpError => new RenderRefused(refusal);
+/** How long a caller refused as busy is asked to wait (Retry-After). */
+const BUSY_RETRY_AFTER_SECONDS = 2;
+
+const refused = (refusal: RenderRefusal): DomainError => new RenderRefused(refusal);
 const isRefusal = (r: RenderedBody | RenderRefusal): r is RenderRefusal => "reason" in r;
 
 /**
@@ -39,8 +45,9 @@ const isRefusal = (r: RenderedBody | RenderRefusal): r is RenderRefusal => "reas
  * of a piscina pool: the event loop that serves consumers never waits for it, and a render still
  * running after `timeoutMs` (counted from when a worker starts it, not from when it was queued)
  * is aborted, which terminates that worker (piscina starts a fresh one). Nothing is saved then:
- * the caller gets a 422. At most `maxPending` renders wait or run at once; more get a 503 with
- * `Retry-After`, so a flood of slow bodies cannot queue without bound.
+ * the body is refused (the API answers 422). At most `maxPending` renders wait or run at once;
+ * more are refused as busy (503 with `Retry-After`), so a flood of slow bodies cannot queue
+ * without bound.
  */
 export function renderPool(options: RenderPoolOptions): BodyRenderer {
   const threads = options.threads ?? Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -67,9 +74,11 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
   const renderer: BodyRenderer = {
     async render(source) {
       if (pending >= maxPending) {
-        throw new HttpError(503, "The server is busy rendering other blogs; retry shortly.", {
-          "Retry-After": "2",
-        });
+        throw new DomainError(
+          "unavailable",
+          "The server is busy rendering other blogs; retry shortly.",
+          BUSY_RETRY_AFTER_SECONDS,
+        );
       }
       pending++;
       const abort = new AbortController();

@@ -1,11 +1,6 @@
 import { readFile } from "node:fs/promises";
-import type { Db } from "mongodb";
-import { blogsStore } from "../blogs/blogs-store.js";
-import { inlineRenderer } from "../blogs/render-pool.js";
-import { type BlogStatus, collections } from "../db/collections.js";
-import { keysStore } from "../keys/keys-store.js";
-import { usersStore } from "../users/users-store.js";
-import { workspacesStore } from "../workspaces/workspaces-store.js";
+import type { ApiKeyDoc, BlogStatus, WorkspaceDoc } from "../db/collections.js";
+import type { Stores } from "../stores.js";
 import { seedDemo } from "./demo.js";
 import { type Output, table } from "./output.js";
 
@@ -36,9 +31,25 @@ const positional = (input: CommandInput, what: string): string => {
   if (value === undefined || rest.length > 0) throw new UsageError(`Expected exactly one ${what}.`);
   return value;
 };
-const never = (iso: string | null): string => iso ?? "never";
+const iso = (at: Date | null | undefined): string | null => at?.toISOString() ?? null;
 
-type Command = (db: Db, input: CommandInput, out: Output) => Promise<void>;
+/** What the CLI prints of a workspace and of a key (never the key's hash). */
+const workspaceOut = (w: WorkspaceDoc) => ({
+  id: w._id,
+  name: w.name,
+  createdAt: w.createdAt.toISOString(),
+});
+const keyOut = (k: ApiKeyDoc) => ({
+  id: k.keyId,
+  name: k.name,
+  prefix: k.prefix,
+  status: k.status,
+  createdAt: k.createdAt.toISOString(),
+  lastUsedAt: iso(k.lastUsedAt),
+});
+
+/** A command, given the stores of the database (stores.ts) it runs on. */
+type Command = (stores: Stores, input: CommandInput, out: Output) => Promise<void>;
 
 /** A password comes on stdin, never on the command line (where ps and shell history see it). */
 async function readStdin(): Promise<string> {
@@ -51,8 +62,8 @@ async function readStdin(): Promise<string> {
 /** `blog release|unrelease|remove --workspace ID BLOG_ID` */
 const setBlogStatus =
   (status: BlogStatus, says: string): Command =>
-  async (db, input, out) => {
-    const blog = await blogsStore(collections(db), inlineRenderer).setStatus(
+  async (stores, input, out) => {
+    const blog = await stores.blogs.setStatus(
       required(input, "workspace"),
       positional(input, "BLOG_ID"),
       status,
@@ -62,12 +73,12 @@ const setBlogStatus =
 
 /** Every data command of the CLI, by its words. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
-  "workspace create": async (db, input, out) => {
-    const ws = await workspacesStore(collections(db)).create(required(input, "name"));
-    out.result({ id: ws.id }, `Created workspace ${ws.id} (${ws.name}).`);
+  "workspace create": async (stores, input, out) => {
+    const ws = await stores.workspaces.create(required(input, "name"));
+    out.result({ id: ws._id }, `Created workspace ${ws._id} (${ws.name}).`);
   },
-  "workspace list": async (db, _input, out) => {
-    const list = await workspacesStore(collections(db)).list();
+  "workspace list": async (stores, _input, out) => {
+    const list = (await stores.workspaces.list()).map(workspaceOut);
     out.result(
       { workspaces: list },
       table(
@@ -76,33 +87,28 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
     );
   },
-  "blog create": async (db, input, out) => {
+  "blog create": async (stores, input, out) => {
     const bodyFile = optional(input, "body-file");
-    const blog = await blogsStore(collections(db), inlineRenderer).create(
-      required(input, "workspace"),
-      {
-        title: required(input, "title"),
-        slug: optional(input, "slug"),
-        bodyMarkdown: bodyFile === undefined ? "" : await readFile(bodyFile, "utf8"),
-        excerpt: optional(input, "excerpt"),
-        tags: optional(input, "tags")?.split(","),
-        authorName: optional(input, "author"),
-        coverImageUrl: optional(input, "cover-image-url"),
-        release: input.options.release === true,
-      },
-    );
+    const blog = await stores.blogs.create(required(input, "workspace"), {
+      title: required(input, "title"),
+      slug: optional(input, "slug"),
+      bodyMarkdown: bodyFile === undefined ? "" : await readFile(bodyFile, "utf8"),
+      excerpt: optional(input, "excerpt"),
+      tags: optional(input, "tags")?.split(","),
+      authorName: optional(input, "author"),
+      coverImageUrl: optional(input, "cover-image-url"),
+      release: input.options.release === true,
+    });
     out.result({ id: blog._id }, `Created ${blog.status} blog ${blog._id} (/${blog.slug}).`);
   },
-  "blog list": async (db, input, out) => {
-    const list = await blogsStore(collections(db), inlineRenderer).listAll(
-      required(input, "workspace"),
-    );
+  "blog list": async (stores, input, out) => {
+    const list = await stores.blogs.listAll(required(input, "workspace"));
     const blogs = list.map((b) => ({
       id: b._id,
       slug: b.slug,
       title: b.title,
       status: b.status,
-      releasedAt: b.releasedAt?.toISOString() ?? null,
+      releasedAt: iso(b.releasedAt),
       updatedAt: b.updatedAt.toISOString(),
     }));
     out.result(
@@ -116,59 +122,53 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "blog release": setBlogStatus("released", "is released"),
   "blog unrelease": setBlogStatus("draft", "is a draft again"),
   "blog remove": setBlogStatus("removed", "is removed"),
-  "key mint": async (db, input, out) => {
-    const minted = await keysStore(collections(db)).mint(
+  "key mint": async (stores, input, out) => {
+    const { id, key, doc } = await stores.keys.mint(
       required(input, "workspace"),
       required(input, "name"),
     );
-    const { id, key, prefix } = minted;
     out.result(
-      { id, key, prefix },
-      `Minted key ${minted.id} (${minted.prefix}…).\n\n  ${minted.key}\n\nThis is the only time the key is shown: store it now. It cannot be recovered.`,
+      { id, key, prefix: doc.prefix },
+      `Minted key ${id} (${doc.prefix}…).\n\n  ${key}\n\nThis is the only time the key is shown: store it now. It cannot be recovered.`,
     );
   },
-  "key revoke": async (db, input, out) => {
-    const key = await keysStore(collections(db)).revoke(
-      required(input, "workspace"),
-      positional(input, "KEY_ID"),
-    );
+  "key revoke": async (stores, input, out) => {
+    const key = await stores.keys.revoke(required(input, "workspace"), positional(input, "KEY_ID"));
     out.result(
-      { id: key.id, status: key.status, revokedAt: key.revokedAt },
-      `Revoked key ${key.id} (${key.prefix}…). It stops working now.`,
+      { id: key.keyId, status: key.status, revokedAt: iso(key.revokedAt) },
+      `Revoked key ${key.keyId} (${key.prefix}…). It stops working now.`,
     );
   },
-  "key list": async (db, input, out) => {
-    const keys = await keysStore(collections(db)).list(required(input, "workspace"));
+  "key list": async (stores, input, out) => {
+    const keys = (await stores.keys.list(required(input, "workspace"))).map(keyOut);
     out.result(
-      {
-        keys: keys.map(({ id, name, prefix, status, createdAt, lastUsedAt }) => ({
-          id,
-          name,
-          prefix,
-          status,
-          createdAt,
-          lastUsedAt,
-        })),
-      },
+      { keys },
       table(
         ["ID", "NAME", "PREFIX", "STATUS", "CREATED", "LAST USED"],
-        keys.map((k) => [k.id, k.name, `${k.prefix}…`, k.status, k.createdAt, never(k.lastUsedAt)]),
+        keys.map((k) => [
+          k.id,
+          k.name,
+          `${k.prefix}…`,
+          k.status,
+          k.createdAt,
+          k.lastUsedAt ?? "never",
+        ]),
       ),
     );
   },
-  "user create": async (db, input, out) => {
+  "user create": async (stores, input, out) => {
     const password = (await readStdin()).replace(/\r?\n$/, "");
     if (password.length < 10)
       throw new UsageError("Pipe a password of at least 10 characters on stdin.");
-    const user = await usersStore(collections(db)).create({
+    const user = await stores.users.create({
       email: required(input, "email"),
       name: required(input, "name"),
       password,
     });
     out.result({ id: user._id, email: user.email }, `Created user ${user._id} (${user.email}).`);
   },
-  demo: async (db, _input, out) => {
-    const seeded = await seedDemo(db);
+  demo: async (stores, _input, out) => {
+    const seeded = await seedDemo(stores);
     out.result(
       seeded,
       [

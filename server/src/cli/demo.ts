@@ -1,8 +1,4 @@
-import type { Db } from "mongodb";
-import { blogsStore } from "../blogs/blogs-store.js";
-import { inlineRenderer } from "../blogs/render-pool.js";
-import { collections } from "../db/collections.js";
-import { workspacesStore } from "../workspaces/workspaces-store.js";
+import type { Stores } from "../stores.js";
 
 const POSTS = [
   {
@@ -43,13 +39,14 @@ export interface DemoResult {
 }
 
 /** A workspace with a handful of realistic blogs: four released, one draft, one removed. */
-export async function seedDemo(db: Db): Promise<DemoResult> {
-  const stores = collections(db);
-  const blogs = blogsStore(stores, inlineRenderer);
-  const workspace = await workspacesStore(stores).create("Demo workspace");
+export async function seedDemo({
+  workspaces,
+  blogs,
+}: Pick<Stores, "workspaces" | "blogs">): Promise<DemoResult> {
+  const { _id: workspaceId } = await workspaces.create("Demo workspace");
   const released: string[] = [];
   for (const post of POSTS) {
-    const blog = await blogs.create(workspace.id, {
+    const blog = await blogs.create(workspaceId, {
       title: post.title,
       bodyMarkdown: post.body,
       tags: [...post.tags],
@@ -59,16 +56,16 @@ export async function seedDemo(db: Db): Promise<DemoResult> {
     });
     released.push(blog._id);
   }
-  const draft = await blogs.create(workspace.id, {
+  const draft = await blogs.create(workspaceId, {
     title: "Roadmap for next quarter (draft)",
     bodyMarkdown: "Not ready yet: consumers never see drafts.\n",
     authorName: "Ada Lovelace",
   });
-  const gone = await blogs.create(workspace.id, {
+  const gone = await blogs.create(workspaceId, {
     title: "An announcement we took back",
     bodyMarkdown: "Removed blogs are never returned.\n",
     release: true,
   });
-  await blogs.setStatus(workspace.id, gone._id, "removed");
-  return { workspaceId: workspace.id, released, drafts: [draft._id], removed: [gone._id] };
+  await blogs.setStatus(workspaceId, gone._id, "removed");
+  return { workspaceId, released, drafts: [draft._id], removed: [gone._id] };
 }

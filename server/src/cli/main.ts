@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config.js";
+import { loadConfig } from "../config.js";
 import { openDatabase, startRecordedEmbeddedDb } from "../db/database.js";
 import { ensureEmbeddedDbBinary } from "../db/embedded.js";
-import { HttpError } from "../http/errors.js";
 import { runServer } from "../main.js";
+import { createStores } from "../stores.js";
 import { COMMANDS, UsageError } from "./commands.js";
+import { failureOf } from "./failure.js";
 import { createOutput } from "./output.js";
 
 const USAGE = `Usage: pressroom <command> [options]
@@ -113,7 +114,8 @@ export async function main(argv: string[]): Promise<number> {
     if (command === undefined) throw new UsageError(`Unknown command: ${positionals.join(" ")}`);
     const database = await openDatabase(loadConfig(), (line) => out.note(line));
     try {
-      await command(database.db, { words: words.split(" "), args, options: values }, out);
+      const stores = createStores(database.db);
+      await command(stores, { words: words.split(" "), args, options: values }, out);
     } finally {
       await database.close();
     }
@@ -123,12 +125,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       return 2;
     }
-    const message =
-      err instanceof HttpError || err instanceof ConfigError
-        ? err.message
-        : `Error: ${(err as Error).message}`;
+    const { message, exitCode } = failureOf(err);
     if (json) process.stdout.write(`${JSON.stringify({ message })}\n`);
     process.stderr.write(`${message}\n`);
-    return 1;
+    return exitCode;
   }
 }

@@ -14,8 +14,8 @@ declare global {
 }
 
 /**
- * The key a request presents (seed §5): `x-api-key` when that header is present at all —
- * it takes precedence — otherwise the token of `Authorization: Bearer …`.
+ * The key a request presents (openapi.yaml, "Authentication"): `x-api-key` when that header is
+ * present at all — it takes precedence — otherwise the token of `Authorization: Bearer …`.
  */
 export function presentedKey(req: Request): string | undefined {
   const apiKeyHeader = req.headers["x-api-key"];
@@ -28,7 +28,8 @@ export function presentedKey(req: Request): string | undefined {
 /**
  * Authenticates every consumer request: a missing, malformed, unknown or revoked key is 401
  * before anything else is read. Well-formed keys are looked up by hash (primary key), on every
- * request, so revocation is immediate. A request that ends 2xx/304 records `lastUsedAt`.
+ * request, so revocation is immediate: only an Active key is found (keys-store.ts, `findActive`).
+ * A request that ends 2xx/304 records `lastUsedAt`.
  */
 export function authenticate(keys: KeysStore, lastUsed: LastUsedRecorder): RequestHandler {
   return async (req, res, next) => {

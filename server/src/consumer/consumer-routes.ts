@@ -3,8 +3,9 @@ import type { Blog, BlogList, GetBlogParams, ListBlogsQuery } from "../api-types
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
+import { notFound } from "../domain-error.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
-import { errorHandler, HttpError, notFound } from "../http/errors.js";
+import { errorHandler, HttpError } from "../http/errors.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";

@@ -1,7 +1,9 @@
 import { type Collection, type Db, MongoServerError } from "mongodb";
-import type { Blog } from "../api-types.js";
 
-/** Stored documents: the database's own shapes, built on the spec's where they overlap. */
+/**
+ * Stored documents: the database's own shapes, independent of the APIs' (a change of a spec's
+ * response changes a view — blogs/blog-view.ts, keys/key-view.ts, … — not what is stored).
+ */
 export interface WorkspaceDoc {
   _id: string;
   name: string;
@@ -80,13 +82,24 @@ export interface MarkerDoc {
 
 export type BlogStatus = "draft" | "released" | "removed";
 
-/** The content fields of the spec's `Blog`, stored as they are served. */
-type BlogContent = Omit<Blog, "id" | "releasedAt" | "updatedAt">;
-
-export interface BlogDoc extends BlogContent {
+export interface BlogDoc {
   _id: string;
   workspaceId: string;
   status: BlogStatus;
+  /** Lower-case letters, digits and dashes; unique within the workspace (index `workspace_slug`). */
+  slug: string;
+  /** Trimmed, never empty. */
+  title: string;
+  /** Plain text: the writer's, or derived from the body's first paragraph. */
+  excerpt: string;
+  bodyMarkdown: string;
+  /** `bodyMarkdown` rendered and sanitised when the blog was saved (blogs/render.ts). */
+  bodyHtml: string;
+  /** Trimmed, distinct, none empty. */
+  tags: string[];
+  authorName: string;
+  /** An absolute http(s) URL, or null. */
+  coverImageUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
   releasedAt: Date | null;

@@ -5,6 +5,7 @@ import type { Config } from "../config.js";
 import { ensureIndexes } from "./collections.js";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded.js";
 import { connectMongo, type OnMonitorStuck } from "./mongo.js";
+import { isProcessAlive } from "./process-alive.js";
 
 export interface Database {
   readonly db: Db;
@@ -22,20 +23,15 @@ interface EmbeddedState {
 
 const stateFile = (dataDir: string): string => path.join(dataDir, "embedded-db.json");
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The embedded database already serving `dataDir` (started by `npm start` or `pressroom db`). */
 async function runningEmbedded(dataDir: string): Promise<EmbeddedState | null> {
   try {
     const state = JSON.parse(await readFile(stateFile(dataDir), "utf8")) as Partial<EmbeddedState>;
-    if (typeof state.uri === "string" && typeof state.pid === "number" && isAlive(state.pid)) {
+    if (
+      typeof state.uri === "string" &&
+      typeof state.pid === "number" &&
+      isProcessAlive(state.pid)
+    ) {
       return { uri: state.uri, pid: state.pid };
     }
   } catch {

@@ -1,5 +1,8 @@
 // Embedded MongoDB-compatible server (FerretDB + SQLite) for development and tests.
 // The Go program in server/embedded-db/ is built on first use; see its README for limits.
+// Longer than our ~250-line rule on purpose: building the binary (source stamp, FerretDB
+// preparation, `go build` under a lock) and starting it share one set of paths and are
+// described as one unit, "embedded.ts", by server/embedded-db/README.md.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";

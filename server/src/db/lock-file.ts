@@ -1,5 +1,6 @@
 // A lock between processes: a file made with O_EXCL that holds the owner's pid.
 import { open, readFile, rm, stat } from "node:fs/promises";
+import { isProcessAlive } from "./process-alive.js";
 
 const STALE_MS = 15 * 60_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -18,10 +19,10 @@ async function tryLock(lockPath: string): Promise<boolean> {
   let stale = false;
   try {
     const [info, pid] = await Promise.all([stat(lockPath), readFile(lockPath, "utf8")]);
-    stale = Date.now() - info.mtimeMs > STALE_MS;
-    if (Number(pid) > 0) process.kill(Number(pid), 0); // throws ESRCH if the owner died
-  } catch (err) {
-    stale ||= errCode(err) === "ESRCH";
+    const owner = Number(pid);
+    stale = Date.now() - info.mtimeMs > STALE_MS || (owner > 0 && !isProcessAlive(owner));
+  } catch {
+    // Gone meanwhile (released by its owner): the next attempt will tell.
   }
   if (stale) await rm(lockPath, { force: true });
   return false;

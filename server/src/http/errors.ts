@@ -1,10 +1,12 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { DomainError, type DomainErrorCode } from "../domain-error.js";
 
 /**
- * The one error type of the service; the error handler maps it (and library errors) to HTTP.
- * It is an answer, not a fault: no stack trace is captured (a 401 or 404 is thrown on every bad
- * request, and capturing one cost ~2 % of the server's CPU under a flood of bad keys). Faults
- * keep their own errors, and stacks, in the log.
+ * An answer the edge itself gives (a bad key, a refused origin, a path outside every route);
+ * the domain throws `DomainError`s, mapped below. The error handler maps both (and library
+ * errors) to HTTP. No stack trace is captured (a 401 is thrown on every bad request, and
+ * capturing one cost ~2 % of the server's CPU under a flood of bad keys). Faults keep their own
+ * errors, and stacks, in the log.
  */
 export class HttpError extends Error {
   override readonly name = "HttpError";
@@ -24,8 +26,29 @@ export const INVALID_KEY_MESSAGE = "Invalid or missing API key.";
 export const INTERNAL_ERROR_MESSAGE = "Internal server error.";
 
 export const unauthorized = (): HttpError => new HttpError(401, INVALID_KEY_MESSAGE);
-export const notFound = (what = "Not found."): HttpError => new HttpError(404, what);
 export const badRequest = (message: string): HttpError => new HttpError(400, message);
+
+/**
+ * The status of each domain error code (domain-error.ts): where the domain's 400s, 401s, 403s,
+ * 404s, 409s, 422s, 429s and 503s come from. The body is `{"message": …}` with its message.
+ */
+export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  throttled: 429,
+  unavailable: 503,
+};
+
+/** A domain error as an answer: its status, its message as the body, `Retry-After` when known. */
+function fromDomain(err: DomainError): HttpError {
+  const headers: Record<string, string> =
+    err.retryAfterSeconds === undefined ? {} : { "Retry-After": String(err.retryAfterSeconds) };
+  return new HttpError(STATUS_OF[err.code], err.message, headers);
+}
 
 /**
  * Errors thrown by express-openapi-validator and Express's own body/etag helpers carry a
@@ -53,6 +76,7 @@ const GENERIC_MESSAGES: Readonly<Record<number, string>> = {
 
 function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
+  if (err instanceof DomainError) return fromDomain(err);
   if (isClientErrorLike(err)) {
     const headers = typeof err.headers === "object" && err.headers !== null ? err.headers : {};
     const message = GENERIC_MESSAGES[err.status] ?? err.message;
@@ -84,5 +108,5 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, next) => {
 
 /** Paths outside every route and spec get JSON too, never Express's HTML page. */
 export const notFoundHandler: RequestHandler = (_req, _res, next) => {
-  next(notFound());
+  next(new HttpError(404, "Not found."));
 };

@@ -1,40 +1,17 @@
 import type { AnyBulkWriteOperation } from "mongodb";
 import type { ApiKeyDoc, Collections } from "../db/collections.js";
-import { HttpError } from "../http/errors.js";
+import { conflict, invalid, notFound } from "../domain-error.js";
 import { newId } from "../ids.js";
 import { generateKey } from "./key-format.js";
 
-export interface KeySummary {
+/** A key just minted: its stored document, and the raw key, returned here once and nowhere else. */
+export interface MintedApiKey {
+  /** The key's public id (`doc.keyId`). */
   id: string;
-  name: string;
-  prefix: string;
-  status: ApiKeyDoc["status"];
-  createdAt: string;
-  /** User ids; null for the operator CLI. */
-  createdBy: string | null;
-  revokedAt: string | null;
-  revokedBy: string | null;
-  lastUsedAt: string | null;
-}
-
-export interface MintResult {
-  id: string;
-  /** The raw key: returned here once and nowhere else. */
+  /** The raw key: never stored. */
   key: string;
-  prefix: string;
+  doc: ApiKeyDoc;
 }
-
-const toSummary = (doc: ApiKeyDoc): KeySummary => ({
-  id: doc.keyId,
-  name: doc.name,
-  prefix: doc.prefix,
-  status: doc.status,
-  createdAt: doc.createdAt.toISOString(),
-  createdBy: doc.createdBy ?? null,
-  revokedAt: doc.revokedAt?.toISOString() ?? null,
-  revokedBy: doc.revokedBy ?? null,
-  lastUsedAt: doc.lastUsedAt?.toISOString() ?? null,
-});
 
 /** Workspace API keys: mint, revoke, list, and the lookup that authenticates a request. */
 export function keysStore({ apiKeys, workspaces }: Collections) {
@@ -44,13 +21,13 @@ export function keysStore({ apiKeys, workspaces }: Collections) {
       workspaceId: string,
       name: string,
       actor: string | null = null,
-    ): Promise<MintResult & { summary: KeySummary }> {
+    ): Promise<MintedApiKey> {
       const trimmed = name.trim();
       if (trimmed === "" || trimmed.length > 100) {
-        throw new HttpError(400, "A key needs a name of 1 to 100 characters.");
+        throw invalid("A key needs a name of 1 to 100 characters.");
       }
       if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
-        throw new HttpError(404, "Workspace not found.");
+        throw notFound("Workspace not found.");
       }
       const minted = generateKey();
       const doc: ApiKeyDoc = {
@@ -67,32 +44,36 @@ export function keysStore({ apiKeys, workspaces }: Collections) {
         lastUsedAt: null,
       };
       await apiKeys.insertOne(doc);
-      return { id: doc.keyId, key: minted.raw, prefix: minted.prefix, summary: toSummary(doc) };
+      return { id: doc.keyId, key: minted.raw, doc };
     },
 
-    /** Immediate and final: a revoked key is never active again. */
+    /** Immediate and final: a revoked key is never active again (see `findActive`). */
     async revoke(
       workspaceId: string,
       keyId: string,
       actor: string | null = null,
-    ): Promise<KeySummary> {
+    ): Promise<ApiKeyDoc> {
       const doc = await apiKeys.findOne({ keyId, workspaceId });
-      if (doc === null) throw new HttpError(404, "Key not found.");
-      if (doc.status === "Revoked") throw new HttpError(409, "Key is already revoked.");
+      if (doc === null) throw notFound("Key not found.");
+      if (doc.status === "Revoked") throw conflict("Key is already revoked.");
       const revokedAt = new Date();
       await apiKeys.updateOne(
         { _id: doc._id, status: "Active" },
         { $set: { status: "Revoked", revokedAt, revokedBy: actor } },
       );
-      return toSummary({ ...doc, status: "Revoked", revokedAt, revokedBy: actor });
+      return { ...doc, status: "Revoked", revokedAt, revokedBy: actor };
     },
 
-    async list(workspaceId: string): Promise<KeySummary[]> {
-      const docs = await apiKeys.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
-      return docs.map(toSummary);
+    /** A workspace's keys, oldest first, revoked ones included. */
+    list(workspaceId: string): Promise<ApiKeyDoc[]> {
+      return apiKeys.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
     },
 
-    /** The active key with this hash, read by primary key; null for unknown or revoked keys. */
+    /**
+     * The key a consumer request may use: the one with this hash, read by primary key, if it is
+     * Active. Unknown and revoked keys alike are null, and the consumer API refuses the request
+     * (consumer/authenticate.ts: 401). Read on every request, so a revocation counts at once.
+     */
     async findActive(
       hash: string,
     ): Promise<Pick<ApiKeyDoc, "_id" | "workspaceId" | "prefix"> | null> {

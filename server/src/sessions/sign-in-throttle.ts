@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import type { Collections } from "../db/collections.js";
-import { HttpError } from "../http/errors.js";
+import { DomainError } from "../domain-error.js";
 import { normalEmail } from "../users/users-store.js";
 
 /** Password checks per email per window (a success clears them). */
@@ -81,8 +81,9 @@ export interface SignInAttempt {
  *
  * Every attempt first inserts a record of its own (a random `_id`, the email, the client
  * address, `expiresAt` = now + WINDOW_MS), then counts the live records of its email and of its
- * address. Over either limit, it deletes its record again and is refused with 429 — before any
- * password check; otherwise the password is checked, and a failure leaves the record in place.
+ * address. Over either limit, it deletes its record again and is refused ("throttled": 429) —
+ * before any password check; otherwise the password is checked, and a failure leaves the record
+ * in place.
  *
  * Why this is exact under any concurrency, on MongoDB and on FerretDB (whose `$inc` is a
  * read-modify-write without a lock, so a shared counter would lose increments): inserts of
@@ -112,7 +113,7 @@ export function signInThrottle({ signInFailures }: Collections, options: Throttl
   };
 
   return {
-    /** Counts the attempt; 429 (with Retry-After) when over a limit. Call before the check. */
+    /** Counts the attempt; throttled (with its retry time) when over a limit. Call before the check. */
     async begin(rawEmail: string, ip: string | undefined): Promise<SignInAttempt> {
       const at = now();
       // As the users store looks it up, so every spelling of an account's email shares one count.
@@ -138,9 +139,7 @@ export function signInThrottle({ signInFailures }: Collections, options: Throttl
           emailOver ? retryAfter({ email }, at) : 0,
           addressOver ? retryAfter({ address }, at) : 0,
         ]);
-        throw new HttpError(429, TOO_MANY_MESSAGE, {
-          "Retry-After": String(Math.max(...seconds)),
-        });
+        throw new DomainError("throttled", TOO_MANY_MESSAGE, Math.max(...seconds));
       }
       return {
         async succeeded() {

@@ -1,30 +1,119 @@
-import type { Collections } from "../db/collections.js";
-import { HttpError } from "../http/errors.js";
+import type { Collections, MembershipDoc, Role, UserDoc, WorkspaceDoc } from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
+import { notFound } from "../domain-error.js";
 import { newId } from "../ids.js";
+import type { UsersStore } from "../users/users-store.js";
+import { mayRemoveMember, workspaceName } from "./workspace-rules.js";
 
-export interface WorkspaceSummary {
-  id: string;
-  name: string;
-  createdAt: string;
+/** A workspace with the role one user has in it. */
+export interface WorkspaceWithRole {
+  workspace: WorkspaceDoc;
+  role: Role;
 }
 
-export function workspacesStore({ workspaces }: Collections) {
-  return {
-    async create(name: string): Promise<WorkspaceSummary> {
-      const trimmed = name.trim();
-      if (trimmed === "" || trimmed.length > 100) {
-        throw new HttpError(400, "A workspace needs a name of 1 to 100 characters.");
-      }
-      const doc = { _id: newId("ws"), name: trimmed, createdAt: new Date() };
+/** A membership with the account it belongs to. */
+export interface MemberOf {
+  membership: MembershipDoc;
+  user: Pick<UserDoc, "_id" | "name" | "email">;
+}
+
+const membershipId = (workspaceId: string, userId: string) => `${workspaceId}:${userId}`;
+
+/**
+ * Workspaces and their memberships (the rules they follow: workspace-rules.ts). Accounts are the
+ * users store's: this one looks them up by email and id.
+ */
+export function workspacesStore(
+  { workspaces, memberships }: Collections,
+  users: Pick<UsersStore, "findByEmail" | "namesOf">,
+) {
+  const addMembership = async (workspaceId: string, userId: string, role: Role) => {
+    const doc: MembershipDoc = {
+      _id: membershipId(workspaceId, userId),
+      workspaceId,
+      userId,
+      role,
+      createdAt: new Date(),
+    };
+    await memberships.insertOne(doc);
+    return doc;
+  };
+
+  const store = {
+    /** A new workspace; with `ownerId`, that user is its owner (the operator's CLI has none). */
+    async create(name: string, ownerId: string | null = null): Promise<WorkspaceDoc> {
+      const doc: WorkspaceDoc = {
+        _id: newId("ws"),
+        name: workspaceName(name),
+        createdAt: new Date(),
+      };
       await workspaces.insertOne(doc);
-      return { id: doc._id, name: doc.name, createdAt: doc.createdAt.toISOString() };
+      if (ownerId !== null) await addMembership(doc._id, ownerId, "owner");
+      return doc;
     },
 
-    async list(): Promise<WorkspaceSummary[]> {
-      const docs = await workspaces.find({}).sort({ createdAt: 1, _id: 1 }).toArray();
-      return docs.map((d) => ({ id: d._id, name: d.name, createdAt: d.createdAt.toISOString() }));
+    /** Every workspace, oldest first: the operator's list. */
+    list(): Promise<WorkspaceDoc[]> {
+      return workspaces.find({}).sort({ createdAt: 1, _id: 1 }).toArray();
+    },
+
+    /** Checked as on create; the workspace as renamed. */
+    async rename(workspaceId: string, name: string): Promise<WorkspaceDoc> {
+      const trimmed = workspaceName(name);
+      await workspaces.updateOne({ _id: workspaceId }, { $set: { name: trimmed } });
+      const doc = await workspaces.findOne({ _id: workspaceId });
+      if (doc === null) throw notFound("Workspace not found.");
+      return doc;
+    },
+
+    /** The user's role in the workspace, or null when they are not a member. */
+    async roleIn(workspaceId: string, userId: string): Promise<Role | null> {
+      const m = await memberships.findOne({ _id: membershipId(workspaceId, userId) });
+      return m?.role ?? null;
+    },
+
+    /** The workspaces a user belongs to, oldest first, with their role in each. */
+    async of(userId: string): Promise<WorkspaceWithRole[]> {
+      const mine = await memberships.find({ userId }).toArray();
+      const docs = await workspaces
+        .find({ _id: { $in: mine.map((m) => m.workspaceId) } })
+        .sort({ createdAt: 1, _id: 1 })
+        .toArray();
+      const roles = new Map(mine.map((m) => [m.workspaceId, m.role]));
+      return docs.map((workspace) => ({ workspace, role: roles.get(workspace._id) ?? "member" }));
+    },
+
+    /** Members in the order they were added; memberships of deleted accounts are left out. */
+    async members(workspaceId: string): Promise<MemberOf[]> {
+      const list = await memberships.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
+      const people = await users.namesOf(list.map((m) => m.userId));
+      return list.flatMap((membership) => {
+        const user = people.get(membership.userId);
+        return user ? [{ membership, user }] : [];
+      });
+    },
+
+    /**
+     * Makes the account with this email a member, when there is one and it is not a member yet.
+     * Says nothing about which happened: the caller answers alike in every case (admin.yaml,
+     * addMember), so adding members cannot be used to find out who has an account.
+     */
+    async addMember(workspaceId: string, email: string): Promise<void> {
+      const user = await users.findByEmail(email);
+      if (user === null) return;
+      try {
+        await addMembership(workspaceId, user._id, "member");
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    },
+
+    async removeMember(workspaceId: string, userId: string): Promise<void> {
+      mayRemoveMember(await store.roleIn(workspaceId, userId));
+      await memberships.deleteOne({ _id: membershipId(workspaceId, userId) });
     },
   };
+  return store;
 }
 
 export type WorkspacesStore = ReturnType<typeof workspacesStore>;

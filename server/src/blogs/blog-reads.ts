@@ -1,0 +1,124 @@
+import type { Filter } from "mongodb";
+import type { BlogDoc, Collections } from "../db/collections.js";
+import { notFound } from "../domain-error.js";
+import type { ListPosition } from "./cursor.js";
+
+/** What a consumer ETag is derived from (see blog-view.ts `validatorOf`); never the content. */
+export type BlogValidatorFields = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "revision">;
+const VALIDATOR_PROJECTION = { _id: 1, updatedAt: 1, releasedAt: 1, revision: 1 } as const;
+
+export interface BlogPage<Doc = BlogDoc> {
+  blogs: Doc[];
+  /** Position after the last blog, or null on the last page. */
+  next: ListPosition | null;
+}
+
+/**
+ * Reading the blogs of a workspace: the editors' (every state but removed) and the consumer
+ * API's (released only, and only the workspace's own: anything else is as if it did not exist).
+ */
+export function blogReads({ blogs }: Pick<Collections, "blogs">) {
+  /** A blog of this workspace in any state but removed; "not found" otherwise. */
+  const get = async (workspaceId: string, blogId: string): Promise<BlogDoc> => {
+    const doc = await blogs.findOne({ _id: blogId, workspaceId, status: { $ne: "removed" } });
+    if (doc === null) throw notFound("Blog not found.");
+    return doc;
+  };
+
+  /** Keyset pagination on (field desc, _id desc): no skip, no shifting while others change. */
+  const page = async <Doc extends Pick<BlogDoc, "_id" | "releasedAt" | "createdAt"> = BlogDoc>(
+    filter: Filter<BlogDoc>,
+    field: "releasedAt" | "createdAt",
+    limit: number,
+    after: ListPosition | null,
+    projection?: Record<string, 1>,
+  ): Promise<BlogPage<Doc>> => {
+    const query: Filter<BlogDoc> = { ...filter };
+    if (after !== null) {
+      query.$or = [{ [field]: { $lt: after.at } }, { [field]: after.at, _id: { $lt: after.id } }];
+    }
+    const docs = await blogs
+      .find<Doc>(query, projection === undefined ? {} : { projection })
+      .sort({ [field]: -1, _id: -1 })
+      .limit(limit + 1)
+      .toArray();
+    const pageDocs = docs.slice(0, limit);
+    const last = pageDocs.at(-1);
+    const at = last?.[field];
+    const next = docs.length > limit && last !== undefined && at ? { at, id: last._id } : null;
+    return { blogs: pageDocs, next };
+  };
+
+  return {
+    get,
+
+    async listAll(workspaceId: string): Promise<BlogDoc[]> {
+      return blogs.find({ workspaceId }).sort({ createdAt: -1, _id: -1 }).toArray();
+    },
+
+    /** The dashboard's list: drafts and released blogs, newest first, optionally one state. */
+    listForEditors(
+      workspaceId: string,
+      status: "draft" | "released" | undefined,
+      limit: number,
+      after: ListPosition | null,
+    ): Promise<BlogPage> {
+      const filter: Filter<BlogDoc> =
+        status === undefined
+          ? { workspaceId, status: { $in: ["draft", "released"] } }
+          : { workspaceId, status };
+      return page(filter, "createdAt", limit, after);
+    },
+
+    /** The consumer list: released blogs, newest release first (keyset on releasedAt, _id). */
+    listReleased(
+      workspaceId: string,
+      limit: number,
+      after: ListPosition | null,
+    ): Promise<BlogPage> {
+      return page({ workspaceId, status: "released" }, "releasedAt", limit, after);
+    },
+
+    /** The same page as `listReleased`, with only the fields of its validator: no content. */
+    listReleasedValidators(
+      workspaceId: string,
+      limit: number,
+      after: ListPosition | null,
+    ): Promise<BlogPage<BlogValidatorFields>> {
+      return page<BlogValidatorFields & Pick<BlogDoc, "createdAt">>(
+        { workspaceId, status: "released" },
+        "releasedAt",
+        limit,
+        after,
+        VALIDATOR_PROJECTION,
+      );
+    },
+
+    /**
+     * A released blog of this workspace, or null: drafts, removed and foreign blogs alike.
+     * Read by `_id` alone and checked here, so the embedded database (FerretDB) uses its primary
+     * index too; MongoDB does the same work either way.
+     */
+    async getReleased(workspaceId: string, blogId: string): Promise<BlogDoc | null> {
+      const doc = await blogs.findOne({ _id: blogId });
+      return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
+        ? doc
+        : null;
+    },
+
+    /** `getReleased` with only the fields of the blog's validator: no content. */
+    async getReleasedValidator(
+      workspaceId: string,
+      blogId: string,
+    ): Promise<BlogValidatorFields | null> {
+      const doc = await blogs.findOne<
+        BlogValidatorFields & Pick<BlogDoc, "workspaceId" | "status">
+      >({ _id: blogId }, { projection: { ...VALIDATOR_PROJECTION, workspaceId: 1, status: 1 } });
+      return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
+        ? doc
+        : null;
+    },
+  };
+}
+
+export type BlogReads = ReturnType<typeof blogReads>;

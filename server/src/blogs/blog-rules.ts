@@ -1,0 +1,81 @@
+/**
+ * The rules of a blog's content: what a writer sets, and how it is checked and normalised once,
+ * at save time, into what is stored (db/collections.ts, `BlogDoc`). Slugs are unique within a
+ * workspace (`slugTaken`).
+ */
+import type { BlogDoc } from "../db/collections.js";
+import { conflict, invalid } from "../domain-error.js";
+import { randomBase62 } from "../ids.js";
+import { type RenderedBody, slugify } from "./render.js";
+
+/** What a writer sets; everything else (html, excerpt default, times) is derived. */
+export interface BlogFields {
+  title: string;
+  slug?: string | undefined;
+  bodyMarkdown: string;
+  excerpt?: string | undefined;
+  tags?: string[] | undefined;
+  authorName?: string | undefined;
+  coverImageUrl?: string | null | undefined;
+}
+
+export interface NewBlog extends BlogFields {
+  release?: boolean | undefined;
+}
+
+/** A fresh value for `BlogDoc.revision`: every write of a blog stores a new one. */
+export const newRevision = (): string => randomBase62(12);
+
+/**
+ * A slug is unique in its workspace. The unique index `workspace_slug` (db/collections.ts) is
+ * what enforces it, atomically on every instance; a write it refuses ends here (blog-writes.ts).
+ * A slug derived from the title tries `-2`, `-3`… instead; one the writer chose is refused.
+ */
+export const slugTaken = (slug: string) =>
+  conflict(`Slug "${slug}" is already used in this workspace.`);
+
+function checkCoverUrl(url: string | null | undefined): string | null {
+  if (url === undefined || url === null || url === "") return null;
+  const badUrl = () => invalid("coverImageUrl must be an absolute http(s) URL.");
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badUrl();
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw badUrl();
+  return parsed.href;
+}
+
+export function checkSlug(slug: string): string {
+  const normal = slugify(slug);
+  if (normal !== slug) {
+    throw invalid(`Slug must be lower-case letters, digits and dashes (try "${normal}").`);
+  }
+  return slug;
+}
+
+const cleanTags = (tags: string[] | undefined): string[] => [
+  ...new Set((tags ?? []).map((t) => t.trim()).filter((t) => t !== "")),
+];
+
+/** The content fields of a stored blog: what `content` makes of a writer's fields. */
+export type BlogContent = Pick<
+  BlogDoc,
+  "title" | "excerpt" | "bodyMarkdown" | "bodyHtml" | "tags" | "authorName" | "coverImageUrl"
+>;
+
+/** The stored content of `fields` but its rendered body: normalised once, at save time. */
+export function content(fields: BlogFields, rendered: RenderedBody): BlogContent {
+  const title = fields.title.trim();
+  if (title === "") throw invalid("A blog needs a title.");
+  return {
+    title,
+    excerpt: fields.excerpt?.trim() || rendered.excerpt,
+    bodyMarkdown: fields.bodyMarkdown,
+    bodyHtml: rendered.bodyHtml,
+    tags: cleanTags(fields.tags),
+    authorName: fields.authorName?.trim() || "Pressroom",
+    coverImageUrl: checkCoverUrl(fields.coverImageUrl),
+  };
+}

@@ -1,0 +1,179 @@
+import type { Filter } from "mongodb";
+import type { BlogDoc, BlogStatus, Collections } from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
+import { conflict, DomainError, notFound } from "../domain-error.js";
+import { newId } from "../ids.js";
+import type { BlogReads } from "./blog-reads.js";
+import {
+  type BlogFields,
+  checkSlug,
+  content,
+  type NewBlog,
+  newRevision,
+  slugTaken,
+} from "./blog-rules.js";
+import { excerptOf, type RenderedBody, slugify } from "./render.js";
+import { type BodyRenderer, RenderRefused } from "./render-pool.js";
+
+/** A state change or edit lost to another one this many times in a row gives up (conflict). */
+const MAX_WRITE_ATTEMPTS = 5;
+
+/**
+ * Runs `work` for one key at a time in this process. The embedded database (FerretDB) applies an
+ * update as a read, then a write by `_id`, without a lock, so two updates whose filters both
+ * matched the same version would both win; writing a blog one at a time per process makes the
+ * compare-and-set below exact there too. On MongoDB the filter alone is atomic across instances.
+ */
+function keyedQueue() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => {});
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
+  };
+}
+
+/** Writing the blogs of a workspace: create, edit, change state, and preview a body. */
+export function blogWrites(
+  { blogs, workspaces }: Pick<Collections, "blogs" | "workspaces">,
+  renderer: BodyRenderer,
+  find: BlogReads["get"],
+) {
+  const oneAtATime = keyedQueue();
+
+  /**
+   * Every write of an existing blog: read its current version ("not found" when removed),
+   * derive the changes from it, and store them only if the blog still has the status and
+   * revision that were read (compare-and-set; `updatedAt` stands in for the revision on blogs
+   * stored before it). A lost race re-reads and derives again, so a removal in between ends in
+   * "not found", never in a removed blog brought back; a conflict after `MAX_WRITE_ATTEMPTS`
+   * lost races in a row.
+   */
+  const writeVersion = (
+    workspaceId: string,
+    blogId: string,
+    change: (doc: BlogDoc) => Partial<BlogDoc> | null,
+  ): Promise<BlogDoc> =>
+    oneAtATime(blogId, async () => {
+      for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+        const doc = await find(workspaceId, blogId);
+        const changes = change(doc);
+        if (changes === null) return doc;
+        const version: Filter<BlogDoc> =
+          doc.revision === undefined
+            ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
+            : { revision: doc.revision };
+        const { matchedCount } = await blogs.updateOne(
+          { _id: blogId, workspaceId, status: doc.status, ...version },
+          { $set: changes },
+        );
+        if (matchedCount === 1) return { ...doc, ...changes };
+      }
+      throw conflict(
+        "The blog was changed by someone else at the same time; reload it and try again.",
+      );
+    });
+
+  return {
+    async create(workspaceId: string, input: NewBlog): Promise<BlogDoc> {
+      const fields = content(input, await renderer.render(input.bodyMarkdown));
+      if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
+        throw notFound("Workspace not found.");
+      }
+      const explicitSlug = input.slug !== undefined;
+      const baseSlug = explicitSlug ? checkSlug(input.slug ?? "") : slugify(fields.title);
+      const now = new Date();
+      const release = input.release === true;
+      for (let attempt = 1; ; attempt++) {
+        const doc: BlogDoc = {
+          _id: newId("b"),
+          workspaceId,
+          status: release ? "released" : "draft",
+          slug: attempt === 1 ? baseSlug : `${baseSlug}-${attempt}`,
+          ...fields,
+          createdAt: now,
+          updatedAt: now,
+          releasedAt: release ? now : null,
+          removedAt: null,
+          revision: newRevision(),
+        };
+        try {
+          await blogs.insertOne(doc);
+          return doc;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          if (explicitSlug) throw slugTaken(baseSlug);
+          if (attempt >= 50) throw err;
+        }
+      }
+    },
+
+    /** Edits content; on a released blog consumers see the change (and a new ETag) at once. */
+    async update(
+      workspaceId: string,
+      blogId: string,
+      patch: Partial<BlogFields>,
+    ): Promise<BlogDoc> {
+      // Rendered before the blog is read: a slow body holds no other writer of the blog back.
+      const rendered =
+        patch.bodyMarkdown === undefined ? null : await renderer.render(patch.bodyMarkdown);
+      const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
+      try {
+        return await writeVersion(workspaceId, blogId, (doc) => ({
+          ...content(
+            {
+              ...doc,
+              ...patch,
+              // A new body without a new excerpt re-derives the excerpt.
+              excerpt: patch.excerpt ?? (rendered === null ? doc.excerpt : undefined),
+            },
+            // The body as stored; an emptied excerpt is derived from it again.
+            rendered ?? { bodyHtml: doc.bodyHtml, excerpt: excerptOf(doc.bodyHtml) },
+          ),
+          slug: slug ?? doc.slug,
+          updatedAt: new Date(),
+          revision: newRevision(),
+        }));
+      } catch (err) {
+        if (isDuplicateKey(err)) throw slugTaken(slug ?? "");
+        throw err;
+      }
+    },
+
+    /**
+     * draft ⇄ released, and either → removed, which is final: a removed blog is never written
+     * again (every later change or edit finds it "not found"). Setting the state a blog has changes nothing.
+     */
+    async setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc> {
+      return writeVersion(workspaceId, blogId, (doc) => {
+        if (doc.status === status) return null;
+        const now = new Date();
+        const revision = newRevision();
+        return status === "released"
+          ? { status, releasedAt: now, updatedAt: now, revision }
+          : status === "removed"
+            ? { status, removedAt: now, updatedAt: now, revision }
+            : { status, releasedAt: null, updatedAt: now, revision };
+      });
+    },
+
+    /**
+     * What saving `bodyMarkdown` would store as `bodyHtml` (and derive as the excerpt), through
+     * the same renderer and its limits (refused, or busy); nothing is stored. The editor's preview.
+     */
+    async preview(bodyMarkdown: string): Promise<RenderedBody> {
+      try {
+        return await renderer.render(bodyMarkdown);
+      } catch (err) {
+        // The refusal as it is: a preview has nothing to say about saving.
+        if (err instanceof RenderRefused)
+          throw new DomainError("unprocessable", err.refusal.message);
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { ApiKey } from "../admin-api-types.js";
+import type { ApiKeyDoc } from "../db/collections.js";
+import { toActor } from "../users/user-view.js";
+import type { UserName } from "../users/users-store.js";
+
+/** The account ids a list of keys names (who minted and who revoked each), to look up at once. */
+export const actorIdsOf = (docs: readonly ApiKeyDoc[]): string[] =>
+  docs.flatMap((k) => [k.createdBy, k.revokedBy]).filter((id): id is string => id != null);
+
+/**
+ * Stored key → the admin spec's `ApiKey`: ISO times, who minted and revoked it by name (`people`:
+ * the accounts of `actorIdsOf`; null for the operator's CLI and for deleted accounts). Never the
+ * hash.
+ */
+export function toApiKey(doc: ApiKeyDoc, people: ReadonlyMap<string, UserName>): ApiKey {
+  return {
+    id: doc.keyId,
+    name: doc.name,
+    prefix: doc.prefix,
+    status: doc.status,
+    createdAt: doc.createdAt.toISOString(),
+    createdBy: toActor(doc.createdBy ?? null, people),
+    revokedAt: doc.revokedAt?.toISOString() ?? null,
+    revokedBy: toActor(doc.revokedBy ?? null, people),
+    lastUsedAt: doc.lastUsedAt?.toISOString() ?? null,
+  };
+}

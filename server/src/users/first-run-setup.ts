@@ -1,0 +1,46 @@
+import type { Collections, UserDoc, WorkspaceDoc } from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
+import { conflict } from "../domain-error.js";
+import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
+import type { NewUser, UsersStore } from "./users-store.js";
+
+export interface SetupInput extends NewUser {
+  workspaceName: string;
+}
+
+/**
+ * First-run setup: the owner account and its first workspace, once ever. A marker document
+ * (`markers`, `_id: "setup"`) records that it happened; its unique `_id` lets exactly one caller
+ * through, on every instance.
+ */
+export function firstRunSetup(
+  { markers }: Collections,
+  users: Pick<UsersStore, "create">,
+  workspaces: Pick<WorkspacesStore, "create">,
+) {
+  return {
+    async needed(): Promise<boolean> {
+      return (await markers.countDocuments({ _id: "setup" }, { limit: 1 })) === 0;
+    },
+
+    async run(input: SetupInput): Promise<{ user: UserDoc; workspace: WorkspaceDoc }> {
+      try {
+        await markers.insertOne({ _id: "setup", at: new Date() });
+      } catch (err) {
+        if (isDuplicateKey(err)) throw conflict("Pressroom is set up already.");
+        throw err;
+      }
+      try {
+        const user = await users.create(input);
+        const workspace = await workspaces.create(input.workspaceName, user._id);
+        return { user, workspace };
+      } catch (err) {
+        // Leave setup open again rather than locked with no owner.
+        await markers.deleteOne({ _id: "setup" });
+        throw err;
+      }
+    },
+  };
+}
+
+export type FirstRunSetup = ReturnType<typeof firstRunSetup>;

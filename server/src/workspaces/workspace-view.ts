@@ -1,0 +1,19 @@
+import type { Member, Workspace } from "../admin-api-types.js";
+import type { Role, WorkspaceDoc } from "../db/collections.js";
+import { toUser } from "../users/user-view.js";
+import type { MemberOf } from "./workspaces-store.js";
+
+/** Stored workspace and the caller's role in it → the admin spec's `Workspace`. */
+export const toWorkspace = (doc: WorkspaceDoc, role: Role): Workspace => ({
+  id: doc._id,
+  name: doc.name,
+  role,
+  createdAt: doc.createdAt.toISOString(),
+});
+
+/** A membership and its account → the admin spec's `Member`. */
+export const toMember = ({ membership, user }: MemberOf): Member => ({
+  user: toUser(user),
+  role: membership.role,
+  addedAt: membership.createdAt.toISOString(),
+});
