@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { type ApiKey, api, call, type MintedKey, messageOf } from "../api.js";
 import { Field } from "../components/field.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
+
+const limits = adminLimits.mintKey;
 
 interface MintKeyProps {
   workspaceId: string;
@@ -49,7 +52,7 @@ export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) 
             <input
               {...p}
               required
-              maxLength={100}
+              maxLength={limits.name.maxLength}
               autofocus
               autocomplete="off"
               value={name}

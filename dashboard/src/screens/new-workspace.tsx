@@ -1,8 +1,11 @@
 import { useState } from "preact/hooks";
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { api, call, messageOf, type Workspace } from "../api.js";
 import { Field } from "../components/field.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
+
+const limits = adminLimits.createWorkspace;
 
 interface NewWorkspaceProps {
   onCreated: (workspace: Workspace) => void;
@@ -36,7 +39,7 @@ export function NewWorkspaceDialog({ onCreated, onClose }: NewWorkspaceProps) {
             <input
               {...p}
               required
-              maxLength={100}
+              maxLength={limits.name.maxLength}
               autofocus
               value={name}
               onInput={(e) => setName(e.currentTarget.value)}

@@ -1,9 +1,12 @@
 import { useState } from "preact/hooks";
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { ApiError, api, call, type Me, messageOf, type SetupRequest } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
 import { Field } from "../components/field.js";
 import { ErrorMessage } from "../components/status.js";
 import { useTitle } from "../hooks.js";
+
+const limits = adminLimits.runSetup;
 
 interface SetupProps {
   onDone: (me: Me) => void;
@@ -50,7 +53,7 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
             <input
               {...p}
               required
-              maxLength={100}
+              maxLength={limits.name.maxLength}
               autocomplete="name"
               value={form.name}
               onInput={set("name")}
@@ -63,21 +66,24 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
               {...p}
               type="email"
               required
-              maxLength={254}
+              maxLength={limits.email.maxLength}
               autocomplete="email"
               value={form.email}
               onInput={set("email")}
             />
           )}
         </Field>
-        <Field label="Password" hint="At least 10 characters. A passphrase works well.">
+        <Field
+          label="Password"
+          hint={`At least ${limits.password.minLength} characters. A passphrase works well.`}
+        >
           {(p) => (
             <input
               {...p}
               type="password"
               required
-              minLength={10}
-              maxLength={200}
+              minLength={limits.password.minLength}
+              maxLength={limits.password.maxLength}
               autocomplete="new-password"
               value={form.password}
               onInput={set("password")}
@@ -92,7 +98,7 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
             <input
               {...p}
               required
-              maxLength={100}
+              maxLength={limits.workspaceName.maxLength}
               autocomplete="organization"
               value={form.workspaceName}
               onInput={set("workspaceName")}
