@@ -336,6 +336,22 @@ describe("dashboard, end to end in Chromium", () => {
     expect(probes).toEqual([200]);
   });
 
+  it("a save the server refuses shows its message and keeps what was typed", async () => {
+    const title = page.getByLabel("Title");
+    const refused = `${BLOG.title} \u202E`; // admin.yaml: no bidi overrides in a title
+    await title.fill(refused);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("title");
+    expectProblems(...failedCall("PATCH", /\/api\/admin\/workspaces\/[^/]+\/blogs\/[^/]+/, 400));
+    await expect(title.inputValue()).resolves.toBe(refused);
+    await expect(page.locator("form.editor").getAttribute("aria-busy")).resolves.toBe("false");
+    // Typed back as it was saved: nothing to send, and the save says so.
+    await title.fill(BLOG.title);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Saved.", { exact: true }).waitFor();
+    await expect(page.getByRole("alert").count()).resolves.toBe(0);
+  });
+
   it("the blogs list shows the blog under the Released filter and not under Drafts", async () => {
     await page.getByRole("link", { name: "← All blogs" }).click();
     await heading("Blogs").waitFor();
@@ -481,6 +497,15 @@ describe("dashboard, end to end in Chromium", () => {
     await dialog.waitFor();
     await expectAccessible("the new-workspace dialog");
     await expectSpecLimits("Workspace name", specField("WorkspaceInput", "name"));
+    // A name the server refuses: its message shows, and the name stays as typed.
+    await dialog.getByLabel("Workspace name").fill("Second desk\u202E");
+    await dialog.getByRole("button", { name: "Create workspace" }).click();
+    await dialog.getByRole("alert").waitFor();
+    expectProblems(...failedCall("POST", "/api/admin/workspaces", 400));
+    await expect(dialog.getByLabel("Workspace name").inputValue()).resolves.toBe(
+      "Second desk\u202E",
+    );
+    await dialog.getByRole("button", { name: "Create workspace" }).waitFor();
     await dialog.getByLabel("Workspace name").fill("Second desk");
     await dialog.getByRole("button", { name: "Create workspace" }).click();
     await dialog.waitFor({ state: "detached" });

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
-import { type ApiKey, api, call, type MintedKey, messageOf } from "../api.js";
+import { type ApiKey, api, call, type MintedKey } from "../api.js";
 import { Field } from "../components/field.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
+import { useSubmit } from "../hooks.js";
 
 const limits = adminLimits.mintKey;
 
@@ -16,28 +17,18 @@ interface MintKeyProps {
 /** Names a new key, then shows its raw value once. It lives only in this dialog's state. */
 export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) {
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [minted, setMinted] = useState<MintedKey | null>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await call(
-        api.POST("/workspaces/{workspaceId}/keys", {
-          params: { path: { workspaceId } },
-          body: { name: name.trim() },
-        }),
-      );
-      setMinted(result);
-      onMinted(result.key);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-    setBusy(false);
-  };
+  const { busy, error, submit } = useSubmit();
+  const mint = submit(async () => {
+    const result = await call(
+      api.POST("/workspaces/{workspaceId}/keys", {
+        params: { path: { workspaceId } },
+        body: { name: name.trim() },
+      }),
+    );
+    setMinted(result);
+    onMinted(result.key);
+  });
 
   if (minted) return <ShowSecret minted={minted} onClose={onClose} />;
   return (
@@ -46,7 +37,7 @@ export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) 
       onClose={onClose}
       description="Name it after the website or app that will use it, so you know what to revoke."
     >
-      <form class="stack" onSubmit={submit}>
+      <form class="stack" onSubmit={mint}>
         <Field label="Key name" hint="For example “Marketing website” or “iOS app backend”.">
           {(p) => (
             <input

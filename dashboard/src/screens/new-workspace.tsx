@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
-import { api, call, messageOf, type Workspace } from "../api.js";
+import { api, call, type Workspace } from "../api.js";
 import { Field } from "../components/field.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
+import { useSubmit } from "../hooks.js";
 
 const limits = adminLimits.createWorkspace;
 
@@ -14,26 +15,17 @@ interface NewWorkspaceProps {
 
 export function NewWorkspaceDialog({ onCreated, onClose }: NewWorkspaceProps) {
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await call(api.POST("/workspaces", { body: { name: name.trim() } })));
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit();
+  const create = submit(async () => {
+    onCreated(await call(api.POST("/workspaces", { body: { name: name.trim() } })));
+  });
   return (
     <Modal
       title="New workspace"
       onClose={onClose}
       description="A workspace has its own blogs and its own API keys. You will be its owner."
     >
-      <form class="stack" onSubmit={submit}>
+      <form class="stack" onSubmit={create}>
         <Field label="Workspace name">
           {(p) => (
             <input

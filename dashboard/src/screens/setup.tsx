@@ -4,7 +4,7 @@ import { ApiError, api, call, type Me, messageOf, type SetupRequest } from "../a
 import { AuthCard } from "../components/auth-card.js";
 import { Field } from "../components/field.js";
 import { ErrorMessage } from "../components/status.js";
-import { useTitle } from "../hooks.js";
+import { useSubmit, useTitle } from "../hooks.js";
 
 const limits = adminLimits.runSetup;
 
@@ -23,23 +23,17 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
     password: "",
     workspaceName: "",
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const set = (field: keyof SetupRequest) => (event: Event) =>
     setForm({ ...form, [field]: (event.currentTarget as HTMLInputElement).value });
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await call(api.POST("/setup", { body: { ...form, name: form.name.trim() } })));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) return onAlreadyDone();
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit((err) => {
+    if (!(err instanceof ApiError && err.status === 409)) return messageOf(err);
+    onAlreadyDone();
+    return null;
+  });
+  const create = submit(async () => {
+    onDone(await call(api.POST("/setup", { body: { ...form, name: form.name.trim() } })));
+  });
 
   return (
     <AuthCard title="Welcome to Pressroom">
@@ -47,7 +41,7 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
         Create the owner account and your first workspace. This page appears only once, before
         anyone has an account.
       </p>
-      <form class="stack" onSubmit={submit}>
+      <form class="stack" onSubmit={create}>
         <Field label="Your name">
           {(p) => (
             <input
