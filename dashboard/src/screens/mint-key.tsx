@@ -1,12 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { type ApiKey, api, call, type MintedKey } from "../api.js";
-import { Field } from "../components/field.js";
 import { Modal } from "../components/modal.js";
-import { ErrorMessage } from "../components/status.js";
-import { useSubmit } from "../hooks.js";
-
-const limits = adminLimits.mintKey;
+import { NameForm } from "../components/name-form.js";
 
 interface MintKeyProps {
   workspaceId: string;
@@ -16,19 +12,17 @@ interface MintKeyProps {
 
 /** Names a new key, then shows its raw value once. It lives only in this dialog's state. */
 export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) {
-  const [name, setName] = useState("");
   const [minted, setMinted] = useState<MintedKey | null>(null);
-  const { busy, error, submit } = useSubmit();
-  const mint = submit(async () => {
+  const mint = async (name: string) => {
     const result = await call(
       api.POST("/workspaces/{workspaceId}/keys", {
         params: { path: { workspaceId } },
-        body: { name: name.trim() },
+        body: { name },
       }),
     );
     setMinted(result);
     onMinted(result.key);
-  });
+  };
 
   if (minted) return <ShowSecret minted={minted} onClose={onClose} />;
   return (
@@ -37,30 +31,16 @@ export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) 
       onClose={onClose}
       description="Name it after the website or app that will use it, so you know what to revoke."
     >
-      <form class="stack" onSubmit={mint}>
-        <Field label="Key name" hint="For example “Marketing website” or “iOS app backend”.">
-          {(p) => (
-            <input
-              {...p}
-              required
-              maxLength={limits.name.maxLength}
-              autofocus
-              autocomplete="off"
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        {error && <ErrorMessage message={error} />}
-        <div class="modal-actions">
-          <button type="button" class="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="button primary" disabled={busy || name.trim() === ""}>
-            {busy ? "Minting…" : "Mint key"}
-          </button>
-        </div>
-      </form>
+      <NameForm
+        label="Key name"
+        hint="For example “Marketing website” or “iOS app backend”."
+        autocomplete="off"
+        maxLength={adminLimits.mintKey.name.maxLength}
+        submitLabel="Mint key"
+        busyLabel="Minting…"
+        onSubmit={mint}
+        onCancel={onClose}
+      />
     </Modal>
   );
 }
