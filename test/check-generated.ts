@@ -7,16 +7,23 @@
  * file (bin/cli.js, checkStaleOutput), so drift in the others passed unnoticed — a stale
  * openapi/generated/admin.d.ts did. Here the same CLI, with the same config, generates every
  * API into a scratch copy of the inputs, and each output is compared with the committed file.
+ * So is openapi/generated/admin-limits.ts, the admin API's request limits as values, which
+ * openapi/limits-module.ts makes from the scratch copy of admin.yaml.
+ *
+ * `tsx test/check-generated.ts [ROOT]` checks the checkout at ROOT (default: this one) with this
+ * checkout's openapi-typescript; the tests use it on a copy with a file changed on purpose.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { LIMITS_OUTPUT, LIMITS_SPEC, limitsModule } from "../openapi/limits-module.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = path.join(ROOT, "node_modules", ".bin", "openapi-typescript");
+const HERE = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = path.resolve(process.argv[2] ?? HERE);
+const CLI = path.join(HERE, "node_modules", ".bin", "openapi-typescript");
 
 const config = parse(readFileSync(path.join(ROOT, "redocly.yaml"), "utf8")) as {
   apis?: Record<string, { "x-openapi-ts"?: { output?: string } }>;
@@ -26,6 +33,7 @@ const outputs = Object.entries(config.apis ?? {}).map(([name, api]) => {
   if (output === undefined) throw new Error(`redocly.yaml: API ${name} has no x-openapi-ts.output`);
   return { name, output };
 });
+outputs.push({ name: "admin limits", output: LIMITS_OUTPUT });
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "pressroom-generated-"));
 try {
@@ -35,6 +43,10 @@ try {
     filter: (source) => !source.startsWith(path.join(ROOT, "openapi", "generated")),
   });
   execFileSync(CLI, [], { cwd: scratch, stdio: ["ignore", "ignore", "inherit"] });
+  writeFileSync(
+    path.join(scratch, LIMITS_OUTPUT),
+    limitsModule(parse(readFileSync(path.join(scratch, LIMITS_SPEC), "utf8"))),
+  );
   const stale = outputs.filter(
     ({ output }) =>
       readFileSync(path.join(scratch, output), "utf8") !==

@@ -1,7 +1,8 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { launchChromium } from "./support/chromium.js";
 import { seriousViolations } from "./support/dashboard-axe.js";
 import { newestFileTime } from "./support/dashboard-build.js";
@@ -25,6 +26,18 @@ const BLOG = {
   body: "## What changed\n\nThe reader is **faster** and *calmer*. Read [the notes](https://example.com/notes).\n\n- offline mode\n- dark mode\n\n<script>alert(1)</script>",
 };
 const KEY_NAME = "Marketing website";
+
+/** The admin spec, read here on its own: the forms' limits must be its own. */
+const ADMIN_SPEC: unknown = parse(readFileSync("openapi/admin.yaml", "utf8"));
+/** The node of ADMIN_SPEC at a JSON pointer (its parts unescaped), else `{}`. */
+const specAt = (...parts: string[]): Record<string, unknown> => {
+  const node = parts.reduce<unknown>(
+    (at, part) =>
+      typeof at === "object" && at !== null ? (at as Record<string, unknown>)[part] : undefined,
+    ADMIN_SPEC,
+  );
+  return typeof node === "object" && node !== null ? (node as Record<string, unknown>) : {};
+};
 
 let server: TestServer;
 let browser: BrowserContext;
@@ -126,6 +139,25 @@ async function expectAccessible(screen: string) {
   ).toEqual([]);
 }
 
+/** A field of a schema in admin.yaml. */
+const specField = (schema: string, field: string): Record<string, unknown> =>
+  specAt("components", "schemas", schema, "properties", field);
+
+/** The control labelled `label` carries each of `attributes` with the spec field's value. */
+async function expectSpecLimits(
+  label: string,
+  spec: Record<string, unknown>,
+  attributes: ("maxLength" | "minLength" | "pattern")[] = ["maxLength"],
+) {
+  const control = page.getByLabel(label, { exact: true });
+  for (const attribute of attributes) {
+    expect(spec[attribute], `admin.yaml's field for ${label} has a ${attribute}`).toBeDefined();
+    await expect(control.getAttribute(attribute.toLowerCase()), label).resolves.toBe(
+      String(spec[attribute]),
+    );
+  }
+}
+
 async function consumerList(key: string) {
   const res = await fetch(`${server.url}/api/consumer/blogs`, { headers: { "x-api-key": key } });
   return { status: res.status, body: (await res.json()) as { data?: { title: string }[] } };
@@ -139,6 +171,12 @@ describe("dashboard, end to end in Chromium", () => {
     for (const label of ["Your name", "Email", "Password", "Workspace name"]) {
       await expect(page.getByLabel(label, { exact: true }).count()).resolves.toBe(1);
     }
+    const password = specField("SetupRequest", "password");
+    await expectSpecLimits("Your name", specField("SetupRequest", "name"));
+    await expectSpecLimits("Email", specField("SetupRequest", "email"));
+    await expectSpecLimits("Password", password, ["minLength", "maxLength"]);
+    await expectSpecLimits("Workspace name", specField("SetupRequest", "workspaceName"));
+    await page.getByText(`At least ${password.minLength} characters.`, { exact: false }).waitFor();
     await shot("01-setup");
     await expectAccessible("the setup screen");
   });
@@ -175,6 +213,11 @@ describe("dashboard, end to end in Chromium", () => {
     await heading("Blogs").waitFor();
     await page.getByRole("link", { name: "New blog" }).click();
     await heading("New blog").waitFor();
+    await expectSpecLimits("Title", specField("BlogInput", "title"));
+    await expectSpecLimits("Slug", specField("BlogInput", "slug"), ["maxLength", "pattern"]);
+    await expectSpecLimits("Author", specField("BlogInput", "authorName"));
+    await expectSpecLimits("Excerpt", specField("BlogInput", "excerpt"));
+    await expectSpecLimits("Body (Markdown)", specField("BlogInput", "bodyMarkdown"));
     await page.getByLabel("Title").fill(BLOG.title);
     await page.getByLabel("Tags").fill(BLOG.tags);
     const body = page.getByLabel("Body (Markdown)");
@@ -293,6 +336,22 @@ describe("dashboard, end to end in Chromium", () => {
     expect(probes).toEqual([200]);
   });
 
+  it("a save the server refuses shows its message and keeps what was typed", async () => {
+    const title = page.getByLabel("Title");
+    const refused = `${BLOG.title} \u202E`; // admin.yaml: no bidi overrides in a title
+    await title.fill(refused);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("title");
+    expectProblems(...failedCall("PATCH", /\/api\/admin\/workspaces\/[^/]+\/blogs\/[^/]+/, 400));
+    await expect(title.inputValue()).resolves.toBe(refused);
+    await expect(page.locator("form.editor").getAttribute("aria-busy")).resolves.toBe("false");
+    // Typed back as it was saved: nothing to send, and the save says so.
+    await title.fill(BLOG.title);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Saved.", { exact: true }).waitFor();
+    await expect(page.getByRole("alert").count()).resolves.toBe(0);
+  });
+
   it("the blogs list shows the blog under the Released filter and not under Drafts", async () => {
     await page.getByRole("link", { name: "← All blogs" }).click();
     await heading("Blogs").waitFor();
@@ -336,6 +395,13 @@ describe("dashboard, end to end in Chromium", () => {
     await dialog.waitFor();
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe(
       await page.getByLabel("Key name").getAttribute("id"),
+    );
+    await expectSpecLimits(
+      "Key name",
+      specAt(
+        ...["paths", "/workspaces/{workspaceId}/keys", "post", "requestBody", "content"],
+        ...["application/json", "schema", "properties", "name"],
+      ),
     );
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
@@ -430,6 +496,16 @@ describe("dashboard, end to end in Chromium", () => {
     const dialog = page.getByRole("dialog", { name: "New workspace" });
     await dialog.waitFor();
     await expectAccessible("the new-workspace dialog");
+    await expectSpecLimits("Workspace name", specField("WorkspaceInput", "name"));
+    // A name the server refuses: its message shows, and the name stays as typed.
+    await dialog.getByLabel("Workspace name").fill("Second desk\u202E");
+    await dialog.getByRole("button", { name: "Create workspace" }).click();
+    await dialog.getByRole("alert").waitFor();
+    expectProblems(...failedCall("POST", "/api/admin/workspaces", 400));
+    await expect(dialog.getByLabel("Workspace name").inputValue()).resolves.toBe(
+      "Second desk\u202E",
+    );
+    await dialog.getByRole("button", { name: "Create workspace" }).waitFor();
     await dialog.getByLabel("Workspace name").fill("Second desk");
     await dialog.getByRole("button", { name: "Create workspace" }).click();
     await dialog.waitFor({ state: "detached" });

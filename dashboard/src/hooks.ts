@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { messageOf } from "./api.js";
 
 /**
  * Calls `tick` every `ms` while the page is visible, and at once when it becomes visible again.
@@ -37,4 +38,53 @@ export function useTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} · Pressroom`;
   }, [title]);
+}
+
+export interface Submit {
+  /** A task is running: its form shows "…ing" and refuses another submit meanwhile. */
+  busy: boolean;
+  /** The failed task's message, for an `ErrorMessage`; null while running and after a success. */
+  error: string | null;
+  /**
+   * An `onSubmit` (or `onClick`) handler that runs `task`: the event's default is prevented, the
+   * error cleared and `busy` set until the task settles. Nothing else is reset: what was typed
+   * stays in the form after a failure, to be corrected and sent again.
+   */
+  submit: (task: (event: Event | undefined) => Promise<void>) => (event?: Event) => void;
+}
+
+/**
+ * The busy/error/submit state every dashboard form shares. `describe` turns a failure into the
+ * message to show (default: the server's own, `messageOf`); it may handle the failure itself
+ * (go elsewhere, start a countdown) and return null to show none.
+ */
+export function useSubmit(describe: (err: unknown) => string | null = messageOf): Submit {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const running = useRef(false);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+  const submit: Submit["submit"] = (task) => (event) => {
+    event?.preventDefault();
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    setError(null);
+    const settle = (message: string | null) => {
+      running.current = false;
+      if (!mounted.current) return; // a success that left the screen (signed in, dialog closed)
+      setError(message);
+      setBusy(false);
+    };
+    task(event).then(
+      () => settle(null),
+      (err: unknown) => settle(describe(err)),
+    );
+  };
+  return { busy, error, submit };
 }

@@ -1,6 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
-import { messageOf } from "../api.js";
+import { useSubmit } from "../hooks.js";
 import { Modal } from "./modal.js";
 import { ErrorMessage } from "./status.js";
 
@@ -15,19 +14,8 @@ interface ConfirmProps {
 
 /** "Are you sure?" for destructive actions; Cancel has the focus, so Enter is harmless. */
 export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: ConfirmProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit();
+  const confirm = submit(onConfirm);
   return (
     <Modal title={title} onClose={onClose} description={children}>
       {error && <ErrorMessage message={error} />}

@@ -3,7 +3,7 @@ import { type AdminBlog, ApiError, api, call, messageOf, send, type Workspace } 
 import { type Draft, draftOf, EMPTY_DRAFT, inputOf, isBlank, patchOf } from "../blog-draft.js";
 import { ConfirmDialog } from "../components/confirm.js";
 import { ErrorMessage, Loading } from "../components/status.js";
-import { useTitle } from "../hooks.js";
+import { useSubmit, useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../router.js";
 import { type Action, EditorHeader } from "./blog-editor-header.js";
 import { BlogFields } from "./blog-form.js";
@@ -26,8 +26,9 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     setDraftState(d);
   };
   const [loadError, setLoadError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState<Action | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit } = useSubmit();
+  /** The action of the latest submit: while `busy`, the one running. */
+  const [action, setAction] = useState<Action>("save");
   const [notice, setNotice] = useState("");
   const [confirmRemove, setConfirmRemove] = useState(false);
   useTitle(blog ? `${blog.title} · Blogs` : "New blog");
@@ -104,30 +105,25 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     return moved;
   };
 
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    if (busy !== null) return;
-    const submitter = event.submitter as HTMLButtonElement | null;
-    const action: Action =
-      submitter?.value === "release" || submitter?.value === "unrelease" ? submitter.value : "save";
-    setBusy(action);
-    setError(null);
+  const run = submit(async (event) => {
+    const submitter = event instanceof SubmitEvent ? event.submitter : null;
+    const chosen: Action =
+      submitter instanceof HTMLButtonElement &&
+      (submitter.value === "release" || submitter.value === "unrelease")
+        ? submitter.value
+        : "save";
+    setAction(chosen);
     setNotice("");
-    try {
-      if (action === "save") await save();
-      else await transition(action);
-      setNotice(
-        action === "release"
-          ? "Released: consumers can read it now."
-          : action === "unrelease"
-            ? "Back to draft: consumers no longer see it."
-            : "Saved.",
-      );
-    } catch (err) {
-      setError(messageOf(err));
-    }
-    setBusy(null);
-  };
+    if (chosen === "save") await save();
+    else await transition(chosen);
+    setNotice(
+      chosen === "release"
+        ? "Released: consumers can read it now."
+        : chosen === "unrelease"
+          ? "Back to draft: consumers no longer see it."
+          : "Saved.",
+    );
+  });
 
   const remove = async () => {
     if (!blog) return;
@@ -163,13 +159,13 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
   }
 
   return (
-    <form class="editor" onSubmit={submit} aria-busy={busy !== null}>
+    <form class="editor" onSubmit={run} aria-busy={busy}>
       {back}
       <EditorHeader
         blog={blog}
-        busy={busy}
+        busy={busy ? action : null}
         dirty={dirty}
-        onRemove={() => busy === null && setConfirmRemove(true)}
+        onRemove={() => !busy && setConfirmRemove(true)}
       />
       <div class="editor-status">
         {error && <ErrorMessage message={error} />}

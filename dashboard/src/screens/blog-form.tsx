@@ -1,7 +1,11 @@
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import type { AdminBlog } from "../api.js";
 import type { Draft } from "../blog-draft.js";
 import { Field } from "../components/field.js";
 import { useBodyPreview } from "../preview.js";
+
+/** A new blog's limits; an edit's (updateBlog) are the same, as admin.yaml's BlogPatch says. */
+const limits = adminLimits.createBlog;
 
 interface BlogFormProps {
   workspaceId: string;
@@ -25,7 +29,15 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
     <>
       <div class="form-grid">
         <Field label="Title" class="span-2">
-          {(p) => <input {...p} {...bind("title")} required maxLength={200} class="title-input" />}
+          {(p) => (
+            <input
+              {...p}
+              {...bind("title")}
+              required
+              maxLength={limits.title.maxLength}
+              class="title-input"
+            />
+          )}
         </Field>
         <Field
           label="Slug"
@@ -35,8 +47,8 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
             <input
               {...p}
               {...bind("slug")}
-              maxLength={80}
-              pattern="[a-z0-9]+(-[a-z0-9]+)*"
+              maxLength={limits.slug.maxLength}
+              pattern={limits.slug.pattern}
               placeholder={currentSlug ?? "made-from-the-title"}
               autocomplete="off"
               spellcheck={false}
@@ -52,20 +64,29 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
               {...p}
               {...bind("coverImageUrl")}
               type="url"
-              maxLength={2000}
+              maxLength={limits.coverImageUrl.maxLength}
               placeholder="https://…"
             />
           )}
         </Field>
         <Field label="Author" hint="The name readers see.">
-          {(p) => <input {...p} {...bind("authorName")} maxLength={100} autocomplete="name" />}
+          {(p) => (
+            <input
+              {...p}
+              {...bind("authorName")}
+              maxLength={limits.authorName.maxLength}
+              autocomplete="name"
+            />
+          )}
         </Field>
         <Field
           label="Excerpt"
           class="span-2"
           hint="Optional. Empty: the start of the first paragraph."
         >
-          {(p) => <textarea {...p} {...bind("excerpt")} maxLength={500} rows={2} />}
+          {(p) => (
+            <textarea {...p} {...bind("excerpt")} maxLength={limits.excerpt.maxLength} rows={2} />
+          )}
         </Field>
       </div>
       <div class="body-editor">
@@ -76,7 +97,7 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
               {...bind("bodyMarkdown")}
               class="mono"
               rows={18}
-              maxLength={200000}
+              maxLength={limits.bodyMarkdown.maxLength}
               placeholder={
                 "## A heading\n\nA paragraph with **bold**, *italic* and a [link](https://example.com).\n\n- a list item"
               }

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { type ApiKey, api, call, type MintedKey, messageOf } from "../api.js";
-import { Field } from "../components/field.js";
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
+import { type ApiKey, api, call, type MintedKey } from "../api.js";
 import { Modal } from "../components/modal.js";
-import { ErrorMessage } from "../components/status.js";
+import { NameForm } from "../components/name-form.js";
 
 interface MintKeyProps {
   workspaceId: string;
@@ -12,28 +12,16 @@ interface MintKeyProps {
 
 /** Names a new key, then shows its raw value once. It lives only in this dialog's state. */
 export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) {
-  const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [minted, setMinted] = useState<MintedKey | null>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await call(
-        api.POST("/workspaces/{workspaceId}/keys", {
-          params: { path: { workspaceId } },
-          body: { name: name.trim() },
-        }),
-      );
-      setMinted(result);
-      onMinted(result.key);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-    setBusy(false);
+  const mint = async (name: string) => {
+    const result = await call(
+      api.POST("/workspaces/{workspaceId}/keys", {
+        params: { path: { workspaceId } },
+        body: { name },
+      }),
+    );
+    setMinted(result);
+    onMinted(result.key);
   };
 
   if (minted) return <ShowSecret minted={minted} onClose={onClose} />;
@@ -43,30 +31,16 @@ export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) 
       onClose={onClose}
       description="Name it after the website or app that will use it, so you know what to revoke."
     >
-      <form class="stack" onSubmit={submit}>
-        <Field label="Key name" hint="For example “Marketing website” or “iOS app backend”.">
-          {(p) => (
-            <input
-              {...p}
-              required
-              maxLength={100}
-              autofocus
-              autocomplete="off"
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        {error && <ErrorMessage message={error} />}
-        <div class="modal-actions">
-          <button type="button" class="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="button primary" disabled={busy || name.trim() === ""}>
-            {busy ? "Minting…" : "Mint key"}
-          </button>
-        </div>
-      </form>
+      <NameForm
+        label="Key name"
+        hint="For example “Marketing website” or “iOS app backend”."
+        autocomplete="off"
+        maxLength={adminLimits.mintKey.name.maxLength}
+        submitLabel="Mint key"
+        busyLabel="Minting…"
+        onSubmit={mint}
+        onCancel={onClose}
+      />
     </Modal>
   );
 }

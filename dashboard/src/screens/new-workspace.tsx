@@ -1,8 +1,7 @@
-import { useState } from "preact/hooks";
-import { api, call, messageOf, type Workspace } from "../api.js";
-import { Field } from "../components/field.js";
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
+import { api, call, type Workspace } from "../api.js";
 import { Modal } from "../components/modal.js";
-import { ErrorMessage } from "../components/status.js";
+import { NameForm } from "../components/name-form.js";
 
 interface NewWorkspaceProps {
   onCreated: (workspace: Workspace) => void;
@@ -10,49 +9,22 @@ interface NewWorkspaceProps {
 }
 
 export function NewWorkspaceDialog({ onCreated, onClose }: NewWorkspaceProps) {
-  const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await call(api.POST("/workspaces", { body: { name: name.trim() } })));
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  };
   return (
     <Modal
       title="New workspace"
       onClose={onClose}
       description="A workspace has its own blogs and its own API keys. You will be its owner."
     >
-      <form class="stack" onSubmit={submit}>
-        <Field label="Workspace name">
-          {(p) => (
-            <input
-              {...p}
-              required
-              maxLength={100}
-              autofocus
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        {error && <ErrorMessage message={error} />}
-        <div class="modal-actions">
-          <button type="button" class="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="button primary" disabled={busy || name.trim() === ""}>
-            {busy ? "Creating…" : "Create workspace"}
-          </button>
-        </div>
-      </form>
+      <NameForm
+        label="Workspace name"
+        maxLength={adminLimits.createWorkspace.name.maxLength}
+        submitLabel="Create workspace"
+        busyLabel="Creating…"
+        onSubmit={async (name) =>
+          onCreated(await call(api.POST("/workspaces", { body: { name } })))
+        }
+        onCancel={onClose}
+      />
     </Modal>
   );
 }

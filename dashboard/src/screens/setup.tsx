@@ -1,9 +1,12 @@
 import { useState } from "preact/hooks";
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { ApiError, api, call, type Me, messageOf, type SetupRequest } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
 import { Field } from "../components/field.js";
 import { ErrorMessage } from "../components/status.js";
-import { useTitle } from "../hooks.js";
+import { useSubmit, useTitle } from "../hooks.js";
+
+const limits = adminLimits.runSetup;
 
 interface SetupProps {
   onDone: (me: Me) => void;
@@ -20,23 +23,17 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
     password: "",
     workspaceName: "",
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const set = (field: keyof SetupRequest) => (event: Event) =>
     setForm({ ...form, [field]: (event.currentTarget as HTMLInputElement).value });
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await call(api.POST("/setup", { body: { ...form, name: form.name.trim() } })));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) return onAlreadyDone();
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit((err) => {
+    if (!(err instanceof ApiError && err.status === 409)) return messageOf(err);
+    onAlreadyDone();
+    return null;
+  });
+  const create = submit(async () => {
+    onDone(await call(api.POST("/setup", { body: { ...form, name: form.name.trim() } })));
+  });
 
   return (
     <AuthCard title="Welcome to Pressroom">
@@ -44,13 +41,13 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
         Create the owner account and your first workspace. This page appears only once, before
         anyone has an account.
       </p>
-      <form class="stack" onSubmit={submit}>
+      <form class="stack" onSubmit={create}>
         <Field label="Your name">
           {(p) => (
             <input
               {...p}
               required
-              maxLength={100}
+              maxLength={limits.name.maxLength}
               autocomplete="name"
               value={form.name}
               onInput={set("name")}
@@ -63,21 +60,24 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
               {...p}
               type="email"
               required
-              maxLength={254}
+              maxLength={limits.email.maxLength}
               autocomplete="email"
               value={form.email}
               onInput={set("email")}
             />
           )}
         </Field>
-        <Field label="Password" hint="At least 10 characters. A passphrase works well.">
+        <Field
+          label="Password"
+          hint={`At least ${limits.password.minLength} characters. A passphrase works well.`}
+        >
           {(p) => (
             <input
               {...p}
               type="password"
               required
-              minLength={10}
-              maxLength={200}
+              minLength={limits.password.minLength}
+              maxLength={limits.password.maxLength}
               autocomplete="new-password"
               value={form.password}
               onInput={set("password")}
@@ -92,7 +92,7 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
             <input
               {...p}
               required
-              maxLength={100}
+              maxLength={limits.workspaceName.maxLength}
               autocomplete="organization"
               value={form.workspaceName}
               onInput={set("workspaceName")}

@@ -3,7 +3,7 @@ import { ApiError, api, call, type Me, messageOf } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
 import { Field } from "../components/field.js";
 import { ErrorMessage } from "../components/status.js";
-import { useTitle } from "../hooks.js";
+import { useSubmit, useTitle } from "../hooks.js";
 
 /** "45 s", or "15 min" for longer waits. */
 const inAWhile = (seconds: number): string =>
@@ -23,8 +23,6 @@ export function SignIn({ notice, onSignedIn }: SignInProps) {
   useTitle("Sign in");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   /** While throttled (429): the email it applies to, and when the server accepts it again. */
   const [throttle, setThrottle] = useState<{
     email: string;
@@ -44,30 +42,21 @@ export function SignIn({ notice, onSignedIn }: SignInProps) {
     return () => clearInterval(timer);
   }, [throttle]);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await call(api.POST("/session", { body: { email: email.trim(), password } })));
-      return;
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        setError("Wrong email or password.");
-      } else if (err instanceof ApiError && err.status === 429) {
-        const seconds = err.retryAfterSeconds ?? 60;
-        setThrottle({
-          email: normalized,
-          until: Date.now() + seconds * 1000,
-          message: `Too many attempts. For your security, try again in ${inAWhile(seconds)}.`,
-        });
-        setNow(Date.now());
-      } else {
-        setError(messageOf(err));
-      }
-    }
-    setBusy(false);
-  };
+  const { busy, error, submit } = useSubmit((err) => {
+    if (err instanceof ApiError && err.status === 401) return "Wrong email or password.";
+    if (!(err instanceof ApiError && err.status === 429)) return messageOf(err);
+    const seconds = err.retryAfterSeconds ?? 60;
+    setThrottle({
+      email: normalized,
+      until: Date.now() + seconds * 1000,
+      message: `Too many attempts. For your security, try again in ${inAWhile(seconds)}.`,
+    });
+    setNow(Date.now());
+    return null;
+  });
+  const signIn = submit(async () => {
+    onSignedIn(await call(api.POST("/session", { body: { email: email.trim(), password } })));
+  });
 
   const wait = retryAt === null ? 0 : Math.max(1, Math.ceil((retryAt - now) / 1000));
   return (
@@ -77,7 +66,7 @@ export function SignIn({ notice, onSignedIn }: SignInProps) {
           {notice}
         </p>
       )}
-      <form class="stack" onSubmit={submit}>
+      <form class="stack" onSubmit={signIn}>
         <Field label="Email">
           {(p) => (
             <input
