@@ -4,7 +4,7 @@
  * values, so a form that wants to refuse what the API refuses (an input's `maxLength`, a
  * password's minimum) would otherwise copy the numbers. `npm run generate` writes the module
  * (openapi/generate-limits.ts) and `npm run check:generated` compares it with this function's
- * output (test/check-generated.ts).
+ * output (test/tools/check-generated.ts).
  *
  * Keyed by operationId, then by field name, and typed against admin.d.ts's `operations`: a field
  * renamed in the spec breaks the compile of whoever reads the old name.

@@ -1,15 +1,16 @@
 import { type SpawnOptions, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { withLockFile } from "../../server/src/db/lock-file.js";
 
 /**
- * Schemathesis (https://schemathesis.readthedocs.io), the contract-test generator of issue 5,
+ * Schemathesis (https://schemathesis.readthedocs.io), the contract-test generator,
  * installed from PyPI into a project-local virtual environment, `.venv-schemathesis/`
- * (gitignored): created on first use, reused while `test/schemathesis/requirements.txt` (every
+ * (gitignored): created on first use, reused while `test/support/schemathesis-requirements.txt` (every
  * package pinned exactly) and the Python version stay the same, rebuilt otherwise. A lock file
  * keeps two processes from building it at once. Needs Python >= 3.11 (`python3`, or the one
  * named by PRESSROOM_PYTHON) and access to PyPI, nothing else.
@@ -20,11 +21,14 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const VENV_DIR = path.join(ROOT, ".venv-schemathesis");
 const LOCK_PATH = `${VENV_DIR}.lock`;
 const STAMP_PATH = path.join(VENV_DIR, ".pressroom-stamp");
-export const REQUIREMENTS_PATH = path.join(ROOT, "test", "schemathesis", "requirements.txt");
+export const REQUIREMENTS_PATH = path.join(
+  ROOT,
+  "test",
+  "support",
+  "schemathesis-requirements.txt",
+);
 /** Reports of each run (configs, console output, JUnit): sanitised by schemathesis, no secrets. */
 export const REPORTS_DIR = path.join(ROOT, "test-output", "schemathesis");
-const LOCK_STALE_MS = 10 * 60_000;
-const LOCK_WAIT_MS = 5 * 60_000;
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 
 const windows = process.platform === "win32";
@@ -118,37 +122,6 @@ async function isUpToDate(stamp: string): Promise<boolean> {
   return (await installedVersion()) === SCHEMATHESIS_VERSION;
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
-/** Takes the build lock; false while another live process holds it (a stale lock is broken). */
-async function tryLock(): Promise<boolean> {
-  try {
-    const fh = await open(LOCK_PATH, "wx");
-    await fh.writeFile(String(process.pid));
-    await fh.close();
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
-  try {
-    const pid = Number((await readFile(LOCK_PATH, "utf8")).trim());
-    const age = Date.now() - (await stat(LOCK_PATH)).mtimeMs;
-    if ((Number.isInteger(pid) && pid > 0 && !alive(pid)) || age > LOCK_STALE_MS) {
-      await rm(LOCK_PATH, { force: true });
-    }
-  } catch {
-    // Gone meanwhile: the next attempt will tell.
-  }
-  return false;
-}
-
 async function build(python: string, log: (line: string) => void): Promise<void> {
   await rm(VENV_DIR, { recursive: true, force: true });
   log(`schemathesis: creating ${path.relative(ROOT, VENV_DIR)}/ with ${python}`);
@@ -209,28 +182,24 @@ export async function ensureSchemathesis(
   });
   if (await isUpToDate(stamp)) return done(true);
 
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  while (!(await tryLock())) {
-    if (Date.now() > deadline) {
-      throw new Error(`schemathesis: ${LOCK_PATH} is held by another process for too long`);
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  try {
-    // Someone else may have built it while we waited for the lock.
-    if (await isUpToDate(stamp)) return done(true);
-    await build(python, log);
-    const version = await installedVersion();
-    if (version !== SCHEMATHESIS_VERSION) {
-      throw new Error(
-        `schemathesis: installed ${version ?? "nothing"}, not ${SCHEMATHESIS_VERSION}`,
-      );
-    }
-    await writeFile(STAMP_PATH, `${stamp}\n`);
-    return done(false);
-  } finally {
-    await rm(LOCK_PATH, { force: true });
-  }
+  return withLockFile(
+    LOCK_PATH,
+    () =>
+      log(`schemathesis: waiting for another process building ${path.relative(ROOT, VENV_DIR)}/`),
+    async () => {
+      // Someone else may have built it while we waited for the lock.
+      if (await isUpToDate(stamp)) return done(true);
+      await build(python, log);
+      const version = await installedVersion();
+      if (version !== SCHEMATHESIS_VERSION) {
+        throw new Error(
+          `schemathesis: installed ${version ?? "nothing"}, not ${SCHEMATHESIS_VERSION}`,
+        );
+      }
+      await writeFile(STAMP_PATH, `${stamp}\n`);
+      return done(false);
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The run-wide secrets check (issue 5): every test server records what it logged, what it
+ * The run-wide secrets check (README, "Other scripts"): every test server records what it logged, what it
  * answered and which session tokens it handed out; every test database is dumped before it is
  * dropped. After the whole run, `scanRun` looks through all of it for raw API keys, session
  * tokens and the passwords the suites use.

@@ -1,0 +1,271 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { generateKey } from "../../server/src/keys/key-format.js";
+import { AdminClient, OWNER } from "../support/admin-client.js";
+import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { fill } from "../support/pathological-markdown.js";
+import { rawRequest } from "../support/raw-http.js";
+import { type TestDb, useTestDb } from "../support/test-db.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+let t: TestDb;
+let server: TestServer;
+let a: SeededWorkspace;
+let b: SeededWorkspace;
+let revokedKey: string;
+let admin: AdminClient;
+let ws: string;
+
+/** Every stored document, minus what reads legitimately move (lastUsedAt). */
+async function snapshot(): Promise<string> {
+  const out: Record<string, unknown[]> = {};
+  for (const { name } of await t.db.listCollections().toArray()) {
+    const docs = await t.db.collection(name).find({}).sort({ _id: 1 }).toArray();
+    out[name] = docs.map(({ lastUsedAt: _ignored, ...rest }) => rest);
+  }
+  return JSON.stringify(out, Object.keys(out).sort());
+}
+
+beforeAll(async () => {
+  t = await useTestDb();
+  server = await startTestServer(t.db);
+  a = await seedWorkspace(t.db, "Alpha");
+  b = await seedWorkspace(t.db, "Beta");
+  const minted = await stores(t.db).keys.mint(a.workspaceId, "revoked");
+  await stores(t.db).keys.revoke(a.workspaceId, minted.id);
+  revokedKey = minted.key;
+  admin = new AdminClient(server.url);
+  ws =
+    (await admin.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body.workspaces[0]?.id ??
+    "";
+});
+
+type Case = [name: string, run: () => Promise<{ status: number; body?: unknown }>, status: number];
+const list = (headers: Record<string, string>, query = "") =>
+  get(`${server.url}/api/consumer/blogs${query}`, headers);
+const byId = (id: string) => get(`${server.url}/api/consumer/blogs/${id}`, { "x-api-key": a.key });
+const rawList = async (headers: string) => {
+  const res = await rawRequest(
+    server.url,
+    `GET /api/consumer/blogs HTTP/1.1\r\nHost: localhost\r\n${headers}`,
+  );
+  return {
+    status: res.status,
+    body: JSON.parse(res.raw.split("\r\n\r\n")[1] ?? "null") as unknown,
+  };
+};
+/** An admin request as raw bytes (a Host fetch would not send), its JSON body parsed. */
+const rawAdmin = async (head: string) => {
+  const res = await rawRequest(server.url, head);
+  return {
+    status: res.status,
+    body: JSON.parse(res.raw.split("\r\n\r\n")[1] ?? "null") as unknown,
+  };
+};
+const wrongChecksum = () => `${a.key.slice(0, -1)}${a.key.endsWith("A") ? "B" : "A"}`;
+
+const cases: Case[] = [
+  // keys
+  ["an empty x-api-key", () => list({ "x-api-key": "" }), 401],
+  ["a whitespace x-api-key", () => list({ "x-api-key": "   " }), 401],
+  [
+    "'bearer' in lower case (schemes are case-insensitive)",
+    () => list({ authorization: `bearer ${a.key}` }),
+    200,
+  ],
+  ["'Bearer' with no token", () => list({ authorization: "Bearer" }), 401],
+  ["two x-api-key headers", () => rawList(`x-api-key: ${a.key}\r\nx-api-key: ${a.key}\r\n`), 401],
+  ["an 8 KB key", () => list({ "x-api-key": `cp_live_${"A".repeat(8 * 1024)}` }), 401],
+  ["non-ASCII bytes in the key", () => rawList("x-api-key: cp_live_\xff\xfe\xe9\r\n"), 401],
+  ["cp_live_ alone", () => list({ "x-api-key": "cp_live_" }), 401],
+  ["the right shape with a wrong checksum", () => list({ "x-api-key": wrongChecksum() }), 401],
+  ["a cp_test_ key", () => list({ "x-api-key": a.key.replace("cp_live_", "cp_test_") }), 401],
+  ["a well-formed key that was never minted", () => list({ "x-api-key": generateKey().raw }), 401],
+  ["a revoked key", () => list({ "x-api-key": revokedKey }), 401],
+  [
+    "the right key with a trailing newline (a bare LF: unparseable)",
+    () => rawList(`x-api-key: ${a.key}\n`),
+    400,
+  ],
+  [
+    "64 KB of headers",
+    () => rawList(`x-api-key: ${a.key}\r\nx-junk: ${"j".repeat(64 * 1024)}\r\n`),
+    431,
+  ],
+  [
+    "another workspace's key on this workspace's blog",
+    () => get(`${server.url}/api/consumer/blogs/${a.released[0]}`, { "x-api-key": b.key }),
+    404,
+  ],
+  // paths
+  [
+    "an empty blog id (the list)",
+    () => get(`${server.url}/api/consumer/blogs/`, { "x-api-key": a.key }),
+    200,
+  ],
+  ["a 1 KB blog id", () => byId("b".repeat(1024)), 404],
+  [
+    "a 1,025-character blog id in 4-byte characters (400, not 431)",
+    () => byId(encodeURIComponent("🚀".repeat(1025))),
+    400,
+  ],
+  ["a unicode blog id", () => byId(encodeURIComponent("b_ünïcødé_🚀")), 404],
+  ["a %00 blog id", () => byId("b_%00"), 404],
+  ["an operator object as blog id", () => byId(encodeURIComponent('{"$ne":null}')), 404],
+  ["[$ne] on the blog id", () => byId("b_x?blogId[$ne]=1"), 400],
+  // queries
+  ...["0", "101", "-1", "1e3", "abc", "1.5", "", "0x10", "1e1", "%205", "5.0", "+5"].map(
+    (v): Case => [`limit=${v}`, () => list({ "x-api-key": a.key }, `?limit=${v}`), 400],
+  ),
+  ["limit as an array", () => list({ "x-api-key": a.key }, "?limit=1&limit=2"), 400],
+  ["limit[$ne]=", () => list({ "x-api-key": a.key }, "?limit[$ne]=1"), 400],
+  ["cursor[$gt]=", () => list({ "x-api-key": a.key }, "?cursor[$gt]="), 400],
+  [
+    "a tampered cursor",
+    () =>
+      list({ "x-api-key": a.key }, `?cursor=${Buffer.from('[1,"b_x"]x').toString("base64url")}`),
+    400,
+  ],
+  [
+    "a cursor naming an operator",
+    () =>
+      list(
+        { "x-api-key": a.key },
+        `?cursor=${Buffer.from('[{"$gt":0},"b_x"]').toString("base64url")}`,
+      ),
+    400,
+  ],
+  ["a 1 KB cursor", () => list({ "x-api-key": a.key }, `?cursor=${"A".repeat(1024)}`), 400],
+  // admin bodies
+  [
+    "admin: wrong content type",
+    () =>
+      admin.call("POST", `/workspaces/${ws}/blogs`, undefined, { "content-type": "text/plain" }),
+    415,
+  ],
+  ["admin: malformed JSON", () => admin.postRaw(`/workspaces/${ws}/blogs`, "{not json"), 400],
+  [
+    "admin: a 1 MB bodyMarkdown (past its maxLength, under the body limit)",
+    () =>
+      admin.post(`/workspaces/${ws}/blogs`, {
+        title: "big",
+        bodyMarkdown: "x".repeat(1024 * 1024),
+      }),
+    400,
+  ],
+  [
+    "admin: a 4 MB body (over the 3 MB limit)",
+    () =>
+      admin.post(`/workspaces/${ws}/blogs`, {
+        title: "big",
+        bodyMarkdown: "x".repeat(4 * 1024 * 1024),
+      }),
+    413,
+  ],
+  [
+    "admin: unknown fields",
+    () => admin.post(`/workspaces/${ws}/blogs`, { title: "t", isAdmin: true }),
+    400,
+  ],
+  [
+    "admin: a __proto__ key",
+    () => admin.postRaw(`/workspaces/${ws}/blogs`, '{"title":"t","__proto__":{"polluted":true}}'),
+    400,
+  ],
+  [
+    "admin: a constructor key",
+    () =>
+      admin.postRaw(
+        `/workspaces/${ws}/blogs`,
+        '{"title":"t","constructor":{"prototype":{"polluted":true}}}',
+      ),
+    400,
+  ],
+  [
+    "admin: an operator object as a title",
+    () => admin.post(`/workspaces/${ws}/blogs`, { title: { $ne: null } }),
+    400,
+  ],
+  [
+    "admin: an operator object as email on sign-in",
+    () => admin.post("/session", { email: { $ne: null }, password: "x" }),
+    400,
+  ],
+  [
+    "admin: sign-in with an email past 254 characters",
+    () => admin.post("/session", { email: `${"a".repeat(250)}@x.example`, password: "x" }),
+    400,
+  ],
+  [
+    "admin: sign-in with an array as email",
+    () => admin.post("/session", { email: ["a@x.example", "b@x.example"], password: "x" }),
+    400,
+  ],
+  [
+    "admin: sign-in with a password past 200 characters (never hashed)",
+    () => admin.post("/session", { email: OWNER.email, password: "p".repeat(201) }),
+    400,
+  ],
+  [
+    "admin: a title with U+202E (right-to-left override)",
+    () => admin.post(`/workspaces/${ws}/blogs`, { title: "invoice\u202Etxt.exe" }),
+    400,
+  ],
+  [
+    "admin: member add of an email with no account (202 alike, nothing stored)",
+    () => admin.post(`/workspaces/${ws}/members`, { email: "nobody@example.com" }),
+    202,
+  ],
+  // bodies that took the request thread for seconds, or its stack (README, "Production": rendering)
+  [
+    "admin: 200,000 characters of _a (quadratic emphasis, past the render time limit)",
+    () => admin.post(`/workspaces/${ws}/blogs`, { title: "t", bodyMarkdown: fill("_a") }),
+    422,
+  ],
+  [
+    "admin: 200,000 > on one line (nesting past the limit; overflowed the stack)",
+    () => admin.post(`/workspaces/${ws}/blogs`, { title: "t", bodyMarkdown: fill(">") }),
+    422,
+  ],
+  // who may reach the admin API, and keys hidden by percent-encoding (README, PUBLIC_URL; "Production": the access log)
+  [
+    "admin: a DNS-rebinding POST /setup (Host and Origin evil.test)",
+    () =>
+      rawAdmin("POST /api/admin/setup HTTP/1.1\r\nHost: evil.test\r\nOrigin: http://evil.test\r\n"),
+    403,
+  ],
+  [
+    "admin: an https:// Origin on the http server",
+    () =>
+      new AdminClient(server.url, server.url.replace("http:", "https:")).post("/session", {
+        email: OWNER.email,
+        password: OWNER.password,
+      }),
+    403,
+  ],
+  ["admin: HTTP/1.0 with no Host", () => rawAdmin("GET /api/admin/setup HTTP/1.0\r\n"), 403],
+  [
+    "a percent-encoded key in the consumer path (kept out of the log)",
+    () => byId(a.key.replace(/_/g, "%5F")),
+    404,
+  ],
+];
+
+describe("hostile input: exact status, JSON {message}, no 500, nothing stored changes", () => {
+  it(`${cases.length} cases`, async () => {
+    const before = await snapshot();
+    const results: string[] = [];
+    for (const [name, run, expected] of cases) {
+      const res = await run();
+      results.push(
+        `${res.status === expected ? "ok  " : "FAIL"} ${res.status} (want ${expected}) ${name}`,
+      );
+      if (res.status >= 400 && "body" in res && res.body !== undefined) {
+        expect(Object.keys(res.body as object), name).toEqual(["message"]);
+      }
+    }
+    const failures = results.filter((r) => r.startsWith("FAIL"));
+    expect(failures, results.join("\n")).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(await snapshot()).toBe(before);
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { scanRun } from "../support/secret-scan.js";
+
+/**
+ * The run-wide secrets scan itself (test/support/secret-scan.ts), on a directory of its own, so
+ * that what it plants here never reaches the run's scan. Issue 20, finding 7: it must find a
+ * key in any spelling a URL gives it, not only the raw one.
+ */
+
+const dir = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Built here rather than written out, so this source holds no key-shaped string.
+const KEY = `cp_live_${"Ab3dE5gH7j".repeat(4)}K9`;
+
+const encodeAll = (text: string, upper: boolean) =>
+  [...text]
+    .map((c) => {
+      const hex = c.charCodeAt(0).toString(16);
+      return `%${upper ? hex.toUpperCase() : hex}`;
+    })
+    .join("");
+
+const SPELLINGS: [name: string, spelled: string][] = [
+  ["raw", KEY],
+  ["underscores-5F", KEY.replaceAll("_", "%5F")],
+  ["underscores-5f", KEY.replaceAll("_", "%5f")],
+  ["underscores-255F", KEY.replaceAll("_", "%255F")],
+  ["underscores-255f", KEY.replaceAll("_", "%255f")],
+  ["every-character-upper", encodeAll(KEY, true)],
+  ["every-character-lower", encodeAll(KEY, false)],
+  ["every-character-twice", encodeAll(KEY, true).replaceAll("%", "%25")],
+  ["one-character", `${KEY.slice(0, 30)}%${KEY.charCodeAt(30).toString(16)}${KEY.slice(31)}`],
+];
+
+function plant(name: string, kind: "logs" | "db" | "responses", text: string): void {
+  writeFileSync(path.join(dir, `${name}.${kind}.txt`), `${text}\n`);
+}
+
+const response = (body: string, mint = false) =>
+  JSON.stringify({ method: "GET", url: "/api/consumer/blogs/x", status: 404, mint, body });
+
+describe("the secrets scan", () => {
+  it("finds a key in a log line, a stored document and a response body in every spelling: raw, percent-encoded in either case, twice, wholly or in part", () => {
+    for (const [name, spelled] of SPELLINGS) {
+      plant(`${name}-log`, "logs", JSON.stringify({ msg: "request", path: `/api/x/${spelled}` }));
+      plant(`${name}-doc`, "db", JSON.stringify({ _id: "x", note: `?k=${spelled}&z=1` }));
+      plant(`${name}-res`, "responses", response(JSON.stringify({ message: spelled })));
+    }
+    const { findings } = scanRun(dir);
+    const missed = SPELLINGS.flatMap(([name]) =>
+      ["log", "doc", "res"]
+        .map((where) => `${name}-${where}`)
+        .filter((file) => !findings.some((f) => f.startsWith(`${file}.`) && f.includes("API key"))),
+    );
+    expect(missed).toEqual([]);
+  });
+
+  it("happy: a mint response may show the key (once, to its owner); cut or short keys are no finding", () => {
+    const clean = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
+    try {
+      writeFileSync(path.join(clean, "mint.responses.txt"), `${response(KEY, true)}\n`);
+      writeFileSync(
+        path.join(clean, "cut.logs.txt"),
+        [
+          "/api/consumer/blogs/cp_live_[REDACTED]",
+          "/api/consumer/blogs/cp%5Flive%5F[REDACTED]",
+          `/x/${KEY.slice(0, 40).replaceAll("_", "%5F")}`,
+          "/100%25/%zz/%E0%A4%A",
+        ].join("\n"),
+      );
+      expect(scanRun(clean).findings).toEqual([]);
+    } finally {
+      rmSync(clean, { recursive: true, force: true });
+    }
+  });
+});

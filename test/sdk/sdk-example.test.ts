@@ -1,0 +1,122 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { assertBuiltSdk, SDK_DIR } from "../support/sdk-build.js";
+import { type TestDb, useTestDb } from "../support/test-db.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+/** sdk/examples/sync.ts, run as its README says (tsx, a new process each time). */
+
+const TSX = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
+const SYNC = path.join(SDK_DIR, "examples/sync.ts");
+
+let t: TestDb;
+let server: TestServer;
+let a: SeededWorkspace;
+let dir: string;
+
+function sync(apiKey: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      TSX,
+      [SYNC, dir],
+      {
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "",
+          PRESSROOM_API_KEY: apiKey,
+          PRESSROOM_BASE_URL: server.url,
+          PRESSROOM_PAGE_SIZE: "2",
+        },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() });
+      },
+    );
+  });
+}
+
+/** Statuses of the consumer requests the server logged since `from` (its access log). */
+function statusesSince(from: number): number[] {
+  return server.logLines
+    .slice(from)
+    .map((line) => JSON.parse(line) as { msg?: string; path?: string; status?: number })
+    .filter((entry) => entry.msg === "request" && entry.path === "/api/consumer/blogs")
+    .map((entry) => entry.status ?? 0);
+}
+
+const files = async () => (await readdir(dir)).filter((n) => !n.startsWith(".")).sort();
+
+beforeAll(async () => {
+  await assertBuiltSdk();
+  t = await useTestDb();
+  server = await startTestServer(t.db);
+  a = await seedWorkspace(t.db, "Mirror", 5);
+  dir = await mkdtemp(path.join(tmpdir(), "pressroom-sync-"));
+});
+
+afterAll(async () => {
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+describe("examples/sync.ts — a periodic sync that re-runs cheaply", () => {
+  it("the first run writes one file per released blog and a cache file", async () => {
+    const from = server.logLines.length;
+    const run = await sync(a.key);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toBe(
+      `synced ${dir}: fetched 5, written 5, deleted 0, unchanged 0; requests 3, not modified 0`,
+    );
+    expect(await files()).toEqual(a.released.map((id) => `${id}.json`).sort());
+    const blog = JSON.parse(await readFile(path.join(dir, `${a.released[0]}.json`), "utf8"));
+    expect(blog).toMatchObject({ id: a.released[0], title: "Post 4" });
+    expect(statusesSince(from)).toEqual([200, 200, 200]);
+    const cache = await readFile(path.join(dir, ".pressroom-cache.json"), "utf8");
+    expect(Object.keys(JSON.parse(cache))).toHaveLength(3);
+    expect(cache).not.toContain(a.key.slice(8));
+  });
+
+  it("a second process makes only conditional requests, all answered 304", async () => {
+    const from = server.logLines.length;
+    const run = await sync(a.key);
+    expect(run.stdout).toBe(
+      `synced ${dir}: fetched 5, written 0, deleted 0, unchanged 5; requests 3, not modified 3`,
+    );
+    expect(statusesSince(from)).toEqual([304, 304, 304]);
+  });
+
+  it("a file changed locally is rewritten even when the server says not modified", async () => {
+    const file = path.join(dir, `${a.released[2]}.json`);
+    await writeFile(file, "{}\n");
+    const run = await sync(a.key);
+    expect(run.stdout).toContain("written 1, deleted 0, unchanged 4; requests 3, not modified 3");
+    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ id: a.released[2] });
+  });
+
+  it("a blog no longer released has its file deleted", async () => {
+    const gone = a.released[4] ?? "";
+    await stores(t.db).blogs.setStatus(a.workspaceId, gone, "removed");
+    const run = await sync(a.key);
+    expect(run.stdout).toContain("fetched 4, written 0, deleted 1, unchanged 4");
+    expect(await files()).not.toContain(`${gone}.json`);
+    expect(await files()).toHaveLength(4);
+  });
+
+  it("a failed run exits 1 with the typed error, never the key, and deletes nothing", async () => {
+    const s = stores(t.db);
+    const minted = await s.keys.mint(a.workspaceId, "revoked soon");
+    await s.keys.revoke(a.workspaceId, minted.id);
+    const before = await files();
+    const run = await sync(minted.key);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^sync failed: AuthenticationError: Invalid or missing API key\./);
+    expect(run.stderr).not.toContain(minted.key.slice(8));
+    expect(await files()).toEqual(before);
+  });
+});

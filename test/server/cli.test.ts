@@ -1,0 +1,193 @@
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type CliResult, runCli } from "../support/cli.js";
+import { get } from "../support/fixtures.js";
+import { type TestDb, useTestDb } from "../support/test-db.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+let t: TestDb;
+let server: TestServer;
+let env: Record<string, string>;
+const cli = (...args: string[]) => runCli(args, env);
+const json = (r: CliResult) => {
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+};
+
+beforeAll(async () => {
+  t = await useTestDb();
+  server = await startTestServer(t.db);
+  env = { MONGODB_URI: t.uri, MONGODB_DB: t.name };
+});
+
+describe("operator CLI — happy path, as an operator sets up a consumer", () => {
+  it("creates a workspace, blogs and a key, and the key reads the released blog over HTTP", async () => {
+    const { id: workspaceId } = json(await cli("workspace", "create", "--name", "Acme", "--json"));
+    expect(workspaceId).toMatch(/^ws_/);
+    const bodyFile = path.join(tmpdir(), `pressroom-body-${Date.now()}.md`);
+    await writeFile(bodyFile, "# Hello\n\nFirst *post*.\n");
+    const ws = String(workspaceId);
+    const released = json(
+      await cli(
+        "blog",
+        "create",
+        "--workspace",
+        ws,
+        "--title",
+        "Hello world",
+        "--body-file",
+        bodyFile,
+        "--tags",
+        "news,launch",
+        "--release",
+        "--json",
+      ),
+    );
+    const draft = json(
+      await cli("blog", "create", "--workspace", ws, "--title", "Later", "--json"),
+    );
+    const minted = json(await cli("key", "mint", "--workspace", ws, "--name", "Website", "--json"));
+    expect(Object.keys(minted).sort()).toEqual(["id", "key", "prefix"]);
+    expect(minted.key).toMatch(/^cp_live_[0-9A-Za-z]{42}$/);
+    expect(minted.prefix).toBe(String(minted.key).slice(0, 12));
+
+    const list = await get(`${server.url}/api/consumer/blogs`, { "x-api-key": String(minted.key) });
+    expect((list.body as { data: { id: string; tags: string[] }[] }).data).toMatchObject([
+      { id: released.id, tags: ["news", "launch"] },
+    ]);
+    expect(
+      (
+        await get(`${server.url}/api/consumer/blogs/${draft.id}`, {
+          "x-api-key": String(minted.key),
+        })
+      ).status,
+    ).toBe(404);
+
+    const blogs = json(await cli("blog", "list", "--workspace", ws, "--json")).blogs as {
+      id: string;
+      status: string;
+    }[];
+    expect(blogs.map((b) => [b.id, b.status]).sort()).toEqual(
+      [
+        [released.id, "released"],
+        [draft.id, "draft"],
+      ].sort(),
+    );
+    expect(
+      json(await cli("blog", "release", "--workspace", ws, String(draft.id), "--json")),
+    ).toEqual({ id: draft.id, status: "released" });
+    expect(
+      json(await cli("blog", "remove", "--workspace", ws, String(released.id), "--json")),
+    ).toEqual({ id: released.id, status: "removed" });
+
+    const keys = json(await cli("key", "list", "--workspace", ws, "--json")).keys as Record<
+      string,
+      unknown
+    >[];
+    expect(keys).toHaveLength(1);
+    expect(Object.keys(keys[0] ?? {}).sort()).toEqual([
+      "createdAt",
+      "id",
+      "lastUsedAt",
+      "name",
+      "prefix",
+      "status",
+    ]);
+    expect(keys[0]).toMatchObject({
+      id: minted.id,
+      name: "Website",
+      prefix: minted.prefix,
+      status: "Active",
+    });
+    expect(JSON.stringify(keys)).not.toContain(String(minted.key));
+
+    expect(
+      json(await cli("key", "revoke", "--workspace", ws, String(minted.id), "--json")),
+    ).toMatchObject({ id: minted.id, status: "Revoked" });
+    expect(
+      (await get(`${server.url}/api/consumer/blogs`, { "x-api-key": String(minted.key) })).status,
+    ).toBe(401);
+  });
+
+  it("prints readable text without --json, and shows a minted key once with a warning", async () => {
+    const created = await cli("workspace", "create", "--name", "Text Co");
+    expect(created.code).toBe(0);
+    const ws = /Created workspace (ws_\w+)/.exec(created.stdout)?.[1] ?? "";
+    const mint = await cli("key", "mint", "--workspace", ws, "--name", "Site");
+    expect(mint.stdout).toMatch(/cp_live_[0-9A-Za-z]{42}/);
+    expect(mint.stdout).toContain("only time the key is shown");
+    const list = await cli("key", "list", "--workspace", ws);
+    expect(list.stdout).toMatch(/ID\s+NAME\s+PREFIX\s+STATUS\s+CREATED\s+LAST USED/);
+    expect(list.stdout).toContain("never");
+    expect(list.stdout).not.toMatch(/cp_live_[0-9A-Za-z]{42}/);
+  });
+
+  it("demo seeds released, draft and removed blogs, and only the released ones are served", async () => {
+    const seeded = json(await cli("demo", "--json")) as {
+      workspaceId: string;
+      released: string[];
+      drafts: string[];
+      removed: string[];
+    };
+    expect(seeded.released.length).toBeGreaterThanOrEqual(3);
+    const { key } = json(
+      await cli("key", "mint", "--workspace", seeded.workspaceId, "--name", "Demo", "--json"),
+    );
+    const listed = (await get(`${server.url}/api/consumer/blogs`, { "x-api-key": String(key) }))
+      .body as { data: { id: string }[] };
+    expect(listed.data.map((b) => b.id).sort()).toEqual([...seeded.released].sort());
+  });
+});
+
+describe("operator CLI — dashboard users", () => {
+  it("user create reads the password from stdin and stores only its argon2id hash", async () => {
+    const password = "a long and secret password";
+    const r = await runCli(
+      ["user", "create", "--email", "Ed@Example.com", "--name", "Ed", "--json"],
+      env,
+      `${password}\n`,
+    );
+    expect(json(r)).toMatchObject({ email: "ed@example.com" });
+    const stored = await t.db.collection("users").findOne({ email: "ed@example.com" });
+    expect(String(stored?.passwordHash)).toMatch(/^\$argon2id\$/);
+    expect(JSON.stringify(stored)).not.toContain(password);
+    const short = await runCli(
+      ["user", "create", "--email", "f@example.com", "--name", "F"],
+      env,
+      "short\n",
+    );
+    expect(short.code).toBe(2);
+  });
+});
+
+describe("operator CLI — errors are clear and exit non-zero", () => {
+  it("a missing required option → exit 2 with usage", async () => {
+    const r = await cli("key", "mint", "--name", "x");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--workspace is required");
+    expect(r.stderr).toContain("Usage: pressroom");
+  });
+
+  it("an unknown option or command → exit 2", async () => {
+    expect((await cli("key", "mint", "--wrokspace", "x")).code).toBe(2);
+    expect((await cli("frobnicate")).code).toBe(2);
+  });
+
+  it("an unknown workspace or key → exit 1 with the reason, as JSON with --json", async () => {
+    const r = await cli("key", "mint", "--workspace", "ws_nope", "--name", "x", "--json");
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({ message: "Workspace not found." });
+    const revoke = await cli("key", "revoke", "--workspace", "ws_nope", "key_nope");
+    expect(revoke.code).toBe(1);
+    expect(revoke.stderr).toContain("Key not found.");
+  });
+
+  it("a bad MONGODB_URI → exit 1 naming the variable", async () => {
+    const r = await runCli(["workspace", "list"], { MONGODB_URI: "http://nope" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("MONGODB_URI must start with mongodb://");
+  });
+});
