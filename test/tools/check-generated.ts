@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { LIMITS_OUTPUT, LIMITS_SPEC, limitsModule } from "../../openapi/limits-module.js";
 
-const HERE = fileURLToPath(new URL("..", import.meta.url));
+const HERE = fileURLToPath(new URL("../..", import.meta.url));
 const ROOT = path.resolve(process.argv[2] ?? HERE);
 const CLI = path.join(HERE, "node_modules", ".bin", "openapi-typescript");
 
