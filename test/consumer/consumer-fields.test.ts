@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { Blog, BlogList, PartialBlog } from "../../server/src/api-types.js";
 import { BLOG_FIELDS } from "../../server/src/blogs/field-selection.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
@@ -91,6 +93,30 @@ describe("fields (openapi.yaml, Choosing fields): the selected Blog properties, 
     const listAll = await api(`/blogs?limit=3&fields=${BLOG_FIELDS.join(",")}`, a.key);
     expect(listAll.text).toBe(list.text);
     expect(listAll.headers.get("etag")).toBe(list.headers.get("etag"));
+  });
+});
+
+describe("fields allow-list (openapi.yaml, Fields): exactly the Blog schema's properties", () => {
+  interface Spec {
+    components: {
+      schemas: Record<string, { properties: Record<string, unknown> }>;
+      parameters: Record<string, { schema: { pattern: string } }>;
+    };
+  }
+  const spec = parse(
+    readFileSync(new URL("../../openapi/openapi.yaml", import.meta.url), "utf8"),
+  ) as Spec;
+
+  it("the server's list, PartialBlog and the parameter's pattern name the Blog properties in order", () => {
+    const blog = Object.keys(spec.components.schemas.Blog?.properties ?? {});
+    expect([...BLOG_FIELDS]).toEqual(blog);
+    expect(Object.keys(spec.components.schemas.PartialBlog?.properties ?? {})).toEqual(blog);
+    const pattern = new RegExp(spec.components.parameters.Fields?.schema.pattern ?? "");
+    for (const name of blog) expect(pattern.test(name), name).toBe(true);
+    expect(pattern.test(blog.join(","))).toBe(true);
+    for (const name of ["Title", "workspaceId", "ids", "slugs", "id,", "id,foo", "markdown"]) {
+      expect(pattern.test(name), name).toBe(false);
+    }
   });
 });
 

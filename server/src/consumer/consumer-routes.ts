@@ -18,6 +18,7 @@ import { errorHandler, HttpError } from "../http/errors.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
+import { unknownFieldsNamed } from "./unknown-fields.js";
 
 export interface ConsumerDeps {
   /** The validator of openapi/openapi.yaml (http/spec-validator.ts). */
@@ -34,7 +35,8 @@ const DEFAULT_LIMIT = 20;
  * The consumer API (openapi/openapi.yaml), mounted at /api/consumer:
  *   GET /blogs           listBlogs
  *   GET /blogs/:blogId   getBlog
- * Authentication runs first, then the spec's request validation, then the handler.
+ * Authentication runs first, then the spec's request validation (after `unknownFieldsNamed`, so
+ * an unknown name in `fields` gets a message naming it), then the handler.
  */
 export function consumerRouter(deps: ConsumerDeps): Router {
   const router = Router();
@@ -45,6 +47,8 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   };
 
   router.use(authenticate(deps.keys, deps.lastUsed));
+  // Only where `fields` is a parameter: any other path keeps the validator's answer.
+  router.get(["/blogs", "/blogs/:blogId"], unknownFieldsNamed);
   router.use(...deps.specValidation);
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
