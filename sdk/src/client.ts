@@ -1,6 +1,7 @@
 import createFetchClient, { type Client } from "openapi-fetch";
 import { type CacheStore, cacheKeyPrefix, fetchWithCache, MemoryCacheStore } from "./cache.js";
 import { PressroomError } from "./errors.js";
+import { fieldsQuery } from "./fields.js";
 import type { components, paths } from "./generated/consumer.js";
 import {
   DEFAULT_RETRY,
@@ -19,8 +20,21 @@ import {
 export type Blog = components["schemas"]["Blog"];
 /** One page of the list, exactly as the API's `BlogList` schema defines it. */
 export type BlogList = components["schemas"]["BlogList"];
-/** A page as `blogs.list()` returns it: the `BlogList` plus whether it came from the cache. */
-export type BlogPage = BlogList & {
+/** A blog with only some fields (`fields`), exactly as the API's `PartialBlog` schema defines it. */
+export type PartialBlog = components["schemas"]["PartialBlog"];
+/** The name of a `Blog` property, as `fields` takes it. */
+export type BlogField = keyof Blog;
+/**
+ * What a call with `fields: F` returns for each blog: the whole {@link Blog} when `F` is every
+ * field (no `fields` given), otherwise only the fields named and `id`, which is always sent.
+ */
+export type BlogWith<F extends BlogField> = [BlogField] extends [F] ? Blog : Pick<Blog, F | "id">;
+/**
+ * A page as `blogs.list()` returns it: the `BlogList` plus whether it came from the cache. With
+ * `fields`, `B` is the partial blog those fields make (see {@link BlogWith}).
+ */
+export type BlogPage<B extends PartialBlog = Blog> = Omit<BlogList, "data"> & {
+  readonly data: B[];
   /** `true` when the server answered 304 and the page is the cached copy. */
   readonly notModified: boolean;
 };
@@ -70,14 +84,30 @@ export interface CallOptions {
   readonly cache?: false;
 }
 
-export interface ListOptions extends CallOptions {
+/** Options of the calls that return blogs. */
+export interface FieldsOptions<F extends BlogField = BlogField> {
+  /**
+   * Only these `Blog` properties (and `id`, always), e.g. `["slug", "title"] as const`: a listing
+   * without bodies is a fraction of the bytes. The result's type has only these fields. Absent:
+   * the whole blog. Each set is its own representation, with its own ETag and cache entry.
+   */
+  readonly fields?: readonly F[];
+}
+
+export interface GetOptions<F extends BlogField = BlogField>
+  extends CallOptions,
+    FieldsOptions<F> {}
+
+export interface ListOptions<F extends BlogField = BlogField>
+  extends CallOptions,
+    FieldsOptions<F> {
   /** Page size, 1–100. Server default 20. */
   readonly limit?: number;
   /** The previous page's `nextCursor`; absent or `null` for the first page. */
   readonly cursor?: string | null;
 }
 
-export type ListAllOptions = Omit<ListOptions, "cursor">;
+export type ListAllOptions<F extends BlogField = BlogField> = Omit<ListOptions<F>, "cursor">;
 
 /** What `onResponse` receives; it never contains the API key. */
 export interface ResponseInfo {
@@ -96,13 +126,20 @@ export interface ResponseInfo {
 /** The blog operations of the consumer API. */
 export interface Blogs {
   /** One page of released blogs, newest release first. */
-  list(options?: ListOptions): Promise<BlogPage>;
+  list<F extends BlogField = BlogField>(options?: ListOptions<F>): Promise<BlogPage<BlogWith<F>>>;
   /** Every page, following `nextCursor` until it is `null`. */
-  pages(options?: ListAllOptions): AsyncGenerator<BlogPage, void, undefined>;
+  pages<F extends BlogField = BlogField>(
+    options?: ListAllOptions<F>,
+  ): AsyncGenerator<BlogPage<BlogWith<F>>, void, undefined>;
   /** Every released blog, page after page. */
-  listAll(options?: ListAllOptions): AsyncGenerator<Blog, void, undefined>;
+  listAll<F extends BlogField = BlogField>(
+    options?: ListAllOptions<F>,
+  ): AsyncGenerator<BlogWith<F>, void, undefined>;
   /** One released blog; a draft, removed or unknown ID throws {@link NotFoundError}. */
-  get(blogId: string, options?: CallOptions): Promise<Blog>;
+  get<F extends BlogField = BlogField>(
+    blogId: string,
+    options?: GetOptions<F>,
+  ): Promise<BlogWith<F>>;
 }
 
 const CONSUMER_PATH = "/api/consumer";
@@ -249,23 +286,31 @@ function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blog
     });
   }
 
-  async function list(options: ListOptions = {}): Promise<BlogPage> {
+  async function list<F extends BlogField = BlogField>(
+    options: ListOptions<F> = {},
+  ): Promise<BlogPage<BlogWith<F>>> {
     const { limit, cursor } = options;
     const query = {
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined || cursor === null ? {} : { cursor }),
+      ...fieldsQuery(options.fields),
     };
     const { data, notModified } = await run(options, (init) =>
       api.GET("/blogs", { params: { query }, ...init }),
     );
-    return { data: data.data, nextCursor: data.nextCursor, notModified };
+    // The server sends the fields asked for (the whole Blog without `fields`), as its response
+    // schema says (BlogList or PartialBlogList): the narrower type is what `fields` selected.
+    const items = data.data as BlogWith<F>[];
+    return { data: items, nextCursor: data.nextCursor, notModified };
   }
 
-  async function* pages(options: ListAllOptions = {}): AsyncGenerator<BlogPage, void, undefined> {
+  async function* pages<F extends BlogField = BlogField>(
+    options: ListAllOptions<F> = {},
+  ): AsyncGenerator<BlogPage<BlogWith<F>>, void, undefined> {
     const seen = new Set<string>();
     let cursor: string | null = null;
     do {
-      const page: BlogPage = await list({ ...options, cursor });
+      const page: BlogPage<BlogWith<F>> = await list<F>({ ...options, cursor });
       yield page;
       cursor = page.nextCursor;
       if (cursor !== null) {
@@ -278,18 +323,25 @@ function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blog
     } while (cursor !== null);
   }
 
-  async function* listAll(options: ListAllOptions = {}): AsyncGenerator<Blog, void, undefined> {
-    for await (const page of pages(options)) yield* page.data;
+  async function* listAll<F extends BlogField = BlogField>(
+    options: ListAllOptions<F> = {},
+  ): AsyncGenerator<BlogWith<F>, void, undefined> {
+    for await (const page of pages<F>(options)) yield* page.data;
   }
 
-  async function get(blogId: string, options: CallOptions = {}): Promise<Blog> {
+  async function get<F extends BlogField = BlogField>(
+    blogId: string,
+    options: GetOptions<F> = {},
+  ): Promise<BlogWith<F>> {
     if (typeof blogId !== "string" || blogId === "" || blogId === "." || blogId === "..") {
       throw new TypeError("blogs.get needs a blog ID, as listed by blogs.list().");
     }
+    const query = fieldsQuery(options.fields);
     const { data } = await run(options, (init) =>
-      api.GET("/blogs/{blogId}", { params: { path: { blogId } }, ...init }),
+      api.GET("/blogs/{blogId}", { params: { path: { blogId }, query }, ...init }),
     );
-    return data;
+    // As in `list`: the server sends exactly the fields asked for.
+    return data as BlogWith<F>;
   }
 
   return { list, pages, listAll, get };

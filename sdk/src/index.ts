@@ -6,14 +6,19 @@ export type { CacheEntry, CacheStore } from "./cache.js";
 export { MemoryCacheStore } from "./cache.js";
 export type {
   Blog,
+  BlogField,
   BlogList,
   BlogPage,
   Blogs,
+  BlogWith,
   CacheOptions,
   CallOptions,
   ClientOptions,
+  FieldsOptions,
+  GetOptions,
   ListAllOptions,
   ListOptions,
+  PartialBlog,
   ResponseInfo,
 } from "./client.js";
 export { createClient, PressroomClient } from "./client.js";

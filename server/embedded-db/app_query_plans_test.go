@@ -107,6 +107,8 @@ func appShapes() []appShape {
 	editors := d(e("workspaceId", "ws_0000"), e("status", d(e("$in", bson.A{"draft", "released"}))))
 	drafts := d(e("workspaceId", "ws_0000"), e("status", "draft"))
 	validators := d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1))
+	// `fields=id,slug,title` (field-selection.ts): the validators plus the stored fields selected.
+	fieldsIDSlugTitle := append(append(bson.D{}, validators...), e("slug", 1), e("title", 1))
 	live := d(e("$gt", at(0)))
 	const small = "the documents of one email, address or user: a few"
 	return []appShape{
@@ -115,9 +117,12 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "consumer list, deep cursor page (near the end)", run: find(cursor(released, "releasedAt", 10, "b_0010"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "304 validators, first page", run: find(released, page(desc("releasedAt")).SetProjection(validators))},
 		{coll: "blogs", name: "304 validators, deep cursor page", run: find(cursor(released, "releasedAt", 10, "b_0010"), page(desc("releasedAt")).SetProjection(validators))},
+		{coll: "blogs", name: "consumer list `fields=id,slug,title` projection, first page", run: find(released, page(desc("releasedAt")).SetProjection(fieldsIDSlugTitle))},
+		{coll: "blogs", name: "consumer list `fields=id,slug,title` projection, deep cursor page", run: find(cursor(released, "releasedAt", 10, "b_0010"), page(desc("releasedAt")).SetProjection(fieldsIDSlugTitle))},
 		{coll: "blogs", name: "get `{_id, workspaceId, status: {$ne: removed}}`", run: findOne(d(e("_id", "b_0010"), e("workspaceId", "ws_0000"), e("status", d(e("$ne", "removed")))))},
 		{coll: "blogs", name: "released blog `findOne({_id})`", run: findOne(d(e("_id", "b_0010")))},
 		{coll: "blogs", name: "released validator `findOne({_id})` + projection", run: findOne(d(e("_id", "b_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1), e("workspaceId", 1), e("status", 1))))},
+		{coll: "blogs", name: "released blog `findOne({_id})` + `fields=title` projection", run: findOne(d(e("_id", "b_0010")), options.FindOne().SetProjection(append(append(bson.D{}, validators...), e("title", 1), e("workspaceId", 1), e("status", 1))))},
 		{coll: "blogs", name: "editor list `status: {$in}`, first page", run: find(editors, page(desc("createdAt")))},
 		{coll: "blogs", name: "editor list `status: {$in}`, deep cursor page", run: find(cursor(editors, "createdAt", 20, "b_0020"), page(desc("createdAt")))},
 		{coll: "blogs", name: "editor list one status, first page", run: find(drafts, page(desc("createdAt")))},

@@ -4,6 +4,9 @@ import type { components, operations } from "../../openapi/generated/consumer.js
 export type { paths } from "../../openapi/generated/consumer.js";
 export type Blog = components["schemas"]["Blog"];
 export type BlogList = components["schemas"]["BlogList"];
+export type PartialBlog = components["schemas"]["PartialBlog"];
+export type PartialBlogList = components["schemas"]["PartialBlogList"];
 export type ErrorBody = components["schemas"]["Error"];
 export type ListBlogsQuery = NonNullable<operations["listBlogs"]["parameters"]["query"]>;
 export type GetBlogParams = operations["getBlog"]["parameters"]["path"];
+export type GetBlogQuery = NonNullable<operations["getBlog"]["parameters"]["query"]>;

@@ -199,12 +199,23 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
           // another workspace's released blog (all 404).
           blogs: { values: [...alpha.released, alpha.draft, alpha.removed, ...beta.released] },
           cursors: { values: [await cursorOf(2), await cursorOf(5), await cursorOf(11)] },
-          etags: { values: [await etagOf("/blogs"), await etagOf(`/blogs/${alpha.released[0]}`)] },
+          etags: {
+            values: [
+              await etagOf("/blogs"),
+              await etagOf(`/blogs/${alpha.released[0]}`),
+              // A field set's own ETags (openapi.yaml, "Choosing fields"): 304 only for that set.
+              await etagOf("/blogs?fields=id,slug,title"),
+              await etagOf(`/blogs/${alpha.released[0]}?fields=title`),
+            ],
+          },
+          // Field sets as a site would ask for them; the rest are generated from the pattern.
+          fields: { values: ["id,slug,title", "title", "slug,title,slug", "bodyHtml,id"] },
         },
         parameters: {
           "path.blogId": { dictionary: "blogs", probability: 0.5 },
           "query.cursor": { dictionary: "cursors", probability: 1 },
           "header.If-None-Match": { dictionary: "etags", probability: 0.3 },
+          "query.fields": { dictionary: "fields", probability: 0.3 },
         },
         operations: [madeUpCursorsAccepted("listBlogs")],
       },

@@ -39,6 +39,8 @@ const one: Blog = await client.blogs.get(all[0]?.id ?? "");
 const title: string = one.title;
 const cover: string | null = one.coverImageUrl;
 const again = await client.blogs.list({ limit: 2 });
+const slim = await client.blogs.list({ limit: 1, fields: ["slug"] });
+const slimSlug: string = slim.data[0]?.slug ?? "";
 
 let notFound = "";
 try {
@@ -71,6 +73,10 @@ export function typeErrors(blog: Blog): void {
   void client.blogs.get(42);
   // @ts-expect-error retry takes options or false
   createClient({ apiKey, baseUrl, retry: true });
+  // @ts-expect-error a blog fetched with fields: ["slug"] has no title
+  void slim.data[0]?.title;
+  // @ts-expect-error fields takes Blog properties only
+  void client.blogs.list({ fields: ["workspaceId"] });
 }
 
 console.log(JSON.stringify({
@@ -84,6 +90,8 @@ console.log(JSON.stringify({
   notFound,
   auth,
   fromResponse,
+  slimKeys: Object.keys(slim.data[0] ?? {}),
+  slimSlug: slimSlug.length > 0,
 }));
 `;
 
@@ -209,6 +217,8 @@ describe("the packed SDK in a consumer project", () => {
         notFound: "NotFoundError 404 1",
         auth: "AuthenticationError 401 1 string",
         fromResponse: "true Blog not found. (HTTP 404, request id req-1, 2 attempts)",
+        slimKeys: ["id", "slug"],
+        slimSlug: true,
       });
     }
   }, 240_000);

@@ -131,6 +131,34 @@ export interface components {
              */
             updatedAt: string;
         };
+        /**
+         * @description A released blog with only the fields asked for in `fields` (and `id`, always). Each
+         *     property, when present, is exactly the `Blog` property of the same name; the keys come
+         *     in the `Blog` schema's order.
+         * @example {
+         *       "id": "b_7KcXw2Qm9TfL3pZa",
+         *       "slug": "spring-release-notes",
+         *       "title": "Spring release notes"
+         *     }
+         */
+        PartialBlog: {
+            id: components["schemas"]["Blog"]["id"];
+            slug?: components["schemas"]["Blog"]["slug"];
+            title?: components["schemas"]["Blog"]["title"];
+            excerpt?: components["schemas"]["Blog"]["excerpt"];
+            bodyMarkdown?: components["schemas"]["Blog"]["bodyMarkdown"];
+            bodyHtml?: components["schemas"]["Blog"]["bodyHtml"];
+            tags?: components["schemas"]["Blog"]["tags"];
+            authorName?: components["schemas"]["Blog"]["authorName"];
+            coverImageUrl?: components["schemas"]["Blog"]["coverImageUrl"];
+            releasedAt?: components["schemas"]["Blog"]["releasedAt"];
+            updatedAt?: components["schemas"]["Blog"]["updatedAt"];
+        };
+        /** @description One page of released blogs with only the fields asked for in `fields`. */
+        PartialBlogList: {
+            data: components["schemas"]["PartialBlog"][];
+            nextCursor: components["schemas"]["BlogList"]["nextCursor"];
+        };
         /** @description One page of released blogs, newest release first. */
         BlogList: {
             data: components["schemas"]["Blog"][];
@@ -233,6 +261,14 @@ export interface components {
         /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
         Cursor: string;
         /**
+         * @description The `Blog` properties to send, comma-separated, e.g. `id,slug,title` (see "Choosing
+         *     fields"): `id` is always sent, keys come in the `Blog` schema's order, a repeated name
+         *     counts once. An unknown name, an empty value or name, spaces, or the parameter sent
+         *     twice get `400`. Without it, the whole `Blog`.
+         * @example id,slug,title
+         */
+        Fields: string;
+        /**
          * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
          *     unchanged resource then answers `304`. Any other value matches nothing.
          */
@@ -268,6 +304,14 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The `Blog` properties to send, comma-separated, e.g. `id,slug,title` (see "Choosing
+                 *     fields"): `id` is always sent, keys come in the `Blog` schema's order, a repeated name
+                 *     counts once. An unknown name, an empty value or name, spaces, or the parameter sent
+                 *     twice get `400`. Without it, the whole `Blog`.
+                 * @example id,slug,title
+                 */
+                fields?: components["parameters"]["Fields"];
             };
             header?: {
                 /**
@@ -281,7 +325,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of released blogs. */
+            /**
+             * @description One page of released blogs: each a whole `Blog`, or, with `fields`, a `PartialBlog`
+             *     with the fields asked for and `id`.
+             */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -290,7 +337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BlogList"];
+                    "application/json": components["schemas"]["BlogList"] | components["schemas"]["PartialBlogList"];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -302,7 +349,16 @@ export interface operations {
     };
     getBlog: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The `Blog` properties to send, comma-separated, e.g. `id,slug,title` (see "Choosing
+                 *     fields"): `id` is always sent, keys come in the `Blog` schema's order, a repeated name
+                 *     counts once. An unknown name, an empty value or name, spaces, or the parameter sent
+                 *     twice get `400`. Without it, the whole `Blog`.
+                 * @example id,slug,title
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
             header?: {
                 /**
                  * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
@@ -322,7 +378,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The released blog. */
+            /**
+             * @description The released blog: a whole `Blog`, or, with `fields`, a `PartialBlog` with the fields
+             *     asked for and `id`.
+             */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -331,7 +390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Blog"];
+                    "application/json": components["schemas"]["Blog"] | components["schemas"]["PartialBlog"];
                 };
             };
             304: components["responses"]["NotModified"];

@@ -2,6 +2,7 @@ import type { Filter } from "mongodb";
 import type { BlogDoc, Collections } from "../db/collections.js";
 import { notFound } from "../domain-error.js";
 import type { ListPosition } from "./cursor.js";
+import type { ProjectedBlogDoc } from "./field-selection.js";
 
 /** What a consumer ETag is derived from (see blog-view.ts `validatorOf`); never the content. */
 export type BlogValidatorFields = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "revision">;
@@ -95,6 +96,26 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
     },
 
     /**
+     * The same page as `listReleased`, reading only the validator fields and `fields` (the stored
+     * fields a `fields` selection is made of, field-selection.ts): `fields=id,slug,title` reads no
+     * bodies. Same filter, sort and index as `listReleased`; only the projection differs.
+     */
+    listReleasedProjected(
+      workspaceId: string,
+      limit: number,
+      after: ListPosition | null,
+      fields: Readonly<Record<string, 1>>,
+    ): Promise<BlogPage<ProjectedBlogDoc>> {
+      return page<ProjectedBlogDoc & Pick<BlogDoc, "createdAt">>(
+        { workspaceId, status: "released" },
+        "releasedAt",
+        limit,
+        after,
+        { ...VALIDATOR_PROJECTION, ...fields },
+      );
+    },
+
+    /**
      * A released blog of this workspace, or null: drafts, removed and foreign blogs alike.
      * Read by `_id` alone and checked here, so the embedded database (FerretDB) uses its primary
      * index too; MongoDB does the same work either way.
@@ -114,6 +135,21 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       const doc = await blogs.findOne<
         BlogValidatorFields & Pick<BlogDoc, "workspaceId" | "status">
       >({ _id: blogId }, { projection: { ...VALIDATOR_PROJECTION, workspaceId: 1, status: 1 } });
+      return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
+        ? doc
+        : null;
+    },
+
+    /** `getReleased` reading only the validator fields and `fields` (as `listReleasedProjected`). */
+    async getReleasedProjected(
+      workspaceId: string,
+      blogId: string,
+      fields: Readonly<Record<string, 1>>,
+    ): Promise<ProjectedBlogDoc | null> {
+      const doc = await blogs.findOne<ProjectedBlogDoc>(
+        { _id: blogId },
+        { projection: { ...VALIDATOR_PROJECTION, ...fields, workspaceId: 1, status: 1 } },
+      );
       return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
         ? doc
         : null;

@@ -1,14 +1,24 @@
 import { type RequestHandler, Router } from "express";
-import type { Blog, BlogList, GetBlogParams, ListBlogsQuery } from "../api-types.js";
+import type {
+  Blog,
+  BlogList,
+  GetBlogParams,
+  GetBlogQuery,
+  ListBlogsQuery,
+  PartialBlog,
+  PartialBlogList,
+} from "../api-types.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
+import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
 import { notFound } from "../domain-error.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
 import { errorHandler, HttpError } from "../http/errors.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
+import { unknownFieldsNamed } from "./unknown-fields.js";
 
 export interface ConsumerDeps {
   /** The validator of openapi/openapi.yaml (http/spec-validator.ts). */
@@ -25,7 +35,8 @@ const DEFAULT_LIMIT = 20;
  * The consumer API (openapi/openapi.yaml), mounted at /api/consumer:
  *   GET /blogs           listBlogs
  *   GET /blogs/:blogId   getBlog
- * Authentication runs first, then the spec's request validation, then the handler.
+ * Authentication runs first, then the spec's request validation (after `unknownFieldsNamed`, so
+ * an unknown name in `fields` gets a message naming it), then the handler.
  */
 export function consumerRouter(deps: ConsumerDeps): Router {
   const router = Router();
@@ -36,6 +47,8 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   };
 
   router.use(authenticate(deps.keys, deps.lastUsed));
+  // Only where `fields` is a parameter: any other path keeps the validator's answer.
+  router.get(["/blogs", "/blogs/:blogId"], unknownFieldsNamed);
   router.use(...deps.specValidation);
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
@@ -48,44 +61,87 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   // the body: a conditional request reads only those fields, and an unchanged page or blog
   // answers 304 without its content ever leaving the database. A page's tag covers its blogs in
   // order and whether more follow, which is everything its body (data, nextCursor) is made of.
-  const pageEtag = (page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown }) =>
-    validatorEtag(page.next === null ? "list-last" : "list-more", page.blogs.map(validatorOf));
-  const blogEtag = (doc: Parameters<typeof validatorOf>[0]) =>
-    validatorEtag("blog", [validatorOf(doc)]);
+  // A `fields` selection is another representation of the same blogs: its canonical key (names
+  // in the spec's order, each once) joins the kind, so each set has its own tags; the whole Blog
+  // (no `fields`, or all of them) keeps the kinds it always had, hence the same ETags.
+  const kindOf = (kind: string, fields: FieldSelection | null) =>
+    fields === null ? kind : `${kind};fields=${fields.key}`;
+  const pageEtag = (
+    page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown },
+    fields: FieldSelection | null,
+  ) =>
+    validatorEtag(
+      kindOf(page.next === null ? "list-last" : "list-more", fields),
+      page.blogs.map(validatorOf),
+    );
+  const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
+    validatorEtag(kindOf("blog", fields), [validatorOf(doc)]);
+  const nextCursorOf = (page: { next: Parameters<typeof encodeCursor>[0] | null }) =>
+    page.next === null ? null : encodeCursor(page.next);
 
-  router.get<"/blogs", Record<string, never>, BlogList, never, ListBlogsQuery>(
+  router.get<"/blogs", Record<string, never>, BlogList | PartialBlogList, never, ListBlogsQuery>(
     "/blogs",
     async (req, res) => {
       const workspaceId = workspaceOf(res.locals);
       const limit = req.query.limit ?? DEFAULT_LIMIT;
       const after = req.query.cursor === undefined ? null : decodeCursor(req.query.cursor);
+      const fields = parseFields(req.query.fields);
       const ifNoneMatch = req.get("if-none-match");
       if (ifNoneMatch !== undefined) {
         const current = await deps.blogs.listReleasedValidators(workspaceId, limit, after);
-        if (notModified(ifNoneMatch, res, pageEtag(current))) return;
+        if (notModified(ifNoneMatch, res, pageEtag(current, fields))) return;
       }
-      const page = await deps.blogs.listReleased(workspaceId, limit, after);
-      res.setHeader("ETag", pageEtag(page));
+      if (fields === null) {
+        const page = await deps.blogs.listReleased(workspaceId, limit, after);
+        res.setHeader("ETag", pageEtag(page, null));
+        res.json({
+          data: page.blogs.map(toBlog),
+          nextCursor: nextCursorOf(page),
+        } satisfies BlogList);
+        return;
+      }
+      const page = await deps.blogs.listReleasedProjected(
+        workspaceId,
+        limit,
+        after,
+        fields.projection,
+      );
+      res.setHeader("ETag", pageEtag(page, fields));
       res.json({
-        data: page.blogs.map(toBlog),
-        nextCursor: page.next === null ? null : encodeCursor(page.next),
-      } satisfies BlogList);
+        data: page.blogs.map((doc) => toPartialBlog(doc, fields)),
+        nextCursor: nextCursorOf(page),
+      } satisfies PartialBlogList);
     },
   );
 
-  router.get<"/blogs/:blogId", GetBlogParams, Blog>("/blogs/:blogId", async (req, res) => {
-    const workspaceId = workspaceOf(res.locals);
-    const ifNoneMatch = req.get("if-none-match");
-    if (ifNoneMatch !== undefined) {
-      const current = await deps.blogs.getReleasedValidator(workspaceId, req.params.blogId);
-      if (current === null) throw notFound("Blog not found.");
-      if (notModified(ifNoneMatch, res, blogEtag(current))) return;
-    }
-    const doc = await deps.blogs.getReleased(workspaceId, req.params.blogId);
-    if (doc === null) throw notFound("Blog not found.");
-    res.setHeader("ETag", blogEtag(doc));
-    res.json(toBlog(doc));
-  });
+  router.get<"/blogs/:blogId", GetBlogParams, Blog | PartialBlog, never, GetBlogQuery>(
+    "/blogs/:blogId",
+    async (req, res) => {
+      const workspaceId = workspaceOf(res.locals);
+      const fields = parseFields(req.query.fields);
+      const ifNoneMatch = req.get("if-none-match");
+      if (ifNoneMatch !== undefined) {
+        const current = await deps.blogs.getReleasedValidator(workspaceId, req.params.blogId);
+        if (current === null) throw notFound("Blog not found.");
+        if (notModified(ifNoneMatch, res, blogEtag(current, fields))) return;
+      }
+      if (fields === null) {
+        const doc = await deps.blogs.getReleased(workspaceId, req.params.blogId);
+        if (doc === null) throw notFound("Blog not found.");
+        res.setHeader("ETag", blogEtag(doc, null));
+        res.json(toBlog(doc));
+        return;
+      }
+      const doc = await deps.blogs.getReleasedProjected(
+        workspaceId,
+        req.params.blogId,
+        fields.projection,
+      );
+      if (doc === null) throw notFound("Blog not found.");
+      res.setHeader("ETag", blogEtag(doc, fields));
+      res.json(toPartialBlog(doc, fields));
+    },
+  );
 
   // Errors end here, not after a walk through every later mount of the app: same handler.
   router.use(errorHandler);
