@@ -87,7 +87,7 @@ describe("retries (sdk/README.md, Retries) — transient failures are retried, t
 
   it("an attempt that times out then a 200 succeeds on the second attempt", async () => {
     fault.script("hang", ok(PAGE));
-    const page = await client({ timeoutMs: 100 }).blogs.list();
+    const page = await client({ timeoutMs: 1000 }).blogs.list();
     expect(page.data).toEqual([]);
     expect(fault.requests).toHaveLength(2);
     expect(waits).toEqual([250]);
