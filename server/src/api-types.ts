@@ -7,3 +7,4 @@ export type BlogList = components["schemas"]["BlogList"];
 export type ErrorBody = components["schemas"]["Error"];
 export type ListBlogsQuery = NonNullable<operations["listBlogs"]["parameters"]["query"]>;
 export type GetBlogParams = operations["getBlog"]["parameters"]["path"];
+export type GetBlogBySlugParams = operations["getBlogBySlug"]["parameters"]["path"];

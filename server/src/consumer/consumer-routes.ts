@@ -1,5 +1,12 @@
-import { type RequestHandler, Router } from "express";
-import type { Blog, BlogList, GetBlogParams, ListBlogsQuery } from "../api-types.js";
+import { type Request, type RequestHandler, type Response, Router } from "express";
+import type {
+  Blog,
+  BlogList,
+  GetBlogBySlugParams,
+  GetBlogParams,
+  ListBlogsQuery,
+} from "../api-types.js";
+import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
@@ -23,8 +30,9 @@ const DEFAULT_LIMIT = 20;
 
 /**
  * The consumer API (openapi/openapi.yaml), mounted at /api/consumer:
- *   GET /blogs           listBlogs
- *   GET /blogs/:blogId   getBlog
+ *   GET /blogs                  listBlogs
+ *   GET /blogs/:blogId          getBlog
+ *   GET /blogs/by-slug/:slug    getBlogBySlug
  * Authentication runs first, then the spec's request validation, then the handler.
  */
 export function consumerRouter(deps: ConsumerDeps): Router {
@@ -73,19 +81,39 @@ export function consumerRouter(deps: ConsumerDeps): Router {
     },
   );
 
-  router.get<"/blogs/:blogId", GetBlogParams, Blog>("/blogs/:blogId", async (req, res) => {
+  /**
+   * One released blog, by ID or by slug: both operations are this one path (read, checks, ETag,
+   * 304, 404), so their bodies, tags and "not found" answers cannot drift apart. A blog has one
+   * ETag, whichever way it is named.
+   */
+  const sendReleasedBlog = async (
+    req: Request,
+    res: Response<Blog>,
+    at: BlogLocator,
+  ): Promise<void> => {
     const workspaceId = workspaceOf(res.locals);
     const ifNoneMatch = req.get("if-none-match");
     if (ifNoneMatch !== undefined) {
-      const current = await deps.blogs.getReleasedValidator(workspaceId, req.params.blogId);
+      const current = await deps.blogs.getReleasedValidator(workspaceId, at);
       if (current === null) throw notFound("Blog not found.");
       if (notModified(ifNoneMatch, res, blogEtag(current))) return;
     }
-    const doc = await deps.blogs.getReleased(workspaceId, req.params.blogId);
+    const doc = await deps.blogs.getReleased(workspaceId, at);
     if (doc === null) throw notFound("Blog not found.");
     res.setHeader("ETag", blogEtag(doc));
     res.json(toBlog(doc));
-  });
+  };
+
+  router.get<"/blogs/:blogId", GetBlogParams, Blog>("/blogs/:blogId", (req, res) =>
+    sendReleasedBlog(req, res, { id: req.params.blogId }),
+  );
+
+  // Three segments, never matched by "/blogs/:blogId" (a parameter never spans a "/"); the
+  // validator has already refused a slug outside the spec's `Slug` rule with 400.
+  router.get<"/blogs/by-slug/:slug", GetBlogBySlugParams, Blog>(
+    "/blogs/by-slug/:slug",
+    (req, res) => sendReleasedBlog(req, res, { slug: req.params.slug }),
+  );
 
   // Errors end here, not after a walk through every later mount of the app: same handler.
   router.use(errorHandler);
