@@ -17,6 +17,8 @@ import {
 
 /** A released blog, exactly as the API's `Blog` schema defines it. */
 export type Blog = components["schemas"]["Blog"];
+/** A blog's slug, as the API's `Slug` schema defines it: `a`–`z`, `0`–`9`, single dashes. */
+export type Slug = components["schemas"]["Slug"];
 /** One page of the list, exactly as the API's `BlogList` schema defines it. */
 export type BlogList = components["schemas"]["BlogList"];
 /** A page as `blogs.list()` returns it: the `BlogList` plus whether it came from the cache. */
@@ -103,6 +105,13 @@ export interface Blogs {
   listAll(options?: ListAllOptions): AsyncGenerator<Blog, void, undefined>;
   /** One released blog; a draft, removed or unknown ID throws {@link NotFoundError}. */
   get(blogId: string, options?: CallOptions): Promise<Blog>;
+  /**
+   * The released blog with this slug (`Blog.slug`, exact: no case folding): the same blog, ETag
+   * and cache entry rules as {@link Blogs.get}. A slug of a draft, removed or unknown blog throws
+   * {@link NotFoundError}; a string that cannot be a slug (upper case, other characters, over
+   * 100 characters) throws {@link BadRequestError}.
+   */
+  getBySlug(slug: Slug, options?: CallOptions): Promise<Blog>;
 }
 
 const CONSUMER_PATH = "/api/consumer";
@@ -292,7 +301,18 @@ function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blog
     return data;
   }
 
-  return { list, pages, listAll, get };
+  async function getBySlug(slug: Slug, options: CallOptions = {}): Promise<Blog> {
+    // "" would be the path of get("by-slug"), and "." or ".." would be resolved away by URL.
+    if (typeof slug !== "string" || slug === "" || slug === "." || slug === "..") {
+      throw new TypeError("blogs.getBySlug needs a blog's slug, as listed by blogs.list().");
+    }
+    const { data } = await run(options, (init) =>
+      api.GET("/blogs/by-slug/{slug}", { params: { path: { slug } }, ...init }),
+    );
+    return data;
+  }
+
+  return { list, pages, listAll, get, getBySlug };
 }
 
 interface Outcome<T> {

@@ -15,6 +15,7 @@ export type {
   ListAllOptions,
   ListOptions,
   ResponseInfo,
+  Slug,
 } from "./client.js";
 export { createClient, PressroomClient } from "./client.js";
 export type { FromResponseOptions, PressroomErrorDetails } from "./errors.js";
