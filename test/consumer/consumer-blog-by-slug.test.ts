@@ -1,7 +1,10 @@
+import { readFile } from "node:fs/promises";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { components } from "../../openapi/generated/admin.js";
 import type { Blog, BlogList } from "../../server/src/api-types.js";
+import { checkSlug } from "../../server/src/blogs/blog-rules.js";
 import { collections } from "../../server/src/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
@@ -145,6 +148,52 @@ describe("getBlogBySlug (openapi.yaml): the released blog getBlog returns, found
 });
 
 describe("every slug the admin API can create is accepted (openapi.yaml, Slug; admin.yaml, BlogInput.slug)", () => {
+  it("one rule: the consumer's Slug is admin.yaml's slug pattern, and bounds every slug admin.yaml describes", async () => {
+    type Schema = { pattern?: string; maxLength?: number; $ref?: string };
+    const read = async (file: string) =>
+      parse(await readFile(new URL(`../../openapi/${file}`, import.meta.url), "utf8")) as {
+        components: { schemas: Record<string, { properties?: Record<string, Schema> } & Schema> };
+        paths: Record<string, { get?: { parameters?: { name?: string; schema?: Schema }[] } }>;
+      };
+    const consumer = await read("openapi.yaml");
+    const admin = await read("admin.yaml");
+    const rule = consumer.components.schemas.Slug;
+    expect(rule?.pattern).toBe(SLUG.source);
+    expect(consumer.components.schemas.Blog?.properties?.slug?.$ref).toBe(
+      "#/components/schemas/Slug",
+    );
+    const param = consumer.paths["/blogs/by-slug/{slug}"]?.get?.parameters?.find(
+      (p) => p.name === "slug",
+    );
+    expect(param?.schema?.$ref).toBe("#/components/schemas/Slug");
+    const adminSlugs = Object.values(admin.components.schemas)
+      .map((schema) => schema.properties?.slug)
+      .filter((slug): slug is Schema => slug !== undefined);
+    expect(adminSlugs.length).toBeGreaterThanOrEqual(3); // AdminBlog, BlogInput, BlogPatch
+    for (const slug of adminSlugs) {
+      expect(slug.pattern).toBe(rule?.pattern);
+      expect(slug.maxLength ?? Infinity).toBeLessThanOrEqual(rule?.maxLength ?? 0);
+    }
+  });
+
+  it("blog-rules.ts accepts a chosen slug exactly when it matches the Slug pattern within admin.yaml's 80 characters", () => {
+    const unit = fc.constantFrom(..."ab09-Z_ é\u00ad\u2212".split(""));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 90 }), (slug) => {
+        let accepted = true;
+        try {
+          checkSlug(slug);
+        } catch {
+          accepted = false;
+        }
+        expect(accepted).toBe(SLUG.test(slug) && slug.length <= 80);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(checkSlug(`${"a".repeat(40)}-${"b".repeat(39)}`)).toHaveLength(80);
+    expect(() => checkSlug("a".repeat(81))).toThrow();
+  });
+
   it("chosen (80 characters), derived from a Unicode title, derived and taken (-2), or no letters at all (blog)", async () => {
     const fresh = await startTestServer((await useTestDb()).db);
     const owner = new AdminClient(fresh.url);
