@@ -10,7 +10,15 @@ import type { Client, Reply } from "./http-client.js";
 /** The embedded database's query path: FerretDB's own (stock), or with exact pushdown. */
 export type Variant = "stock" | "patched";
 
-export type MeasureId = "list" | "deep" | "limit100" | "list304" | "get" | "foreign404" | "create";
+export type MeasureId =
+  | "list"
+  | "deep"
+  | "limit100"
+  | "list304"
+  | "get"
+  | "bySlug"
+  | "foreign404"
+  | "create";
 
 export interface MeasureDef {
   id: MeasureId;
@@ -25,6 +33,7 @@ export const MEASURES: MeasureDef[] = [
   { id: "limit100", title: "list, `limit=100`", target: 50 },
   { id: "list304", title: "list, `If-None-Match` (304)", target: 10 },
   { id: "get", title: "get one blog", target: 5 },
+  { id: "bySlug", title: "get one blog by its slug", target: 5 },
   { id: "foreign404", title: "get another workspace's blog (404)", target: null },
   { id: "create", title: "create + release (admin API)", target: 20 },
 ];
@@ -78,6 +87,18 @@ export function consumerSteps(
   const auth = { "x-api-key": seed.key };
   let etag = "";
   let getIndex = 0;
+  let slugIndex = 0;
+  /** The slugs of `seed.sampleIds`, read once by ID (untimed) before the first by-slug request. */
+  let samples: { id: string; slug: string }[] | undefined;
+  const slugSamples = async () => {
+    samples ??= await Promise.all(
+      seed.sampleIds.map(async (id) => {
+        const reply = expect(await api.call("GET", `/api/consumer/blogs/${id}`, auth), 200, "get");
+        return { id, slug: (JSON.parse(reply.body) as { slug: string }).slug };
+      }),
+    );
+    return samples;
+  };
   let foreignIndex = 0;
   const deepCursor = encodeCursor({ at: new Date(seed.deepPosition.at), id: seed.deepPosition.id });
   const list = async (query: string, count: number, what: string) => {
@@ -117,6 +138,15 @@ export function consumerSteps(
       const id = seed.sampleIds[getIndex++ % seed.sampleIds.length] ?? "";
       const reply = await api.call("GET", `/api/consumer/blogs/${id}`, auth);
       return expect(reply, 200, "get").ms;
+    },
+    bySlug: async () => {
+      const all = await slugSamples();
+      const sample = all[slugIndex++ % all.length];
+      if (sample === undefined) throw new Error("by slug: no sample blogs");
+      const reply = await api.call("GET", `/api/consumer/blogs/by-slug/${sample.slug}`, auth);
+      const { id } = JSON.parse(expect(reply, 200, "by slug").body) as { id: string };
+      if (id !== sample.id) throw new Error(`by slug: ${sample.slug} gave ${id}, not ${sample.id}`);
+      return reply.ms;
     },
     foreign404: async () => {
       const id = seed.foreignIds[foreignIndex++ % seed.foreignIds.length] ?? "";

@@ -120,7 +120,7 @@ export async function measureVariant(
       Figures
     >;
     const steps = consumerSteps(api, seed);
-    const reads = ["list", "deep", "limit100", "list304", "get", "foreign404"] as const;
+    const reads = ["list", "deep", "limit100", "list304", "get", "bySlug", "foreign404"] as const;
     // The first request of each kind after both processes started.
     for (const id of reads) await first(steps[id], measures[id]);
     for (const id of reads) {

@@ -52,6 +52,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/blogs/by-slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one released blog by its slug
+         * @description Returns the released blog of the key's workspace that has this slug: the same body,
+         *     `ETag` (a blog has one `ETag`, whichever way it is fetched) and `304` as getting it by
+         *     its ID, and the same `404`, with the same message, for a slug that belongs to a draft, a
+         *     removed blog, another workspace's blog or no blog at all. Websites that route by slug
+         *     call this instead of walking the list.
+         *
+         *     Slugs are unique within a workspace (a removed blog keeps its slug), so a slug names at
+         *     most one blog. Which blog it names can change: an editor may change a blog's slug, and
+         *     the old one may then be given to another blog. Keep the blog's `id` if you need a name
+         *     that never moves.
+         *
+         *     This path has three segments and get-by-ID's has two, so no URL can match both
+         *     (a path parameter never spans a `/`); and since no blog ID can be `by-slug` (IDs are
+         *     `b_` followed by letters and digits), `GET /blogs/by-slug` and `GET /blogs/by-slug/`
+         *     (no slug) are get-by-ID calls for an ID that no blog has: `404`.
+         */
+        get: operations["getBlogBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -72,11 +106,7 @@ export interface components {
              * @example b_7KcXw2Qm9TfL3pZa
              */
             id: string;
-            /**
-             * @description URL-friendly name, unique within the workspace.
-             * @example spring-release-notes
-             */
-            slug: string;
+            slug: components["schemas"]["Slug"];
             /**
              * @description **Plain text, not HTML**: it may contain `<`, `&` or quotes. Escape it wherever you
              *     put it into HTML (an element's text or an attribute).
@@ -159,6 +189,17 @@ export interface components {
             data: components["schemas"]["PartialBlog"][];
             nextCursor: components["schemas"]["BlogList"]["nextCursor"];
         };
+        /**
+         * @description A blog's URL-friendly name, unique within its workspace; `GET /blogs/by-slug/{slug}`
+         *     finds the blog by it. Lower-case ASCII letters `a`–`z` and digits, in groups joined by
+         *     single dashes: no upper case, no other character (no Unicode), no leading, trailing or
+         *     doubled dash. At most 100 characters, the bound of every blog's slug (an editor's own
+         *     slug has at most 80, as the dashboard's API allows; one made from the title at most 80,
+         *     plus `-2`, `-3`… when that one is already taken). Every slug the API returns is
+         *     accepted as it is by `GET /blogs/by-slug/{slug}`.
+         * @example spring-release-notes
+         */
+        Slug: string;
         /** @description One page of released blogs, newest release first. */
         BlogList: {
             data: components["schemas"]["Blog"][];
@@ -224,7 +265,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No released blog with this ID exists in the key's workspace. */
+        /**
+         * @description No released blog with this ID (or slug) exists in the key's workspace: a draft, a
+         *     removed blog, another workspace's blog and an unknown one all get this same answer.
+         */
         NotFound: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -395,6 +439,86 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBlogBySlug: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `Blog` properties to send, comma-separated, e.g. `id,slug,title` (see "Choosing
+                 *     fields"): `id` is always sent, keys come in the `Blog` schema's order, a repeated name
+                 *     counts once. An unknown name, an empty value or name, spaces, or the parameter sent
+                 *     twice get `400`. Without it, the whole `Blog`.
+                 * @example id,slug,title
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A blog's `slug`, exactly as the API returns it: the rule is the `Slug` schema's
+                 *     (lower-case `a`–`z`, digits, single dashes between them; at most 100 characters).
+                 *     Matching is exact, byte for byte: no case folding and no Unicode normalisation.
+                 *     The path segment is percent-decoded once, as every URL's is (`spring%2Drelease` is
+                 *     `spring-release`).
+                 *
+                 *     A string that cannot be a slug — an upper-case letter, any character outside
+                 *     `a`–`z`, `0`–`9` and `-` (full-width letters, a soft hyphen or a Unicode dash that
+                 *     look like a slug included), a leading, trailing or doubled dash, or more than 100
+                 *     characters — gets `400` naming the parameter: no blog can ever have it, in any
+                 *     workspace, so the answer depends on the string alone and reveals nothing. A
+                 *     well-formed slug that names no released blog of the key's workspace gets `404`.
+                 */
+                slug: components["schemas"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The released blog; the same body as getting it by its ID: a whole `Blog`, or, with
+             *     `fields`, a `PartialBlog` with the fields asked for and `id`.
+             */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blog"] | components["schemas"]["PartialBlog"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /**
+             * @description The slug cannot be a slug (see the parameter), `fields` breaks its rule, or another
+             *     query parameter was sent; the message names what was refused.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "request/params/slug must match pattern \"^[a-z0-9]+(?:-[a-z0-9]+)*$\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             431: components["responses"]["HeadersTooLarge"];

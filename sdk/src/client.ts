@@ -18,6 +18,8 @@ import {
 
 /** A released blog, exactly as the API's `Blog` schema defines it. */
 export type Blog = components["schemas"]["Blog"];
+/** A blog's slug, as the API's `Slug` schema defines it: `a`–`z`, `0`–`9`, single dashes. */
+export type Slug = components["schemas"]["Slug"];
 /** One page of the list, exactly as the API's `BlogList` schema defines it. */
 export type BlogList = components["schemas"]["BlogList"];
 /** A blog with only some fields (`fields`), exactly as the API's `PartialBlog` schema defines it. */
@@ -138,6 +140,16 @@ export interface Blogs {
   /** One released blog; a draft, removed or unknown ID throws {@link NotFoundError}. */
   get<F extends BlogField = BlogField>(
     blogId: string,
+    options?: GetOptions<F>,
+  ): Promise<BlogWith<F>>;
+  /**
+   * The released blog with this slug (`Blog.slug`, exact: no case folding): the same blog, ETag
+   * and cache entry rules, and `fields`, as {@link Blogs.get}. A slug of a draft, removed or
+   * unknown blog throws {@link NotFoundError}; a string that cannot be a slug (upper case, other
+   * characters, over 100 characters) throws {@link BadRequestError}.
+   */
+  getBySlug<F extends BlogField = BlogField>(
+    slug: Slug,
     options?: GetOptions<F>,
   ): Promise<BlogWith<F>>;
 }
@@ -344,7 +356,23 @@ function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blog
     return data as BlogWith<F>;
   }
 
-  return { list, pages, listAll, get };
+  async function getBySlug<F extends BlogField = BlogField>(
+    slug: Slug,
+    options: GetOptions<F> = {},
+  ): Promise<BlogWith<F>> {
+    // "" would be the path of get("by-slug"), and "." or ".." would be resolved away by URL.
+    if (typeof slug !== "string" || slug === "" || slug === "." || slug === "..") {
+      throw new TypeError("blogs.getBySlug needs a blog's slug, as listed by blogs.list().");
+    }
+    const query = fieldsQuery(options.fields);
+    const { data } = await run(options, (init) =>
+      api.GET("/blogs/by-slug/{slug}", { params: { path: { slug }, query }, ...init }),
+    );
+    // As in `get`: the server sends exactly the fields asked for.
+    return data as BlogWith<F>;
+  }
+
+  return { list, pages, listAll, get, getBySlug };
 }
 
 interface Outcome<T> {

@@ -20,6 +20,7 @@ export type {
   ListOptions,
   PartialBlog,
   ResponseInfo,
+  Slug,
 } from "./client.js";
 export { createClient, PressroomClient } from "./client.js";
 export type { FromResponseOptions, PressroomErrorDetails } from "./errors.js";

@@ -128,7 +128,8 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "editor list one status, first page", run: find(drafts, page(desc("createdAt")))},
 		{coll: "blogs", name: "editor list one status, deep cursor page", run: find(cursor(drafts, "createdAt", 20, "b_0020"), page(desc("createdAt")))},
 		{coll: "blogs", name: "all blogs of a workspace `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0000")), options.Find().SetSort(desc("createdAt")))},
-		{coll: "blogs", name: "slug `findOne({workspaceId, slug})`", run: findOne(d(e("workspaceId", "ws_0000"), e("slug", "post-10")))},
+		{coll: "blogs", name: "get by slug `findOne({workspaceId, slug})`", run: findOne(d(e("workspaceId", "ws_0000"), e("slug", "post-10")))},
+		{coll: "blogs", name: "get by slug, validator `findOne({workspaceId, slug})` + projection", run: findOne(d(e("workspaceId", "ws_0000"), e("slug", "post-10")), options.FindOne().SetProjection(d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1), e("workspaceId", 1), e("status", 1))))},
 		{coll: "blogs", name: "compare-and-set `updateOne({_id, workspaceId, status, revision})`", run: updateOne(
 			d(e("_id", "b_0006"), e("workspaceId", "ws_0000"), e("status", "released"), e("revision", "r_0006")),
 			d(e("$set", d(e("title", "T2"), e("revision", "r_0006b")))), 1)},

@@ -10,3 +10,5 @@ export type ErrorBody = components["schemas"]["Error"];
 export type ListBlogsQuery = NonNullable<operations["listBlogs"]["parameters"]["query"]>;
 export type GetBlogParams = operations["getBlog"]["parameters"]["path"];
 export type GetBlogQuery = NonNullable<operations["getBlog"]["parameters"]["query"]>;
+export type GetBlogBySlugParams = operations["getBlogBySlug"]["parameters"]["path"];
+export type GetBlogBySlugQuery = NonNullable<operations["getBlogBySlug"]["parameters"]["query"]>;

@@ -81,7 +81,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
     }),
   );
   // Routes, at a glance:
-  //   GET /api/consumer/blogs[/:blogId]         consumer API (openapi/openapi.yaml)
+  //   GET /api/consumer/blogs[/:blogId | /by-slug/:slug]   consumer API (openapi/openapi.yaml)
   //   GET /healthz, GET /readyz                 health
   //   GET /docs, GET /openapi.yaml              consumer API reference
   //   /api/admin/…                               admin API (openapi/admin.yaml)

@@ -31,7 +31,7 @@ describe("consumer docs", () => {
     expect(res.text).toContain("operationId: listBlogs");
   });
 
-  it("/docs renders both operations in headless Chromium with the network off", async () => {
+  it("/docs renders every operation in headless Chromium with the network off", async () => {
     const page = await browser.newPage();
     const outside: string[] = [];
     // Only this server is reachable: anything else the page asks for is recorded and refused.
@@ -50,6 +50,20 @@ describe("consumer docs", () => {
     expect(res?.headers()["content-security-policy"]).toContain("default-src 'none'");
     await page.getByText("List released blogs").first().waitFor({ timeout: 15_000 });
     await page.getByText("Get one released blog").first().waitFor({ timeout: 15_000 });
+    // The operations are listed under the Blogs tag of the menu, each rendered when opened.
+    await page.getByText("Blogs", { exact: true }).first().click();
+    for (const summary of [
+      "List released blogs",
+      "Get one released blog",
+      "Get one released blog by its slug",
+    ]) {
+      await page.getByText(summary, { exact: true }).first().waitFor({ timeout: 15_000 });
+    }
+    await page.getByText("Get one released blog by its slug", { exact: true }).first().click();
+    await page
+      .getByRole("heading", { name: "Get one released blog by its slug" })
+      .waitFor({ timeout: 15_000 });
+    await page.getByText("/blogs/by-slug/{slug}").first().waitFor({ timeout: 15_000 });
     await expect(page.title()).resolves.toContain("Pressroom");
     await mkdir("test-output", { recursive: true });
     await page.screenshot({ path: "test-output/docs.png", fullPage: false });

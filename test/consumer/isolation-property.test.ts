@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { BlogList } from "../../server/src/api-types.js";
+import type { Blog, BlogList } from "../../server/src/api-types.js";
 import { collections } from "../../server/src/db/collections.js";
 import { get, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -24,12 +24,12 @@ const world = fc.array(
 );
 type World = {
   workspaceId: string;
-  blogs: { id: string; visible: boolean }[];
+  blogs: { id: string; slug: string; visible: boolean }[];
   keys: { key: string; active: boolean }[];
 }[];
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
 
-describe("isolation as a property: drafts, removed blogs and other workspaces' blogs are never returned (openapi.yaml, description; getBlog's 404)", () => {
+describe("isolation as a property: drafts, removed blogs and other workspaces' blogs are never returned (openapi.yaml, description; getBlog's and getBlogBySlug's 404)", () => {
   it(`for any workspaces, blogs in any state and keys active or revoked, a key sees exactly the released blogs of its own workspace (${RUNS} runs)`, async () => {
     const s = stores(t.db);
     let requests = 0;
@@ -39,7 +39,7 @@ describe("isolation as a property: drafts, removed blogs and other workspaces' b
         const built: World = [];
         for (const [i, w] of spec.entries()) {
           const { _id: workspaceId } = await s.workspaces.create(`ws ${i}`);
-          const blogs: { id: string; visible: boolean }[] = [];
+          const blogs: { id: string; slug: string; visible: boolean }[] = [];
           for (const state of w.blogs) {
             const blog = await s.blogs.create(workspaceId, {
               title: "p",
@@ -48,7 +48,7 @@ describe("isolation as a property: drafts, removed blogs and other workspaces' b
             });
             if (state === "removed") await s.blogs.setStatus(workspaceId, blog._id, "removed");
             if (state === "unreleased") await s.blogs.setStatus(workspaceId, blog._id, "draft");
-            blogs.push({ id: blog._id, visible: state === "released" });
+            blogs.push({ id: blog._id, slug: blog.slug, visible: state === "released" });
           }
           const keys: { key: string; active: boolean }[] = [];
           for (const k of w.keys) {
@@ -75,7 +75,10 @@ describe("isolation as a property: drafts, removed blogs and other workspaces' b
     console.log(`isolation property: ${RUNS} runs, ${requests} requests checked`);
     expect(requests).toBeGreaterThan(RUNS);
 
-    async function check(built: World, everyBlog: { id: string; visible: boolean; wi: number }[]) {
+    async function check(
+      built: World,
+      everyBlog: { id: string; slug: string; visible: boolean; wi: number }[],
+    ) {
       for (const [wi, w] of built.entries()) {
         for (const { key, active } of w.keys) {
           const listed = await get(`${server.url}/api/consumer/blogs?limit=100`, {
@@ -100,6 +103,15 @@ describe("isolation as a property: drafts, removed blogs and other workspaces' b
             });
             requests++;
             expect(res.status).toBe(!active ? 401 : blog.wi === wi && blog.visible ? 200 : 404);
+            // Every blog is titled "p": the same slugs (p, p-2…) recur in every workspace, so a
+            // slug names a blog of the key's own workspace or nothing (getBlogBySlug).
+            const bySlug = await get(`${server.url}/api/consumer/blogs/by-slug/${blog.slug}`, {
+              "x-api-key": key,
+            });
+            requests++;
+            const own = w.blogs.find((b) => b.slug === blog.slug && b.visible);
+            expect(bySlug.status).toBe(!active ? 401 : own === undefined ? 404 : 200);
+            if (own !== undefined && active) expect((bySlug.body as Blog).id).toBe(own.id);
           }
         }
       }

@@ -31,8 +31,8 @@ beforeAll(async () => {
 });
 
 describe("conditional requests read no blog content", () => {
-  it("a matching If-None-Match on get and list is answered from a projection without bodies", async () => {
-    for (const path of [`/blogs/${a.released[1]}`, "/blogs?limit=3"]) {
+  it("a matching If-None-Match on get, get by slug and list is answered from a projection without bodies", async () => {
+    for (const path of [`/blogs/${a.released[1]}`, "/blogs/by-slug/post-3", "/blogs?limit=3"]) {
       const etag = (await api(path)).headers.get("etag") ?? "";
       const reads = await blogReads(async () => {
         const again = await api(path, { "if-none-match": etag });

@@ -126,6 +126,7 @@ let t: TestDb;
 let server: TestServer;
 let alpha: SeededWorkspace;
 let beta: SeededWorkspace;
+let betaOnlySlug: string;
 let owner: AdminClient;
 const consumerRuns: RunResult[] = [];
 
@@ -171,6 +172,14 @@ beforeAll(async () => {
   server = await startTestServer(t.db);
   alpha = await seedWorkspace(t.db, "Alpha", 12);
   beta = await seedWorkspace(t.db, "Beta", 2);
+  // Beta's released slugs (post-0, post-1) are Alpha's too: this one is Beta's alone.
+  betaOnlySlug = (
+    await stores(t.db).blogs.create(beta.workspaceId, {
+      title: "Beta only",
+      bodyMarkdown: "Only in Beta.",
+      release: true,
+    })
+  ).slug;
   owner = new AdminClient(server.url);
   expect((await owner.post("/setup", OWNER)).status).toBe(201);
 }, 240_000);
@@ -182,6 +191,14 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
       const page = await get(`${server.url}/api/consumer/blogs?limit=${limit}`, key);
       return (page.body as { nextCursor: string }).nextCursor;
     };
+    const slugsOf = async (ids: string[]) =>
+      Promise.all(
+        ids.map(
+          async (id) =>
+            ((await get(`${server.url}/api/consumer/blogs/${id}`, key)).body as { slug: string })
+              .slug,
+        ),
+      );
     const etagOf = async (p: string) =>
       (await get(`${server.url}/api/consumer${p}`, key)).headers.get("etag") ?? "";
     const run = await runSchemathesis({
@@ -198,6 +215,11 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
           // Released blogs of the key's workspace (200), and its draft, its removed blog and
           // another workspace's released blog (all 404).
           blogs: { values: [...alpha.released, alpha.draft, alpha.removed, ...beta.released] },
+          // The same for getBlogBySlug: Alpha's released slugs (200), its draft's and its
+          // removed blog's, and a slug only Beta has (404).
+          slugs: {
+            values: [...(await slugsOf(alpha.released)), "alpha-draft", "post-101", betaOnlySlug],
+          },
           cursors: { values: [await cursorOf(2), await cursorOf(5), await cursorOf(11)] },
           etags: {
             values: [
@@ -213,6 +235,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
         },
         parameters: {
           "path.blogId": { dictionary: "blogs", probability: 0.5 },
+          "path.slug": { dictionary: "slugs", probability: 0.5 },
           "query.cursor": { dictionary: "cursors", probability: 1 },
           "header.If-None-Match": { dictionary: "etags", probability: 0.3 },
           "query.fields": { dictionary: "fields", probability: 0.3 },
@@ -227,6 +250,9 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
     // The key worked and real content came back, found and not found.
     expect(statusesOf(run, "GET /blogs")).toContain(200);
     expect(statusesOf(run, "GET /blogs/{blogId}")).toEqual(expect.arrayContaining([200, 404]));
+    expect(statusesOf(run, "GET /blogs/by-slug/{slug}")).toEqual(
+      expect.arrayContaining([200, 400, 404]),
+    );
   }, 180_000);
 
   it("with no key: every generated case gets the documented 401", async () => {

@@ -30,6 +30,11 @@ beforeAll(async () => {
   server = await startTestServer(t.db);
   a = await seedWorkspace(t.db, "Alpha");
   b = await seedWorkspace(t.db, "Beta");
+  await stores(t.db).blogs.create(b.workspaceId, {
+    title: "Beta only",
+    bodyMarkdown: "x",
+    release: true,
+  });
   const minted = await stores(t.db).keys.mint(a.workspaceId, "revoked");
   await stores(t.db).keys.revoke(a.workspaceId, minted.id);
   revokedKey = minted.key;
@@ -43,6 +48,8 @@ type Case = [name: string, run: () => Promise<{ status: number; body?: unknown }
 const list = (headers: Record<string, string>, query = "") =>
   get(`${server.url}/api/consumer/blogs${query}`, headers);
 const byId = (id: string) => get(`${server.url}/api/consumer/blogs/${id}`, { "x-api-key": a.key });
+const bySlug = (slug: string) =>
+  get(`${server.url}/api/consumer/blogs/by-slug/${slug}`, { "x-api-key": a.key });
 const rawList = async (headers: string) => {
   const res = await rawRequest(
     server.url,
@@ -112,6 +119,45 @@ const cases: Case[] = [
   ["a %00 blog id", () => byId("b_%00"), 404],
   ["an operator object as blog id", () => byId(encodeURIComponent('{"$ne":null}')), 404],
   ["[$ne] on the blog id", () => byId("b_x?blogId[$ne]=1"), 400],
+  // slugs (openapi.yaml, getBlogBySlug and the Slug schema: 400 for what can never be a slug)
+  ["a slug with an upper-case letter", () => bySlug("Post-1"), 400],
+  ["a 101-character slug", () => bySlug("a".repeat(101)), 400],
+  [
+    "a 1,025-character slug in 4-byte characters (400, not 431)",
+    () => bySlug(encodeURIComponent("🚀".repeat(1025))),
+    400,
+  ],
+  [
+    "a full-width slug (NFKC makes it post-1)",
+    () => bySlug(encodeURIComponent("ｐｏｓｔ-１")),
+    400,
+  ],
+  ["a slug with a zero-width space", () => bySlug(encodeURIComponent("post-1\u200b")), 400],
+  ["a slug with a soft hyphen", () => bySlug(encodeURIComponent("post\u00ad-1")), 400],
+  ["a %00 slug", () => bySlug("post-1%00"), 400],
+  ["an encoded slash in a slug", () => bySlug("post-1%2F..%2F"), 400],
+  ["a malformed percent-encoding in a slug", () => bySlug("post-%E0%A4%A"), 400],
+  ["an operator object as slug", () => bySlug(encodeURIComponent('{"$ne":null}')), 400],
+  ["[$ne] on the slug", () => bySlug("post-1?slug[$ne]=1"), 400],
+  ["a well-formed slug no blog has", () => bySlug("no-such-post"), 404],
+  ["this workspace's draft by slug", () => bySlug("alpha-draft"), 404],
+  ["a slug only another workspace has", () => bySlug("beta-only"), 404],
+  [
+    "another workspace's key on this workspace's draft slug",
+    () => get(`${server.url}/api/consumer/blogs/by-slug/alpha-draft`, { "x-api-key": b.key }),
+    404,
+  ],
+  [
+    "a revoked key on a slug",
+    () => get(`${server.url}/api/consumer/blogs/by-slug/post-1`, { "x-api-key": revokedKey }),
+    401,
+  ],
+  ["a raw key as the slug (kept out of the log)", () => bySlug(a.key), 400],
+  [
+    "a percent-encoded key as the slug (kept out of the log)",
+    () => bySlug(a.key.replace(/_/g, "%5F")),
+    400,
+  ],
   // queries
   ...["0", "101", "-1", "1e3", "abc", "1.5", "", "0x10", "1e1", "%205", "5.0", "+5"].map(
     (v): Case => [`limit=${v}`, () => list({ "x-api-key": a.key }, `?limit=${v}`), 400],

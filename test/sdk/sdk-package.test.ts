@@ -25,6 +25,7 @@ import {
   NotFoundError,
   PressroomError,
   type RetryOptions,
+  type Slug,
 } from "@pressroom/sdk";
 
 const baseUrl = process.env.PRESSROOM_BASE_URL ?? "";
@@ -36,6 +37,8 @@ const first: BlogPage = await client.blogs.list({ limit: 2 });
 const all: Blog[] = [];
 for await (const blog of client.blogs.listAll({ limit: 2 })) all.push(blog);
 const one: Blog = await client.blogs.get(all[0]?.id ?? "");
+const slug: Slug = one.slug;
+const bySlug: Blog = await client.blogs.getBySlug(slug);
 const title: string = one.title;
 const cover: string | null = one.coverImageUrl;
 const again = await client.blogs.list({ limit: 2 });
@@ -71,6 +74,8 @@ export function typeErrors(blog: Blog): void {
   blog.notAField;
   // @ts-expect-error a blog ID is a string
   void client.blogs.get(42);
+  // @ts-expect-error a slug is a string
+  void client.blogs.getBySlug(42);
   // @ts-expect-error retry takes options or false
   createClient({ apiKey, baseUrl, retry: true });
   // @ts-expect-error a blog fetched with fields: ["slug"] has no title
@@ -84,6 +89,7 @@ console.log(JSON.stringify({
   firstHasNext: typeof first.nextCursor,
   allIds: all.map((b) => b.id),
   got: one.id,
+  bySlug: bySlug.id,
   title,
   cover,
   notModified: again.notModified,
@@ -211,6 +217,7 @@ describe("the packed SDK in a consumer project", () => {
         firstHasNext: "string",
         allIds: a.released,
         got: a.released[0],
+        bySlug: a.released[0],
         title: "Post 2",
         cover: null,
         notModified: true,

@@ -8,6 +8,27 @@ import type { ProjectedBlogDoc } from "./field-selection.js";
 export type BlogValidatorFields = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "revision">;
 const VALIDATOR_PROJECTION = { _id: 1, updatedAt: 1, releasedAt: 1, revision: 1 } as const;
 
+/**
+ * How a consumer names a blog: by its ID (the primary index) or by its slug (the unique index
+ * `workspace_slug`, db/collections.ts). Either way the same checks decide what is returned.
+ */
+export type BlogLocator = { readonly id: string } | { readonly slug: string };
+
+/**
+ * The filter that finds the blog `at` names, before the consumer checks (`releasedIn`). By ID,
+ * `_id` alone, so the embedded database (FerretDB) uses its primary index too (MongoDB does the
+ * same work either way); by slug, exactly the keys of `workspace_slug`.
+ */
+const locate = (workspaceId: string, at: BlogLocator): Filter<BlogDoc> =>
+  "id" in at ? { _id: at.id } : { workspaceId, slug: at.slug };
+
+/** The consumer API's rule: a released blog of this workspace; drafts, removed, foreign: none. */
+const releasedIn = <Doc extends Pick<BlogDoc, "workspaceId" | "status">>(
+  workspaceId: string,
+  doc: Doc | null,
+): Doc | null =>
+  doc !== null && doc.workspaceId === workspaceId && doc.status === "released" ? doc : null;
+
 export interface BlogPage<Doc = BlogDoc> {
   blogs: Doc[];
   /** Position after the last blog, or null on the last page. */
@@ -116,43 +137,37 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
     },
 
     /**
-     * A released blog of this workspace, or null: drafts, removed and foreign blogs alike.
-     * Read by `_id` alone and checked here, so the embedded database (FerretDB) uses its primary
-     * index too; MongoDB does the same work either way.
+     * A released blog of this workspace, found by ID or slug (`locate`), or null: drafts,
+     * removed and foreign blogs alike.
      */
-    async getReleased(workspaceId: string, blogId: string): Promise<BlogDoc | null> {
-      const doc = await blogs.findOne({ _id: blogId });
-      return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
-        ? doc
-        : null;
+    async getReleased(workspaceId: string, at: BlogLocator): Promise<BlogDoc | null> {
+      return releasedIn(workspaceId, await blogs.findOne(locate(workspaceId, at)));
     },
 
     /** `getReleased` with only the fields of the blog's validator: no content. */
     async getReleasedValidator(
       workspaceId: string,
-      blogId: string,
+      at: BlogLocator,
     ): Promise<BlogValidatorFields | null> {
       const doc = await blogs.findOne<
         BlogValidatorFields & Pick<BlogDoc, "workspaceId" | "status">
-      >({ _id: blogId }, { projection: { ...VALIDATOR_PROJECTION, workspaceId: 1, status: 1 } });
-      return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
-        ? doc
-        : null;
+      >(locate(workspaceId, at), {
+        projection: { ...VALIDATOR_PROJECTION, workspaceId: 1, status: 1 },
+      });
+      return releasedIn(workspaceId, doc);
     },
 
     /** `getReleased` reading only the validator fields and `fields` (as `listReleasedProjected`). */
     async getReleasedProjected(
       workspaceId: string,
-      blogId: string,
+      at: BlogLocator,
       fields: Readonly<Record<string, 1>>,
     ): Promise<ProjectedBlogDoc | null> {
-      const doc = await blogs.findOne<ProjectedBlogDoc>(
-        { _id: blogId },
+      const doc = await blogs.findOne<ProjectedBlogDoc & Pick<BlogDoc, "workspaceId" | "status">>(
+        locate(workspaceId, at),
         { projection: { ...VALIDATOR_PROJECTION, ...fields, workspaceId: 1, status: 1 } },
       );
-      return doc !== null && doc.workspaceId === workspaceId && doc.status === "released"
-        ? doc
-        : null;
+      return releasedIn(workspaceId, doc);
     },
   };
 }

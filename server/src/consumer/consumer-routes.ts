@@ -1,13 +1,16 @@
-import { type RequestHandler, Router } from "express";
+import { type Request, type RequestHandler, type Response, Router } from "express";
 import type {
   Blog,
   BlogList,
+  GetBlogBySlugParams,
+  GetBlogBySlugQuery,
   GetBlogParams,
   GetBlogQuery,
   ListBlogsQuery,
   PartialBlog,
   PartialBlogList,
 } from "../api-types.js";
+import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
@@ -33,8 +36,9 @@ const DEFAULT_LIMIT = 20;
 
 /**
  * The consumer API (openapi/openapi.yaml), mounted at /api/consumer:
- *   GET /blogs           listBlogs
- *   GET /blogs/:blogId   getBlog
+ *   GET /blogs                  listBlogs
+ *   GET /blogs/:blogId          getBlog
+ *   GET /blogs/by-slug/:slug    getBlogBySlug
  * Authentication runs first, then the spec's request validation (after `unknownFieldsNamed`, so
  * an unknown name in `fields` gets a message naming it), then the handler.
  */
@@ -48,7 +52,7 @@ export function consumerRouter(deps: ConsumerDeps): Router {
 
   router.use(authenticate(deps.keys, deps.lastUsed));
   // Only where `fields` is a parameter: any other path keeps the validator's answer.
-  router.get(["/blogs", "/blogs/:blogId"], unknownFieldsNamed);
+  router.get(["/blogs", "/blogs/:blogId", "/blogs/by-slug/:slug"], unknownFieldsNamed);
   router.use(...deps.specValidation);
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
@@ -114,33 +118,53 @@ export function consumerRouter(deps: ConsumerDeps): Router {
     },
   );
 
+  /**
+   * One released blog, by ID or by slug: both operations are this one path (read, checks,
+   * `fields`, ETag, 304, 404), so their bodies, tags and "not found" answers cannot drift apart.
+   * A blog has one ETag per field set, whichever way it is named.
+   */
+  const sendReleasedBlog = async (
+    req: Request,
+    res: Response<Blog | PartialBlog>,
+    at: BlogLocator,
+    fieldsParam: string | undefined,
+  ): Promise<void> => {
+    const workspaceId = workspaceOf(res.locals);
+    const fields = parseFields(fieldsParam);
+    const ifNoneMatch = req.get("if-none-match");
+    if (ifNoneMatch !== undefined) {
+      const current = await deps.blogs.getReleasedValidator(workspaceId, at);
+      if (current === null) throw notFound("Blog not found.");
+      if (notModified(ifNoneMatch, res, blogEtag(current, fields))) return;
+    }
+    if (fields === null) {
+      const doc = await deps.blogs.getReleased(workspaceId, at);
+      if (doc === null) throw notFound("Blog not found.");
+      res.setHeader("ETag", blogEtag(doc, null));
+      res.json(toBlog(doc));
+      return;
+    }
+    const doc = await deps.blogs.getReleasedProjected(workspaceId, at, fields.projection);
+    if (doc === null) throw notFound("Blog not found.");
+    res.setHeader("ETag", blogEtag(doc, fields));
+    res.json(toPartialBlog(doc, fields));
+  };
+
   router.get<"/blogs/:blogId", GetBlogParams, Blog | PartialBlog, never, GetBlogQuery>(
     "/blogs/:blogId",
-    async (req, res) => {
-      const workspaceId = workspaceOf(res.locals);
-      const fields = parseFields(req.query.fields);
-      const ifNoneMatch = req.get("if-none-match");
-      if (ifNoneMatch !== undefined) {
-        const current = await deps.blogs.getReleasedValidator(workspaceId, req.params.blogId);
-        if (current === null) throw notFound("Blog not found.");
-        if (notModified(ifNoneMatch, res, blogEtag(current, fields))) return;
-      }
-      if (fields === null) {
-        const doc = await deps.blogs.getReleased(workspaceId, req.params.blogId);
-        if (doc === null) throw notFound("Blog not found.");
-        res.setHeader("ETag", blogEtag(doc, null));
-        res.json(toBlog(doc));
-        return;
-      }
-      const doc = await deps.blogs.getReleasedProjected(
-        workspaceId,
-        req.params.blogId,
-        fields.projection,
-      );
-      if (doc === null) throw notFound("Blog not found.");
-      res.setHeader("ETag", blogEtag(doc, fields));
-      res.json(toPartialBlog(doc, fields));
-    },
+    (req, res) => sendReleasedBlog(req, res, { id: req.params.blogId }, req.query.fields),
+  );
+
+  // Three segments, never matched by "/blogs/:blogId" (a parameter never spans a "/"); the
+  // validator has already refused a slug outside the spec's `Slug` rule with 400.
+  router.get<
+    "/blogs/by-slug/:slug",
+    GetBlogBySlugParams,
+    Blog | PartialBlog,
+    never,
+    GetBlogBySlugQuery
+  >("/blogs/by-slug/:slug", (req, res) =>
+    sendReleasedBlog(req, res, { slug: req.params.slug }, req.query.fields),
   );
 
   // Errors end here, not after a walk through every later mount of the app: same handler.
