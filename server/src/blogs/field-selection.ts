@@ -1,6 +1,6 @@
 import type { Blog, PartialBlog } from "../api-types.js";
 import type { BlogDoc } from "../db/collections.js";
-import { badRequest } from "../http/errors.js";
+import { invalid } from "../domain-error.js";
 
 /**
  * The names `fields` may select: the spec's `Blog` properties, in the spec's order (the order of
@@ -67,7 +67,7 @@ export function parseFields(raw: string | undefined): FieldSelection | null {
   if (raw === undefined) return null;
   const asked = raw.split(",");
   const unknown = [...new Set(asked.filter((name) => !isBlogField(name)))];
-  if (unknown.length > 0) throw badRequest(`Unknown field(s) in fields: ${unknown.join(", ")}.`);
+  if (unknown.length > 0) throw invalid(`Unknown field(s) in fields: ${unknown.join(", ")}.`);
   const chosen = new Set<string>(["id", ...asked]);
   const names = BLOG_FIELDS.filter((name) => chosen.has(name));
   if (names.length === BLOG_FIELDS.length) return null;
