@@ -3,8 +3,11 @@ import path from "node:path";
 import express, { Router } from "express";
 import { HttpError } from "./http/errors.js";
 
+// Images from http: and https: URLs, as the sanitiser keeps them in a blog's body (openapi.yaml,
+// "Putting blogs on a page"): the editor's preview shows what consumers will get. A dashboard
+// served over https has the browser upgrade or block a plain-http image, as for any page.
 const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; " +
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: http: data:; " +
   "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
 
 /** The built dashboard (dashboard/dist) at /dashboard; unknown paths under it get the app. */

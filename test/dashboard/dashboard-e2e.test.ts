@@ -23,8 +23,14 @@ const OWNER = {
 const BLOG = {
   title: "We shipped the new reader",
   tags: "product, launch",
-  body: "## What changed\n\nThe reader is **faster** and *calmer*. Read [the notes](https://example.com/notes).\n\n- offline mode\n- dark mode\n\n<script>alert(1)</script>",
+  body: "## What changed\n\nThe reader is **faster** and *calmer*. Read [the notes](https://example.com/notes).\n\n- offline mode\n- dark mode\n\n![The new reader](http://images.pressroom.test/reader.png)\n\n<script>alert(1)</script>",
 };
+/** Answers the image of BLOG.body (a plain-http URL, as the sanitiser allows) with a 1×1 PNG. */
+const IMAGE_HOST = "http://images.pressroom.test/";
+const PIXEL_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 const KEY_NAME = "Marketing website";
 
 /** The admin spec, read here on its own: the forms' limits must be its own. */
@@ -108,6 +114,10 @@ beforeAll(async () => {
   await page.route("**/*", (route) => {
     const url = route.request().url();
     if (url.startsWith(server.url)) return route.continue();
+    // The image a blog's body names (content, not the dashboard's own), answered here.
+    if (url.startsWith(IMAGE_HOST)) {
+      return route.fulfill({ status: 200, contentType: "image/png", body: PIXEL_PNG });
+    }
     outsideRequests.push(url);
     return route.abort();
   });
@@ -248,6 +258,13 @@ describe("dashboard, end to end in Chromium", () => {
     await expect(link.getAttribute("rel")).resolves.toBe("noopener noreferrer nofollow");
     await expect(preview.locator("script").count()).resolves.toBe(0);
     await expect(preview.textContent()).resolves.not.toContain("alert(1)");
+    // An http image, which the sanitiser keeps for consumers, shows in the preview too (the
+    // dashboard's CSP allows it): the editor sees what consumers will get.
+    const image = preview.locator("img");
+    await expect(image.getAttribute("src")).resolves.toBe(`${IMAGE_HOST}reader.png`);
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(1);
     const previewHtml = await preview.innerHTML();
     await shot("03-editor");
     await expectAccessible("the blog editor");
@@ -258,7 +275,13 @@ describe("dashboard, end to end in Chromium", () => {
     );
     await page.getByRole("button", { name: "Save and release" }).click();
     const saved = (await (await created).json()) as { bodyHtml: string };
-    expect(saved.bodyHtml).toBe(previewHtml);
+    // Compared as the browser serialises it (`<img …>` for the server's `<img … />`).
+    const savedAsDom = await page.evaluate((html) => {
+      const template = document.createElement("template");
+      template.innerHTML = html;
+      return template.innerHTML;
+    }, saved.bodyHtml);
+    expect(savedAsDom).toBe(previewHtml);
     await page.getByText("Released: consumers can read it now.").waitFor();
     expect(new URL(page.url()).pathname).toMatch(/\/blogs\/[^/]+$/);
     await expect(page.getByText("Released", { exact: true }).count()).resolves.toBeGreaterThan(0);
@@ -544,7 +567,7 @@ describe("dashboard, end to end in Chromium", () => {
     await expectAccessible("the throttled sign-in screen");
   });
 
-  it("the page asked nothing of other origins", () => {
+  it("the page asked nothing of other origins (but the image a blog's body names)", () => {
     expect(outsideRequests).toEqual([]);
   });
 });
