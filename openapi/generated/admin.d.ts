@@ -42,7 +42,8 @@ export interface paths {
          *     without a live session cookie (none, expired or signed out) this answers `200` with
          *     `signedIn: false` and whether first-run setup is still needed; with one, `signedIn: true`
          *     and the user with their workspaces, as `getMe` gives them. (`getMe` and every other
-         *     operation that needs a session answer `401` without one.)
+         *     operation that needs a session answer `401` without one.) A session cookie that names
+         *     no live session is removed: the answer expires it.
          */
         get: operations["getSession"];
         put?: never;
@@ -875,6 +876,11 @@ export interface operations {
             /** @description Signed in or not. */
             200: {
                 headers: {
+                    /**
+                     * @description Only when the request carried a session cookie that names no live session:
+                     *     `pressroom_session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict`.
+                     */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {

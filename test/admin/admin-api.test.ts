@@ -100,23 +100,28 @@ describe("sessions", () => {
     const anonymous = await new AdminClient(server.url).get<SessionStatus>("/session");
     expect(anonymous.status).toBe(200);
     expect(anonymous.body).toEqual({ signedIn: false, setupNeeded: false });
+    expect(anonymous.headers.get("set-cookie")).toBeNull();
 
     const signedIn = await owner.get<SessionStatus>("/session");
     expect(signedIn.status).toBe(200);
     expect(signedIn.body).toEqual({ signedIn: true, me: (await owner.get<Me>("/me")).body });
+    expect(signedIn.headers.get("set-cookie")).toBeNull();
 
     // A cookie that names no live session (signed out, or never issued) is "not signed in" here,
-    // while every operation that needs a session still answers 401 to it.
+    // and the answer removes it from the browser; every operation that needs a session still
+    // answers 401 to it.
     const c = new AdminClient(server.url);
     await c.post("/session", { email: OWNER.email, password: OWNER.password });
     const cookie = c.cookie;
     await c.delete("/session");
     for (const stale of [cookie, `pressroom_session=${"A".repeat(43)}`, "pressroom_session=x"]) {
       c.cookie = stale;
-      expect((await c.get("/session")).body, stale).toEqual({
-        signedIn: false,
-        setupNeeded: false,
-      });
+      const probe = await c.get("/session");
+      expect(probe.body, stale).toEqual({ signedIn: false, setupNeeded: false });
+      expect(probe.headers.get("set-cookie"), stale).toMatch(
+        /^pressroom_session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/,
+      );
+      c.cookie = stale;
       expect((await c.get("/me")).status, stale).toBe(401);
     }
   });

@@ -75,6 +75,8 @@ export function sessionHandlers(deps: SessionDeps) {
     const token = sessionTokenOf(req);
     const userId = token === undefined ? null : await sessions.userOf(token);
     const found = userId === null ? null : await meOrNull(userId);
+    // A cookie that names no live session is of no use to the browser: it is removed.
+    if (token !== undefined && found === null) clearSessionCookie(res, secureCookies);
     res.json(
       found === null
         ? { signedIn: false, setupNeeded: await setup.needed() }
