@@ -17,7 +17,7 @@ import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
 import { notFound } from "../domain-error.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
-import { errorHandler, HttpError } from "../http/errors.js";
+import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../http/errors.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
@@ -46,7 +46,7 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   const router = Router();
   const cacheControl = `private, max-age=${deps.cacheMaxAgeSeconds}`;
   const workspaceOf = (locals: { workspaceId?: string }): string => {
-    if (locals.workspaceId === undefined) throw new HttpError(500, "Internal server error.");
+    if (locals.workspaceId === undefined) throw new HttpError(500, INTERNAL_ERROR_MESSAGE);
     return locals.workspaceId;
   };
 
