@@ -86,6 +86,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (incremental sync)
+         * @description Keeps a copy of the released blogs (a "mirror": a search index, a static site's content
+         *     folder, a database table) up to date without walking the whole list. See "Syncing a
+         *     mirror" for the protocol; in short:
+         *
+         *     1. Call without `since`. The changes are the current released set, one `upsert` per
+         *        blog, a page at a time; the mirror starts empty.
+         *     2. Apply each page's `changes` in order (`upsert`: store `blog` under `blog.id`,
+         *        replacing any earlier copy; `delete`: drop `id` if you have it), then keep
+         *        `nextToken`. While `hasMore` is `true`, call again at once with `since=nextToken`.
+         *     3. Later (every few minutes), call with the last `nextToken` kept. An unchanged
+         *        workspace answers an empty `changes` and `hasMore: false`.
+         *
+         *     A mirror that applies every page this way ends equal to the released set, whatever
+         *     was released, edited, unreleased or removed between (or during) its calls.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -200,6 +233,50 @@ export interface components {
          * @example spring-release-notes
          */
         Slug: string;
+        /** @description One page of the changes feed. */
+        ChangePage: {
+            /** @description Oldest first; apply them in this order. */
+            changes: components["schemas"]["Change"][];
+            /** @description Pass as `since` on the next call; keep it once the page is applied. */
+            nextToken: string;
+            /**
+             * @description `true`: call again at once with `nextToken`. `false`: the mirror is up to date as of
+             *     this call; call again later.
+             */
+            hasMore: boolean;
+        };
+        /** @description A released blog to store (`upsert`) or a blog to drop (`delete`). */
+        Change: components["schemas"]["UpsertChange"] | components["schemas"]["DeleteChange"];
+        /**
+         * @description The blog is released, as it is now: store it under `blog.id`, replacing any copy. The
+         *     same blog can come again in a later page or call; the latest one wins.
+         */
+        UpsertChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "upsert";
+            blog: components["schemas"]["Blog"];
+        };
+        /**
+         * @description The blog is no longer released: it was unreleased (back to draft), removed or deleted.
+         *     Drop it from the mirror if it is there; ignore an `id` you do not have. Only blogs that
+         *     were released at some time appear here; drafts never do.
+         */
+        DeleteChange: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "delete";
+            id: components["schemas"]["Blog"]["id"];
+            /**
+             * Format: date-time
+             * @description When the blog stopped being released.
+             */
+            at: string;
+        };
         /** @description One page of released blogs, newest release first. */
         BlogList: {
             data: components["schemas"]["Blog"][];
@@ -312,6 +389,12 @@ export interface components {
          * @example id,slug,title
          */
         Fields: string;
+        /**
+         * @description The `nextToken` of the previous call, unchanged. Opaque and signed: an edited, forged or
+         *     truncated token, or one issued for another workspace, gets `400`; an expired one `410`.
+         *     Absent: start from the current released set.
+         */
+        Since: string;
         /**
          * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
          *     unchanged resource then answers `304`. Any other value matches nothing.
@@ -521,6 +604,81 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `nextToken` of the previous call, unchanged. Opaque and signed: an edited, forged or
+                 *     truncated token, or one issued for another workspace, gets `400`; an expired one `410`.
+                 *     Absent: start from the current released set.
+                 */
+                since?: components["parameters"]["Since"];
+                /**
+                 * @description Most changes in one page, in decimal digits. A page may hold fewer (even none) and
+                 *     still have `hasMore: true`; only `hasMore` says when to stop.
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of changes, oldest first, and the token to continue from. */
+            200: {
+                headers: {
+                    /** @description Never cached: the same token answers more changes as they happen. */
+                    "Cache-Control"?: "no-store";
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            /**
+             * @description `since` is not a token this server issued for the key's workspace (forged, edited,
+             *     cut short, another workspace's, or ahead of the feed), `limit` is out of range, or
+             *     another query parameter was sent; the message names what was refused.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Invalid query parameter since: pass a nextToken unchanged, or call without since to start over."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The token is older than the changes the server keeps (see "Syncing a mirror"):
+             *     clear the mirror and start again without `since`.
+             */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This sync token has expired (changes are kept for 30 days): clear your copy and sync again without since."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };

@@ -12,3 +12,6 @@ export type GetBlogParams = operations["getBlog"]["parameters"]["path"];
 export type GetBlogQuery = NonNullable<operations["getBlog"]["parameters"]["query"]>;
 export type GetBlogBySlugParams = operations["getBlogBySlug"]["parameters"]["path"];
 export type GetBlogBySlugQuery = NonNullable<operations["getBlogBySlug"]["parameters"]["query"]>;
+export type ChangePage = components["schemas"]["ChangePage"];
+export type Change = components["schemas"]["Change"];
+export type ListChangesQuery = NonNullable<operations["listChanges"]["parameters"]["query"]>;

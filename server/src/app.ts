@@ -50,7 +50,11 @@ export interface App {
 export function createApp({ config, db, logger }: AppDeps): App {
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
-  const stores = createStores(db, { renderer, sessionTtlMs: config.sessionTtlMs });
+  const stores = createStores(db, {
+    renderer,
+    sessionTtlMs: config.sessionTtlMs,
+    changesRetentionMs: config.changesRetentionMs,
+  });
   const lastUsed = new LastUsedRecorder(
     (entries) => stores.keys.recordLastUsed(entries),
     config.lastUsedFlushMs,
@@ -82,6 +86,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
   );
   // Routes, at a glance:
   //   GET /api/consumer/blogs[/:blogId | /by-slug/:slug]   consumer API (openapi/openapi.yaml)
+  //   GET /api/consumer/changes                 its changes feed
   //   GET /healthz, GET /readyz                 health
   //   GET /docs, GET /openapi.yaml              consumer API reference
   //   /api/admin/…                               admin API (openapi/admin.yaml)
@@ -95,6 +100,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
       cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
       keys: stores.keys,
       blogs: stores.blogs,
+      changes: stores.changes,
       lastUsed,
     }),
   );

@@ -35,6 +35,8 @@ export interface Config {
    * the client's address (sign-in throttling counts per address). False: the TCP peer's address.
    */
   readonly trustProxy: TrustProxy;
+  /** How long a changes-feed token stays usable; older ones get 410 (entries are then deleted). */
+  readonly changesRetentionMs: number;
 }
 
 /** False, a hop count, or addresses, subnets and proxy-addr's names (loopback, …). */
@@ -161,6 +163,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sessionTtlMs: int("SESSION_TTL_HOURS", 168, 1, 8760) * 3_600_000,
     renderTimeoutMs: int("RENDER_TIMEOUT_MS", 2000, 100, 60_000),
     trustProxy: parseTrustProxy(str("TRUST_PROXY"), problems),
+    changesRetentionMs: int("CHANGES_RETENTION_DAYS", 30, 1, 3650) * 86_400_000,
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

@@ -23,7 +23,9 @@ export type DomainErrorCode =
   /** Too many attempts; `retryAfterSeconds` says when to try again. */
   | "throttled"
   /** Busy for now; `retryAfterSeconds` says when to try again. */
-  | "unavailable";
+  | "unavailable"
+  /** Existed, but is kept no longer: a changes-feed token older than the retention. */
+  | "gone";
 
 export class DomainError extends Error {
   override readonly name = "DomainError";
@@ -42,4 +44,5 @@ export class DomainError extends Error {
 
 export const invalid = (message: string): DomainError => new DomainError("invalid", message);
 export const notFound = (message: string): DomainError => new DomainError("not_found", message);
+export const gone = (message: string): DomainError => new DomainError("gone", message);
 export const conflict = (message: string): DomainError => new DomainError("conflict", message);

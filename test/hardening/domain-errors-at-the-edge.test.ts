@@ -39,6 +39,7 @@ const EXPECTED: Record<DomainErrorCode, number> = {
   unprocessable: 422,
   throttled: 429,
   unavailable: 503,
+  gone: 410,
 };
 
 describe("domain errors at the API's edge", () => {

@@ -137,6 +137,32 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
     },
 
     /**
+     * Blogs whose `feedPending` mark is set, by `_id` after `afterId` (index `feed_pending`):
+     * only what the changes feed needs to record them and to clear the mark.
+     */
+    listFeedPending(
+      workspaceId: string,
+      afterId: string,
+      limit: number,
+    ): Promise<Pick<BlogDoc, "_id" | "updatedAt" | "revision">[]> {
+      return blogs
+        .find<Pick<BlogDoc, "_id" | "updatedAt" | "revision">>(
+          { workspaceId, feedPending: true, _id: { $gt: afterId } },
+          { projection: { _id: 1, updatedAt: 1, revision: 1 } },
+        )
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+    },
+
+    /** These blogs of this workspace, in any state, as stored (the changes feed's reads). */
+    async getMany(workspaceId: string, ids: readonly string[]): Promise<BlogDoc[]> {
+      if (ids.length === 0) return [];
+      const docs = await blogs.find({ _id: { $in: [...ids] } }).toArray();
+      return docs.filter((doc) => doc.workspaceId === workspaceId);
+    },
+
+    /**
      * A released blog of this workspace, found by ID or slug (`locate`), or null: drafts,
      * removed and foreign blogs alike.
      */

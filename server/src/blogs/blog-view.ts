@@ -1,5 +1,6 @@
 import type { AdminBlog } from "../admin-api-types.js";
-import type { Blog } from "../api-types.js";
+import type { Blog, Change } from "../api-types.js";
+import type { FeedChange } from "../changes/changes-feed.js";
 import type { BlogDoc } from "../db/collections.js";
 
 /** Stored blog → the spec's `Blog`: explicit fields, ISO strings, no `_id`, nothing extra. */
@@ -17,6 +18,13 @@ export function toBlog(doc: BlogDoc): Blog {
     releasedAt: (doc.releasedAt ?? doc.updatedAt).toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
   };
+}
+
+/** A change of the feed → the spec's `Change`: the blog as `Blog`, or the id and time of a delete. */
+export function toChange(change: FeedChange): Change {
+  return change.type === "upsert"
+    ? { type: "upsert", blog: toBlog(change.blog) }
+    : { type: "delete", id: change.id, at: change.at.toISOString() };
 }
 
 /** Stored blog → the admin spec's `AdminBlog`: the consumer shape plus the editor's fields. */

@@ -3,6 +3,7 @@ import type { BlogDoc, BlogStatus, Collections } from "../db/collections.js";
 import { isDuplicateKey } from "../db/duplicate-key.js";
 import { conflict, DomainError, notFound } from "../domain-error.js";
 import { newId } from "../ids.js";
+import { keyedQueue } from "../keyed-queue.js";
 import type { BlogReads } from "./blog-reads.js";
 import {
   type BlogFields,
@@ -18,24 +19,11 @@ import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 /** A state change or edit lost to another one this many times in a row gives up (conflict). */
 const MAX_WRITE_ATTEMPTS = 5;
 
-/**
- * Runs `work` for one key at a time in this process. The embedded database (FerretDB) applies an
- * update as a read, then a write by `_id`, without a lock, so two updates whose filters both
- * matched the same version would both win; writing a blog one at a time per process makes the
- * compare-and-set below exact there too. On MongoDB the filter alone is atomic across instances.
- */
-function keyedQueue() {
-  const tails = new Map<string, Promise<unknown>>();
-  return <T>(key: string, work: () => Promise<T>): Promise<T> => {
-    const run = (tails.get(key) ?? Promise.resolve()).then(work, work);
-    const tail = run.catch(() => {});
-    tails.set(key, tail);
-    void tail.then(() => {
-      if (tails.get(key) === tail) tails.delete(key);
-    });
-    return run;
-  };
-}
+/** Matches the blog's version that was read: its revision, or its `updatedAt` on older blogs. */
+const versionFilter = (doc: Pick<BlogDoc, "updatedAt" | "revision">): Filter<BlogDoc> =>
+  doc.revision === undefined
+    ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
+    : { revision: doc.revision };
 
 /** Writing the blogs of a workspace: create, edit, change state, and preview a body. */
 export function blogWrites(
@@ -43,6 +31,10 @@ export function blogWrites(
   renderer: BodyRenderer,
   find: BlogReads["get"],
 ) {
+  // The embedded database (FerretDB) applies an update as a read, then a write by `_id`, without
+  // a lock, so two updates whose filters both matched the same version would both win; writing a
+  // blog one at a time per process makes the compare-and-set below exact there too. On MongoDB
+  // the filter alone is atomic across instances.
   const oneAtATime = keyedQueue();
 
   /**
@@ -61,14 +53,14 @@ export function blogWrites(
     oneAtATime(blogId, async () => {
       for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
         const doc = await find(workspaceId, blogId);
-        const changes = change(doc);
-        if (changes === null) return doc;
-        const version: Filter<BlogDoc> =
-          doc.revision === undefined
-            ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
-            : { revision: doc.revision };
+        const edit = change(doc);
+        if (edit === null) return doc;
+        // Consumers of the changes feed hear of every write of a blog that is released after
+        // it or was before it, and of no other: the mark goes in with the change itself.
+        const visible = doc.status === "released" || (edit.status ?? doc.status) === "released";
+        const changes: Partial<BlogDoc> = visible ? { ...edit, feedPending: true } : edit;
         const { matchedCount } = await blogs.updateOne(
-          { _id: blogId, workspaceId, status: doc.status, ...version },
+          { _id: blogId, workspaceId, status: doc.status, ...versionFilter(doc) },
           { $set: changes },
         );
         if (matchedCount === 1) return { ...doc, ...changes };
@@ -100,6 +92,7 @@ export function blogWrites(
           releasedAt: release ? now : null,
           removedAt: null,
           revision: newRevision(),
+          ...(release ? { feedPending: true } : {}),
         };
         try {
           await blogs.insertOne(doc);
@@ -158,6 +151,24 @@ export function blogWrites(
           : status === "removed"
             ? { status, removedAt: now, updatedAt: now, revision }
             : { status, releasedAt: null, updatedAt: now, revision };
+      });
+    },
+
+    /**
+     * The changes feed has recorded the blog as it was at `version`: clears its `feedPending`
+     * mark, unless the blog was written since (then the mark stays, and the newer write gets an
+     * entry of its own). Returns whether it cleared it. Takes the blog's turn like every write.
+     */
+    clearFeedPending(
+      workspaceId: string,
+      version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
+    ): Promise<boolean> {
+      return oneAtATime(version._id, async () => {
+        const { matchedCount } = await blogs.updateOne(
+          { _id: version._id, workspaceId, feedPending: true, ...versionFilter(version) },
+          { $set: { feedPending: false } },
+        );
+        return matchedCount === 1;
       });
     },
 

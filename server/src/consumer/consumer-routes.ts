@@ -2,19 +2,22 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import type {
   Blog,
   BlogList,
+  ChangePage,
   GetBlogBySlugParams,
   GetBlogBySlugQuery,
   GetBlogParams,
   GetBlogQuery,
   ListBlogsQuery,
+  ListChangesQuery,
   PartialBlog,
   PartialBlogList,
 } from "../api-types.js";
 import type { BlogLocator } from "../blogs/blog-reads.js";
-import { toBlog, validatorOf } from "../blogs/blog-view.js";
+import { toBlog, toChange, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
+import type { ChangesFeed } from "../changes/changes-feed.js";
 import { notFound } from "../domain-error.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
 import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../http/errors.js";
@@ -29,16 +32,19 @@ export interface ConsumerDeps {
   readonly cacheMaxAgeSeconds: number;
   readonly keys: KeysStore;
   readonly blogs: BlogsStore;
+  readonly changes: ChangesFeed;
   readonly lastUsed: LastUsedRecorder;
 }
 
 const DEFAULT_LIMIT = 20;
+const DEFAULT_CHANGES_LIMIT = 100;
 
 /**
  * The consumer API (openapi/openapi.yaml), mounted at /api/consumer:
  *   GET /blogs                  listBlogs
  *   GET /blogs/:blogId          getBlog
  *   GET /blogs/by-slug/:slug    getBlogBySlug
+ *   GET /changes                listChanges
  * Authentication runs first, then the spec's request validation (after `unknownFieldsNamed`, so
  * an unknown name in `fields` gets a message naming it), then the handler.
  */
@@ -165,6 +171,22 @@ export function consumerRouter(deps: ConsumerDeps): Router {
     GetBlogBySlugQuery
   >("/blogs/by-slug/:slug", (req, res) =>
     sendReleasedBlog(req, res, { slug: req.params.slug }, req.query.fields),
+  );
+
+  router.get<"/changes", Record<string, never>, ChangePage, never, ListChangesQuery>(
+    "/changes",
+    async (req, res) => {
+      const workspaceId = workspaceOf(res.locals);
+      const limit = req.query.limit ?? DEFAULT_CHANGES_LIMIT;
+      const page = await deps.changes.page(workspaceId, req.query.since, limit);
+      // The same token answers more as changes happen: no cache may keep an answer.
+      res.setHeader("Cache-Control", "no-store");
+      res.json({
+        changes: page.changes.map(toChange),
+        nextToken: page.nextToken,
+        hasMore: page.hasMore,
+      } satisfies ChangePage);
+    },
   );
 
   // Errors end here, not after a walk through every later mount of the app: same handler.

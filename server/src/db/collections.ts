@@ -74,10 +74,14 @@ export interface SignInFailuresDoc {
   expiresAt: Date;
 }
 
-/** One-off markers; `_id: "setup"` exists once first-run setup has happened. */
+/**
+ * One-off markers; `_id: "setup"` exists once first-run setup has happened, and
+ * `_id: "changes-token-key"` holds the key that signs the changes feed's tokens (in `value`).
+ */
 export interface MarkerDoc {
   _id: string;
   at: Date;
+  value?: string;
 }
 
 export type BlogStatus = "draft" | "released" | "removed";
@@ -110,6 +114,26 @@ export interface BlogDoc {
    * blogs stored before it existed (their `updatedAt` still changes on every write).
    */
   revision?: string;
+  /**
+   * True from a write that consumers of the changes feed must hear about (the blog is released
+   * after it, or was before it) until the feed has recorded it (changes/change-recorder.ts).
+   * Set in the same update as the change itself, so no change can be missed, crash or not.
+   */
+  feedPending?: boolean;
+}
+
+/**
+ * One entry of a workspace's changes feed: "blog `blogId` changed". Entries are numbered densely
+ * per workspace (1, 2, 3, …) by insert alone: `_id` is the workspace id, "/", and the number as
+ * 15 zero-padded digits, so an entry can be taken only once and a workspace's entries are one
+ * `_id` range in order (changes/change-log.ts).
+ */
+export interface ChangeEntryDoc {
+  _id: string;
+  workspaceId: string;
+  blogId: string;
+  /** When the entry was made; entries older than the retention are deleted. */
+  at: Date;
 }
 
 export interface Collections {
@@ -121,6 +145,7 @@ export interface Collections {
   readonly sessions: Collection<SessionDoc>;
   readonly signInFailures: Collection<SignInFailuresDoc>;
   readonly markers: Collection<MarkerDoc>;
+  readonly changes: Collection<ChangeEntryDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -133,6 +158,7 @@ export function collections(db: Db): Collections {
     sessions: db.collection<SessionDoc>("sessions"),
     signInFailures: db.collection<SignInFailuresDoc>("signInFailures"),
     markers: db.collection<MarkerDoc>("markers"),
+    changes: db.collection<ChangeEntryDoc>("changes"),
   };
 }
 
@@ -143,6 +169,7 @@ export function collections(db: Db): Collections {
  *   per page in release order (keyset pagination, no skip);
  * - blogs {workspaceId, slug} unique: slugs are unique within a workspace;
  * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list;
+ * - blogs {workspaceId, feedPending, _id}: the changes feed's blogs still to record (few);
  * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
@@ -165,6 +192,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await apiKeys.createIndex({ keyId: 1 }, { name: "key_id", unique: true });
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
   await blogs.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "editor_list" });
+  await blogs.createIndex({ workspaceId: 1, feedPending: 1, _id: 1 }, { name: "feed_pending" });
   await users.createIndex({ email: 1 }, { name: "email", unique: true });
   await memberships.createIndex({ userId: 1 }, { name: "user_memberships" });
   await memberships.createIndex({ workspaceId: 1 }, { name: "workspace_members" });

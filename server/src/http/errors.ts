@@ -30,7 +30,7 @@ export const badRequest = (message: string): HttpError => new HttpError(400, mes
 
 /**
  * The status of each domain error code (domain-error.ts): where the domain's 400s, 401s, 403s,
- * 404s, 409s, 422s, 429s and 503s come from. The body is `{"message": …}` with its message.
+ * 404s, 409s, 410s, 422s, 429s and 503s come from. The body is `{"message": …}` with its message.
  */
 export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
   invalid: 400,
@@ -41,6 +41,7 @@ export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
   unprocessable: 422,
   throttled: 429,
   unavailable: 503,
+  gone: 410,
 };
 
 /** A domain error as an answer: its status, its message as the body, `Retry-After` when known. */

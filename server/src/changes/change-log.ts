@@ -1,0 +1,104 @@
+import type { ChangeEntryDoc, Collections } from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
+
+/** Digits of an entry's number in its `_id`: up to 10^15 − 1 entries per workspace. */
+const SEQ_DIGITS = 15;
+/** Inserts that lost their number to another writer in a row before giving up (a fault). */
+const MAX_APPEND_ATTEMPTS = 20;
+
+/**
+ * A workspace's entries are the `_id`s `"<workspaceId>/<15 digits>"`: one range, in number order.
+ * "/" sorts before every digit and "0" right after "/", so `[ws + "/", ws + "0")` holds exactly
+ * this workspace's entries (workspace ids are letters, digits and "_").
+ */
+const entryId = (workspaceId: string, seq: number): string =>
+  `${workspaceId}/${String(seq).padStart(SEQ_DIGITS, "0")}`;
+const rangeOf = (workspaceId: string) => ({ $gt: `${workspaceId}/`, $lt: `${workspaceId}0` });
+const seqOf = (entry: Pick<ChangeEntryDoc, "_id">): number =>
+  Number(entry._id.slice(entry._id.lastIndexOf("/") + 1));
+
+export interface ChangeEntry {
+  readonly seq: number;
+  readonly blogId: string;
+  readonly at: Date;
+}
+
+/**
+ * The changes feed's log: per workspace, entries numbered 1, 2, 3, … ("blog X changed").
+ *
+ * Numbers are taken by insert alone: an entry is inserted as number `m + 1` only after `m` was
+ * read as the workspace's last, and `_id` is unique, so two writers never share a number (the
+ * loser reads again and takes the next). Hence, without transactions and across any number of
+ * server instances: **once a reader has seen `n` as the last number, no entry numbered `n` or
+ * less can appear any more** (every entry numbered ≤ n was inserted before `n` was). A reader
+ * that has read every entry up to the last number it saw has missed none. Deleting old entries
+ * (`purgeBefore`) keeps each workspace's last one, so numbers never go back.
+ */
+export function changeLog({ changes }: Pick<Collections, "changes">) {
+  const last = async (workspaceId: string): Promise<number> => {
+    const [entry] = await changes
+      .find({ _id: rangeOf(workspaceId) }, { projection: { _id: 1 } })
+      .sort({ _id: -1 })
+      .limit(1)
+      .toArray();
+    return entry === undefined ? 0 : seqOf(entry);
+  };
+
+  return {
+    /** The workspace's last entry number; 0 before its first. */
+    last,
+
+    /**
+     * Appends "blog `blogId` changed" to the workspace's log and returns its number. `after` is
+     * the last number the caller read (it saves a read when several are appended in a row).
+     */
+    async append(workspaceId: string, blogId: string, after?: number): Promise<number> {
+      let previous = after ?? (await last(workspaceId));
+      for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
+        const seq = previous + 1;
+        try {
+          await changes.insertOne({
+            _id: entryId(workspaceId, seq),
+            workspaceId,
+            blogId,
+            at: new Date(),
+          });
+          return seq;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          previous = await last(workspaceId);
+        }
+      }
+      throw new Error(`changes feed: no entry number free after ${MAX_APPEND_ATTEMPTS} attempts`);
+    },
+
+    /** Entries numbered `after + 1` … `upTo`, in order, at most `limit`. */
+    async read(
+      workspaceId: string,
+      after: number,
+      upTo: number,
+      limit: number,
+    ): Promise<ChangeEntry[]> {
+      if (upTo <= after) return [];
+      const docs = await changes
+        .find({ _id: { $gt: entryId(workspaceId, after), $lte: entryId(workspaceId, upTo) } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((doc) => ({ seq: seqOf(doc), blogId: doc.blogId, at: doc.at }));
+    },
+
+    /** Deletes the workspace's entries made before `cutoff`, except its last one. */
+    async purgeBefore(workspaceId: string, cutoff: Date): Promise<number> {
+      const lastSeq = await last(workspaceId);
+      if (lastSeq === 0) return 0;
+      const { deletedCount } = await changes.deleteMany({
+        _id: { $gt: `${workspaceId}/`, $lt: entryId(workspaceId, lastSeq) },
+        at: { $lt: cutoff },
+      });
+      return deletedCount;
+    },
+  };
+}
+
+export type ChangeLog = ReturnType<typeof changeLog>;

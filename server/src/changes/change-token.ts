@@ -1,0 +1,115 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Collections } from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
+import { invalid } from "../domain-error.js";
+
+/**
+ * Where a sync stands, as a changes-feed token carries it:
+ * - `seq`: entries up to this number are accounted for (during the first walk, the log's last
+ *   number when the walk began: everything after it comes once the walk is done);
+ * - `since`: when `seq` was read (epoch ms), which is what a token's age is measured from;
+ * - `walk`: during the first walk, the release-list position to continue after.
+ */
+export interface SyncPosition {
+  readonly workspaceId: string;
+  readonly seq: number;
+  readonly since: number;
+  readonly walk?: { readonly at: Date; readonly id: string };
+}
+
+const KEY_MARKER = "changes-token-key";
+const MAC_BYTES = 16;
+const MAC_CONTEXT = "pressroom.changes.v1.";
+
+export const INVALID_TOKEN_MESSAGE =
+  "Invalid query parameter since: pass a nextToken unchanged, or call without since to start over.";
+
+/**
+ * Changes-feed tokens: `base64url(JSON payload) "." base64url(HMAC-SHA256)` (the MAC cut to 128
+ * bits). The key is random, made once per database and kept in `markers` (so every instance
+ * signs and checks alike, with nothing to configure). A token that was edited, forged, cut, or
+ * made for another workspace is refused with one message, whichever it was: the answer says
+ * nothing about what the token holds.
+ */
+export function changeTokens({ markers }: Pick<Collections, "markers">) {
+  let key: Promise<Buffer> | undefined;
+  const loadKey = (): Promise<Buffer> => {
+    key ??= readOrMakeKey().catch((err: unknown) => {
+      key = undefined; // a failed read is retried by the next request
+      throw err;
+    });
+    return key;
+  };
+  const readOrMakeKey = async (): Promise<Buffer> => {
+    const found = await markers.findOne({ _id: KEY_MARKER });
+    if (found?.value !== undefined) return Buffer.from(found.value, "base64url");
+    const made = randomBytes(32).toString("base64url");
+    try {
+      await markers.insertOne({ _id: KEY_MARKER, at: new Date(), value: made });
+      return Buffer.from(made, "base64url");
+    } catch (err) {
+      // Another instance made it first: use theirs.
+      if (!isDuplicateKey(err)) throw err;
+      const theirs = await markers.findOne({ _id: KEY_MARKER });
+      if (theirs?.value === undefined) throw err;
+      return Buffer.from(theirs.value, "base64url");
+    }
+  };
+  const mac = (secret: Buffer, payload: string): Buffer =>
+    createHmac("sha256", secret)
+      .update(MAC_CONTEXT + payload)
+      .digest()
+      .subarray(0, MAC_BYTES);
+
+  return {
+    async encode(position: SyncPosition): Promise<string> {
+      const body: unknown[] = [1, position.workspaceId, position.seq, position.since];
+      if (position.walk !== undefined) body.push(position.walk.at.getTime(), position.walk.id);
+      const payload = Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
+      return `${payload}.${mac(await loadKey(), payload).toString("base64url")}`;
+    },
+
+    /** The position a token of this workspace carries; "invalid" for anything else. */
+    async decode(token: string, workspaceId: string): Promise<SyncPosition> {
+      const [payload = "", signature = "", ...rest] = token.split(".");
+      const given = Buffer.from(signature, "base64url");
+      const expected = mac(await loadKey(), payload);
+      if (
+        rest.length > 0 ||
+        given.length !== MAC_BYTES ||
+        given.toString("base64url") !== signature ||
+        !timingSafeEqual(given, expected)
+      ) {
+        throw invalid(INVALID_TOKEN_MESSAGE);
+      }
+      const position = parsePayload(payload);
+      if (position === null || position.workspaceId !== workspaceId) {
+        throw invalid(INVALID_TOKEN_MESSAGE);
+      }
+      return position;
+    },
+  };
+}
+
+export type ChangeTokens = ReturnType<typeof changeTokens>;
+
+const count = (value: unknown): value is number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+
+/** A signed payload is ours, but is still checked field by field: a key may have been reused. */
+function parsePayload(payload: string): SyncPosition | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(body)) return null;
+  const [version, workspaceId, seq, since, walkAt, walkId] = body as unknown[];
+  if (version !== 1 || typeof workspaceId !== "string" || !count(seq) || !count(since)) {
+    return null;
+  }
+  if (body.length === 4) return { workspaceId, seq, since };
+  if (body.length !== 6 || !count(walkAt) || typeof walkId !== "string") return null;
+  return { workspaceId, seq, since, walk: { at: new Date(walkAt), id: walkId } };
+}

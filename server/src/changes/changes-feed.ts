@@ -1,0 +1,115 @@
+import type { BlogReads } from "../blogs/blog-reads.js";
+import type { BlogDoc } from "../db/collections.js";
+import { gone, invalid } from "../domain-error.js";
+import type { ChangeLog } from "./change-log.js";
+import type { ChangeRecorder } from "./change-recorder.js";
+import { type ChangeTokens, INVALID_TOKEN_MESSAGE, type SyncPosition } from "./change-token.js";
+
+/** A token whose `since` is this far ahead of this instance's clock is refused (clock skew). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** One change as the domain sees it; the consumer routes turn it into the spec's `Change`. */
+export type FeedChange =
+  | { readonly type: "upsert"; readonly blog: BlogDoc }
+  | { readonly type: "delete"; readonly id: string; readonly at: Date };
+
+export interface FeedPage {
+  readonly changes: FeedChange[];
+  readonly nextToken: string;
+  readonly hasMore: boolean;
+}
+
+export interface FeedDeps {
+  readonly log: ChangeLog;
+  readonly recorder: ChangeRecorder;
+  readonly tokens: ChangeTokens;
+  readonly blogs: Pick<BlogReads, "listReleased" | "getMany">;
+  /** Tokens older than this are refused with "gone" (CHANGES_RETENTION_DAYS). */
+  readonly retentionMs: number;
+  readonly now: () => number;
+}
+
+/**
+ * The changes feed of a workspace (openapi.yaml, "Syncing a mirror"). Every call first records
+ * the workspace's marked blogs (change-recorder.ts), then answers from one of two places:
+ * - without a token, or with a token of the first walk: the released list itself, page after
+ *   page (upserts), remembering the log's last number from before the walk began; once the walk
+ *   is done the sync continues from that number, so whatever changed during the walk comes next;
+ * - otherwise the log's entries after the token's number, up to the number just recorded: each
+ *   blog named is read as it is now, an upsert if it is released, else a delete.
+ */
+export function changesFeed(deps: FeedDeps) {
+  const expiredMessage = `This sync token has expired (changes are kept for ${Math.round(
+    deps.retentionMs / 86_400_000,
+  )} days): clear your copy and sync again without since.`;
+
+  const positionOf = async (workspaceId: string, token: string | undefined, now: number) => {
+    if (token === undefined) return null;
+    const position = await deps.tokens.decode(token, workspaceId);
+    if (position.since > now + CLOCK_SKEW_MS) throw invalid(INVALID_TOKEN_MESSAGE);
+    if (now - position.since > deps.retentionMs) throw gone(expiredMessage);
+    return position;
+  };
+
+  const walk = async (
+    workspaceId: string,
+    from: SyncPosition,
+    last: number,
+    limit: number,
+  ): Promise<FeedPage> => {
+    const page = await deps.blogs.listReleased(workspaceId, limit, from.walk ?? null);
+    const changes = page.blogs.map((blog): FeedChange => ({ type: "upsert", blog }));
+    if (page.next !== null) {
+      const nextToken = await deps.tokens.encode({ ...from, walk: page.next });
+      return { changes, nextToken, hasMore: true };
+    }
+    const { walk: _done, ...after } = from;
+    return { changes, nextToken: await deps.tokens.encode(after), hasMore: last > from.seq };
+  };
+
+  const follow = async (
+    workspaceId: string,
+    from: SyncPosition,
+    last: number,
+    limit: number,
+    now: number,
+  ): Promise<FeedPage> => {
+    const entries = await deps.log.read(workspaceId, from.seq, last, limit);
+    const end = entries.at(-1);
+    const hasMore = end !== undefined && entries.length === limit && end.seq < last;
+    // A blog named twice in a page comes once, where its last entry is: read as it is now.
+    const latest = new Map(entries.map((entry) => [entry.blogId, entry]));
+    const blogs = new Map(
+      (await deps.blogs.getMany(workspaceId, [...latest.keys()])).map((b) => [b._id, b]),
+    );
+    const changes = [...latest.values()].map((entry): FeedChange => {
+      const blog = blogs.get(entry.blogId);
+      if (blog?.status === "released") return { type: "upsert", blog };
+      const at = blog === undefined ? entry.at : (blog.removedAt ?? blog.updatedAt);
+      return { type: "delete", id: entry.blogId, at };
+    });
+    // Caught up: the token moves to the number just recorded, and its age starts again now.
+    const next: SyncPosition =
+      hasMore && end !== undefined
+        ? { workspaceId, seq: end.seq, since: from.since }
+        : { workspaceId, seq: last, since: now };
+    return { changes, nextToken: await deps.tokens.encode(next), hasMore };
+  };
+
+  return {
+    /** One page of changes after `token` (absent: from the start), at most `limit`. */
+    async page(workspaceId: string, token: string | undefined, limit: number): Promise<FeedPage> {
+      const now = deps.now();
+      const from = await positionOf(workspaceId, token, now);
+      const last = await deps.recorder.record(workspaceId);
+      if (from === null)
+        return walk(workspaceId, { workspaceId, seq: last, since: now }, last, limit);
+      // A number past the log's end was never issued by this database (restored from a backup?).
+      if (from.seq > last) throw invalid(INVALID_TOKEN_MESSAGE);
+      if (from.walk !== undefined) return walk(workspaceId, from, last, limit);
+      return follow(workspaceId, from, last, limit, now);
+    },
+  };
+}
+
+export type ChangesFeed = ReturnType<typeof changesFeed>;
