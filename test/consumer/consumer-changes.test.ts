@@ -37,7 +37,7 @@ async function signToken(body: unknown[]): Promise<string> {
   return `${payload}.${mac}`;
 }
 
-describe("changes feed, happy paths (openapi.yaml, \"Syncing a mirror\")", () => {
+describe('changes feed, happy paths (openapi.yaml, "Syncing a mirror")', () => {
   it("a first sync without since returns the current released set as upserts, and nothing else", async () => {
     const mirror = new Mirror(server.url, ws.key);
     await mirror.drain();
@@ -136,7 +136,9 @@ describe("changes feed, bad input: 400 or 410 with a message, never a 500 (opena
     await mirror.drain();
     const token = mirror.token ?? "";
     const [payload = "", mac = ""] = token.split(".");
-    const edited = Buffer.from(payload, "base64url").toString("utf8").replace(/,(\d+),/, ",0,");
+    const edited = Buffer.from(payload, "base64url")
+      .toString("utf8")
+      .replace(/,(\d+),/, ",0,");
     const tries = [
       `${Buffer.from(edited).toString("base64url")}.${mac}`,
       `${payload}.${mac.slice(0, -2)}AA`,
