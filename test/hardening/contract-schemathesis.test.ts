@@ -191,6 +191,12 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
       const page = await get(`${server.url}/api/consumer/blogs?limit=${limit}`, key);
       return (page.body as { nextCursor: string }).nextCursor;
     };
+    const tokenOf = async (query: string) =>
+      (
+        (await get(`${server.url}/api/consumer/changes?${query}`, key)).body as {
+          nextToken: string;
+        }
+      ).nextToken;
     const slugsOf = async (ids: string[]) =>
       Promise.all(
         ids.map(
@@ -230,6 +236,8 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
               await etagOf(`/blogs/${alpha.released[0]}?fields=title`),
             ],
           },
+          // Tokens the feed issued: one in the middle of the first walk, one caught up.
+          tokens: { values: [await tokenOf("limit=2"), await tokenOf("limit=100")] },
           // Field sets as a site would ask for them; the rest are generated from the pattern.
           fields: { values: ["id,slug,title", "title", "slug,title,slug", "bodyHtml,id"] },
         },
@@ -239,8 +247,10 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
           "query.cursor": { dictionary: "cursors", probability: 1 },
           "header.If-None-Match": { dictionary: "etags", probability: 0.3 },
           "query.fields": { dictionary: "fields", probability: 0.3 },
+          "query.since": { dictionary: "tokens", probability: 0.5 },
         },
-        operations: [madeUpCursorsAccepted("listBlogs")],
+        // A made-up cursor or token matches its pattern, yet no server issued it: 400.
+        operations: [madeUpCursorsAccepted("listBlogs"), madeUpCursorsAccepted("listChanges")],
       },
       timeoutMs: 150_000,
     });
@@ -253,6 +263,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
     expect(statusesOf(run, "GET /blogs/by-slug/{slug}")).toEqual(
       expect.arrayContaining([200, 400, 404]),
     );
+    expect(statusesOf(run, "GET /changes")).toEqual(expect.arrayContaining([200, 400]));
   }, 180_000);
 
   it("with no key: every generated case gets the documented 401", async () => {

@@ -38,6 +38,10 @@ beforeAll(async () => {
   const minted = await stores(t.db).keys.mint(a.workspaceId, "revoked");
   await stores(t.db).keys.revoke(a.workspaceId, minted.id);
   revokedKey = minted.key;
+  // The changes feed records the seeded blogs (and makes its token key) on its first call: done
+  // here, so the snapshot before the cases already holds them.
+  await tokenOf(a.key);
+  await tokenOf(b.key);
   admin = new AdminClient(server.url);
   ws =
     (await admin.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body.workspaces[0]?.id ??
@@ -50,6 +54,10 @@ const list = (headers: Record<string, string>, query = "") =>
 const byId = (id: string) => get(`${server.url}/api/consumer/blogs/${id}`, { "x-api-key": a.key });
 const bySlug = (slug: string) =>
   get(`${server.url}/api/consumer/blogs/by-slug/${slug}`, { "x-api-key": a.key });
+const changesOf = (key: string, query = "") =>
+  get(`${server.url}/api/consumer/changes${query}`, { "x-api-key": key });
+const tokenOf = async (key: string) =>
+  ((await changesOf(key)).body as { nextToken: string }).nextToken;
 const rawList = async (headers: string) => {
   const res = await rawRequest(
     server.url,
@@ -219,6 +227,36 @@ const cases: Case[] = [
     400,
   ],
   ["a 1 KB cursor", () => list({ "x-api-key": a.key }, `?cursor=${"A".repeat(1024)}`), 400],
+  // the changes feed (openapi.yaml, "Syncing a mirror"): tokens are signed and workspace-bound
+  ["since[$ne]=", () => changesOf(a.key, "?since[$ne]=1"), 400],
+  [
+    "since as an operator object",
+    () => changesOf(a.key, `?since=${encodeURIComponent('{"$gt":""}')}`),
+    400,
+  ],
+  ["since twice", async () => changesOf(a.key, `?since=${await tokenOf(a.key)}&since=x.y`), 400],
+  [
+    "another workspace's token",
+    async () => changesOf(a.key, `?since=${await tokenOf(b.key)}`),
+    400,
+  ],
+  [
+    "a token with its workspace swapped",
+    async () => {
+      const [payload = "", mac = ""] = (await tokenOf(b.key)).split(".");
+      const swapped = Buffer.from(payload, "base64url")
+        .toString("utf8")
+        .replace(b.workspaceId, a.workspaceId);
+      return changesOf(a.key, `?since=${Buffer.from(swapped).toString("base64url")}.${mac}`);
+    },
+    400,
+  ],
+  ["a raw key as since (kept out of the log)", () => changesOf(a.key, `?since=${a.key}`), 400],
+  ["a 1 KB since", () => changesOf(a.key, `?since=${"A".repeat(600)}.${"B".repeat(424)}`), 400],
+  ["a cursor as since", () => changesOf(a.key, "?since=WzEsImJfeCJd"), 400],
+  ["changes limit=0", () => changesOf(a.key, "?limit=0"), 400],
+  ["changes with fields", () => changesOf(a.key, "?fields=id"), 400],
+  ["changes with a revoked key", () => changesOf(revokedKey), 401],
   // admin bodies
   [
     "admin: wrong content type",
