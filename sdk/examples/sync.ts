@@ -1,81 +1,30 @@
 /**
- * A periodic sync: mirrors every released blog of a workspace into a folder, one JSON file per
- * blog. Run it from cron or a scheduler every few minutes:
+ * A periodic sync on the changes feed: mirrors every released blog of a workspace into a folder,
+ * one JSON file per blog. Run it from cron or a scheduler every few minutes:
  *
  *   PRESSROOM_API_KEY=cp_live_… PRESSROOM_BASE_URL=https://pressroom.example.com \
  *     npx tsx sync.ts ./blogs
  *
- * - writes the blogs that are new or changed, deletes the files of blogs no longer released
- *   (only after a complete walk, so a failed run never deletes anything), leaves the rest alone;
- * - keeps the SDK's ETag cache in <dir>/.pressroom-cache.json, so the next run — a new process —
- *   only revalidates: an unchanged workspace costs one bodiless 304 per page;
+ * - the first run writes a file per released blog; each later run asks only for what changed
+ *   since the token it kept (<dir>/.pressroom-sync-token): it writes the blogs released or edited
+ *   since, and deletes the files of blogs unreleased or removed since. An unchanged workspace
+ *   costs one small request;
+ * - the token is saved only after its page is applied, so a run that fails (or is stopped) is
+ *   simply repeated by the next one; a token the server no longer accepts (too old) makes the
+ *   SDK clear the folder and start again;
  * - prints a summary line; on failure, exits 1 with the error (its message names the status and
- *   the request id).
+ *   the request id, never the key).
  *
  * PRESSROOM_PAGE_SIZE (1–100, default 100) sets the page size.
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import {
-  type Blog,
-  type CacheEntry,
-  type CacheStore,
-  createClient,
-  PressroomError,
-} from "@pressroom/sdk";
+import { type Change, createClient, PressroomError, type SyncStore } from "@pressroom/sdk";
 
-const CACHE_FILE = ".pressroom-cache.json";
+const TOKEN_FILE = ".pressroom-sync-token";
 /** Blog IDs become file names: accept only IDs that cannot escape the folder. */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const BLOG_FILE = /^[A-Za-z0-9_-]{1,100}\.json$/;
-
-/**
- * A CacheStore in one JSON file. It keeps only the entries this run used, so pages that no longer
- * exist (their cursors changed) do not pile up. Written atomically (temp file, then rename).
- */
-class FileCacheStore implements CacheStore {
-  readonly #file: string;
-  readonly #entries: Map<string, CacheEntry>;
-  readonly #used = new Set<string>();
-
-  private constructor(file: string, entries: Map<string, CacheEntry>) {
-    this.#file = file;
-    this.#entries = entries;
-  }
-
-  static async open(file: string): Promise<FileCacheStore> {
-    let entries = new Map<string, CacheEntry>();
-    try {
-      const parsed: unknown = JSON.parse(await readFile(file, "utf8"));
-      // The SDK checks each entry it reads, so a hand-edited file cannot break a sync.
-      if (typeof parsed === "object" && parsed !== null) {
-        entries = new Map(Object.entries(parsed as Record<string, CacheEntry>));
-      }
-    } catch {
-      // No cache yet (or an unreadable one): this run fetches everything in full.
-    }
-    return new FileCacheStore(file, entries);
-  }
-
-  get(key: string): CacheEntry | undefined {
-    this.#used.add(key);
-    return this.#entries.get(key);
-  }
-
-  set(key: string, entry: CacheEntry): void {
-    this.#used.add(key);
-    this.#entries.set(key, entry);
-  }
-
-  delete(key: string): void {
-    this.#entries.delete(key);
-  }
-
-  async save(): Promise<void> {
-    const kept = [...this.#entries].filter(([key]) => this.#used.has(key));
-    await writeAtomically(this.#file, JSON.stringify(Object.fromEntries(kept)));
-  }
-}
 
 async function writeAtomically(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
@@ -83,69 +32,85 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   await rename(temp, file);
 }
 
-async function sync(dir: string, apiKey: string, baseUrl: string, pageSize: number) {
+function fileOf(dir: string, id: string): string {
+  if (!SAFE_ID.test(id)) throw new Error(`Refusing a blog with ID ${id}`);
+  return path.join(dir, `${id}.json`);
+}
+
+/** A SyncStore in a folder: a JSON file per blog, and the token in a file of its own. */
+class FolderSyncStore implements SyncStore {
+  readonly stats = { written: 0, unchanged: 0, deleted: 0 };
+  constructor(readonly dir: string) {}
+
+  async getToken(): Promise<string | undefined> {
+    const token = await readFile(path.join(this.dir, TOKEN_FILE), "utf8").catch(() => "");
+    return token.trim() === "" ? undefined : token.trim();
+  }
+
+  async apply(changes: readonly Change[], nextToken: string): Promise<void> {
+    for (const change of changes) {
+      if (change.type === "upsert") {
+        const file = fileOf(this.dir, change.blog.id);
+        const text = `${JSON.stringify(change.blog, null, 2)}\n`;
+        if ((await readFile(file, "utf8").catch(() => undefined)) === text) {
+          this.stats.unchanged++;
+        } else {
+          await writeAtomically(file, text);
+          this.stats.written++;
+        }
+      } else {
+        const file = fileOf(this.dir, change.id);
+        if (
+          await rm(file).then(
+            () => true,
+            () => false,
+          )
+        )
+          this.stats.deleted++;
+      }
+    }
+    // Only now: a crash before this line repeats the page next time, which is harmless.
+    await writeAtomically(path.join(this.dir, TOKEN_FILE), `${nextToken}\n`);
+  }
+
+  async clear(): Promise<void> {
+    for (const name of await readdir(this.dir)) {
+      if (BLOG_FILE.test(name) || name === TOKEN_FILE) await rm(path.join(this.dir, name));
+    }
+  }
+}
+
+async function sync(dir: string, apiKey: string, baseUrl: string, limit: number) {
   await mkdir(dir, { recursive: true });
-  const cache = await FileCacheStore.open(path.join(dir, CACHE_FILE));
-  const stats = { fetched: 0, written: 0, deleted: 0, unchanged: 0, requests: 0, notModified: 0 };
+  const store = new FolderSyncStore(dir);
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort());
-
+  let requests = 0;
   const client = createClient({
     apiKey,
     baseUrl,
-    cache: { store: cache },
     onResponse: (info) => {
-      stats.requests += info.attempts;
-      if (info.notModified) stats.notModified++;
+      requests += info.attempts;
     },
   });
-
-  const listed = new Set<string>();
-  for await (const blog of client.blogs.listAll({ limit: pageSize, signal: controller.signal })) {
-    stats.fetched++;
-    const name = fileNameOf(blog);
-    listed.add(name);
-    const file = path.join(dir, name);
-    const text = `${JSON.stringify(blog, null, 2)}\n`;
-    const current = await readFile(file, "utf8").catch(() => undefined);
-    if (current === text) {
-      stats.unchanged++;
-    } else {
-      await writeAtomically(file, text);
-      stats.written++;
-    }
-  }
-
-  // The walk is complete: whatever is not listed any more was unreleased or removed.
-  for (const name of await readdir(dir)) {
-    if (BLOG_FILE.test(name) && !listed.has(name)) {
-      await rm(path.join(dir, name));
-      stats.deleted++;
-    }
-  }
-  await cache.save();
-  return stats;
-}
-
-function fileNameOf(blog: Blog): string {
-  if (!SAFE_ID.test(blog.id)) throw new Error(`Refusing to write a blog with ID ${blog.id}`);
-  return `${blog.id}.json`;
+  const result = await client.changes.sync({ store, limit, signal: controller.signal });
+  return { ...result, ...store.stats, requests };
 }
 
 async function main(): Promise<number> {
   const dir = process.argv[2];
   const apiKey = process.env.PRESSROOM_API_KEY;
   const baseUrl = process.env.PRESSROOM_BASE_URL ?? "http://localhost:3000";
-  const pageSize = Number(process.env.PRESSROOM_PAGE_SIZE ?? "100");
+  const limit = Number(process.env.PRESSROOM_PAGE_SIZE ?? "100");
   if (dir === undefined || apiKey === undefined || apiKey === "") {
     console.error("usage: PRESSROOM_API_KEY=cp_live_… [PRESSROOM_BASE_URL=…] sync.ts <dir>");
     return 2;
   }
   try {
-    const s = await sync(dir, apiKey, baseUrl, pageSize);
+    const s = await sync(dir, apiKey, baseUrl, limit);
     console.log(
-      `synced ${dir}: fetched ${s.fetched}, written ${s.written}, deleted ${s.deleted}, ` +
-        `unchanged ${s.unchanged}; requests ${s.requests}, not modified ${s.notModified}`,
+      `synced ${dir}: written ${s.written}, deleted ${s.deleted}, unchanged ${s.unchanged}; ` +
+        `pages ${s.pages}, requests ${s.requests}${s.restarted ? ", started again (token expired)" : ""}`,
     );
     return 0;
   } catch (error) {

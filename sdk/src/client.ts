@@ -15,6 +15,7 @@ import {
   responseMeta,
   type Sleep,
 } from "./retry.js";
+import { type Changes, changesApi } from "./sync.js";
 
 /** A released blog, exactly as the API's `Blog` schema defines it. */
 export type Blog = components["schemas"]["Blog"];
@@ -166,6 +167,8 @@ export class PressroomClient {
   /** The server address the client talks to (without `/api/consumer`). */
   readonly baseUrl: string;
   readonly blogs: Blogs;
+  /** The changes feed: keep a copy of the released blogs up to date (see {@link Changes}). */
+  readonly changes: Changes;
 
   constructor(options: ClientOptions) {
     if (options === null || typeof options !== "object") {
@@ -184,7 +187,9 @@ export class PressroomClient {
     const apiKey = checkApiKey(options.apiKey);
     const { origin, apiBase } = checkBaseUrl(options.baseUrl);
     this.baseUrl = origin;
-    this.blogs = blogsApi(apiBase, apiKey, options);
+    const transport = transportOf(apiBase, apiKey, options);
+    this.blogs = blogsApi(transport);
+    this.changes = changesApi(transport);
   }
 
   /** `JSON.stringify(client)`: the address only. */
@@ -203,7 +208,19 @@ export function createClient(options: ClientOptions): PressroomClient {
   return new PressroomClient(options);
 }
 
-function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blogs {
+/** Runs one call of the API: the request through cache → retries → transport, typed outcome. */
+export type Runner = <T>(
+  call: CallOptions,
+  send: (init: { fetch: FetchLike; signal?: AbortSignal }) => Promise<Outcome<T>>,
+) => Promise<{ data: T; notModified: boolean }>;
+
+/** What every resource of the client sends its calls through. */
+export interface Transport {
+  readonly api: Client<paths>;
+  readonly run: Runner;
+}
+
+function transportOf(apiBase: string, apiKey: string, options: ClientOptions): Transport {
   const timeoutMs = checkTimeout(options.timeoutMs ?? 10_000);
   const policy: RetryPolicy = resolveRetry(DEFAULT_RETRY, options.retry);
   const store = cacheStoreOf(options.cache);
@@ -298,6 +315,10 @@ function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blog
     });
   }
 
+  return { api, run };
+}
+
+function blogsApi({ api, run }: Transport): Blogs {
   async function list<F extends BlogField = BlogField>(
     options: ListOptions<F> = {},
   ): Promise<BlogPage<BlogWith<F>>> {
@@ -375,7 +396,7 @@ function blogsApi(apiBase: string, apiKey: string, options: ClientOptions): Blog
   return { list, pages, listAll, get, getBySlug };
 }
 
-interface Outcome<T> {
+export interface Outcome<T> {
   readonly data?: T | undefined;
   readonly error?: unknown;
   readonly response: Response;

@@ -36,3 +36,13 @@ export {
 } from "./errors.js";
 export type { components, operations, paths } from "./generated/consumer.js";
 export type { FetchLike, RetryOptions, Sleep } from "./retry.js";
+export type {
+  Change,
+  ChangePage,
+  Changes,
+  ChangesOptions,
+  SyncOptions,
+  SyncResult,
+  SyncStore,
+} from "./sync.js";
+export { MemorySyncStore } from "./sync.js";

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,7 +47,7 @@ function statusesSince(from: number): number[] {
   return server.logLines
     .slice(from)
     .map((line) => JSON.parse(line) as { msg?: string; path?: string; status?: number })
-    .filter((entry) => entry.msg === "request" && entry.path === "/api/consumer/blogs")
+    .filter((entry) => entry.msg === "request" && entry.path === "/api/consumer/changes")
     .map((entry) => entry.status ?? 0);
 }
 
@@ -65,45 +65,46 @@ afterAll(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
-describe("examples/sync.ts — a periodic sync that re-runs cheaply", () => {
-  it("the first run writes one file per released blog and a cache file", async () => {
+describe("examples/sync.ts — a periodic sync on the changes feed", () => {
+  it("the first run writes one file per released blog and keeps the feed's token", async () => {
     const from = server.logLines.length;
     const run = await sync(a.key);
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(run.stdout).toBe(
-      `synced ${dir}: fetched 5, written 5, deleted 0, unchanged 0; requests 3, not modified 0`,
+      `synced ${dir}: written 5, deleted 0, unchanged 0; pages 3, requests 3`,
     );
     expect(await files()).toEqual(a.released.map((id) => `${id}.json`).sort());
     const blog = JSON.parse(await readFile(path.join(dir, `${a.released[0]}.json`), "utf8"));
     expect(blog).toMatchObject({ id: a.released[0], title: "Post 4" });
     expect(statusesSince(from)).toEqual([200, 200, 200]);
-    const cache = await readFile(path.join(dir, ".pressroom-cache.json"), "utf8");
-    expect(Object.keys(JSON.parse(cache))).toHaveLength(3);
-    expect(cache).not.toContain(a.key.slice(8));
+    const token = await readFile(path.join(dir, ".pressroom-sync-token"), "utf8");
+    expect(token.trim()).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(token).not.toContain(a.key.slice(8));
   });
 
-  it("a second process makes only conditional requests, all answered 304", async () => {
+  it("a second process asks only for changes: one request, nothing written", async () => {
     const from = server.logLines.length;
     const run = await sync(a.key);
     expect(run.stdout).toBe(
-      `synced ${dir}: fetched 5, written 0, deleted 0, unchanged 5; requests 3, not modified 3`,
+      `synced ${dir}: written 0, deleted 0, unchanged 0; pages 1, requests 1`,
     );
-    expect(statusesSince(from)).toEqual([304, 304, 304]);
+    expect(statusesSince(from)).toEqual([200]);
   });
 
-  it("a file changed locally is rewritten even when the server says not modified", async () => {
-    const file = path.join(dir, `${a.released[2]}.json`);
-    await writeFile(file, "{}\n");
+  it("a blog edited since the last run is rewritten, and only it", async () => {
+    const edited = a.released[2] ?? "";
+    await stores(t.db).blogs.update(a.workspaceId, edited, { title: "Edited since" });
     const run = await sync(a.key);
-    expect(run.stdout).toContain("written 1, deleted 0, unchanged 4; requests 3, not modified 3");
-    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ id: a.released[2] });
+    expect(run.stdout).toContain("written 1, deleted 0, unchanged 0; pages 1");
+    const file = path.join(dir, `${edited}.json`);
+    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ title: "Edited since" });
   });
 
   it("a blog no longer released has its file deleted", async () => {
     const gone = a.released[4] ?? "";
     await stores(t.db).blogs.setStatus(a.workspaceId, gone, "removed");
     const run = await sync(a.key);
-    expect(run.stdout).toContain("fetched 4, written 0, deleted 1, unchanged 4");
+    expect(run.stdout).toContain("written 0, deleted 1, unchanged 0");
     expect(await files()).not.toContain(`${gone}.json`);
     expect(await files()).toHaveLength(4);
   });
