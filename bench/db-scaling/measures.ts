@@ -18,6 +18,7 @@ export type MeasureId =
   | "get"
   | "bySlug"
   | "foreign404"
+  | "changesIdle"
   | "create";
 
 export interface MeasureDef {
@@ -35,6 +36,7 @@ export const MEASURES: MeasureDef[] = [
   { id: "get", title: "get one blog", target: 5 },
   { id: "bySlug", title: "get one blog by its slug", target: 5 },
   { id: "foreign404", title: "get another workspace's blog (404)", target: null },
+  { id: "changesIdle", title: "changes feed, nothing changed (`since` caught up)", target: 10 },
   { id: "create", title: "create + release (admin API)", target: 20 },
 ];
 
@@ -83,6 +85,8 @@ export function consumerSteps(
   seed: ScalingSeed,
 ): Record<Exclude<MeasureId, "create">, Step> & {
   etag: () => string;
+  /** The caught-up token `changesIdle` sends (changes-token.ts). */
+  useChangesToken: (token: string) => void;
 } {
   const auth = { "x-api-key": seed.key };
   let etag = "";
@@ -100,6 +104,7 @@ export function consumerSteps(
     return samples;
   };
   let foreignIndex = 0;
+  let changesToken = "";
   const deepCursor = encodeCursor({ at: new Date(seed.deepPosition.at), id: seed.deepPosition.id });
   const list = async (query: string, count: number, what: string) => {
     const reply = expect(await api.call("GET", `/api/consumer/blogs${query}`, auth), 200, what);
@@ -111,6 +116,9 @@ export function consumerSteps(
   };
   return {
     etag: () => etag,
+    useChangesToken: (token) => {
+      changesToken = token;
+    },
     list: async () => {
       const reply = await list("", 20, "list");
       etag = String(reply.headers.etag ?? "");
@@ -146,6 +154,18 @@ export function consumerSteps(
       const reply = await api.call("GET", `/api/consumer/blogs/by-slug/${sample.slug}`, auth);
       const { id } = JSON.parse(expect(reply, 200, "by slug").body) as { id: string };
       if (id !== sample.id) throw new Error(`by slug: ${sample.slug} gave ${id}, not ${sample.id}`);
+      return reply.ms;
+    },
+    changesIdle: async () => {
+      if (changesToken === "") throw new Error("changes: no token");
+      const reply = await api.call("GET", `/api/consumer/changes?since=${changesToken}`, auth);
+      const body = JSON.parse(expect(reply, 200, "changes").body) as {
+        changes: unknown[];
+        hasMore: boolean;
+      };
+      if (body.changes.length !== 0 || body.hasMore) throw new Error("changes: not an empty page");
+      // The issue's bound for an idle sync: a few hundred bytes.
+      if (reply.body.length > 400) throw new Error(`changes: ${reply.body.length} bytes`);
       return reply.ms;
     },
     foreign404: async () => {

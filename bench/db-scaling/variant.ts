@@ -6,6 +6,7 @@
  */
 import os from "node:os";
 import type { ScalingSeed } from "../scaling-seed.js";
+import { caughtUpToken } from "./changes-token.js";
 import { type Client, client } from "./http-client.js";
 import {
   adminStep,
@@ -120,7 +121,17 @@ export async function measureVariant(
       Figures
     >;
     const steps = consumerSteps(api, seed);
-    const reads = ["list", "deep", "limit100", "list304", "get", "bySlug", "foreign404"] as const;
+    steps.useChangesToken(await caughtUpToken(db.uri, setup.dbName, seed.workspace));
+    const reads = [
+      "list",
+      "deep",
+      "limit100",
+      "list304",
+      "get",
+      "bySlug",
+      "foreign404",
+      "changesIdle",
+    ] as const;
     // The first request of each kind after both processes started.
     for (const id of reads) await first(steps[id], measures[id]);
     for (const id of reads) {
