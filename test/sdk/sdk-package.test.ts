@@ -244,10 +244,10 @@ describe("the packed SDK in a consumer project", () => {
     const env = { PRESSROOM_BASE_URL: server.url, PRESSROOM_API_KEY: a.key };
     const sync = () => run(process.execPath, ["out-example/sync.js", mirror], project, env);
     expect((await sync()).stdout.trim()).toBe(
-      `synced ${mirror}: fetched 3, written 3, deleted 0, unchanged 0; requests 1, not modified 0`,
+      `synced ${mirror}: written 3, deleted 0, unchanged 0; pages 1, requests 1`,
     );
     expect((await sync()).stdout.trim()).toBe(
-      `synced ${mirror}: fetched 3, written 0, deleted 0, unchanged 3; requests 1, not modified 1`,
+      `synced ${mirror}: written 0, deleted 0, unchanged 0; pages 1, requests 1`,
     );
     const files = (await readdir(mirror)).filter((n) => !n.startsWith(".")).sort();
     expect(files).toEqual(a.released.map((id) => `${id}.json`).sort());
