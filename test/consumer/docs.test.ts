@@ -64,6 +64,17 @@ describe("consumer docs", () => {
       .getByRole("heading", { name: "Get one released blog by its slug" })
       .waitFor({ timeout: 15_000 });
     await page.getByText("/blogs/by-slug/{slug}").first().waitFor({ timeout: 15_000 });
+    // The changes feed, under its own tag, with its examples (first call, removal, unchanged).
+    await page.getByText("Sync", { exact: true }).first().click();
+    await page
+      .getByText("Changes since a token (incremental sync)", { exact: true })
+      .first()
+      .click();
+    await page
+      .getByRole("heading", { name: "Changes since a token (incremental sync)" })
+      .waitFor({ timeout: 15_000 });
+    await page.getByText("/changes").first().waitFor({ timeout: 15_000 });
+    await page.getByText("Syncing a mirror").first().waitFor({ timeout: 15_000 });
     await expect(page.title()).resolves.toContain("Pressroom");
     await mkdir("test-output", { recursive: true });
     await page.screenshot({ path: "test-output/docs.png", fullPage: false });

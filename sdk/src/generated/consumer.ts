@@ -273,7 +273,8 @@ export interface components {
             id: components["schemas"]["Blog"]["id"];
             /**
              * Format: date-time
-             * @description When the blog stopped being released.
+             * @description When the blog last changed: its removal or its return to draft (or, for a draft
+             *     edited since, that edit).
              */
             at: string;
         };
