@@ -534,10 +534,11 @@ func checkAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collect
 		got[s.Name] = fmt.Sprintf("%sunique=%v", b.String(), s.Unique != nil && *s.Unique)
 	}
 	want := map[string]string{
-		"_id_":           "_id:1 unique=false",
-		"released_list":  "workspaceId:1 status:1 releasedAt:-1 _id:-1 unique=false",
-		"workspace_slug": "workspaceId:1 slug:1 unique=true",
-		"editor_list":    "workspaceId:1 createdAt:-1 _id:-1 unique=false",
+		"_id_":            "_id:1 unique=false",
+		"released_list":   "workspaceId:1 status:1 releasedAt:-1 _id:-1 unique=false",
+		"workspace_slug":  "workspaceId:1 slug:1 unique=true",
+		"editor_list":     "workspaceId:1 createdAt:-1 _id:-1 unique=false",
+		"released_by_tag": "workspaceId:1 status:1 tags:1 releasedAt:-1 _id:-1 unique=false",
 	}
 	for name, w := range want {
 		if got[name] != w {
