@@ -176,7 +176,7 @@ func newGen(seed uint64, exotic bool) *gen {
 }
 
 // tagStrs are the strings of the tags field, an array field like blogs' tags.
-var tagStrs = []string{"t1", "t2", "t3", "T1", "", "1"}
+var tagStrs = []string{"t1", "t2", "t3", "T1", "", "1", "é \"q\" \\"}
 
 // tags returns a value for the tags field: mostly arrays of strings, and with exotic set also
 // arrays whose elements are not all strings (numbers, null, objects, ObjectIds, booleans, dates;
@@ -318,6 +318,9 @@ func (g *gen) cond(field string) any {
 }
 
 func (g *gen) filter(depth int) bson.D {
+	if depth == 0 && g.r.IntN(6) == 0 {
+		return g.tagPage()
+	}
 	f := bson.D{}
 	if depth == 0 && g.r.IntN(4) == 0 {
 		// A term on _id (always clean) with terms on other fields: the patch checks fields without
@@ -341,6 +344,24 @@ func (g *gen) filter(depth int) bson.D {
 		// The keyset cursor's shape, and other $or/$and.
 		op := []string{"$or", "$and"}[g.r.IntN(2)]
 		f = append(f, bson.E{Key: op, Value: bson.A{g.filter(1), g.filter(1)}})
+	}
+	return f
+}
+
+// tagPage returns the consumer tag filter's shape: a workspace, a status, `tags: {$in}` of
+// strings and, half the time, a keyset cursor on (at, _id).
+func (g *gen) tagPage() bson.D {
+	strs := bson.A{}
+	for range 1 + g.r.IntN(3) {
+		strs = append(strs, tagStrs[g.r.IntN(len(tagStrs))])
+	}
+	f := bson.D{{Key: "ws", Value: []string{"w1", "w2", "w3"}[g.r.IntN(3)]}, {Key: "status", Value: "released"}, {Key: "tags", Value: bson.M{"$in": strs}}}
+	if g.r.IntN(2) == 0 {
+		at := g.dates[g.r.IntN(len(g.dates))]
+		f = append(f, bson.E{Key: "$or", Value: bson.A{
+			bson.M{"at": bson.M{"$lt": at}},
+			bson.D{{Key: "at", Value: at}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("d%03d", g.r.IntN(300))}}},
+		}})
 	}
 	return f
 }
