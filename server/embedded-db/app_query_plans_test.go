@@ -104,6 +104,9 @@ func appShapes() []appShape {
 		}))
 	}
 	released := d(e("workspaceId", "ws_0000"), e("status", "released"))
+	tagged := func(tags ...any) bson.D {
+		return append(append(bson.D{}, released...), e("tags", d(e("$in", bson.A(tags)))))
+	}
 	editors := d(e("workspaceId", "ws_0000"), e("status", d(e("$in", bson.A{"draft", "released"}))))
 	drafts := d(e("workspaceId", "ws_0000"), e("status", "draft"))
 	validators := d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1))
@@ -119,6 +122,14 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "304 validators, deep cursor page", run: find(cursor(released, "releasedAt", 10, "b_0010"), page(desc("releasedAt")).SetProjection(validators))},
 		{coll: "blogs", name: "consumer list `fields=id,slug,title` projection, first page", run: find(released, page(desc("releasedAt")).SetProjection(fieldsIDSlugTitle))},
 		{coll: "blogs", name: "consumer list `fields=id,slug,title` projection, deep cursor page", run: find(cursor(released, "releasedAt", 10, "b_0010"), page(desc("releasedAt")).SetProjection(fieldsIDSlugTitle))},
+		// the tag filter: `tags: {$in}` on released blogs, through the tags element table
+		{coll: "blogs", name: "tag page, one tag (on 10% of blogs), first page", run: find(tagged("t2"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "tag page, one tag, keyset page", run: find(cursor(tagged("t2"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "tag page, several tags, first page", run: find(tagged("t2", "t6", "rare"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "tag page, several tags, keyset page", run: find(cursor(tagged("t2", "t6", "rare"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "tag page, a rare tag (0.1% of blogs), first page", run: find(tagged("rare"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "tag page, a rare tag, keyset page", run: find(cursor(tagged("rare"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "tag page `fields=id,slug,title` projection, keyset page", run: find(cursor(tagged("t2"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")).SetProjection(fieldsIDSlugTitle))},
 		{coll: "blogs", name: "get `{_id, workspaceId, status: {$ne: removed}}`", run: findOne(d(e("_id", "b_0010"), e("workspaceId", "ws_0000"), e("status", d(e("$ne", "removed")))))},
 		{coll: "blogs", name: "released blog `findOne({_id})`", run: findOne(d(e("_id", "b_0010")))},
 		{coll: "blogs", name: "released validator `findOne({_id})` + projection", run: findOne(d(e("_id", "b_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1), e("workspaceId", 1), e("status", 1))))},
@@ -229,11 +240,22 @@ func createAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collec
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_list")},
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "slug", Value: 1}}, Options: options.Index().SetName("workspace_slug").SetUnique(true)},
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_list")},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "tags", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_by_tag")},
 	} {
 		if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// blogTags are the tags of the i-th seeded blog: "a" on all, "t0" to "t9" on a tenth each (of
+// one workspace's released blogs, "t2" on a tenth), and "rare" on blogs 2, 1002, 2002….
+func blogTags(i int) bson.A {
+	tags := bson.A{"a", fmt.Sprintf("t%d", i%10)}
+	if i%1000 == 2 {
+		tags = append(tags, "rare")
+	}
+	return tags
 }
 
 // seedApp stores n documents in each collection, shaped as server/src stores them.
@@ -253,7 +275,7 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 		}
 		blog := bson.D{
 			e("_id", fmt.Sprintf("b_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("status", status),
-			e("slug", fmt.Sprintf("post-%d", i)), e("title", "T"), e("bodyMarkdown", "B"), e("tags", bson.A{"a"}),
+			e("slug", fmt.Sprintf("post-%d", i)), e("title", "T"), e("bodyMarkdown", "B"), e("tags", blogTags(i)),
 			e("createdAt", at(i)), e("updatedAt", at(i)), e("releasedAt", releasedAt), e("removedAt", nil),
 		}
 		if i%10 != 0 { // blogs stored before revisions existed have none

@@ -118,6 +118,11 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 		client = connectLauncher(ctx, t, srv.uri)
 		blogs = client.Database("app").Collection("blogs")
 		checkAppBlogIndexes(ctx, t, blogs)
+		// The tags element table changes in the transaction of each write (its triggers), so a
+		// kill leaves it in step with the blogs it kept (once the keeper made it, a second in).
+		if msg := elementTablesOutOfStep(ctx, t, filepath.Join(dir, "app.sqlite")); msg != "" {
+			t.Errorf("round %d (seed %d): %s", round, seed, msg)
+		}
 		problems, summary := checkDurability(ctx, t, blogs, writers)
 		t.Logf("round %d: after the restart: %s", round, summary)
 		for _, p := range problems {
@@ -127,6 +132,22 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 			t.FailNow()
 		}
 	}
+
+	// The element table checks above had a table to check.
+	func() {
+		db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "app.sqlite")+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var tagged []string
+		for _, fields := range elementTablesOf(ctx, t, db) {
+			tagged = append(tagged, fields...)
+		}
+		if !slices.Equal(tagged, []string{"tags"}) {
+			t.Errorf("element tables: %v, want one for tags", tagged)
+		}
+	}()
 
 	// The data directory is still fully usable: writes, the unique index, the pushed-down list
 	// query, a clean shutdown and SQLite's own integrity check.
@@ -267,6 +288,15 @@ func (w *durabilityWriter) randHex() string {
 	return fmt.Sprintf("%016x", w.rng.Uint64())
 }
 
+// tags returns 0 to 3 tags of 8: blogs' tags, which get an element table (released_by_tag).
+func (w *durabilityWriter) tags() bson.A {
+	tags := bson.A{}
+	for range w.rng.IntN(4) {
+		tags = append(tags, fmt.Sprintf("tag-%d", w.rng.IntN(8)))
+	}
+	return tags
+}
+
 func (w *durabilityWriter) newDoc(ws, id string) bson.D {
 	now := time.Now()
 	return bson.D{
@@ -277,6 +307,7 @@ func (w *durabilityWriter) newDoc(ws, id string) bson.D {
 		{Key: "revision", Value: w.randHex()},
 		{Key: "title", Value: "title " + w.randHex()},
 		{Key: "body", Value: strings.Repeat("body of "+id+" ", 60)},
+		{Key: "tags", Value: w.tags()},
 		{Key: "createdAt", Value: now},
 		{Key: "updatedAt", Value: now},
 		{Key: "releasedAt", Value: nil},
@@ -379,7 +410,7 @@ func (w *durabilityWriter) step(ctx context.Context, blogs *mongo.Collection) (s
 		desc = "updateOne({_id}) of " + id
 		next.title = "title " + w.randHex()
 		filter = bson.D{{Key: "_id", Value: id}}
-		set = bson.D{{Key: "title", Value: next.title}, {Key: "revision", Value: next.revision}}
+		set = bson.D{{Key: "title", Value: next.title}, {Key: "revision", Value: next.revision}, {Key: "tags", Value: w.tags()}}
 	case p < 65: // the app's compare-and-set (blogs-store.ts, writeVersion)
 		desc = "compare-and-set of " + id
 		next.status = map[string]string{"draft": "released", "released": "draft"}[cur.status]
@@ -534,10 +565,11 @@ func checkAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collect
 		got[s.Name] = fmt.Sprintf("%sunique=%v", b.String(), s.Unique != nil && *s.Unique)
 	}
 	want := map[string]string{
-		"_id_":           "_id:1 unique=false",
-		"released_list":  "workspaceId:1 status:1 releasedAt:-1 _id:-1 unique=false",
-		"workspace_slug": "workspaceId:1 slug:1 unique=true",
-		"editor_list":    "workspaceId:1 createdAt:-1 _id:-1 unique=false",
+		"_id_":            "_id:1 unique=false",
+		"released_list":   "workspaceId:1 status:1 releasedAt:-1 _id:-1 unique=false",
+		"workspace_slug":  "workspaceId:1 slug:1 unique=true",
+		"editor_list":     "workspaceId:1 createdAt:-1 _id:-1 unique=false",
+		"released_by_tag": "workspaceId:1 status:1 tags:1 releasedAt:-1 _id:-1 unique=false",
 	}
 	for name, w := range want {
 		if got[name] != w {

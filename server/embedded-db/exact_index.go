@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -92,6 +93,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 	}
 	want := map[string]string{}
 	tables := map[string]bool{}
+	indexed := map[string][]string{} // element table candidates (element_tables.go)
 	for rows.Next() {
 		var table, raw string
 		if err = rows.Scan(&table, &raw); err != nil {
@@ -104,6 +106,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 			return nil, fmt.Errorf("settings of %s: %w", table, err)
 		}
 		tables[table] = true
+		indexed[table] = indexedFields(settings)
 		for name, stmt := range exactIndexStatements(table, settings) {
 			want[name] = stmt
 		}
@@ -154,5 +157,21 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		}
 		changed = append(changed, "-"+name)
 	}
-	return changed, nil
+	elements, err := ensureElementTables(ctx, db, indexed)
+	return append(changed, elements...), err
+}
+
+// indexedFields returns the top-level fields (other than _id) of a collection's indexes that the
+// pushdown can name, sorted, never nil.
+func indexedFields(settings ferretIndexes) []string {
+	fields := []string{}
+	for _, index := range settings.Indexes {
+		for _, key := range index.Key {
+			if key.Field != "_id" && ferretdb.ExactPushdownField(key.Field) && !slices.Contains(fields, key.Field) {
+				fields = append(fields, key.Field)
+			}
+		}
+	}
+	sort.Strings(fields)
+	return fields
 }
