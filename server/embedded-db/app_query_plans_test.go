@@ -83,6 +83,17 @@ func deleteMany(filter bson.D) func(context.Context, *mongo.Collection) error {
 	}
 }
 
+func aggregate(pipeline bson.A) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		cur, err := c.Aggregate(ctx, pipeline)
+		if err != nil {
+			return err
+		}
+		var docs []bson.Raw
+		return cur.All(ctx, &docs)
+	}
+}
+
 // appStart is the time the seeded documents are made around.
 var appStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -147,6 +158,21 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "compare-and-set, blog without revision: `revision: {$exists: false}, updatedAt`", run: updateOne(
 			d(e("_id", "b_0020"), e("workspaceId", "ws_0000"), e("status", "draft"), e("revision", d(e("$exists", false))), e("updatedAt", at(20))),
 			d(e("$set", d(e("title", "T2"), e("revision", "r_0020b")))), 1)},
+		// the changes feed (changes/change-log.ts, change-recorder.ts; blog-reads.ts listFeedPending, getMany)
+		{coll: "blogs", name: "feed: marked blogs `{workspaceId, feedPending: true, _id: {$gt}}` by _id, limit 100", run: find(d(e("workspaceId", "ws_0001"), e("feedPending", true), e("_id", d(e("$gt", "b_0100")))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100).SetProjection(d(e("_id", 1), e("updatedAt", 1), e("revision", 1))))},
+		{coll: "blogs", name: "feed: clear the mark `updateOne({_id, workspaceId, feedPending: true, revision})`", run: updateOne(
+			d(e("_id", "b_0201"), e("workspaceId", "ws_0001"), e("feedPending", true), e("revision", "r_0201")),
+			d(e("$set", d(e("feedPending", false)))), 1)},
+		{coll: "blogs", name: "feed: the blogs of a page `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"b_0010", "b_0201", "b_1999"}))))), bounded: "the blogs named by one page of entries: at most 100"},
+		{coll: "changes", name: "feed: last number `{_id: {$gt: ws/, $lt: ws0}}` by _id desc, limit 1", run: find(d(e("_id", d(e("$gt", "ws_0001/"), e("$lt", "ws_00010")))), options.Find().SetSort(d(e("_id", -1))).SetLimit(1).SetProjection(d(e("_id", 1))))},
+		{coll: "changes", name: "feed: entries after a number `{_id: {$gt, $lte}}` by _id, limit 100", run: find(d(e("_id", d(e("$gt", entryID("ws_0001", 500)), e("$lte", entryID("ws_0001", 999))))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100))},
+		{coll: "changes", name: "feed: purge `deleteMany({_id: {$gt, $lt}, at: {$lt}})`", run: deleteMany(d(e("_id", d(e("$gt", "ws_0000/"), e("$lt", entryID("ws_0000", 999)))), e("at", d(e("$lt", at(-1500))))))},
+		{coll: "markers", name: "feed: token key `findOne({_id})`", run: findOne(d(e("_id", "changes-token-key")))},
+		// the tags of a workspace (blogs/tag-counts.ts): the $match is the query; $unwind and $group run in Go over what it selected
+		{coll: "blogs", name: "tag counts: aggregate `$match {workspaceId, status}`, `$project`, `$unwind`, `$group`", run: aggregate(bson.A{
+			d(e("$match", released)), d(e("$project", d(e("tags", 1)))), d(e("$unwind", "$tags")),
+			d(e("$group", d(e("_id", "$tags"), e("count", d(e("$sum", 1)))))),
+		}), bounded: "every released blog of one workspace, in rowid order for the stages: what the counts are made of (computed once per change of the workspace's feed)"},
 		// workspaces (blogs-store.ts, keys-store.ts, workspaces-store.ts, users-store.ts)
 		{coll: "workspaces", name: "exists `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "ws_0010")), options.Count().SetLimit(1))},
 		{coll: "workspaces", name: "a user's workspaces `{_id: {$in}}` by createdAt", run: find(d(e("_id", d(e("$in", bson.A{"ws_0001", "ws_0101", "ws_0201"})))), options.Find().SetSort(asc("createdAt"))), bounded: "the listed workspaces"},
@@ -240,6 +266,7 @@ func createAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collec
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_list")},
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "slug", Value: 1}}, Options: options.Index().SetName("workspace_slug").SetUnique(true)},
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_list")},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "feedPending", Value: 1}, {Key: "_id", Value: 1}}, Options: options.Index().SetName("feed_pending")},
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "tags", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_by_tag")},
 	} {
 		if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
@@ -257,6 +284,9 @@ func blogTags(i int) bson.A {
 	}
 	return tags
 }
+
+// entryID is a changes-feed entry's _id (change-log.ts): the workspace, "/", 15 digits.
+func entryID(workspace string, seq int) string { return fmt.Sprintf("%s/%015d", workspace, seq) }
 
 // seedApp stores n documents in each collection, shaped as server/src stores them.
 func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
@@ -281,7 +311,14 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 		if i%10 != 0 { // blogs stored before revisions existed have none
 			blog = append(blog, e("revision", fmt.Sprintf("r_%04d", i)))
 		}
+		switch { // marked for the changes feed: a few; recorded: most; stored before the feed: no field
+		case i%50 == 1:
+			blog = append(blog, e("feedPending", true))
+		case i%3 != 0:
+			blog = append(blog, e("feedPending", false))
+		}
 		add("blogs", blog)
+		add("changes", bson.D{e("_id", entryID(fmt.Sprintf("ws_%04d", i%2), i/2+1)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)), e("at", at(i-n))})
 
 		add("apiKeys", bson.D{
 			e("_id", fmt.Sprintf("h_%04d", i)), e("keyId", fmt.Sprintf("key_%04d", i)), e("workspaceId", ws), e("name", "K"),
@@ -300,8 +337,11 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			e("address", fmt.Sprintf("10.0.0.%d", i%100)), e("expiresAt", at(i-n/2)),
 		})
 		marker := fmt.Sprintf("m_%04d", i)
-		if i == 0 {
+		switch i {
+		case 0:
 			marker = "setup"
+		case 1:
+			marker = "changes-token-key"
 		}
 		add("markers", bson.D{e("_id", marker), e("at", at(i))})
 	}
