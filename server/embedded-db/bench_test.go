@@ -95,10 +95,7 @@ func TestListPageFigures(t *testing.T) {
 		}
 		return int(res.MatchedCount), nil
 	}
-	shapes := []struct {
-		name string
-		run  func(*mongo.Collection) (int, error)
-	}{
+	shapes := []benchShape{
 		{"list page 1 (limit 21)", find(released, options.Find().SetSort(sortReleased).SetLimit(21))},
 		{"list cursor page at the middle (limit 21)", find(cursorAt(n/2), options.Find().SetSort(sortReleased).SetLimit(21))},
 		{"list cursor page near the end (limit 21)", find(cursorAt(60), options.Find().SetSort(sortReleased).SetLimit(21))},
@@ -106,28 +103,7 @@ func TestListPageFigures(t *testing.T) {
 		{"findOne {workspaceId, slug}", find(bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "slug", Value: "post-42"}}, options.Find().SetLimit(1))},
 		{"updateOne {_id, workspaceId, status, …} (CAS)", cas},
 	}
-	results := map[bool][]string{}
-	for _, exact := range []bool{false, true} {
-		sub, stop := context.WithCancel(ctx)
-		client := startFerretUntil(sub, t, dir, exact)
-		for _, s := range shapes {
-			var times []time.Duration
-			var count int
-			for range 5 {
-				t0 := time.Now()
-				got, err := s.run(client.Database("app").Collection("blogs"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				times = append(times, time.Since(t0))
-				count = got
-			}
-			slices.Sort(times)
-			results[exact] = append(results[exact], fmt.Sprintf("%-46s %3d docs  median %8.1f ms  (min %.1f, max %.1f)",
-				s.name, count, ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1])))
-		}
-		stop()
-	}
+	results := timeShapes(ctx, t, dir, shapes, map[bool]int{false: 5, true: 5}, 46)
 	t.Logf("%d blogs, 2 workspaces (9 in 10 released), ~2 KB bodies; 5 runs each", n)
 	for _, exact := range []bool{false, true} {
 		t.Logf("-exact-pushdown=%v:", exact)
@@ -138,3 +114,39 @@ func TestListPageFigures(t *testing.T) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// benchShape is one query of a figures test: it returns how many documents it read.
+type benchShape struct {
+	name string
+	run  func(*mongo.Collection) (int, error)
+}
+
+// timeShapes runs each shape runs[exact] times against the blogs of dir's "app" database, on
+// stock FerretDB (exact false) and with the exact pushdown, and returns one line per shape:
+// the documents it read and the median, min and max time (names padded to width).
+func timeShapes(ctx context.Context, t *testing.T, dir string, shapes []benchShape, runs map[bool]int, width int) map[bool][]string {
+	t.Helper()
+	results := map[bool][]string{}
+	for _, exact := range []bool{false, true} {
+		sub, stop := context.WithCancel(ctx)
+		blogs := startFerretUntil(sub, t, dir, exact).Database("app").Collection("blogs")
+		for _, s := range shapes {
+			var times []time.Duration
+			var count int
+			for range runs[exact] {
+				t0 := time.Now()
+				got, err := s.run(blogs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				times = append(times, time.Since(t0))
+				count = got
+			}
+			slices.Sort(times)
+			results[exact] = append(results[exact], fmt.Sprintf("%-*s %3d docs  median %8.1f ms  (min %.1f, max %.1f)",
+				width, s.name, count, ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1])))
+		}
+		stop()
+	}
+	return results
+}

@@ -101,10 +101,7 @@ func TestTagPageFigures(t *testing.T) {
 			return len(docs), err
 		}
 	}
-	shapes := []struct {
-		name string
-		run  func(*mongo.Collection) (int, error)
-	}{
+	shapes := []benchShape{
 		{"tag on 10%, page 1 (limit 101)", find(tagged("common"))},
 		{"tag on 10%, keyset page at the middle", find(cursorAt(tagged("common"), n/2))},
 		{"tag on 0.1%, page 1 (limit 101)", find(tagged("rare"))},
@@ -112,29 +109,7 @@ func TestTagPageFigures(t *testing.T) {
 		{"2 tags (10% + 0.1%), page 1", find(tagged("common", "rare"))},
 		{"tag on 1/7, page 1", find(tagged("topic-3"))},
 	}
-	results := map[bool][]string{}
-	for _, exact := range []bool{false, true} {
-		sub, stop := context.WithCancel(ctx)
-		blogs := startFerretUntil(sub, t, dir, exact).Database("app").Collection("blogs")
-		runs := map[bool]int{false: 3, true: 7}[exact]
-		for _, s := range shapes {
-			var times []time.Duration
-			var count int
-			for range runs {
-				t0 := time.Now()
-				got, err := s.run(blogs)
-				if err != nil {
-					t.Fatal(err)
-				}
-				times = append(times, time.Since(t0))
-				count = got
-			}
-			slices.Sort(times)
-			results[exact] = append(results[exact], fmt.Sprintf("%-40s %3d docs  median %8.1f ms  (min %.1f, max %.1f)",
-				s.name, count, ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1])))
-		}
-		stop()
-	}
+	results := timeShapes(ctx, t, dir, shapes, map[bool]int{false: 3, true: 7}, 40)
 	t.Logf("%d blogs, 2 workspaces (9 in 10 released), ~2 KB bodies; medians of 3 (stock) or 7 runs", n)
 	for _, exact := range []bool{false, true} {
 		t.Logf("-exact-pushdown=%v:", exact)
