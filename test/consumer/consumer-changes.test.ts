@@ -1,8 +1,7 @@
-import { createHmac } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChangePage } from "../../server/src/api-types.js";
 import { collections } from "../../server/src/db/collections.js";
-import { Mirror, releasedBlogs } from "../support/changes-mirror.js";
+import { Mirror, releasedBlogs, signedToken } from "../support/changes-mirror.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -23,19 +22,6 @@ const changes = (key: string, query = "") =>
   get(`${server.url}/api/consumer/changes${query === "" ? "" : `?${query}`}`, { "x-api-key": key });
 
 const post = (i: number) => ({ title: `Feed ${i}`, bodyMarkdown: `Body ${i}.` });
-
-/** A token as the server signs them (change-token.ts), with the database's own key. */
-async function signToken(body: unknown[]): Promise<string> {
-  const marker = await collections(t.db).markers.findOne({ _id: "changes-token-key" });
-  if (marker?.value === undefined) throw new Error("no token key yet: call the feed first");
-  const payload = Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
-  const mac = createHmac("sha256", Buffer.from(marker.value, "base64url"))
-    .update(`pressroom.changes.v1.${payload}`)
-    .digest()
-    .subarray(0, 16)
-    .toString("base64url");
-  return `${payload}.${mac}`;
-}
 
 describe('changes feed, happy paths (openapi.yaml, "Syncing a mirror")', () => {
   it("a first sync without since returns the current released set as upserts, and nothing else", async () => {
@@ -163,14 +149,18 @@ describe("changes feed, bad input: 400 or 410 with a message, never a 500 (opena
 
   it("a token older than the retention is a 410 telling the client to start again", async () => {
     const old = Date.now() - 31 * 86_400_000;
-    const res = await changes(ws.key, `since=${await signToken([1, ws.workspaceId, 1, old])}`);
+    const res = await changes(
+      ws.key,
+      `since=${await signedToken(t.db, { workspaceId: ws.workspaceId, seq: 1, since: old })}`,
+    );
     expect(res.status).toBe(410);
     expect((res.body as { message: string }).message).toMatch(/expired.*without since/);
   });
 
   it("a token from the future or past the end of the feed is a 400", async () => {
-    const future = await signToken([1, ws.workspaceId, 1, Date.now() + 3_600_000]);
-    const ahead = await signToken([1, ws.workspaceId, 999_999, Date.now()]);
+    const { workspaceId } = ws;
+    const future = await signedToken(t.db, { workspaceId, seq: 1, since: Date.now() + 3_600_000 });
+    const ahead = await signedToken(t.db, { workspaceId, seq: 999_999, since: Date.now() });
     for (const since of [future, ahead]) {
       const res = await changes(ws.key, `since=${since}`);
       expect(res.status).toBe(400);

@@ -1,4 +1,7 @@
+import type { Db } from "mongodb";
 import type { Blog, ChangePage } from "../../server/src/api-types.js";
+import { changeTokens, type SyncPosition } from "../../server/src/changes/change-token.js";
+import { collections } from "../../server/src/db/collections.js";
 import { get } from "./fixtures.js";
 
 /** A consumer's copy of the released blogs, kept by the changes feed as openapi.yaml says. */
@@ -56,3 +59,10 @@ export async function releasedBlogs(baseUrl: string, key: string): Promise<Blog[
   } while (cursor !== null);
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }
+
+/**
+ * A token signed as the server signs them, with the database's own key, carrying any position:
+ * for tokens a client could not get by waiting (expired, from the future, past the feed's end).
+ */
+export const signedToken = (db: Db, position: SyncPosition): Promise<string> =>
+  changeTokens(collections(db)).encode(position);
