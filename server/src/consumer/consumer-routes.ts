@@ -9,12 +9,14 @@ import type {
   ListBlogsQuery,
   PartialBlog,
   PartialBlogList,
+  TagList,
 } from "../api-types.js";
 import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
+import { parseTagFilter, type TagFilter } from "../blogs/tag-filter.js";
 import { notFound } from "../domain-error.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
 import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../http/errors.js";
@@ -39,6 +41,7 @@ const DEFAULT_LIMIT = 20;
  *   GET /blogs                  listBlogs
  *   GET /blogs/:blogId          getBlog
  *   GET /blogs/by-slug/:slug    getBlogBySlug
+ *   GET /tags                   listTags
  * Authentication runs first, then the spec's request validation (after `unknownFieldsNamed`, so
  * an unknown name in `fields` gets a message naming it), then the handler.
  */
@@ -68,39 +71,46 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   // A `fields` selection is another representation of the same blogs: its canonical key (names
   // in the spec's order, each once) joins the kind, so each set has its own tags; the whole Blog
   // (no `fields`, or all of them) keeps the kinds it always had, hence the same ETags.
-  const kindOf = (kind: string, fields: FieldSelection | null) =>
-    fields === null ? kind : `${kind};fields=${fields.key}`;
+  // A tag set (canonical: distinct, in code point order) is likewise its own representation.
+  const kindOf = (kind: string, fields: FieldSelection | null, tags: TagFilter | null = null) =>
+    `${kind}${tags === null ? "" : `;tags=${tags.key}`}${fields === null ? "" : `;fields=${fields.key}`}`;
   const pageEtag = (
     page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown },
     fields: FieldSelection | null,
+    tags: TagFilter | null,
   ) =>
     validatorEtag(
-      kindOf(page.next === null ? "list-last" : "list-more", fields),
+      kindOf(page.next === null ? "list-last" : "list-more", fields, tags),
       page.blogs.map(validatorOf),
     );
   const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
     validatorEtag(kindOf("blog", fields), [validatorOf(doc)]);
-  const nextCursorOf = (page: { next: Parameters<typeof encodeCursor>[0] | null }) =>
-    page.next === null ? null : encodeCursor(page.next);
+  const nextCursorOf = (
+    page: { next: Parameters<typeof encodeCursor>[0] | null },
+    tags: TagFilter | null,
+  ) => (page.next === null ? null : encodeCursor(page.next, tags?.scope ?? null));
 
   router.get<"/blogs", Record<string, never>, BlogList | PartialBlogList, never, ListBlogsQuery>(
     "/blogs",
     async (req, res) => {
       const workspaceId = workspaceOf(res.locals);
       const limit = req.query.limit ?? DEFAULT_LIMIT;
-      const after = req.query.cursor === undefined ? null : decodeCursor(req.query.cursor);
+      const tags = parseTagFilter(req.query.tag);
+      const after =
+        req.query.cursor === undefined ? null : decodeCursor(req.query.cursor, tags?.scope ?? null);
       const fields = parseFields(req.query.fields);
+      const tagList = tags?.tags ?? null;
       const ifNoneMatch = req.get("if-none-match");
       if (ifNoneMatch !== undefined) {
-        const current = await deps.blogs.listReleasedValidators(workspaceId, limit, after);
-        if (notModified(ifNoneMatch, res, pageEtag(current, fields))) return;
+        const current = await deps.blogs.listReleasedValidators(workspaceId, limit, after, tagList);
+        if (notModified(ifNoneMatch, res, pageEtag(current, fields, tags))) return;
       }
       if (fields === null) {
-        const page = await deps.blogs.listReleased(workspaceId, limit, after);
-        res.setHeader("ETag", pageEtag(page, null));
+        const page = await deps.blogs.listReleased(workspaceId, limit, after, tagList);
+        res.setHeader("ETag", pageEtag(page, null, tags));
         res.json({
           data: page.blogs.map(toBlog),
-          nextCursor: nextCursorOf(page),
+          nextCursor: nextCursorOf(page, tags),
         } satisfies BlogList);
         return;
       }
@@ -109,11 +119,12 @@ export function consumerRouter(deps: ConsumerDeps): Router {
         limit,
         after,
         fields.projection,
+        tagList,
       );
-      res.setHeader("ETag", pageEtag(page, fields));
+      res.setHeader("ETag", pageEtag(page, fields, tags));
       res.json({
         data: page.blogs.map((doc) => toPartialBlog(doc, fields)),
-        nextCursor: nextCursorOf(page),
+        nextCursor: nextCursorOf(page, tags),
       } satisfies PartialBlogList);
     },
   );
@@ -166,6 +177,17 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   >("/blogs/by-slug/:slug", (req, res) =>
     sendReleasedBlog(req, res, { slug: req.params.slug }, req.query.fields),
   );
+
+  // The tag list is computed whole (tag-counts.ts), then its ETag: the counts are the content.
+  router.get<"/tags", Record<string, never>, TagList>("/tags", async (req, res) => {
+    const data = await deps.blogs.tagCounts(workspaceOf(res.locals));
+    const etag = validatorEtag(
+      "tags",
+      data.map(({ tag, count }) => JSON.stringify([tag, count])),
+    );
+    if (notModified(req.get("if-none-match"), res, etag)) return;
+    res.json({ data } satisfies TagList);
+  });
 
   // Errors end here, not after a walk through every later mount of the app: same handler.
   router.use(errorHandler);
