@@ -228,7 +228,11 @@ export interface components {
         };
         /** @description A tag and how many released blogs of the workspace carry it. */
         TagCount: {
-            tag: components["schemas"]["Blog"]["tags"]["items"];
+            /**
+             * @description A tag in normal form, as blogs carry it; pass it as `tag` to list them.
+             * @example release-notes
+             */
+            tag: string;
             /**
              * @description Released blogs of the workspace that carry the tag.
              * @example 12

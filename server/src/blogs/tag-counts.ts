@@ -18,7 +18,9 @@ export function tagCounts({ blogs }: Pick<Collections, "blogs">) {
       const groups = await blogs
         .aggregate<{ _id: string; count: number }>([
           { $match: { workspaceId, status: "released" } },
-          { $project: { _id: 0, tags: 1 } },
+          // Only the tags go on. Not `_id: 0`: FerretDB 1.24 crashes on `$project` excluding
+          // `_id` followed by `$unwind` (the whole embedded database process ends).
+          { $project: { tags: 1 } },
           { $unwind: "$tags" },
           { $group: { _id: "$tags", count: { $sum: 1 } } },
         ])
