@@ -361,7 +361,8 @@ export interface components {
          *     full-width letters, a decomposed accent…) gets `400` telling its normal form; an empty
          *     value, more than 40 characters, a control or invisible character also get `400`. The
          *     order and repetitions of the values do not matter. A `cursor` must come with the same
-         *     tag set as the page that gave it.
+         *     tag set as the page that gave it. Percent-encode each value (`c++` is `tag=c%2B%2B`): a
+         *     reserved character sent as it is (`+`, `,`, `&`…) gets `400`.
          */
         Tag: string[];
         /**
@@ -415,7 +416,8 @@ export interface operations {
                  *     full-width letters, a decomposed accent…) gets `400` telling its normal form; an empty
                  *     value, more than 40 characters, a control or invisible character also get `400`. The
                  *     order and repetitions of the values do not matter. A `cursor` must come with the same
-                 *     tag set as the page that gave it.
+                 *     tag set as the page that gave it. Percent-encode each value (`c++` is `tag=c%2B%2B`): a
+                 *     reserved character sent as it is (`+`, `,`, `&`…) gets `400`.
                  */
                 tag?: components["parameters"]["Tag"];
                 /**

@@ -123,6 +123,17 @@ describe("tag filter (openapi.yaml, Tags): happy paths", () => {
     for (const blog of data) expect(blog.tags).toContain("node.js");
   });
 
+  it("values are percent-encoded: an encoded comma is part of a tag, a raw one or a raw + is a 400", async () => {
+    const res = await api("/blogs?tag=c%2B%2B%2Cnode.js", a.key);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: [], nextCursor: null });
+    for (const query of ["tag=c%2B%2B,node.js", "tag=c++"]) {
+      const raw = await api(`/blogs?${query}`, a.key);
+      expect(raw.status, query).toBe(400);
+      expect((raw.body as { message: string }).message).toContain("tag");
+    }
+  });
+
   it("a tag no blog carries gives an empty page, not a 404", async () => {
     const res = await api("/blogs?tag=nothing-here", a.key);
     expect(res.status).toBe(200);
