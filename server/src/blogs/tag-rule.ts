@@ -14,17 +14,18 @@ export type TagNormalisation =
 
 /**
  * Characters no tag may contain, as a regular expression class: controls (U+0000–U+001F,
- * U+007F–U+009F), the invisible format characters of the Basic Multilingual Plane (soft hyphen,
- * Arabic and Syriac marks, Mongolian vowel separator, zero-width space, non-joiner and joiner,
- * direction marks, bidi embeddings, overrides and isolates, word joiner and invisible
- * operators, byte-order mark, interlinear annotation) and lone surrogates. Listed rather than
- * `\p{Cf}`, so that it cannot differ between JavaScript engines: admin.yaml's pattern for a
- * tag is this same class (a test compares them).
+ * U+007F–U+009F) and the invisible format characters of the Basic Multilingual Plane (soft
+ * hyphen, Arabic and Syriac marks, Mongolian vowel separator, zero-width space, non-joiner and
+ * joiner, direction marks, bidi embeddings, overrides and isolates, word joiner and invisible
+ * operators, byte-order mark, interlinear annotation). Listed rather than `\p{Cf}`, so that it
+ * cannot differ between JavaScript engines: admin.yaml's pattern for a tag is this same class (a
+ * test compares them).
  */
 export const REFUSED_CLASS =
   "\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u180e" +
-  "\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb\\ud800-\\udfff";
-const REFUSED = new RegExp(`[${REFUSED_CLASS}]`, "u");
+  "\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb";
+/** …and lone surrogates, which a request's JSON can carry (no spec pattern says so: tools cannot read it). */
+const REFUSED = new RegExp(`[${REFUSED_CLASS}\\ud800-\\udfff]`, "u");
 
 /** The tag as the refusal quotes it: refused characters as `U+XXXX`, at most 60 code points. */
 export function quoteTag(raw: string): string {
