@@ -208,6 +208,25 @@ describe("listTags (openapi.yaml): tags of released blogs with counts", () => {
     }
   });
 
+  it("lists at most the 1,000 most used tags (TagList's maxItems)", async () => {
+    const s = stores(t.db);
+    const ws = (await s.workspaces.create("Many tags"))._id;
+    const key = (await s.keys.mint(ws, "many")).key;
+    // 51 blogs × 20 tags: 1,019 distinct, "everywhere" (on two blogs) the most used.
+    for (let i = 0; i < 51; i++) {
+      const own = Array.from({ length: 20 }, (_, k) => `t${i}-${k}`);
+      await s.blogs.create(ws, {
+        title: `Many ${i}`,
+        bodyMarkdown: "x",
+        tags: i < 2 ? ["everywhere", ...own.slice(1)] : own,
+        release: true,
+      });
+    }
+    const data = ((await api("/tags", key)).body as TagList).data;
+    expect(data).toHaveLength(1000);
+    expect(data[0]).toEqual({ tag: "everywhere", count: 2 });
+  });
+
   it("a workspace whose released blogs have no tags gets an empty list", async () => {
     const s = stores(t.db);
     const ws = (await s.workspaces.create("Plain"))._id;

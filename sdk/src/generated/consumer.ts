@@ -104,7 +104,8 @@ export interface paths {
          *     of released blogs that carry it: most used first, ties by tag in Unicode code point
          *     order. Tags are in normal form (see "Tags"), so each `tag` here can be passed as it is
          *     to `GET /blogs?tag=…`. Drafts, removed blogs and other workspaces' blogs are never
-         *     counted. The whole list in one response (no pagination); `ETag` and `304` as elsewhere.
+         *     counted. One response, no pagination: at most the 1,000 most used tags (a workspace with
+         *     more lists its first 1,000 in this order); `ETag` and `304` as elsewhere.
          */
         get: operations["listTags"];
         put?: never;
@@ -234,6 +235,7 @@ export interface components {
              */
             tag: string;
             /**
+             * Format: int32
              * @description Released blogs of the workspace that carry the tag.
              * @example 12
              */

@@ -1,6 +1,9 @@
 import type { Collections } from "../db/collections.js";
 import { compareCodePoints } from "./tag-filter.js";
 
+/** The spec's bound of the list (TagList.data maxItems): the most used tags. */
+const MAX_TAGS = 1000;
+
 export interface TagCount {
   readonly tag: string;
   readonly count: number;
@@ -8,7 +11,7 @@ export interface TagCount {
 
 /**
  * How many released blogs of a workspace carry each tag (openapi.yaml, listTags): most used
- * first, ties in code point order. One aggregate over the workspace's released blogs (the
+ * first, ties in code point order, the first 1,000. One aggregate over the workspace's released blogs (the
  * `released_list` index's prefix); a blog's tags are distinct, so a tag's count is its blogs.
  * Drafts, removed blogs and other workspaces never enter the `$match`.
  */
@@ -27,7 +30,8 @@ export function tagCounts({ blogs }: Pick<Collections, "blogs">) {
         .toArray();
       return groups
         .map((g) => ({ tag: g._id, count: g.count }))
-        .sort((a, b) => b.count - a.count || compareCodePoints(a.tag, b.tag));
+        .sort((a, b) => b.count - a.count || compareCodePoints(a.tag, b.tag))
+        .slice(0, MAX_TAGS);
     },
   };
 }

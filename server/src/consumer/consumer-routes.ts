@@ -23,7 +23,7 @@ import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../http/errors.
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
-import { bracketedTagRefused } from "./bracketed-tag.js";
+import { tagQueryChecked } from "./tag-query.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
 
 export interface ConsumerDeps {
@@ -57,7 +57,7 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   router.use(authenticate(deps.keys, deps.lastUsed));
   // Only where `fields` is a parameter: any other path keeps the validator's answer.
   router.get(["/blogs", "/blogs/:blogId", "/blogs/by-slug/:slug"], unknownFieldsNamed);
-  router.get("/blogs", bracketedTagRefused);
+  router.get("/blogs", tagQueryChecked);
   router.use(...deps.specValidation);
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
