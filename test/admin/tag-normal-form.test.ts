@@ -66,7 +66,7 @@ describe("the normal form of a tag (openapi.yaml, Tags)", () => {
     expect(normal("🚀 Launch")).toBe("🚀-launch");
   });
 
-  it("admin.yaml's pattern for a tag refuses exactly the rule's characters", () => {
+  it("the specs' patterns for a tag refuse exactly the rule's characters", () => {
     const spec = parse(readFileSync("openapi/admin.yaml", "utf8")) as {
       components: {
         schemas: Record<string, { properties: { tags: { items: { pattern: string } } } }>;
@@ -77,6 +77,11 @@ describe("the normal form of a tag (openapi.yaml, Tags)", () => {
         `^[^${REFUSED_CLASS}]*$`,
       );
     }
+    // …and openapi.yaml's for a tag filter value.
+    const consumer = parse(readFileSync("openapi/openapi.yaml", "utf8")) as {
+      components: { parameters: { Tag: { schema: { items: { pattern: string } } } } };
+    };
+    expect(consumer.components.parameters.Tag.schema.items.pattern).toBe(`^[^${REFUSED_CLASS}]*$`);
   });
 
   it("at most 40 code points in normal form (NFKC may lengthen a tag)", () => {
