@@ -1,7 +1,8 @@
 /**
  * The floor: a bare `node:http` server doing only the irreducible work of each consumer request
  * against the same database — the key's SHA-256, one primary-key lookup of the key, the blog
- * query (same filters, same sort, same keyset cursor), `JSON.stringify`, and for conditional
+ * query (same filters, same sort, same keyset cursor; the tag filter and the tag counts' aggregate
+ * too), `JSON.stringify`, and for conditional
  * requests a SHA-256 ETag of the body. No framework, no validation, no logging.
  */
 import { createHash } from "node:crypto";
@@ -89,6 +90,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     const limit = Number(url.searchParams.get("limit") ?? 20);
     const cursor = url.searchParams.get("cursor");
     const filter: Record<string, unknown> = { workspaceId: key.workspaceId, status: "released" };
+    const tags = url.searchParams.getAll("tag");
+    if (tags.length > 0) filter.tags = { $in: tags };
     if (cursor !== null) {
       const [ms, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [number, string];
       const at = new Date(ms);
@@ -106,6 +109,20 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
         ? Buffer.from(JSON.stringify([last.releasedAt.getTime(), last._id])).toString("base64url")
         : null;
     return sendBody(req, res, { data: page.map(toBlog), nextCursor });
+  }
+  if (path === "/api/consumer/tags") {
+    const groups = await blogs
+      .aggregate<{ _id: string; count: number }>([
+        { $match: { workspaceId: key.workspaceId, status: "released" } },
+        { $project: { tags: 1 } },
+        { $unwind: "$tags" },
+        { $group: { _id: "$tags", count: { $sum: 1 } } },
+      ])
+      .toArray();
+    const data = groups
+      .map((g) => ({ tag: g._id, count: g.count }))
+      .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+    return sendBody(req, res, { data });
   }
   send(res, 404, '{"message":"Not found."}');
 }

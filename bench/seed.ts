@@ -1,6 +1,6 @@
 /**
  * The benchmark's data set: two workspaces, each with 1,000 released, 500 draft and 100 removed
- * blogs of a few KB of markdown (rendered and sanitised by the server's own code, as a save
+ * blogs of a few KB of markdown (tagged: `COMMON_TAG` on 10 % of them, `RARE_TAG` on 0.1 %) (rendered and sanitised by the server's own code, as a save
  * would), four active keys and one revoked key. Blogs are inserted in bulk for speed; their
  * documents are exactly what `blogsStore.create`/`setStatus` store.
  */
@@ -60,6 +60,19 @@ function markdown(i: number, random: () => number): string {
   ].join("\n\n");
 }
 
+/** A tag on every tenth blog (10 %), for the tag page scenario (scenarios/tag-page.ts). */
+export const COMMON_TAG = "weekly-digest";
+/** A tag on every thousandth blog (0.1 %), for the rare tag page scenario. */
+export const RARE_TAG = "security-advisory";
+
+/** Blog `i`'s tags, in normal form as saves store them: two everywhere, plus the bench's two. */
+const benchTags = (i: number): string[] => [
+  "release",
+  WORDS[i % WORDS.length] ?? "news",
+  ...(i % 10 === 0 ? [COMMON_TAG] : []),
+  ...(i % 1000 === 0 ? [RARE_TAG] : []),
+];
+
 /** Blog `i` of a bench workspace, its body rendered by the app's renderer. */
 export function benchBlog(b: {
   i: number;
@@ -82,7 +95,7 @@ export function benchBlog(b: {
     excerpt: excerptOf(bodyHtml),
     bodyMarkdown,
     bodyHtml,
-    tags: ["release", WORDS[i % WORDS.length] ?? "news"],
+    tags: benchTags(i),
     authorName: "Bench Author",
     coverImageUrl: i % 3 === 0 ? `https://images.example.com/${i}.jpg` : null,
     createdAt: b.createdAt,

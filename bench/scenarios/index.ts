@@ -5,7 +5,19 @@ import { get304 } from "./get-304.js";
 import { list } from "./list.js";
 import { list304 } from "./list-304.js";
 import type { Scenario } from "./scenario.js";
+import { tagPageCommon, tagPageRare } from "./tag-page.js";
+import { tags } from "./tags.js";
 import { walk } from "./walk.js";
 
-export const SCENARIOS: readonly Scenario[] = [get, list, walk, get304, list304, badKey];
+export const SCENARIOS: readonly Scenario[] = [
+  get,
+  list,
+  walk,
+  tagPageCommon,
+  tagPageRare,
+  tags,
+  get304,
+  list304,
+  badKey,
+];
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);

@@ -1,3 +1,4 @@
+import { normaliseTag } from "../../server/src/blogs/tag-rule.js";
 import type { AdminBlog, BlogInput, BlogPatch } from "./api.js";
 
 /** The editor's form values, as typed. */
@@ -42,6 +43,24 @@ export const parseTags = (text: string): string[] => [
 ];
 
 /**
+ * The Tags field as the server will store it (the rule of openapi.yaml's "Tags", the server's
+ * own module): each tag in normal form, repeats in normal form dropped, first kept. `problem`
+ * names the first tag that cannot be stored (the field is then left as typed).
+ */
+export function committedTags(text: string): { tags: string[]; problem: string | null } {
+  const tags: string[] = [];
+  for (const raw of parseTags(text)) {
+    const normal = normaliseTag(raw);
+    if (!normal.ok) return { tags: parseTags(text), problem: normal.problem };
+    if (normal.tag !== "" && !tags.includes(normal.tag)) tags.push(normal.tag);
+  }
+  return { tags, problem: null };
+}
+
+/** The tags a save sends: their normal forms (or, if one cannot be stored, as typed: the server's 400 names it). */
+const tagsOf = (text: string): string[] => committedTags(text).tags;
+
+/**
  * The excerpt is one line of plain text (admin.yaml refuses control characters in it): what is
  * typed over several lines in its text area is sent with each run of blanks as one space.
  */
@@ -52,7 +71,7 @@ export function inputOf(d: Draft): BlogInput {
   const input: BlogInput = {
     title: d.title.trim(),
     bodyMarkdown: d.bodyMarkdown,
-    tags: parseTags(d.tags),
+    tags: tagsOf(d.tags),
     coverImageUrl: d.coverImageUrl.trim() || null,
   };
   if (d.slug.trim()) input.slug = d.slug.trim();
@@ -64,7 +83,7 @@ export function inputOf(d: Draft): BlogInput {
 /** Only what changed (an emptied slug keeps the current one). Empty when nothing did. */
 export function patchOf(blog: AdminBlog, d: Draft): BlogPatch {
   const patch: BlogPatch = {};
-  const tags = parseTags(d.tags);
+  const tags = tagsOf(d.tags);
   if (d.title.trim() !== blog.title) patch.title = d.title.trim();
   if (d.slug.trim() !== "" && d.slug.trim() !== blog.slug) patch.slug = d.slug.trim();
   if (tags.join("\n") !== blog.tags.join("\n")) patch.tags = tags;

@@ -260,6 +260,8 @@ export interface paths {
          * Create a draft blog
          * @description The body is rendered to sanitised HTML and the excerpt derived from it (unless one is
          *     given) when the blog is saved. The slug defaults to one made from the title.
+         *     Tags are stored in normal form (`BlogInput.tags`); the `AdminBlog` returned shows them
+         *     as stored.
          */
         post: operations["createBlog"];
         delete?: never;

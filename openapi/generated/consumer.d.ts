@@ -20,6 +20,11 @@ export interface paths {
          *     Pagination is by opaque cursor: pass the previous page's `nextCursor` as `cursor` until
          *     it is `null`. A full walk sees every blog that stays released during the walk exactly
          *     once, even while other blogs are released or removed between pages.
+         *
+         *     With `tag` (see "Tags"), only the released blogs that carry any of the tags, in the same
+         *     order: a full walk sees every blog that carries one of them and stays released during
+         *     the walk exactly once, even while tags are edited and blogs released or removed between
+         *     pages (a blog that gains or loses the tag during the walk may or may not be seen).
          */
         get: operations["listBlogs"];
         put?: never;
@@ -78,6 +83,31 @@ export interface paths {
          *     (no slug) are get-by-ID calls for an ID that no blog has: `404`.
          */
         get: operations["getBlogBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tags of released blogs
+         * @description Every tag carried by at least one released blog of the key's workspace, with the number
+         *     of released blogs that carry it: most used first, ties by tag in Unicode code point
+         *     order. Tags are in normal form (see "Tags"), so each `tag` here can be passed as it is
+         *     to `GET /blogs?tag=…`. Drafts, removed blogs and other workspaces' blogs are never
+         *     counted. One response, no pagination: at most the 1,000 most used tags (a workspace with
+         *     more lists its first 1,000 in this order); `ETag` and `304` as elsewhere.
+         */
+        get: operations["listTags"];
         put?: never;
         post?: never;
         delete?: never;
@@ -165,7 +195,8 @@ export interface components {
              */
             bodyHtml: string;
             /**
-             * @description Plain text, not HTML; escape each tag wherever you put it into HTML.
+             * @description Distinct tags in normal form (see "Tags"), as given by the editor. Plain text, not
+             *     HTML; escape each tag wherever you put it into HTML.
              * @example [
              *       "release-notes",
              *       "product"
@@ -221,6 +252,27 @@ export interface components {
         PartialBlogList: {
             data: components["schemas"]["PartialBlog"][];
             nextCursor: components["schemas"]["BlogList"]["nextCursor"];
+        };
+        /**
+         * @description The tags of the workspace's released blogs, most used first (ties by tag, in Unicode
+         *     code point order).
+         */
+        TagList: {
+            data: components["schemas"]["TagCount"][];
+        };
+        /** @description A tag and how many released blogs of the workspace carry it. */
+        TagCount: {
+            /**
+             * @description A tag in normal form, as blogs carry it; pass it as `tag` to list them.
+             * @example release-notes
+             */
+            tag: string;
+            /**
+             * Format: int32
+             * @description Released blogs of the workspace that carry the tag.
+             * @example 12
+             */
+            count: number;
         };
         /**
          * @description A blog's URL-friendly name, unique within its workspace; `GET /blogs/by-slug/{slug}`
@@ -383,6 +435,17 @@ export interface components {
         /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
         Cursor: string;
         /**
+         * @description Only blogs that carry this tag; repeat the parameter for blogs that carry **any** of
+         *     several (`tag=release-notes&tag=product`), at most 10 values (see "Tags"). Each value
+         *     exactly as the API returns tags, in normal form: one that is not (upper case, spaces,
+         *     full-width letters, a decomposed accent…) gets `400` telling its normal form; an empty
+         *     value, more than 40 characters, a control or invisible character also get `400`. The
+         *     order and repetitions of the values do not matter. A `cursor` must come with the same
+         *     tag set as the page that gave it. Percent-encode each value (`c++` is `tag=c%2B%2B`): a
+         *     reserved character sent as it is (`+`, `,`, `&`…) gets `400`.
+         */
+        Tag: string[];
+        /**
          * @description The `Blog` properties to send, comma-separated, e.g. `id,slug,title` (see "Choosing
          *     fields"): `id` is always sent, keys come in the `Blog` schema's order, a repeated name
          *     counts once. An unknown name, an empty value or name, spaces, or the parameter sent
@@ -433,6 +496,17 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only blogs that carry this tag; repeat the parameter for blogs that carry **any** of
+                 *     several (`tag=release-notes&tag=product`), at most 10 values (see "Tags"). Each value
+                 *     exactly as the API returns tags, in normal form: one that is not (upper case, spaces,
+                 *     full-width letters, a decomposed accent…) gets `400` telling its normal form; an empty
+                 *     value, more than 40 characters, a control or invisible character also get `400`. The
+                 *     order and repetitions of the values do not matter. A `cursor` must come with the same
+                 *     tag set as the page that gave it. Percent-encode each value (`c++` is `tag=c%2B%2B`): a
+                 *     reserved character sent as it is (`+`, `,`, `&`…) gets `400`.
+                 */
+                tag?: components["parameters"]["Tag"];
+                /**
                  * @description The `Blog` properties to send, comma-separated, e.g. `id,slug,title` (see "Choosing
                  *     fields"): `id` is always sent, keys come in the `Blog` schema's order, a repeated name
                  *     counts once. An unknown name, an empty value or name, spaces, or the parameter sent
@@ -454,8 +528,8 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description One page of released blogs: each a whole `Blog`, or, with `fields`, a `PartialBlog`
-             *     with the fields asked for and `id`.
+             * @description One page of released blogs (with `tag`, of those that carry any of the tags): each
+             *     a whole `Blog`, or, with `fields`, a `PartialBlog` with the fields asked for and `id`.
              */
             200: {
                 headers: {
@@ -605,6 +679,40 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tags of the workspace's released blogs and their counts. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };

@@ -25,6 +25,15 @@ export type Slug = components["schemas"]["Slug"];
 export type BlogList = components["schemas"]["BlogList"];
 /** A blog with only some fields (`fields`), exactly as the API's `PartialBlog` schema defines it. */
 export type PartialBlog = components["schemas"]["PartialBlog"];
+/** The tags of the workspace's released blogs with their counts, as the API's `TagList` defines it. */
+export type TagList = components["schemas"]["TagList"];
+/** One tag and how many released blogs carry it, as the API's `TagCount` defines it. */
+export type TagCount = components["schemas"]["TagCount"];
+/** `blogs.listTags()`'s answer: the `TagList` plus whether it came from the cache. */
+export type TagListResult = TagList & {
+  /** `true` when the server answered 304 and the list is the cached copy. */
+  readonly notModified: boolean;
+};
 /** The name of a `Blog` property, as `fields` takes it. */
 export type BlogField = keyof Blog;
 /**
@@ -108,6 +117,14 @@ export interface ListOptions<F extends BlogField = BlogField>
   readonly limit?: number;
   /** The previous page's `nextCursor`; absent or `null` for the first page. */
   readonly cursor?: string | null;
+  /**
+   * Only blogs that carry this tag, or any of these tags (at most 10), in normal form exactly as
+   * the API returns tags (`Blog.tags`, `listTags()`): `"release-notes"`, not `"Release Notes"`,
+   * which the server refuses with {@link BadRequestError} telling the normal form. A cursor
+   * belongs to its tag set: keep the same `tag` while following `nextCursor` (`pages`, `listAll`
+   * do). The order and repetitions of the tags do not matter.
+   */
+  readonly tag?: string | readonly string[];
 }
 
 export type ListAllOptions<F extends BlogField = BlogField> = Omit<ListOptions<F>, "cursor">;
@@ -153,6 +170,11 @@ export interface Blogs {
     slug: Slug,
     options?: GetOptions<F>,
   ): Promise<BlogWith<F>>;
+  /**
+   * Every tag of the workspace's released blogs with how many carry it, most used first (ties by
+   * tag). Each `tag` can be passed as it is to `list({ tag })`. Retries and the ETag cache apply.
+   */
+  listTags(options?: CallOptions): Promise<TagListResult>;
 }
 
 const CONSUMER_PATH = "/api/consumer";
@@ -326,6 +348,7 @@ function blogsApi({ api, run }: Transport): Blogs {
     const query = {
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined || cursor === null ? {} : { cursor }),
+      ...tagQuery(options.tag),
       ...fieldsQuery(options.fields),
     };
     const { data, notModified } = await run(options, (init) =>
@@ -393,7 +416,26 @@ function blogsApi({ api, run }: Transport): Blogs {
     return data as BlogWith<F>;
   }
 
-  return { list, pages, listAll, get, getBySlug };
+  async function listTags(options: CallOptions = {}): Promise<TagListResult> {
+    const { data, notModified } = await run(options, (init) => api.GET("/tags", init));
+    return { data: data.data, notModified };
+  }
+
+  return { list, pages, listAll, get, getBySlug, listTags };
+}
+
+/**
+ * `tag` as the query parameter (`tag=a&tag=b`): each tag once, sorted, so the same set is always
+ * the same URL (one cache entry, one ETag); absent when not given. Values are sent as they are:
+ * one that is not in normal form gets the server's 400 telling its normal form.
+ */
+function tagQuery(tag: string | readonly string[] | undefined): { tag?: string[] } {
+  if (tag === undefined) return {};
+  const tags = typeof tag === "string" ? [tag] : tag;
+  if (!Array.isArray(tags) || tags.length === 0 || !tags.every((t) => typeof t === "string")) {
+    throw new TypeError("tag must be a tag or a non-empty array of tags.");
+  }
+  return { tag: [...new Set(tags)].sort() };
 }
 
 export interface Outcome<T> {

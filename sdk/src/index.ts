@@ -21,6 +21,9 @@ export type {
   PartialBlog,
   ResponseInfo,
   Slug,
+  TagCount,
+  TagList,
+  TagListResult,
 } from "./client.js";
 export { createClient, PressroomClient } from "./client.js";
 export type { FromResponseOptions, PressroomErrorDetails } from "./errors.js";

@@ -6,6 +6,7 @@ export type Blog = components["schemas"]["Blog"];
 export type BlogList = components["schemas"]["BlogList"];
 export type PartialBlog = components["schemas"]["PartialBlog"];
 export type PartialBlogList = components["schemas"]["PartialBlogList"];
+export type TagList = components["schemas"]["TagList"];
 export type ErrorBody = components["schemas"]["Error"];
 export type ListBlogsQuery = NonNullable<operations["listBlogs"]["parameters"]["query"]>;
 export type GetBlogParams = operations["getBlog"]["parameters"]["path"];

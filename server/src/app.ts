@@ -86,7 +86,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
   );
   // Routes, at a glance:
   //   GET /api/consumer/blogs[/:blogId | /by-slug/:slug]   consumer API (openapi/openapi.yaml)
-  //   GET /api/consumer/changes                 its changes feed
+  //   GET /api/consumer/tags, /changes          tag counts, changes feed
   //   GET /healthz, GET /readyz                 health
   //   GET /docs, GET /openapi.yaml              consumer API reference
   //   /api/admin/…                               admin API (openapi/admin.yaml)
@@ -101,6 +101,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
       keys: stores.keys,
       blogs: stores.blogs,
       changes: stores.changes,
+      tagCounts: stores.tagCounts,
       lastUsed,
     }),
   );

@@ -1,6 +1,7 @@
 import type { Db } from "mongodb";
 import { blogsStore } from "./blogs/blogs-store.js";
 import { type BodyRenderer, inlineRenderer } from "./blogs/render-pool.js";
+import { tagCountsCache } from "./blogs/tag-counts-cache.js";
 import { changeLog } from "./changes/change-log.js";
 import { changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
@@ -61,6 +62,8 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     keys: keysStore(c),
     blogs,
     changes: changesFeed({ log, recorder, tokens: changeTokens(c), blogs, retentionMs, now }),
+    /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
+    tagCounts: tagCountsCache({ compute: blogs.tagCounts, version: recorder.record }),
     sessions: sessionsStore(c, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
     throttle: signInThrottle(c),
   };

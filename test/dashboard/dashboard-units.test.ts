@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { inputOf, parseTags, patchOf } from "../../dashboard/src/blog-draft.js";
+import { committedTags, inputOf, parseTags, patchOf } from "../../dashboard/src/blog-draft.js";
 import { timeAgo } from "../../dashboard/src/time.js";
 import type { components } from "../../openapi/generated/admin.js";
 import { adminLimits, type FieldLimits } from "../../openapi/generated/admin-limits.js";
@@ -52,6 +52,16 @@ describe("dashboard blog drafts", () => {
 
   it("tags are comma-separated, trimmed and de-duplicated", () => {
     expect(parseTags(" news, Release notes ,, news ")).toEqual(["news", "Release notes"]);
+  });
+
+  it("tags are committed in the server's normal form (openapi.yaml, Tags), or the first that cannot be is named", () => {
+    expect(committedTags(" Release  Notes, release-notes, ＣＡＦＥ\u0301 ")).toEqual({
+      tags: ["release-notes", "café"],
+      problem: null,
+    });
+    expect(committedTags("ok, zero\u200bwidth").problem).toContain("U+200B");
+    expect(inputOf({ ...draft, tags: "News, NEWS, c++" }).tags).toEqual(["news", "c++"]);
+    expect(patchOf(blog, { ...draft, tags: "NEWS" })).toEqual({});
   });
 
   it("a save sends only the fields that changed, and nothing when none did", () => {

@@ -114,6 +114,9 @@ const ACCEPTED_WITH_MADE_UP_CURSOR = ["2xx", "3xx", 400, 401, 403, 404, 409, 429
 const REJECTED_WITH_413 = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428, 429, "5xx"];
 const madeUpCursorsAccepted = (operationId: string): TomlTable => ({
   "include-operation-id": operationId,
+  // In every phase, too: a real cursor sent with a `tag` set other than its own is a 400
+  // (openapi.yaml, "Tags"), a pairing the schema cannot express.
+  checks: { positive_data_acceptance: { "expected-statuses": ACCEPTED_WITH_MADE_UP_CURSOR } },
   phases: {
     coverage: {
       checks: { positive_data_acceptance: { "expected-statuses": ACCEPTED_WITH_MADE_UP_CURSOR } },
@@ -180,6 +183,15 @@ beforeAll(async () => {
       release: true,
     })
   ).slug;
+  // Alpha's blogs with the spec's example tags (openapi.yaml, Tag): tag pages with content.
+  for (const tags of [["release-notes"], ["product", "c++"], ["release-notes", "product"]]) {
+    await stores(t.db).blogs.create(alpha.workspaceId, {
+      title: `Tagged ${tags.join(" ")}`,
+      bodyMarkdown: "Tagged.",
+      tags,
+      release: true,
+    });
+  }
   owner = new AdminClient(server.url);
   expect((await owner.post("/setup", OWNER)).status).toBe(201);
 }, 240_000);
@@ -187,8 +199,8 @@ beforeAll(async () => {
 describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
   it("with a valid x-api-key: every generated case conforms", async () => {
     const key = { "x-api-key": alpha.key };
-    const cursorOf = async (limit: number) => {
-      const page = await get(`${server.url}/api/consumer/blogs?limit=${limit}`, key);
+    const cursorOf = async (limit: number, tag = "") => {
+      const page = await get(`${server.url}/api/consumer/blogs?limit=${limit}${tag}`, key);
       return (page.body as { nextCursor: string }).nextCursor;
     };
     const tokenOf = async (query: string) =>
@@ -226,7 +238,16 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
           slugs: {
             values: [...(await slugsOf(alpha.released)), "alpha-draft", "post-101", betaOnlySlug],
           },
-          cursors: { values: [await cursorOf(2), await cursorOf(5), await cursorOf(11)] },
+          cursors: {
+            values: [
+              await cursorOf(2),
+              await cursorOf(5),
+              await cursorOf(11),
+              // Bound to their tag sets (openapi.yaml, "Tags").
+              await cursorOf(1, "&tag=release-notes"),
+              await cursorOf(1, "&tag=release-notes&tag=product"),
+            ],
+          },
           etags: {
             values: [
               await etagOf("/blogs"),
@@ -234,6 +255,10 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
               // A field set's own ETags (openapi.yaml, "Choosing fields"): 304 only for that set.
               await etagOf("/blogs?fields=id,slug,title"),
               await etagOf(`/blogs/${alpha.released[0]}?fields=title`),
+              // A tag set's own ETags, and the tag list's (openapi.yaml, "Tags").
+              await etagOf("/blogs?tag=release-notes"),
+              await etagOf("/blogs?tag=release-notes&tag=product"),
+              await etagOf("/tags"),
             ],
           },
           // Tokens the feed issued: one in the middle of the first walk, one caught up.
@@ -266,6 +291,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
       expect.arrayContaining([200, 400, 404]),
     );
     expect(statusesOf(run, "GET /changes")).toEqual(expect.arrayContaining([200, 400]));
+    expect(statusesOf(run, "GET /tags")).toContain(200);
   }, 180_000);
 
   it("with no key: every generated case gets the documented 401", async () => {

@@ -209,6 +209,82 @@ const cases: Case[] = [
     () => list({ "x-api-key": a.key }, "?fields=title%2Cslug"),
     200,
   ],
+  // tag (openapi.yaml, "Tags"): normal form only, at most 10, 40 characters each
+  ...[
+    "",
+    "%20",
+    "News",
+    "release%20notes",
+    "%EF%BD%8E%EF%BD%85%EF%BD%97%EF%BD%93", // full-width "news"
+    "cafe%CC%81", // NFD
+    "ne%E2%80%8Bws", // zero-width space
+    "ne%E2%80%8Dws", // zero-width joiner
+    "ne%C2%ADws", // soft hyphen
+    "%EF%BB%BFnews", // byte-order mark
+    "a%E2%80%AEb", // right-to-left override
+    "ne%00ws",
+    "x".repeat(41),
+    "%E3%8D%BB".repeat(21), // 21 × ㍻: 42 code points in NFKC
+  ].map(
+    (v): Case => [`tag=${v.slice(0, 40)}`, () => list({ "x-api-key": a.key }, `?tag=${v}`), 400],
+  ),
+  // Tags in normal form that no blog has: an empty page. Bytes that are not UTF-8 decode to
+  // U+FFFD (a character like any other), and an operator's name is only a string to match.
+  ...["%ED%A0%80", "%FF", "%24where", "%7B%22%24ne%22%3A1%7D"].map(
+    (v): Case => [
+      `tag=${v} (a tag no blog has)`,
+      () => list({ "x-api-key": a.key }, `?tag=${v}`),
+      200,
+    ],
+  ),
+  [
+    "11 tag values",
+    () =>
+      list(
+        { "x-api-key": a.key },
+        `?${Array.from({ length: 11 }, (_, i) => `tag=t${i}`).join("&")}`,
+      ),
+    400,
+  ],
+  ["tag[$ne]=", () => list({ "x-api-key": a.key }, "?tag[$ne]=x"), 400],
+  ["tag[]=news", () => list({ "x-api-key": a.key }, "?tag[]=news"), 400],
+  ["tag[0]=news", () => list({ "x-api-key": a.key }, "?tag[0]=news"), 400],
+  ["tag=News with no key: the key is checked first", () => list({}, "?tag=News"), 401],
+  [
+    "tag=news twice (allowed: any of, once)",
+    () => list({ "x-api-key": a.key }, "?tag=news&tag=news"),
+    200,
+  ],
+  ["tag=c++ sent as c%2B%2B", () => list({ "x-api-key": a.key }, "?tag=c%2B%2B"), 200],
+  [
+    "a plain cursor with a tag",
+    async () => {
+      const page = await list({ "x-api-key": a.key }, "?limit=1");
+      const cursor = (page.body as { nextCursor: string }).nextCursor;
+      return list({ "x-api-key": a.key }, `?tag=news&cursor=${cursor}`);
+    },
+    400,
+  ],
+  [
+    "a cursor bound to a forged tag scope",
+    () =>
+      list(
+        { "x-api-key": a.key },
+        `?tag=news&cursor=${Buffer.from('[1,"b_x",{"$ne":1}]').toString("base64url")}`,
+      ),
+    400,
+  ],
+  [
+    "tags: an unknown parameter",
+    () => get(`${server.url}/api/consumer/tags?tag=news`, { "x-api-key": a.key }),
+    400,
+  ],
+  ["tags: no key", () => get(`${server.url}/api/consumer/tags`), 401],
+  [
+    "tags: a revoked key",
+    () => get(`${server.url}/api/consumer/tags`, { "x-api-key": revokedKey }),
+    401,
+  ],
   ["limit[$ne]=", () => list({ "x-api-key": a.key }, "?limit[$ne]=1"), 400],
   ["cursor[$gt]=", () => list({ "x-api-key": a.key }, "?cursor[$gt]="), 400],
   [
@@ -330,6 +406,31 @@ const cases: Case[] = [
   [
     "admin: a title with U+202E (right-to-left override)",
     () => admin.post(`/workspaces/${ws}/blogs`, { title: "invoice\u202Etxt.exe" }),
+    400,
+  ],
+  // tags (admin.yaml, BlogInput.tags): what cannot be normalised is refused, nothing stored
+  ...[
+    "zero\u200bwidth",
+    "soft\u00adhyphen",
+    "\ufeffbom",
+    "a\u202eb",
+    "a\u0007b",
+    "㍻".repeat(21),
+    "x".repeat(41),
+  ].map(
+    (tag): Case => [
+      `admin: a tag ${JSON.stringify(tag).slice(0, 30)}`,
+      () => admin.post(`/workspaces/${ws}/blogs`, { title: "t", tags: ["fine", tag] }),
+      400,
+    ],
+  ),
+  [
+    "admin: 21 tags",
+    () =>
+      admin.post(`/workspaces/${ws}/blogs`, {
+        title: "t",
+        tags: Array.from({ length: 21 }, (_, i) => `t${i}`),
+      }),
     400,
   ],
   [

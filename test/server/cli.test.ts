@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { collections } from "../../server/src/db/collections.js";
 import { type CliResult, runCli } from "../support/cli.js";
 import { get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -139,6 +140,43 @@ describe("operator CLI — happy path, as an operator sets up a consumer", () =>
     const listed = (await get(`${server.url}/api/consumer/blogs`, { "x-api-key": String(key) }))
       .body as { data: { id: string }[] };
     expect(listed.data.map((b) => b.id).sort()).toEqual([...seeded.released].sort());
+  });
+});
+
+describe("operator CLI — tags in normal form (openapi.yaml, Tags), as the dashboard stores them", () => {
+  it("blog create --tags stores each tag's normal form; one that cannot be stored exits 1 naming it", async () => {
+    const { id } = json(await cli("workspace", "create", "--name", "Tagged", "--json"));
+    const ws = String(id);
+    const created = json(
+      await cli(
+        "blog",
+        "create",
+        "--workspace",
+        ws,
+        "--title",
+        "T",
+        "--tags",
+        "Release Notes,C++,release-notes",
+        "--json",
+      ),
+    );
+    const stored = await collections(t.db).blogs.findOne({ _id: String(created.id) });
+    expect(stored?.tags).toEqual(["release-notes", "c++"]);
+    const refused = await cli(
+      "blog",
+      "create",
+      "--workspace",
+      ws,
+      "--title",
+      "U",
+      "--tags",
+      "ok,zero\u200bwidth",
+      "--json",
+    );
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toEqual({
+      message: 'Tag "zeroU+200Bwidth" contains a control or invisible character.',
+    });
   });
 });
 

@@ -1,6 +1,7 @@
+import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import type { AdminBlog } from "../api.js";
-import type { Draft } from "../blog-draft.js";
+import { committedTags, type Draft } from "../blog-draft.js";
 import { Field } from "../components/field.js";
 import { useBodyPreview } from "../preview.js";
 
@@ -23,6 +24,15 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
       onChange({ ...draft, [field]: (event.currentTarget as HTMLInputElement).value }),
   });
   const currentSlug = saved?.slug ?? null;
+  const [tagProblem, setTagProblem] = useState<string | null>(null);
+  // A tag is committed when the field is left: it shows at once the form the server will store.
+  const commitTags = () => {
+    const { tags, problem } = committedTags(draft.tags);
+    setTagProblem(problem);
+    if (problem === null && tags.join(", ") !== draft.tags) {
+      onChange({ ...draft, tags: tags.join(", ") });
+    }
+  };
   const preview = useBodyPreview(workspaceId, draft.bodyMarkdown, saved);
 
   return (
@@ -55,8 +65,24 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
             />
           )}
         </Field>
-        <Field label="Tags" hint="Separated by commas.">
-          {(p) => <input {...p} {...bind("tags")} placeholder="news, product" autocomplete="off" />}
+        <Field
+          label="Tags"
+          hint={
+            tagProblem ??
+            "Separated by commas. Stored in lower case, spaces as dashes: Release Notes → release-notes."
+          }
+        >
+          {(p) => (
+            <input
+              {...p}
+              {...bind("tags")}
+              onBlur={commitTags}
+              aria-invalid={tagProblem !== null}
+              placeholder="news, product"
+              autocomplete="off"
+              spellcheck={false}
+            />
+          )}
         </Field>
         <Field label="Cover image URL" hint="An absolute http(s) address, or empty.">
           {(p) => (

@@ -29,6 +29,15 @@ const releasedIn = <Doc extends Pick<BlogDoc, "workspaceId" | "status">>(
 ): Doc | null =>
   doc !== null && doc.workspaceId === workspaceId && doc.status === "released" ? doc : null;
 
+/**
+ * The consumer list's filter: released blogs of the workspace, and with `tags` only those that
+ * carry any of them (index `released_by_tag`). The key order is the query's shape.
+ */
+const released = (workspaceId: string, tags: readonly string[] | null): Filter<BlogDoc> =>
+  tags === null
+    ? { workspaceId, status: "released" }
+    : { workspaceId, status: "released", tags: { $in: [...tags] } };
+
 export interface BlogPage<Doc = BlogDoc> {
   blogs: Doc[];
   /** Position after the last blog, or null on the last page. */
@@ -92,13 +101,17 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       return page(filter, "createdAt", limit, after);
     },
 
-    /** The consumer list: released blogs, newest release first (keyset on releasedAt, _id). */
+    /**
+     * The consumer list: released blogs, newest release first (keyset on releasedAt, _id); with
+     * `tags`, those that carry any of them, in the same order.
+     */
     listReleased(
       workspaceId: string,
       limit: number,
       after: ListPosition | null,
+      tags: readonly string[] | null = null,
     ): Promise<BlogPage> {
-      return page({ workspaceId, status: "released" }, "releasedAt", limit, after);
+      return page(released(workspaceId, tags), "releasedAt", limit, after);
     },
 
     /** The same page as `listReleased`, with only the fields of its validator: no content. */
@@ -106,9 +119,10 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       workspaceId: string,
       limit: number,
       after: ListPosition | null,
+      tags: readonly string[] | null = null,
     ): Promise<BlogPage<BlogValidatorFields>> {
       return page<BlogValidatorFields & Pick<BlogDoc, "createdAt">>(
-        { workspaceId, status: "released" },
+        released(workspaceId, tags),
         "releasedAt",
         limit,
         after,
@@ -126,9 +140,10 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       limit: number,
       after: ListPosition | null,
       fields: Readonly<Record<string, 1>>,
+      tags: readonly string[] | null = null,
     ): Promise<BlogPage<ProjectedBlogDoc>> {
       return page<ProjectedBlogDoc & Pick<BlogDoc, "createdAt">>(
-        { workspaceId, status: "released" },
+        released(workspaceId, tags),
         "releasedAt",
         limit,
         after,

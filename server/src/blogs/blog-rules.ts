@@ -7,6 +7,7 @@ import type { BlogDoc } from "../db/collections.js";
 import { conflict, invalid } from "../domain-error.js";
 import { randomBase62 } from "../ids.js";
 import { type RenderedBody, slugify } from "./render.js";
+import { normaliseTags } from "./tag-rule.js";
 
 /** What a writer sets; everything else (html, excerpt default, times) is derived. */
 export interface BlogFields {
@@ -55,9 +56,12 @@ export function checkSlug(slug: string): string {
   return slug;
 }
 
-const cleanTags = (tags: string[] | undefined): string[] => [
-  ...new Set((tags ?? []).map((t) => t.trim()).filter((t) => t !== "")),
-];
+/** A writer's tags as stored (tag-rule.ts): normal form, no blanks, no repeats; else a 400. */
+function cleanTags(tags: string[] | undefined): string[] {
+  const result = normaliseTags(tags ?? []);
+  if (!result.ok) throw invalid(result.problem);
+  return result.tags;
+}
 
 /** The content fields of a stored blog: what `content` makes of a writer's fields. */
 export type BlogContent = Pick<

@@ -2,17 +2,18 @@ import type { Collections } from "../db/collections.js";
 import { blogReads } from "./blog-reads.js";
 import { blogWrites } from "./blog-writes.js";
 import type { BodyRenderer } from "./render-pool.js";
+import { tagCounts } from "./tag-counts.js";
 
 export type { BlogPage, BlogValidatorFields } from "./blog-reads.js";
 export type { BlogFields, NewBlog } from "./blog-rules.js";
 
 /**
  * Blogs of a workspace: writes for the dashboard and operators (blog-writes.ts, by the rules of
- * blog-rules.ts), and the editors' and the consumer API's reads (blog-reads.ts).
+ * blog-rules.ts), and the editors' and the consumer API's reads (blog-reads.ts, tag-counts.ts).
  */
 export function blogsStore(collections: Collections, renderer: BodyRenderer) {
   const reads = blogReads(collections);
-  return { ...reads, ...blogWrites(collections, renderer, reads.get) };
+  return { ...reads, ...tagCounts(collections), ...blogWrites(collections, renderer, reads.get) };
 }
 
 export type BlogsStore = ReturnType<typeof blogsStore>;

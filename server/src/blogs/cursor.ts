@@ -6,12 +6,20 @@ export interface ListPosition {
   id: string;
 }
 
-export function encodeCursor({ at, id }: ListPosition): string {
-  return Buffer.from(JSON.stringify([at.getTime(), id]), "utf8").toString("base64url");
+/**
+ * `scope` binds the cursor to the list it came from (a tag filter's, blogs/tag-filter.ts): the
+ * plain list's cursors have none, and are exactly what they always were.
+ */
+export function encodeCursor({ at, id }: ListPosition, scope: string | null = null): string {
+  const parts: unknown[] = scope === null ? [at.getTime(), id] : [at.getTime(), id, scope];
+  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
 }
 
-/** Anything that is not a cursor this server produced is invalid; the message names the parameter. */
-export function decodeCursor(cursor: string): ListPosition {
+/**
+ * Anything that is not a cursor this server produced for this `scope` is invalid; the message
+ * names the parameter (and, for a cursor of another tag set, says so).
+ */
+export function decodeCursor(cursor: string, scope: string | null = null): ListPosition {
   const invalid = () =>
     invalidValue("Invalid query parameter cursor: pass a nextCursor unchanged.");
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
@@ -21,8 +29,8 @@ export function decodeCursor(cursor: string): ListPosition {
   } catch {
     throw invalid();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid();
-  const [millis, id] = parsed as unknown[];
+  if (!Array.isArray(parsed) || parsed.length < 2 || parsed.length > 3) throw invalid();
+  const [millis, id, boundTo = null] = parsed as unknown[];
   if (
     typeof millis !== "number" ||
     !Number.isSafeInteger(millis) ||
@@ -31,6 +39,12 @@ export function decodeCursor(cursor: string): ListPosition {
     !/^b_[A-Za-z0-9]{1,64}$/.test(id)
   ) {
     throw invalid();
+  }
+  if (parsed.length === 3 && typeof boundTo !== "string") throw invalid();
+  if (boundTo !== scope) {
+    throw invalidValue(
+      "Invalid query parameter cursor: pass a nextCursor unchanged, with the same tag values as the request that returned it.",
+    );
   }
   return { at: new Date(millis), id };
 }

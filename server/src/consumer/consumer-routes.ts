@@ -11,12 +11,15 @@ import type {
   ListChangesQuery,
   PartialBlog,
   PartialBlogList,
+  TagList,
 } from "../api-types.js";
 import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, toChange, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
 import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
+import type { TagCount } from "../blogs/tag-counts.js";
+import { parseTagFilter, type TagFilter } from "../blogs/tag-filter.js";
 import type { ChangesFeed } from "../changes/changes-feed.js";
 import { notFound } from "../domain-error.js";
 import { notModified, validatorEtag } from "../http/conditional.js";
@@ -24,6 +27,7 @@ import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../http/errors.
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
+import { tagQueryChecked } from "./tag-query.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
 
 export interface ConsumerDeps {
@@ -33,6 +37,8 @@ export interface ConsumerDeps {
   readonly keys: KeysStore;
   readonly blogs: BlogsStore;
   readonly changes: ChangesFeed;
+  /** The tag counts of released blogs (blogs/tag-counts-cache.ts). */
+  readonly tagCounts: (workspaceId: string) => Promise<TagCount[]>;
   readonly lastUsed: LastUsedRecorder;
 }
 
@@ -45,6 +51,7 @@ const DEFAULT_CHANGES_LIMIT = 100;
  *   GET /blogs/:blogId          getBlog
  *   GET /blogs/by-slug/:slug    getBlogBySlug
  *   GET /changes                listChanges
+ *   GET /tags                   listTags
  * Authentication runs first, then the spec's request validation (after `unknownFieldsNamed`, so
  * an unknown name in `fields` gets a message naming it), then the handler.
  */
@@ -59,6 +66,7 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   router.use(authenticate(deps.keys, deps.lastUsed));
   // Only where `fields` is a parameter: any other path keeps the validator's answer.
   router.get(["/blogs", "/blogs/:blogId", "/blogs/by-slug/:slug"], unknownFieldsNamed);
+  router.get("/blogs", tagQueryChecked);
   router.use(...deps.specValidation);
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
@@ -74,39 +82,46 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   // A `fields` selection is another representation of the same blogs: its canonical key (names
   // in the spec's order, each once) joins the kind, so each set has its own tags; the whole Blog
   // (no `fields`, or all of them) keeps the kinds it always had, hence the same ETags.
-  const kindOf = (kind: string, fields: FieldSelection | null) =>
-    fields === null ? kind : `${kind};fields=${fields.key}`;
+  // A tag set (canonical: distinct, in code point order) is likewise its own representation.
+  const kindOf = (kind: string, fields: FieldSelection | null, tags: TagFilter | null = null) =>
+    `${kind}${tags === null ? "" : `;tags=${tags.key}`}${fields === null ? "" : `;fields=${fields.key}`}`;
   const pageEtag = (
     page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown },
     fields: FieldSelection | null,
+    tags: TagFilter | null,
   ) =>
     validatorEtag(
-      kindOf(page.next === null ? "list-last" : "list-more", fields),
+      kindOf(page.next === null ? "list-last" : "list-more", fields, tags),
       page.blogs.map(validatorOf),
     );
   const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
     validatorEtag(kindOf("blog", fields), [validatorOf(doc)]);
-  const nextCursorOf = (page: { next: Parameters<typeof encodeCursor>[0] | null }) =>
-    page.next === null ? null : encodeCursor(page.next);
+  const nextCursorOf = (
+    page: { next: Parameters<typeof encodeCursor>[0] | null },
+    tags: TagFilter | null,
+  ) => (page.next === null ? null : encodeCursor(page.next, tags?.scope ?? null));
 
   router.get<"/blogs", Record<string, never>, BlogList | PartialBlogList, never, ListBlogsQuery>(
     "/blogs",
     async (req, res) => {
       const workspaceId = workspaceOf(res.locals);
       const limit = req.query.limit ?? DEFAULT_LIMIT;
-      const after = req.query.cursor === undefined ? null : decodeCursor(req.query.cursor);
+      const tags = parseTagFilter(req.query.tag);
+      const after =
+        req.query.cursor === undefined ? null : decodeCursor(req.query.cursor, tags?.scope ?? null);
       const fields = parseFields(req.query.fields);
+      const tagList = tags?.tags ?? null;
       const ifNoneMatch = req.get("if-none-match");
       if (ifNoneMatch !== undefined) {
-        const current = await deps.blogs.listReleasedValidators(workspaceId, limit, after);
-        if (notModified(ifNoneMatch, res, pageEtag(current, fields))) return;
+        const current = await deps.blogs.listReleasedValidators(workspaceId, limit, after, tagList);
+        if (notModified(ifNoneMatch, res, pageEtag(current, fields, tags))) return;
       }
       if (fields === null) {
-        const page = await deps.blogs.listReleased(workspaceId, limit, after);
-        res.setHeader("ETag", pageEtag(page, null));
+        const page = await deps.blogs.listReleased(workspaceId, limit, after, tagList);
+        res.setHeader("ETag", pageEtag(page, null, tags));
         res.json({
           data: page.blogs.map(toBlog),
-          nextCursor: nextCursorOf(page),
+          nextCursor: nextCursorOf(page, tags),
         } satisfies BlogList);
         return;
       }
@@ -115,11 +130,12 @@ export function consumerRouter(deps: ConsumerDeps): Router {
         limit,
         after,
         fields.projection,
+        tagList,
       );
-      res.setHeader("ETag", pageEtag(page, fields));
+      res.setHeader("ETag", pageEtag(page, fields, tags));
       res.json({
         data: page.blogs.map((doc) => toPartialBlog(doc, fields)),
-        nextCursor: nextCursorOf(page),
+        nextCursor: nextCursorOf(page, tags),
       } satisfies PartialBlogList);
     },
   );
@@ -188,6 +204,16 @@ export function consumerRouter(deps: ConsumerDeps): Router {
       } satisfies ChangePage);
     },
   );
+  // The tag list is computed whole (tag-counts.ts), then its ETag: the counts are the content.
+  router.get<"/tags", Record<string, never>, TagList>("/tags", async (req, res) => {
+    const data = await deps.tagCounts(workspaceOf(res.locals));
+    const etag = validatorEtag(
+      "tags",
+      data.map(({ tag, count }) => JSON.stringify([tag, count])),
+    );
+    if (notModified(req.get("if-none-match"), res, etag)) return;
+    res.json({ data } satisfies TagList);
+  });
 
   // Errors end here, not after a walk through every later mount of the app: same handler.
   router.use(errorHandler);

@@ -99,7 +99,7 @@ export interface BlogDoc {
   bodyMarkdown: string;
   /** `bodyMarkdown` rendered and sanitised when the blog was saved (blogs/render.ts). */
   bodyHtml: string;
-  /** Trimmed, distinct, none empty. */
+  /** In normal form (blogs/tag-rule.ts), distinct, none empty (index `released_by_tag`). */
   tags: string[];
   authorName: string;
   /** An absolute http(s) URL, or null. */
@@ -167,6 +167,8 @@ export function collections(db: Db): Collections {
  * `_id`; these cover the rest:
  * - blogs {workspaceId, status, releasedAt desc, _id desc}: the consumer list, one index range
  *   per page in release order (keyset pagination, no skip);
+ * - blogs {workspaceId, status, tags, releasedAt desc, _id desc}: the consumer list filtered by
+ *   tag (multikey on MongoDB: one index range per tag, merged in release order);
  * - blogs {workspaceId, slug} unique: slugs are unique within a workspace;
  * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list;
  * - blogs {workspaceId, feedPending, _id}: the changes feed's blogs still to record (few);
@@ -189,6 +191,10 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     { name: "released_list" },
   );
   await blogs.createIndex({ workspaceId: 1, slug: 1 }, { name: "workspace_slug", unique: true });
+  await blogs.createIndex(
+    { workspaceId: 1, status: 1, tags: 1, releasedAt: -1, _id: -1 },
+    { name: "released_by_tag" },
+  );
   await apiKeys.createIndex({ keyId: 1 }, { name: "key_id", unique: true });
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
   await blogs.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "editor_list" });

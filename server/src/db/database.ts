@@ -1,8 +1,9 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db, MongoClient } from "mongodb";
+import { normaliseStoredTags } from "../blogs/tag-migration.js";
 import type { Config } from "../config.js";
-import { ensureIndexes } from "./collections.js";
+import { collections, ensureIndexes } from "./collections.js";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded.js";
 import { connectMongo, type OnMonitorStuck } from "./mongo.js";
 import { isProcessAlive } from "./process-alive.js";
@@ -93,6 +94,7 @@ export async function openDatabase(
     const client = await connectMongo(uri, config.dbTimeoutMs, onMonitorStuck);
     const db = client.db(config.mongodbDb);
     await ensureIndexes(db);
+    await normaliseStoredTags(collections(db));
     return {
       db,
       client,

@@ -1,0 +1,46 @@
+import type { TagCount } from "./tag-counts.js";
+
+/** Workspaces whose counts one process keeps (least recently asked dropped first). */
+const MAX_WORKSPACES = 1000;
+
+export interface TagCountsCacheDeps {
+  /** The counts as stored now (tag-counts.ts): one aggregate over the workspace's released blogs. */
+  readonly compute: (workspaceId: string) => Promise<TagCount[]>;
+  /**
+   * The workspace's changes-feed position after recording its marked blogs (change-recorder.ts):
+   * it moves with every write that changes what a released blog is, tags included.
+   */
+  readonly version: (workspaceId: string) => Promise<number>;
+}
+
+/**
+ * The tag counts of `GET /tags`, computed once per position of the workspace's changes feed.
+ * Every write that can change them (a release, an unrelease, a removal, an edit of a released
+ * blog) marks its blog for the feed in the same update, and the position is read after those
+ * marks are recorded; so counts kept for the current position are the counts a fresh aggregate
+ * would give, in every instance (the position lives in the database). Computing them reads
+ * every released blog of the workspace (on the embedded database, in Go), which is what this
+ * spares the calls in between.
+ */
+export function tagCountsCache(deps: TagCountsCacheDeps) {
+  const kept = new Map<string, { version: number; counts: Promise<TagCount[]> }>();
+  return async (workspaceId: string): Promise<TagCount[]> => {
+    const version = await deps.version(workspaceId);
+    const hit = kept.get(workspaceId);
+    kept.delete(workspaceId); // re-inserted below: the Map's order is the recency order
+    if (hit !== undefined && hit.version === version) {
+      kept.set(workspaceId, hit);
+      return hit.counts;
+    }
+    const counts = deps.compute(workspaceId);
+    kept.set(workspaceId, { version, counts });
+    counts.catch(() => {
+      if (kept.get(workspaceId)?.counts === counts) kept.delete(workspaceId);
+    });
+    for (const oldest of kept.keys()) {
+      if (kept.size <= MAX_WORKSPACES) break;
+      kept.delete(oldest);
+    }
+    return counts;
+  };
+}
