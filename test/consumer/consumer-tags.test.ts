@@ -273,6 +273,42 @@ describe("ETags and 304 (openapi.yaml, Tags): one representation per tag set", (
   });
 });
 
+describe("listTags is computed once per change of the workspace (blogs/tag-counts-cache.ts)", () => {
+  const aggregates = () =>
+    t.commands.filter((c) => c.name === "aggregate" && c.collection === "blogs").length;
+
+  it("repeated calls with nothing changed run the aggregate once; any change, made by any instance, is counted at the next call", async () => {
+    const s = stores(t.db);
+    const ws = (await s.workspaces.create("Cached counts"))._id;
+    const key = (await s.keys.mint(ws, "counter")).key;
+    const blog = await s.blogs.create(ws, {
+      title: "One",
+      bodyMarkdown: "x",
+      tags: ["x"],
+      release: true,
+    });
+    const before = aggregates();
+    for (let i = 0; i < 3; i++) {
+      expect((await api("/tags", key)).body).toEqual({ data: [{ tag: "x", count: 1 }] });
+    }
+    expect(aggregates() - before).toBe(1);
+    // `s` is another instance's stores: its writes reach this server only through the database.
+    await s.blogs.update(ws, blog._id, { tags: ["x", "y"] });
+    expect((await api("/tags", key)).body).toEqual({
+      data: [
+        { tag: "x", count: 1 },
+        { tag: "y", count: 1 },
+      ],
+    });
+    await s.blogs.setStatus(ws, blog._id, "draft");
+    expect((await api("/tags", key)).body).toEqual({ data: [] });
+    await s.blogs.setStatus(ws, blog._id, "released");
+    await s.blogs.setStatus(ws, blog._id, "removed");
+    expect((await api("/tags", key)).body).toEqual({ data: [] });
+    expect(aggregates() - before).toBe(4);
+  });
+});
+
 describe("tag filter: bad input gets 400 {message}, never a 500 (openapi.yaml, Tags)", () => {
   const refused: [name: string, query: string, message: RegExp][] = [
     ["upper case", "tag=Release-Notes", /not in normal form: use "release-notes"/],
