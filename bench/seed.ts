@@ -66,11 +66,14 @@ export const COMMON_TAG = "weekly-digest";
 export const RARE_TAG = "security-advisory";
 
 /** Blog `i`'s tags, in normal form as saves store them: two everywhere, plus the bench's two. */
+/** Distinct and in normal form, as the app stores tags (blogs/tag-rule.ts). */
 const benchTags = (i: number): string[] => [
-  "release",
-  WORDS[i % WORDS.length] ?? "news",
-  ...(i % 10 === 0 ? [COMMON_TAG] : []),
-  ...(i % 1000 === 0 ? [RARE_TAG] : []),
+  ...new Set([
+    "release",
+    WORDS[i % WORDS.length] ?? "news",
+    ...(i % 10 === 0 ? [COMMON_TAG] : []),
+    ...(i % 1000 === 0 ? [RARE_TAG] : []),
+  ]),
 ];
 
 /** Blog `i` of a bench workspace, its body rendered by the app's renderer. */

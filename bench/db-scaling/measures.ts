@@ -5,6 +5,7 @@
  */
 import { encodeCursor } from "../../server/src/blogs/cursor.js";
 import { markdown2k, prng, type ScalingSeed } from "../scaling-seed.js";
+import { COMMON_TAG, RARE_TAG } from "../seed.js";
 import type { Client, Reply } from "./http-client.js";
 
 /** The embedded database's query path: FerretDB's own (stock), or with exact pushdown. */
@@ -19,6 +20,10 @@ export type MeasureId =
   | "bySlug"
   | "foreign404"
   | "changesIdle"
+  | "tag10"
+  | "tag01"
+  | "tags"
+  | "fields100"
   | "create";
 
 export interface MeasureDef {
@@ -37,6 +42,10 @@ export const MEASURES: MeasureDef[] = [
   { id: "bySlug", title: "get one blog by its slug", target: 5 },
   { id: "foreign404", title: "get another workspace's blog (404)", target: null },
   { id: "changesIdle", title: "changes feed, nothing changed (`since` caught up)", target: 10 },
+  { id: "tag10", title: "tag page (limit 20), a tag on 10 % of blogs", target: 20 },
+  { id: "tag01", title: "tag page (limit 20), a tag on 0.1 % of blogs", target: 50 },
+  { id: "tags", title: "`/tags` (counts kept per change of the feed)", target: 20 },
+  { id: "fields100", title: "list, `limit=100&fields=id,slug,title`", target: null },
   { id: "create", title: "create + release (admin API)", target: 20 },
 ];
 
@@ -54,6 +63,8 @@ export interface VariantResult {
   variant: Variant;
   size: number;
   measures: Record<MeasureId, Figures>;
+  /** Response bytes of a full page of 100 and of the same page with `fields=id,slug,title`. */
+  bytes: { full: number; fields: number };
   /** Bytes: VmHWM after the reads ("while serving lists") and at the end. */
   rss: {
     dbLists: number;
@@ -87,6 +98,8 @@ export function consumerSteps(
   etag: () => string;
   /** The caught-up token `changesIdle` sends (changes-token.ts). */
   useChangesToken: (token: string) => void;
+  /** Bytes of the last `limit100` page and of the last `fields100` page. */
+  bytes: () => { full: number; fields: number };
 } {
   const auth = { "x-api-key": seed.key };
   let etag = "";
@@ -105,6 +118,7 @@ export function consumerSteps(
   };
   let foreignIndex = 0;
   let changesToken = "";
+  const bytes = { full: 0, fields: 0 };
   const deepCursor = encodeCursor({ at: new Date(seed.deepPosition.at), id: seed.deepPosition.id });
   const list = async (query: string, count: number, what: string) => {
     const reply = expect(await api.call("GET", `/api/consumer/blogs${query}`, auth), 200, what);
@@ -119,6 +133,7 @@ export function consumerSteps(
     useChangesToken: (token) => {
       changesToken = token;
     },
+    bytes: () => ({ ...bytes }),
     list: async () => {
       const reply = await list("", 20, "list");
       etag = String(reply.headers.etag ?? "");
@@ -133,7 +148,32 @@ export function consumerSteps(
       }
       return reply.ms;
     },
-    limit100: async () => (await list("?limit=100", 100, "limit=100")).ms,
+    limit100: async () => {
+      const reply = await list("?limit=100", 100, "limit=100");
+      bytes.full = Buffer.byteLength(reply.body);
+      return reply.ms;
+    },
+    fields100: async () => {
+      const reply = await list("?limit=100&fields=id,slug,title", 100, "fields page");
+      bytes.fields = Buffer.byteLength(reply.body);
+      return reply.ms;
+    },
+    tag10: async () => {
+      const reply = await api.call("GET", `/api/consumer/blogs?tag=${COMMON_TAG}`, auth);
+      const body = JSON.parse(expect(reply, 200, "tag page").body) as ListBody;
+      if (body.data.length === 0) throw new Error("tag page: no blog with the common tag");
+      return reply.ms;
+    },
+    tag01: async () => {
+      const reply = await api.call("GET", `/api/consumer/blogs?tag=${RARE_TAG}`, auth);
+      return expect(reply, 200, "rare tag page").ms;
+    },
+    tags: async () => {
+      const reply = await api.call("GET", "/api/consumer/tags", auth);
+      const body = JSON.parse(expect(reply, 200, "tags").body) as { data: { tag: string }[] };
+      if (!body.data.some((t) => t.tag === COMMON_TAG)) throw new Error("tags: no common tag");
+      return reply.ms;
+    },
     list304: async () => {
       if (etag === "") throw new Error("no ETag from the first page");
       const reply = await api.call("GET", "/api/consumer/blogs", {
@@ -163,7 +203,9 @@ export function consumerSteps(
         changes: unknown[];
         hasMore: boolean;
       };
-      if (body.changes.length !== 0 || body.hasMore) throw new Error("changes: not an empty page");
+      if (body.changes.length !== 0 || body.hasMore) {
+        throw new Error(`changes: not an empty page: ${reply.body.slice(0, 300)}`);
+      }
       // The issue's bound for an idle sync: a few hundred bytes.
       if (reply.body.length > 400) throw new Error(`changes: ${reply.body.length} bytes`);
       return reply.ms;

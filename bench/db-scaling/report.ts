@@ -120,12 +120,17 @@ function targetsTable(results: VariantResult[], cold: ColdBuild | null): string 
     );
   }
   const peak = big?.rss.dbLists;
+  const patched = results.filter((r) => r.variant === "patched");
+  const tenK = patched.find((r) => r.size === 10_000) ?? patched.at(-1);
+  const ratio =
+    tenK === undefined || tenK.bytes.fields === 0 ? null : tenK.bytes.full / tenK.bytes.fields;
   const total = cold === null ? null : cold.prepareS + cold.buildS;
   rows.push(
     "",
     "| Other targets | figure | result |",
     "|---|---|---|",
     `| embedded database peak RSS at 50,000 (patched), serving lists, ≤ 150 MB | ${peak === undefined ? "not measured" : `${mb(peak)} MB`} | ${peak === undefined ? "—" : verdict(peak <= 150 * 2 ** 20)} |`,
+    `| a \`fields=id,slug,title\` page of 100 ≥ 5× fewer bytes than the full page (${tenK === undefined ? "—" : `${tenK.size.toLocaleString("en-US")}, ${tenK.variant}`}) | ${ratio === null || tenK === undefined ? "not measured" : `${tenK.bytes.full} B / ${tenK.bytes.fields} B = ${ratio.toFixed(1)}×`} | ${ratio === null ? "—" : verdict(ratio >= 5)} |`,
     `| cold build of the launcher (empty module and build caches) ≤ 180 s | ${cold === null || total === null ? "not measured (--cold-build)" : `${total.toFixed(0)} s (prepare-ferretdb.mjs ${cold.prepareS.toFixed(1)} s + go build ${cold.buildS.toFixed(0)} s)`} | ${total === null ? "—" : verdict(total <= 180)} |`,
   );
   return rows.join("\n");

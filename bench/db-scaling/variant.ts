@@ -131,6 +131,10 @@ export async function measureVariant(
       "bySlug",
       "foreign404",
       "changesIdle",
+      "tag10",
+      "tag01",
+      "tags",
+      "fields100",
     ] as const;
     // The first request of each kind after both processes started.
     for (const id of reads) await first(steps[id], measures[id]);
@@ -165,6 +169,7 @@ export async function measureVariant(
       variant,
       size: seed.released,
       measures,
+      bytes: steps.bytes(),
       rss,
       load,
       seconds: (Date.now() - started) / 1000,
