@@ -65,6 +65,12 @@ describe("consumer docs", () => {
       .getByRole("heading", { name: "Get one released blog by its slug" })
       .waitFor({ timeout: 15_000 });
     await page.getByText("/blogs/by-slug/{slug}").first().waitFor({ timeout: 15_000 });
+    // listTags' page, with its path and the examples of its answer; listBlogs' tag parameter.
+    await page.getByText("List the tags of released blogs", { exact: true }).first().click();
+    await page
+      .getByRole("heading", { name: "List the tags of released blogs" })
+      .waitFor({ timeout: 15_000 });
+    await page.getByText("/tags", { exact: true }).first().waitFor({ timeout: 15_000 });
     // The changes feed, under its own tag, with its examples (first call, removal, unchanged).
     await page.getByText("Sync", { exact: true }).first().click();
     await page
@@ -76,12 +82,6 @@ describe("consumer docs", () => {
       .waitFor({ timeout: 15_000 });
     await page.getByText("/changes").first().waitFor({ timeout: 15_000 });
     await page.getByText("Syncing a mirror").first().waitFor({ timeout: 15_000 });
-    // listTags' page, with its path and the examples of its answer; listBlogs' tag parameter.
-    await page.getByText("List the tags of released blogs", { exact: true }).first().click();
-    await page
-      .getByRole("heading", { name: "List the tags of released blogs" })
-      .waitFor({ timeout: 15_000 });
-    await page.getByText("/tags", { exact: true }).first().waitFor({ timeout: 15_000 });
     await expect(page.title()).resolves.toContain("Pressroom");
     await mkdir("test-output", { recursive: true });
     await page.screenshot({ path: "test-output/docs.png", fullPage: false });
