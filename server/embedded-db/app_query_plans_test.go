@@ -83,17 +83,6 @@ func deleteMany(filter bson.D) func(context.Context, *mongo.Collection) error {
 	}
 }
 
-func aggregate(pipeline bson.A) func(context.Context, *mongo.Collection) error {
-	return func(ctx context.Context, c *mongo.Collection) error {
-		cur, err := c.Aggregate(ctx, pipeline)
-		if err != nil {
-			return err
-		}
-		var docs []bson.Raw
-		return cur.All(ctx, &docs)
-	}
-}
-
 // appStart is the time the seeded documents are made around.
 var appStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -168,11 +157,11 @@ func appShapes() []appShape {
 		{coll: "changes", name: "feed: entries after a number `{_id: {$gt, $lte}}` by _id, limit 100", run: find(d(e("_id", d(e("$gt", entryID("ws_0001", 500)), e("$lte", entryID("ws_0001", 999))))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100))},
 		{coll: "changes", name: "feed: purge `deleteMany({_id: {$gt, $lt}, at: {$lt}})`", run: deleteMany(d(e("_id", d(e("$gt", "ws_0000/"), e("$lt", entryID("ws_0000", 999)))), e("at", d(e("$lt", at(-1500))))))},
 		{coll: "markers", name: "feed: token key `findOne({_id})`", run: findOne(d(e("_id", "changes-token-key")))},
-		// the tags of a workspace (blogs/tag-counts.ts): the $match is the query; $unwind and $group run in Go over what it selected
-		{coll: "blogs", name: "tag counts: aggregate `$match {workspaceId, status}`, `$project`, `$unwind`, `$group`", run: aggregate(bson.A{
-			d(e("$match", released)), d(e("$project", d(e("tags", 1)))), d(e("$unwind", "$tags")),
-			d(e("$group", d(e("_id", "$tags"), e("count", d(e("$sum", 1)))))),
-		}), bounded: "every released blog of one workspace, in rowid order for the stages: what the counts are made of (computed once per change of the workspace's feed)"},
+		// the tags of a workspace (blogs/tag-counts.ts): released blogs in pages of 1,000 along released_list
+		{coll: "blogs", name: "tag counts: first page, projection `{_id, releasedAt, tags}`, limit 1000", run: find(released, options.Find().SetSort(desc("releasedAt")).SetLimit(1000).SetProjection(d(e("_id", 1), e("releasedAt", 1), e("tags", 1))))},
+		{coll: "blogs", name: "tag counts: keyset page, same", run: find(cursor(released, "releasedAt", 1802, "b_1802"), options.Find().SetSort(desc("releasedAt")).SetLimit(1000).SetProjection(d(e("_id", 1), e("releasedAt", 1), e("tags", 1))))},
+		// the one-time rewrite of stored tags (blogs/tag-migration.ts): every blog, 500 at a time by _id
+		{coll: "blogs", name: "tag rewrite: `{_id: {$gt}}` by _id, limit 500", run: find(d(e("_id", d(e("$gt", "b_1000")))), options.Find().SetSort(d(e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1), e("tags", 1), e("revision", 1), e("updatedAt", 1), e("status", 1))))},
 		// workspaces (blogs-store.ts, keys-store.ts, workspaces-store.ts, users-store.ts)
 		{coll: "workspaces", name: "exists `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "ws_0010")), options.Count().SetLimit(1))},
 		{coll: "workspaces", name: "a user's workspaces `{_id: {$in}}` by createdAt", run: find(d(e("_id", d(e("$in", bson.A{"ws_0001", "ws_0101", "ws_0201"})))), options.Find().SetSort(asc("createdAt"))), bounded: "the listed workspaces"},

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BlogList, TagList } from "../../server/src/api-types.js";
+import { tagCounts } from "../../server/src/blogs/tag-counts.js";
+import { collections } from "../../server/src/db/collections.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -274,10 +276,16 @@ describe("ETags and 304 (openapi.yaml, Tags): one representation per tag set", (
 });
 
 describe("listTags is computed once per change of the workspace (blogs/tag-counts-cache.ts)", () => {
-  const aggregates = () =>
-    t.commands.filter((c) => c.name === "aggregate" && c.collection === "blogs").length;
+  /** The counting reads (tag-counts.ts): finds on blogs that project exactly the counted fields. */
+  const countingReads = () =>
+    t.commands.filter(
+      (c) =>
+        c.name === "find" &&
+        c.collection === "blogs" &&
+        JSON.stringify(c.command.projection) === JSON.stringify({ _id: 1, releasedAt: 1, tags: 1 }),
+    ).length;
 
-  it("repeated calls with nothing changed run the aggregate once; any change, made by any instance, is counted at the next call", async () => {
+  it("repeated calls with nothing changed count once; any change, made by any instance, is counted at the next call", async () => {
     const s = stores(t.db);
     const ws = (await s.workspaces.create("Cached counts"))._id;
     const key = (await s.keys.mint(ws, "counter")).key;
@@ -287,11 +295,11 @@ describe("listTags is computed once per change of the workspace (blogs/tag-count
       tags: ["x"],
       release: true,
     });
-    const before = aggregates();
+    const before = countingReads();
     for (let i = 0; i < 3; i++) {
       expect((await api("/tags", key)).body).toEqual({ data: [{ tag: "x", count: 1 }] });
     }
-    expect(aggregates() - before).toBe(1);
+    expect(countingReads() - before).toBe(1);
     // `s` is another instance's stores: its writes reach this server only through the database.
     await s.blogs.update(ws, blog._id, { tags: ["x", "y"] });
     expect((await api("/tags", key)).body).toEqual({
@@ -305,7 +313,35 @@ describe("listTags is computed once per change of the workspace (blogs/tag-count
     await s.blogs.setStatus(ws, blog._id, "released");
     await s.blogs.setStatus(ws, blog._id, "removed");
     expect((await api("/tags", key)).body).toEqual({ data: [] });
-    expect(aggregates() - before).toBe(4);
+    expect(countingReads() - before).toBe(4);
+  });
+});
+
+describe("listTags counts page by page (blogs/tag-counts.ts)", () => {
+  it("counting in pages of 2 along the release order gives the counts of one pass over every released blog, ties included", async () => {
+    const s = stores(t.db);
+    const ws = (await s.workspaces.create("Paged counts"))._id;
+    const tagSets = [["a"], ["a", "b"], ["b"], ["c"], ["a", "c"], ["a"], [], ["b", "c", "d"]];
+    for (const tags of tagSets) {
+      await s.blogs.create(ws, { title: "t", bodyMarkdown: "x", tags, release: true });
+    }
+    await s.blogs.create(ws, { title: "draft", bodyMarkdown: "x", tags: ["a", "z"] });
+    // Same release time for two blogs: the keyset's `_id` tie-break must not skip either.
+    const c = collections(t.db);
+    const [first, second] = await c.blogs
+      .find({ workspaceId: ws, status: "released" })
+      .limit(2)
+      .toArray();
+    await c.blogs.updateOne({ _id: second?._id }, { $set: { releasedAt: first?.releasedAt } });
+    const expected = new Map<string, number>();
+    for (const tags of tagSets)
+      for (const tag of tags) expected.set(tag, (expected.get(tag) ?? 0) + 1);
+    for (const batch of [1, 2, 3, 1000]) {
+      const counted = await tagCounts(c, batch).tagCounts(ws);
+      expect(new Map(counted.map(({ tag, count }) => [tag, count])), `batch ${batch}`).toEqual(
+        expected,
+      );
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { newRevision } from "./blog-rules.js";
 import { normaliseTag } from "./tag-rule.js";
 
 /** Set once every stored blog's tags are in normal form; its absence makes the next start look. */
+const BATCH = 500;
 const MARKER = "tags-normal-form-1";
 
 /**
@@ -25,38 +26,50 @@ export async function normaliseStoredTags({
   if ((await markers.countDocuments({ _id: MARKER }, { limit: 1 })) > 0) return 0;
   let rewritten = 0;
   let complete = true;
-  const cursor = blogs.find(
-    {},
-    { projection: { _id: 1, tags: 1, revision: 1, updatedAt: 1, status: 1 }, sort: { _id: 1 } },
-  );
-  for await (const doc of cursor) {
-    const tags = [
-      ...new Set(
-        doc.tags.flatMap((raw) => {
-          const normal = normaliseTag(raw);
-          return normal.ok && normal.tag !== "" ? [normal.tag] : [];
-        }),
-      ),
-    ];
-    if (tags.length === doc.tags.length && tags.every((tag, i) => tag === doc.tags[i])) continue;
-    const version =
-      doc.revision === undefined
-        ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
-        : { revision: doc.revision };
-    const { matchedCount } = await blogs.updateOne(
-      { _id: doc._id, ...version },
-      {
-        $set: {
-          tags,
-          updatedAt: new Date(),
-          revision: newRevision(),
-          // A released blog's tags changed: consumers of the changes feed hear of it.
-          ...(doc.status === "released" ? { feedPending: true } : {}),
+  // In batches by `_id` (an index range each, with a limit): the embedded database decodes a
+  // batch at a time, not every blog at once (a single `find({})` held them all in its memory).
+  let after = "";
+  for (;;) {
+    const batch = await blogs
+      .find(
+        { _id: { $gt: after } },
+        { projection: { _id: 1, tags: 1, revision: 1, updatedAt: 1, status: 1 } },
+      )
+      .sort({ _id: 1 })
+      .limit(BATCH)
+      .toArray();
+    for (const doc of batch) {
+      const tags = [
+        ...new Set(
+          doc.tags.flatMap((raw) => {
+            const normal = normaliseTag(raw);
+            return normal.ok && normal.tag !== "" ? [normal.tag] : [];
+          }),
+        ),
+      ];
+      if (tags.length === doc.tags.length && tags.every((tag, i) => tag === doc.tags[i])) continue;
+      const version =
+        doc.revision === undefined
+          ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
+          : { revision: doc.revision };
+      const { matchedCount } = await blogs.updateOne(
+        { _id: doc._id, ...version },
+        {
+          $set: {
+            tags,
+            updatedAt: new Date(),
+            revision: newRevision(),
+            // A released blog's tags changed: consumers of the changes feed hear of it.
+            ...(doc.status === "released" ? { feedPending: true } : {}),
+          },
         },
-      },
-    );
-    if (matchedCount === 1) rewritten++;
-    else complete = false;
+      );
+      if (matchedCount === 1) rewritten++;
+      else complete = false;
+    }
+    const last = batch.at(-1);
+    if (last === undefined || batch.length < BATCH) break;
+    after = last._id;
   }
   if (complete) {
     await markers.updateOne(
