@@ -4,7 +4,8 @@ import { normaliseTag } from "./tag-rule.js";
 
 /** Set once every stored blog's tags are in normal form; its absence makes the next start look. */
 const BATCH = 500;
-const MARKER = "tags-normal-form-1";
+export const TAGS_NORMALISED_MARKER = "tags-normal-form-1";
+const MARKER = TAGS_NORMALISED_MARKER;
 
 /**
  * Blogs saved before tags had a normal form (blogs/tag-rule.ts) may hold `Release Notes` and
