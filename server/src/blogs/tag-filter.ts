@@ -12,7 +12,8 @@ export interface TagFilter {
   readonly scope: string;
 }
 
-const byCodePoint = (a: string, b: string): number => {
+/** Unicode code point order (MongoDB's order of UTF-8 strings), not UTF-16's. */
+export const compareCodePoints = (a: string, b: string): number => {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
@@ -21,9 +22,6 @@ const byCodePoint = (a: string, b: string): number => {
   }
   return x.length - y.length;
 };
-
-/** Unicode code point order (MongoDB's order of UTF-8 strings), not UTF-16's. */
-export const compareCodePoints = byCodePoint;
 
 /**
  * The `tag` query parameter → the filter, or null without one. The spec has already refused
@@ -42,7 +40,7 @@ export function parseTagFilter(raw: readonly string[] | undefined): TagFilter | 
       );
     }
   }
-  const tags = [...new Set(raw)].sort(byCodePoint);
+  const tags = [...new Set(raw)].sort(compareCodePoints);
   const key = JSON.stringify(tags);
   const scope = createHash("sha256").update(key, "utf8").digest("base64url").slice(0, 16);
   return { tags, key, scope };
