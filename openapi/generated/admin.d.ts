@@ -470,8 +470,12 @@ export interface components {
              * @example cp_live_M1Pl
              */
             prefix: string;
-            /** @enum {string} */
-            status: "Active" | "Revoked";
+            /**
+             * @description `Expired` once `expiresAt` has passed (a revoked key stays `Revoked`). Only an
+             *     `Active` key is accepted by the consumer API.
+             * @enum {string}
+             */
+            status: "Active" | "Expired" | "Revoked";
             /** Format: date-time */
             createdAt: string;
             createdBy: components["schemas"]["Actor"];
@@ -480,6 +484,24 @@ export interface components {
             /** Format: date-time */
             revokedAt: string | null;
             revokedBy: components["schemas"]["Actor"];
+            /**
+             * Format: date-time
+             * @description When the key stops working; null for a key that does not expire.
+             */
+            expiresAt: string | null;
+            /** @description The key this one was rolled from (it succeeds that key); null otherwise. */
+            rolledFrom: string | null;
+            /** @description The successor minted by rolling this key; null until it is rolled. */
+            rolledTo: string | null;
+            /** @description This key's own rate limit; null when the workspace's default applies. */
+            rateLimit: components["schemas"]["RateLimit"] | null;
+        };
+        /** @description At most `requests` consumer requests per window of `windowSeconds` seconds. */
+        RateLimit: {
+            /** Format: int32 */
+            requests: number;
+            /** Format: int32 */
+            windowSeconds: number;
         };
         MintedKey: {
             key: components["schemas"]["ApiKey"];

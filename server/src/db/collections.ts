@@ -28,6 +28,20 @@ export interface ApiKeyDoc {
   revokedAt: Date | null;
   revokedBy: string | null;
   lastUsedAt: Date | null;
+  /** When the key stops being accepted; null or absent (keys minted before expiry existed): never. */
+  expiresAt?: Date | null;
+  /** The key id this key succeeded by a roll. */
+  rolledFrom?: string | null;
+  /** The key id of the successor minted by rolling this key. */
+  rolledTo?: string | null;
+  /** This key's own limit; null or absent: the workspace's default applies. */
+  rateLimit?: RateLimitSetting | null;
+}
+
+/** At most `requests` consumer requests per fixed window of `windowSeconds`. */
+export interface RateLimitSetting {
+  requests: number;
+  windowSeconds: number;
 }
 
 export interface UserDoc {

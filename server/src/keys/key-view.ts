@@ -12,16 +12,33 @@ export const actorIdsOf = (docs: readonly ApiKeyDoc[]): string[] =>
  * the accounts of `actorIdsOf`; null for the operator's CLI and for deleted accounts). Never the
  * hash.
  */
-export function toApiKey(doc: ApiKeyDoc, people: ReadonlyMap<string, UserName>): ApiKey {
+export function toApiKey(
+  doc: ApiKeyDoc,
+  people: ReadonlyMap<string, UserName>,
+  now: Date = new Date(),
+): ApiKey {
   return {
     id: doc.keyId,
     name: doc.name,
     prefix: doc.prefix,
-    status: doc.status,
+    status: keyStatusAt(doc, now),
     createdAt: doc.createdAt.toISOString(),
     createdBy: toActor(doc.createdBy ?? null, people),
     revokedAt: doc.revokedAt?.toISOString() ?? null,
     revokedBy: toActor(doc.revokedBy ?? null, people),
     lastUsedAt: doc.lastUsedAt?.toISOString() ?? null,
+    expiresAt: doc.expiresAt?.toISOString() ?? null,
+    rolledFrom: doc.rolledFrom ?? null,
+    rolledTo: doc.rolledTo ?? null,
+    rateLimit: doc.rateLimit ?? null,
   };
+}
+
+/** What a key is at `now`: revoked for good, expired once `expiresAt` has passed, else active. */
+export function keyStatusAt(
+  doc: Pick<ApiKeyDoc, "status" | "expiresAt">,
+  now: Date,
+): ApiKey["status"] {
+  if (doc.status === "Revoked") return "Revoked";
+  return doc.expiresAt != null && doc.expiresAt <= now ? "Expired" : "Active";
 }
