@@ -8,6 +8,8 @@ export interface WorkspaceDoc {
   _id: string;
   name: string;
   createdAt: Date;
+  /** The default limit of the workspace's keys; null or absent: the server's (CONSUMER_RATE_LIMIT). */
+  rateLimit?: RateLimitSetting | null;
 }
 
 export type KeyStatus = "Active" | "Revoked";
