@@ -84,6 +84,16 @@ describe("roll — happy path", () => {
   });
 });
 
+describe("roll — keys stored before rolling existed", () => {
+  it("a key with rolledTo stored as null, or not at all, rolls alike", async () => {
+    const key = await mint({ name: "Stored with null" });
+    await t.db
+      .collection("apiKeys")
+      .updateOne({ keyId: key.body.key.id }, { $set: { rolledTo: null } });
+    expect((await roll(key.body.key.id)).status).toBe(201);
+  });
+});
+
 describe("roll — errors: 409 or 400, nothing changed", () => {
   const unchanged = async (attempt: () => Promise<unknown>) => {
     const before = await allKeys();

@@ -19,7 +19,7 @@ export interface KeyRollOptions {
  * worse off than before:
  *   1. insert the successor (until step 2 it is an extra key whose secret nobody has seen);
  *   2. compare-and-set the old key — only while it is still Active and not rolled (`rolledTo`
- *      absent) — to its new `expiresAt` and `rolledTo`;
+ *      null or absent) — to its new `expiresAt` and `rolledTo`;
  *   3. if that matched nothing (another roll or a revocation got there first), delete the
  *      successor, which never left the server, and answer 409.
  * A crash after 1 leaves the old key exactly as it was, plus an unused successor (listed with
@@ -62,7 +62,8 @@ export function keyRoller(
       const expiresAt =
         old.expiresAt != null && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
       const swapped = await apiKeys.updateOne(
-        { _id: old._id, status: "Active", rolledTo: { $exists: false } },
+        // `rolledTo: null` matches a key that has none stored as well as one stored as null.
+        { _id: old._id, status: "Active", rolledTo: null },
         { $set: { expiresAt, expiryLogged: false, rolledTo: successor.id } },
       );
       if (swapped.modifiedCount !== 1) {
