@@ -36,6 +36,8 @@ const consumerStatus = async (key: string) =>
   (await get(`${server.url}/api/consumer/blogs`, { "x-api-key": key })).status;
 const allKeys = async () =>
   (await owner.get<{ data: ApiKey[] }>(`/workspaces/${ws}/keys`)).body.data;
+/** The keys without `lastUsedAt`, which consumer requests of earlier tests move on their own. */
+const keysAsSet = async () => (await allKeys()).map(({ lastUsedAt: _, ...rest }) => rest);
 const keyById = async (id: string) => (await allKeys()).find((k) => k.id === id);
 
 describe("roll — happy path", () => {
@@ -96,9 +98,9 @@ describe("roll — keys stored before rolling existed", () => {
 
 describe("roll — errors: 409 or 400, nothing changed", () => {
   const unchanged = async (attempt: () => Promise<unknown>) => {
-    const before = await allKeys();
+    const before = await keysAsSet();
     await attempt();
-    expect(await allKeys()).toEqual(before);
+    expect(await keysAsSet()).toEqual(before);
   };
 
   it("a revoked key cannot be rolled", async () => {

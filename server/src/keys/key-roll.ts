@@ -56,6 +56,7 @@ export function keyRoller(
         expiresAt: lifetimeMs === null ? null : new Date(now.getTime() + lifetimeMs),
         rolledFrom: old.keyId,
         rateLimit: old.rateLimit ?? null,
+        createdAt: now,
       });
       await options.afterSuccessorInsert?.(keyId);
       const graceEnd = new Date(now.getTime() + grace * 1000);

@@ -31,6 +31,8 @@ export interface NewKeySettings {
   readonly expiresAt?: Date | null;
   readonly rolledFrom?: string;
   readonly rateLimit?: RateLimitSetting | null;
+  /** Default now; a roll passes the time its successor's expiry is counted from. */
+  readonly createdAt?: Date;
 }
 
 /** Workspace API keys: mint, revoke, list, limits, and the lookup that authenticates a request. */
@@ -65,7 +67,7 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
       name,
       prefix: minted.prefix,
       status: "Active",
-      createdAt: new Date(clock()),
+      createdAt: settings.createdAt ?? new Date(clock()),
       createdBy: actor,
       revokedAt: null,
       revokedBy: null,
