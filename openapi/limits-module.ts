@@ -31,6 +31,8 @@ const UPPER: readonly Keyword[] = ["maxLength", "maxItems", "maximum"];
 interface Limits {
   values: Partial<Record<Keyword, number | string>>;
   items?: Limits;
+  /** The fields of an object value (a `RateLimit`'s `requests` and `windowSeconds`). */
+  properties?: Record<string, Limits>;
 }
 
 type Node = Record<string, unknown>;
@@ -75,13 +77,24 @@ function unionOf(branches: Limits[]): Limits {
       if (UPPER.includes(keyword)) values[keyword] = Math.max(...numbers);
     }
   }
+  const objects = branches.map((b) => b.properties);
+  const first = objects[0];
+  if (first !== undefined && objects.every((o) => o === first))
+    return { values, properties: first };
   return { values };
 }
 
 function limitsOf(spec: Node, schema: unknown, where: string): Limits {
   const node = resolve(spec, schema, where);
-  if ("allOf" in node || "not" in node || "properties" in node) {
-    throw new Error(`${where}: allOf, not and nested objects are not supported here yet`);
+  if ("allOf" in node || "not" in node) {
+    throw new Error(`${where}: allOf and not are not supported here yet`);
+  }
+  if (isNode(node.properties)) {
+    const properties: Record<string, Limits> = {};
+    for (const [name, schema] of Object.entries(node.properties)) {
+      properties[name] = limitsOf(spec, schema, `${where}.${name}`);
+    }
+    return { values: {}, properties };
   }
   const branches = node.anyOf ?? node.oneOf;
   if (Array.isArray(branches)) {
@@ -111,6 +124,10 @@ function literal(limits: Limits): string {
     return value === undefined ? [] : [`${keyword}: ${JSON.stringify(value)}`];
   });
   if (limits.items) parts.push(`items: ${literal(limits.items)}`);
+  if (limits.properties) {
+    const fields = Object.entries(limits.properties).map(([n, l]) => `${key(n)}: ${literal(l)}`);
+    parts.push(`properties: { ${fields.join(", ")} }`);
+  }
   return parts.length === 0 ? "{}" : `{ ${parts.join(", ")} }`;
 }
 
@@ -122,7 +139,8 @@ const HEADER = `/**
  *
  * The validation keywords of each JSON request body's fields, by operationId: what the admin API
  * refuses, as values a form can enforce while the user types. A field that takes one of several
- * schemas (anyOf/oneOf) has the bounds all its non-null branches share, at their loosest.
+ * schemas (anyOf/oneOf) has the bounds all its non-null branches share, at their loosest; an
+ * object's fields are in \`properties\`.
  */
 import type { operations } from "./admin.js";
 
@@ -135,6 +153,7 @@ export interface FieldLimits {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly items?: FieldLimits;
+  readonly properties?: { readonly [field: string]: FieldLimits };
 }
 
 type JsonBody<Op extends keyof operations> =

@@ -24,3 +24,15 @@ const exact = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyl
 
 /** The exact local time, for a tooltip. */
 export const exactTime = (iso: string): string => exact.format(new Date(iso));
+
+/** "in 42 seconds", "in 5 minutes", "tomorrow", "in 3 days"; "now" once it has passed. */
+export function timeUntil(iso: string, now: number = Date.now()): string {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  if (seconds <= 0) return "now";
+  if (seconds < 60) return `in ${seconds} seconds`;
+  for (const [unit, size] of UNITS) {
+    // Rounded, not floored: a key minted for 90 days a minute ago expires "in 3 months".
+    if (seconds >= size) return relative.format(Math.round(seconds / size), unit);
+  }
+  return relative.format(Math.round(seconds / 60), "minute");
+}

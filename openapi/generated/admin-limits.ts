@@ -4,7 +4,8 @@
  *
  * The validation keywords of each JSON request body's fields, by operationId: what the admin API
  * refuses, as values a form can enforce while the user types. A field that takes one of several
- * schemas (anyOf/oneOf) has the bounds all its non-null branches share, at their loosest.
+ * schemas (anyOf/oneOf) has the bounds all its non-null branches share, at their loosest; an
+ * object's fields are in `properties`.
  */
 import type { operations } from "./admin.js";
 
@@ -17,6 +18,7 @@ export interface FieldLimits {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly items?: FieldLimits;
+  readonly properties?: { readonly [field: string]: FieldLimits };
 }
 
 type JsonBody<Op extends keyof operations> =
@@ -50,6 +52,16 @@ export const adminLimits = {
   },
   mintKey: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
+    expiresAt: { maxLength: 40 },
+  },
+  updateKey: {
+    rateLimit: { properties: { requests: { minimum: 1, maximum: 1000000 }, windowSeconds: { minimum: 1, maximum: 86400 } } },
+  },
+  rollKey: {
+    gracePeriodSeconds: { minimum: 3600, maximum: 2592000 },
+  },
+  setWorkspaceRateLimit: {
+    rateLimit: { properties: { requests: { minimum: 1, maximum: 1000000 }, windowSeconds: { minimum: 1, maximum: 86400 } } },
   },
   createBlog: {
     title: { minLength: 1, maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },

@@ -199,13 +199,19 @@ export interface paths {
         };
         /**
          * List the workspace's API keys, revoked ones included
-         * @description Prefixes and metadata only (when created, by whom, last used, revoked); never a raw key.
+         * @description Prefixes and metadata only (when created, by whom, last used, revoked, when it expires,
+         *     what it was rolled from or to); never a raw key. `status` keeps only the keys in that
+         *     state now (a key is `Expired` once its `expiresAt` has passed).
          */
         get: operations["listKeys"];
         put?: never;
         /**
          * Mint a key
-         * @description The raw key is in this response and nowhere else, ever.
+         * @description The raw key is in this response and nowhere else, ever. With `expiresAt` the key stops
+         *     working at that time (its consumer requests then get the same `401` as an unknown key);
+         *     it must be at least 60 seconds and at most 366 days ahead, else `400` and nothing is
+         *     stored. Without it (or with `null`) the key works until it is revoked. Every mint is
+         *     written to the workspace's audit log (`key.minted`).
          */
         post: operations["mintKey"];
         delete?: never;
@@ -231,8 +237,131 @@ export interface paths {
         /**
          * Revoke a key, at once and for good
          * @description The key's next consumer request gets `401`. Revoking a revoked key answers `409`.
+         *     Written to the audit log (`key.revoked`).
          */
         post: operations["revokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The key's ID. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a key's own rate limit (owner only)
+         * @description Sets the key's own rate limit, or with `rateLimit: null` returns it to the workspace's
+         *     default (`getWorkspaceRateLimit`). How limits are enforced on the consumer API is in the
+         *     README, "Rate limits". Only the workspace's owner may change limits; other members get
+         *     `403`. A revoked key's limit cannot change (`409`). Written to the audit log
+         *     (`key.limit_changed`, with the limit before and after).
+         */
+        patch: operations["updateKey"];
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/keys/{keyId}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The key's ID. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a key - mint its successor, and let the old one expire after a grace period
+         * @description Mints a successor with the same name and rate limit, and sets the old key to expire
+         *     `gracePeriodSeconds` from now (1 hour to 30 days; sooner if it was to expire sooner
+         *     anyway). Both keys work during the grace period, so consumers can move to the new one;
+         *     the old key's `lastUsedAt` shows when traffic has moved. The successor's raw key is in
+         *     this response and nowhere else, ever. If the old key had an expiry, the successor gets
+         *     the same lifetime from now; otherwise none. The old key's `rolledTo` and the
+         *     successor's `rolledFrom` link the two. A revoked or expired key, or one rolled already,
+         *     cannot be rolled (`409`, nothing changed; of two rolls at once, one succeeds). Written
+         *     to the audit log (`key.rolled`).
+         */
+        post: operations["rollKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/rate-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The default rate limit of the workspace's keys
+         * @description `rateLimit` is the workspace's own default for keys without their own limit; null when
+         *     the server's default applies. `serverDefault` is that server default (the operator's
+         *     `CONSUMER_RATE_LIMIT`); null when the server sets no limit. What applies to a key: its
+         *     own `rateLimit`, else the workspace's, else the server's. Every member may read it.
+         */
+        get: operations["getWorkspaceRateLimit"];
+        /**
+         * Set the default rate limit of the workspace's keys (owner only)
+         * @description Sets the limit of every key of the workspace that has none of its own; `null` returns
+         *     to the server's default. Only the workspace's owner may change it; other members get
+         *     `403`. Written to the audit log (`workspace.limit_changed`, with the limit before and
+         *     after).
+         */
+        put: operations["setWorkspaceRateLimit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log, newest first
+         * @description Who did what to the workspace's keys and limits, and when: `key.minted`, `key.rolled`,
+         *     `key.revoked`, `key.expired` (written by the server shortly after the key's `expiresAt`,
+         *     with that time and no actor), `key.limit_changed` and `workspace.limit_changed`. Newest
+         *     first, one page at a time: pass the previous page's `nextCursor` as `cursor` until it
+         *     is `null`. Every member may read it.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -507,6 +636,54 @@ export interface components {
             key: components["schemas"]["ApiKey"];
             /** @description The raw key, `cp_live_…`. Shown here once; it cannot be recovered. */
             secret: string;
+        };
+        /** @description What may change of a key; today its own rate limit. */
+        KeyPatch: {
+            /** @description The key's own limit; null returns it to the workspace's default. */
+            rateLimit: components["schemas"]["RateLimit"] | null;
+        };
+        RollRequest: {
+            /**
+             * Format: int32
+             * @description How long the old key keeps working, 1 hour (3600) to 30 days (2592000).
+             */
+            gracePeriodSeconds: number;
+        };
+        WorkspaceRateLimitInput: {
+            /** @description The workspace's default for its keys; null for the server's default. */
+            rateLimit: components["schemas"]["RateLimit"] | null;
+        };
+        WorkspaceRateLimit: {
+            /** @description The workspace's own default; null when the server's default applies. */
+            rateLimit: components["schemas"]["RateLimit"] | null;
+            /** @description The server's default (`CONSUMER_RATE_LIMIT`); null when it sets no limit. */
+            serverDefault: components["schemas"]["RateLimit"] | null;
+        };
+        /** @enum {string} */
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed";
+        AuditEntry: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            actor: components["schemas"]["Actor"];
+            action: components["schemas"]["AuditAction"];
+            /** @description The key acted on; null for workspace-wide actions. */
+            keyId: string | null;
+            details: components["schemas"]["AuditDetails"];
+        };
+        /**
+         * @description What else the action did: the expiry of a minted key (`expiresAt`), the successor and
+         *     grace period of a roll (`successor`, `gracePeriodSeconds`), a limit before and after
+         *     (`from`, `to`; null meaning the default applies).
+         */
+        AuditDetails: {
+            /** Format: date-time */
+            expiresAt?: string | null;
+            successor?: string;
+            /** Format: int32 */
+            gracePeriodSeconds?: number;
+            from?: components["schemas"]["RateLimit"] | null;
+            to?: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
         BlogStatus: "draft" | "released";
@@ -834,6 +1011,8 @@ export interface components {
     parameters: {
         /** @description The workspace's ID. */
         WorkspaceId: string;
+        /** @description The key's ID. */
+        KeyId: string;
         /** @description The blog's ID. */
         BlogId: string;
     };
@@ -1178,7 +1357,13 @@ export interface operations {
     };
     listKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only keys in this state, computed at the time of the request: `active`, `expired`
+                 *     or `revoked`. One value; omit it for every key.
+                 */
+                status?: "active" | "expired" | "revoked";
+            };
             header?: never;
             path: {
                 /** @description The workspace's ID. */
@@ -1218,12 +1403,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "My website",
+                 *       "expiresAt": "2027-03-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Names the integration that uses the key. One line of plain text (no control
                      *     characters, no bidi overrides or isolates). Trimmed; must not be blank.
                      */
                     name: string;
+                    /**
+                     * Format: date-time
+                     * @description When the key stops working: 60 seconds to 366 days from now. Null or absent:
+                     *     never (until revoked).
+                     */
+                    expiresAt?: string | null;
                 };
             };
         };
@@ -1274,6 +1471,252 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The key's ID. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyPatch"];
+            };
+        };
+        responses: {
+            /** @description The key, with its new limit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The workspace or the key does not exist, or the user is not a member. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Key not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is revoked; its limit no longer matters. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A revoked key's limit cannot be changed."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rollKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The key's ID. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gracePeriodSeconds": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["RollRequest"];
+            };
+        };
+        responses: {
+            /** @description The successor, with its raw value shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MintedKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The workspace or the key does not exist, or the user is not a member. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Key not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is revoked, has expired, or was rolled already; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This key was rolled already (to key_8fJ2…); roll its successor instead."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWorkspaceRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's default and the server's. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rateLimit": null,
+                     *       "serverDefault": {
+                     *         "requests": 1200,
+                     *         "windowSeconds": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceRateLimit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setWorkspaceRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rateLimit": {
+                 *         "requests": 600,
+                 *         "windowSeconds": 60
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkspaceRateLimitInput"];
+            };
+        };
+        responses: {
+            /** @description The workspace's default, as now set, and the server's. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceRateLimit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description Page size, in decimal digits. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

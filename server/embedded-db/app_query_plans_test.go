@@ -89,7 +89,8 @@ var appStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * time.Minute) }
 
 // appShapes lists the queries of server/src: blogs/blogs-store.ts, workspaces/workspaces-store.ts,
-// keys/keys-store.ts, users/users-store.ts, sessions/sessions-store.ts, sessions/sweeper.ts and
+// keys/keys-store.ts, keys/key-roll.ts, keys/expiry-sweeper.ts, keys/rate-limit-settings.ts,
+// audit/audit-log.ts, users/users-store.ts, sessions/sessions-store.ts, sessions/sweeper.ts and
 // sessions/sign-in-throttle.ts, with values that select seeded documents (seedApp).
 func appShapes() []appShape {
 	e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
@@ -171,7 +172,18 @@ func appShapes() []appShape {
 		{coll: "apiKeys", name: "revoke: `findOne({keyId, workspaceId})`", run: findOne(d(e("keyId", "key_0010"), e("workspaceId", "ws_0010")))},
 		{coll: "apiKeys", name: "revoke: `updateOne({_id, status: Active})`", run: updateOne(d(e("_id", "h_0010"), e("status", "Active")), d(e("$set", d(e("status", "Revoked"), e("revokedAt", at(1)), e("revokedBy", nil)))), 1)},
 		{coll: "apiKeys", name: "key list `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt"))), bounded: "ties of createdAt within one workspace's keys"},
-		{coll: "apiKeys", name: "authenticate `findOne({_id})` + projection", run: findOne(d(e("_id", "h_0011")), options.FindOne().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("prefix", 1), e("status", 1))))},
+		{coll: "apiKeys", name: "authenticate `findOne({_id})` + projection", run: findOne(d(e("_id", "h_0011")), options.FindOne().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("prefix", 1), e("status", 1), e("expiresAt", 1))))},
+		{coll: "apiKeys", name: "roll: compare-and-set `updateOne({_id, status: Active, rolledTo: null})`", run: updateOne(d(e("_id", "h_0012"), e("status", "Active"), e("rolledTo", nil)), d(e("$set", d(e("expiresAt", at(5)), e("expiryLogged", false), e("rolledTo", "key_x")))), 1)},
+		{coll: "apiKeys", name: "roll lost its race: `deleteOne({_id})` of the successor", run: deleteOne(d(e("_id", "h_0013")))},
+		{coll: "apiKeys", name: "key limit: `updateOne({_id}, {$set: {rateLimit}})`", run: updateOne(d(e("_id", "h_0014")), d(e("$set", d(e("rateLimit", d(e("requests", 100), e("windowSeconds", 60)))))), 1)},
+		{coll: "apiKeys", name: "expiry sweep `find({expiryLogged: false, status: Active, expiresAt: {$lte}}).limit(500)`", run: find(d(e("expiryLogged", false), e("status", "Active"), e("expiresAt", d(e("$lte", at(100))))), options.Find().SetLimit(500).SetProjection(d(e("_id", 1), e("keyId", 1), e("workspaceId", 1), e("expiresAt", 1)))), bounded: "the keys past their expiry and not logged yet: few, once per sweep"},
+		{coll: "apiKeys", name: "expiry sweep mark `updateOne({_id, expiryLogged: false})`", run: updateOne(d(e("_id", "h_0020"), e("expiryLogged", false)), d(e("$set", d(e("expiryLogged", true)))), 1)},
+		// workspaces' default rate limit (keys/rate-limit-settings.ts)
+		{coll: "workspaces", name: "default limit `findOne({_id})` + projection", run: findOne(d(e("_id", "ws_0010")), options.FindOne().SetProjection(d(e("rateLimit", 1))))},
+		{coll: "workspaces", name: "default limit `updateOne({_id}, {$set: {rateLimit}})`", run: updateOne(d(e("_id", "ws_0011")), d(e("$set", d(e("rateLimit", nil)))), 1)},
+		// audit (audit/audit-log.ts)
+		{coll: "audit", name: "audit page, first", run: find(d(e("workspaceId", "ws_0000")), page(desc("at")))},
+		{coll: "audit", name: "audit page, keyset cursor", run: find(cursor(d(e("workspaceId", "ws_0000")), "at", 10, "aud_0010"), page(desc("at")))},
 		{coll: "apiKeys", name: "lastUsedAt: bulkWrite `updateOne({_id}, {$max})`", run: func(ctx context.Context, c *mongo.Collection) error {
 			_, err := c.BulkWrite(ctx, []mongo.WriteModel{
 				mongo.NewUpdateOneModel().SetFilter(d(e("_id", "h_0012"))).SetUpdate(d(e("$max", d(e("lastUsedAt", at(5)))))),
@@ -214,6 +226,10 @@ func appShapes() []appShape {
 func createAppIndexes(ctx context.Context, t *testing.T, db *mongo.Database) {
 	t.Helper()
 	createAppBlogIndexes(ctx, t, db.Collection("blogs"))
+	auditList := mongo.IndexModel{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "at", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("audit_list")}
+	if _, err := db.Collection("audit").Indexes().CreateOne(ctx, auditList); err != nil {
+		t.Fatal(err)
+	}
 	k := func(fields ...string) bson.D {
 		var keys bson.D
 		for _, f := range fields {
@@ -228,6 +244,7 @@ func createAppIndexes(ctx context.Context, t *testing.T, db *mongo.Database) {
 	}{
 		{"apiKeys", "key_id", k("keyId"), true},
 		{"apiKeys", "workspace_keys", k("workspaceId", "createdAt"), false},
+		{"apiKeys", "expiry_sweep", k("expiryLogged", "status", "expiresAt"), false},
 		{"users", "email", k("email"), true},
 		{"memberships", "user_memberships", k("userId"), false},
 		{"memberships", "workspace_members", k("workspaceId"), false},
@@ -309,10 +326,21 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 		add("blogs", blog)
 		add("changes", bson.D{e("_id", entryID(fmt.Sprintf("ws_%04d", i%2), i/2+1)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)), e("at", at(i-n))})
 
-		add("apiKeys", bson.D{
+		key := bson.D{
 			e("_id", fmt.Sprintf("h_%04d", i)), e("keyId", fmt.Sprintf("key_%04d", i)), e("workspaceId", ws), e("name", "K"),
 			e("prefix", "pk_"), e("status", "Active"), e("createdAt", at(i/3)), e("createdBy", nil),
 			e("revokedAt", nil), e("revokedBy", nil), e("lastUsedAt", nil),
+		}
+		switch { // keys with an expiry: most logged already, a few due; keys stored before expiry: no field
+		case i%100 == 20:
+			key = append(key, e("expiresAt", at(i/50)), e("expiryLogged", false))
+		case i%5 == 0:
+			key = append(key, e("expiresAt", at(i)), e("expiryLogged", true))
+		}
+		add("apiKeys", key)
+		add("audit", bson.D{
+			e("_id", fmt.Sprintf("aud_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("at", at(i)),
+			e("actor", nil), e("action", "key.minted"), e("keyId", fmt.Sprintf("key_%04d", i)), e("details", bson.D{}),
 		})
 		add("users", bson.D{e("_id", user), e("email", fmt.Sprintf("u%04d@example.com", i)), e("name", "U"), e("passwordHash", "x"), e("createdAt", at(i))})
 		member := fmt.Sprintf("ws_%04d", i%100)

@@ -9,6 +9,7 @@ import type { components, operations } from "../../openapi/generated/admin.js";
 type Schemas = components["schemas"];
 export type AdminBlog = Schemas["AdminBlog"];
 export type ApiKey = Schemas["ApiKey"];
+export type AuditEntry = Schemas["AuditEntry"];
 export type Actor = Schemas["Actor"];
 export type Me = Schemas["Me"];
 export type Member = Schemas["Member"];

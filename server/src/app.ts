@@ -13,6 +13,7 @@ import { errorHandler, notFoundHandler } from "./http/errors.js";
 import { requestContext } from "./http/request-context.js";
 import { specValidator } from "./http/spec-validator.js";
 import { readSpec } from "./http/validator-warm-up.js";
+import { startExpirySweeper } from "./keys/expiry-sweeper.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
 import type { Logger } from "./logger.js";
 import {
@@ -22,12 +23,17 @@ import {
   DOCS_HTML_PATH,
 } from "./paths.js";
 import { startSweeper } from "./sessions/sweeper.js";
-import { createStores } from "./stores.js";
+import { createStores, type StoreOptions } from "./stores.js";
 
 export interface AppDeps {
   readonly config: Config;
   readonly db: Db;
   readonly logger: Logger;
+  /**
+   * Tests only: the clock of key expiry, the audit log and the changes feed (epoch ms), and the
+   * stores' other test hooks (stores.ts).
+   */
+  readonly testHooks?: Pick<StoreOptions, "now" | "minKeyLifetimeMs" | "afterSuccessorInsert">;
 }
 
 export interface App {
@@ -47,13 +53,15 @@ export interface App {
 }
 
 /** The composition root: builds the whole HTTP application from its parts. */
-export function createApp({ config, db, logger }: AppDeps): App {
+export function createApp({ config, db, logger, testHooks = {} }: AppDeps): App {
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
   const stores = createStores(db, {
     renderer,
     sessionTtlMs: config.sessionTtlMs,
     changesRetentionMs: config.changesRetentionMs,
+    consumerRateLimit: config.consumerRateLimit,
+    ...testHooks,
   });
   const lastUsed = new LastUsedRecorder(
     (entries) => stores.keys.recordLastUsed(entries),
@@ -64,6 +72,10 @@ export function createApp({ config, db, logger }: AppDeps): App {
   const adminSpec = specValidator(readSpec(ADMIN_SPEC_PATH), config.validateResponses);
   // Deletes expired sessions and sign-in records (FerretDB has no TTL indexes); `close` stops it.
   const sweeper = startSweeper(collections(db), logger);
+  // Writes `key.expired` to the audit log once a key's expiresAt has passed; `close` stops it.
+  const expirySweeper = startExpirySweeper(collections(db), stores.audit, logger, {
+    ...(testHooks.now === undefined ? {} : { now: testHooks.now }),
+  });
 
   const app = express();
   app.disable("x-powered-by");
@@ -131,6 +143,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
       await lastUsed.close();
       await renderer.close();
       await sweeper.close();
+      await expirySweeper.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Db } from "mongodb";
+import { auditLog } from "./audit/audit-log.js";
 import { blogsStore } from "./blogs/blogs-store.js";
 import { type BodyRenderer, inlineRenderer } from "./blogs/render-pool.js";
 import { tagCountsCache } from "./blogs/tag-counts-cache.js";
@@ -6,8 +7,10 @@ import { changeLog } from "./changes/change-log.js";
 import { changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
 import { changesFeed } from "./changes/changes-feed.js";
-import { collections } from "./db/collections.js";
+import { collections, type RateLimitSetting } from "./db/collections.js";
+import { keyRoller } from "./keys/key-roll.js";
 import { keysStore } from "./keys/keys-store.js";
+import { rateLimitSettings } from "./keys/rate-limit-settings.js";
 import { sessionsStore } from "./sessions/sessions-store.js";
 import { signInThrottle } from "./sessions/sign-in-throttle.js";
 import { firstRunSetup } from "./users/first-run-setup.js";
@@ -24,8 +27,17 @@ export interface StoreOptions {
   readonly sessionTtlMs?: number;
   /** How long a changes-feed token stays usable (config `CHANGES_RETENTION_DAYS`); default 30 days. */
   readonly changesRetentionMs?: number;
-  /** The clock of the changes feed, in epoch ms; tests pass their own. */
+  /**
+   * The clock of the changes feed, of key expiry and of the audit log, in epoch ms; tests pass
+   * their own.
+   */
   readonly now?: () => number;
+  /** The server's default rate limit of keys (config `CONSUMER_RATE_LIMIT`); default none. */
+  readonly consumerRateLimit?: RateLimitSetting | null;
+  /** Tests only: a shorter floor for a key's `expiresAt` than the API's 60 s. */
+  readonly minKeyLifetimeMs?: number;
+  /** Tests only: holds a roll between the successor's insert and the old key's update. */
+  readonly afterSuccessorInsert?: (keyId: string) => Promise<void>;
   /** Tests only: holds a changes-feed recording between an entry and clearing its blog's mark. */
   readonly afterFeedAppend?: (blogId: string) => Promise<void>;
 }
@@ -55,11 +67,29 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     now,
     ...(options.afterFeedAppend === undefined ? {} : { afterAppend: options.afterFeedAppend }),
   });
+  const audit = auditLog(c, now);
+  const keys = keysStore(c, {
+    audit,
+    now,
+    ...(options.minKeyLifetimeMs === undefined
+      ? {}
+      : { minKeyLifetimeMs: options.minKeyLifetimeMs }),
+  });
   return {
     users,
     workspaces,
     setup: firstRunSetup(c, users, workspaces),
-    keys: keysStore(c),
+    keys,
+    /** `rollKey`: a successor now, the old key expiring after a grace period (keys/key-roll.ts). */
+    rollKey: keyRoller(c, keys, {
+      audit,
+      ...(options.afterSuccessorInsert === undefined
+        ? {}
+        : { afterSuccessorInsert: options.afterSuccessorInsert }),
+    }),
+    /** The workspace's default rate limit beside the server's (settings; enforced elsewhere). */
+    rateLimits: rateLimitSettings(c, options.consumerRateLimit ?? null, audit),
+    audit,
     blogs,
     changes: changesFeed({ log, recorder, tokens: changeTokens(c), blogs, retentionMs, now }),
     /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */

@@ -34,7 +34,7 @@ type PathItem = { parameters?: Operation["parameters"] } & Record<string, unknow
 const spec = parse(readFileSync(new URL("../../openapi/admin.yaml", import.meta.url), "utf8")) as {
   paths: Record<string, PathItem>;
 };
-const METHODS = ["get", "post", "patch", "delete"] as const;
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
   METHODS.flatMap((method) => {
     const op = item[method] as Operation | undefined;
@@ -128,7 +128,7 @@ describe("admin statuses for invalid requests are in the spec", () => {
 
   it("every operation with a body documents 415 (no body, or not JSON) and 413 (over 3 MB)", async () => {
     const withBody = operations.filter(({ op }) => op.requestBody !== undefined);
-    expect(withBody.length).toBe(9);
+    expect(withBody.length).toBe(12);
     for (const { path, method, op } of withBody) {
       const url = `${server.url}/api/admin${fill(path, "x")}`;
       const headers = { cookie: owner.cookie ?? "", origin: server.url };

@@ -24,14 +24,19 @@
 // Hypothesis as "Runtime Error: AST constructor recursion depth mismatch".
 //
 // What schemathesis flags that is by design, and how each is handled here:
-// - An opaque `cursor` (listBlogs, listAdminBlogs). Any string of 1–200 characters is
+// - An opaque `cursor` (listBlogs, listAdminBlogs, listAudit). Any string of 1–200 characters is
 //   schema-valid, but only a `nextCursor` the server produced is a cursor; anything else gets
 //   the documented 400 ("pass a nextCursor unchanged"). JSON Schema cannot say "a value this
 //   server made", so positive cases take `cursor` from real `nextCursor`s (a dictionary
 //   binding, probability 1). The coverage phase ignores dictionary bindings and sends made-up
-//   cursors such as "0"; for these two operations, and in that phase only,
+//   cursors such as "0"; for these operations, and in that phase only,
 //   positive_data_acceptance also accepts 400. Made-up and tampered cursors are asserted
-//   exactly (400) in hostile-input.test.ts.
+//   exactly (400) in hostile-input.test.ts and audit-log.test.ts.
+// - A key's `expiresAt` (mintKey): any date-time is schema-valid, but only one 60 seconds to
+//   366 days ahead is accepted (admin.yaml; 400 otherwise), a window relative to "now" that JSON
+//   Schema cannot express. Positive cases take it from a dictionary of times in that window;
+//   the coverage phase, which ignores dictionaries, may also get 400. The bounds are asserted
+//   exactly in key-expiry.test.ts.
 // - DELETE /session (signOut) ends the session the run is signed in with: every later case
 //   would be a 401 and test nothing. It is excluded (`--exclude-operation-id signOut`);
 //   admin-api.test.ts covers signing out, including that the old cookie stops working.
@@ -371,6 +376,8 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
     const revoked = await owner.post<MintedKey>(`/workspaces/${ws}/keys`, { name: "Old app" });
     await owner.post(`/workspaces/${ws}/keys/${revoked.body.key.id}/revoke`);
     const page = await owner.get<{ nextCursor: string }>(`/workspaces/${ws}/blogs?limit=1`);
+    const auditPage = await owner.get<{ nextCursor: string }>(`/workspaces/${ws}/audit?limit=1`);
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
     const session = /pressroom_session=([^;]+)/.exec(owner.cookie ?? "")?.[1] ?? "";
     expect(session).not.toBe("");
@@ -407,6 +414,8 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           users: { values: [me.user.id, mia._id, oscar._id] },
           emails: { values: [mia.email, oscar.email, OWNER.email, "nobody@example.com"] },
           cursors: { values: [page.body.nextCursor] },
+          auditCursors: { values: [auditPage.body.nextCursor] },
+          expiries: { values: [inDays(1), inDays(30), inDays(365)] },
         },
         // Real identifiers most of the time, so cases reach the handlers instead of a 404.
         parameters: {
@@ -423,6 +432,21 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           {
             ...madeUpCursorsAccepted("listAdminBlogs"),
             parameters: { "query.cursor": { dictionary: "cursors", probability: 1 } },
+          },
+          {
+            ...madeUpCursorsAccepted("listAudit"),
+            parameters: { "query.cursor": { dictionary: "auditCursors", probability: 1 } },
+          },
+          {
+            "include-operation-id": "mintKey",
+            parameters: { "body.expiresAt": { dictionary: "expiries", probability: 1 } },
+            phases: {
+              coverage: {
+                checks: {
+                  positive_data_acceptance: { "expected-statuses": ACCEPTED_WITH_MADE_UP_CURSOR },
+                },
+              },
+            },
           },
         ],
       },

@@ -91,10 +91,12 @@ describe("operator CLI — happy path, as an operator sets up a consumer", () =>
     expect(keys).toHaveLength(1);
     expect(Object.keys(keys[0] ?? {}).sort()).toEqual([
       "createdAt",
+      "expiresAt",
       "id",
       "lastUsedAt",
       "name",
       "prefix",
+      "rolledTo",
       "status",
     ]);
     expect(keys[0]).toMatchObject({

@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 export const SCAN_DIR = fileURLToPath(new URL("../../test-output/secret-scan/", import.meta.url));
 const TEST_DIR = fileURLToPath(new URL("../", import.meta.url));
 const RAW_KEY = /cp_(?:live|test)_[0-9A-Za-z]{42}/;
-const MINT_PATH = /^\/api\/admin\/workspaces\/[^/]+\/keys$/;
+/** The two answers that show a raw key, once: a mint (mintKey) and a roll's successor (rollKey). */
+const MINT_PATH = /^\/api\/admin\/workspaces\/[^/]+\/keys(?:\/[^/]+\/roll)?$/;
 /** One level of percent-encoding of an ASCII character (all a key is made of), either case. */
 const ASCII_ESCAPE = /%([0-7][0-9A-Fa-f])/g;
 /** Levels of percent-encoding looked through, as many as the logger decodes (MAX_DECODES). */

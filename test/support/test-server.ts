@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { Db } from "mongodb";
-import { type App, createApp } from "../../server/src/app.js";
+import { type App, type AppDeps, createApp } from "../../server/src/app.js";
 import { type Config, loadConfig } from "../../server/src/config.js";
 import { closeGracefully, listen, urlOf } from "../../server/src/http-server.js";
 import { createLogger } from "../../server/src/logger.js";
@@ -20,6 +20,8 @@ export interface TestServer {
 export async function startTestServer(
   db: Db,
   env: Record<string, string> = {},
+  /** The app's test hooks: a clock of its own (key expiry, audit log, changes feed), … */
+  testHooks: AppDeps["testHooks"] = {},
 ): Promise<TestServer> {
   const config = loadConfig({ PORT: "0", LOG_LEVEL: "debug", DB_TIMEOUT_MS: "1500", ...env });
   const logLines: string[] = [];
@@ -35,7 +37,7 @@ export async function startTestServer(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const app = createApp({ config, db, logger });
+  const app = createApp({ config, db, logger, testHooks });
   // As `npm start` does: the suites exercise the warmed validators that production serves with.
   await app.warmUp();
   const recording = recordingHandler(app.handler);

@@ -1,32 +1,54 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { type ApiKey, api, call, messageOf, type Workspace } from "../api.js";
+import {
+  type ApiKey,
+  api,
+  call,
+  messageOf,
+  type Workspace,
+  type WorkspaceRateLimit,
+} from "../api.js";
 import { ConfirmDialog } from "../components/confirm.js";
-import { ErrorMessage, Loading, TimeAgo } from "../components/status.js";
+import { ErrorMessage, Loading } from "../components/status.js";
 import { useTitle, useVisibleInterval } from "../hooks.js";
+import { KeyActivity } from "./key-activity.js";
+import { KeyLimitDialog } from "./key-limit.js";
+import { KeysTable } from "./keys-table.js";
 import { MintKeyDialog } from "./mint-key.js";
+import { RollKeyDialog, RollOverview } from "./roll-key.js";
+import { RotationGuide } from "./rotation-guide.js";
+import { effectiveLimitText, WorkspaceLimit } from "./workspace-limit.js";
 
-/** How often the table refreshes while visible, so "last used" moves without a reload. */
+/** How often the table refreshes while visible, so "last used" and expiry move without a reload. */
 const REFRESH_MS = 10_000;
 
+const RANK = { Active: 0, Expired: 1, Revoked: 2 } as const;
 const byStatusThenNewest = (a: ApiKey, b: ApiKey): number =>
-  a.status === b.status ? b.createdAt.localeCompare(a.createdAt) : a.status === "Active" ? -1 : 1;
+  RANK[a.status] - RANK[b.status] || b.createdAt.localeCompare(a.createdAt);
 
 export function Keys({ workspace }: { workspace: Workspace }) {
   useTitle(`API keys · ${workspace.name}`);
+  const owner = workspace.role === "owner";
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const [limits, setLimits] = useState<WorkspaceRateLimit | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [minting, setMinting] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [rolling, setRolling] = useState<ApiKey | null>(null);
+  const [limiting, setLimiting] = useState<ApiKey | null>(null);
+  const [rolled, setRolled] = useState<{ from: string; to: string } | null>(null);
   const [notice, setNotice] = useState("");
+  /** Bumped by every change made here, so the activity list fetches its newest entries. */
+  const [version, setVersion] = useState(0);
 
   const load = useCallback(async () => {
+    const path = { workspaceId: workspace.id };
     try {
-      const { data } = await call(
-        api.GET("/workspaces/{workspaceId}/keys", {
-          params: { path: { workspaceId: workspace.id } },
-        }),
-      );
-      setKeys([...data].sort(byStatusThenNewest));
+      const [list, workspaceLimits] = await Promise.all([
+        call(api.GET("/workspaces/{workspaceId}/keys", { params: { path } })),
+        call(api.GET("/workspaces/{workspaceId}/rate-limit", { params: { path } })),
+      ]);
+      setKeys([...list.data].sort(byStatusThenNewest));
+      setLimits(workspaceLimits);
       setError(null);
     } catch (err) {
       setError(messageOf(err));
@@ -37,6 +59,11 @@ export function Keys({ workspace }: { workspace: Workspace }) {
   }, [load]);
   useVisibleInterval(load, REFRESH_MS);
   const now = Date.now();
+  const changed = async (message: string) => {
+    setNotice(message);
+    setVersion((v) => v + 1);
+    await load();
+  };
 
   const revoke = async (key: ApiKey) => {
     await call(
@@ -45,9 +72,12 @@ export function Keys({ workspace }: { workspace: Workspace }) {
       }),
     );
     setRevoking(null);
-    setNotice(`Key “${key.name}” revoked. Requests that use it now get 401.`);
-    await load();
+    await changed(`Key “${key.name}” revoked. Requests that use it now get 401.`);
   };
+
+  const byId = new Map((keys ?? []).map((k) => [k.id, k]));
+  const defaultLimit = limits ? effectiveLimitText(limits) : "workspace default";
+  const pair = rolled && { previous: byId.get(rolled.from), successor: byId.get(rolled.to) };
 
   return (
     <>
@@ -68,6 +98,14 @@ export function Keys({ workspace }: { workspace: Workspace }) {
       {error && (
         <ErrorMessage message={keys ? `Could not refresh: ${error}` : error} onRetry={load} />
       )}
+      {pair?.previous && pair.successor && (
+        <RollOverview
+          previous={pair.previous}
+          successor={pair.successor}
+          now={now}
+          onHide={() => setRolled(null)}
+        />
+      )}
       {keys === null && !error && <Loading label="Loading keys…" />}
       {keys?.length === 0 && (
         <div class="empty">
@@ -75,36 +113,56 @@ export function Keys({ workspace }: { workspace: Workspace }) {
         </div>
       )}
       {keys && keys.length > 0 && (
-        <table class="table keys-table">
-          <caption class="visually-hidden">API keys of {workspace.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <KeyRow key={key.id} apiKey={key} now={now} onRevoke={() => setRevoking(key)} />
-            ))}
-          </tbody>
-        </table>
+        <KeysTable
+          keys={keys}
+          workspaceName={workspace.name}
+          now={now}
+          defaultLimit={defaultLimit}
+          onEditLimit={owner ? setLimiting : undefined}
+          onRoll={setRolling}
+          onRevoke={setRevoking}
+        />
       )}
+      {limits && (
+        <WorkspaceLimit
+          key={JSON.stringify(limits)}
+          workspaceId={workspace.id}
+          limits={limits}
+          canEdit={owner}
+          onSaved={(next) =>
+            void changed(`Saved: keys without their own limit get ${effectiveLimitText(next)}.`)
+          }
+        />
+      )}
+      <KeyActivity workspaceId={workspace.id} keys={keys ?? []} version={version} now={now} />
       <RotationGuide />
       {minting && (
         <MintKeyDialog
           workspaceId={workspace.id}
-          onMinted={(minted) => {
-            setNotice(`Key “${minted.name}” minted.`);
-            void load();
-          }}
+          onMinted={(minted) => void changed(`Key “${minted.name}” minted.`)}
           onClose={() => setMinting(false)}
+        />
+      )}
+      {rolling && (
+        <RollKeyDialog
+          workspaceId={workspace.id}
+          apiKey={rolling}
+          onRolled={(successor) => {
+            setRolled({ from: rolling.id, to: successor.id });
+            void changed(
+              `Key “${rolling.name}” rolled. Deploy the new key before the old one expires.`,
+            );
+          }}
+          onClose={() => setRolling(null)}
+        />
+      )}
+      {limiting && (
+        <KeyLimitDialog
+          workspaceId={workspace.id}
+          apiKey={limiting}
+          fallback={defaultLimit}
+          onSaved={(key) => void changed(`Limit of “${key.name}” saved.`)}
+          onClose={() => setLimiting(null)}
         />
       )}
       {revoking && (
@@ -121,72 +179,5 @@ export function Keys({ workspace }: { workspace: Workspace }) {
         </ConfirmDialog>
       )}
     </>
-  );
-}
-
-interface KeyRowProps {
-  apiKey: ApiKey;
-  now: number;
-  onRevoke: () => void;
-}
-
-function KeyRow({ apiKey: k, now, onRevoke }: KeyRowProps) {
-  const active = k.status === "Active";
-  return (
-    <tr class={active ? undefined : "revoked"}>
-      <th scope="row" data-label="Name">
-        {k.name}
-      </th>
-      <td data-label="Key">
-        <code class="prefix">{k.prefix}…</code>
-      </td>
-      <td data-label="Status" class="status">
-        <span class={active ? "badge active" : "badge revoked"}>{k.status}</span>
-        {k.revokedAt && (
-          <span class="sub">
-            revoked <TimeAgo iso={k.revokedAt} now={now} />
-            {k.revokedBy && ` by ${k.revokedBy.name}`}
-          </span>
-        )}
-      </td>
-      <td data-label="Created">
-        <TimeAgo iso={k.createdAt} now={now} />
-        <span class="sub">{k.createdBy ? `by ${k.createdBy.name}` : "with the CLI"}</span>
-      </td>
-      <td data-label="Last used" class="last-used">
-        {k.lastUsedAt ? <TimeAgo iso={k.lastUsedAt} now={now} /> : <span class="muted">never</span>}
-      </td>
-      <td class="actions">
-        {active && (
-          <button type="button" class="button small danger-outline" onClick={onRevoke}>
-            Revoke<span class="visually-hidden"> {k.name}</span>
-          </button>
-        )}
-      </td>
-    </tr>
-  );
-}
-
-function RotationGuide() {
-  return (
-    <section class="card guide" aria-labelledby="rotation-title">
-      <h2 id="rotation-title">Rotating a key without downtime</h2>
-      <ol>
-        <li>
-          <strong>Mint</strong> a new key for the same integration (a date in its name helps).
-        </li>
-        <li>
-          <strong>Deploy</strong> it to that integration in place of the old key.
-        </li>
-        <li>
-          <strong>Watch “Last used”</strong>: once the new key's moves and the old key's stops, all
-          traffic has switched.
-        </li>
-        <li>
-          <strong>Revoke</strong> the old key. It stops working at once.
-        </li>
-      </ol>
-      <p class="hint">A lost key cannot be shown again: revoke it and mint another.</p>
-    </section>
   );
 }

@@ -1,8 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { type ApiKey, api, call, type MintedKey } from "../api.js";
+import { Field } from "../components/field.js";
 import { Modal } from "../components/modal.js";
-import { NameForm } from "../components/name-form.js";
+import { ErrorMessage } from "../components/status.js";
+import { useSubmit } from "../hooks.js";
+import { DEFAULT_EXPIRY, type ExpiryChoice, expiresAtOf, expiryDateRange } from "../key-text.js";
+import { ExpiryChoiceField } from "./expiry-choice.js";
 
 interface MintKeyProps {
   workspaceId: string;
@@ -10,14 +14,14 @@ interface MintKeyProps {
   onClose: () => void;
 }
 
-/** Names a new key, then shows its raw value once. It lives only in this dialog's state. */
+/** Names a new key and picks its expiry, then shows its raw value once, in this dialog's state. */
 export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) {
   const [minted, setMinted] = useState<MintedKey | null>(null);
-  const mint = async (name: string) => {
+  const mint = async (name: string, expiresAt: string | null) => {
     const result = await call(
       api.POST("/workspaces/{workspaceId}/keys", {
         params: { path: { workspaceId } },
-        body: { name },
+        body: { name, expiresAt },
       }),
     );
     setMinted(result);
@@ -31,21 +35,51 @@ export function MintKeyDialog({ workspaceId, onMinted, onClose }: MintKeyProps) 
       onClose={onClose}
       description="Name it after the website or app that will use it, so you know what to revoke."
     >
-      <NameForm
-        label="Key name"
-        hint="For example “Marketing website” or “iOS app backend”."
-        autocomplete="off"
-        maxLength={adminLimits.mintKey.name.maxLength}
-        submitLabel="Mint key"
-        busyLabel="Minting…"
-        onSubmit={mint}
-        onCancel={onClose}
-      />
+      <MintForm onSubmit={mint} onCancel={onClose} />
     </Modal>
   );
 }
 
-function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: () => void }) {
+function MintForm(props: {
+  onSubmit: (name: string, expiresAt: string | null) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState("");
+  const [choice, setChoice] = useState<ExpiryChoice>(DEFAULT_EXPIRY);
+  const [date, setDate] = useState(() => expiryDateRange(Date.now()).first);
+  const { busy, error, submit } = useSubmit();
+  const send = submit(() => props.onSubmit(name.trim(), expiresAtOf(choice, date, Date.now())));
+  return (
+    <form class="stack" onSubmit={send}>
+      <Field label="Key name" hint="For example “Marketing website” or “iOS app backend”.">
+        {(p) => (
+          <input
+            {...p}
+            required
+            maxLength={adminLimits.mintKey.name.maxLength}
+            autofocus
+            autocomplete="off"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <ExpiryChoiceField choice={choice} date={date} onChoice={setChoice} onDate={setDate} />
+      {error && <ErrorMessage message={error} />}
+      <div class="modal-actions">
+        <button type="button" class="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" class="button primary" disabled={busy || name.trim() === ""}>
+          {busy ? "Minting…" : "Mint key"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The raw key of a mint or a roll, shown once; it lives only in this dialog's state. */
+export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: () => void }) {
   const [copy, setCopy] = useState<"" | "copied" | "failed">("");
   const input = useRef<HTMLInputElement>(null);
   const copyButton = useRef<HTMLButtonElement>(null);

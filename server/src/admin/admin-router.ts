@@ -5,6 +5,7 @@ import type { Stores } from "../stores.js";
 import { blogHandlers } from "./blog-routes.js";
 import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
 import { keyHandlers } from "./key-routes.js";
+import { limitAndAuditHandlers } from "./limit-routes.js";
 import { sessionHandlers } from "./session-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
 
@@ -21,6 +22,7 @@ export interface AdminDeps {
  */
 export function adminRouter(deps: AdminDeps): Router {
   const { users, workspaces, setup, sessions, throttle, keys, blogs } = deps.stores;
+  const { rollKey, rateLimits, audit } = deps.stores;
   const session = sessionHandlers({
     users,
     workspaces,
@@ -30,7 +32,8 @@ export function adminRouter(deps: AdminDeps): Router {
     secureCookies: deps.publicOrigin?.startsWith("https:") ?? false,
   });
   const ws = workspaceHandlers(workspaces);
-  const key = keyHandlers(keys, users);
+  const key = keyHandlers(keys, rollKey, users);
+  const limits = limitAndAuditHandlers(rateLimits, audit, users);
   const blog = blogHandlers(blogs);
   const member = requireMember(workspaces);
   const W = "/workspaces/:workspaceId";
@@ -70,6 +73,11 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get(`${W}/keys`, key.listKeys);
   router.post(`${W}/keys`, key.mintKey);
   router.post(`${W}/keys/:keyId/revoke`, key.revokeKey);
+  router.patch(`${W}/keys/:keyId`, requireOwner, key.updateKey);
+  router.post(`${W}/keys/:keyId/roll`, key.rollKey);
+  router.get(`${W}/rate-limit`, limits.getWorkspaceRateLimit);
+  router.put(`${W}/rate-limit`, requireOwner, limits.setWorkspaceRateLimit);
+  router.get(`${W}/audit`, limits.listAudit);
   router.get(`${W}/blogs`, blog.listAdminBlogs);
   router.post(`${W}/blogs`, blog.createBlog);
   router.post(`${W}/blogs/preview`, blog.previewBlogBody);

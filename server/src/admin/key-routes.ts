@@ -1,29 +1,56 @@
 import type { AdminHandler, ApiKey } from "../admin-api-types.js";
 import type { ApiKeyDoc } from "../db/collections.js";
-import { actorIdsOf, toApiKey } from "../keys/key-view.js";
-import type { KeysStore } from "../keys/keys-store.js";
+import type { KeyRoller } from "../keys/key-roll.js";
+import { actorIdsOf, keyStatusAt, toApiKey } from "../keys/key-view.js";
+import type { KeysStore, MintedApiKey } from "../keys/keys-store.js";
 import type { UsersStore } from "../users/users-store.js";
 import { signedInUser } from "./guards.js";
 
+/** `listKeys`'s `status` values → the `ApiKey` status each keeps. */
+const STATUS_FILTER = { active: "Active", expired: "Expired", revoked: "Revoked" } as const;
+
 /** API keys of a workspace, with who minted and revoked them. */
-export function keyHandlers(keys: KeysStore, users: Pick<UsersStore, "namesOf">) {
+export function keyHandlers(keys: KeysStore, roll: KeyRoller, users: Pick<UsersStore, "namesOf">) {
   const views = async (docs: ApiKeyDoc[]): Promise<ApiKey[]> => {
     const people = await users.namesOf(actorIdsOf(docs));
-    return docs.map((doc) => toApiKey(doc, people));
+    const now = keys.now();
+    return docs.map((doc) => toApiKey(doc, people, now));
   };
   const view = async (doc: ApiKeyDoc): Promise<ApiKey> =>
-    toApiKey(doc, await users.namesOf(actorIdsOf([doc])));
+    toApiKey(doc, await users.namesOf(actorIdsOf([doc])), keys.now());
+  const minted = async (m: MintedApiKey) => ({ key: await view(m.doc), secret: m.key });
 
   const listKeys: AdminHandler<"listKeys"> = async (req, res) => {
-    res.json({ data: await views(await keys.list(req.params.workspaceId)) });
+    let docs = await keys.list(req.params.workspaceId);
+    const wanted = req.query.status === undefined ? null : STATUS_FILTER[req.query.status];
+    if (wanted !== null) {
+      const now = keys.now();
+      docs = docs.filter((doc) => keyStatusAt(doc, now) === wanted);
+    }
+    res.json({ data: await views(docs) });
   };
 
   const mintKey: AdminHandler<"mintKey"> = async (req, res) => {
-    const minted = await keys.mint(req.params.workspaceId, req.body.name, signedInUser(res));
-    const key = await view(minted.doc);
+    const { name, expiresAt } = req.body;
+    const m = await keys.mint(req.params.workspaceId, name, signedInUser(res), {
+      expiresAt: expiresAt == null ? null : new Date(expiresAt),
+    });
     // The raw key leaves the server here, once; the response must not be stored by anyone.
     res.setHeader("Cache-Control", "no-store");
-    res.status(201).json({ key, secret: minted.key });
+    res.status(201).json(await minted(m));
+  };
+
+  const rollKey: AdminHandler<"rollKey"> = async (req, res) => {
+    const { workspaceId, keyId } = req.params;
+    const successor = await roll(
+      workspaceId,
+      keyId,
+      req.body.gracePeriodSeconds,
+      signedInUser(res),
+    );
+    // The successor's raw key leaves the server here, once, as a mint's does.
+    res.setHeader("Cache-Control", "no-store");
+    res.status(201).json(await minted(successor));
   };
 
   const revokeKey: AdminHandler<"revokeKey"> = async (req, res) => {
@@ -31,5 +58,17 @@ export function keyHandlers(keys: KeysStore, users: Pick<UsersStore, "namesOf">)
     res.json(await view(revoked));
   };
 
-  return { listKeys, mintKey, revokeKey };
+  /** Owner only (the router's guard): a key's own limit, or null for the workspace's default. */
+  const updateKey: AdminHandler<"updateKey"> = async (req, res) => {
+    const { workspaceId, keyId } = req.params;
+    const doc = await keys.setRateLimit(
+      workspaceId,
+      keyId,
+      req.body.rateLimit ?? null,
+      signedInUser(res),
+    );
+    res.json(await view(doc));
+  };
+
+  return { listKeys, mintKey, rollKey, revokeKey, updateKey };
 }

@@ -1,51 +1,18 @@
 import { readFile } from "node:fs/promises";
-import type { ApiKeyDoc, BlogStatus, WorkspaceDoc } from "../db/collections.js";
+import type { BlogStatus, WorkspaceDoc } from "../db/collections.js";
 import type { Stores } from "../stores.js";
+import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
 import { seedDemo } from "./demo.js";
+import { KEY_COMMANDS } from "./key-commands.js";
 import { type Output, table } from "./output.js";
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
-
-export interface CommandInput {
-  /** e.g. ["key", "mint"] */
-  readonly words: readonly string[];
-  /** Positional arguments after the command words. */
-  readonly args: readonly string[];
-  readonly options: Readonly<Record<string, string | boolean | undefined>>;
-}
-
-const required = (input: CommandInput, name: string): string => {
-  const value = input.options[name];
-  if (typeof value !== "string" || value.trim() === "")
-    throw new UsageError(`--${name} is required.`);
-  return value;
-};
-const optional = (input: CommandInput, name: string): string | undefined => {
-  const value = input.options[name];
-  return typeof value === "string" ? value : undefined;
-};
-const positional = (input: CommandInput, what: string): string => {
-  const [value, ...rest] = input.args;
-  if (value === undefined || rest.length > 0) throw new UsageError(`Expected exactly one ${what}.`);
-  return value;
-};
 const iso = (at: Date | null | undefined): string | null => at?.toISOString() ?? null;
 
-/** What the CLI prints of a workspace and of a key (never the key's hash). */
+/** What the CLI prints of a workspace. */
 const workspaceOut = (w: WorkspaceDoc) => ({
   id: w._id,
   name: w.name,
   createdAt: w.createdAt.toISOString(),
-});
-const keyOut = (k: ApiKeyDoc) => ({
-  id: k.keyId,
-  name: k.name,
-  prefix: k.prefix,
-  status: k.status,
-  createdAt: k.createdAt.toISOString(),
-  lastUsedAt: iso(k.lastUsedAt),
 });
 
 /** A command, given the stores of the database (stores.ts) it runs on. */
@@ -73,6 +40,7 @@ const setBlogStatus =
 
 /** Every data command of the CLI, by its words. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
+  ...KEY_COMMANDS,
   "workspace create": async (stores, input, out) => {
     const ws = await stores.workspaces.create(required(input, "name"));
     out.result({ id: ws._id }, `Created workspace ${ws._id} (${ws.name}).`);
@@ -122,40 +90,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "blog release": setBlogStatus("released", "is released"),
   "blog unrelease": setBlogStatus("draft", "is a draft again"),
   "blog remove": setBlogStatus("removed", "is removed"),
-  "key mint": async (stores, input, out) => {
-    const { id, key, doc } = await stores.keys.mint(
-      required(input, "workspace"),
-      required(input, "name"),
-    );
-    out.result(
-      { id, key, prefix: doc.prefix },
-      `Minted key ${id} (${doc.prefix}…).\n\n  ${key}\n\nThis is the only time the key is shown: store it now. It cannot be recovered.`,
-    );
-  },
-  "key revoke": async (stores, input, out) => {
-    const key = await stores.keys.revoke(required(input, "workspace"), positional(input, "KEY_ID"));
-    out.result(
-      { id: key.keyId, status: key.status, revokedAt: iso(key.revokedAt) },
-      `Revoked key ${key.keyId} (${key.prefix}…). It stops working now.`,
-    );
-  },
-  "key list": async (stores, input, out) => {
-    const keys = (await stores.keys.list(required(input, "workspace"))).map(keyOut);
-    out.result(
-      { keys },
-      table(
-        ["ID", "NAME", "PREFIX", "STATUS", "CREATED", "LAST USED"],
-        keys.map((k) => [
-          k.id,
-          k.name,
-          `${k.prefix}…`,
-          k.status,
-          k.createdAt,
-          k.lastUsedAt ?? "never",
-        ]),
-      ),
-    );
-  },
   "user create": async (stores, input, out) => {
     const password = (await readStdin()).replace(/\r?\n$/, "");
     if (password.length < 10)
@@ -178,3 +112,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     );
   },
 };
+
+export { UsageError };

@@ -19,9 +19,15 @@ const USAGE = `Usage: pressroom <command> [options]
               [--tags a,b] [--author NAME] [--cover-image-url URL] [--release]
   blog release|unrelease|remove --workspace ID BLOG_ID
   blog list --workspace ID
-  key mint --workspace ID --name NAME     the only place a raw key is ever shown
+  key mint --workspace ID --name NAME [--expires-in 30d | --expires-at ISO-DATE]
+                                          the only place a raw key is ever shown
+  key roll --workspace ID KEY_ID [--grace 24h]
+                                          a successor now; the old key expires after
+                                          the grace period (1h to 30d; default 24h)
   key revoke --workspace ID KEY_ID
-  key list --workspace ID
+  key list --workspace ID [--status active|expired|revoked]
+  key limit --workspace ID KEY_ID --rate REQUESTS/SECONDS|default
+  workspace limit --workspace ID --rate REQUESTS/SECONDS|default
   user create --email E --name N          a dashboard user; the password is read from stdin
   demo                                    seed a workspace with example blogs
 
@@ -45,6 +51,11 @@ const OPTIONS = {
   "data-dir": { type: "string" },
   "build-only": { type: "boolean" },
   email: { type: "string" },
+  "expires-in": { type: "string" },
+  "expires-at": { type: "string" },
+  grace: { type: "string" },
+  status: { type: "string" },
+  rate: { type: "string" },
 } as const;
 
 async function runDb(
@@ -112,9 +123,10 @@ export async function main(argv: string[]): Promise<number> {
         : [first, second === undefined ? rest : [second, ...rest]];
     const command = COMMANDS[words];
     if (command === undefined) throw new UsageError(`Unknown command: ${positionals.join(" ")}`);
-    const database = await openDatabase(loadConfig(), (line) => out.note(line));
+    const config = loadConfig();
+    const database = await openDatabase(config, (line) => out.note(line));
     try {
-      const stores = createStores(database.db);
+      const stores = createStores(database.db, { consumerRateLimit: config.consumerRateLimit });
       await command(stores, { words: words.split(" "), args, options: values }, out);
     } finally {
       await database.close();

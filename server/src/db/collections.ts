@@ -38,6 +38,12 @@ export interface ApiKeyDoc {
   rolledTo?: string | null;
   /** This key's own limit; null or absent: the workspace's default applies. */
   rateLimit?: RateLimitSetting | null;
+  /**
+   * False while the key has an `expiresAt` whose `key.expired` audit entry is not written yet,
+   * true once it is (keys/expiry-sweeper.ts); absent on keys without an expiry. What the sweep's
+   * index (`expiry_sweep`) finds, so it never reads keys that are done.
+   */
+  expiryLogged?: boolean;
 }
 
 /** At most `requests` consumer requests per fixed window of `windowSeconds`. */
@@ -152,6 +158,37 @@ export interface ChangeEntryDoc {
   at: Date;
 }
 
+export type AuditAction =
+  | "key.minted"
+  | "key.rolled"
+  | "key.revoked"
+  | "key.expired"
+  | "key.limit_changed"
+  | "workspace.limit_changed";
+
+export interface AuditDetailsDoc {
+  expiresAt?: Date | null;
+  /** The successor of a roll. */
+  successor?: string;
+  gracePeriodSeconds?: number;
+  /** A limit before and after a change; null: the default applied. */
+  from?: RateLimitSetting | null;
+  to?: RateLimitSetting | null;
+}
+
+/** One entry of a workspace's audit log (audit/audit-log.ts); inserted, never changed. */
+export interface AuditEntryDoc {
+  /** Random (`aud_…`), or deterministic where an entry must be written once (`${keyId}:expired`). */
+  _id: string;
+  workspaceId: string;
+  at: Date;
+  /** The user who did it; null for the operator's CLI and the server itself. */
+  actor: string | null;
+  action: AuditAction;
+  keyId: string | null;
+  details: AuditDetailsDoc;
+}
+
 export interface Collections {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
@@ -162,6 +199,7 @@ export interface Collections {
   readonly signInFailures: Collection<SignInFailuresDoc>;
   readonly markers: Collection<MarkerDoc>;
   readonly changes: Collection<ChangeEntryDoc>;
+  readonly audit: Collection<AuditEntryDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -175,6 +213,7 @@ export function collections(db: Db): Collections {
     signInFailures: db.collection<SignInFailuresDoc>("signInFailures"),
     markers: db.collection<MarkerDoc>("markers"),
     changes: db.collection<ChangeEntryDoc>("changes"),
+    audit: db.collection<AuditEntryDoc>("audit"),
   };
 }
 
@@ -189,6 +228,8 @@ export function collections(db: Db): Collections {
  * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list;
  * - blogs {workspaceId, feedPending, _id}: the changes feed's blogs still to record (few);
  * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
+ * - apiKeys {expiryLogged, status, expiresAt}: the expiry sweep's keys still to log (few);
+ * - audit {workspaceId, at desc, _id desc}: the audit log, one index range per page;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`) on sessions and signInFailures, so MongoDB
@@ -199,7 +240,7 @@ export function collections(db: Db): Collections {
  * Returns whether the TTL indexes exist.
  */
 export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
-  const { apiKeys, blogs, users, memberships, sessions, signInFailures } = collections(db);
+  const { apiKeys, audit, blogs, users, memberships, sessions, signInFailures } = collections(db);
   // One index per command: FerretDB 1.24 drops the connection (a server-side panic) when one
   // createIndexes command names several indexes that all exist already.
   await blogs.createIndex(
@@ -213,6 +254,8 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   );
   await apiKeys.createIndex({ keyId: 1 }, { name: "key_id", unique: true });
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
+  await apiKeys.createIndex({ expiryLogged: 1, status: 1, expiresAt: 1 }, { name: "expiry_sweep" });
+  await audit.createIndex({ workspaceId: 1, at: -1, _id: -1 }, { name: "audit_list" });
   await blogs.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "editor_list" });
   await blogs.createIndex({ workspaceId: 1, feedPending: 1, _id: 1 }, { name: "feed_pending" });
   await users.createIndex({ email: 1 }, { name: "email", unique: true });

@@ -1,8 +1,12 @@
 import type { AnyBulkWriteOperation } from "mongodb";
-import type { ApiKeyDoc, Collections } from "../db/collections.js";
+import type { AuditLog } from "../audit/audit-log.js";
+import type { ApiKeyDoc, Collections, RateLimitSetting } from "../db/collections.js";
 import { conflict, invalid, notFound } from "../domain-error.js";
 import { newId } from "../ids.js";
+import { keyedQueue } from "../keyed-queue.js";
 import { generateKey } from "./key-format.js";
+import { checkExpiry, checkRateLimit, MIN_KEY_LIFETIME_MS } from "./key-rules.js";
+import { keyStatusAt } from "./key-view.js";
 
 /** A key just minted: its stored document, and the raw key, returned here once and nowhere else. */
 export interface MintedApiKey {
@@ -13,38 +17,105 @@ export interface MintedApiKey {
   doc: ApiKeyDoc;
 }
 
-/** Workspace API keys: mint, revoke, list, and the lookup that authenticates a request. */
-export function keysStore({ apiKeys, workspaces }: Collections) {
+export interface KeysStoreOptions {
+  /** Where mints, revocations and limit changes are recorded (audit/audit-log.ts). */
+  readonly audit: AuditLog;
+  /** The clock, in epoch ms: what "expired" is judged by; tests pass their own. */
+  readonly now?: () => number;
+  /** Tests only: a shorter floor for `expiresAt` than the 60 s the API promises. */
+  readonly minKeyLifetimeMs?: number;
+}
+
+/** What a new key's document holds besides its name (a roll's successor sets all of them). */
+export interface NewKeySettings {
+  readonly expiresAt?: Date | null;
+  readonly rolledFrom?: string;
+  readonly rateLimit?: RateLimitSetting | null;
+  /** Default now; a roll passes the time its successor's expiry is counted from. */
+  readonly createdAt?: Date;
+}
+
+/** Workspace API keys: mint, revoke, list, limits, and the lookup that authenticates a request. */
+export function keysStore({ apiKeys, workspaces }: Collections, options: KeysStoreOptions) {
+  const { audit } = options;
+  const clock = options.now ?? Date.now;
+  const minLifetimeMs = options.minKeyLifetimeMs ?? MIN_KEY_LIFETIME_MS;
+  // Revoke, roll and limit changes of one key run one at a time in this process: on the
+  // embedded database an update is a read then a write without a lock, so two compare-and-sets
+  // of one key at once could both succeed there (on MongoDB each is atomic, across instances).
+  const oneAtATime = keyedQueue();
+
+  const find = async (workspaceId: string, keyId: string): Promise<ApiKeyDoc> => {
+    const doc = await apiKeys.findOne({ keyId, workspaceId });
+    if (doc === null) throw notFound("Key not found.");
+    return doc;
+  };
+
+  /** Inserts a new Active key (no audit entry: the caller writes the one that fits). */
+  const insert = async (
+    workspaceId: string,
+    name: string,
+    actor: string | null,
+    settings: NewKeySettings,
+  ): Promise<MintedApiKey> => {
+    const minted = generateKey();
+    const expiresAt = settings.expiresAt ?? null;
+    const doc: ApiKeyDoc = {
+      _id: minted.hash,
+      keyId: newId("key"),
+      workspaceId,
+      name,
+      prefix: minted.prefix,
+      status: "Active",
+      createdAt: settings.createdAt ?? new Date(clock()),
+      createdBy: actor,
+      revokedAt: null,
+      revokedBy: null,
+      lastUsedAt: null,
+      expiresAt,
+      ...(expiresAt === null ? {} : { expiryLogged: false }),
+      ...(settings.rolledFrom === undefined ? {} : { rolledFrom: settings.rolledFrom }),
+      rateLimit: settings.rateLimit ?? null,
+    };
+    await apiKeys.insertOne(doc);
+    return { id: doc.keyId, key: minted.raw, doc };
+  };
+
   return {
-    /** `actor`: the user minting it, or null for the operator CLI. */
+    now: (): Date => new Date(clock()),
+    find,
+    insert,
+    /** Runs `work` after any revoke, roll or limit change of `keyId` under way here. */
+    serially: <T>(keyId: string, work: () => Promise<T>): Promise<T> => oneAtATime(keyId, work),
+    /** Removes a key that never left the server (a roll that lost its race). */
+    async discard(doc: ApiKeyDoc): Promise<void> {
+      await apiKeys.deleteOne({ _id: doc._id });
+    },
+
+    /** `actor`: the user minting it, or null for the operator CLI. `expiresAt`: null = never. */
     async mint(
       workspaceId: string,
       name: string,
       actor: string | null = null,
+      settings: { expiresAt?: Date | null } = {},
     ): Promise<MintedApiKey> {
       const trimmed = name.trim();
       if (trimmed === "" || trimmed.length > 100) {
         throw invalid("A key needs a name of 1 to 100 characters.");
       }
+      const expiresAt = checkExpiry(settings.expiresAt ?? null, new Date(clock()), minLifetimeMs);
       if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
         throw notFound("Workspace not found.");
       }
-      const minted = generateKey();
-      const doc: ApiKeyDoc = {
-        _id: minted.hash,
-        keyId: newId("key"),
+      const minted = await insert(workspaceId, trimmed, actor, { expiresAt });
+      await audit.record({
         workspaceId,
-        name: trimmed,
-        prefix: minted.prefix,
-        status: "Active",
-        createdAt: new Date(),
-        createdBy: actor,
-        revokedAt: null,
-        revokedBy: null,
-        lastUsedAt: null,
-      };
-      await apiKeys.insertOne(doc);
-      return { id: doc.keyId, key: minted.raw, doc };
+        actor,
+        action: "key.minted",
+        keyId: minted.id,
+        details: { expiresAt },
+      });
+      return minted;
     },
 
     /** Immediate and final: a revoked key is never active again (see `findActive`). */
@@ -53,35 +124,61 @@ export function keysStore({ apiKeys, workspaces }: Collections) {
       keyId: string,
       actor: string | null = null,
     ): Promise<ApiKeyDoc> {
-      const doc = await apiKeys.findOne({ keyId, workspaceId });
-      if (doc === null) throw notFound("Key not found.");
-      if (doc.status === "Revoked") throw conflict("Key is already revoked.");
-      const revokedAt = new Date();
-      await apiKeys.updateOne(
-        { _id: doc._id, status: "Active" },
-        { $set: { status: "Revoked", revokedAt, revokedBy: actor } },
-      );
-      return { ...doc, status: "Revoked", revokedAt, revokedBy: actor };
+      return oneAtATime(keyId, async () => {
+        const doc = await find(workspaceId, keyId);
+        if (doc.status === "Revoked") throw conflict("Key is already revoked.");
+        const revokedAt = new Date(clock());
+        await apiKeys.updateOne(
+          { _id: doc._id, status: "Active" },
+          { $set: { status: "Revoked", revokedAt, revokedBy: actor } },
+        );
+        await audit.record({ workspaceId, actor, action: "key.revoked", keyId, at: revokedAt });
+        return { ...doc, status: "Revoked", revokedAt, revokedBy: actor };
+      });
     },
 
-    /** A workspace's keys, oldest first, revoked ones included. */
+    /** A key's own rate limit; null returns it to the workspace's default. Not of a revoked key. */
+    async setRateLimit(
+      workspaceId: string,
+      keyId: string,
+      rateLimit: RateLimitSetting | null,
+      actor: string | null = null,
+    ): Promise<ApiKeyDoc> {
+      const to = checkRateLimit(rateLimit);
+      return oneAtATime(keyId, async () => {
+        const doc = await find(workspaceId, keyId);
+        if (doc.status === "Revoked") throw conflict("A revoked key's limit cannot be changed.");
+        await apiKeys.updateOne({ _id: doc._id }, { $set: { rateLimit: to } });
+        await audit.record({
+          workspaceId,
+          actor,
+          action: "key.limit_changed",
+          keyId,
+          details: { from: doc.rateLimit ?? null, to },
+        });
+        return { ...doc, rateLimit: to };
+      });
+    },
+
+    /** A workspace's keys, oldest first, revoked and expired ones included. */
     list(workspaceId: string): Promise<ApiKeyDoc[]> {
       return apiKeys.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
     },
 
     /**
      * The key a consumer request may use: the one with this hash, read by primary key, if it is
-     * Active. Unknown and revoked keys alike are null, and the consumer API refuses the request
-     * (consumer/authenticate.ts: 401). Read on every request, so a revocation counts at once.
+     * Active now — not revoked, not past its `expiresAt`. Unknown, revoked and expired keys alike
+     * are null, and the consumer API refuses the request (consumer/authenticate.ts: 401). Read on
+     * every request, so a revocation or an expiry counts at once.
      */
     async findActive(
       hash: string,
     ): Promise<Pick<ApiKeyDoc, "_id" | "workspaceId" | "prefix"> | null> {
       const doc = await apiKeys.findOne(
         { _id: hash },
-        { projection: { _id: 1, workspaceId: 1, prefix: 1, status: 1 } },
+        { projection: { _id: 1, workspaceId: 1, prefix: 1, status: 1, expiresAt: 1 } },
       );
-      return doc !== null && doc.status === "Active" ? doc : null;
+      return doc !== null && keyStatusAt(doc, new Date(clock())) === "Active" ? doc : null;
     },
 
     /** One round trip for a batch of `lastUsedAt` values; `$max` never moves a value back. */

@@ -1,0 +1,89 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { type ApiKey, type AuditEntry, api, call, messageOf } from "../api.js";
+import { ErrorMessage, TimeAgo } from "../components/status.js";
+import { limitText } from "../key-text.js";
+
+interface ActivityProps {
+  workspaceId: string;
+  keys: readonly ApiKey[];
+  /** Changes whenever the keys were changed here, to fetch the newest entries again. */
+  version: number;
+  now: number;
+}
+
+const limitOrDefault = (limit: AuditEntry["details"]["to"]) =>
+  limit ? limitText(limit) : "the default";
+
+/** One entry as a sentence: "Ada minted key “Website”", "Key “Website” expired". */
+function describe(entry: AuditEntry, nameOf: (id: string | null) => string): string {
+  const who = entry.actor?.name ?? "An operator (CLI)";
+  const key = nameOf(entry.keyId);
+  switch (entry.action) {
+    case "key.minted":
+      return `${who} minted ${key}`;
+    case "key.rolled":
+      return `${who} rolled ${key} to a new key`;
+    case "key.revoked":
+      return `${who} revoked ${key}`;
+    case "key.expired":
+      return `${key[0]?.toUpperCase()}${key.slice(1)} expired`;
+    case "key.limit_changed":
+      return `${who} set the limit of ${key} to ${limitOrDefault(entry.details.to)}`;
+    case "workspace.limit_changed":
+      return `${who} set the workspace's default limit to ${limitOrDefault(entry.details.to)}`;
+  }
+}
+
+/** The workspace's audit log, newest first, a page at a time. Every member may read it. */
+export function KeyActivity({ workspaceId, keys, version, now }: ActivityProps) {
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(
+    async (cursor: string | null) => {
+      try {
+        const page = await call(
+          api.GET("/workspaces/{workspaceId}/audit", {
+            params: { path: { workspaceId }, query: cursor ? { cursor } : {} },
+          }),
+        );
+        setEntries((before) => (cursor && before ? [...before, ...page.data] : page.data));
+        setNext(page.nextCursor);
+        setError(null);
+      } catch (err) {
+        setError(messageOf(err));
+      }
+    },
+    [workspaceId],
+  );
+  useEffect(() => {
+    void load(null);
+  }, [load, version]);
+  const names = new Map(keys.map((k) => [k.id, k.name]));
+  const nameOf = (id: string | null) => (id ? `key “${names.get(id) ?? id}”` : "a key");
+
+  return (
+    <section class="card activity" aria-labelledby="activity-title">
+      <h2 id="activity-title">Activity</h2>
+      {error && <ErrorMessage message={error} onRetry={() => load(null)} />}
+      {entries?.length === 0 && <p class="muted">Nothing yet.</p>}
+      {entries && entries.length > 0 && (
+        <ol class="activity-list">
+          {entries.map((entry) => (
+            <li key={entry.id}>
+              <span>{describe(entry, nameOf)}</span>{" "}
+              <span class="sub">
+                <TimeAgo iso={entry.at} now={now} />
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {next && (
+        <button type="button" class="button small" onClick={() => load(next)}>
+          Show older activity
+        </button>
+      )}
+    </section>
+  );
+}

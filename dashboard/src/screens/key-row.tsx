@@ -1,0 +1,79 @@
+import type { ApiKey } from "../api.js";
+import { TimeAgo } from "../components/status.js";
+import { expiryText, limitText } from "../key-text.js";
+
+interface KeyRowProps {
+  apiKey: ApiKey;
+  now: number;
+  /** The prefix of a key this one was rolled to or from, by id. */
+  prefixOf: (id: string) => string;
+  /** What a key without its own limit gets. */
+  defaultLimit: string;
+  /** Only the owner edits limits; undefined for members. */
+  onEditLimit: (() => void) | undefined;
+  onRoll: () => void;
+  onRevoke: () => void;
+}
+
+/** One key: name, prefix, status (and how it got there), expiry, limit, use, and its actions. */
+export function KeyRow(props: KeyRowProps) {
+  const { apiKey: k, now, prefixOf } = props;
+  const active = k.status === "Active";
+  return (
+    <tr class={active ? undefined : "revoked"}>
+      <th scope="row" data-label="Name">
+        {k.name}
+      </th>
+      <td data-label="Key">
+        <code class="prefix">{k.prefix}…</code>
+      </td>
+      <td data-label="Status" class="status">
+        <span class={`badge ${k.status.toLowerCase()}`}>{k.status}</span>
+        {k.revokedAt && (
+          <span class="sub">
+            revoked <TimeAgo iso={k.revokedAt} now={now} />
+            {k.revokedBy && ` by ${k.revokedBy.name}`}
+          </span>
+        )}
+        {k.rolledTo && <span class="sub">rolled to {prefixOf(k.rolledTo)}…</span>}
+        {k.rolledFrom && <span class="sub">replaces {prefixOf(k.rolledFrom)}…</span>}
+      </td>
+      <td data-label="Expires" class="expires">
+        {k.expiresAt ? (
+          <time dateTime={k.expiresAt}>{expiryText(k, now)}</time>
+        ) : (
+          <span class="muted">never</span>
+        )}
+      </td>
+      <td data-label="Limit" class="limit">
+        {k.rateLimit ? limitText(k.rateLimit) : <span class="muted">{props.defaultLimit}</span>}
+      </td>
+      <td data-label="Created">
+        <TimeAgo iso={k.createdAt} now={now} />
+        <span class="sub">{k.createdBy ? `by ${k.createdBy.name}` : "with the CLI"}</span>
+      </td>
+      <td data-label="Last used" class="last-used">
+        {k.lastUsedAt ? <TimeAgo iso={k.lastUsedAt} now={now} /> : <span class="muted">never</span>}
+      </td>
+      <td class="actions">
+        {active && (
+          <div class="row-actions">
+            {!k.rolledTo && (
+              <button type="button" class="button small" onClick={props.onRoll}>
+                Roll<span class="visually-hidden"> {k.name}</span>
+              </button>
+            )}
+            {props.onEditLimit && (
+              <button type="button" class="button small" onClick={props.onEditLimit}>
+                Limit<span class="visually-hidden"> of {k.name}</span>
+              </button>
+            )}
+            <button type="button" class="button small danger-outline" onClick={props.onRevoke}>
+              Revoke<span class="visually-hidden"> {k.name}</span>
+            </button>
+          </div>
+        )}
+      </td>
+    </tr>
+  );
+}

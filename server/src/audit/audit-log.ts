@@ -1,0 +1,112 @@
+import type {
+  AuditAction,
+  AuditDetailsDoc,
+  AuditEntryDoc,
+  Collections,
+} from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
+import { invalid } from "../domain-error.js";
+import { randomBase62 } from "../ids.js";
+
+/** One thing that happened, as a caller reports it; `record` fills in the id and the time. */
+export interface AuditRecord {
+  readonly workspaceId: string;
+  /** The user who did it; null for the operator's CLI and for the server itself. */
+  readonly actor: string | null;
+  readonly action: AuditAction;
+  readonly keyId?: string;
+  readonly details?: AuditDetailsDoc;
+  /** When it happened; default now. */
+  readonly at?: Date;
+  /**
+   * A deterministic id makes the entry idempotent (`${keyId}:expired`): recording it twice keeps
+   * one. Default: a random one.
+   */
+  readonly id?: string;
+}
+
+/** What the other parts of the server call to leave a trace in a workspace's audit log. */
+export interface AuditLog {
+  record(entry: AuditRecord): Promise<void>;
+}
+
+/** Position after the last entry of a page: the page's sort key. */
+interface AuditPosition {
+  at: Date;
+  id: string;
+}
+
+const encodeCursor = ({ at, id }: AuditPosition): string =>
+  Buffer.from(JSON.stringify([at.getTime(), id]), "utf8").toString("base64url");
+
+function decodeCursor(cursor: string): AuditPosition {
+  const bad = () => invalid("Invalid query parameter cursor: pass a nextCursor unchanged.");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw bad();
+  const [millis, id] = parsed as unknown[];
+  if (typeof millis !== "number" || !Number.isSafeInteger(millis) || millis < 0) throw bad();
+  if (typeof id !== "string" || !/^[A-Za-z0-9_:]{1,100}$/.test(id)) throw bad();
+  return { at: new Date(millis), id };
+}
+
+export interface AuditPage {
+  readonly entries: AuditEntryDoc[];
+  readonly nextCursor: string | null;
+}
+
+/**
+ * The `audit` collection: entries are only ever inserted (never updated), so they need no
+ * transaction; a page is one index range of `{workspaceId, at desc, _id desc}` (keyset, no skip).
+ */
+export function auditLog({ audit }: Collections, now: () => number = Date.now) {
+  return {
+    async record(entry: AuditRecord): Promise<void> {
+      const doc: AuditEntryDoc = {
+        _id: entry.id ?? `aud_${randomBase62(16)}`,
+        workspaceId: entry.workspaceId,
+        at: entry.at ?? new Date(now()),
+        actor: entry.actor,
+        action: entry.action,
+        keyId: entry.keyId ?? null,
+        details: entry.details ?? {},
+      };
+      try {
+        await audit.insertOne(doc);
+      } catch (err) {
+        // An idempotent entry recorded already (by another instance's sweep, or a retry).
+        if (entry.id === undefined || !isDuplicateKey(err)) throw err;
+      }
+    },
+
+    /** Newest first; `cursor` is a page's `nextCursor`. */
+    async page(workspaceId: string, limit: number, cursor?: string): Promise<AuditPage> {
+      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const filter =
+        after === null
+          ? { workspaceId }
+          : {
+              workspaceId,
+              $or: [{ at: { $lt: after.at } }, { at: after.at, _id: { $lt: after.id } }],
+            };
+      const docs = await audit
+        .find(filter)
+        .sort({ at: -1, _id: -1 })
+        .limit(limit + 1)
+        .toArray();
+      const entries = docs.slice(0, limit);
+      const last = entries.at(-1);
+      const nextCursor =
+        docs.length > limit && last !== undefined
+          ? encodeCursor({ at: last.at, id: last._id })
+          : null;
+      return { entries, nextCursor };
+    },
+  };
+}
+
+export type AuditStore = ReturnType<typeof auditLog>;

@@ -1,0 +1,30 @@
+import type { AuditEntry } from "../admin-api-types.js";
+import type { AuditEntryDoc } from "../db/collections.js";
+import { toActor } from "../users/user-view.js";
+import type { UserName } from "../users/users-store.js";
+
+/** The accounts a page of entries names, to look up at once. */
+export const auditActorIds = (docs: readonly AuditEntryDoc[]): string[] =>
+  docs.map((d) => d.actor).filter((id): id is string => id !== null);
+
+/** Stored entry → the admin spec's `AuditEntry`: ISO times, the actor by name (null: CLI, server). */
+export function toAuditEntry(
+  doc: AuditEntryDoc,
+  people: ReadonlyMap<string, UserName>,
+): AuditEntry {
+  const { expiresAt, successor, gracePeriodSeconds, from, to } = doc.details;
+  return {
+    id: doc._id,
+    at: doc.at.toISOString(),
+    actor: toActor(doc.actor, people),
+    action: doc.action,
+    keyId: doc.keyId,
+    details: {
+      ...(expiresAt === undefined ? {} : { expiresAt: expiresAt?.toISOString() ?? null }),
+      ...(successor === undefined ? {} : { successor }),
+      ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { AuditLog } from "../audit/audit-log.js";
+import type { ApiKeyDoc, Collections } from "../db/collections.js";
+import type { Logger } from "../logger.js";
+import { FIRST_SWEEP_DELAY_MS, SWEEP_INTERVAL_MS } from "../sessions/sweeper.js";
+
+/**
+ * Writes the `key.expired` audit entry of every key whose `expiresAt` has passed by `now` (and
+ * that was not revoked first), at that time and with no actor. Idempotent and safe on several
+ * instances at once: the entry's id is `${keyId}:expired`, so a second insert is a duplicate and
+ * ignored; then the key is marked (`expiryLogged: true`) so no later sweep reads it again. A
+ * crash between the two only repeats the ignored insert. Returns how many keys it marked.
+ */
+export async function logExpiredKeys(
+  { apiKeys }: Pick<Collections, "apiKeys">,
+  audit: AuditLog,
+  now: Date,
+): Promise<number> {
+  let marked = 0;
+  for (;;) {
+    const due = await apiKeys
+      .find(
+        { expiryLogged: false, status: "Active", expiresAt: { $lte: now } },
+        { projection: { _id: 1, keyId: 1, workspaceId: 1, expiresAt: 1 } },
+      )
+      .limit(BATCH)
+      .toArray();
+    for (const key of due) marked += await logOne(key);
+    if (due.length < BATCH) return marked;
+  }
+
+  async function logOne(key: Pick<ApiKeyDoc, "_id" | "keyId" | "workspaceId" | "expiresAt">) {
+    if (key.expiresAt == null) return 0;
+    await audit.record({
+      id: `${key.keyId}:expired`,
+      workspaceId: key.workspaceId,
+      actor: null,
+      action: "key.expired",
+      keyId: key.keyId,
+      at: key.expiresAt,
+    });
+    const set = await apiKeys.updateOne(
+      { _id: key._id, expiryLogged: false },
+      { $set: { expiryLogged: true } },
+    );
+    return set.modifiedCount;
+  }
+}
+
+const BATCH = 500;
+
+export interface ExpirySweeper {
+  /** Sweeps now (after one under way); never rejects: failures are logged. */
+  sweep(): Promise<void>;
+  /** Stops the timer and waits for a sweep under way. */
+  close(): Promise<void>;
+}
+
+/** Runs `logExpiredKeys` on the sessions sweeper's schedule (unref'd timer). */
+export function startExpirySweeper(
+  collections: Pick<Collections, "apiKeys">,
+  audit: AuditLog,
+  log: Logger,
+  options: { intervalMs?: number; firstDelayMs?: number; now?: () => number } = {},
+): ExpirySweeper {
+  const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
+  const now = options.now ?? Date.now;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+
+  const sweep = async (): Promise<void> => {
+    while (running !== undefined) await running;
+    if (closed) return;
+    running = logExpiredKeys(collections, audit, new Date(now()))
+      .then((marked) => {
+        if (marked > 0) log.debug({ keys: marked }, "expired keys written to the audit log");
+      })
+      .catch((err: unknown) => {
+        log.warn({ err }, "writing expired keys to the audit log failed; will retry");
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    await running;
+  };
+  const schedule = (delayMs: number) => {
+    if (closed) return;
+    timer = setTimeout(() => {
+      void sweep().then(() => schedule(intervalMs));
+    }, delayMs);
+    timer.unref();
+  };
+  schedule(options.firstDelayMs ?? FIRST_SWEEP_DELAY_MS);
+
+  return {
+    sweep,
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+      while (running !== undefined) await running;
+    },
+  };
+}

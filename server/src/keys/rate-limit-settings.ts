@@ -1,0 +1,52 @@
+import type { AuditLog } from "../audit/audit-log.js";
+import type { Collections, RateLimitSetting } from "../db/collections.js";
+import { notFound } from "../domain-error.js";
+import { checkRateLimit } from "./key-rules.js";
+
+/** The limit settings that apply to a workspace's keys, as the admin API shows them. */
+export interface WorkspaceLimits {
+  /** The workspace's own default; null: the server's applies. */
+  readonly rateLimit: RateLimitSetting | null;
+  /** The server's default (config `CONSUMER_RATE_LIMIT`); null: no limit. */
+  readonly serverDefault: RateLimitSetting | null;
+}
+
+/**
+ * The workspace's default rate limit (`WorkspaceDoc.rateLimit`) beside the server's. Settings
+ * only: the consumer API's limiter reads them and enforces them (README, "Rate limits").
+ */
+export function rateLimitSettings(
+  { workspaces }: Pick<Collections, "workspaces">,
+  serverDefault: RateLimitSetting | null,
+  audit: AuditLog,
+) {
+  const read = async (workspaceId: string): Promise<RateLimitSetting | null> => {
+    const doc = await workspaces.findOne({ _id: workspaceId }, { projection: { rateLimit: 1 } });
+    if (doc === null) throw notFound("Workspace not found.");
+    return doc.rateLimit ?? null;
+  };
+  return {
+    async of(workspaceId: string): Promise<WorkspaceLimits> {
+      return { rateLimit: await read(workspaceId), serverDefault };
+    },
+
+    async set(
+      workspaceId: string,
+      rateLimit: RateLimitSetting | null,
+      actor: string | null = null,
+    ): Promise<WorkspaceLimits> {
+      const to = checkRateLimit(rateLimit);
+      const from = await read(workspaceId);
+      await workspaces.updateOne({ _id: workspaceId }, { $set: { rateLimit: to } });
+      await audit.record({
+        workspaceId,
+        actor,
+        action: "workspace.limit_changed",
+        details: { from, to },
+      });
+      return { rateLimit: to, serverDefault };
+    },
+  };
+}
+
+export type RateLimitSettings = ReturnType<typeof rateLimitSettings>;
