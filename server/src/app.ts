@@ -13,6 +13,7 @@ import { errorHandler, notFoundHandler } from "./http/errors.js";
 import { requestContext } from "./http/request-context.js";
 import { specValidator } from "./http/spec-validator.js";
 import { readSpec } from "./http/validator-warm-up.js";
+import type { Mailer } from "./invitations/mailer.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
 import type { Logger } from "./logger.js";
 import {
@@ -28,6 +29,11 @@ export interface AppDeps {
   readonly config: Config;
   readonly db: Db;
   readonly logger: Logger;
+  /**
+   * Mails invitation links (invitations/mailer.ts; README, "Invitations"). None by default: the
+   * owner hands each link over.
+   */
+  readonly mailer?: Mailer;
 }
 
 export interface App {
@@ -47,7 +53,7 @@ export interface App {
 }
 
 /** The composition root: builds the whole HTTP application from its parts. */
-export function createApp({ config, db, logger }: AppDeps): App {
+export function createApp({ config, db, logger, mailer }: AppDeps): App {
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
   const stores = createStores(db, {
@@ -113,6 +119,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
       specValidation: adminSpec.handlers,
       publicOrigin: config.publicOrigin,
       stores,
+      mailer,
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));

@@ -7,6 +7,7 @@ import { changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
 import { changesFeed } from "./changes/changes-feed.js";
 import { collections } from "./db/collections.js";
+import { invitationsStore } from "./invitations/invitations-store.js";
 import { keysStore } from "./keys/keys-store.js";
 import { sessionsStore } from "./sessions/sessions-store.js";
 import { signInThrottle } from "./sessions/sign-in-throttle.js";
@@ -65,6 +66,7 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
     tagCounts: tagCountsCache({ compute: blogs.tagCounts, version: recorder.record }),
     sessions: sessionsStore(c, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
+    invitations: invitationsStore(c),
     throttle: signInThrottle(c),
   };
 }
