@@ -3,6 +3,7 @@ import type { Db } from "mongodb";
 import { type App, createApp } from "../../server/src/app.js";
 import { type Config, loadConfig } from "../../server/src/config.js";
 import { closeGracefully, listen, urlOf } from "../../server/src/http-server.js";
+import type { Mailer } from "../../server/src/invitations/mailer.js";
 import { createLogger } from "../../server/src/logger.js";
 import { onFileEnd } from "./cleanup.js";
 import { recordingHandler, recordLogs } from "./secret-scan.js";
@@ -20,6 +21,7 @@ export interface TestServer {
 export async function startTestServer(
   db: Db,
   env: Record<string, string> = {},
+  mailer?: Mailer,
 ): Promise<TestServer> {
   const config = loadConfig({ PORT: "0", LOG_LEVEL: "debug", DB_TIMEOUT_MS: "1500", ...env });
   const logLines: string[] = [];
@@ -35,7 +37,9 @@ export async function startTestServer(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const app = createApp({ config, db, logger });
+  const app = createApp(
+    mailer === undefined ? { config, db, logger } : { config, db, logger, mailer },
+  );
   // As `npm start` does: the suites exercise the warmed validators that production serves with.
   await app.warmUp();
   const recording = recordingHandler(app.handler);

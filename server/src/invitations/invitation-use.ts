@@ -34,8 +34,8 @@ export interface Acceptance {
 /**
  * Looking at and accepting an invitation link, the two things a person without a session may do
  * with one. Each attempt is counted as a sign-in is (sign-in-throttle.ts): against the client's
- * address (20 per window) and against the link (5), and a successful one is taken off again, so
- * only failures — unknown, used or expired links — use the allowance up.
+ * address (20 per window) and against the link (5); one with a link that works is taken off
+ * again, so only unknown, used or expired links use the allowance up.
  */
 export function invitationUse(deps: InvitationUseDeps) {
   const now = deps.now ?? Date.now;
@@ -47,17 +47,18 @@ export function invitationUse(deps: InvitationUseDeps) {
     const doc = usableInvitation(await deps.invitations.byToken(token), new Date(now()));
     const workspace = await deps.workspaces.byId(doc.workspaceId);
     if (workspace === null) throw notFound(UNKNOWN_LINK_MESSAGE);
-    return { attempt, doc, workspace };
+    // A link that works is no guess: only unknown, used and expired links stay counted.
+    await attempt.succeeded();
+    return { doc, workspace };
   };
 
   return {
     async lookUp(token: string, ip: string | undefined): Promise<InvitationPreview> {
-      const { attempt, doc, workspace } = await usable(token, ip);
+      const { doc, workspace } = await usable(token, ip);
       const [people, account] = await Promise.all([
         deps.users.namesOf([doc.invitedBy]),
         deps.users.findByEmail(doc.email),
       ]);
-      await attempt.succeeded();
       return {
         workspaceName: workspace.name,
         email: doc.email,
@@ -77,7 +78,7 @@ export function invitationUse(deps: InvitationUseDeps) {
       signedInAs: string | null,
       ip: string | undefined,
     ): Promise<{ userId: string; session: { token: string; expiresAt: Date } | null }> {
-      const { attempt, doc } = await usable(body.token, ip);
+      const { doc } = await usable(body.token, ip);
       const account = await deps.users.findByEmail(doc.email);
       acceptanceFits(account === null ? null : { id: account._id }, signedInAs, body);
       if (account !== null && (await deps.workspaces.roleIn(doc.workspaceId, account._id))) {
@@ -94,7 +95,6 @@ export function invitationUse(deps: InvitationUseDeps) {
         throw err;
       }
       await deps.invitations.acceptedBy(doc._id, userId);
-      await attempt.succeeded();
       return { userId, session: account === null ? await deps.sessions.create(userId) : null };
     },
   };
