@@ -1288,7 +1288,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "currentPassword": "correct horse battery",
+                 *       "currentPassword": "my current passphrase",
                  *       "newPassword": "a new and longer passphrase"
                  *     }
                  */
