@@ -194,10 +194,79 @@ describe("team in the dashboard, in Chromium", () => {
     expect(problems.splice(0)).toEqual([]);
   });
 
+  it("the last owner cannot make themselves a member: the dialog shows the server's 409; an owner promotes the invitee", async () => {
+    const me = owner.getByRole("listitem").filter({ hasText: OWNER.email });
+    await me.getByRole("button", { name: /Make member/ }).click();
+    const dialog = owner.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Change role" }).click();
+    await dialog
+      .getByText("A workspace needs an owner. Make another member an owner first.")
+      .waitFor();
+    await expectAccessible(owner, "the role dialog with its error");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    // The refusal, as the page saw it: the 409 and the console's note of a failed request.
+    expect(problems.splice(0)).toEqual([
+      expect.stringMatching(/^owner 409 .*\/members\/usr_[A-Za-z0-9]+$/),
+      expect.stringContaining("owner console.error Failed to load resource"),
+    ]);
+    const ivan = owner.getByRole("listitem").filter({ hasText: INVITEE.email });
+    await ivan.getByRole("button", { name: /Make owner/ }).click();
+    await owner.getByRole("dialog").getByRole("button", { name: "Change role" }).click();
+    await owner.getByText(`${INVITEE.name} is now an owner.`).waitFor();
+    await ivan.getByText("owner", { exact: true }).waitFor();
+    expect(problems.splice(0)).toEqual([]);
+  });
+
   it("sign out everywhere ends the invitee's session", async () => {
     await invitee.getByRole("link", { name: "Account" }).click();
     await invitee.getByRole("button", { name: "Sign out everywhere" }).click();
     await heading(invitee, "Sign in").waitFor();
     problems.splice(0);
+  });
+
+  it("someone whose email has an account signs in from the link, accepts, and can leave again", async () => {
+    const erin = {
+      name: "Erin Existing",
+      email: "erin@example.com",
+      password: "erin's passphrase",
+    };
+    const api = new AdminClient(server.url);
+    await api.post("/session", { email: OWNER.email, password: OWNER.password });
+    const mine = await api.get<{ workspaces: { id: string }[] }>("/me");
+    const ws = mine.body.workspaces[0]?.id ?? "";
+    // Erin has an account of her own already (she once set one up through another invitation).
+    const first = await api.post<{ link: string }>(`/workspaces/${ws}/invitations`, {
+      email: erin.email,
+      role: "member",
+    });
+    const signup = new AdminClient(server.url);
+    const token1 = first.body.link.split("#/join/")[1] ?? "";
+    await signup.post("/invitations/accept", {
+      token: token1,
+      name: erin.name,
+      password: erin.password,
+    });
+    await api.delete(
+      `/workspaces/${ws}/members/${(await signup.get<{ user: { id: string } }>("/me")).body.user.id}`,
+    );
+    const second = await api.post<{ link: string }>(`/workspaces/${ws}/invitations`, {
+      email: erin.email,
+      role: "member",
+    });
+    await invitee.goto(second.body.link);
+    await heading(invitee, `Join ${OWNER.workspaceName}`).waitFor();
+    await invitee.getByText(`An account with ${erin.email} exists.`).waitFor();
+    await expectAccessible(invitee, "the join screen of an existing account");
+    await invitee.getByRole("button", { name: "Sign in to accept" }).click();
+    await signIn(invitee, erin.email, erin.password);
+    await invitee.getByRole("button", { name: "Accept and join" }).click();
+    await heading(invitee, "API keys").waitFor();
+    expect(new URL(invitee.url()).hash).toBe("");
+    await invitee.getByRole("link", { name: "Members" }).click();
+    await heading(invitee, "Members").waitFor();
+    await invitee.getByRole("button", { name: "Leave workspace" }).click();
+    await invitee.getByRole("dialog").getByRole("button", { name: "Leave" }).click();
+    await heading(invitee, "No workspace yet").waitFor();
+    expect(problems.splice(0)).toEqual([]);
   });
 });
