@@ -15,6 +15,11 @@ export type BlogStatus = Schemas["BlogStatus"];
 export type BlogInput = Schemas["BlogInput"];
 export type BlogPatch = Schemas["BlogPatch"];
 export type SetupRequest = Schemas["SetupRequest"];
+export type Member = Schemas["Member"];
+export type Role = Schemas["Role"];
+export type Invitation = Schemas["Invitation"];
+export type CreatedInvitation = Schemas["CreatedInvitation"];
+export type InvitationPreview = Schemas["InvitationPreview"];
 
 /**
  * The admin API, same origin: the session cookie goes with every request, and the browser adds

@@ -2,6 +2,9 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { api, call, type Me, messageOf, setSessionEndedHandler } from "./api.js";
 import { AuthCard } from "./components/auth-card.js";
 import { ErrorMessage, Loading } from "./components/status.js";
+import { forgetJoinLink, joinTokenOf } from "./join-link.js";
+import { hrefOf, navigate } from "./router.js";
+import { Join } from "./screens/join.js";
 import { Setup } from "./screens/setup.js";
 import { Shell } from "./screens/shell.js";
 import { SignIn } from "./screens/sign-in.js";
@@ -16,6 +19,8 @@ type Auth =
 /** Who is here decides the screen: first-run setup, sign-in, or the dashboard itself. */
 export function App() {
   const [auth, setAuth] = useState<Auth>({ state: "loading" });
+  // An invitation link opened this page (`#/join/{token}`): the join screen comes first.
+  const [joinToken, setJoinToken] = useState(() => joinTokenOf(location.hash));
 
   // One request decides: GET /session answers 200 signed in or not (a 401 here would show as a
   // failed request in the console of every first visit).
@@ -44,6 +49,23 @@ export function App() {
   }, [signedIn]);
 
   const enter = (me: Me) => setAuth({ state: "in", me });
+  if (joinToken !== null && auth.state !== "loading" && auth.state !== "failed") {
+    return (
+      <Join
+        token={joinToken}
+        me={auth.state === "in" ? auth.me : null}
+        onSignedIn={enter}
+        onJoined={(me, workspaceId) => {
+          forgetJoinLink();
+          setJoinToken(null);
+          enter(me);
+          navigate(hrefOf(workspaceId ? { name: "keys", ws: workspaceId } : { name: "home" }), {
+            replace: true,
+          });
+        }}
+      />
+    );
+  }
   switch (auth.state) {
     case "loading":
       return (

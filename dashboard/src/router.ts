@@ -11,12 +11,19 @@ import type { BlogStatus } from "./api.js";
  *   /dashboard/w/{ws}/blogs[?status=…]   blogs, optionally filtered
  *   /dashboard/w/{ws}/blogs/new          editor for a new blog
  *   /dashboard/w/{ws}/blogs/{blogId}     editor for an existing blog
+ *   /dashboard/w/{ws}/members            members and invitations
+ *   /dashboard/account                   one's own password and sessions
+ *
+ * An invitation link is `/dashboard/#/join/{token}`: the token is in the fragment, which the
+ * browser never sends to the server (join-link.ts reads it; app.tsx shows the join screen).
  */
 export type Route =
   | { name: "home" }
   | { name: "keys"; ws: string }
   | { name: "blogs"; ws: string; status: BlogStatus | null }
   | { name: "blog"; ws: string; blogId: string | null }
+  | { name: "members"; ws: string }
+  | { name: "account" }
   | { name: "notFound" };
 
 const BASE = import.meta.env.BASE_URL.replace(/\/$/, "");
@@ -29,9 +36,11 @@ export function parseRoute(pathname: string, search: string): Route {
     .filter((p) => p !== "")
     .map(decodeURIComponent);
   if (parts.length === 0) return { name: "home" };
+  if (parts.length === 1 && parts[0] === "account") return { name: "account" };
   const [w, ws, section, id, ...rest] = parts;
   if (w !== "w" || ws === undefined || rest.length > 0) return { name: "notFound" };
   if (section === "keys" && id === undefined) return { name: "keys", ws };
+  if (section === "members" && id === undefined) return { name: "members", ws };
   if (section === "blogs" && id === undefined) {
     const status = new URLSearchParams(search).get("status");
     return {
@@ -51,6 +60,10 @@ export function hrefOf(route: Route): string {
   switch (route.name) {
     case "keys":
       return `${ws}/keys`;
+    case "members":
+      return `${ws}/members`;
+    case "account":
+      return `${BASE}/account`;
     case "blogs":
       return `${ws}/blogs${route.status ? `?status=${route.status}` : ""}`;
     case "blog":

@@ -41,6 +41,18 @@ export const adminLimits = {
     email: { maxLength: 254 },
     password: { maxLength: 200 },
   },
+  changePassword: {
+    currentPassword: { maxLength: 200 },
+    newPassword: { minLength: 10, maxLength: 200 },
+  },
+  lookUpInvitation: {
+    token: { maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" },
+  },
+  acceptInvitation: {
+    token: { maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" },
+    name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
+    password: { minLength: 10, maxLength: 200 },
+  },
   createWorkspace: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
   },
@@ -49,6 +61,13 @@ export const adminLimits = {
   },
   addMember: {
     email: { maxLength: 254 },
+  },
+  changeMemberRole: {
+    role: {},
+  },
+  createInvitation: {
+    email: { maxLength: 254 },
+    role: {},
   },
   mintKey: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },

@@ -84,6 +84,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in user's password
+         * @description Asks for the current password. A wrong one answers `403` and counts as a failed sign-in
+         *     of the account's email and the client's address (the limits of `signIn`: past them,
+         *     `429` with `Retry-After` and no password check), so this cannot be used to guess it.
+         *     The new password follows the setup rules (10 to 200 characters). On success every
+         *     *other* session of the user ends at once; this one stays signed in. Neither password
+         *     is ever logged, stored or sent back.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the signed-in user, on every browser, this one included, and
+         *     clears this browser's cookie. Other browsers get `401` on their next request.
+         */
+        delete: operations["signOutEverywhere"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation link offers (no session needed)
+         * @description The dashboard's join page asks this with the token from the link's fragment
+         *     (`…/dashboard/#/join/{token}`): browsers never send a fragment to a server, so the token
+         *     reaches the server only in this body, never in a URL or a log. Answers which workspace
+         *     the invitation is for, the invited email and role, who invited, until when it holds and
+         *     whether an account with that email exists already (then the invitee signs in as it
+         *     before accepting). Attempts are counted as sign-ins are (`signIn`: 20 per client address
+         *     in 15 minutes, 5 per link), a successful one is taken off the count.
+         */
+        post: operations["lookUpInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation, joining the workspace (no session needed)
+         * @description Uses the invitation: it can be accepted once, whatever the concurrency (the first of two
+         *     simultaneous accepts wins, the other gets `410`). When no account has the invited email,
+         *     `name` and `password` (the setup rules) create one with that email; it becomes a member
+         *     with the invited role and is signed in (a session cookie, as `signIn`). When an account
+         *     has that email already, the invitee must be signed in as it and send neither `name` nor
+         *     `password`: signed out, or signed in as someone else, answers `409` telling them to sign
+         *     in first. A used or expired link answers `410`, an unknown one (never issued, withdrawn
+         *     by the owner, or deleted a while after it expired) `404`. Counted as `lookUpInvitation`.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces": {
         parameters: {
             query?: never;
@@ -151,9 +250,11 @@ export interface paths {
          * Add a user to the workspace by email (owner only)
          * @description Adds the user with this email to the workspace when such an account exists. The answer
          *     is the same `202` whether or not an account has this email, and whether or not it is a
-         *     member already, so this operation cannot be used to find out who has an account. (An
-         *     invitation the person accepts will replace direct adds.) List the members to see who
-         *     belongs to the workspace.
+         *     member already, so this operation cannot be used to find out who has an account. List
+         *     the members to see who belongs to the workspace.
+         *
+         *     Superseded by invitations (`createInvitation`), which the dashboard uses: the person
+         *     accepts, and needs no account beforehand. Kept for existing clients.
          */
         post: operations["addMember"];
         delete?: never;
@@ -178,10 +279,84 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove a member (owner only; the owner cannot be removed)
-         * @description The removed user loses access at once; removing the owner answers `409`.
+         * Remove a member (owner only), or leave the workspace (any member)
+         * @description An owner may remove any member; any member may remove themselves, which is how one
+         *     leaves a workspace. A member removing someone else gets `403`. The removed user loses
+         *     access at once. The last owner can be neither removed nor leave: `409`, nothing changed
+         *     (make another member an owner first).
          */
         delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (owner only)
+         * @description Makes a member an owner, or an owner a member. Only an owner may do this; a member
+         *     asking (for anyone, themselves included) gets `403`. A workspace may have several
+         *     owners, but never none: demoting its last owner answers `409` and changes nothing, even
+         *     when two owners demote each other at the same moment (each change is checked again after
+         *     it is written, and undone when it left no owner).
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the pending invitations (owner only)
+         * @description Invitations not yet accepted and not expired, oldest first. Their links are not among
+         *     them: a link is shown once, when the invitation is made. Owners only (`403` for
+         *     members): the invited emails are the owners' business until someone joins.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by email (owner only)
+         * @description Makes a one-time link that lets whoever opens it join the workspace with the given role
+         *     as the given email: with a new account (they choose a name and password) or, when that
+         *     email has an account, by signing in as it. The link is
+         *     `{PUBLIC_URL, else this server's origin}/dashboard/#/join/{token}`: the token is in the
+         *     URL's fragment, which browsers never send to a server. It is answered here once and
+         *     never again — the server keeps only its SHA-256 hash — so the owner hands it over; when
+         *     the server was given a mailer (README, "Invitations"), it was also mailed to the address
+         *     and `sent` is true. It expires after 7 days, and works once. Inviting an email that
+         *     belongs to a member already answers `409`.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The invitation's ID. */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an invitation (owner only)
+         * @description Deletes a pending invitation: its link answers `404` from now on, as a link that never
+         *     existed. An invitation that was accepted already, or is unknown, answers `404`.
+         */
+        delete: operations["withdrawInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -585,6 +760,75 @@ export interface components {
             role: components["schemas"]["Role"];
             /** Format: date-time */
             addedAt: string;
+        };
+        RoleChange: {
+            role: components["schemas"]["Role"];
+        };
+        PasswordChange: {
+            currentPassword: string;
+            /** @description As at setup, 10 to 200 characters. */
+            newPassword: string;
+        };
+        InvitationInput: {
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["Role"];
+        };
+        Invitation: {
+            id: string;
+            /**
+             * Format: email
+             * @description The invited email, lower-cased.
+             */
+            email: string;
+            role: components["schemas"]["Role"];
+            invitedBy: components["schemas"]["Actor"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Seven days after `createdAt`.
+             */
+            expiresAt: string;
+        };
+        CreatedInvitation: {
+            invitation: components["schemas"]["Invitation"];
+            /**
+             * Format: uri
+             * @description The one-time link, shown here once; it cannot be recovered.
+             * @example http://localhost:3000/dashboard/#/join/7kXbS3yq0nJf0m9c2WkQ3r8vTq1Zc6yH5pL4dA2sE0g
+             */
+            link: string;
+            /**
+             * @description True when the server's mailer sent the link to the invited email; false when the
+             *     server has no mailer (the default) or sending failed: hand the link over yourself.
+             */
+            sent: boolean;
+        };
+        InvitationToken: {
+            /** @description The part of the link after `#/join/`. */
+            token: string;
+        };
+        InvitationAcceptance: {
+            /** @description The part of the link after `#/join/`. */
+            token: string;
+            /** @description The new account's name, as at setup. Only when no account has the invited email. */
+            name?: string;
+            /** @description The new account's password, as at setup. Only when no account has the invited email. */
+            password?: string;
+        };
+        InvitationPreview: {
+            /** @description Plain text, not HTML. */
+            workspaceName: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["Role"];
+            /** @description The inviting owner's name; null when that account no longer exists. */
+            invitedBy: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description An account has the invited email; sign in as it, then accept. */
+            accountExists: boolean;
         };
         /** @description Who did it; null when an operator did it with the CLI. */
         Actor: {
@@ -993,6 +1237,54 @@ export interface components {
                 "application/json": components["schemas"]["Accepted"];
             };
         };
+        /**
+         * @description The change would leave the workspace without an owner (the last owner removed, demoted,
+         *     or leaving); nothing changed. Make another member an owner first.
+         */
+        LastOwner: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "A workspace needs an owner. Make another member an owner first."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description No invitation has this token: never issued, withdrawn by its owner, or deleted a while
+         *     after it expired. Nothing more is told.
+         */
+        InvitationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This invitation link is not valid."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The invitation was used already, or has expired. Ask for a new one. */
+        InvitationGone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This invitation has been used already."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected failure. */
         InternalError: {
             headers: {
@@ -1161,6 +1453,183 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "my current passphrase",
+                 *       "newPassword": "a new and longer passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; the user's other sessions have ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The current password is wrong (nothing changed), or the request came from a host or
+             *     origin this server does not serve.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The current password is wrong."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    signOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every session of the user has ended. */
+            204: {
+                headers: {
+                    /** @description `pressroom_session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict` */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    lookUpInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "7kXbS3yq0nJf0m9c2WkQ3r8vTq1Zc6yH5pL4dA2sE0g"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitationToken"];
+            };
+        };
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workspaceName": "Olive's newsroom",
+                     *       "email": "nina@example.com",
+                     *       "role": "member",
+                     *       "invitedBy": "Olive Owner",
+                     *       "expiresAt": "2030-01-08T09:00:00.000Z",
+                     *       "accountExists": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InvitationNotFound"];
+            410: components["responses"]["InvitationGone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationAcceptance"];
+            };
+        };
+        responses: {
+            /**
+             * @description Joined: the user with their workspaces, the new one among them. A new account is
+             *     signed in (the session cookie is set).
+             */
+            201: {
+                headers: {
+                    /** @description Only when the account was created: `pressroom_session=…; HttpOnly; SameSite=Strict; Path=/; Expires=…` */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InvitationNotFound"];
+            /**
+             * @description An account has the invited email and this request is not signed in as it (sign in
+             *     first, then open the link again), or that account is a member of the workspace
+             *     already. Nothing changed; the invitation can still be used.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "An account with this email exists. Sign in as it first, then open the link again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            410: components["responses"]["InvitationGone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1340,7 +1809,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Removed. */
+            /** @description Removed (or left). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -1351,7 +1820,161 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["LastOwner"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The member's user ID. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "owner"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RoleChange"];
+            };
+        };
+        responses: {
+            /** @description The member with their new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "nina@example.com",
+                 *       "role": "member"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitationInput"];
+            };
+        };
+        responses: {
+            /** @description The invitation, with its link (shown this once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description An account with this email is a member of the workspace already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This email belongs to a member of the workspace already."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    withdrawInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The invitation's ID. */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

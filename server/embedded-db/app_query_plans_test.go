@@ -90,7 +90,8 @@ func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * ti
 
 // appShapes lists the queries of server/src: blogs/blogs-store.ts, workspaces/workspaces-store.ts,
 // keys/keys-store.ts, keys/key-roll.ts, keys/expiry-sweeper.ts, keys/rate-limit-settings.ts,
-// audit/audit-log.ts, users/users-store.ts, sessions/sessions-store.ts, sessions/sweeper.ts and
+// audit/audit-log.ts, workspaces/owner-guard.ts, invitations/invitations-store.ts,
+// users/users-store.ts, sessions/sessions-store.ts, sessions/sweeper.ts and
 // sessions/sign-in-throttle.ts, with values that select seeded documents (seedApp).
 func appShapes() []appShape {
 	e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
@@ -166,6 +167,7 @@ func appShapes() []appShape {
 		// workspaces (blogs-store.ts, keys-store.ts, workspaces-store.ts, users-store.ts)
 		{coll: "workspaces", name: "exists `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "ws_0010")), options.Count().SetLimit(1))},
 		{coll: "workspaces", name: "a user's workspaces `{_id: {$in}}` by createdAt", run: find(d(e("_id", d(e("$in", bson.A{"ws_0001", "ws_0101", "ws_0201"})))), options.Find().SetSort(asc("createdAt"))), bounded: "the listed workspaces"},
+		{coll: "workspaces", name: "`findOne({_id})`", run: findOne(d(e("_id", "ws_0010")))},
 		{coll: "workspaces", name: "rename `updateOne({_id})`", run: updateOne(d(e("_id", "ws_0010")), d(e("$set", d(e("name", "N")))), 1)},
 		{coll: "workspaces", name: "operator listing `find({})` by createdAt", run: find(bson.D{}, options.Find().SetSort(asc("createdAt"))), fullRead: true},
 		// apiKeys (keys-store.ts)
@@ -193,18 +195,32 @@ func appShapes() []appShape {
 		// users (users-store.ts)
 		{coll: "users", name: "`findOne({email})`", run: findOne(d(e("email", "u0010@example.com")))},
 		{coll: "users", name: "`findOne({_id})`", run: findOne(d(e("_id", "usr_0010")))},
+		{coll: "users", name: "password change `updateOne({_id}, {$set: {passwordHash}})`", run: updateOne(d(e("_id", "usr_0010")), d(e("$set", d(e("passwordHash", "y")))), 1)},
 		{coll: "users", name: "names `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"usr_0001", "usr_0500", "usr_1999"}))))), bounded: "the listed users (table order)"},
 		// memberships (users-store.ts)
 		{coll: "memberships", name: "role `findOne({_id})`", run: findOne(d(e("_id", "ws_0010:usr_0010")))},
 		{coll: "memberships", name: "a user's memberships `find({userId})`", run: find(d(e("userId", "usr_0010")))},
 		{coll: "memberships", name: "members `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt"))), bounded: "the members of one workspace"},
 		{coll: "memberships", name: "remove member `deleteOne({_id})`", run: deleteOne(d(e("_id", "ws_0011:usr_0011")))},
+		// the last owner (workspaces/owner-guard.ts, workspaces-store.ts changeRole)
+		{coll: "memberships", name: "owners `countDocuments({workspaceId, role})`", run: countDocuments(d(e("workspaceId", "ws_0010"), e("role", "owner")))},
+		{coll: "memberships", name: "role change `updateOne({_id}, {$set: {role}})`", run: updateOne(d(e("_id", "ws_0012:usr_0012")), d(e("$set", d(e("role", "owner")))), 1)},
+		// invitations (invitations/invitations-store.ts, sessions/sweeper.ts)
+		{coll: "invitations", name: "link `findOne({tokenHash})`", run: findOne(d(e("tokenHash", "t_0010")))},
+		{coll: "invitations", name: "a workspace's `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt")))},
+		{coll: "invitations", name: "withdraw `deleteOne({_id, workspaceId, acceptedAt: null})`", run: deleteOne(d(e("_id", "inv_0011"), e("workspaceId", "ws_0011"), e("acceptedAt", nil)))},
+		{coll: "invitations", name: "use, compare-and-set `updateOne({_id, acceptedAt: null})`", run: updateOne(d(e("_id", "inv_0012"), e("acceptedAt", nil)), d(e("$set", d(e("acceptedAt", at(5))))), 1)},
+		{coll: "invitations", name: "release `updateOne({_id, acceptedAt})`", run: updateOne(d(e("_id", "inv_0012"), e("acceptedAt", at(5))), d(e("$set", d(e("acceptedAt", nil)))), 1)},
+		{coll: "invitations", name: "accepted by `updateOne({_id})`", run: updateOne(d(e("_id", "inv_0013")), d(e("$set", d(e("acceptedBy", "usr_0013")))), 1)},
+		{coll: "invitations", name: "sweeper `deleteMany({keepUntil: {$lte}})`", run: deleteMany(d(e("keepUntil", d(e("$lte", at(-1500))))))},
 		// markers (users-store.ts)
 		{coll: "markers", name: "setup needed `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "setup")), options.Count().SetLimit(1))},
 		{coll: "markers", name: "setup undone `deleteOne({_id})`", run: deleteOne(d(e("_id", "setup")))},
 		// sessions (sessions-store.ts, sweeper.ts)
 		{coll: "sessions", name: "`findOne({_id})`", run: findOne(d(e("_id", "s_0010")))},
 		{coll: "sessions", name: "sign out / expired `deleteOne({_id})`", run: deleteOne(d(e("_id", "s_0010")))},
+		{coll: "sessions", name: "password change: the others `deleteMany({userId, _id: {$ne}})`", run: deleteMany(d(e("userId", "usr_0020"), e("_id", d(e("$ne", "s_0020")))))},
+		{coll: "sessions", name: "sign out everywhere `deleteMany({userId})`", run: deleteMany(d(e("userId", "usr_0021")))},
 		{coll: "sessions", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-500))))))},
 		// signInFailures (sign-in-throttle.ts, sweeper.ts)
 		{coll: "signInFailures", name: "count by email `countDocuments({email, expiresAt: {$gt}})`", run: countDocuments(d(e("email", "u0010@example.com"), e("expiresAt", live))), bounded: small},
@@ -220,9 +236,9 @@ func appShapes() []appShape {
 }
 
 // createAppIndexes creates the indexes of server/src/db/collections.ts (ensureIndexes), one per
-// command as the app does. The app asks for TTL indexes on sessions and signInFailures; FerretDB
-// refuses TTL indexes, and there the app creates session_expiry and failure_expiry as plain
-// {expiresAt: 1} indexes instead (see ensureIndexes in collections.ts): so does this.
+// command as the app does. The app asks for TTL indexes on sessions, signInFailures and
+// invitations; FerretDB refuses TTL indexes, and there the app creates session_expiry,
+// failure_expiry and invitation_expiry as plain {expiresAt: 1} ({keepUntil: 1}) indexes instead (see ensureIndexes in collections.ts): so does this.
 func createAppIndexes(ctx context.Context, t *testing.T, db *mongo.Database) {
 	t.Helper()
 	createAppBlogIndexes(ctx, t, db.Collection("blogs"))
@@ -253,6 +269,9 @@ func createAppIndexes(ctx context.Context, t *testing.T, db *mongo.Database) {
 		{"signInFailures", "failures_by_address", k("address", "expiresAt"), false},
 		{"sessions", "session_expiry", k("expiresAt"), false},
 		{"signInFailures", "failure_expiry", k("expiresAt"), false},
+		{"invitations", "invitation_token", k("tokenHash"), true},
+		{"invitations", "workspace_invitations", k("workspaceId", "createdAt", "_id"), false},
+		{"invitations", "invitation_expiry", k("keepUntil"), false},
 	} {
 		opts := options.Index().SetName(ix.name)
 		if ix.unique {
@@ -361,6 +380,16 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			marker = "changes-token-key"
 		}
 		add("markers", bson.D{e("_id", marker), e("at", at(i))})
+		var acceptedAt any
+		if i%3 == 0 && i != 12 {
+			acceptedAt = at(i)
+		}
+		add("invitations", bson.D{
+			e("_id", fmt.Sprintf("inv_%04d", i)), e("tokenHash", fmt.Sprintf("t_%04d", i)), e("workspaceId", ws),
+			e("email", fmt.Sprintf("i%04d@example.com", i)), e("role", "member"), e("invitedBy", user),
+			e("createdAt", at(i-n)), e("expiresAt", at(i-n/2)), e("keepUntil", at(i)),
+			e("acceptedAt", acceptedAt), e("acceptedBy", nil),
+		})
 	}
 	for coll, list := range docs {
 		if _, err := db.Collection(coll).InsertMany(ctx, list); err != nil {

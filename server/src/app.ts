@@ -14,6 +14,7 @@ import { requestContext } from "./http/request-context.js";
 import { specValidator } from "./http/spec-validator.js";
 import { readSpec } from "./http/validator-warm-up.js";
 import { startExpirySweeper } from "./keys/expiry-sweeper.js";
+import type { Mailer } from "./invitations/mailer.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
 import type { Logger } from "./logger.js";
 import {
@@ -34,6 +35,11 @@ export interface AppDeps {
    * stores' other test hooks (stores.ts).
    */
   readonly testHooks?: Pick<StoreOptions, "now" | "minKeyLifetimeMs" | "afterSuccessorInsert">;
+  /**
+   * Mails invitation links (invitations/mailer.ts; README, "Invitations"). None by default: the
+   * owner hands each link over.
+   */
+  readonly mailer?: Mailer;
 }
 
 export interface App {
@@ -53,7 +59,7 @@ export interface App {
 }
 
 /** The composition root: builds the whole HTTP application from its parts. */
-export function createApp({ config, db, logger, testHooks = {} }: AppDeps): App {
+export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDeps): App {
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
   const stores = createStores(db, {
@@ -125,6 +131,7 @@ export function createApp({ config, db, logger, testHooks = {} }: AppDeps): App 
       specValidation: adminSpec.handlers,
       publicOrigin: config.publicOrigin,
       stores,
+      mailer,
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));

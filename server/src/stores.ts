@@ -9,6 +9,7 @@ import { changeTokens } from "./changes/change-token.js";
 import { changesFeed } from "./changes/changes-feed.js";
 import { collections, type RateLimitSetting } from "./db/collections.js";
 import { keyRoller } from "./keys/key-roll.js";
+import { invitationsStore } from "./invitations/invitations-store.js";
 import { keysStore } from "./keys/keys-store.js";
 import { rateLimitSettings } from "./keys/rate-limit-settings.js";
 import { sessionsStore } from "./sessions/sessions-store.js";
@@ -95,6 +96,7 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
     tagCounts: tagCountsCache({ compute: blogs.tagCounts, version: recorder.record }),
     sessions: sessionsStore(c, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
+    invitations: invitationsStore(c),
     throttle: signInThrottle(c),
   };
 }

@@ -30,7 +30,7 @@ const MEMBER = { email: "mia@example.com", name: "Mia Member", password: "mia's 
 
 beforeAll(async () => {
   t = await useTestDb();
-  server = await startTestServer(t.db, {}, { now: clock.now });
+  server = await startTestServer(t.db, {}, { testHooks: { now: clock.now } });
   owner = new AdminClient(server.url);
   const setup = await owner.post<{ user: { id: string }; workspaces: { id: string }[] }>(
     "/setup",

@@ -22,7 +22,7 @@ const clock = offsetClock();
 
 beforeAll(async () => {
   t = await useTestDb();
-  server = await startTestServer(t.db, {}, { now: clock.now });
+  server = await startTestServer(t.db, {}, { testHooks: { now: clock.now } });
   owner = new AdminClient(server.url);
   const setup = await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER);
   ws = setup.body.workspaces[0]?.id ?? "";

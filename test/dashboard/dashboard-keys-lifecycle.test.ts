@@ -47,7 +47,7 @@ beforeAll(async () => {
   server = await startTestServer(
     t.db,
     { LAST_USED_FLUSH_MS: "100" },
-    { now: clock.now, minKeyLifetimeMs: 1000 },
+    { testHooks: { now: clock.now, minKeyLifetimeMs: 1000 } },
   );
   owner = new AdminClient(server.url);
   const setup = await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER);

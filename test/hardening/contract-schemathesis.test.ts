@@ -40,6 +40,14 @@
 // - DELETE /session (signOut) ends the session the run is signed in with: every later case
 //   would be a 401 and test nothing. It is excluded (`--exclude-operation-id signOut`);
 //   admin-api.test.ts covers signing out, including that the old cookie stops working.
+//   DELETE /me/sessions (signOutEverywhere) ends it too, and is excluded the same way;
+//   team-account.test.ts covers it.
+// - changeMemberRole is sent for the run's owner only (a dictionary with probability 1): it may
+//   never demote them (they are the workspace's last owner: 409), and promoting another member
+//   would let later cases demote or remove the run's owner, who would then test 403s and 404s
+//   only. team-roles.test.ts covers role changes by role.
+// - removeMember of oneself is leaving (any member may); in Oscar's workspace the run's owner
+//   is a member, so a case may leave it (204), after which it answers 404 there (documented).
 // - POST /setup answers 409 once set up (documented); the run sees 400/409/415, never 201.
 // - POST /session: the generated credentials are wrong (401) and repeated failures for one
 //   email are throttled (429 with Retry-After): both documented, both checked.
@@ -391,9 +399,11 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
         ...COMMON_ARGS,
         "--max-examples",
         "40",
-        // Signing out would end the run's session; see the top of this file.
+        // Signing out (here or everywhere) would end the run's session; see the top of this file.
         "--exclude-operation-id",
         "signOut",
+        "--exclude-operation-id",
+        "signOutEverywhere",
       ],
       env: { PRESSROOM_ST_SESSION: session },
       config: {
@@ -412,6 +422,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           blogs: { values: [...blogIds, alpha.released[0] ?? ""] },
           keys: { values: [active.body.key.id, revoked.body.key.id, beta.keyId] },
           users: { values: [me.user.id, mia._id, oscar._id] },
+          owners: { values: [me.user.id] },
           emails: { values: [mia.email, oscar.email, OWNER.email, "nobody@example.com"] },
           cursors: { values: [page.body.nextCursor] },
           auditCursors: { values: [auditPage.body.nextCursor] },
@@ -425,6 +436,10 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           "path.userId": { dictionary: "users", probability: 0.6 },
         },
         operations: [
+          {
+            "include-operation-id": "changeMemberRole",
+            parameters: { "path.userId": { dictionary: "owners", probability: 1 } },
+          },
           {
             "include-operation-id": "addMember",
             parameters: { "body.email": { dictionary: "emails", probability: 0.6 } },

@@ -36,7 +36,11 @@ const SPELLINGS: [name: string, spelled: string][] = [
   ["one-character", `${KEY.slice(0, 30)}%${KEY.charCodeAt(30).toString(16)}${KEY.slice(31)}`],
 ];
 
-function plant(name: string, kind: "logs" | "db" | "responses", text: string): void {
+function plant(
+  name: string,
+  kind: "logs" | "db" | "responses" | "invitations",
+  text: string,
+): void {
   writeFileSync(path.join(dir, `${name}.${kind}.txt`), `${text}\n`);
 }
 
@@ -75,6 +79,34 @@ describe("the secrets scan", () => {
       expect(scanRun(clean).findings).toEqual([]);
     } finally {
       rmSync(clean, { recursive: true, force: true });
+    }
+  });
+
+  it("finds an invitation token anywhere but in the response that created it (test/support/secret-scan.ts)", () => {
+    const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
+    try {
+      const token = "Zx9".repeat(14).concat("Q");
+      const created = JSON.stringify({
+        method: "POST",
+        url: "/api/admin/workspaces/ws_x/invitations",
+        status: 201,
+        mint: false,
+        invite: true,
+        body: JSON.stringify({ link: `http://127.0.0.1:1/dashboard/#/join/${token}` }),
+      });
+      writeFileSync(path.join(own, "issued.invitations.txt"), `${token}\n`);
+      writeFileSync(path.join(own, "create.responses.txt"), `${created}\n`);
+      expect(scanRun(own).findings).toEqual([]);
+      writeFileSync(path.join(own, "leak.logs.txt"), `{"msg":"lookup","token":"${token}"}\n`);
+      writeFileSync(path.join(own, "leak.db.txt"), `{"_id":"inv_x","token":"${token}"}\n`);
+      writeFileSync(path.join(own, "leak.responses.txt"), `${response(token)}\n`);
+      expect(scanRun(own).findings.sort()).toEqual([
+        "leak.db.txt: an invitation token",
+        "leak.logs.txt: an invitation token",
+        "leak.responses.txt GET /api/consumer/blogs/x 404: an invitation token",
+      ]);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { AdminClient, OWNER } from "../support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -89,5 +90,65 @@ describe("access log", () => {
       keyPrefix: a.key.slice(0, 12),
       durationMs: expect.any(Number),
     });
+  });
+});
+
+describe('security: invitation tokens and passwords never reach a log, the database or another response (admin.yaml, "createInvitation", "changePassword")', () => {
+  it("after inviting, looking up, accepting, reusing a link and changing a password, the token shows only in its create response, and no password anywhere", async () => {
+    const owner = new AdminClient(server.url);
+    const setup = await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER);
+    const ws = setup.body.workspaces[0]?.id ?? "";
+    const created = await owner.post<{ link: string }>(`/workspaces/${ws}/invitations`, {
+      email: "secret-invitee@example.com",
+      role: "member",
+    });
+    const token = created.body.link.split("#/join/")[1] ?? "";
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const invitee = new AdminClient(server.url);
+    const inviteePassword = "invitee's secret passphrase";
+    const answers = [
+      await invitee.post("/invitations/lookup", { token }),
+      await invitee.post("/invitations/accept", {
+        token,
+        name: "Invitee",
+        password: inviteePassword,
+      }),
+      await new AdminClient(server.url).post("/invitations/accept", {
+        token,
+        name: "Again",
+        password: inviteePassword,
+      }),
+      await owner.get(`/workspaces/${ws}/invitations`),
+      await invitee.post("/me/password", {
+        currentPassword: inviteePassword,
+        newPassword: "invitee's next passphrase",
+      }),
+      await invitee.post("/me/password", {
+        currentPassword: "a wrong guess at it",
+        newPassword: "invitee's third passphrase",
+      }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 201, 410, 200, 204, 403]);
+    const stored: string[] = [];
+    for (const info of await t.db.listCollections().toArray()) {
+      for (const doc of await t.db.collection(info.name).find({}).toArray())
+        stored.push(JSON.stringify(doc));
+    }
+    const secrets = [
+      token,
+      inviteePassword,
+      "invitee's next passphrase",
+      "a wrong guess at it",
+      OWNER.password,
+    ];
+    for (const secret of secrets) {
+      for (const [where, text] of [
+        ["logs", server.logLines.join("\n")],
+        ["database", stored.join("\n")],
+        ["responses", answers.map((r) => JSON.stringify([r.body, [...r.headers]])).join("\n")],
+      ] as const) {
+        expect(text.includes(secret), `${where} hold a secret`).toBe(false);
+      }
+    }
   });
 });

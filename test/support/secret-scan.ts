@@ -8,13 +8,18 @@ import { fileURLToPath } from "node:url";
  * The run-wide secrets check (README, "Other scripts"): every test server records what it logged, what it
  * answered and which session tokens it handed out; every test database is dumped before it is
  * dropped. After the whole run, `scanRun` looks through all of it for raw API keys, session
- * tokens and the passwords the suites use.
+ * tokens, invitation tokens and the passwords the suites use. An invitation's token is recorded
+ * from the one response allowed to show it (the invitation's creation, in its link); a key may
+ * likewise show only in its mint response.
  */
 export const SCAN_DIR = fileURLToPath(new URL("../../test-output/secret-scan/", import.meta.url));
 const TEST_DIR = fileURLToPath(new URL("../", import.meta.url));
 const RAW_KEY = /cp_(?:live|test)_[0-9A-Za-z]{42}/;
 /** The two answers that show a raw key, once: a mint (mintKey) and a roll's successor (rollKey). */
 const MINT_PATH = /^\/api\/admin\/workspaces\/[^/]+\/keys(?:\/[^/]+\/roll)?$/;
+const INVITE_PATH = /^\/api\/admin\/workspaces\/[^/]+\/invitations$/;
+/** The token in an invitation link (`…/dashboard/#/join/{token}`), as a JSON body spells it. */
+const INVITATION_LINK = /#\/join\/([A-Za-z0-9_-]{43})/g;
 /** One level of percent-encoding of an ASCII character (all a key is made of), either case. */
 const ASCII_ESCAPE = /%([0-7][0-9A-Fa-f])/g;
 /** Levels of percent-encoding looked through, as many as the logger decodes (MAX_DECODES). */
@@ -42,7 +47,10 @@ export function resetScanDir(): void {
   mkdirSync(SCAN_DIR, { recursive: true });
 }
 
-function record(kind: "logs" | "responses" | "tokens" | "db", lines: string[]): void {
+function record(
+  kind: "logs" | "responses" | "tokens" | "invitations" | "db",
+  lines: string[],
+): void {
   if (lines.length === 0) return;
   mkdirSync(SCAN_DIR, { recursive: true });
   writeFileSync(
@@ -61,6 +69,7 @@ export function recordingHandler(handler: RequestListener): {
 } {
   const responses: string[] = [];
   const tokens: string[] = [];
+  const invitationTokens: string[] = [];
   const wrapped: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     // Read now: routers rewrite req.url as the request moves through them.
@@ -87,14 +96,13 @@ export function recordingHandler(handler: RequestListener): {
         if (token) tokens.push(token);
       }
       const mint = req.method === "POST" && MINT_PATH.test(url) && res.statusCode === 201;
+      const invite = req.method === "POST" && INVITE_PATH.test(url) && res.statusCode === 201;
+      const body = Buffer.concat(chunks).toString("utf8").slice(0, 262_144);
+      if (invite) {
+        for (const m of body.matchAll(INVITATION_LINK)) if (m[1]) invitationTokens.push(m[1]);
+      }
       responses.push(
-        JSON.stringify({
-          method: req.method,
-          url,
-          status: res.statusCode,
-          mint,
-          body: Buffer.concat(chunks).toString("utf8").slice(0, 262_144),
-        }),
+        JSON.stringify({ method: req.method, url, status: res.statusCode, mint, invite, body }),
       );
       return end(chunk, ...rest);
     }) as typeof res.end;
@@ -105,11 +113,15 @@ export function recordingHandler(handler: RequestListener): {
     flush: () => {
       record("responses", responses.splice(0));
       record("tokens", tokens.splice(0));
+      record("invitations", invitationTokens.splice(0));
     },
   };
 }
 
-/** Passwords the suites send: string literals assigned to a `password` in the test sources. */
+/**
+ * Passwords the suites send: string literals assigned to a `password` (or `…Password`, as
+ * `newPassword`) in the test sources.
+ */
 function knownPasswords(): string[] {
   const found = new Set<string>();
   const files = readdirSync(TEST_DIR, { recursive: true, encoding: "utf8" }).filter((f) =>
@@ -117,7 +129,7 @@ function knownPasswords(): string[] {
   );
   for (const file of files) {
     const text = readFileSync(path.join(TEST_DIR, file), "utf8");
-    for (const m of text.matchAll(/password["']?\s*[:=]\s*["'`]([^"'`$]{10,})["'`]/g)) {
+    for (const m of text.matchAll(/[pP]assword["']?\s*[:=]\s*["'`]([^"'`$]{10,})["'`]/g)) {
       if (m[1] !== undefined) found.add(m[1]);
     }
   }
@@ -128,6 +140,7 @@ export interface ScanResult {
   files: number;
   bytes: number;
   tokens: number;
+  invitationTokens: number;
   passwords: number;
   findings: string[];
 }
@@ -139,16 +152,23 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     names
       .filter((n) => n.endsWith(`.${kind}.txt`))
       .map((n) => [n, readFileSync(path.join(dir, n), "utf8")] as const);
-  const tokens = read("tokens").flatMap(([, text]) => text.split("\n").filter((t) => t !== ""));
+  const lines = (kind: string) =>
+    read(kind).flatMap(([, text]) => text.split("\n").filter((t) => t !== ""));
+  const tokens = lines("tokens");
+  const invitationTokens = lines("invitations");
   const passwords = knownPasswords();
   const findings: string[] = [];
   let bytes = 0;
-  const look = (where: string, text: string, allowKeys: boolean) => {
+  const look = (where: string, text: string, allowKeys: boolean, allowInvitations = false) => {
     bytes += text.length;
     if (!allowKeys && holdsKey(text))
       findings.push(`${where}: an API key (raw or percent-encoded)`);
     for (const token of tokens)
       if (text.includes(token)) findings.push(`${where}: a session token`);
+    if (!allowInvitations) {
+      for (const token of invitationTokens)
+        if (text.includes(token)) findings.push(`${where}: an invitation token`);
+    }
     for (const password of passwords)
       if (text.includes(password)) findings.push(`${where}: a password`);
   };
@@ -160,15 +180,17 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
         url: string;
         status: number;
         mint: boolean;
+        invite?: boolean;
         body: string;
       };
-      look(`${name} ${r.method} ${r.url} ${r.status}`, r.body, r.mint);
+      look(`${name} ${r.method} ${r.url} ${r.status}`, r.body, r.mint, r.invite === true);
     }
   }
   return {
     files: names.length,
     bytes,
     tokens: tokens.length,
+    invitationTokens: invitationTokens.length,
     passwords: passwords.length,
     findings,
   };

@@ -20,8 +20,8 @@ export interface TestServer {
 export async function startTestServer(
   db: Db,
   env: Record<string, string> = {},
-  /** The app's test hooks: a clock of its own (key expiry, audit log, changes feed), … */
-  testHooks: AppDeps["testHooks"] = {},
+  /** Tests only: the app's test hooks (a clock of its own …) and a mailer of invitation links. */
+  extras: Pick<AppDeps, "testHooks" | "mailer"> = {},
 ): Promise<TestServer> {
   const config = loadConfig({ PORT: "0", LOG_LEVEL: "debug", DB_TIMEOUT_MS: "1500", ...env });
   const logLines: string[] = [];
@@ -37,7 +37,7 @@ export async function startTestServer(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const app = createApp({ config, db, logger, testHooks });
+  const app = createApp({ config, db, logger, ...extras });
   // As `npm start` does: the suites exercise the warmed validators that production serves with.
   await app.warmUp();
   const recording = recordingHandler(app.handler);

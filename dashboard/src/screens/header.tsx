@@ -19,10 +19,11 @@ export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }
   const [error, setError] = useState<string | null>(null);
 
   const switchTo = (id: string) => {
-    const section = route.name === "keys" ? "keys" : "blogs";
     navigate(
       hrefOf(
-        section === "keys" ? { name: "keys", ws: id } : { name: "blogs", ws: id, status: null },
+        route.name === "keys" || route.name === "members"
+          ? { name: route.name, ws: id }
+          : { name: "blogs", ws: id, status: null },
       ),
     );
   };
@@ -37,14 +38,14 @@ export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }
     onSignedOut();
   };
 
-  const link = (name: "keys" | "blogs", label: string) => {
+  const link = (name: "keys" | "blogs" | "members", label: string) => {
     if (!workspace) return null;
     const current = route.name === name || (name === "blogs" && route.name === "blog");
     return (
       <a
         class="nav-link"
         href={hrefOf(
-          name === "keys" ? { name, ws: workspace.id } : { name, ws: workspace.id, status: null },
+          name === "blogs" ? { name, ws: workspace.id, status: null } : { name, ws: workspace.id },
         )}
         aria-current={current ? "page" : undefined}
         onClick={onLinkClick}
@@ -83,11 +84,20 @@ export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }
         <nav aria-label="Sections" class="nav">
           {link("keys", "API keys")}
           {link("blogs", "Blogs")}
+          {link("members", "Members")}
         </nav>
         <div class="account">
           <span class="account-name" title={me.user.email}>
             {me.user.name}
           </span>
+          <a
+            class="nav-link account-link"
+            href={hrefOf({ name: "account" })}
+            aria-current={route.name === "account" ? "page" : undefined}
+            onClick={onLinkClick}
+          >
+            Account
+          </a>
           <button type="button" class="button small" onClick={signOut}>
             Sign out
           </button>

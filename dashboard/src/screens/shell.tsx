@@ -1,12 +1,14 @@
 import { useEffect, useRef } from "preact/hooks";
-import type { Me } from "../api.js";
+import { api, call, type Me } from "../api.js";
 import { useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick, useRoute } from "../router.js";
 import { rememberedWorkspace, rememberWorkspace } from "../workspace-choice.js";
+import { Account } from "./account.js";
 import { BlogEditor } from "./blog-editor.js";
 import { Blogs } from "./blogs.js";
 import { Header } from "./header.js";
 import { Keys } from "./keys.js";
+import { Members } from "./members.js";
 
 interface ShellProps {
   me: Me;
@@ -45,6 +47,8 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
     content = <Missing title="No workspace yet">Create one with “New workspace” above.</Missing>;
   } else if (route.name === "home") {
     content = null; // redirecting
+  } else if (route.name === "account") {
+    content = <Account me={me} onSignedOutEverywhere={onSignedOut} />;
   } else if (route.name === "notFound") {
     content = <Missing title="Page not found">There is nothing at this address.</Missing>;
   } else if (!workspace) {
@@ -55,6 +59,18 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
     );
   } else if (route.name === "keys") {
     content = <Keys key={workspace.id} workspace={workspace} />;
+  } else if (route.name === "members") {
+    content = (
+      <Members
+        key={workspace.id}
+        workspace={workspace}
+        meId={me.user.id}
+        onOwnMembershipChanged={async (left) => {
+          onMeChange(await call(api.GET("/me")));
+          if (left) navigate(hrefOf({ name: "home" }), { replace: true });
+        }}
+      />
+    );
   } else if (route.name === "blogs") {
     content = <Blogs key={workspace.id} workspace={workspace} status={route.status} />;
   } else {

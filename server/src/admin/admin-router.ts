@@ -1,11 +1,17 @@
 import express, { type RequestHandler, Router } from "express";
 import { errorHandler } from "../http/errors.js";
+import { invitationUse } from "../invitations/invitation-use.js";
+import type { Mailer } from "../invitations/mailer.js";
+import { passwordChange } from "../sessions/password-change.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
+import { accountHandlers } from "./account-routes.js";
 import { blogHandlers } from "./blog-routes.js";
 import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
+import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
 import { limitAndAuditHandlers } from "./limit-routes.js";
+import { meView } from "./me-view.js";
 import { sessionHandlers } from "./session-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
 
@@ -14,6 +20,8 @@ export interface AdminDeps {
   readonly specValidation: readonly RequestHandler[];
   readonly publicOrigin: string | undefined;
   readonly stores: Stores;
+  /** Mails invitation links when given (invitations/mailer.ts); none by default. */
+  readonly mailer?: Mailer | undefined;
 }
 
 /**
@@ -21,15 +29,32 @@ export interface AdminDeps {
  * rules never judge consumer requests nor the other way round.
  */
 export function adminRouter(deps: AdminDeps): Router {
-  const { users, workspaces, setup, sessions, throttle, keys, blogs } = deps.stores;
+  const { users, workspaces, setup, sessions, throttle, keys, blogs, invitations } = deps.stores;
   const { rollKey, rateLimits, audit } = deps.stores;
+  const secureCookies = deps.publicOrigin?.startsWith("https:") ?? false;
   const session = sessionHandlers({
     users,
     workspaces,
     setup,
     sessions,
     signIn: passwordSignIn({ users, sessions, throttle }),
-    secureCookies: deps.publicOrigin?.startsWith("https:") ?? false,
+    secureCookies,
+  });
+  const account = accountHandlers({
+    changePassword: passwordChange({ users, sessions, throttle }),
+    sessions,
+    secureCookies,
+  });
+  const invitation = invitationHandlers({
+    invitations,
+    use: invitationUse({ invitations, throttle, users, workspaces, sessions }),
+    users,
+    workspaces,
+    sessions,
+    me: meView(users, workspaces).me,
+    publicOrigin: deps.publicOrigin,
+    mailer: deps.mailer,
+    secureCookies,
   });
   const ws = workspaceHandlers(workspaces);
   const key = keyHandlers(keys, rollKey, users);
@@ -56,11 +81,15 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get("/session", session.getSession);
   router.post("/setup", session.runSetup);
   router.post("/session", session.signIn);
+  router.post("/invitations/lookup", invitation.lookUpInvitation);
+  router.post("/invitations/accept", invitation.acceptInvitation);
 
   // Signed-in users only.
   router.use(requireSession(sessions));
   router.delete("/session", session.signOut);
   router.get("/me", session.getMe);
+  router.post("/me/password", account.changePassword);
+  router.delete("/me/sessions", account.signOutEverywhere);
   router.get("/workspaces", ws.listWorkspaces);
   router.post("/workspaces", ws.createWorkspace);
 
@@ -69,7 +98,12 @@ export function adminRouter(deps: AdminDeps): Router {
   router.patch(W, requireOwner, ws.renameWorkspace);
   router.get(`${W}/members`, ws.listMembers);
   router.post(`${W}/members`, requireOwner, ws.addMember);
-  router.delete(`${W}/members/:userId`, requireOwner, ws.removeMember);
+  router.patch(`${W}/members/:userId`, requireOwner, ws.changeMemberRole);
+  // Owners remove anyone; a member only themselves (leaving): checked by the handler.
+  router.delete(`${W}/members/:userId`, ws.removeMember);
+  router.get(`${W}/invitations`, requireOwner, invitation.listInvitations);
+  router.post(`${W}/invitations`, requireOwner, invitation.createInvitation);
+  router.delete(`${W}/invitations/:invitationId`, requireOwner, invitation.withdrawInvitation);
   router.get(`${W}/keys`, key.listKeys);
   router.post(`${W}/keys`, key.mintKey);
   router.post(`${W}/keys/:keyId/revoke`, key.revokeKey);

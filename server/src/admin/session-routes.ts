@@ -1,19 +1,12 @@
 import type { Response } from "express";
-import type { AdminHandler, Me } from "../admin-api-types.js";
+import type { AdminHandler } from "../admin-api-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { PasswordSignIn } from "../sessions/sign-in.js";
 import type { FirstRunSetup } from "../users/first-run-setup.js";
-import { toUser } from "../users/user-view.js";
 import type { UsersStore } from "../users/users-store.js";
-import { toWorkspace } from "../workspaces/workspace-view.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
-import {
-  clearSessionCookie,
-  sessionTokenOf,
-  setSessionCookie,
-  signedInUser,
-  signInFirst,
-} from "./guards.js";
+import { clearSessionCookie, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
+import { meView } from "./me-view.js";
 
 export interface SessionDeps {
   users: Pick<UsersStore, "findById">;
@@ -27,18 +20,7 @@ export interface SessionDeps {
 /** First-run setup, sign-in, sign-out and "who am I". */
 export function sessionHandlers(deps: SessionDeps) {
   const { users, workspaces, setup, sessions, secureCookies } = deps;
-  /** The user with their workspaces, or null when the account no longer exists. */
-  const meOrNull = async (userId: string): Promise<Me | null> => {
-    const user = await users.findById(userId);
-    if (user === null) return null;
-    const mine = await workspaces.of(userId);
-    return { user: toUser(user), workspaces: mine.map((w) => toWorkspace(w.workspace, w.role)) };
-  };
-  const me = async (userId: string): Promise<Me> => {
-    const found = await meOrNull(userId);
-    if (found === null) throw signInFirst();
-    return found;
-  };
+  const { me, meOrNull } = meView(users, workspaces);
   const startSession = (
     res: Pick<Response, "cookie">,
     session: { token: string; expiresAt: Date },

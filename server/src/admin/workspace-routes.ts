@@ -1,4 +1,5 @@
 import type { AdminHandler } from "../admin-api-types.js";
+import { mayRemove } from "../workspaces/workspace-rules.js";
 import { toMember, toWorkspace } from "../workspaces/workspace-view.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import { roleInPath, signedInUser } from "./guards.js";
@@ -37,10 +38,26 @@ export function workspaceHandlers(workspaces: WorkspacesStore) {
     res.status(202).json({ message: MEMBER_ADD_ACCEPTED });
   };
 
+  const changeMemberRole: AdminHandler<"changeMemberRole"> = async (req, res) => {
+    const { workspaceId, userId } = req.params;
+    res.json(toMember(await workspaces.changeRole(workspaceId, userId, req.body.role)));
+  };
+
+  // An owner removes anyone; any member removes themselves, which is leaving (workspace-rules.ts).
   const removeMember: AdminHandler<"removeMember"> = async (req, res) => {
-    await workspaces.removeMember(req.params.workspaceId, req.params.userId);
+    const { workspaceId, userId } = req.params;
+    mayRemove(roleInPath(res), signedInUser(res), userId);
+    await workspaces.removeMember(workspaceId, userId);
     res.status(204).end();
   };
 
-  return { listWorkspaces, createWorkspace, renameWorkspace, listMembers, addMember, removeMember };
+  return {
+    listWorkspaces,
+    createWorkspace,
+    renameWorkspace,
+    listMembers,
+    addMember,
+    changeMemberRole,
+    removeMember,
+  };
 }

@@ -97,6 +97,35 @@ export interface SignInFailuresDoc {
 }
 
 /**
+ * An invitation to join a workspace (invitations/invitations-store.ts). The link's token is never
+ * stored: only its SHA-256 hash, by which the link is looked up.
+ */
+export interface InvitationDoc {
+  /** Public identifier (`inv_…`), to list and withdraw it. */
+  _id: string;
+  /** SHA-256 hex of the link's token; unique. */
+  tokenHash: string;
+  workspaceId: string;
+  /** Lower-cased, as accounts are looked up. */
+  email: string;
+  role: Role;
+  /** User id of the owner who invited. */
+  invitedBy: string;
+  createdAt: Date;
+  /** Seven days after `createdAt`: the link stops working. */
+  expiresAt: Date;
+  /**
+   * Seven days after `expiresAt`: the invitation is deleted (TTL index, sweeper). Until then a
+   * used or expired link is told so (410); afterwards it is unknown (404).
+   */
+  keepUntil: Date;
+  /** Set once, by compare-and-set, when the invitation is used; null while pending. */
+  acceptedAt: Date | null;
+  /** Who joined with it. */
+  acceptedBy: string | null;
+}
+
+/**
  * One-off markers; `_id: "setup"` exists once first-run setup has happened, and
  * `_id: "changes-token-key"` holds the key that signs the changes feed's tokens (in `value`).
  */
@@ -200,6 +229,7 @@ export interface Collections {
   readonly markers: Collection<MarkerDoc>;
   readonly changes: Collection<ChangeEntryDoc>;
   readonly audit: Collection<AuditEntryDoc>;
+  readonly invitations: Collection<InvitationDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -214,6 +244,7 @@ export function collections(db: Db): Collections {
     markers: db.collection<MarkerDoc>("markers"),
     changes: db.collection<ChangeEntryDoc>("changes"),
     audit: db.collection<AuditEntryDoc>("audit"),
+    invitations: db.collection<InvitationDoc>("invitations"),
   };
 }
 
@@ -232,7 +263,10 @@ export function collections(db: Db): Collections {
  * - audit {workspaceId, at desc, _id desc}: the audit log, one index range per page;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
- * - TTL (`expireAfterSeconds: 0` on `expiresAt`) on sessions and signInFailures, so MongoDB
+ * - invitations {tokenHash} unique: a link is looked up by its token's hash;
+ *   invitations {workspaceId, createdAt, _id}: a workspace's pending invitations;
+ * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
+ *   signInFailures and invitations, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
  *   sweeper (sessions/sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
  *   index of the same name on `expiresAt` serves the sweeper's query there.
@@ -240,7 +274,8 @@ export function collections(db: Db): Collections {
  * Returns whether the TTL indexes exist.
  */
 export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
-  const { apiKeys, audit, blogs, users, memberships, sessions, signInFailures } = collections(db);
+  const { apiKeys, audit, blogs, users, memberships, sessions, signInFailures, invitations } =
+    collections(db);
   // One index per command: FerretDB 1.24 drops the connection (a server-side panic) when one
   // createIndexes command names several indexes that all exist already.
   await blogs.createIndex(
@@ -264,29 +299,36 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await sessions.createIndex({ userId: 1 }, { name: "user_sessions" });
   await signInFailures.createIndex({ email: 1, expiresAt: 1 }, { name: "failures_by_email" });
   await signInFailures.createIndex({ address: 1, expiresAt: 1 }, { name: "failures_by_address" });
+  await invitations.createIndex({ tokenHash: 1 }, { name: "invitation_token", unique: true });
+  await invitations.createIndex(
+    { workspaceId: 1, createdAt: 1, _id: 1 },
+    { name: "workspace_invitations" },
+  );
   // The window is in each document's `expiresAt`, not in the index: a changed window never
   // meets an existing index with other options (which MongoDB refuses).
   const sessionsTtl = await ttlIndex(sessions, "session_expiry");
   const failuresTtl = await ttlIndex(signInFailures, "failure_expiry");
-  return { ttlIndexes: sessionsTtl && failuresTtl };
+  const invitationsTtl = await ttlIndex(invitations, "invitation_expiry", "keepUntil");
+  return { ttlIndexes: sessionsTtl && failuresTtl && invitationsTtl };
 }
 
 /**
- * A TTL index on `expiresAt`; false where the server has no TTL (FerretDB: NotImplemented).
+ * A TTL index on `expiresAt` (or `field`); false where the server has no TTL (FerretDB: NotImplemented).
  * There the same keys go into a plain index of the same name, so the sweeper's
  * `deleteMany({expiresAt: {$lte: now}})` reads only the expired documents, not the collection.
  */
 async function ttlIndex(
-  collection: Collection<SessionDoc> | Collection<SignInFailuresDoc>,
+  collection: Collection<SessionDoc> | Collection<SignInFailuresDoc> | Collection<InvitationDoc>,
   name: string,
+  field: "expiresAt" | "keepUntil" = "expiresAt",
 ): Promise<boolean> {
   try {
-    await collection.createIndex({ expiresAt: 1 }, { name, expireAfterSeconds: 0 });
+    await collection.createIndex({ [field]: 1 }, { name, expireAfterSeconds: 0 });
     return true;
   } catch (err) {
     if (!(err instanceof MongoServerError && err.code === NOT_IMPLEMENTED)) throw err;
   }
-  await collection.createIndex({ expiresAt: 1 }, { name });
+  await collection.createIndex({ [field]: 1 }, { name });
   return false;
 }
 

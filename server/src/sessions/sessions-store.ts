@@ -30,6 +30,16 @@ export function sessionsStore({ sessions }: Collections, ttlMs: number) {
     async delete(token: string): Promise<void> {
       await sessions.deleteOne({ _id: hashToken(token) });
     },
+
+    /** Ends every session of the user but the one of `keepToken` (a password change). */
+    async endOthers(userId: string, keepToken: string): Promise<void> {
+      await sessions.deleteMany({ userId, _id: { $ne: hashToken(keepToken) } });
+    },
+
+    /** Ends every session of the user ("sign out everywhere"). */
+    async endAll(userId: string): Promise<void> {
+      await sessions.deleteMany({ userId });
+    },
   };
 }
 

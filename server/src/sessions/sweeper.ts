@@ -9,25 +9,27 @@ export const FIRST_SWEEP_DELAY_MS = 60_000;
 export interface Purged {
   readonly sessions: number;
   readonly signInFailures: number;
+  readonly invitations: number;
 }
 
 /**
- * Deletes the sessions and sign-in records that have expired by `now`, and sign-in records
- * without `expiresAt` (the per-email counters stored before it existed). Idempotent, and safe to
- * run from every instance at once: the same deletes that MongoDB's TTL monitor does, which
- * FerretDB 1.24 has none of.
+ * Deletes the sessions and sign-in records that have expired by `now`, sign-in records
+ * without `expiresAt` (the per-email counters stored before it existed), and invitations past
+ * their `keepUntil`. Idempotent, and safe to run from every instance at once: the same deletes
+ * that MongoDB's TTL monitor does, which FerretDB 1.24 has none of.
  */
 export async function purgeExpired(
-  { sessions, signInFailures }: Collections,
+  { sessions, signInFailures, invitations }: Collections,
   now: Date,
 ): Promise<Purged> {
-  const [s, f] = await Promise.all([
+  const [s, f, i] = await Promise.all([
     sessions.deleteMany({ expiresAt: { $lte: now } }),
     signInFailures.deleteMany({
       $or: [{ expiresAt: { $lte: now } }, { expiresAt: { $exists: false } }],
     }),
+    invitations.deleteMany({ keepUntil: { $lte: now } }),
   ]);
-  return { sessions: s.deletedCount, signInFailures: f.deletedCount };
+  return { sessions: s.deletedCount, signInFailures: f.deletedCount, invitations: i.deletedCount };
 }
 
 export interface SweeperOptions {
@@ -61,7 +63,7 @@ export function startSweeper(
     if (closed) return;
     running = purgeExpired(collections, new Date(now()))
       .then((purged) => {
-        if (purged.sessions + purged.signInFailures > 0) {
+        if (purged.sessions + purged.signInFailures + purged.invitations > 0) {
           log.debug({ purged }, "expired sessions and sign-in records deleted");
         }
       })

@@ -36,6 +36,14 @@ export function usersStore({ users }: Collections) {
       return doc;
     },
 
+    /** Checked by the caller (the spec's length rules, the current password). */
+    async setPassword(userId: string, password: string): Promise<void> {
+      await users.updateOne(
+        { _id: userId },
+        { $set: { passwordHash: await hashPassword(password) } },
+      );
+    },
+
     findByEmail: (email: string) => users.findOne({ email: normalEmail(email) }),
     findById: (id: string) => users.findOne({ _id: id }),
 

@@ -7,8 +7,11 @@
  *   same "not found" as for a workspace that does not), so ids cannot be probed;
  * - any member reads the workspace and its members, writes, releases and removes its blogs, and
  *   mints and revokes its API keys;
- * - only its owner renames it and adds or removes members;
- * - the owner's own membership is never removed: a workspace always keeps its owner.
+ * - only an owner renames it, invites, adds or removes members and changes their roles; a
+ *   workspace may have several owners, all alike;
+ * - any member may leave it (remove their own membership);
+ * - a workspace always keeps an owner: its last owner can be neither removed, nor demoted, nor
+ *   leave (owner-guard.ts keeps this under concurrency).
  */
 import type { Role } from "../db/collections.js";
 import { conflict, DomainError, invalid, notFound } from "../domain-error.js";
@@ -33,13 +36,23 @@ export function memberRole(role: Role | null): Role {
   return role;
 }
 
-/** Renaming a workspace and adding or removing its members: its owner only. */
+/** Renaming a workspace and managing its members: an owner only. */
 export function mustBeOwner(role: Role | null | undefined): void {
   if (role !== "owner") throw new DomainError("forbidden", "Only the workspace owner can do this.");
 }
 
-/** A membership may be removed unless it is the owner's; "not found" when there is none. */
-export function mayRemoveMember(role: Role | null): void {
-  if (role === null) throw notFound("Member not found.");
-  if (role === "owner") throw conflict("The owner cannot be removed.");
+/** Removing a membership: an owner removes anyone; a member only themselves (leaving). */
+export function mayRemove(callerRole: Role, callerId: string, userId: string): void {
+  if (callerId !== userId) mustBeOwner(callerRole);
 }
+
+/** The role of the membership to change or remove; "not found" when there is none. */
+export function existingMember(role: Role | null): Role {
+  if (role === null) throw notFound("Member not found.");
+  return role;
+}
+
+export const LAST_OWNER_MESSAGE = "A workspace needs an owner. Make another member an owner first.";
+
+/** What the last owner's removal, demotion or leaving answers. */
+export const lastOwner = (): DomainError => conflict(LAST_OWNER_MESSAGE);

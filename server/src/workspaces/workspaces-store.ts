@@ -1,9 +1,10 @@
 import type { Collections, MembershipDoc, Role, UserDoc, WorkspaceDoc } from "../db/collections.js";
 import { isDuplicateKey } from "../db/duplicate-key.js";
-import { notFound } from "../domain-error.js";
+import { conflict, notFound } from "../domain-error.js";
 import { newId } from "../ids.js";
 import type { UsersStore } from "../users/users-store.js";
-import { mayRemoveMember, workspaceName } from "./workspace-rules.js";
+import { ownerGuard } from "./owner-guard.js";
+import { existingMember, workspaceName } from "./workspace-rules.js";
 
 /** A workspace with the role one user has in it. */
 export interface WorkspaceWithRole {
@@ -24,9 +25,11 @@ const membershipId = (workspaceId: string, userId: string) => `${workspaceId}:${
  * users store's: this one looks them up by email and id.
  */
 export function workspacesStore(
-  { workspaces, memberships }: Collections,
+  c: Collections,
   users: Pick<UsersStore, "findByEmail" | "namesOf">,
 ) {
+  const { workspaces, memberships } = c;
+  const guard = ownerGuard(c);
   const addMembership = async (workspaceId: string, userId: string, role: Role) => {
     const doc: MembershipDoc = {
       _id: membershipId(workspaceId, userId),
@@ -65,6 +68,8 @@ export function workspacesStore(
       if (doc === null) throw notFound("Workspace not found.");
       return doc;
     },
+
+    byId: (workspaceId: string) => workspaces.findOne({ _id: workspaceId }),
 
     /** The user's role in the workspace, or null when they are not a member. */
     async roleIn(workspaceId: string, userId: string): Promise<Role | null> {
@@ -108,9 +113,61 @@ export function workspacesStore(
       }
     },
 
+    /**
+     * Makes a user with an accepted invitation a member ("conflict" when they are one already).
+     * The caller has checked the invitation.
+     */
+    async join(workspaceId: string, userId: string, role: Role): Promise<void> {
+      try {
+        await addMembership(workspaceId, userId, role);
+      } catch (err) {
+        if (isDuplicateKey(err)) throw conflict("You are a member of this workspace already.");
+        throw err;
+      }
+    },
+
+    /** The member with the new role; never leaves the workspace without an owner (409). */
+    async changeRole(workspaceId: string, userId: string, role: Role): Promise<MemberOf> {
+      const _id = membershipId(workspaceId, userId);
+      const current = existingMember(await store.roleIn(workspaceId, userId));
+      if (current === "owner" && role === "member") {
+        await guard.takeAwayOwner(workspaceId, {
+          write: async () => {
+            await memberships.updateOne({ _id }, { $set: { role: "member" } });
+          },
+          undo: async () => {
+            await memberships.updateOne({ _id }, { $set: { role: "owner" } });
+          },
+        });
+      } else if (current !== role) {
+        await memberships.updateOne({ _id }, { $set: { role } });
+      }
+      const [member] = (await store.members(workspaceId)).filter((m) => m.user._id === userId);
+      if (member === undefined) throw notFound("Member not found.");
+      return member;
+    },
+
+    /** Removes a membership (or leaves); never the workspace's last owner (409). */
     async removeMember(workspaceId: string, userId: string): Promise<void> {
-      mayRemoveMember(await store.roleIn(workspaceId, userId));
-      await memberships.deleteOne({ _id: membershipId(workspaceId, userId) });
+      const _id = membershipId(workspaceId, userId);
+      const doc = await memberships.findOne({ _id });
+      existingMember(doc?.role ?? null);
+      if (doc === null || doc.role !== "owner") {
+        await memberships.deleteOne({ _id });
+        return;
+      }
+      await guard.takeAwayOwner(workspaceId, {
+        write: async () => {
+          await memberships.deleteOne({ _id });
+        },
+        undo: async () => {
+          try {
+            await memberships.insertOne(doc);
+          } catch (err) {
+            if (!isDuplicateKey(err)) throw err;
+          }
+        },
+      });
     },
   };
   return store;

@@ -1,0 +1,125 @@
+import { useState } from "preact/hooks";
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
+import { ApiError, api, type Me, messageOf, send } from "../api.js";
+import { Field } from "../components/field.js";
+import { ErrorMessage } from "../components/status.js";
+import { useSubmit, useTitle } from "../hooks.js";
+import "./team.css";
+
+const limits = adminLimits.changePassword;
+
+interface AccountProps {
+  me: Me;
+  /** Every session ended, this one too. */
+  onSignedOutEverywhere: () => void;
+}
+
+/** One's own account: change the password (other sessions end), or sign out everywhere. */
+export function Account({ me, onSignedOutEverywhere }: AccountProps) {
+  useTitle("Your account");
+  return (
+    <>
+      <div class="page-header">
+        <div>
+          <h1 tabIndex={-1}>Your account</h1>
+          <p class="lead">
+            Signed in as <strong>{me.user.name}</strong> ({me.user.email}).
+          </p>
+        </div>
+      </div>
+      <div class="account-sections">
+        <ChangePassword />
+        <SignOutEverywhere onDone={onSignedOutEverywhere} />
+      </div>
+    </>
+  );
+}
+
+function ChangePassword() {
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [done, setDone] = useState(false);
+  const { busy, error, submit } = useSubmit((err) => {
+    if (err instanceof ApiError && err.status === 429) {
+      return `Too many wrong passwords. Try again in ${Math.ceil((err.retryAfterSeconds ?? 60) / 60)} min.`;
+    }
+    return messageOf(err);
+  });
+  const change = submit(async () => {
+    setDone(false);
+    await send(api.POST("/me/password", { body: { currentPassword: current, newPassword: next } }));
+    setCurrent("");
+    setNext("");
+    setDone(true);
+  });
+  return (
+    <section class="card" aria-labelledby="password-title">
+      <h2 id="password-title">Change password</h2>
+      <form class="stack" onSubmit={change}>
+        {/* Lets password managers file the new password under the right account. */}
+        <input type="hidden" autocomplete="username" />
+        <Field label="Current password">
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              required
+              maxLength={limits.currentPassword.maxLength}
+              autocomplete="current-password"
+              value={current}
+              onInput={(e) => setCurrent(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="New password"
+          hint={`At least ${limits.newPassword.minLength} characters. Your other sessions end when it changes.`}
+        >
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              required
+              minLength={limits.newPassword.minLength}
+              maxLength={limits.newPassword.maxLength}
+              autocomplete="new-password"
+              value={next}
+              onInput={(e) => setNext(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        {error && <ErrorMessage message={error} />}
+        <div role="status">
+          {done && (
+            <p class="notice success">
+              Password changed. Your other sessions have ended; this one stays signed in.
+            </p>
+          )}
+        </div>
+        <div>
+          <button type="submit" class="button primary" disabled={busy}>
+            {busy ? "Changing…" : "Change password"}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function SignOutEverywhere({ onDone }: { onDone: () => void }) {
+  const { busy, error, submit } = useSubmit();
+  const signOut = submit(async () => {
+    await send(api.DELETE("/me/sessions"));
+    onDone();
+  });
+  return (
+    <section class="card" aria-labelledby="everywhere-title">
+      <h2 id="everywhere-title">Sign out everywhere</h2>
+      <p>Ends every session of your account, on every browser and device, this one included.</p>
+      {error && <ErrorMessage message={error} />}
+      <button type="button" class="button danger" onClick={signOut} disabled={busy}>
+        {busy ? "Signing out…" : "Sign out everywhere"}
+      </button>
+    </section>
+  );
+}

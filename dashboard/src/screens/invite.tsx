@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { adminLimits } from "../../../openapi/generated/admin-limits.js";
+import { api, type CreatedInvitation, call, type Role, type Workspace } from "../api.js";
+import { Field } from "../components/field.js";
+import { Modal } from "../components/modal.js";
+import { ErrorMessage } from "../components/status.js";
+import { useSubmit } from "../hooks.js";
+
+interface InviteProps {
+  workspace: Workspace;
+  onInvited: () => void;
+  onClose: () => void;
+}
+
+/** An owner invites an email with a role, then sees the one-time link once, to hand over. */
+export function InviteDialog({ workspace, onInvited, onClose }: InviteProps) {
+  const [created, setCreated] = useState<CreatedInvitation | null>(null);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("member");
+  const { busy, error, submit } = useSubmit();
+  const invite = submit(async () => {
+    const result = await call(
+      api.POST("/workspaces/{workspaceId}/invitations", {
+        params: { path: { workspaceId: workspace.id } },
+        body: { email: email.trim(), role },
+      }),
+    );
+    setCreated(result);
+    onInvited();
+  });
+
+  if (created) return <ShowLink created={created} onClose={onClose} />;
+  return (
+    <Modal
+      title={`Invite someone to ${workspace.name}`}
+      onClose={onClose}
+      description="They get a link that works once, for 7 days, to join with a new account or the one they have."
+    >
+      <form class="stack" onSubmit={invite}>
+        <Field label="Email">
+          {(p) => (
+            <input
+              {...p}
+              type="email"
+              required
+              autofocus
+              autocomplete="off"
+              maxLength={adminLimits.createInvitation.email.maxLength}
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <fieldset class="field role-choice">
+          <legend class="label-like">Role</legend>
+          <label>
+            <input
+              type="radio"
+              name="invite-role"
+              value="member"
+              checked={role === "member"}
+              onChange={() => setRole("member")}
+            />{" "}
+            Member — writes blogs, manages keys
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="invite-role"
+              value="owner"
+              checked={role === "owner"}
+              onChange={() => setRole("owner")}
+            />{" "}
+            Owner — also manages members
+          </label>
+        </fieldset>
+        {error && <ErrorMessage message={error} />}
+        <div class="modal-actions">
+          <button type="button" class="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" class="button primary" disabled={busy || email.trim() === ""}>
+            {busy ? "Inviting…" : "Create invitation"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ShowLink({ created, onClose }: { created: CreatedInvitation; onClose: () => void }) {
+  const [copy, setCopy] = useState<"" | "copied" | "failed">("");
+  const input = useRef<HTMLInputElement>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => copyButton.current?.focus(), []);
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(created.link);
+      setCopy("copied");
+    } catch {
+      input.current?.select();
+      setCopy("failed");
+    }
+  };
+  return (
+    <Modal
+      title="Copy the invitation link now"
+      onClose={onClose}
+      description={
+        <p class="notice warning">
+          <strong>This link will not be shown again.</strong>{" "}
+          {created.sent
+            ? `It was also mailed to ${created.invitation.email}.`
+            : `Send it to ${created.invitation.email} yourself: Pressroom does not send mail.`}{" "}
+          It works once, until {new Date(created.invitation.expiresAt).toLocaleString()}.
+        </p>
+      }
+    >
+      <div class="field">
+        <label for="invitation-link">Invitation link for {created.invitation.email}</label>
+        <div class="copy-row">
+          <input
+            id="invitation-link"
+            ref={input}
+            class="mono"
+            readOnly
+            value={created.link}
+            spellcheck={false}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button type="button" class="button primary" ref={copyButton} onClick={copyLink}>
+            {copy === "copied" ? "Copied" : "Copy"}
+          </button>
+        </div>
+        <p class="hint" role="status">
+          {copy === "copied" && "Copied to the clipboard."}
+          {copy === "failed" &&
+            "Could not copy: the link is selected, press Ctrl+C (⌘C) to copy it."}
+        </p>
+      </div>
+      <div class="modal-actions">
+        <button type="button" class="button" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,32 @@
+import type { AdminHandler } from "../admin-api-types.js";
+import type { PasswordChange } from "../sessions/password-change.js";
+import type { SessionsStore } from "../sessions/sessions-store.js";
+import { clearSessionCookie, sessionTokenOf, signedInUser, signInFirst } from "./guards.js";
+
+/** The signed-in user's own account: their password, and all their sessions at once. */
+export function accountHandlers(deps: {
+  changePassword: PasswordChange;
+  sessions: Pick<SessionsStore, "endAll">;
+  secureCookies: boolean;
+}) {
+  const changePassword: AdminHandler<"changePassword"> = async (req, res) => {
+    const sessionToken = sessionTokenOf(req);
+    if (sessionToken === undefined) throw signInFirst();
+    await deps.changePassword({
+      userId: signedInUser(res),
+      sessionToken,
+      currentPassword: req.body.currentPassword,
+      newPassword: req.body.newPassword,
+      ip: req.ip,
+    });
+    res.status(204).end();
+  };
+
+  const signOutEverywhere: AdminHandler<"signOutEverywhere"> = async (_req, res) => {
+    await deps.sessions.endAll(signedInUser(res));
+    clearSessionCookie(res, deps.secureCookies);
+    res.status(204).end();
+  };
+
+  return { changePassword, signOutEverywhere };
+}

@@ -1,0 +1,108 @@
+import type { Request } from "express";
+import type { AdminHandler } from "../admin-api-types.js";
+import { conflict, notFound } from "../domain-error.js";
+import { ALREADY_MEMBER_MESSAGE } from "../invitations/invitation-rules.js";
+import type { InvitationUse } from "../invitations/invitation-use.js";
+import { toInvitation } from "../invitations/invitation-view.js";
+import type { InvitationsStore } from "../invitations/invitations-store.js";
+import type { Mailer } from "../invitations/mailer.js";
+import type { SessionsStore } from "../sessions/sessions-store.js";
+import type { UsersStore } from "../users/users-store.js";
+import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
+import { sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
+import type { meView } from "./me-view.js";
+
+export interface InvitationDeps {
+  invitations: InvitationsStore;
+  use: InvitationUse;
+  users: Pick<UsersStore, "findByEmail" | "namesOf">;
+  workspaces: Pick<WorkspacesStore, "byId" | "roleIn">;
+  sessions: Pick<SessionsStore, "userOf">;
+  me: ReturnType<typeof meView>["me"];
+  publicOrigin: string | undefined;
+  mailer: Mailer | undefined;
+  secureCookies: boolean;
+}
+
+/**
+ * Invitations: owners make, list and withdraw them; anyone with a link looks at it and accepts
+ * it (the rules: invitations/invitation-rules.ts). The link's token is answered once, by
+ * create, and otherwise only ever read from request bodies: never logged, never stored.
+ */
+export function invitationHandlers(deps: InvitationDeps) {
+  /** The dashboard's origin: PUBLIC_URL, else the loopback address the request came to. */
+  const originOf = (req: Request) =>
+    deps.publicOrigin ?? new URL(`${req.protocol}://${req.get("host") ?? "localhost"}`).origin;
+
+  const createInvitation: AdminHandler<"createInvitation"> = async (req, res) => {
+    const { workspaceId } = req.params;
+    const invitedBy = signedInUser(res);
+    const account = await deps.users.findByEmail(req.body.email);
+    if (account !== null && (await deps.workspaces.roleIn(workspaceId, account._id)) !== null) {
+      throw conflict(ALREADY_MEMBER_MESSAGE);
+    }
+    const { doc, token } = await deps.invitations.create({
+      workspaceId,
+      email: req.body.email,
+      role: req.body.role,
+      invitedBy,
+    });
+    const link = `${originOf(req)}/dashboard/#/join/${token}`;
+    const people = await deps.users.namesOf([invitedBy]);
+    let sent = false;
+    if (deps.mailer !== undefined) {
+      const workspace = await deps.workspaces.byId(workspaceId);
+      try {
+        await deps.mailer.sendInvitation({
+          to: doc.email,
+          link,
+          workspaceName: workspace?.name ?? "",
+          invitedBy: people.get(invitedBy)?.name ?? "",
+        });
+        sent = true;
+      } catch (err) {
+        // Not the error itself: its message might quote the link, whose token must not be logged.
+        const kind = err instanceof Error ? err.name : typeof err;
+        res.locals.log.warn({ invitationId: doc._id, kind }, "mailing an invitation failed");
+      }
+    }
+    res.status(201).json({ invitation: toInvitation(doc, people), link, sent });
+  };
+
+  const listInvitations: AdminHandler<"listInvitations"> = async (req, res) => {
+    const pending = await deps.invitations.pending(req.params.workspaceId);
+    const people = await deps.users.namesOf(pending.map((i) => i.invitedBy));
+    res.json({ data: pending.map((i) => toInvitation(i, people)) });
+  };
+
+  const withdrawInvitation: AdminHandler<"withdrawInvitation"> = async (req, res) => {
+    const { workspaceId, invitationId } = req.params;
+    if (!(await deps.invitations.withdraw(workspaceId, invitationId))) {
+      throw notFound("Invitation not found.");
+    }
+    res.status(204).end();
+  };
+
+  const lookUpInvitation: AdminHandler<"lookUpInvitation"> = async (req, res) => {
+    res.json(await deps.use.lookUp(req.body.token, req.ip));
+  };
+
+  // Open to everyone, like sign-in; reads the session cookie itself, for an existing account.
+  const acceptInvitation: AdminHandler<"acceptInvitation"> = async (req, res) => {
+    const cookie = sessionTokenOf(req);
+    const signedInAs = cookie === undefined ? null : await deps.sessions.userOf(cookie);
+    const { userId, session } = await deps.use.accept(req.body, signedInAs, req.ip);
+    if (session !== null) {
+      setSessionCookie(res, session.token, session.expiresAt, deps.secureCookies);
+    }
+    res.status(201).json(await deps.me(userId));
+  };
+
+  return {
+    createInvitation,
+    listInvitations,
+    withdrawInvitation,
+    lookUpInvitation,
+    acceptInvitation,
+  };
+}

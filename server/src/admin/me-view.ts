@@ -1,0 +1,26 @@
+import type { Me } from "../admin-api-types.js";
+import { toUser } from "../users/user-view.js";
+import type { UsersStore } from "../users/users-store.js";
+import { toWorkspace } from "../workspaces/workspace-view.js";
+import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
+import { signInFirst } from "./guards.js";
+
+/** The admin spec's `Me` of a user: the account with every workspace they belong to. */
+export function meView(
+  users: Pick<UsersStore, "findById">,
+  workspaces: Pick<WorkspacesStore, "of">,
+) {
+  /** The user with their workspaces, or null when the account no longer exists. */
+  const meOrNull = async (userId: string): Promise<Me | null> => {
+    const user = await users.findById(userId);
+    if (user === null) return null;
+    const mine = await workspaces.of(userId);
+    return { user: toUser(user), workspaces: mine.map((w) => toWorkspace(w.workspace, w.role)) };
+  };
+  const me = async (userId: string): Promise<Me> => {
+    const found = await meOrNull(userId);
+    if (found === null) throw signInFirst();
+    return found;
+  };
+  return { me, meOrNull };
+}

@@ -1,0 +1,64 @@
+/**
+ * The rules of invitations, in one place (admin.yaml, createInvitation and acceptInvitation):
+ * - only an owner invites, lists pending invitations and withdraws them;
+ * - a link works once and for 7 days; the token is 32 random bytes, and only its SHA-256 hash
+ *   is stored;
+ * - a used or expired link is told so (410) while the invitation is kept (7 days past its
+ *   expiry); an unknown link — never issued, withdrawn, or deleted — is 404, and nothing more.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { InvitationDoc } from "../db/collections.js";
+import { conflict, gone, invalid, notFound } from "../domain-error.js";
+
+/** How long a link works. */
+export const INVITATION_TTL_MS = 7 * 86_400_000;
+/** How long after its expiry an invitation is kept, so a late click hears "expired", not "unknown". */
+export const INVITATION_KEEP_MS = 7 * 86_400_000;
+
+export const UNKNOWN_LINK_MESSAGE = "This invitation link is not valid.";
+export const USED_MESSAGE = "This invitation has been used already.";
+export const EXPIRED_MESSAGE = "This invitation has expired. Ask for a new one.";
+export const SIGN_IN_FIRST_MESSAGE =
+  "An account with this email exists. Sign in as it first, then open the link again.";
+export const ALREADY_MEMBER_MESSAGE = "This email belongs to a member of the workspace already.";
+
+/** A new link's token (43 base64url characters) and the hash that is stored of it. */
+export function newInvitationToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, tokenHash: hashInvitationToken(token) };
+}
+
+export const hashInvitationToken = (token: string): string =>
+  createHash("sha256").update(token, "utf8").digest("hex");
+
+/** Whether a string can be a token at all (no database read for one that cannot). */
+export const isTokenShaped = (token: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(token);
+
+/** The invitation, if its link may still be used at `now`; otherwise the answer why not. */
+export function usableInvitation(doc: InvitationDoc | null, now: Date): InvitationDoc {
+  if (doc === null) throw notFound(UNKNOWN_LINK_MESSAGE);
+  if (doc.acceptedAt !== null) throw gone(USED_MESSAGE);
+  if (doc.expiresAt.getTime() <= now.getTime()) throw gone(EXPIRED_MESSAGE);
+  return doc;
+}
+
+/**
+ * What the accept body must hold: a new account needs a name and a password; an existing one
+ * must be the signed-in user, and the body neither.
+ */
+export function acceptanceFits(
+  account: { id: string } | null,
+  signedInAs: string | null,
+  body: { name?: string | undefined; password?: string | undefined },
+): void {
+  if (account === null) {
+    if (body.name === undefined || body.password === undefined) {
+      throw invalid("Choose a name and a password for your new account.");
+    }
+    return;
+  }
+  if (signedInAs !== account.id) throw conflict(SIGN_IN_FIRST_MESSAGE);
+  if (body.name !== undefined || body.password !== undefined) {
+    throw invalid("You have an account already: accept without a name or password.");
+  }
+}

@@ -1,0 +1,102 @@
+import type { Collections, InvitationDoc, Role } from "../db/collections.js";
+import { newId } from "../ids.js";
+import { keyedQueue } from "../keyed-queue.js";
+import { normalEmail } from "../users/users-store.js";
+import {
+  hashInvitationToken,
+  INVITATION_KEEP_MS,
+  INVITATION_TTL_MS,
+  isTokenShaped,
+  newInvitationToken,
+} from "./invitation-rules.js";
+
+/**
+ * Invitations (the rules: invitation-rules.ts). A link is used by compare-and-set on
+ * `acceptedAt` (null → the time of use): on MongoDB one update is atomic, so of two accepts on
+ * any instances one wins; on the embedded database an update is a read then a write without a
+ * lock, so this process also runs the claims of one invitation one at a time (as blog writes
+ * are), and the loser finds `acceptedAt` set.
+ */
+export function invitationsStore({ invitations }: Collections, now: () => number = Date.now) {
+  const serial = keyedQueue();
+  return {
+    /** A new invitation, and its link's token: the only time the token exists outside a link. */
+    async create(input: {
+      workspaceId: string;
+      email: string;
+      role: Role;
+      invitedBy: string;
+    }): Promise<{ doc: InvitationDoc; token: string }> {
+      const { token, tokenHash } = newInvitationToken();
+      const createdAt = new Date(now());
+      const expiresAt = new Date(createdAt.getTime() + INVITATION_TTL_MS);
+      const doc: InvitationDoc = {
+        _id: newId("inv"),
+        tokenHash,
+        workspaceId: input.workspaceId,
+        email: normalEmail(input.email),
+        role: input.role,
+        invitedBy: input.invitedBy,
+        createdAt,
+        expiresAt,
+        keepUntil: new Date(expiresAt.getTime() + INVITATION_KEEP_MS),
+        acceptedAt: null,
+        acceptedBy: null,
+      };
+      await invitations.insertOne(doc);
+      return { doc, token };
+    },
+
+    /** Not accepted and not expired, oldest first. */
+    async pending(workspaceId: string): Promise<InvitationDoc[]> {
+      const all = await invitations.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
+      const at = now();
+      return all.filter((i) => i.acceptedAt === null && i.expiresAt.getTime() > at);
+    },
+
+    /** Deletes a pending invitation of the workspace; false when there is none. */
+    async withdraw(workspaceId: string, invitationId: string): Promise<boolean> {
+      const res = await invitations.deleteOne({
+        _id: invitationId,
+        workspaceId,
+        acceptedAt: null,
+      });
+      return res.deletedCount === 1;
+    },
+
+    /** The invitation of a link's token, or null (a malformed token reads nothing). */
+    byToken(token: string): Promise<InvitationDoc | null> {
+      if (!isTokenShaped(token)) return Promise.resolve(null);
+      return invitations.findOne({ tokenHash: hashInvitationToken(token) });
+    },
+
+    /** Marks the invitation used; the time it was marked, or null when it was used already. */
+    claim(invitationId: string): Promise<Date | null> {
+      return serial(invitationId, async () => {
+        const at = new Date(now());
+        const res = await invitations.updateOne(
+          { _id: invitationId, acceptedAt: null },
+          { $set: { acceptedAt: at } },
+        );
+        return res.modifiedCount === 1 ? at : null;
+      });
+    },
+
+    /** Takes back a claim whose joining failed, so the link can be used again. */
+    async release(invitationId: string, claimedAt: Date): Promise<void> {
+      await serial(invitationId, () =>
+        invitations.updateOne(
+          { _id: invitationId, acceptedAt: claimedAt },
+          { $set: { acceptedAt: null } },
+        ),
+      );
+    },
+
+    /** Records who joined with a claimed invitation. */
+    async acceptedBy(invitationId: string, userId: string): Promise<void> {
+      await invitations.updateOne({ _id: invitationId }, { $set: { acceptedBy: userId } });
+    },
+  };
+}
+
+export type InvitationsStore = ReturnType<typeof invitationsStore>;

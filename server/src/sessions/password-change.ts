@@ -1,0 +1,40 @@
+import { DomainError } from "../domain-error.js";
+import { verifyPassword } from "../users/passwords.js";
+import type { UsersStore } from "../users/users-store.js";
+import type { SessionsStore } from "./sessions-store.js";
+import type { SignInThrottle } from "./sign-in-throttle.js";
+
+export const WRONG_CURRENT_PASSWORD_MESSAGE = "The current password is wrong.";
+
+/**
+ * Changing one's own password (admin.yaml, changePassword). The current password is checked as
+ * a sign-in is — counted first against the account's email and the client's address, so a
+ * stolen session cannot be used to guess it faster than the sign-in form allows — and a wrong
+ * one is "forbidden" (the session is fine; the proof is not). On success every other session of
+ * the user ends; the one making the change stays.
+ */
+export function passwordChange(deps: {
+  users: Pick<UsersStore, "findById" | "setPassword">;
+  sessions: Pick<SessionsStore, "endOthers">;
+  throttle: SignInThrottle;
+}) {
+  return async (input: {
+    userId: string;
+    sessionToken: string;
+    currentPassword: string;
+    newPassword: string;
+    ip: string | undefined;
+  }): Promise<void> => {
+    const user = await deps.users.findById(input.userId);
+    if (user === null) throw new DomainError("unauthenticated", "Sign in first.");
+    const attempt = await deps.throttle.begin(user.email, input.ip);
+    if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+      throw new DomainError("forbidden", WRONG_CURRENT_PASSWORD_MESSAGE);
+    }
+    await attempt.succeeded();
+    await deps.users.setPassword(user._id, input.newPassword);
+    await deps.sessions.endOthers(user._id, input.sessionToken);
+  };
+}
+
+export type PasswordChange = ReturnType<typeof passwordChange>;

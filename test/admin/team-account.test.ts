@@ -1,0 +1,128 @@
+// One's own account (admin.yaml, changePassword and signOutEverywhere): changing the password
+// asks for the current one (a wrong one is 403 and counted as a failed sign-in), ends the
+// user's other sessions and keeps this one; signing out everywhere ends every session.
+import { beforeAll, describe, expect, it } from "vitest";
+import { AdminClient } from "../support/admin-client.js";
+import { stores } from "../support/fixtures.js";
+import { type TestDb, useTestDb } from "../support/test-db.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+let t: TestDb;
+let server: TestServer;
+
+beforeAll(async () => {
+  t = await useTestDb();
+  server = await startTestServer(t.db);
+});
+
+let n = 0;
+/** A new account and `sessions` browsers signed in as it. */
+async function account(sessions: number) {
+  n += 1;
+  const email = `account${n}@example.com`;
+  const password = `first password ${n}`;
+  const user = await stores(t.db).users.create({ email, name: `Account ${n}`, password });
+  const browsers: AdminClient[] = [];
+  for (let i = 0; i < sessions; i++) {
+    const c = new AdminClient(server.url);
+    expect((await c.post("/session", { email, password })).status).toBe(200);
+    browsers.push(c);
+  }
+  return { email, password, id: user._id, browsers };
+}
+
+const signIn = (email: string, password: string) =>
+  new AdminClient(server.url).post("/session", { email, password });
+
+describe("change password: happy path", () => {
+  it("ends the other sessions, keeps this one; the old password stops working, the new one works", async () => {
+    const { email, password, browsers } = await account(3);
+    const [self, other1, other2] = browsers as [AdminClient, AdminClient, AdminClient];
+    const res = await self.post("/me/password", {
+      currentPassword: password,
+      newPassword: "a brand new passphrase",
+    });
+    expect(res.status).toBe(204);
+    expect((await self.get("/me")).status).toBe(200);
+    expect((await other1.get("/me")).status).toBe(401);
+    expect((await other2.get("/me")).status).toBe(401);
+    expect((await signIn(email, password)).status).toBe(401);
+    expect((await signIn(email, "a brand new passphrase")).status).toBe(200);
+  });
+});
+
+describe("change password: errors", () => {
+  it("a wrong current password is 403 and changes nothing", async () => {
+    const { email, password, browsers } = await account(2);
+    const [self, other] = browsers as [AdminClient, AdminClient];
+    const res = await self.post("/me/password", {
+      currentPassword: "not the password",
+      newPassword: "a brand new passphrase",
+    });
+    expect(res).toMatchObject({ status: 403, body: { message: "The current password is wrong." } });
+    expect((await other.get("/me")).status).toBe(200);
+    expect((await signIn(email, password)).status).toBe(200);
+  });
+
+  it("a new password shorter than 10 characters is 400, nothing changed", async () => {
+    const { email, password, browsers } = await account(1);
+    const self = browsers[0] as AdminClient;
+    const res = await self.post("/me/password", {
+      currentPassword: password,
+      newPassword: "short",
+    });
+    expect(res.status).toBe(400);
+    expect((await signIn(email, password)).status).toBe(200);
+  });
+
+  it("needs a session (401)", async () => {
+    const res = await new AdminClient(server.url).post("/me/password", {
+      currentPassword: "whatever it is",
+      newPassword: "a brand new passphrase",
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("change password: security", () => {
+  it("wrong current passwords are counted with sign-ins: past 5, 429 with Retry-After, and no check", async () => {
+    const { password, browsers } = await account(1);
+    const self = browsers[0] as AdminClient;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await self.post("/me/password", {
+        currentPassword: `guess number ${i}`,
+        newPassword: "a brand new passphrase",
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([403, 403, 403, 403, 403, 429]);
+    // Even the right password is refused until the window passes: no check is made.
+    const right = await self.post("/me/password", {
+      currentPassword: password,
+      newPassword: "a brand new passphrase",
+    });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("sign out everywhere", () => {
+  it("ends every session of the user, this one included, and clears the cookie", async () => {
+    const { id, browsers } = await account(3);
+    const [self, ...others] = browsers as [AdminClient, ...AdminClient[]];
+    const res = await self.delete("/me/sessions");
+    expect(res.status).toBe(204);
+    expect(res.headers.get("set-cookie")).toMatch(/^pressroom_session=;/);
+    for (const c of [self, ...others]) expect((await c.get("/me")).status).toBe(401);
+    expect(await stores(t.db).sessions.countDocuments({ userId: id })).toBe(0);
+  });
+
+  it("leaves other users' sessions alone, and needs a session (401)", async () => {
+    const a = await account(1);
+    const b = await account(1);
+    await (a.browsers[0] as AdminClient).delete("/me/sessions");
+    expect((await (b.browsers[0] as AdminClient).get("/me")).status).toBe(200);
+    expect((await new AdminClient(server.url).delete("/me/sessions")).status).toBe(401);
+  });
+});
