@@ -13,8 +13,8 @@ import { errorHandler, notFoundHandler } from "./http/errors.js";
 import { requestContext } from "./http/request-context.js";
 import { specValidator } from "./http/spec-validator.js";
 import { readSpec } from "./http/validator-warm-up.js";
-import { startExpirySweeper } from "./keys/expiry-sweeper.js";
 import type { Mailer } from "./invitations/mailer.js";
+import { startExpirySweeper } from "./keys/expiry-sweeper.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
 import type { Logger } from "./logger.js";
 import {
