@@ -37,6 +37,33 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   /** How long a changes-feed token stays usable; older ones get 410 (entries are then deleted). */
   readonly changesRetentionMs: number;
+  /**
+   * CONSUMER_RATE_LIMIT: the rate limit of keys that have none of their own and whose workspace
+   * sets no default; null ("off"): no limit. Enforced by the consumer API's limiter.
+   */
+  readonly consumerRateLimit: { readonly requests: number; readonly windowSeconds: number } | null;
+}
+
+/** CONSUMER_RATE_LIMIT: `REQUESTS/SECONDS` (1-1000000 per 1-86400 s) or `off`; default 1200/60. */
+function parseRateLimit(raw: string | undefined, problems: string[]): Config["consumerRateLimit"] {
+  if (raw === undefined) return { requests: 1200, windowSeconds: 60 };
+  if (raw === "off") return null;
+  const match = /^(\d{1,7})\/(\d{1,5})$/.exec(raw);
+  const requests = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2]);
+  if (
+    match === null ||
+    requests < 1 ||
+    requests > 1_000_000 ||
+    windowSeconds < 1 ||
+    windowSeconds > 86_400
+  ) {
+    problems.push(
+      `CONSUMER_RATE_LIMIT must be REQUESTS/SECONDS, 1-1000000 requests per 1-86400 seconds (e.g. 1200/60), or "off" (got "${raw}")`,
+    );
+    return null;
+  }
+  return { requests, windowSeconds };
 }
 
 /** False, a hop count, or addresses, subnets and proxy-addr's names (loopback, …). */
@@ -164,6 +191,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     renderTimeoutMs: int("RENDER_TIMEOUT_MS", 2000, 100, 60_000),
     trustProxy: parseTrustProxy(str("TRUST_PROXY"), problems),
     changesRetentionMs: int("CHANGES_RETENTION_DAYS", 30, 1, 3650) * 86_400_000,
+    consumerRateLimit: parseRateLimit(str("CONSUMER_RATE_LIMIT"), problems),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
