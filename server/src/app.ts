@@ -14,6 +14,11 @@ import { requestContext } from "./http/request-context.js";
 import { specValidator } from "./http/spec-validator.js";
 import { readSpec } from "./http/validator-warm-up.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
+import { rateCounters } from "./limits/rate-counters.js";
+import { RateLimiter } from "./limits/rate-limiter.js";
+import { UsageRecorder } from "./limits/usage-recorder.js";
+import { usageStore } from "./limits/usage-store.js";
+import { workspaceLimits } from "./limits/workspace-limits.js";
 import type { Logger } from "./logger.js";
 import {
   ADMIN_SPEC_PATH,
@@ -40,7 +45,7 @@ export interface App {
    */
   warmUp(): Promise<{ ms: number }>;
   /**
-   * Flushes pending `lastUsedAt` values, stops timers and the render workers; call after the
+   * Flushes pending `lastUsedAt` values, rate-limit counts and usage counts, stops timers and the render workers; call after the
    * server has closed.
    */
   close(): Promise<void>;
@@ -60,10 +65,20 @@ export function createApp({ config, db, logger }: AppDeps): App {
     config.lastUsedFlushMs,
     logger,
   );
+  // Rate limits (counts shared through the database, no round trip while well under) and usage
+  // counts (coalesced like lastUsedAt): README, "Rate limits".
+  const c = collections(db);
+  const limiter = new RateLimiter(rateCounters(c), logger);
+  const usage = usageStore(c);
+  const usageRecorder = new UsageRecorder(
+    (entries) => usage.add(entries),
+    config.lastUsedFlushMs,
+    logger,
+  );
   const consumerSpec = specValidator(readSpec(CONSUMER_SPEC_PATH), config.validateResponses);
   const adminSpec = specValidator(readSpec(ADMIN_SPEC_PATH), config.validateResponses);
   // Deletes expired sessions and sign-in records (FerretDB has no TTL indexes); `close` stops it.
-  const sweeper = startSweeper(collections(db), logger);
+  const sweeper = startSweeper(c, logger);
 
   const app = express();
   app.disable("x-powered-by");
@@ -103,6 +118,12 @@ export function createApp({ config, db, logger }: AppDeps): App {
       changes: stores.changes,
       tagCounts: stores.tagCounts,
       lastUsed,
+      limits: {
+        limiter,
+        workspaceLimits: workspaceLimits(c),
+        serverDefault: config.consumerRateLimit,
+        usage: usageRecorder,
+      },
     }),
   );
   app.use(healthRouter(db));
@@ -113,6 +134,7 @@ export function createApp({ config, db, logger }: AppDeps): App {
       specValidation: adminSpec.handlers,
       publicOrigin: config.publicOrigin,
       stores,
+      usage: { store: usage, apiKeys: c.apiKeys },
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));
@@ -129,6 +151,8 @@ export function createApp({ config, db, logger }: AppDeps): App {
     },
     close: async () => {
       await lastUsed.close();
+      await limiter.close();
+      await usageRecorder.close();
       await renderer.close();
       await sweeper.close();
     },

@@ -1,11 +1,14 @@
 import express, { type RequestHandler, Router } from "express";
+import type { Collections } from "../db/collections.js";
 import { errorHandler } from "../http/errors.js";
+import type { UsageStore } from "../limits/usage-store.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
 import { blogHandlers } from "./blog-routes.js";
 import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
 import { keyHandlers } from "./key-routes.js";
 import { sessionHandlers } from "./session-routes.js";
+import { usageHandlers } from "./usage-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
 
 export interface AdminDeps {
@@ -13,6 +16,8 @@ export interface AdminDeps {
   readonly specValidation: readonly RequestHandler[];
   readonly publicOrigin: string | undefined;
   readonly stores: Stores;
+  /** Stored usage of the consumer API's keys (limits/usage-store.ts) and the keys it is of. */
+  readonly usage: { readonly store: UsageStore; readonly apiKeys: Collections["apiKeys"] };
 }
 
 /**
@@ -32,6 +37,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const ws = workspaceHandlers(workspaces);
   const key = keyHandlers(keys, users);
   const blog = blogHandlers(blogs);
+  const usage = usageHandlers(deps.usage.store, deps.usage);
   const member = requireMember(workspaces);
   const W = "/workspaces/:workspaceId";
 
@@ -70,6 +76,8 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get(`${W}/keys`, key.listKeys);
   router.post(`${W}/keys`, key.mintKey);
   router.post(`${W}/keys/:keyId/revoke`, key.revokeKey);
+  router.get(`${W}/keys/:keyId/usage`, usage.getKeyUsage);
+  router.get(`${W}/usage`, usage.getWorkspaceUsage);
   router.get(`${W}/blogs`, blog.listAdminBlogs);
   router.post(`${W}/blogs`, blog.createBlog);
   router.post(`${W}/blogs/preview`, blog.previewBlogBody);

@@ -152,6 +152,36 @@ export interface ChangeEntryDoc {
   at: Date;
 }
 
+/**
+ * One server instance's count of one key's attempts in one fixed window of the rate limiter
+ * (limits/rate-counters.ts). Written by that instance alone; a window's total is the sum of its
+ * documents, one `_id` range.
+ */
+export interface RateCounterDoc {
+  /** `${keyId}/${windowStart ms}/${instanceId}`. */
+  _id: string;
+  /** The instance's attempts in the window (admitted and refused). */
+  n: number;
+  /** A minute after the window ends; TTL-deleted (the sweeper on the embedded database). */
+  expiresAt: Date;
+}
+
+/** The outcomes consumer requests are counted by (limits/usage-recorder.ts). */
+export const USAGE_OUTCOMES = ["ok", "notModified", "notFound", "rateLimited", "other"] as const;
+export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
+
+/**
+ * Consumer requests of one key in one hour or day, or of one workspace in one day, by outcome
+ * (limits/usage-store.ts). `_id` is `${keyId}/h/${hour}`, `${keyId}/d/${day}` or
+ * `${workspaceId}/d/${day}` (ISO 8601 start, UTC), so a range of buckets is one `_id` range.
+ */
+export interface KeyUsageDoc extends Record<UsageOutcome, number> {
+  _id: string;
+  start: Date;
+  /** Hours are kept 48 hours, days 90 days; TTL-deleted (the sweeper on the embedded database). */
+  expiresAt: Date;
+}
+
 export interface Collections {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
@@ -162,6 +192,8 @@ export interface Collections {
   readonly signInFailures: Collection<SignInFailuresDoc>;
   readonly markers: Collection<MarkerDoc>;
   readonly changes: Collection<ChangeEntryDoc>;
+  readonly rateCounters: Collection<RateCounterDoc>;
+  readonly keyUsage: Collection<KeyUsageDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -175,6 +207,8 @@ export function collections(db: Db): Collections {
     signInFailures: db.collection<SignInFailuresDoc>("signInFailures"),
     markers: db.collection<MarkerDoc>("markers"),
     changes: db.collection<ChangeEntryDoc>("changes"),
+    rateCounters: db.collection<RateCounterDoc>("rateCounters"),
+    keyUsage: db.collection<KeyUsageDoc>("keyUsage"),
   };
 }
 
@@ -191,7 +225,9 @@ export function collections(db: Db): Collections {
  * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
- * - TTL (`expireAfterSeconds: 0` on `expiresAt`) on sessions and signInFailures, so MongoDB
+ * - rateCounters and keyUsage are read by `_id` ranges only (the primary index);
+ * - TTL (`expireAfterSeconds: 0` on `expiresAt`) on sessions, signInFailures, rateCounters and
+ *   keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
  *   sweeper (sessions/sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
  *   index of the same name on `expiresAt` serves the sweeper's query there.
@@ -199,7 +235,8 @@ export function collections(db: Db): Collections {
  * Returns whether the TTL indexes exist.
  */
 export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
-  const { apiKeys, blogs, users, memberships, sessions, signInFailures } = collections(db);
+  const { apiKeys, blogs, users, memberships, sessions, signInFailures, rateCounters, keyUsage } =
+    collections(db);
   // One index per command: FerretDB 1.24 drops the connection (a server-side panic) when one
   // createIndexes command names several indexes that all exist already.
   await blogs.createIndex(
@@ -225,7 +262,9 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   // meets an existing index with other options (which MongoDB refuses).
   const sessionsTtl = await ttlIndex(sessions, "session_expiry");
   const failuresTtl = await ttlIndex(signInFailures, "failure_expiry");
-  return { ttlIndexes: sessionsTtl && failuresTtl };
+  const countersTtl = await ttlIndex(rateCounters, "rate_counter_expiry");
+  const usageTtl = await ttlIndex(keyUsage, "key_usage_expiry");
+  return { ttlIndexes: sessionsTtl && failuresTtl && countersTtl && usageTtl };
 }
 
 /**
@@ -234,7 +273,11 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
  * `deleteMany({expiresAt: {$lte: now}})` reads only the expired documents, not the collection.
  */
 async function ttlIndex(
-  collection: Collection<SessionDoc> | Collection<SignInFailuresDoc>,
+  collection:
+    | Collection<SessionDoc>
+    | Collection<SignInFailuresDoc>
+    | Collection<RateCounterDoc>
+    | Collection<KeyUsageDoc>,
   name: string,
 ): Promise<boolean> {
   try {

@@ -72,14 +72,15 @@ export function keysStore({ apiKeys, workspaces }: Collections) {
     /**
      * The key a consumer request may use: the one with this hash, read by primary key, if it is
      * Active. Unknown and revoked keys alike are null, and the consumer API refuses the request
-     * (consumer/authenticate.ts: 401). Read on every request, so a revocation counts at once.
+     * (consumer/authenticate.ts: 401). Read on every request, so a revocation counts at once,
+     * and so does a change of the key's own rate limit (`rateLimit`, consumer/rate-limit.ts).
      */
     async findActive(
       hash: string,
-    ): Promise<Pick<ApiKeyDoc, "_id" | "workspaceId" | "prefix"> | null> {
+    ): Promise<Pick<ApiKeyDoc, "_id" | "keyId" | "workspaceId" | "prefix" | "rateLimit"> | null> {
       const doc = await apiKeys.findOne(
         { _id: hash },
-        { projection: { _id: 1, workspaceId: 1, prefix: 1, status: 1 } },
+        { projection: { _id: 1, keyId: 1, workspaceId: 1, prefix: 1, status: 1, rateLimit: 1 } },
       );
       return doc !== null && doc.status === "Active" ? doc : null;
     },

@@ -9,25 +9,38 @@ export const FIRST_SWEEP_DELAY_MS = 60_000;
 export interface Purged {
   readonly sessions: number;
   readonly signInFailures: number;
+  /** The rate limiter's counters of ended windows (limits/rate-counters.ts). */
+  readonly rateCounters: number;
+  /** Usage buckets past their retention (limits/usage-store.ts). */
+  readonly keyUsage: number;
 }
 
 /**
- * Deletes the sessions and sign-in records that have expired by `now`, and sign-in records
- * without `expiresAt` (the per-email counters stored before it existed). Idempotent, and safe to
+ * Deletes the sessions, sign-in records, rate-limit counters and usage buckets that have expired
+ * by `now`, and sign-in records without `expiresAt` (the per-email counters stored before it
+ * existed). Idempotent, and safe to
  * run from every instance at once: the same deletes that MongoDB's TTL monitor does, which
  * FerretDB 1.24 has none of.
  */
 export async function purgeExpired(
-  { sessions, signInFailures }: Collections,
+  { sessions, signInFailures, rateCounters, keyUsage }: Collections,
   now: Date,
 ): Promise<Purged> {
-  const [s, f] = await Promise.all([
+  const expired = { expiresAt: { $lte: now } };
+  const [s, f, r, u] = await Promise.all([
     sessions.deleteMany({ expiresAt: { $lte: now } }),
     signInFailures.deleteMany({
       $or: [{ expiresAt: { $lte: now } }, { expiresAt: { $exists: false } }],
     }),
+    rateCounters.deleteMany(expired),
+    keyUsage.deleteMany(expired),
   ]);
-  return { sessions: s.deletedCount, signInFailures: f.deletedCount };
+  return {
+    sessions: s.deletedCount,
+    signInFailures: f.deletedCount,
+    rateCounters: r.deletedCount,
+    keyUsage: u.deletedCount,
+  };
 }
 
 export interface SweeperOptions {
@@ -61,7 +74,7 @@ export function startSweeper(
     if (closed) return;
     running = purgeExpired(collections, new Date(now()))
       .then((purged) => {
-        if (purged.sessions + purged.signInFailures > 0) {
+        if (Object.values(purged).some((n) => n > 0)) {
           log.debug({ purged }, "expired sessions and sign-in records deleted");
         }
       })
