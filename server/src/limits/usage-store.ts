@@ -5,6 +5,7 @@ import {
   bucketId,
   DAY_MS,
   floorTo,
+  HOUR_MS,
   KEEP_DAYS_MS,
   KEEP_HOURS_MS,
   type UsageCounts,
@@ -29,7 +30,8 @@ interface BucketWrite {
 }
 
 /**
- * Stored usage (`keyUsage`): per key per hour (kept 48 h) and per day (kept 90 days), and per
+ * Stored usage (`keyUsage`): per key per hour (kept 48 h, plus the hour itself) and per day (kept
+ * 90 days, plus the day itself), and per
  * workspace per day, each bucket a document whose `_id` orders its owner's buckets in time.
  *
  * Written by `$inc` upserts in one batch per flush (usage-recorder.ts). MongoDB applies each
@@ -52,7 +54,7 @@ export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">) {
     };
     for (const { keyId, workspaceId, hour, counts } of entries) {
       const day = floorTo(hour, DAY_MS);
-      add(bucketId(keyId, "h", hour), hour, KEEP_HOURS_MS, counts);
+      add(bucketId(keyId, "h", hour), hour, KEEP_HOURS_MS + HOUR_MS, counts);
       add(bucketId(keyId, "d", day), day, KEEP_DAYS_MS + DAY_MS, counts);
       add(bucketId(workspaceId, "d", day), day, KEEP_DAYS_MS + DAY_MS, counts);
     }
