@@ -35,6 +35,8 @@ export function rateCounters({ rateCounters }: Pick<Collections, "rateCounters">
       // "/" + 1 is "0": every _id that starts with the prefix, and nothing else.
       const docs = await rateCounters
         .find({ _id: { $gt: prefix, $lt: `${keyId}/${windowStart}0` } }, { projection: { n: 1 } })
+        // In _id order: on the embedded database the index's own order, with no sort step.
+        .sort({ _id: 1 })
         .toArray();
       let total = 0;
       for (const doc of docs as Pick<RateCounterDoc, "n">[]) total += doc.n;

@@ -73,6 +73,7 @@ export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">) {
   const range = async (owner: string, unit: "h" | "d", from: number, to: number) => {
     const docs = await keyUsage
       .find({ _id: { $gte: bucketId(owner, unit, from), $lt: bucketId(owner, unit, to) } })
+      .sort({ _id: 1 })
       .toArray();
     return new Map(docs.map((doc) => [doc.start.getTime(), doc]));
   };
