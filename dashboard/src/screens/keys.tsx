@@ -3,6 +3,7 @@ import { type ApiKey, api, call, messageOf, type Workspace } from "../api.js";
 import { ConfirmDialog } from "../components/confirm.js";
 import { ErrorMessage, Loading, TimeAgo } from "../components/status.js";
 import { useTitle, useVisibleInterval } from "../hooks.js";
+import { KeyUsageDialog, WorkspaceUsage } from "./key-usage.js";
 import { MintKeyDialog } from "./mint-key.js";
 
 /** How often the table refreshes while visible, so "last used" moves without a reload. */
@@ -18,6 +19,8 @@ export function Keys({ workspace }: { workspace: Workspace }) {
   const [minting, setMinting] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [notice, setNotice] = useState("");
+  const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
+  const [loads, setLoads] = useState(0);
 
   const load = useCallback(async () => {
     try {
@@ -27,6 +30,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
         }),
       );
       setKeys([...data].sort(byStatusThenNewest));
+      setLoads((n) => n + 1);
       setError(null);
     } catch (err) {
       setError(messageOf(err));
@@ -91,12 +95,26 @@ export function Keys({ workspace }: { workspace: Workspace }) {
           </thead>
           <tbody>
             {keys.map((key) => (
-              <KeyRow key={key.id} apiKey={key} now={now} onRevoke={() => setRevoking(key)} />
+              <KeyRow
+                key={key.id}
+                apiKey={key}
+                now={now}
+                onRevoke={() => setRevoking(key)}
+                onUsage={() => setUsageOf(key)}
+              />
             ))}
           </tbody>
         </table>
       )}
+      <WorkspaceUsage workspaceId={workspace.id} version={loads} />
       <RotationGuide />
+      {usageOf && (
+        <KeyUsageDialog
+          workspaceId={workspace.id}
+          apiKey={usageOf}
+          onClose={() => setUsageOf(null)}
+        />
+      )}
       {minting && (
         <MintKeyDialog
           workspaceId={workspace.id}
@@ -128,9 +146,10 @@ interface KeyRowProps {
   apiKey: ApiKey;
   now: number;
   onRevoke: () => void;
+  onUsage: () => void;
 }
 
-function KeyRow({ apiKey: k, now, onRevoke }: KeyRowProps) {
+function KeyRow({ apiKey: k, now, onRevoke, onUsage }: KeyRowProps) {
   const active = k.status === "Active";
   return (
     <tr class={active ? undefined : "revoked"}>
@@ -157,6 +176,9 @@ function KeyRow({ apiKey: k, now, onRevoke }: KeyRowProps) {
         {k.lastUsedAt ? <TimeAgo iso={k.lastUsedAt} now={now} /> : <span class="muted">never</span>}
       </td>
       <td class="actions">
+        <button type="button" class="button small" onClick={onUsage}>
+          Usage<span class="visually-hidden"> of {k.name}</span>
+        </button>
         {active && (
           <button type="button" class="button small danger-outline" onClick={onRevoke}>
             Revoke<span class="visually-hidden"> {k.name}</span>
