@@ -113,7 +113,14 @@ describe('rate limits (openapi.yaml, "Caching and limits")', () => {
     await setKeyRateLimit(t.db, w.keyId, { requests: 1000, windowSeconds: DAY });
     const blogId = w.released[0] ?? "";
     await get(url(`/blogs/${blogId}`), { "x-api-key": w.key });
-    await new Promise((r) => setTimeout(r, 400)); // the first count's flush
+    // The first count's flush (within 250 ms): its write, then its read.
+    const counters = t.db.collection<{ _id: string; n: number }>("rateCounters");
+    const end = Date.now() + 10_000;
+    const ofKey = { _id: { $gt: `${w.keyId}/`, $lt: `${w.keyId}0` }, n: 1 };
+    while ((await counters.countDocuments(ofKey)) === 0 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await new Promise((r) => setTimeout(r, 200));
     const before = t.commands.length;
     await get(url(`/blogs/${blogId}`), { "x-api-key": w.key });
     const sent = t.commands.slice(before).filter((c) => c.collection === "rateCounters");
