@@ -13,9 +13,10 @@
  * - near the limit: the window's count is set just under `limit - reserve`, so every request
  *   writes its instance's count and reads the window's total first (the sync path);
  * - over the limit: the window is full, so every request is refused (429) with no round trip.
- * Prints CPU µs per request, requests per second and their ratios to the baseline.
+ * Prints CPU µs per request, requests per second and their ratios to the baseline, and writes
+ * them into BENCHMARKS.md's "rate-limits" section (bench/benchmarks-section.ts).
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -24,6 +25,7 @@ import { collections } from "../server/src/db/collections.js";
 import { startEmbeddedDb } from "../server/src/db/embedded.js";
 import { reserveOf, windowStartOf } from "../server/src/limits/rate-limit-policy.js";
 import { createStores } from "../server/src/stores.js";
+import { RATE_LIMITS, readOrEmpty, withSection } from "./benchmarks-section.js";
 import type { Child } from "./measure.js";
 import { optionsOrExit } from "./options.js";
 import { compile, startServer } from "./servers.js";
@@ -157,6 +159,15 @@ async function main() {
       );
     }
     console.log(lines.join("\n"));
+    const file = "BENCHMARKS.md";
+    const section = [
+      "## Rate limits and usage counting: CPU per consumer request (`npm run bench:limits`)",
+      "",
+      `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, Node ${process.version}, embedded database; server CPU from \`process.cpuUsage\`, idle CPU subtracted.`,
+      "",
+      ...lines,
+    ].join("\n");
+    await writeFile(file, withSection(await readOrEmpty(file), RATE_LIMITS, section));
   } finally {
     server?.kill();
     await client.close();
