@@ -566,15 +566,30 @@ export interface components {
              * @description The start of the hour or day.
              */
             start: string;
-            /** @description Answered 2xx. */
+            /**
+             * Format: int64
+             * @description Answered 2xx.
+             */
             ok: number;
-            /** @description Answered 304 (a conditional request whose copy was current). */
+            /**
+             * Format: int64
+             * @description Answered 304 (a conditional request whose copy was current).
+             */
             notModified: number;
-            /** @description Answered 404. */
+            /**
+             * Format: int64
+             * @description Answered 404.
+             */
             notFound: number;
-            /** @description Refused with 429 (over the key's rate limit). */
+            /**
+             * Format: int64
+             * @description Refused with 429 (over the key's rate limit).
+             */
             rateLimited: number;
-            /** @description Any other answer after the key was recognised (400, 410, 500 …). */
+            /**
+             * Format: int64
+             * @description Any other answer after the key was recognised (400, 410, 500 …).
+             */
             other: number;
         };
         KeyUsage: {
