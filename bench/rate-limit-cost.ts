@@ -6,7 +6,8 @@
  * Builds server/dist and bench/dist, starts a throwaway embedded database and one Pressroom
  * server on it as production runs it (bench/pressroom-server.ts, `CONSUMER_RATE_LIMIT=off` so a
  * key without a limit of its own has none), seeds one released blog and four keys, and measures
- * `GET /api/consumer/blogs/{id}` with each key in interleaved windows of S seconds (R rounds,
+ * `GET /api/consumer/blogs/{id}` with each key in interleaved windows of S seconds (R rounds, each
+ * starting with another scenario,
  * N closed-loop connections), reading the server's CPU time (`process.cpuUsage`) around each:
  * - no limit (the baseline): no limiter work; usage is counted as for every key;
  * - well under the limit (1,000,000 per day): admitted with no database round trip;
@@ -37,7 +38,7 @@ const options = optionsOrExit({
     "syncs through the database) and over it, in interleaved windows of one run.",
   options: {
     seconds: { kind: "number", arg: "S", min: 1, help: "length of each window (5)" },
-    rounds: { kind: "number", arg: "R", min: 1, integer: true, help: "interleaved rounds (4)" },
+    rounds: { kind: "number", arg: "R", min: 1, integer: true, help: "interleaved rounds (8)" },
     connections: {
       kind: "number",
       arg: "N",
@@ -48,7 +49,7 @@ const options = optionsOrExit({
   },
 });
 const seconds = options.seconds ?? 5;
-const rounds = options.rounds ?? 4;
+const rounds = options.rounds ?? 8;
 const connections = options.connections ?? 10;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -122,22 +123,26 @@ async function main() {
       CONSUMER_RATE_LIMIT: "off",
     });
     const url = `${server.url}/api/consumer/blogs/${blog._id}`;
-    // Idle CPU (timers, GC) over 2 s, subtracted from each window.
-    const idle0 = await server.stats();
-    await new Promise((r) => setTimeout(r, 2000));
-    server.idleCpuPerSec = ((await server.stats()).cpuMicros - idle0.cpuMicros) / 2;
     log(`warm-up, then ${rounds} rounds of ${SCENARIOS.length} × ${seconds} s windows…`);
     const warm: Totals = { cpuMicros: 0, responses: 0, statuses: new Map() };
     for (const minted of keys) await window(server, url, minted.key, warm);
+    // Idle CPU (timers, flushes, GC) over 3 s after the warm-up, subtracted from each window.
+    await new Promise((r) => setTimeout(r, 1000));
+    const idle0 = await server.stats();
+    await new Promise((r) => setTimeout(r, 3000));
+    server.idleCpuPerSec = Math.max(0, ((await server.stats()).cpuMicros - idle0.cpuMicros) / 3);
     const totals: Totals[] = SCENARIOS.map(() => ({
       cpuMicros: 0,
       responses: 0,
       statuses: new Map(),
     }));
+    // Each round starts with another scenario, so none is always first (or last).
     for (let round = 0; round < rounds; round++) {
-      for (const [i, minted] of keys.entries()) {
+      for (let k = 0; k < keys.length; k++) {
+        const i = (round + k) % keys.length;
+        const minted = keys[i];
         const into = totals[i];
-        if (into !== undefined) await window(server, url, minted.key, into);
+        if (minted !== undefined && into !== undefined) await window(server, url, minted.key, into);
       }
     }
     if (windowStartOf(Date.now(), LIMIT.windowSeconds) !== windowStart) {
