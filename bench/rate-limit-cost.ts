@@ -24,7 +24,15 @@ import autocannon from "autocannon";
 import { MongoClient } from "mongodb";
 import { collections } from "../server/src/db/collections.js";
 import { startEmbeddedDb } from "../server/src/db/embedded.js";
-import { reserveOf, windowStartOf } from "../server/src/limits/rate-limit-policy.js";
+import {
+  rateLimitFields,
+  reserveOf,
+  windowStartOf,
+} from "../server/src/limits/rate-limit-policy.js";
+import { RateLimiter } from "../server/src/limits/rate-limiter.js";
+import { outcomeOf } from "../server/src/limits/usage-buckets.js";
+import { UsageRecorder } from "../server/src/limits/usage-recorder.js";
+import { createLogger } from "../server/src/logger.js";
 import { createStores } from "../server/src/stores.js";
 import { RATE_LIMITS, readOrEmpty, withSection } from "./benchmarks-section.js";
 import type { Child } from "./measure.js";
@@ -80,7 +88,38 @@ async function window(server: Child, url: string, key: string, into: Totals): Pr
   }
 }
 
+/**
+ * The limiter's and the usage counter's own work per request, in this process with no I/O:
+ * `check` well under a limit (the fast path), the RateLimit fields, and `record` of an outcome,
+ * over 50 keys, a million calls. Flushes are kept out of the timing (a window of an hour).
+ */
+function inProcessNs(): { check: number; record: number } {
+  const log = createLogger("silent");
+  const never = { exchange: () => Promise.resolve(0) };
+  const limiter = new RateLimiter(never, log, { flushMs: 3_600_000 });
+  const usage = new UsageRecorder(() => Promise.resolve(), 3_600_000, log);
+  const limit = { requests: 1_000_000_000, windowSeconds: 86_400 };
+  const calls = 1_000_000;
+  const keys = Array.from({ length: 50 }, (_, i) => `key_${i}`);
+  const time = (f: (i: number) => void) => {
+    for (let i = 0; i < 100_000; i++) f(i); // warm-up
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < calls; i++) f(i);
+    return Number(process.hrtime.bigint() - started) / calls;
+  };
+  const check = time((i) => {
+    const d = limiter.check(keys[i % 50] ?? "", limit);
+    if (!("then" in d)) rateLimitFields(limit, d.remaining, d.resetSeconds);
+  });
+  const record = time((i) => usage.record(keys[i % 50] ?? "", "ws_1", outcomeOf(200)));
+  void limiter.close();
+  void usage.close();
+  return { check, record };
+}
+
 async function main() {
+  const ns = inProcessNs();
+  log(`in process: check + fields ${ns.check.toFixed(0)} ns, record ${ns.record.toFixed(0)} ns`);
   compile("server", log);
   compile("bench", log);
   const dataDir = await mkdtemp(path.join(tmpdir(), "pressroom-bench-limits-"));
@@ -163,6 +202,10 @@ async function main() {
         `| ${SCENARIOS[i]}${i === 0 ? " (baseline)" : ""} | ${perRequest(t).toFixed(0)} | ${(perRequest(t) / perRequest(base)).toFixed(2)} | ${rps(t).toFixed(0)} | ${(rps(t) / rps(base)).toFixed(2)} | ${answers} |`,
       );
     }
+    lines.push(
+      "",
+      `In process, no I/O (a million calls over 50 keys): the limiter's fast-path \`check\` and the RateLimit fields ${ns.check.toFixed(0)} ns per request, usage \`record\` ${ns.record.toFixed(0)} ns per request.`,
+    );
     console.log(lines.join("\n"));
     const file = "BENCHMARKS.md";
     const section = [

@@ -24,9 +24,14 @@ interface WindowState {
   synced: number;
   /** The window's total over all instances, as read by the last completed exchange. */
   known: number;
-  running: Promise<void> | undefined;
+  running: Promise<Exchanged> | undefined;
   /** The exchange that will start when `running` ends; callers arriving meanwhile share it. */
-  queued: Promise<void> | undefined;
+  queued: Promise<Exchanged> | undefined;
+}
+
+/** What an exchange read: the window's total over the other instances. */
+interface Exchanged {
+  readonly others: number;
 }
 
 export interface RateLimiterOptions {
@@ -45,9 +50,10 @@ export interface RateLimiterOptions {
  * admitted with no I/O when `known + unsynced + 1 <= requests - reserve` and `unsynced <
  * reserve` (`unsynced = own - synced`, reserve = max(1, ceil(requests / 20))); its count is
  * written by a coalesced flush (every `flushMs`). Otherwise the request first *exchanges*:
- * writes the instance's total and reads the sum over all instances, and is admitted iff that
- * sum, which includes it, is at most the limit. Once a read shows the window full, further
- * requests are refused with no I/O (still counted). Refused requests count as attempts.
+ * writes the instance's total and reads the sum over all instances, and is admitted iff the
+ * other instances' total plus its own place among this instance's attempts (which the write
+ * included) is at most the limit. Once a read shows the window full, further requests are
+ * refused with no I/O (still counted). Refused requests count as attempts.
  *
  * Bound: with n instances, a window admits at most `requests + (n - 1) * reserve`: every
  * admitted request is covered by a read that saw at most the limit, except the at most
@@ -91,8 +97,11 @@ export class RateLimiter {
       this.schedule();
       return { allowed: true, remaining: max - st.known - unsynced - 1, resetSeconds };
     }
-    return this.exchange(st).then(() => ({
-      allowed: st.known <= max,
+    // Its place among this instance's attempts: of those sharing one exchange, the earlier
+    // ones come first, so a burst on one instance is not refused whole.
+    const position = st.own;
+    return this.exchange(st).then(({ others }) => ({
+      allowed: others + position <= max,
       remaining: max - st.known - (st.own - st.synced),
       resetSeconds,
     }));
@@ -104,7 +113,12 @@ export class RateLimiter {
     const work: Promise<void>[] = [];
     for (const [key, st] of this.windows) {
       if (st.own > st.synced) {
-        work.push(this.exchange(st).catch((err: unknown) => this.failed(err)));
+        work.push(
+          this.exchange(st).then(
+            () => undefined,
+            (err: unknown) => this.failed(err),
+          ),
+        );
       } else if (st.windowEnd <= now && st.running === undefined) {
         this.windows.delete(key);
       }
@@ -144,9 +158,9 @@ export class RateLimiter {
    * with one write in flight); a caller arriving while one runs shares the next, which starts
    * after it and includes the caller's attempt.
    */
-  private exchange(st: WindowState): Promise<void> {
+  private exchange(st: WindowState): Promise<Exchanged> {
     if (st.queued !== undefined) return st.queued;
-    const start = (): Promise<void> => {
+    const start = (): Promise<Exchanged> => {
       st.queued = undefined;
       const snapshot = st.own;
       const run = this.counters
@@ -154,6 +168,7 @@ export class RateLimiter {
         .then((total) => {
           st.synced = Math.max(st.synced, snapshot);
           st.known = total;
+          return { others: total - snapshot };
         })
         .finally(() => {
           if (st.running === run) st.running = undefined;
