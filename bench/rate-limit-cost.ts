@@ -211,7 +211,7 @@ async function main() {
     const section = [
       "## Rate limits and usage counting: CPU per consumer request (`npm run bench:limits`)",
       "",
-      `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, Node ${process.version}, embedded database; server CPU from \`process.cpuUsage\`, idle CPU subtracted.`,
+      `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, Node ${process.version}, embedded database; server CPU from \`process.cpuUsage\`, idle CPU subtracted. Compare the rows of one run: absolute figures move with the machine and its load, the ratios much less.`,
       "",
       ...lines,
     ].join("\n");
