@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
+import { collections } from "../../server/src/db/collections.js";
+import { purgeExpired } from "../../server/src/sessions/sweeper.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { get, stores } from "../support/fixtures.js";
 import { setKeyRateLimit } from "../support/rate-limits.js";
@@ -133,6 +135,27 @@ describe('usage per key (admin.yaml, "getKeyUsage", "getWorkspaceUsage")', () =>
     expect((await owner.get(`/workspaces/${ws}/usage?from=${iso(now - 100 * DAY)}`)).status).toBe(
       400,
     );
+  });
+
+  it("the sweeper deletes expired buckets and rate-limit counters (the embedded database has no TTL)", async () => {
+    const c = collections(t.db);
+    const past = new Date(Date.now() - 1000);
+    await c.keyUsage.insertOne({
+      _id: `${minted.key.id}/h/2000-01-01T00:00:00.000Z`,
+      start: new Date(0),
+      ok: 1,
+      notModified: 0,
+      notFound: 0,
+      rateLimited: 0,
+      other: 0,
+      expiresAt: past,
+    });
+    await c.rateCounters.insertOne({ _id: `${minted.key.id}/0/gone`, n: 3, expiresAt: past });
+    const purged = await purgeExpired(c, new Date());
+    expect(purged.keyUsage).toBe(1);
+    expect(purged.rateCounters).toBe(1);
+    // The live buckets stay.
+    expect(await c.keyUsage.countDocuments()).toBeGreaterThanOrEqual(3);
   });
 
   it("the buckets expire: hours after 48 hours, days after 90 (TTL on MongoDB, the sweeper on the embedded database)", async () => {

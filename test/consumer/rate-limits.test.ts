@@ -88,6 +88,23 @@ describe('rate limits (openapi.yaml, "Caching and limits")', () => {
     expect(own.headers.get("ratelimit-policy")).toBe(`"default";q=50;w=${DAY}`);
   });
 
+  it("a changed workspace default reaches a running instance within 5 seconds (its cache); a key's own limit at once", async () => {
+    const w = await fresh("Cached");
+    await setWorkspaceRateLimit(t.db, w.workspaceId, { requests: 30, windowSeconds: DAY });
+    const policy = async () =>
+      (await get(url(), { "x-api-key": w.key })).headers.get("ratelimit-policy");
+    expect(await policy()).toBe(`"default";q=30;w=${DAY}`);
+    await setWorkspaceRateLimit(t.db, w.workspaceId, { requests: 40, windowSeconds: DAY });
+    const changed = Date.now();
+    let seen = await policy();
+    while (seen !== `"default";q=40;w=${DAY}` && Date.now() - changed < 8000) {
+      await new Promise((r) => setTimeout(r, 250));
+      seen = await policy();
+    }
+    expect(seen).toBe(`"default";q=40;w=${DAY}`);
+    expect(Date.now() - changed).toBeLessThan(5000 + 1000);
+  });
+
   it("with no limit set anywhere, the server's default applies: 1,200 requests per 60 seconds (README, CONSUMER_RATE_LIMIT)", async () => {
     const w = await fresh("ServerDefault");
     const a = await get(url(), { "x-api-key": w.key });
