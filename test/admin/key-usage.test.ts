@@ -137,6 +137,22 @@ describe('usage per key (admin.yaml, "getKeyUsage", "getWorkspaceUsage")', () =>
     );
   });
 
+  it("closing the app writes the counts still in memory (as it does lastUsedAt)", async () => {
+    // A flush window longer than the test: only closing can write these.
+    const slow = await startTestServer(t.db, { LAST_USED_FLUSH_MS: "3600000" });
+    const other = (await owner.post<MintedKey>(`/workspaces/${ws}/keys`, { name: "Closing" })).body;
+    for (let i = 0; i < 3; i++) {
+      await get(`${slow.url}/api/consumer/blogs`, { "x-api-key": other.secret });
+    }
+    const ofKey = { _id: { $gt: `${other.key.id}/`, $lt: `${other.key.id}0` } };
+    expect(await t.db.collection<{ _id: string }>("keyUsage").countDocuments(ofKey)).toBe(0);
+    await slow.stop();
+    const day = await t.db
+      .collection<{ _id: string; ok: number }>("keyUsage")
+      .findOne({ _id: { $gt: `${other.key.id}/d/`, $lt: `${other.key.id}/d0` } });
+    expect(day?.ok).toBe(3);
+  });
+
   it("the sweeper deletes expired buckets and rate-limit counters (the embedded database has no TTL)", async () => {
     const c = collections(t.db);
     const past = new Date(Date.now() - 1000);
