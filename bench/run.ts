@@ -19,7 +19,13 @@ import { fileURLToPath } from "node:url";
 import { MongoClient } from "mongodb";
 import { ensureIndexes } from "../server/src/db/collections.js";
 import { startEmbeddedDb } from "../server/src/db/embedded.js";
-import { DB_SCALING, keepSections, LAB_NOTES, readOrEmpty } from "./benchmarks-section.js";
+import {
+  DB_SCALING,
+  keepSections,
+  LAB_NOTES,
+  RATE_LIMITS,
+  readOrEmpty,
+} from "./benchmarks-section.js";
 import { renderSvg } from "./latency-svg.js";
 import { type Child, idleCpuRate } from "./measure.js";
 import { type Measured, renderMarkdownReport } from "./report.js";
@@ -78,7 +84,10 @@ async function startServers(uri: string, quick: boolean, started: Child[]): Prom
 async function writeReport(markdown: string, results: Measured[]): Promise<void> {
   // The sections of bench/db-scaling.ts and the hand-written lab notes are carried over.
   const file = path.join(ROOT, "BENCHMARKS.md");
-  await writeFile(file, keepSections(await readOrEmpty(file), markdown, [LAB_NOTES, DB_SCALING]));
+  await writeFile(
+    file,
+    keepSections(await readOrEmpty(file), markdown, [LAB_NOTES, DB_SCALING, RATE_LIMITS]),
+  );
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));
   log("Wrote BENCHMARKS.md and bench/latency.svg");
 }

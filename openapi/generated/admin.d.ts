@@ -543,6 +543,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/keys/{keyId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The key's ID. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A key's consumer requests per hour or day, by outcome
+         * @description How many consumer requests the key made in each hour or day (UTC), by outcome: `ok`
+         *     (2xx), `notModified` (304), `notFound` (404), `rateLimited` (429) and `other` (any other
+         *     4xx or 5xx after the key was recognised; requests refused with 401 are never counted, no
+         *     key being known). Every bucket from `from` (rounded down to its hour or day) up to `to`
+         *     is listed, zeros included. Days are kept 90 days, hours 48 hours: `granularity=hour`
+         *     reaches back 48 hours at most. The span is at most 90 days. Counts are written in
+         *     batches every second or so (`LAST_USED_FLUSH_MS`): the last moments may not be counted
+         *     yet. Members may read.
+         */
+        get: operations["getKeyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The workspace's consumer requests per day, all keys together, by outcome
+         * @description As `getKeyUsage` with `granularity=day`, summed over every key of the workspace
+         *     (revoked ones included). Members may read.
+         */
+        get: operations["getWorkspaceUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/blogs": {
         parameters: {
             query?: never;
@@ -875,6 +931,61 @@ export interface components {
             requests: number;
             /** Format: int32 */
             windowSeconds: number;
+        };
+        /** @description Consumer requests in one hour or day (UTC), by outcome. */
+        UsageBucket: {
+            /**
+             * Format: date-time
+             * @description The start of the hour or day.
+             */
+            start: string;
+            /**
+             * Format: int64
+             * @description Answered 2xx.
+             */
+            ok: number;
+            /**
+             * Format: int64
+             * @description Answered 304 (a conditional request whose copy was current).
+             */
+            notModified: number;
+            /**
+             * Format: int64
+             * @description Answered 404.
+             */
+            notFound: number;
+            /**
+             * Format: int64
+             * @description Refused with 429 (over the key's rate limit).
+             */
+            rateLimited: number;
+            /**
+             * Format: int64
+             * @description Any other answer after the key was recognised (400, 410, 500 …).
+             */
+            other: number;
+        };
+        KeyUsage: {
+            /** @enum {string} */
+            granularity: "hour" | "day";
+            /**
+             * Format: date-time
+             * @description The first bucket's start.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The end of the last bucket.
+             */
+            to: string;
+            data: components["schemas"]["UsageBucket"][];
+        };
+        WorkspaceUsage: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            data: components["schemas"]["UsageBucket"][];
         };
         MintedKey: {
             key: components["schemas"]["ApiKey"];
@@ -1305,6 +1416,13 @@ export interface components {
         WorkspaceId: string;
         /** @description The key's ID. */
         KeyId: string;
+        /**
+         * @description The first bucket: the hour or day (UTC) this instant falls in. Default: 30 days before
+         *     today for days, 24 hours before the current hour for hours.
+         */
+        UsageFrom: string;
+        /** @description Buckets start before this instant. Default the end of the current hour or day. */
+        UsageTo: string;
         /** @description The blog's ID. */
         BlogId: string;
     };
@@ -2334,6 +2452,82 @@ export interface operations {
                         data: components["schemas"]["AuditEntry"][];
                         nextCursor: string | null;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getKeyUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The first bucket: the hour or day (UTC) this instant falls in. Default: 30 days before
+                 *     today for days, 24 hours before the current hour for hours.
+                 */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Buckets start before this instant. Default the end of the current hour or day. */
+                to?: components["parameters"]["UsageTo"];
+                /** @description `day` (default) or `hour`. */
+                granularity?: "hour" | "day";
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The key's ID. */
+                keyId: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's buckets, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWorkspaceUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The first bucket: the hour or day (UTC) this instant falls in. Default: 30 days before
+                 *     today for days, 24 hours before the current hour for hours.
+                 */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Buckets start before this instant. Default the end of the current hour or day. */
+                to?: components["parameters"]["UsageTo"];
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's days, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceUsage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -174,7 +174,7 @@ func appShapes() []appShape {
 		{coll: "apiKeys", name: "revoke: `findOne({keyId, workspaceId})`", run: findOne(d(e("keyId", "key_0010"), e("workspaceId", "ws_0010")))},
 		{coll: "apiKeys", name: "revoke: `updateOne({_id, status: Active})`", run: updateOne(d(e("_id", "h_0010"), e("status", "Active")), d(e("$set", d(e("status", "Revoked"), e("revokedAt", at(1)), e("revokedBy", nil)))), 1)},
 		{coll: "apiKeys", name: "key list `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt"))), bounded: "ties of createdAt within one workspace's keys"},
-		{coll: "apiKeys", name: "authenticate `findOne({_id})` + projection", run: findOne(d(e("_id", "h_0011")), options.FindOne().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("prefix", 1), e("status", 1), e("expiresAt", 1))))},
+		{coll: "apiKeys", name: "authenticate `findOne({_id})` + projection", run: findOne(d(e("_id", "h_0011")), options.FindOne().SetProjection(d(e("_id", 1), e("keyId", 1), e("workspaceId", 1), e("prefix", 1), e("status", 1), e("expiresAt", 1), e("rateLimit", 1))))},
 		{coll: "apiKeys", name: "roll: compare-and-set `updateOne({_id, status: Active, rolledTo: null})`", run: updateOne(d(e("_id", "h_0012"), e("status", "Active"), e("rolledTo", nil)), d(e("$set", d(e("expiresAt", at(5)), e("expiryLogged", false), e("rolledTo", "key_x")))), 1)},
 		{coll: "apiKeys", name: "roll lost its race: `deleteOne({_id})` of the successor", run: deleteOne(d(e("_id", "h_0013")))},
 		{coll: "apiKeys", name: "key limit: `updateOne({_id}, {$set: {rateLimit}})`", run: updateOne(d(e("_id", "h_0014")), d(e("$set", d(e("rateLimit", d(e("requests", 100), e("windowSeconds", 60)))))), 1)},
@@ -186,12 +186,30 @@ func appShapes() []appShape {
 		// audit (audit/audit-log.ts)
 		{coll: "audit", name: "audit page, first", run: find(d(e("workspaceId", "ws_0000")), page(desc("at")))},
 		{coll: "audit", name: "audit page, keyset cursor", run: find(cursor(d(e("workspaceId", "ws_0000")), "at", 10, "aud_0010"), page(desc("at")))},
+		{coll: "apiKeys", name: "usage: the key of a workspace `findOne({keyId, workspaceId})` + projection", run: findOne(d(e("keyId", "key_0010"), e("workspaceId", "ws_0010")), options.FindOne().SetProjection(d(e("_id", 1))))},
 		{coll: "apiKeys", name: "lastUsedAt: bulkWrite `updateOne({_id}, {$max})`", run: func(ctx context.Context, c *mongo.Collection) error {
 			_, err := c.BulkWrite(ctx, []mongo.WriteModel{
 				mongo.NewUpdateOneModel().SetFilter(d(e("_id", "h_0012"))).SetUpdate(d(e("$max", d(e("lastUsedAt", at(5)))))),
 			}, options.BulkWrite().SetOrdered(false))
 			return err
 		}},
+		// the rate limiter (limits/workspace-limits.ts, limits/rate-counters.ts)
+		{coll: "workspaces", name: "rate limit: workspace default `findOne({_id})` + projection", run: findOne(d(e("_id", "ws_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("rateLimit", 1))))},
+		{coll: "rateCounters", name: "rate limit: own count `updateOne({_id}, {$max, $setOnInsert}, upsert)`", run: func(ctx context.Context, c *mongo.Collection) error {
+			_, err := c.UpdateOne(ctx, d(e("_id", counterID(10, 1))), d(e("$max", d(e("n", 99))), e("$setOnInsert", d(e("expiresAt", at(10))))), options.Update().SetUpsert(true))
+			return err
+		}},
+		{coll: "rateCounters", name: "rate limit: window total `find({_id: {$gt: key/window/, $lt: key/window0}})` by _id", run: find(d(e("_id", d(e("$gt", counterPrefix(10)), e("$lt", strings.TrimSuffix(counterPrefix(10), "/")+"0")))), options.Find().SetSort(d(e("_id", 1))).SetProjection(d(e("n", 1))))},
+		{coll: "rateCounters", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-500))))))},
+		// usage (limits/usage-store.ts)
+		{coll: "keyUsage", name: "usage flush: bulkWrite `updateOne({_id}, {$inc, $setOnInsert}, upsert)`", run: func(ctx context.Context, c *mongo.Collection) error {
+			_, err := c.BulkWrite(ctx, []mongo.WriteModel{
+				mongo.NewUpdateOneModel().SetFilter(d(e("_id", usageID("key_0011", "d", 10)))).SetUpdate(d(e("$inc", d(e("ok", 3), e("notModified", 1))), e("$setOnInsert", d(e("start", at(10)), e("expiresAt", at(100)))))).SetUpsert(true),
+			}, options.BulkWrite().SetOrdered(false))
+			return err
+		}},
+		{coll: "keyUsage", name: "usage: a key's buckets `find({_id: {$gte, $lt}})` by _id", run: find(d(e("_id", d(e("$gte", usageID("key_0011", "d", 0)), e("$lt", usageID("key_0011", "d", 30))))), options.Find().SetSort(d(e("_id", 1))))},
+		{coll: "keyUsage", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-500))))))},
 		// users (users-store.ts)
 		{coll: "users", name: "`findOne({email})`", run: findOne(d(e("email", "u0010@example.com")))},
 		{coll: "users", name: "`findOne({_id})`", run: findOne(d(e("_id", "usr_0010")))},
@@ -272,6 +290,8 @@ func createAppIndexes(ctx context.Context, t *testing.T, db *mongo.Database) {
 		{"invitations", "invitation_token", k("tokenHash"), true},
 		{"invitations", "workspace_invitations", k("workspaceId", "createdAt", "_id"), false},
 		{"invitations", "invitation_expiry", k("keepUntil"), false},
+		{"rateCounters", "rate_counter_expiry", k("expiresAt"), false},
+		{"keyUsage", "key_usage_expiry", k("expiresAt"), false},
 	} {
 		opts := options.Index().SetName(ix.name)
 		if ix.unique {
@@ -308,6 +328,17 @@ func blogTags(i int) bson.A {
 		tags = append(tags, "rare")
 	}
 	return tags
+}
+
+// counterPrefix is the _id prefix of key_%04d's rate-limit window (rate-counters.ts): key / window start /.
+func counterPrefix(key int) string { return fmt.Sprintf("key_%04d/%d/", key, at(key).UnixMilli()) }
+
+// counterID is one instance's counter of that window.
+func counterID(key, instance int) string { return fmt.Sprintf("%si%02d", counterPrefix(key), instance) }
+
+// usageID is a usage bucket's _id (usage-buckets.ts): owner / h or d / ISO start.
+func usageID(owner, unit string, day int) string {
+	return fmt.Sprintf("%s/%s/%s", owner, unit, appStart.AddDate(0, 0, day).Format("2006-01-02T15:04:05.000Z"))
 }
 
 // entryID is a changes-feed entry's _id (change-log.ts): the workspace, "/", 15 digits.
@@ -361,6 +392,12 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			e("_id", fmt.Sprintf("aud_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("at", at(i)),
 			e("actor", nil), e("action", "key.minted"), e("keyId", fmt.Sprintf("key_%04d", i)), e("details", bson.D{}),
 		})
+		add("rateCounters", bson.D{e("_id", counterID(i%500, i/500)), e("n", i), e("expiresAt", at(i-n/2))})
+		usageOwner := fmt.Sprintf("key_%04d", i%100)
+		if i%5 == 0 {
+			usageOwner = fmt.Sprintf("ws_%04d", i%100)
+		}
+		add("keyUsage", bson.D{e("_id", usageID(usageOwner, []string{"h", "d"}[i%2], i/100)), e("start", at(i)), e("ok", i), e("notModified", 0), e("notFound", 0), e("rateLimited", 0), e("other", 0), e("expiresAt", at(i-n/2))})
 		add("users", bson.D{e("_id", user), e("email", fmt.Sprintf("u%04d@example.com", i)), e("name", "U"), e("passwordHash", "x"), e("createdAt", at(i))})
 		member := fmt.Sprintf("ws_%04d", i%100)
 		if i < 100 {

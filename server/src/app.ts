@@ -16,6 +16,11 @@ import { readSpec } from "./http/validator-warm-up.js";
 import type { Mailer } from "./invitations/mailer.js";
 import { startExpirySweeper } from "./keys/expiry-sweeper.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
+import { rateCounters } from "./limits/rate-counters.js";
+import { RateLimiter } from "./limits/rate-limiter.js";
+import { UsageRecorder } from "./limits/usage-recorder.js";
+import { usageStore } from "./limits/usage-store.js";
+import { workspaceLimits } from "./limits/workspace-limits.js";
 import type { Logger } from "./logger.js";
 import {
   ADMIN_SPEC_PATH,
@@ -52,7 +57,7 @@ export interface App {
    */
   warmUp(): Promise<{ ms: number }>;
   /**
-   * Flushes pending `lastUsedAt` values, stops timers and the render workers; call after the
+   * Flushes pending `lastUsedAt` values, rate-limit counts and usage counts, stops timers and the render workers; call after the
    * server has closed.
    */
   close(): Promise<void>;
@@ -74,12 +79,22 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
     config.lastUsedFlushMs,
     logger,
   );
+  // Rate limits (counts shared through the database, no round trip while well under) and usage
+  // counts (coalesced like lastUsedAt): README, "Rate limits".
+  const c = collections(db);
+  const limiter = new RateLimiter(rateCounters(c), logger);
+  const usage = usageStore(c);
+  const usageRecorder = new UsageRecorder(
+    (entries) => usage.add(entries),
+    config.lastUsedFlushMs,
+    logger,
+  );
   const consumerSpec = specValidator(readSpec(CONSUMER_SPEC_PATH), config.validateResponses);
   const adminSpec = specValidator(readSpec(ADMIN_SPEC_PATH), config.validateResponses);
   // Deletes expired sessions and sign-in records (FerretDB has no TTL indexes); `close` stops it.
-  const sweeper = startSweeper(collections(db), logger);
+  const sweeper = startSweeper(c, logger);
   // Writes `key.expired` to the audit log once a key's expiresAt has passed; `close` stops it.
-  const expirySweeper = startExpirySweeper(collections(db), stores.audit, logger, {
+  const expirySweeper = startExpirySweeper(c, stores.audit, logger, {
     ...(testHooks.now === undefined ? {} : { now: testHooks.now }),
   });
 
@@ -121,6 +136,12 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       changes: stores.changes,
       tagCounts: stores.tagCounts,
       lastUsed,
+      limits: {
+        limiter,
+        workspaceLimits: workspaceLimits(c),
+        serverDefault: config.consumerRateLimit,
+        usage: usageRecorder,
+      },
     }),
   );
   app.use(healthRouter(db));
@@ -132,6 +153,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       publicOrigin: config.publicOrigin,
       stores,
       mailer,
+      usage: { store: usage, apiKeys: c.apiKeys },
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));
@@ -148,6 +170,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
     },
     close: async () => {
       await lastUsed.close();
+      await limiter.close();
+      await usageRecorder.close();
       await renderer.close();
       await sweeper.close();
       await expirySweeper.close();

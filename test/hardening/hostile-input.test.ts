@@ -15,10 +15,14 @@ let revokedKey: string;
 let admin: AdminClient;
 let ws: string;
 
-/** Every stored document, minus what reads legitimately move (lastUsedAt). */
+/**
+ * Every stored document, minus what reads legitimately move: lastUsedAt, and the counts of
+ * consumer requests (the rate limiter's `rateCounters`, the usage buckets of `keyUsage`).
+ */
 async function snapshot(): Promise<string> {
   const out: Record<string, unknown[]> = {};
   for (const { name } of await t.db.listCollections().toArray()) {
+    if (name === "rateCounters" || name === "keyUsage") continue;
     const docs = await t.db.collection(name).find({}).sort({ _id: 1 }).toArray();
     out[name] = docs.map(({ lastUsedAt: _ignored, ...rest }) => rest);
   }

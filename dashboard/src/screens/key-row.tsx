@@ -13,6 +13,8 @@ interface KeyRowProps {
   onEditLimit: (() => void) | undefined;
   onRoll: () => void;
   onRevoke: () => void;
+  /** Opens the key's usage chart; every key has one, revoked keys too. */
+  onUsage: () => void;
 }
 
 /** One key: name, prefix, status (and how it got there), expiry, limit, use, and its actions. */
@@ -56,23 +58,28 @@ export function KeyRow(props: KeyRowProps) {
         {k.lastUsedAt ? <TimeAgo iso={k.lastUsedAt} now={now} /> : <span class="muted">never</span>}
       </td>
       <td class="actions">
-        {active && (
-          <div class="row-actions">
-            {!k.rolledTo && (
-              <button type="button" class="button small" onClick={props.onRoll}>
-                Roll<span class="visually-hidden"> {k.name}</span>
+        <div class="row-actions">
+          <button type="button" class="button small" onClick={props.onUsage}>
+            Usage<span class="visually-hidden"> of {k.name}</span>
+          </button>
+          {active && (
+            <>
+              {!k.rolledTo && (
+                <button type="button" class="button small" onClick={props.onRoll}>
+                  Roll<span class="visually-hidden"> {k.name}</span>
+                </button>
+              )}
+              {props.onEditLimit && (
+                <button type="button" class="button small" onClick={props.onEditLimit}>
+                  Limit<span class="visually-hidden"> of {k.name}</span>
+                </button>
+              )}
+              <button type="button" class="button small danger-outline" onClick={props.onRevoke}>
+                Revoke<span class="visually-hidden"> {k.name}</span>
               </button>
-            )}
-            {props.onEditLimit && (
-              <button type="button" class="button small" onClick={props.onEditLimit}>
-                Limit<span class="visually-hidden"> of {k.name}</span>
-              </button>
-            )}
-            <button type="button" class="button small danger-outline" onClick={props.onRevoke}>
-              Revoke<span class="visually-hidden"> {k.name}</span>
-            </button>
-          </div>
-        )}
+            </>
+          )}
+        </div>
       </td>
     </tr>
   );

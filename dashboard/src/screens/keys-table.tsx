@@ -17,6 +17,7 @@ interface KeysTableProps {
   onEditLimit: ((key: ApiKey) => void) | undefined;
   onRoll: (key: ApiKey) => void;
   onRevoke: (key: ApiKey) => void;
+  onUsage: (key: ApiKey) => void;
 }
 
 /** The workspace's keys, filtered by status (All, Active, Expired, Revoked). */
@@ -62,6 +63,7 @@ export function KeysTable({ keys, workspaceName, now, onEditLimit, ...props }: K
                 onEditLimit={onEditLimit && (() => onEditLimit(key))}
                 onRoll={() => props.onRoll(key)}
                 onRevoke={() => props.onRevoke(key)}
+                onUsage={() => props.onUsage(key)}
               />
             ))}
           </tbody>

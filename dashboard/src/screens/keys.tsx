@@ -12,6 +12,7 @@ import { ErrorMessage, Loading } from "../components/status.js";
 import { useTitle, useVisibleInterval } from "../hooks.js";
 import { KeyActivity } from "./key-activity.js";
 import { KeyLimitDialog } from "./key-limit.js";
+import { KeyUsageDialog, WorkspaceUsage } from "./key-usage.js";
 import { KeysTable } from "./keys-table.js";
 import { MintKeyDialog } from "./mint-key.js";
 import { RollKeyDialog, RollOverview } from "./roll-key.js";
@@ -39,6 +40,9 @@ export function Keys({ workspace }: { workspace: Workspace }) {
   const [notice, setNotice] = useState("");
   /** Bumped by every change made here, so the activity list fetches its newest entries. */
   const [version, setVersion] = useState(0);
+  const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
+  /** Bumped by every load (the 10 s refresh too), so the workspace's usage total follows. */
+  const [loads, setLoads] = useState(0);
 
   const load = useCallback(async () => {
     const path = { workspaceId: workspace.id };
@@ -49,6 +53,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
       ]);
       setKeys([...list.data].sort(byStatusThenNewest));
       setLimits(workspaceLimits);
+      setLoads((n) => n + 1);
       setError(null);
     } catch (err) {
       setError(messageOf(err));
@@ -121,6 +126,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
           onEditLimit={owner ? setLimiting : undefined}
           onRoll={setRolling}
           onRevoke={setRevoking}
+          onUsage={setUsageOf}
         />
       )}
       {limits && (
@@ -134,8 +140,16 @@ export function Keys({ workspace }: { workspace: Workspace }) {
           }
         />
       )}
+      <WorkspaceUsage workspaceId={workspace.id} version={loads} />
       <KeyActivity workspaceId={workspace.id} keys={keys ?? []} version={version} now={now} />
       <RotationGuide />
+      {usageOf && (
+        <KeyUsageDialog
+          workspaceId={workspace.id}
+          apiKey={usageOf}
+          onClose={() => setUsageOf(null)}
+        />
+      )}
       {minting && (
         <MintKeyDialog
           workspaceId={workspace.id}

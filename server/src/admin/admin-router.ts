@@ -1,7 +1,9 @@
 import express, { type RequestHandler, Router } from "express";
+import type { Collections } from "../db/collections.js";
 import { errorHandler } from "../http/errors.js";
 import { invitationUse } from "../invitations/invitation-use.js";
 import type { Mailer } from "../invitations/mailer.js";
+import type { UsageStore } from "../limits/usage-store.js";
 import { passwordChange } from "../sessions/password-change.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
@@ -13,6 +15,7 @@ import { keyHandlers } from "./key-routes.js";
 import { limitAndAuditHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
 import { sessionHandlers } from "./session-routes.js";
+import { usageHandlers } from "./usage-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
 
 export interface AdminDeps {
@@ -22,6 +25,8 @@ export interface AdminDeps {
   readonly stores: Stores;
   /** Mails invitation links when given (invitations/mailer.ts); none by default. */
   readonly mailer?: Mailer | undefined;
+  /** Stored usage of the consumer API's keys (limits/usage-store.ts) and the keys it is of. */
+  readonly usage: { readonly store: UsageStore; readonly apiKeys: Collections["apiKeys"] };
 }
 
 /**
@@ -60,6 +65,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const key = keyHandlers(keys, rollKey, users);
   const limits = limitAndAuditHandlers(rateLimits, audit, users);
   const blog = blogHandlers(blogs);
+  const usage = usageHandlers(deps.usage.store, deps.usage);
   const member = requireMember(workspaces);
   const W = "/workspaces/:workspaceId";
 
@@ -112,6 +118,8 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get(`${W}/rate-limit`, limits.getWorkspaceRateLimit);
   router.put(`${W}/rate-limit`, requireOwner, limits.setWorkspaceRateLimit);
   router.get(`${W}/audit`, limits.listAudit);
+  router.get(`${W}/keys/:keyId/usage`, usage.getKeyUsage);
+  router.get(`${W}/usage`, usage.getWorkspaceUsage);
   router.get(`${W}/blogs`, blog.listAdminBlogs);
   router.post(`${W}/blogs`, blog.createBlog);
   router.post(`${W}/blogs/preview`, blog.previewBlogBody);

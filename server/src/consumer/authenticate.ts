@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from "express";
+import type { ApiKeyDoc } from "../db/collections.js";
 import { unauthorized } from "../http/errors.js";
 import { hashKey, isWellFormedKey } from "../keys/key-format.js";
 import type { KeysStore } from "../keys/keys-store.js";
@@ -9,6 +10,8 @@ declare global {
     interface Locals {
       /** The workspace the request's API key belongs to. */
       workspaceId?: string;
+      /** The request's API key: its public id and its own rate limit (consumer/rate-limit.ts). */
+      apiKey?: Pick<ApiKeyDoc, "keyId" | "rateLimit">;
     }
   }
 }
@@ -39,6 +42,7 @@ export function authenticate(keys: KeysStore, lastUsed: LastUsedRecorder): Reque
     if (key === null) throw unauthorized();
     res.locals.workspaceId = key.workspaceId;
     res.locals.keyPrefix = key.prefix;
+    res.locals.apiKey = key;
     res.on("finish", () => {
       if (res.statusCode < 400) lastUsed.record(key._id);
     });

@@ -27,6 +27,7 @@ import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../http/errors.
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { authenticate } from "./authenticate.js";
+import { type RateLimitDeps, rateLimit } from "./rate-limit.js";
 import { tagQueryChecked } from "./tag-query.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
 
@@ -40,6 +41,8 @@ export interface ConsumerDeps {
   /** The tag counts of released blogs (blogs/tag-counts-cache.ts). */
   readonly tagCounts: (workspaceId: string) => Promise<TagCount[]>;
   readonly lastUsed: LastUsedRecorder;
+  /** Per-key rate limits and usage counting (rate-limit.ts). */
+  readonly limits: RateLimitDeps;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -52,7 +55,8 @@ const DEFAULT_CHANGES_LIMIT = 100;
  *   GET /blogs/by-slug/:slug    getBlogBySlug
  *   GET /changes                listChanges
  *   GET /tags                   listTags
- * Authentication runs first, then the spec's request validation (after `unknownFieldsNamed`, so
+ * Authentication runs first, then the key's rate limit (429 over it), then the spec's request
+ * validation (after `unknownFieldsNamed`, so
  * an unknown name in `fields` gets a message naming it), then the handler.
  */
 export function consumerRouter(deps: ConsumerDeps): Router {
@@ -64,6 +68,7 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   };
 
   router.use(authenticate(deps.keys, deps.lastUsed));
+  router.use(rateLimit(deps.limits));
   // Only where `fields` is a parameter: any other path keeps the validator's answer.
   router.get(["/blogs", "/blogs/:blogId", "/blogs/by-slug/:slug"], unknownFieldsNamed);
   router.get("/blogs", tagQueryChecked);

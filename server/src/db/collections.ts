@@ -218,6 +218,36 @@ export interface AuditEntryDoc {
   details: AuditDetailsDoc;
 }
 
+/**
+ * One server instance's count of one key's attempts in one fixed window of the rate limiter
+ * (limits/rate-counters.ts). Written by that instance alone; a window's total is the sum of its
+ * documents, one `_id` range.
+ */
+export interface RateCounterDoc {
+  /** `${keyId}/${windowStart ms}/${instanceId}`. */
+  _id: string;
+  /** The instance's attempts in the window (admitted and refused). */
+  n: number;
+  /** A minute after the window ends; TTL-deleted (the sweeper on the embedded database). */
+  expiresAt: Date;
+}
+
+/** The outcomes consumer requests are counted by (limits/usage-recorder.ts). */
+export const USAGE_OUTCOMES = ["ok", "notModified", "notFound", "rateLimited", "other"] as const;
+export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
+
+/**
+ * Consumer requests of one key in one hour or day, or of one workspace in one day, by outcome
+ * (limits/usage-store.ts). `_id` is `${keyId}/h/${hour}`, `${keyId}/d/${day}` or
+ * `${workspaceId}/d/${day}` (ISO 8601 start, UTC), so a range of buckets is one `_id` range.
+ */
+export interface KeyUsageDoc extends Record<UsageOutcome, number> {
+  _id: string;
+  start: Date;
+  /** Hours are kept 48 hours, days 90 days; TTL-deleted (the sweeper on the embedded database). */
+  expiresAt: Date;
+}
+
 export interface Collections {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
@@ -230,6 +260,8 @@ export interface Collections {
   readonly changes: Collection<ChangeEntryDoc>;
   readonly audit: Collection<AuditEntryDoc>;
   readonly invitations: Collection<InvitationDoc>;
+  readonly rateCounters: Collection<RateCounterDoc>;
+  readonly keyUsage: Collection<KeyUsageDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -245,6 +277,8 @@ export function collections(db: Db): Collections {
     changes: db.collection<ChangeEntryDoc>("changes"),
     audit: db.collection<AuditEntryDoc>("audit"),
     invitations: db.collection<InvitationDoc>("invitations"),
+    rateCounters: db.collection<RateCounterDoc>("rateCounters"),
+    keyUsage: db.collection<KeyUsageDoc>("keyUsage"),
   };
 }
 
@@ -265,8 +299,9 @@ export function collections(db: Db): Collections {
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - invitations {tokenHash} unique: a link is looked up by its token's hash;
  *   invitations {workspaceId, createdAt, _id}: a workspace's pending invitations;
+ * - rateCounters and keyUsage are read by `_id` ranges only (the primary index);
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
- *   signInFailures and invitations, so MongoDB
+ *   signInFailures, invitations, rateCounters and keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
  *   sweeper (sessions/sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
  *   index of the same name on `expiresAt` serves the sweeper's query there.
@@ -274,8 +309,18 @@ export function collections(db: Db): Collections {
  * Returns whether the TTL indexes exist.
  */
 export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
-  const { apiKeys, audit, blogs, users, memberships, sessions, signInFailures, invitations } =
-    collections(db);
+  const {
+    apiKeys,
+    audit,
+    blogs,
+    users,
+    memberships,
+    sessions,
+    signInFailures,
+    invitations,
+    rateCounters,
+    keyUsage,
+  } = collections(db);
   // One index per command: FerretDB 1.24 drops the connection (a server-side panic) when one
   // createIndexes command names several indexes that all exist already.
   await blogs.createIndex(
@@ -309,7 +354,9 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   const sessionsTtl = await ttlIndex(sessions, "session_expiry");
   const failuresTtl = await ttlIndex(signInFailures, "failure_expiry");
   const invitationsTtl = await ttlIndex(invitations, "invitation_expiry", "keepUntil");
-  return { ttlIndexes: sessionsTtl && failuresTtl && invitationsTtl };
+  const countersTtl = await ttlIndex(rateCounters, "rate_counter_expiry");
+  const usageTtl = await ttlIndex(keyUsage, "key_usage_expiry");
+  return { ttlIndexes: sessionsTtl && failuresTtl && invitationsTtl && countersTtl && usageTtl };
 }
 
 /**
@@ -318,7 +365,12 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
  * `deleteMany({expiresAt: {$lte: now}})` reads only the expired documents, not the collection.
  */
 async function ttlIndex(
-  collection: Collection<SessionDoc> | Collection<SignInFailuresDoc> | Collection<InvitationDoc>,
+  collection:
+    | Collection<SessionDoc>
+    | Collection<SignInFailuresDoc>
+    | Collection<InvitationDoc>
+    | Collection<RateCounterDoc>
+    | Collection<KeyUsageDoc>,
   name: string,
   field: "expiresAt" | "keepUntil" = "expiresAt",
 ): Promise<boolean> {

@@ -169,14 +169,25 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
      * The key a consumer request may use: the one with this hash, read by primary key, if it is
      * Active now — not revoked, not past its `expiresAt`. Unknown, revoked and expired keys alike
      * are null, and the consumer API refuses the request (consumer/authenticate.ts: 401). Read on
-     * every request, so a revocation or an expiry counts at once.
+     * every request, so a revocation or an expiry counts at once, and so does a change of the
+     * key's own rate limit (`rateLimit`, consumer/rate-limit.ts).
      */
     async findActive(
       hash: string,
-    ): Promise<Pick<ApiKeyDoc, "_id" | "workspaceId" | "prefix"> | null> {
+    ): Promise<Pick<ApiKeyDoc, "_id" | "keyId" | "workspaceId" | "prefix" | "rateLimit"> | null> {
       const doc = await apiKeys.findOne(
         { _id: hash },
-        { projection: { _id: 1, workspaceId: 1, prefix: 1, status: 1, expiresAt: 1 } },
+        {
+          projection: {
+            _id: 1,
+            keyId: 1,
+            workspaceId: 1,
+            prefix: 1,
+            status: 1,
+            expiresAt: 1,
+            rateLimit: 1,
+          },
+        },
       );
       return doc !== null && keyStatusAt(doc, new Date(clock())) === "Active" ? doc : null;
     },

@@ -10,26 +10,40 @@ export interface Purged {
   readonly sessions: number;
   readonly signInFailures: number;
   readonly invitations: number;
+  /** The rate limiter's counters of ended windows (limits/rate-counters.ts). */
+  readonly rateCounters: number;
+  /** Usage buckets past their retention (limits/usage-store.ts). */
+  readonly keyUsage: number;
 }
 
 /**
- * Deletes the sessions and sign-in records that have expired by `now`, sign-in records
- * without `expiresAt` (the per-email counters stored before it existed), and invitations past
- * their `keepUntil`. Idempotent, and safe to run from every instance at once: the same deletes
- * that MongoDB's TTL monitor does, which FerretDB 1.24 has none of.
+ * Deletes the sessions, sign-in records, rate-limit counters and usage buckets that have expired
+ * by `now`, sign-in records without `expiresAt` (the per-email counters stored before it
+ * existed), and invitations past their `keepUntil`. Idempotent, and safe to run from every
+ * instance at once: the same deletes that MongoDB's TTL monitor does, which FerretDB 1.24 has
+ * none of.
  */
 export async function purgeExpired(
-  { sessions, signInFailures, invitations }: Collections,
+  { sessions, signInFailures, invitations, rateCounters, keyUsage }: Collections,
   now: Date,
 ): Promise<Purged> {
-  const [s, f, i] = await Promise.all([
+  const expired = { expiresAt: { $lte: now } };
+  const [s, f, i, r, u] = await Promise.all([
     sessions.deleteMany({ expiresAt: { $lte: now } }),
     signInFailures.deleteMany({
       $or: [{ expiresAt: { $lte: now } }, { expiresAt: { $exists: false } }],
     }),
     invitations.deleteMany({ keepUntil: { $lte: now } }),
+    rateCounters.deleteMany(expired),
+    keyUsage.deleteMany(expired),
   ]);
-  return { sessions: s.deletedCount, signInFailures: f.deletedCount, invitations: i.deletedCount };
+  return {
+    sessions: s.deletedCount,
+    signInFailures: f.deletedCount,
+    invitations: i.deletedCount,
+    rateCounters: r.deletedCount,
+    keyUsage: u.deletedCount,
+  };
 }
 
 export interface SweeperOptions {
@@ -63,7 +77,7 @@ export function startSweeper(
     if (closed) return;
     running = purgeExpired(collections, new Date(now()))
       .then((purged) => {
-        if (purged.sessions + purged.signInFailures + purged.invitations > 0) {
+        if (Object.values(purged).some((n) => n > 0)) {
           log.debug({ purged }, "expired sessions and sign-in records deleted");
         }
       })
