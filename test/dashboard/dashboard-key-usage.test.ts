@@ -4,13 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.js";
 import { axeViolations } from "../support/dashboard-axe.js";
 import { newestFileTime } from "../support/dashboard-build.js";
-import { setKeyRateLimit } from "../support/rate-limits.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 // A key's usage chart in the dashboard, in headless Chromium against the real server: a key
-// limited to a few requests (its `rateLimit` written on its document, as the key settings do)
-// is used past its limit, and its chart shows the 429s in their own colour (README, "Rate
+// limited to a few requests (by its owner, in the key's Limit dialog) is used past its limit, and its chart shows the 429s in their own colour (README, "Rate
 // limits"; admin.yaml, getKeyUsage).
 
 const DIST_INDEX = "dashboard/dist/index.html";
@@ -67,7 +65,16 @@ describe("dashboard: a key's usage, with its 429s, in Chromium", () => {
         headers: { origin: server.url },
       })
     ).json()) as { key: { id: string }; secret: string };
-    await setKeyRateLimit(t.db, minted.key.id, { requests: 3, windowSeconds: 86_400 });
+    // The owner limits the key to 3 requests a day, in the dashboard.
+    await page.reload();
+    await page.getByRole("button", { name: `Limit of ${KEY_NAME}` }).click();
+    const limitDialog = page.getByRole("dialog", { name: `Rate limit of “${KEY_NAME}”` });
+    await limitDialog.getByRole("radiogroup", { name: "Limit" }).getByText("Its own limit").click();
+    await limitDialog.getByLabel("Requests").fill("3");
+    await limitDialog.getByLabel("Per window of (seconds)").fill("86400");
+    await limitDialog.getByRole("button", { name: "Save limit" }).click();
+    await limitDialog.waitFor({ state: "detached" });
+    await page.getByText(`Limit of “${KEY_NAME}” saved.`).waitFor();
 
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {

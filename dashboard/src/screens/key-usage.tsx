@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { type ApiKey, api, call, messageOf } from "../api.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage, Loading } from "../components/status.js";
@@ -19,26 +19,33 @@ export function KeyUsageDialog({
   onClose: () => void;
 }) {
   const [granularity, setGranularity] = useState<Granularity>("day");
-  const [buckets, setBuckets] = useState<UsageBucket[] | null>(null);
+  // Buckets are kept with the granularity they were asked for, and an answer for a granularity
+  // no longer chosen is dropped: right after a switch, or when an earlier answer arrives late,
+  // the chart never shows days under an hourly title.
+  const [loaded, setLoaded] = useState<{ of: Granularity; buckets: UsageBucket[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const chosen = useRef(granularity);
+  chosen.current = granularity;
 
   const load = useCallback(async () => {
+    const asked = granularity;
     try {
       const usage = await call(
         api.GET("/workspaces/{workspaceId}/keys/{keyId}/usage", {
-          params: { path: { workspaceId, keyId: apiKey.id }, query: { granularity } },
+          params: { path: { workspaceId, keyId: apiKey.id }, query: { granularity: asked } },
         }),
       );
-      setBuckets(usage.data);
+      if (chosen.current !== asked) return;
+      setLoaded({ of: asked, buckets: usage.data });
       setError(null);
     } catch (err) {
-      setError(messageOf(err));
+      if (chosen.current === asked) setError(messageOf(err));
     }
   }, [workspaceId, apiKey.id, granularity]);
   useEffect(() => {
-    setBuckets(null);
     void load();
   }, [load]);
+  const buckets = loaded?.of === granularity ? loaded.buckets : null;
 
   return (
     <Modal
