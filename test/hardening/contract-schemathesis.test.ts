@@ -37,6 +37,12 @@
 //   Schema cannot express. Positive cases take it from a dictionary of times in that window;
 //   the coverage phase, which ignores dictionaries, may also get 400. The bounds are asserted
 //   exactly in key-expiry.test.ts.
+// - A blog's `tags` (createBlog, updateBlog): each tag of at most 40 characters is
+//   schema-valid, but NFKC can lengthen one (`㍻` is `平成`, U+FDFA is 18 characters) past the
+//   40 code points its normal form may have (admin.yaml; the documented 400 naming it), which
+//   JSON Schema cannot express. Their cases are generated in ASCII, whose normal form is
+//   never longer; the rule, and Unicode titles and bodies, are asserted exactly in
+//   tag-normal-form.test.ts and hostile-input.test.ts.
 // - DELETE /session (signOut) ends the session the run is signed in with: every later case
 //   would be a 401 and test nothing. It is excluded (`--exclude-operation-id signOut`);
 //   admin-api.test.ts covers signing out, including that the old cookie stops working.
@@ -453,6 +459,10 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             "include-operation-id": "changeMemberRole",
             parameters: { "path.userId": { dictionary: "owners", probability: 1 } },
           },
+          ...["createBlog", "updateBlog"].map((operationId) => ({
+            "include-operation-id": operationId,
+            generation: { codec: "ascii" },
+          })),
           {
             "include-operation-id": "addMember",
             parameters: { "body.email": { dictionary: "emails", probability: 0.6 } },
