@@ -44,6 +44,17 @@ const routes = (ws: string): [string, string, unknown?][] => [
   ["GET", `/workspaces/${ws}/keys`],
   ["POST", `/workspaces/${ws}/keys`, { name: "stolen" }],
   ["POST", `/workspaces/${ws}/keys/${keyA}/revoke`],
+  ["PATCH", `/workspaces/${ws}/keys/${keyA}`, { rateLimit: { requests: 1, windowSeconds: 60 } }],
+  ["POST", `/workspaces/${ws}/keys/${keyA}/roll`, { gracePeriodSeconds: 3600 }],
+  ["GET", `/workspaces/${ws}/keys/${keyA}/usage`],
+  ["GET", `/workspaces/${ws}/usage`],
+  ["GET", `/workspaces/${ws}/rate-limit`],
+  ["PUT", `/workspaces/${ws}/rate-limit`, { rateLimit: { requests: 1, windowSeconds: 60 } }],
+  ["GET", `/workspaces/${ws}/audit`],
+  ["PATCH", `/workspaces/${ws}/members/usr_nobody`, { role: "owner" }],
+  ["GET", `/workspaces/${ws}/invitations`],
+  ["POST", `/workspaces/${ws}/invitations`, { email: "eve@example.com", role: "owner" }],
+  ["DELETE", `/workspaces/${ws}/invitations/inv_nobody`],
   ["GET", `/workspaces/${ws}/blogs`],
   ["POST", `/workspaces/${ws}/blogs`, { title: "injected" }],
   ["POST", `/workspaces/${ws}/blogs/preview`, { bodyMarkdown: "rendered for free" }],
@@ -66,8 +77,13 @@ describe("membership isolation between two workspaces", () => {
     // Nothing changed in Alice's workspace.
     const blog = await alice.get<{ title: string }>(`/workspaces/${wsA}/blogs/${blogA}`);
     expect(blog.body.title).toBe("Alice's post");
-    const keys = await alice.get<{ data: { status: string }[] }>(`/workspaces/${wsA}/keys`);
-    expect(keys.body.data.map((k) => k.status)).toEqual(["Active"]);
+    const keys = await alice.get<{ data: { status: string; rateLimit: unknown }[] }>(
+      `/workspaces/${wsA}/keys`,
+    );
+    expect(keys.body.data.map((k) => [k.status, k.rateLimit])).toEqual([["Active", null]]);
+    expect((await alice.get<unknown[]>(`/workspaces/${wsA}/invitations`)).body).toMatchObject({
+      data: [],
+    });
     expect((await bob.get<Me>("/me")).body.workspaces.map((w) => w.id)).toEqual([wsB]);
   });
 
