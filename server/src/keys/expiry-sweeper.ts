@@ -1,7 +1,12 @@
 import type { AuditLog } from "../audit/audit-log.js";
 import type { ApiKeyDoc, Collections } from "../db/collections.js";
 import type { Logger } from "../logger.js";
-import { FIRST_SWEEP_DELAY_MS, SWEEP_INTERVAL_MS } from "../sessions/sweeper.js";
+import { startPeriodicTask } from "../periodic-task.js";
+import {
+  FIRST_SWEEP_DELAY_MS,
+  SWEEP_INTERVAL_MS,
+  type SweeperOptions,
+} from "../sessions/sweeper.js";
 
 /**
  * Writes the `key.expired` audit entry of every key whose `expiresAt` has passed by `now` (and
@@ -60,45 +65,23 @@ export function startExpirySweeper(
   collections: Pick<Collections, "apiKeys">,
   audit: AuditLog,
   log: Logger,
-  options: { intervalMs?: number; firstDelayMs?: number; now?: () => number } = {},
+  options: SweeperOptions = {},
 ): ExpirySweeper {
-  const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
   const now = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let closed = false;
-
-  const sweep = async (): Promise<void> => {
-    while (running !== undefined) await running;
-    if (closed) return;
-    running = logExpiredKeys(collections, audit, new Date(now()))
-      .then((marked) => {
-        if (marked > 0) log.debug({ keys: marked }, "expired keys written to the audit log");
-      })
-      .catch((err: unknown) => {
-        log.warn({ err }, "writing expired keys to the audit log failed; will retry");
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    await running;
-  };
-  const schedule = (delayMs: number) => {
-    if (closed) return;
-    timer = setTimeout(() => {
-      void sweep().then(() => schedule(intervalMs));
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(options.firstDelayMs ?? FIRST_SWEEP_DELAY_MS);
-
-  return {
-    sweep,
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      timer = undefined;
-      while (running !== undefined) await running;
+  const task = startPeriodicTask(
+    () =>
+      logExpiredKeys(collections, audit, new Date(now())).then(
+        (marked) => {
+          if (marked > 0) log.debug({ keys: marked }, "expired keys written to the audit log");
+        },
+        (err: unknown) => {
+          log.warn({ err }, "writing expired keys to the audit log failed; will retry");
+        },
+      ),
+    {
+      intervalMs: options.intervalMs ?? SWEEP_INTERVAL_MS,
+      firstDelayMs: options.firstDelayMs ?? FIRST_SWEEP_DELAY_MS,
     },
-  };
+  );
+  return { sweep: task.run, close: task.close };
 }

@@ -1,3 +1,4 @@
+import { CoalescingBuffer } from "../coalescing-buffer.js";
 import type { UsageOutcome } from "../db/collections.js";
 import type { Logger } from "../logger.js";
 import { addCounts, floorTo, HOUR_MS, type UsageCounts, zeroCounts } from "./usage-buckets.js";
@@ -14,73 +15,42 @@ export interface UsageEntry {
 type Flush = (entries: readonly UsageEntry[]) => Promise<void>;
 
 /**
- * Coalesces usage counts as `LastUsedRecorder` does `lastUsedAt`: requests count in memory, and
- * one batched write per window adds them to the stored buckets (usage-store.ts), whatever the
- * load. A failed flush keeps its counts for the next one; `close` flushes the rest.
+ * Coalesces usage counts as `LastUsedRecorder` does `lastUsedAt` (coalescing-buffer.ts):
+ * requests count in memory, and one batched write per window adds them to the stored buckets
+ * (usage-store.ts), whatever the load. A failed flush keeps its counts for the next one;
+ * `close` flushes the rest.
  */
 export class UsageRecorder {
-  private pending = new Map<string, UsageEntry>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
-  private closed = false;
+  private readonly buffer: CoalescingBuffer<UsageEntry>;
 
-  constructor(
-    private readonly write: Flush,
-    private readonly windowMs: number,
-    private readonly log: Logger,
-  ) {}
+  constructor(write: Flush, windowMs: number, log: Logger) {
+    this.buffer = new CoalescingBuffer({
+      write: (batch) => write([...batch.values()]),
+      // The older entry is the buffer's own (a failed batch's come back once `write` is done).
+      merge: (older, newer) => {
+        addCounts(older.counts, newer.counts);
+        return older;
+      },
+      windowMs,
+      log,
+      name: "usage",
+    });
+  }
 
   record(keyId: string, workspaceId: string, outcome: UsageOutcome, at: number = Date.now()): void {
-    this.entryOf(keyId, workspaceId, floorTo(at, HOUR_MS)).counts[outcome] += 1;
-    this.schedule();
+    const hour = floorTo(at, HOUR_MS);
+    const counts = zeroCounts();
+    counts[outcome] = 1;
+    this.buffer.add(`${keyId}/${hour}`, { keyId, workspaceId, hour, counts });
   }
 
   /** Writes everything pending now. Safe to call at any time; never rejects. */
-  async flush(): Promise<void> {
-    while (this.flushing !== undefined) await this.flushing;
-    if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    this.flushing = this.write(batch)
-      .catch((err: unknown) => {
-        for (const entry of batch) {
-          addCounts(this.entryOf(entry.keyId, entry.workspaceId, entry.hour).counts, entry.counts);
-        }
-        this.schedule();
-        this.log.warn({ err, keys: batch.length }, "usage flush failed; will retry");
-      })
-      .finally(() => {
-        this.flushing = undefined;
-      });
-    await this.flushing;
+  flush(): Promise<void> {
+    return this.buffer.flush();
   }
 
   /** Stops the timer and flushes what is pending, once. */
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.flush();
-  }
-
-  private entryOf(keyId: string, workspaceId: string, hour: number): UsageEntry {
-    const id = `${keyId}/${hour}`;
-    let entry = this.pending.get(id);
-    if (entry === undefined) {
-      entry = { keyId, workspaceId, hour, counts: zeroCounts() };
-      this.pending.set(id, entry);
-    }
-    return entry;
-  }
-
-  private schedule(): void {
-    if (this.closed || this.timer !== undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush().then(() => {
-        if (this.pending.size > 0) this.schedule();
-      });
-    }, this.windowMs);
-    this.timer.unref();
+  close(): Promise<void> {
+    return this.buffer.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { Collections } from "../db/collections.js";
 import type { Logger } from "../logger.js";
+import { startPeriodicTask } from "../periodic-task.js";
 
 /** How often expired sessions and sign-in records are deleted. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -66,46 +67,23 @@ export function startSweeper(
   log: Logger,
   options: SweeperOptions = {},
 ): Sweeper {
-  const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
   const now = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let closed = false;
-
-  const sweep = async (): Promise<void> => {
-    while (running !== undefined) await running;
-    if (closed) return;
-    running = purgeExpired(collections, new Date(now()))
-      .then((purged) => {
-        if (Object.values(purged).some((n) => n > 0)) {
-          log.debug({ purged }, "expired sessions and sign-in records deleted");
-        }
-      })
-      .catch((err: unknown) => {
-        log.warn({ err }, "deleting expired sessions and sign-in records failed; will retry");
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    await running;
-  };
-
-  const schedule = (delayMs: number) => {
-    if (closed) return;
-    timer = setTimeout(() => {
-      void sweep().then(() => schedule(intervalMs));
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(options.firstDelayMs ?? FIRST_SWEEP_DELAY_MS);
-
-  return {
-    sweep,
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      timer = undefined;
-      while (running !== undefined) await running;
+  const task = startPeriodicTask(
+    () =>
+      purgeExpired(collections, new Date(now())).then(
+        (purged) => {
+          if (Object.values(purged).some((n) => n > 0)) {
+            log.debug({ purged }, "expired sessions and sign-in records deleted");
+          }
+        },
+        (err: unknown) => {
+          log.warn({ err }, "deleting expired sessions and sign-in records failed; will retry");
+        },
+      ),
+    {
+      intervalMs: options.intervalMs ?? SWEEP_INTERVAL_MS,
+      firstDelayMs: options.firstDelayMs ?? FIRST_SWEEP_DELAY_MS,
     },
-  };
+  );
+  return { sweep: task.run, close: task.close };
 }
