@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { api, type CreatedInvitation, call, type Role, type Workspace } from "../api.js";
+import { CopyOnceField } from "../components/copy-once-field.js";
 import { Field } from "../components/field.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
@@ -89,19 +90,6 @@ export function InviteDialog({ workspace, onInvited, onClose }: InviteProps) {
 }
 
 function ShowLink({ created, onClose }: { created: CreatedInvitation; onClose: () => void }) {
-  const [copy, setCopy] = useState<"" | "copied" | "failed">("");
-  const input = useRef<HTMLInputElement>(null);
-  const copyButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => copyButton.current?.focus(), []);
-  const copyLink = async () => {
-    try {
-      await navigator.clipboard.writeText(created.link);
-      setCopy("copied");
-    } catch {
-      input.current?.select();
-      setCopy("failed");
-    }
-  };
   return (
     <Modal
       title="Copy the invitation link now"
@@ -116,28 +104,12 @@ function ShowLink({ created, onClose }: { created: CreatedInvitation; onClose: (
         </p>
       }
     >
-      <div class="field">
-        <label for="invitation-link">Invitation link for {created.invitation.email}</label>
-        <div class="copy-row">
-          <input
-            id="invitation-link"
-            ref={input}
-            class="mono"
-            readOnly
-            value={created.link}
-            spellcheck={false}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <button type="button" class="button primary" ref={copyButton} onClick={copyLink}>
-            {copy === "copied" ? "Copied" : "Copy"}
-          </button>
-        </div>
-        <p class="hint" role="status">
-          {copy === "copied" && "Copied to the clipboard."}
-          {copy === "failed" &&
-            "Could not copy: the link is selected, press Ctrl+C (⌘C) to copy it."}
-        </p>
-      </div>
+      <CopyOnceField
+        id="invitation-link"
+        label={`Invitation link for ${created.invitation.email}`}
+        value={created.link}
+        what="link"
+      />
       <div class="modal-actions">
         <button type="button" class="button" onClick={onClose}>
           Done

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { type ApiKey, api, call, type MintedKey } from "../api.js";
+import { CopyOnceField } from "../components/copy-once-field.js";
 import { Field } from "../components/field.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
@@ -80,21 +81,6 @@ function MintForm(props: {
 
 /** The raw key of a mint or a roll, shown once; it lives only in this dialog's state. */
 export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: () => void }) {
-  const [copy, setCopy] = useState<"" | "copied" | "failed">("");
-  const input = useRef<HTMLInputElement>(null);
-  const copyButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => copyButton.current?.focus(), []);
-
-  const copySecret = async () => {
-    try {
-      await navigator.clipboard.writeText(minted.secret);
-      setCopy("copied");
-    } catch {
-      input.current?.select();
-      setCopy("failed");
-    }
-  };
-
   return (
     <Modal
       title="Copy your new key now"
@@ -106,28 +92,12 @@ export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: ()
         </p>
       }
     >
-      <div class="field">
-        <label for="minted-secret">API key “{minted.key.name}”</label>
-        <div class="copy-row">
-          <input
-            id="minted-secret"
-            ref={input}
-            class="mono"
-            readOnly
-            value={minted.secret}
-            spellcheck={false}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <button type="button" class="button primary" ref={copyButton} onClick={copySecret}>
-            {copy === "copied" ? "Copied" : "Copy"}
-          </button>
-        </div>
-        <p class="hint" role="status">
-          {copy === "copied" && "Copied to the clipboard."}
-          {copy === "failed" &&
-            "Could not copy: the key is selected, press Ctrl+C (⌘C) to copy it."}
-        </p>
-      </div>
+      <CopyOnceField
+        id="minted-secret"
+        label={`API key “${minted.key.name}”`}
+        value={minted.secret}
+        what="key"
+      />
       <p class="hint">
         Send it from your server in the <code>x-api-key</code> header (or{" "}
         <code>Authorization: Bearer …</code>).
