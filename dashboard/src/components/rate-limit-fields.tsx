@@ -19,7 +19,10 @@ interface RateLimitFieldsProps {
 export function RateLimitFields({ draft, onChange, disabled = false }: RateLimitFieldsProps) {
   return (
     <div class="limit-fields">
-      <Field label="Requests" hint={`${BOUNDS.requests.minimum} to ${BOUNDS.requests.maximum}`}>
+      <Field
+        label="Requests"
+        hint={`${BOUNDS.requests.minimum} to ${BOUNDS.requests.maximum.toLocaleString("en")}`}
+      >
         {(p) => (
           <input
             {...p}
@@ -37,7 +40,7 @@ export function RateLimitFields({ draft, onChange, disabled = false }: RateLimit
       </Field>
       <Field
         label="Per window of (seconds)"
-        hint={`${BOUNDS.windowSeconds.minimum} to ${BOUNDS.windowSeconds.maximum}; 60 is a minute`}
+        hint={`${BOUNDS.windowSeconds.minimum} to ${BOUNDS.windowSeconds.maximum.toLocaleString("en")}; 60 is a minute`}
       >
         {(p) => (
           <input

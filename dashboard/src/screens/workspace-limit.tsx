@@ -44,8 +44,8 @@ export function WorkspaceLimit({ workspaceId, limits, canEdit, onSaved }: Worksp
     <section class="card limits" aria-labelledby="limits-title">
       <h2 id="limits-title">Default rate limit</h2>
       <p>
-        Keys without a limit of their own get <strong>{effectiveLimitText(limits)}</strong>. The
-        server's default is {server}.
+        Keys without a limit of their own get <strong>{effectiveLimitText(limits)}</strong>.
+        {limits.rateLimit && ` The server's default, which this replaces, is ${server}.`}
       </p>
       {canEdit ? (
         <form class="stack" onSubmit={save}>
