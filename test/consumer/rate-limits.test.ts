@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { get, type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
+import {
+  get,
+  type SeededWorkspace,
+  seedWorkspace,
+  withWrongChecksum,
+} from "../support/fixtures.js";
 import { setKeyRateLimit, setWorkspaceRateLimit } from "../support/rate-limits.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -70,7 +75,7 @@ describe('rate limits (openapi.yaml, "Caching and limits")', () => {
     const w = await fresh("Unknown");
     await setKeyRateLimit(t.db, w.keyId, { requests: 2, windowSeconds: DAY });
     for (let i = 0; i < 5; i++) {
-      const refused = await get(url(), { "x-api-key": `${w.key.slice(0, -1)}x` });
+      const refused = await get(url(), { "x-api-key": withWrongChecksum(w.key) });
       expect(refused.status).toBe(401);
       expect(refused.headers.get("ratelimit")).toBeNull();
     }

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateKey } from "../../server/src/keys/key-format.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
-import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import {
+  get,
+  type SeededWorkspace,
+  seedWorkspace,
+  stores,
+  withWrongChecksum,
+} from "../support/fixtures.js";
 import { fill } from "../support/pathological-markdown.js";
 import { rawRequest } from "../support/raw-http.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -80,7 +86,7 @@ const rawAdmin = async (head: string) => {
     body: JSON.parse(res.raw.split("\r\n\r\n")[1] ?? "null") as unknown,
   };
 };
-const wrongChecksum = () => `${a.key.slice(0, -1)}${a.key.endsWith("A") ? "B" : "A"}`;
+const wrongChecksum = () => withWrongChecksum(a.key);
 
 const cases: Case[] = [
   // keys

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient, PressroomError } from "../../sdk/src/index.js";
-import { type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
+import { type SeededWorkspace, seedWorkspace, withWrongChecksum } from "../support/fixtures.js";
 import { type FaultServer, startFaultServer } from "../support/sdk-fault-server.js";
 import { rejectionOf } from "../support/sdk-recorder.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -61,7 +61,7 @@ describe("the API key never shows (sdk/README.md, Keys stay on servers)", () => 
     const client = createClient({ apiKey: a.key, baseUrl: server.url });
     const notFound = await rejectionOf(client.blogs.get(a.draft));
     const badRequest = await rejectionOf(client.blogs.list({ limit: 0 }));
-    const unknown = `${a.key.slice(0, -1)}${a.key.endsWith("A") ? "B" : "A"}`;
+    const unknown = withWrongChecksum(a.key);
     const unauthorized = await rejectionOf(
       createClient({ apiKey: unknown, baseUrl: server.url }).blogs.list(),
     );

@@ -70,3 +70,7 @@ export async function get(
   }
   return { status: res.status, headers: res.headers, body, text };
 }
+
+/** `key` with its last checksum character changed: well-shaped, never a key the server knows. */
+export const withWrongChecksum = (key: string): string =>
+  `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`;
