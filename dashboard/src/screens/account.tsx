@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { ApiError, api, type Me, messageOf, send } from "../api.js";
 import { Field } from "../components/field.js";
+import { NewPasswordField } from "../components/new-password-field.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit, useTitle } from "../hooks.js";
 import "./team.css";
@@ -71,23 +72,13 @@ function ChangePassword() {
             />
           )}
         </Field>
-        <Field
+        <NewPasswordField
           label="New password"
-          hint={`At least ${limits.newPassword.minLength} characters. Your other sessions end when it changes.`}
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              required
-              minLength={limits.newPassword.minLength}
-              maxLength={limits.newPassword.maxLength}
-              autocomplete="new-password"
-              value={next}
-              onInput={(e) => setNext(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+          bounds={limits.newPassword}
+          hint="Your other sessions end when it changes."
+          value={next}
+          onInput={setNext}
+        />
         {error && <ErrorMessage message={error} />}
         <div role="status">
           {done && (

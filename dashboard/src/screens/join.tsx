@@ -3,6 +3,7 @@ import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { api, call, type InvitationPreview, type Me, messageOf } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
 import { Field } from "../components/field.js";
+import { NewPasswordField } from "../components/new-password-field.js";
 import { ErrorMessage, Loading } from "../components/status.js";
 import { useSubmit, useTitle } from "../hooks.js";
 import { SignIn } from "./sign-in.js";
@@ -146,23 +147,13 @@ function NewAccount(props: { token: string; email: string; onJoined: JoinProps["
           />
         )}
       </Field>
-      <Field
+      <NewPasswordField
         label="Choose a password"
-        hint={`At least ${limits.password.minLength} characters. A passphrase works well.`}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="password"
-            required
-            minLength={limits.password.minLength}
-            maxLength={limits.password.maxLength}
-            autocomplete="new-password"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+        bounds={limits.password}
+        hint="A passphrase works well."
+        value={password}
+        onInput={setPassword}
+      />
       {error && <ErrorMessage message={error} />}
       <button type="submit" class="button primary block" disabled={busy}>
         {busy ? "Joining…" : "Create account and join"}

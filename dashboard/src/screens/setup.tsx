@@ -3,6 +3,7 @@ import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { ApiError, api, call, type Me, messageOf, type SetupRequest } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
 import { Field } from "../components/field.js";
+import { NewPasswordField } from "../components/new-password-field.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit, useTitle } from "../hooks.js";
 
@@ -67,23 +68,13 @@ export function Setup({ onDone, onAlreadyDone }: SetupProps) {
             />
           )}
         </Field>
-        <Field
+        <NewPasswordField
           label="Password"
-          hint={`At least ${limits.password.minLength} characters. A passphrase works well.`}
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              required
-              minLength={limits.password.minLength}
-              maxLength={limits.password.maxLength}
-              autocomplete="new-password"
-              value={form.password}
-              onInput={set("password")}
-            />
-          )}
-        </Field>
+          bounds={limits.password}
+          hint="A passphrase works well."
+          value={form.password}
+          onInput={(password) => setForm({ ...form, password })}
+        />
         <Field
           label="Workspace name"
           hint="Usually your site or publication. You can add more later."
