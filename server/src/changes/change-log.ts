@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ChangeEntryDoc, Collections } from "../db/collections.js";
 import { isDuplicateKey } from "../db/duplicate-key.js";
 
@@ -66,6 +67,9 @@ export function changeLog({ changes }: Pick<Collections, "changes">) {
           return seq;
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
+          // Another instance took the number: wait a jittered, growing moment before reading
+          // the last one again, so instances racing for one workspace stop colliding in step.
+          await sleep(Math.random() * Math.min(100, 2 ** attempt));
           previous = await last(workspaceId);
         }
       }
