@@ -740,6 +740,191 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the workspace's webhook endpoints
+         * @description Every endpoint, oldest first, with its health; never a signing secret. Every member may
+         *     read them.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint (owner only)
+         * @description From now on the endpoint receives the chosen events of this workspace's blogs (events
+         *     of changes made before it was added are not sent to it). The URL must be `https://`
+         *     (plain `http://` only to a loopback address, and only when the server's
+         *     `WEBHOOK_ALLOW_HTTP_LOOPBACK` development setting is on), without user name or password,
+         *     and must not name a private, loopback, link-local or metadata address; names are
+         *     resolved again before every delivery (README, "Webhooks"). At most 20 endpoints per
+         *     workspace. The signing secret (`whsec_…`) is in this response and nowhere else, ever.
+         *     Only owners may add endpoints; other members get `403`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description The endpoint and its health; never its signing secret. Every member may read it.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint and its delivery log (owner only)
+         * @description Deliveries still pending are dropped. Only owners may delete endpoints.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL, events, description, or turn it on or off (owner only)
+         * @description Only the fields sent change. `enabled: true` also turns back on an endpoint the server
+         *     disabled after a day of failed deliveries (and clears `disabledReason`). A disabled
+         *     endpoint is sent nothing: deliveries that fall due while it is off are marked
+         *     `skipped` (they can be redelivered). Only owners may change endpoints.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/webhooks/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an endpoint a new signing secret (owner only)
+         * @description The new secret is in this response and nowhere else, ever. For the next 24 hours every
+         *     delivery carries two signatures in `webhook-signature`, one with the new secret and
+         *     one with the previous, so a receiver can switch secrets without rejecting a delivery
+         *     (Standard Webhooks verifiers accept a delivery when any signature matches); then the
+         *     previous secret is forgotten. Rotating again within those 24 hours replaces the
+         *     previous secret with the one being rotated out. Only owners may rotate.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/webhooks/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint (owner only)
+         * @description Queues one `webhook.test` event for this endpoint only, signed and retried like any
+         *     other; it shows in the delivery log. It is sent even when the endpoint does not
+         *     subscribe to any blog event, but not while it is disabled (`409`).
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/webhooks/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery log, newest first
+         * @description One entry per event sent (or to be sent) to this endpoint, newest first, each with its
+         *     attempts: when, how long, the HTTP status or the error, and the first 1 KiB of the
+         *     response body as text. Kept 30 days. Pass the previous page's `nextCursor` as `cursor`
+         *     until it is `null`. Every member may read it.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/webhooks/{endpointId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's ID. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again (owner only)
+         * @description Queues a new delivery of the same event, with the same `webhook-id` (so a receiver that
+         *     already has it can tell), signed with the endpoint's current secret and retried like
+         *     any other. Not while the endpoint is disabled (`409`).
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1103,6 +1288,134 @@ export interface components {
             authorName?: string;
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
         };
+        /**
+         * @description `blog.released`: consumers can see the blog from now on (new, or released again).
+         *     `blog.updated`: a released blog was edited. `blog.unreleased`: a released blog went back
+         *     to draft. `blog.removed`: a released blog was removed. Drafts make no events.
+         * @enum {string}
+         */
+        WebhookEventType: "blog.released" | "blog.updated" | "blog.unreleased" | "blog.removed";
+        /**
+         * @description `https://…` (or `http://` to a loopback address, only with the server's
+         *     `WEBHOOK_ALLOW_HTTP_LOOPBACK` development setting); no user name or password, no
+         *     private, loopback, link-local or metadata address.
+         */
+        WebhookUrl: string;
+        WebhookEndpointInput: {
+            url: components["schemas"]["WebhookUrl"];
+            description?: components["schemas"]["WebhookDescription"];
+            events: components["schemas"]["WebhookEventTypes"];
+            /** @default true */
+            enabled: boolean;
+        };
+        WebhookEndpointPatch: {
+            url?: components["schemas"]["WebhookUrl"];
+            description?: components["schemas"]["WebhookDescription"];
+            events?: components["schemas"]["WebhookEventTypes"];
+            enabled?: boolean;
+        };
+        /** @description What the endpoint is for; one line of plain text, may be empty. */
+        WebhookDescription: string;
+        WebhookEventTypes: components["schemas"]["WebhookEventType"][];
+        WebhookEndpoint: {
+            id: string;
+            url: components["schemas"]["WebhookUrl"];
+            description: components["schemas"]["WebhookDescription"];
+            events: components["schemas"]["WebhookEventTypes"];
+            /** @description Whether deliveries are sent to it. */
+            enabled: boolean;
+            /**
+             * @description Why the server turned the endpoint off (after a day of failed deliveries); null when
+             *     it is on, or was turned off by a person.
+             */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the signing secret was last rotated; null if never.
+             */
+            secretRotatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when deliveries are also signed with the previous secret; null when not.
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a delivery last got a 2xx answer; null if none has.
+             */
+            lastSuccessAt: string | null;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success; null when the last attempt
+             *     succeeded. After 24 hours of failures the endpoint is disabled.
+             */
+            failingSince: string | null;
+        };
+        WebhookEndpointWithSecret: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /**
+             * @description The signing secret, `whsec_` and 32 random bytes in base64 (Standard Webhooks). Shown
+             *     here once; it cannot be recovered (rotate it to get a new one).
+             */
+            secret: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description The event's ID, sent as `webhook-id` (the same on every attempt and redelivery). */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "blog.released" | "blog.updated" | "blog.unreleased" | "blog.removed" | "webhook.test";
+            /** @description The blog the event is about; null for a test event. */
+            blogId: string | null;
+            /**
+             * @description `pending`: waiting for its first or next attempt. `delivered`: an attempt got a 2xx
+             *     answer. `failed`: every attempt failed (about a day of retries). `skipped`: it fell
+             *     due while the endpoint was disabled.
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed" | "skipped";
+            /** @description The delivery this one repeats, when it was made by `redeliverWebhook`. */
+            redeliveryOf: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null once the delivery is settled.
+             */
+            nextAttemptAt: string | null;
+            /** @description Its attempts, newest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            /** Format: int32 */
+            number: number;
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * Format: int32
+             * @description From sending to the answer's end; null while in flight or if it never ended.
+             */
+            latencyMs: number | null;
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; null when no answer came.
+             */
+            statusCode: number | null;
+            /**
+             * @description Why no usable answer came (timeout, refused address, connection error, redirect not
+             *     followed), or null.
+             */
+            error: string | null;
+            /**
+             * @description The first 1 KiB of the response body as text (invalid UTF-8 and control characters
+             *     other than tab and line breaks replaced by U+FFFD); null when there was none.
+             */
+            responseExcerpt: string | null;
+        };
     };
     responses: {
         /** @description Signed in; the session cookie is set. */
@@ -1412,6 +1725,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The webhook endpoint's ID. */
+        WebhookEndpointId: string;
         /** @description The workspace's ID. */
         WorkspaceId: string;
         /** @description The key's ID. */
@@ -2795,6 +3110,353 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConcurrentChange"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/pressroom",
+                 *       "description": "Rebuild the site",
+                 *       "events": [
+                 *         "blog.released",
+                 *         "blog.updated",
+                 *         "blog.unreleased",
+                 *         "blog.removed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description The new endpoint, with its signing secret shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The workspace has 20 endpoints already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A workspace can have at most 20 webhook endpoints."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, with its new signing secret shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The endpoint is disabled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This endpoint is disabled; enable it first."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, in decimal digits. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The webhook endpoint's ID. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's ID. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The endpoint is disabled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This endpoint is disabled; enable it first."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -72,6 +72,10 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
     sessionTtlMs: config.sessionTtlMs,
     changesRetentionMs: config.changesRetentionMs,
     consumerRateLimit: config.consumerRateLimit,
+    ...(config.webhooks.secretsKey === undefined
+      ? {}
+      : { webhookSecretsKey: config.webhooks.secretsKey }),
+    webhookUrlPolicy: { allowHttpLoopback: config.webhooks.allowHttpLoopback },
     ...testHooks,
   });
   const lastUsed = new LastUsedRecorder(

@@ -42,6 +42,29 @@ export interface Config {
    * sets no default; null ("off"): no limit. Enforced by the consumer API's limiter.
    */
   readonly consumerRateLimit: { readonly requests: number; readonly windowSeconds: number } | null;
+  /** Webhook delivery settings (README, "Webhooks"). */
+  readonly webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /**
+   * WEBHOOK_DELIVERY=off: this instance does not send deliveries (its blog writes still queue
+   * events; another instance, or this one restarted with it on, sends them). Default on.
+   */
+  readonly deliver: boolean;
+  /** WEBHOOK_TIMEOUT_MS: how long one attempt may take, connect to last byte. Default 10 s. */
+  readonly timeoutMs: number;
+  /**
+   * WEBHOOK_ALLOW_HTTP_LOOPBACK=true (development only): endpoints may be plain `http://` to a
+   * loopback address (and only those), e.g. a receiver on the developer's machine.
+   */
+  readonly allowHttpLoopback: boolean;
+  /**
+   * WEBHOOK_SECRETS_KEY: 32 bytes in base64 that seal endpoints' signing secrets at rest. Unset:
+   * a key made once and kept in the database (`markers`), so a copy of the database alone opens
+   * them; set it to keep the key apart.
+   */
+  readonly secretsKey: Buffer | undefined;
 }
 
 /** CONSUMER_RATE_LIMIT: `REQUESTS/SECONDS` (1-1000000 per 1-86400 s) or `off`; default 1200/60. */
@@ -173,6 +196,25 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`VALIDATE_RESPONSES must be "true" or "false" (got "${validate}")`);
   }
 
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    if (raw === "true" || raw === "on") return true;
+    if (raw === "false" || raw === "off") return false;
+    problems.push(`${name} must be "true"/"on" or "false"/"off" (got "${raw}")`);
+    return fallback;
+  };
+  const secretsKeyRaw = str("WEBHOOK_SECRETS_KEY");
+  let secretsKey: Buffer | undefined;
+  if (secretsKeyRaw !== undefined) {
+    secretsKey = Buffer.from(secretsKeyRaw, "base64");
+    if (!/^[A-Za-z0-9+/]{43}=?$/.test(secretsKeyRaw) || secretsKey.length !== 32) {
+      problems.push(
+        "WEBHOOK_SECRETS_KEY must be 32 bytes in base64 (44 characters; make one with `openssl rand -base64 32`)",
+      );
+    }
+  }
+
   const config: Config = {
     port: int("PORT", 3000, 0, 65535),
     host: str("HOST") ?? "127.0.0.1",
@@ -192,6 +234,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: parseTrustProxy(str("TRUST_PROXY"), problems),
     changesRetentionMs: int("CHANGES_RETENTION_DAYS", 30, 1, 3650) * 86_400_000,
     consumerRateLimit: parseRateLimit(str("CONSUMER_RATE_LIMIT"), problems),
+    webhooks: {
+      deliver: flag("WEBHOOK_DELIVERY", true),
+      timeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1000, 30_000),
+      allowHttpLoopback: flag("WEBHOOK_ALLOW_HTTP_LOOPBACK", false),
+      secretsKey,
+    },
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

@@ -8,6 +8,7 @@ import { changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
 import { changesFeed } from "./changes/changes-feed.js";
 import { collections, type RateLimitSetting } from "./db/collections.js";
+import { databaseSecret } from "./db/database-secret.js";
 import { invitationsStore } from "./invitations/invitations-store.js";
 import { keyRoller } from "./keys/key-roll.js";
 import { keysStore } from "./keys/keys-store.js";
@@ -16,6 +17,9 @@ import { sessionsStore } from "./sessions/sessions-store.js";
 import { signInThrottle } from "./sessions/sign-in-throttle.js";
 import { firstRunSetup } from "./users/first-run-setup.js";
 import { usersStore } from "./users/users-store.js";
+import type { UrlPolicy } from "./webhooks/endpoint-url.js";
+import { endpointsStore } from "./webhooks/endpoints-store.js";
+import { secretBox } from "./webhooks/secret-box.js";
 import { workspacesStore } from "./workspaces/workspaces-store.js";
 
 export interface StoreOptions {
@@ -35,6 +39,13 @@ export interface StoreOptions {
   readonly now?: () => number;
   /** The server's default rate limit of keys (config `CONSUMER_RATE_LIMIT`); default none. */
   readonly consumerRateLimit?: RateLimitSetting | null;
+  /**
+   * The key sealing webhook signing secrets (config `WEBHOOK_SECRETS_KEY`); by default one made
+   * once and kept in the database.
+   */
+  readonly webhookSecretsKey?: Buffer;
+  /** Which webhook URLs may be saved (config `WEBHOOK_ALLOW_HTTP_LOOPBACK`); default https only. */
+  readonly webhookUrlPolicy?: UrlPolicy;
   /** Tests only: a shorter floor for a key's `expiresAt` than the API's 60 s. */
   readonly minKeyLifetimeMs?: number;
   /** Tests only: holds a roll between the successor's insert and the old key's update. */
@@ -43,6 +54,7 @@ export interface StoreOptions {
   readonly afterFeedAppend?: (blogId: string) => Promise<void>;
 }
 
+const WEBHOOK_SECRETS_MARKER = "webhook-secrets-key";
 const DEFAULT_SESSION_TTL_MS = 168 * 3_600_000;
 const DEFAULT_CHANGES_RETENTION_MS = 30 * 86_400_000;
 /** Entries are kept a day longer than tokens, so clocks a little apart never lose one. */
@@ -59,6 +71,7 @@ export function createStores(db: Db, options: StoreOptions = {}) {
   const blogs = blogsStore(c, options.renderer ?? inlineRenderer);
   const now = options.now ?? Date.now;
   const retentionMs = options.changesRetentionMs ?? DEFAULT_CHANGES_RETENTION_MS;
+  const sealKey = options.webhookSecretsKey;
   const log = changeLog(c);
   const recorder = changeRecorder({
     log,
@@ -98,6 +111,17 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     sessions: sessionsStore(c, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
     invitations: invitationsStore(c),
     throttle: signInThrottle(c),
+    /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
+    webhookEndpoints: endpointsStore(
+      c,
+      secretBox(
+        sealKey === undefined
+          ? databaseSecret(c, WEBHOOK_SECRETS_MARKER)
+          : () => Promise.resolve(sealKey),
+      ),
+      options.webhookUrlPolicy ?? { allowHttpLoopback: false },
+      now,
+    ),
   };
 }
 

@@ -150,7 +150,105 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "blog.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A blog was released
+         * @description Consumers can see the blog from now on (newly released, or released again).
+         */
+        post: operations["onBlogReleased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "blog.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A released blog was edited */
+        post: operations["onBlogUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "blog.unreleased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A released blog went back to draft
+         * @description Consumers no longer see it; drop it from your copy.
+         */
+        post: operations["onBlogUnreleased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "blog.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A released blog was removed
+         * @description Removal is final; drop it from your copy.
+         */
+        post: operations["onBlogRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event sent from the dashboard
+         * @description Sent only when an owner presses "Send test event"; it is about no blog.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The body of every error response. */
@@ -336,6 +434,35 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
         };
+        /** @description What a webhook delivery carries when a released blog changes. */
+        BlogEvent: {
+            /** @description The event's ID, also sent as `webhook-id`. */
+            id: string;
+            /** @enum {string} */
+            type: "blog.released" | "blog.updated" | "blog.unreleased" | "blog.removed";
+            /**
+             * Format: date-time
+             * @description When the change was made.
+             */
+            occurredAt: string;
+            workspaceId: string;
+            data: {
+                blogId: components["schemas"]["Blog"]["id"];
+                slug: components["schemas"]["Slug"];
+            };
+        };
+        /** @description The event sent by "Send test event" in the dashboard. */
+        TestEvent: {
+            id: string;
+            /** @enum {string} */
+            type: "webhook.test";
+            /** Format: date-time */
+            occurredAt: string;
+            workspaceId: string;
+            data: {
+                endpointId: string;
+            };
+        };
     };
     responses: {
         /**
@@ -459,6 +586,16 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The event's `id`; the same on every attempt. De-duplicate on it. */
+        WebhookIdHeader: string;
+        /** @description When this attempt was signed, in Unix seconds. Refuse it when more than 5 minutes away. */
+        WebhookTimestampHeader: string;
+        /**
+         * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 with the endpoint's secret (the
+         *     bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`.
+         *     Two during the day after a rotation of the secret; accept the delivery when any matches.
+         */
+        WebhookSignatureHeader: string;
         /** @description Page size, in decimal digits (`0x10`, `1e2`, `+5` are refused with `400`). */
         Limit: number;
         /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
@@ -857,6 +994,183 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    onBlogReleased: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt. De-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Refuse it when more than 5 minutes away. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 with the endpoint's secret (the
+                 *     bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`.
+                 *     Two during the day after a rotation of the secret; accept the delivery when any matches.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_2bW7x9kQf3LmN8pR4tYv6Z",
+                 *       "type": "blog.released",
+                 *       "occurredAt": "2026-11-25T10:15:30.123Z",
+                 *       "workspaceId": "ws_5fG7hJ9kL2mN4pQ6",
+                 *       "data": {
+                 *         "blogId": "b_3kM9pQ2rS5tV8wX1",
+                 *         "slug": "hello-world"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BlogEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds settles the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBlogUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt. De-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Refuse it when more than 5 minutes away. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 with the endpoint's secret (the
+                 *     bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`.
+                 *     Two during the day after a rotation of the secret; accept the delivery when any matches.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlogEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds settles the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBlogUnreleased: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt. De-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Refuse it when more than 5 minutes away. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 with the endpoint's secret (the
+                 *     bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`.
+                 *     Two during the day after a rotation of the secret; accept the delivery when any matches.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlogEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds settles the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBlogRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt. De-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Refuse it when more than 5 minutes away. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 with the endpoint's secret (the
+                 *     bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`.
+                 *     Two during the day after a rotation of the secret; accept the delivery when any matches.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlogEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds settles the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt. De-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Refuse it when more than 5 minutes away. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64>`: HMAC-SHA256 with the endpoint's secret (the
+                 *     bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`.
+                 *     Two during the day after a rotation of the secret; accept the delivery when any matches.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds settles the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

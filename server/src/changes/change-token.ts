@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Collections } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
+import { databaseSecret } from "../db/database-secret.js";
 import { invalid } from "../domain-error.js";
 
 /**
@@ -32,29 +32,7 @@ export const INVALID_TOKEN_MESSAGE =
  * nothing about what the token holds.
  */
 export function changeTokens({ markers }: Pick<Collections, "markers">) {
-  let key: Promise<Buffer> | undefined;
-  const loadKey = (): Promise<Buffer> => {
-    key ??= readOrMakeKey().catch((err: unknown) => {
-      key = undefined; // a failed read is retried by the next request
-      throw err;
-    });
-    return key;
-  };
-  const readOrMakeKey = async (): Promise<Buffer> => {
-    const found = await markers.findOne({ _id: KEY_MARKER });
-    if (found?.value !== undefined) return Buffer.from(found.value, "base64url");
-    const made = randomBytes(32).toString("base64url");
-    try {
-      await markers.insertOne({ _id: KEY_MARKER, at: new Date(), value: made });
-      return Buffer.from(made, "base64url");
-    } catch (err) {
-      // Another instance made it first: use theirs.
-      if (!isDuplicateKey(err)) throw err;
-      const theirs = await markers.findOne({ _id: KEY_MARKER });
-      if (theirs?.value === undefined) throw err;
-      return Buffer.from(theirs.value, "base64url");
-    }
-  };
+  const loadKey = databaseSecret({ markers }, KEY_MARKER);
   const mac = (secret: Buffer, payload: string): Buffer =>
     createHmac("sha256", secret)
       .update(MAC_CONTEXT + payload)

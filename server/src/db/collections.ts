@@ -171,6 +171,15 @@ export interface BlogDoc {
    * Set in the same update as the change itself, so no change can be missed, crash or not.
    */
   feedPending?: boolean;
+  /**
+   * Webhook events of this blog's writes not yet relayed (webhooks/): pushed in the same update
+   * as the change, removed once relayed. Absent or empty when none wait.
+   */
+  webhookOutbox?: OutboxEventDoc[];
+  /** True while `webhookOutbox` holds events (the relay's index `webhook_pending`). */
+  webhookPending?: boolean;
+  /** The number of this blog's last webhook event (`OutboxEventDoc.seq`); absent before the first. */
+  eventSeq?: number;
 }
 
 /**
@@ -248,6 +257,127 @@ export interface KeyUsageDoc extends Record<UsageOutcome, number> {
   expiresAt: Date;
 }
 
+/** The events a webhook endpoint can subscribe to (openapi/admin.yaml `WebhookEventType`). */
+export const WEBHOOK_EVENT_TYPES = [
+  "blog.released",
+  "blog.updated",
+  "blog.unreleased",
+  "blog.removed",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * An event waiting in its blog's outbox (`BlogDoc.webhookOutbox`): pushed in the same update as
+ * the change it tells of, moved into `webhookEvents` by the outbox relay (webhooks/).
+ */
+export interface OutboxEventDoc {
+  /** `evt_…`: the event's id, sent as `webhook-id`; made when the change is written. */
+  id: string;
+  type: WebhookEventType;
+  /** When the change was written. */
+  at: Date;
+  /** The blog's event number: 1, 2, 3, … per blog, in the order its changes were written. */
+  seq: number;
+  /** The blog's slug after the change. */
+  slug: string;
+}
+
+/**
+ * A workspace's webhook endpoint: what the owner configured. The server writes it only to turn
+ * it off after a day of failures; its delivery health is in `webhookHealth`.
+ */
+export interface WebhookEndpointDoc {
+  /** `we_…`. */
+  _id: string;
+  workspaceId: string;
+  url: string;
+  description: string;
+  events: WebhookEventType[];
+  enabled: boolean;
+  /** Why the server turned it off; null when on or turned off by a person. */
+  disabledReason: string | null;
+  /**
+   * The signing secret's 32 bytes, sealed (webhooks/secret-box.ts: AES-256-GCM, the endpoint id
+   * as associated data); opened only to sign a delivery.
+   */
+  secret: string;
+  /** The secret before the last rotation, sealed; signs too until `previousSecretExpiresAt`. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  secretRotatedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  createdBy: string | null;
+}
+
+/** An endpoint's delivery health, written by the delivery worker only (`_id` = endpoint id). */
+export interface WebhookHealthDoc {
+  _id: string;
+  lastSuccessAt: Date | null;
+  /** The first failed attempt since the last success; null after a success. */
+  failingSince: Date | null;
+}
+
+/** An event relayed from a blog's outbox (or a test event); one per `webhook-id`. */
+export interface WebhookEventDoc {
+  /** `evt_…` (= `webhook-id`). */
+  _id: string;
+  workspaceId: string;
+  type: WebhookEventType | "webhook.test";
+  occurredAt: Date;
+  /** null for a test event. */
+  blogId: string | null;
+  slug: string | null;
+  /** The blog's event number (`OutboxEventDoc.seq`); 0 for a test event. */
+  seq: number;
+  /** The test event's endpoint; null for blog events. */
+  endpointId: string | null;
+}
+
+export type WebhookDeliveryState = "pending" | "delivered" | "failed" | "skipped";
+
+/** One event to be sent to one endpoint, with its retry schedule. */
+export interface WebhookDeliveryDoc {
+  /** `dlv_…`. */
+  _id: string;
+  eventId: string;
+  endpointId: string;
+  workspaceId: string;
+  eventType: WebhookEventType | "webhook.test";
+  /** Per-blog ordering: the blog and its event number (null/0 for test events). */
+  blogId: string | null;
+  seq: number;
+  state: WebhookDeliveryState;
+  /** Attempts made (or taken over) so far. */
+  attempts: number;
+  /** When the next attempt is due; null once settled. */
+  nextAttemptAt: Date | null;
+  redeliveryOf: string | null;
+  createdAt: Date;
+  settledAt: Date | null;
+}
+
+/**
+ * One attempt at a delivery. Inserting it is how an instance takes the attempt (its `_id` is the
+ * delivery id and the attempt's number, so only one instance can take it); it then holds a lease
+ * until `leaseUntil`. Written afterwards by that instance alone.
+ */
+export interface WebhookAttemptDoc {
+  /** `${deliveryId}#${number, 2 digits}`. */
+  _id: string;
+  deliveryId: string;
+  endpointId: string;
+  number: number;
+  instanceId: string;
+  startedAt: Date;
+  leaseUntil: Date;
+  finishedAt: Date | null;
+  latencyMs: number | null;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
 export interface Collections {
   readonly workspaces: Collection<WorkspaceDoc>;
   readonly apiKeys: Collection<ApiKeyDoc>;
@@ -262,6 +392,11 @@ export interface Collections {
   readonly invitations: Collection<InvitationDoc>;
   readonly rateCounters: Collection<RateCounterDoc>;
   readonly keyUsage: Collection<KeyUsageDoc>;
+  readonly webhookEndpoints: Collection<WebhookEndpointDoc>;
+  readonly webhookHealth: Collection<WebhookHealthDoc>;
+  readonly webhookEvents: Collection<WebhookEventDoc>;
+  readonly webhookDeliveries: Collection<WebhookDeliveryDoc>;
+  readonly webhookAttempts: Collection<WebhookAttemptDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -279,6 +414,11 @@ export function collections(db: Db): Collections {
     invitations: db.collection<InvitationDoc>("invitations"),
     rateCounters: db.collection<RateCounterDoc>("rateCounters"),
     keyUsage: db.collection<KeyUsageDoc>("keyUsage"),
+    webhookEndpoints: db.collection<WebhookEndpointDoc>("webhookEndpoints"),
+    webhookHealth: db.collection<WebhookHealthDoc>("webhookHealth"),
+    webhookEvents: db.collection<WebhookEventDoc>("webhookEvents"),
+    webhookDeliveries: db.collection<WebhookDeliveryDoc>("webhookDeliveries"),
+    webhookAttempts: db.collection<WebhookAttemptDoc>("webhookAttempts"),
   };
 }
 
@@ -300,6 +440,12 @@ export function collections(db: Db): Collections {
  * - invitations {tokenHash} unique: a link is looked up by its token's hash;
  *   invitations {workspaceId, createdAt, _id}: a workspace's pending invitations;
  * - rateCounters and keyUsage are read by `_id` ranges only (the primary index);
+ * - blogs {webhookPending, _id}: blogs whose webhook outbox holds events (few);
+ *   webhookEndpoints {workspaceId, createdAt, _id}: a workspace's endpoints;
+ *   webhookDeliveries {state, nextAttemptAt, _id}: deliveries due; {endpointId, blogId, state,
+ *   seq}: an earlier pending delivery of the same blog to the endpoint (per-blog order);
+ *   {endpointId, createdAt desc, _id desc}: an endpoint's delivery log, one range per page;
+ *   webhookAttempts are read by `_id` range (`${deliveryId}#…`);
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
  *   signInFailures, invitations, rateCounters and keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
@@ -320,6 +466,8 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     invitations,
     rateCounters,
     keyUsage,
+    webhookEndpoints,
+    webhookDeliveries,
   } = collections(db);
   // One index per command: FerretDB 1.24 drops the connection (a server-side panic) when one
   // createIndexes command names several indexes that all exist already.
@@ -348,6 +496,23 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await invitations.createIndex(
     { workspaceId: 1, createdAt: 1, _id: 1 },
     { name: "workspace_invitations" },
+  );
+  await blogs.createIndex({ webhookPending: 1, _id: 1 }, { name: "webhook_pending" });
+  await webhookEndpoints.createIndex(
+    { workspaceId: 1, createdAt: 1, _id: 1 },
+    { name: "workspace_webhooks" },
+  );
+  await webhookDeliveries.createIndex(
+    { state: 1, nextAttemptAt: 1, _id: 1 },
+    { name: "due_deliveries" },
+  );
+  await webhookDeliveries.createIndex(
+    { endpointId: 1, blogId: 1, state: 1, seq: 1 },
+    { name: "blog_order" },
+  );
+  await webhookDeliveries.createIndex(
+    { endpointId: 1, createdAt: -1, _id: -1 },
+    { name: "endpoint_log" },
   );
   // The window is in each document's `expiresAt`, not in the index: a changed window never
   // meets an existing index with other options (which MongoDB refuses).

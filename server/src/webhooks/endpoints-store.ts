@@ -1,0 +1,206 @@
+import { randomBytes } from "node:crypto";
+import type {
+  Collections,
+  WebhookEndpointDoc,
+  WebhookEventType,
+  WebhookHealthDoc,
+} from "../db/collections.js";
+import { conflict, invalid, notFound } from "../domain-error.js";
+import { newId } from "../ids.js";
+import { keyedQueue } from "../keyed-queue.js";
+import { endpointUrlProblem, type UrlPolicy } from "./endpoint-url.js";
+import type { SecretBox } from "./secret-box.js";
+
+/** Endpoints one workspace may have. */
+export const MAX_ENDPOINTS = 20;
+/** How long the secret before a rotation still signs deliveries. */
+export const PREVIOUS_SECRET_MS = 86_400_000;
+const SECRET_BYTES = 32;
+const SECRET_PREFIX = "whsec_";
+
+export interface EndpointInput {
+  readonly url: string;
+  readonly description?: string;
+  readonly events: readonly WebhookEventType[];
+  readonly enabled?: boolean;
+}
+export type EndpointPatch = Partial<EndpointInput>;
+
+/** The raw secret, `whsec_` + base64 (Standard Webhooks): returned once, never stored as is. */
+const formatSecret = (bytes: Buffer): string => SECRET_PREFIX + bytes.toString("base64");
+
+const NOT_FOUND = "Webhook endpoint not found.";
+
+/**
+ * A workspace's webhook endpoints: what owners configure, and the secrets deliveries are signed
+ * with. Writes of one endpoint take turns in this process (on the embedded database an update
+ * is a read and a write without a lock).
+ */
+export function endpointsStore(
+  { webhookEndpoints, webhookHealth, webhookDeliveries, webhookAttempts }: Collections,
+  box: SecretBox,
+  policy: UrlPolicy,
+  now: () => number = Date.now,
+) {
+  const oneAtATime = keyedQueue();
+
+  const checkUrl = (url: string): string => {
+    const problem = endpointUrlProblem(url, policy);
+    if (problem !== null) throw invalid(problem);
+    return url;
+  };
+  const distinct = (events: readonly WebhookEventType[]): WebhookEventType[] => [
+    ...new Set(events),
+  ];
+
+  const get = async (workspaceId: string, endpointId: string): Promise<WebhookEndpointDoc> => {
+    const doc = await webhookEndpoints.findOne({ _id: endpointId });
+    if (doc === null || doc.workspaceId !== workspaceId) throw notFound(NOT_FOUND);
+    return doc;
+  };
+
+  return {
+    get,
+
+    /** The workspace's endpoints, oldest first. */
+    list(workspaceId: string): Promise<WebhookEndpointDoc[]> {
+      return webhookEndpoints
+        .find({ workspaceId })
+        .sort({ workspaceId: 1, createdAt: 1, _id: 1 })
+        .limit(MAX_ENDPOINTS * 2)
+        .toArray();
+    },
+
+    /** Delivery health of these endpoints, by id (absent: nothing sent yet). */
+    async health(endpointIds: readonly string[]): Promise<Map<string, WebhookHealthDoc>> {
+      if (endpointIds.length === 0) return new Map();
+      const docs = await webhookHealth.find({ _id: { $in: [...endpointIds] } }).toArray();
+      return new Map(docs.map((doc) => [doc._id, doc]));
+    },
+
+    /** Adds an endpoint; its raw secret is returned here once. */
+    async create(
+      workspaceId: string,
+      input: EndpointInput,
+      createdBy: string | null,
+    ): Promise<{ endpoint: WebhookEndpointDoc; secret: string }> {
+      const url = checkUrl(input.url);
+      if ((await webhookEndpoints.countDocuments({ workspaceId })) >= MAX_ENDPOINTS) {
+        throw conflict(`A workspace can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
+      }
+      const _id = newId("we");
+      const secret = randomBytes(SECRET_BYTES);
+      const at = new Date(now());
+      const endpoint: WebhookEndpointDoc = {
+        _id,
+        workspaceId,
+        url,
+        description: (input.description ?? "").trim(),
+        events: distinct(input.events),
+        enabled: input.enabled ?? true,
+        disabledReason: null,
+        secret: await box.seal(secret, _id),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        secretRotatedAt: null,
+        createdAt: at,
+        updatedAt: at,
+        createdBy,
+      };
+      await webhookEndpoints.insertOne(endpoint);
+      return { endpoint, secret: formatSecret(secret) };
+    },
+
+    /** Changes what was sent; `enabled: true` also clears the server's `disabledReason`. */
+    update(
+      workspaceId: string,
+      endpointId: string,
+      patch: EndpointPatch,
+    ): Promise<WebhookEndpointDoc> {
+      return oneAtATime(endpointId, async () => {
+        const doc = await get(workspaceId, endpointId);
+        const changes: Partial<WebhookEndpointDoc> = { updatedAt: new Date(now()) };
+        if (patch.url !== undefined) changes.url = checkUrl(patch.url);
+        if (patch.description !== undefined) changes.description = patch.description.trim();
+        if (patch.events !== undefined) changes.events = distinct(patch.events);
+        if (patch.enabled !== undefined) {
+          changes.enabled = patch.enabled;
+          if (patch.enabled) changes.disabledReason = null;
+        }
+        await webhookEndpoints.updateOne({ _id: endpointId }, { $set: changes });
+        if (patch.enabled === true && doc.disabledReason !== null) {
+          // Turned back on after the server disabled it: its failures start from nothing.
+          await webhookHealth.updateOne({ _id: endpointId }, { $set: { failingSince: null } });
+        }
+        return { ...doc, ...changes };
+      });
+    },
+
+    /** Deletes the endpoint, its health and its delivery log; pending deliveries are dropped. */
+    remove(workspaceId: string, endpointId: string): Promise<void> {
+      return oneAtATime(endpointId, async () => {
+        await get(workspaceId, endpointId);
+        await webhookEndpoints.deleteOne({ _id: endpointId });
+        await webhookHealth.deleteOne({ _id: endpointId });
+        await webhookDeliveries.deleteMany({ endpointId });
+        await webhookAttempts.deleteMany({ endpointId });
+      });
+    },
+
+    /** A new secret (returned once); the current one keeps signing for `PREVIOUS_SECRET_MS`. */
+    rotateSecret(
+      workspaceId: string,
+      endpointId: string,
+    ): Promise<{ endpoint: WebhookEndpointDoc; secret: string }> {
+      return oneAtATime(endpointId, async () => {
+        const doc = await get(workspaceId, endpointId);
+        const secret = randomBytes(SECRET_BYTES);
+        const at = new Date(now());
+        const changes = {
+          secret: await box.seal(secret, endpointId),
+          previousSecret: doc.secret,
+          previousSecretExpiresAt: new Date(at.getTime() + PREVIOUS_SECRET_MS),
+          secretRotatedAt: at,
+          updatedAt: at,
+        };
+        await webhookEndpoints.updateOne({ _id: endpointId }, { $set: changes });
+        return { endpoint: { ...doc, ...changes }, secret: formatSecret(secret) };
+      });
+    },
+
+    /** Endpoints to send an event of `type` that happened at `at` to: on, subscribed, older. */
+    async subscribers(
+      workspaceId: string,
+      type: WebhookEventType,
+      at: Date,
+    ): Promise<WebhookEndpointDoc[]> {
+      const all = await webhookEndpoints
+        .find({ workspaceId })
+        .sort({ workspaceId: 1, createdAt: 1, _id: 1 })
+        .toArray();
+      return all.filter((e) => e.enabled && e.events.includes(type) && e.createdAt <= at);
+    },
+
+    /** The keys a delivery is signed with now: the current secret, and the previous one if still valid. */
+    async signingKeys(endpoint: WebhookEndpointDoc): Promise<Buffer[]> {
+      const keys = [await box.open(endpoint.secret, endpoint._id)];
+      const until = endpoint.previousSecretExpiresAt;
+      if (endpoint.previousSecret !== null && until !== null && until.getTime() > now()) {
+        keys.push(await box.open(endpoint.previousSecret, endpoint._id));
+      }
+      return keys;
+    },
+
+    /** The server turns an endpoint off (a day of failures), saying why. */
+    disable(endpointId: string, reason: string): Promise<void> {
+      return oneAtATime(endpointId, async () => {
+        await webhookEndpoints.updateOne(
+          { _id: endpointId, enabled: true },
+          { $set: { enabled: false, disabledReason: reason, updatedAt: new Date(now()) } },
+        );
+      });
+    },
+  };
+}
+
+export type EndpointsStore = ReturnType<typeof endpointsStore>;
