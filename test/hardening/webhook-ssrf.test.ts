@@ -201,6 +201,9 @@ describe("security: a name that resolves to a refused address at send time reach
     ["10.1.2.3", /10\.1\.2\.3 is a private address/],
     ["::ffff:127.0.0.1", /127\.0\.0\.1, a loopback address/],
     ["fd00:ec2::254", /cloud metadata address/],
+    ["0.0.0.0", /0\.0\.0\.0 is a reserved/],
+    ["fe80::1%eth0", /not an IP address/],
+    ["64:ff9b::a9fe:a9fe", /169\.254\.169\.254, a cloud metadata address/],
   ])("a public-looking name resolving to %s is refused, nothing connects", async (address, why) => {
     const url = `https://hooks.rebind.example.com:${wire.port}/hook`;
     expect(endpointUrlProblem(url, PROD)).toBeNull(); // fine when saved…
@@ -233,6 +236,26 @@ describe("security: a name that resolves to a refused address at send time reach
     const outcome = await safeSender(PROD)(request(`http://127.0.0.1:${wire.port}/hook`));
     expect(outcome).toMatchObject({ ok: false, statusCode: null, latencyMs: null });
     expect(outcome.error).toMatch(/^refused: The webhook URL must start with https:\/\//);
+    expect(wire.connections()).toBe(0);
+  });
+});
+
+describe("error: names that do not resolve", () => {
+  it("no address, or an unknown name, is a DNS message and no connection", async () => {
+    const url = `https://hooks.gone.example.com:${wire.port}/hook`;
+    const none = await safeSender(PROD, { resolve: async () => [] })(request(url));
+    expect(none).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: "DNS: no address for this name",
+    });
+    const unknown: Resolve = async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND hooks.gone.example.com"), {
+        code: "ENOTFOUND",
+      });
+    };
+    const missing = await safeSender(PROD, { resolve: unknown })(request(url));
+    expect(missing).toMatchObject({ ok: false, statusCode: null, error: "DNS: name not found" });
     expect(wire.connections()).toBe(0);
   });
 });
@@ -272,7 +295,9 @@ describe("happy: the connection goes to the address that was checked, resolved o
     });
   });
 
-  it("proxy variables in the environment are ignored", async () => {
+  // Node itself reads proxies only with NODE_USE_ENV_PROXY at start-up, for its global agent; the
+  // sender uses an agent of its own. This guards against a later change that honours them.
+  it("proxy variables in the environment do not divert the request", async () => {
     const saved = { http: process.env.HTTP_PROXY, https: process.env.HTTPS_PROXY };
     process.env.HTTP_PROXY = `http://127.0.0.1:${wire.port}`;
     process.env.HTTPS_PROXY = `http://127.0.0.1:${wire.port}`;
