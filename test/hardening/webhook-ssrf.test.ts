@@ -332,7 +332,8 @@ describe("security: redirects are never followed", () => {
     try {
       const outcome = await safeSender(DEV)(request(`http://127.0.0.1:${outer.port}/hook`));
       expect(outcome).toMatchObject({ ok: false, statusCode: status, responseExcerpt: "moved" });
-      expect(outcome.error).toMatch(/^redirect not followed \(to http:\/\//);
+      const origin = new URL(location).origin; // the path (it may carry a token) is not kept
+      expect(outcome.error).toBe(`redirect not followed (to ${origin})`);
       expect(outer.requests).toHaveLength(1);
       expect(inner.requests).toHaveLength(0);
     } finally {

@@ -8,6 +8,7 @@ import { bareHost, endpointUrlProblem, isLoopbackHost, type UrlPolicy } from "./
 import {
   MAX_BODY_BYTES,
   oneLine,
+  redirectNote,
   responseExcerpt,
   seconds,
   sendErrorMessage,
@@ -177,7 +178,7 @@ function post(
           statusCode: status,
           latencyMs: elapsed(),
           responseExcerpt: responseExcerpt(Buffer.concat(chunks)),
-          error: redirect ? redirectNote(res.headers.location) : null,
+          error: redirect ? redirectNote(res.headers.location, target) : null,
         });
       };
       res.on("data", (chunk: Buffer) => {
@@ -197,9 +198,4 @@ function post(
     req.on("error", reject);
     req.end(payload);
   });
-}
-
-function redirectNote(location: string | undefined): string {
-  const where = location === undefined ? "" : ` (to ${oneLine(location).slice(0, 200)})`;
-  return `redirect not followed${where}`;
 }

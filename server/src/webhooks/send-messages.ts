@@ -84,3 +84,17 @@ export function sendErrorMessage(error: unknown): string {
   if (code.startsWith("HPE_")) return "invalid HTTP response";
   return oneLine(`connection failed (${code})`);
 }
+
+/** "redirect not followed (to https://elsewhere.example)": only the target's origin is kept, never
+ * its path or query (which may carry a token), and nothing unparsable. */
+export function redirectNote(location: string | undefined, base: URL): string {
+  let origin: string | null = null;
+  try {
+    origin = location === undefined ? null : new URL(location, base).origin;
+  } catch {
+    origin = null;
+  }
+  return origin === null || origin === "null"
+    ? "redirect not followed"
+    : `redirect not followed (to ${oneLine(origin).slice(0, 200)})`;
+}
