@@ -49,3 +49,5 @@ export type {
   SyncStore,
 } from "./sync.js";
 export { MemorySyncStore } from "./sync.js";
+export type { VerifyWebhookOptions, WebhookEvent, WebhookHeaders } from "./webhooks.js";
+export { verifyWebhook, WebhookVerificationError } from "./webhooks.js";

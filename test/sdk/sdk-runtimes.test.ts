@@ -14,7 +14,8 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 /**
  * The packed SDK runs unchanged on Node, Bun and Deno: one plain script (sdk/smoke/smoke.mjs),
  * copied into a scratch project where the tarball is installed, run by each runtime against a
- * live server — list, get, auto-pagination, ETag reuse (304) and a retry after a 503. On each
+ * live server — list, get, auto-pagination, ETag reuse (304) and a retry after a 503 — and
+ * verifies a webhook delivery (verifyWebhook, Web Crypto). On each
  * Node, CommonJS code require()s the ESM-only package too.
  *
  * Bun is a root devDependency (`bun`), Deno a root optionalDependency (its Linux x64 binary).
@@ -198,6 +199,7 @@ async function smoke(command: string, args: string[], runtime: RegExp): Promise<
       ],
       retried: { ids: a.released.slice(0, 1), waitedMs: seen.retried?.waitedMs },
       flakyResponses: [{ status: 200, attempts: 2 }],
+      webhook: { verified: { test: 2432232314 }, altered: "WebhookVerificationError" },
     });
     expect(seen.retried.waitedMs).toBeGreaterThanOrEqual(245); // the first backoff wait
     expect(flaky.statuses).toEqual([503, 200]);

@@ -7,10 +7,18 @@
  * Against a live server (PRESSROOM_BASE_URL, PRESSROOM_API_KEY) it lists one page, walks every
  * page, gets a blog, repeats the list and the get (both answered 304 from the ETag cache), asks
  * for an unknown blog (NotFoundError), and lists through PRESSROOM_FLAKY_URL, a proxy that
- * answers 503 once before passing requests on (a retry). It prints one JSON line of what it saw;
+ * answers 503 once before passing requests on (a retry). It also verifies a webhook delivery with
+ * verifyWebhook (Web Crypto): the Standard Webhooks reference library's signed vector, then the same
+ * with its body altered (rejected). It prints one JSON line of what it saw;
  * the test compares it with what the server holds. It never prints the key.
  */
-import { createClient, NotFoundError, PressroomError } from "@pressroom/sdk";
+import {
+  createClient,
+  NotFoundError,
+  PressroomError,
+  verifyWebhook,
+  WebhookVerificationError,
+} from "@pressroom/sdk";
 
 const env = (name) => {
   const value = globalThis.process?.env[name] ?? globalThis.Deno?.env.get(name);
@@ -69,6 +77,22 @@ try {
   retried = { error: error instanceof PressroomError ? error.message : String(error) };
 }
 
+// Webhooks: standard-webhooks/standard-webhooks, libraries/javascript/src/webhook.test.ts.
+const vector = {
+  "webhook-id": "msg_p5jXN8AQM9LWM0D4loKWxJek",
+  "webhook-timestamp": "1614265330",
+  "webhook-signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+};
+const whsec = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const at = { now: 1614265330 * 1000 };
+const webhook = {
+  verified: await verifyWebhook(whsec, vector, '{"test": 2432232314}', at),
+  altered: await verifyWebhook(whsec, new Headers(vector), '{"test": 2432232315}', at).then(
+    () => "verified",
+    (error) => (error instanceof WebhookVerificationError ? error.name : String(error)),
+  ),
+};
+
 console.log(
   JSON.stringify({
     runtime,
@@ -84,5 +108,6 @@ console.log(
     responses,
     retried,
     flakyResponses,
+    webhook,
   }),
 );
