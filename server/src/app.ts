@@ -158,6 +158,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       stores,
       mailer,
       usage: { store: usage, apiKeys: c.apiKeys },
+      webhooks: { collections: c },
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));
