@@ -31,7 +31,8 @@ const secretsShown: string[] = [];
 
 beforeAll(async () => {
   t = await useTestDb();
-  server = await startTestServer(t.db);
+  // No delivery worker here: the attempts the log shows are inserted by the tests themselves.
+  server = await startTestServer(t.db, { WEBHOOK_DELIVERY: "off" });
   owner = new AdminClient(server.url);
   ws = (await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body.workspaces[0]
     ?.id as string;

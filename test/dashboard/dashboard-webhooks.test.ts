@@ -32,6 +32,7 @@ const OWNER = {
   workspaceName: "Hooked News",
 };
 const MEMBER = { name: "Max Member", email: "max@example.com", password: "max's long password" };
+const DESK_ENV = { WEBHOOK_DELIVERY: "off", WEBHOOK_ALLOW_HTTP_LOOPBACK: "true" };
 const URL_OK = "https://example.com/hooks/site";
 const HOSTILE = `<img src=x onerror="document.title='pwned'"><b id="injected">bold</b>\n</pre>`;
 
@@ -50,7 +51,9 @@ beforeAll(async () => {
     throw new Error(`${DIST_INDEX} is missing or stale: npm run build -w dashboard`);
   }
   t = await useTestDb();
-  server = await startTestServer(t.db);
+  // This instance delivers nothing (the log's attempts are inserted by the tests); a second one,
+  // started at the end, delivers to a receiver on loopback.
+  server = await startTestServer(t.db, DESK_ENV);
   owner = new AdminClient(server.url);
   const setup = await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER);
   ws = setup.body.workspaces[0]?.id ?? "";
