@@ -79,7 +79,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
   // Set below once the relay exists; a blog write that queued a webhook event nudges it.
   let webhooks: WebhookDelivery | undefined;
   const stores = createStores(db, {
-    onWebhookEvent: () => webhooks?.relay.nudge(),
+    onWebhookEvent: (blogId) => webhooks?.relay.wrote(blogId),
     renderer,
     sessionTtlMs: config.sessionTtlMs,
     changesRetentionMs: config.changesRetentionMs,

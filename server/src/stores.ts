@@ -47,10 +47,10 @@ export interface StoreOptions {
   /** Which webhook URLs may be saved (config `WEBHOOK_ALLOW_HTTP_LOOPBACK`); default https only. */
   readonly webhookUrlPolicy?: UrlPolicy;
   /**
-   * Told after a blog write that queued a webhook event in the blog's outbox: the server nudges
+   * Told the blog a write queued a webhook event for, in the blog's outbox: the server nudges
    * its outbox relay (webhooks/outbox-relay.ts); never awaited by the write. None by default.
    */
-  readonly onWebhookEvent?: () => void;
+  readonly onWebhookEvent?: (blogId: string) => void;
   /** Tests only: a shorter floor for a key's `expiresAt` than the API's 60 s. */
   readonly minKeyLifetimeMs?: number;
   /** Tests only: holds a roll between the successor's insert and the old key's update. */

@@ -25,8 +25,8 @@ export function blogWrites(
   { blogs, workspaces }: Pick<Collections, "blogs" | "workspaces">,
   renderer: BodyRenderer,
   find: BlogReads["get"],
-  /** Told after a write that queued a webhook event (the relay's nudge); must not throw. */
-  onOutboxEvent: () => void = () => {},
+  /** Told the blog a write queued a webhook event for (the relay's nudge); must not throw. */
+  onOutboxEvent: (blogId: string) => void = () => {},
 ) {
   // The embedded database (FerretDB) applies an update as a read, then a write by `_id`, without
   // a lock, so two updates whose filters both matched the same version would both win; writing a
@@ -62,7 +62,7 @@ export function blogWrites(
           write.update,
         );
         if (matchedCount === 1) {
-          if (write.queued) onOutboxEvent();
+          if (write.queued) onOutboxEvent(blogId);
           return { ...doc, ...write.changes };
         }
       }
@@ -99,7 +99,7 @@ export function blogWrites(
         if (outbox !== null) Object.assign(doc, outbox.set, { webhookOutbox: [outbox.event] });
         try {
           await blogs.insertOne(doc);
-          if (outbox !== null) onOutboxEvent();
+          if (outbox !== null) onOutboxEvent(doc._id);
           return doc;
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;

@@ -15,7 +15,7 @@ export function blogsStore(
   collections: Collections,
   renderer: BodyRenderer,
   /** Told after a write that queued a webhook event (the outbox relay's nudge). */
-  onOutboxEvent?: () => void,
+  onOutboxEvent?: (blogId: string) => void,
 ) {
   const reads = blogReads(collections);
   const writes = blogWrites(collections, renderer, reads.get, onOutboxEvent);

@@ -8,11 +8,16 @@ import type {
 import { isDuplicateKey } from "../db/duplicate-key.js";
 import type { Logger } from "../logger.js";
 import type { EndpointsStore } from "./endpoints-store.js";
-import { type NudgeLoop, nudgeLoop } from "./nudge-loop.js";
+import { nudgeLoop } from "./nudge-loop.js";
 import { deliveryIdOf } from "./signing.js";
 
 /** How often every instance looks for outboxes left by other instances, the CLI, or a crash. */
 export const RELAY_SWEEP_MS = 1000;
+/**
+ * An outbox whose newest event is older than this is emptied by whichever instance finds it;
+ * a younger one only by the instance that wrote it (see `outboxRelay`).
+ */
+export const ORPHAN_AFTER_MS = 5000;
 /** Blogs with waiting events read per query. */
 const BATCH = 100;
 
@@ -47,9 +52,17 @@ export interface RelayDeps {
  * run again, by this instance or another (every instance sweeps every `RELAY_SWEEP_MS`),
  * creates nothing twice. Emptying the outbox is a compare-and-set on the blog's revision: a
  * write in between keeps every event for the next round.
+ *
+ * Any instance relays any blog's events (deliveries go out at once), but the outbox of a blog
+ * written by another instance is emptied only once its newest event is `ORPHAN_AFTER_MS` old:
+ * on the embedded database an update is a read then a write without a lock, so only writes of
+ * one process to one blog are exact (they take turns); emptying outboxes the writer has
+ * abandoned (it stopped, or lost its compare-and-set) is the rare write from elsewhere.
  */
-export function outboxRelay(deps: RelayDeps): NudgeLoop & { relayOnce(): Promise<number> } {
+export function outboxRelay(deps: RelayDeps) {
   const { blogs, webhookEvents, webhookDeliveries } = deps.collections;
+  /** Blogs this process wrote events for whose outbox it has not emptied yet. */
+  const ownWrites = new Set<string>();
 
   const insertOnce = async <T>(insert: () => Promise<T>): Promise<boolean> => {
     try {
@@ -105,6 +118,8 @@ export function outboxRelay(deps: RelayDeps): NudgeLoop & { relayOnce(): Promise
   const relayOnce = async (): Promise<number> => {
     let made = 0;
     let afterId = "";
+    const seen = new Set<string>();
+    const ownBefore = [...ownWrites];
     for (;;) {
       const page = await blogs
         .find<PendingBlog>(
@@ -115,14 +130,21 @@ export function outboxRelay(deps: RelayDeps): NudgeLoop & { relayOnce(): Promise
         .limit(BATCH)
         .toArray();
       for (const blog of page) {
+        seen.add(blog._id);
         const events = [...(blog.webhookOutbox ?? [])].sort((a, b) => a.seq - b.seq);
         for (const event of events) made += await relayEvent(blog, event);
-        await deps.clearWebhookOutbox(blog.workspaceId, blog);
+        // Event times are the writers' wall clocks (blog-writes.ts), hence Date.now here.
+        const newest = events.at(-1)?.at.getTime() ?? 0;
+        if (ownWrites.has(blog._id) || newest < Date.now() - ORPHAN_AFTER_MS) {
+          if (await deps.clearWebhookOutbox(blog.workspaceId, blog)) ownWrites.delete(blog._id);
+        }
       }
       const last = page.at(-1);
       if (page.length < BATCH || last === undefined) break;
       afterId = last._id;
     }
+    // Emptied elsewhere meanwhile: nothing left to clear.
+    for (const id of ownBefore) if (!seen.has(id)) ownWrites.delete(id);
     return made;
   };
 
@@ -133,7 +155,15 @@ export function outboxRelay(deps: RelayDeps): NudgeLoop & { relayOnce(): Promise
       deps.log.warn({ err }, "relaying webhook events failed; the next round retries");
     }
   }, RELAY_SWEEP_MS);
-  return { ...loop, relayOnce };
+  return {
+    ...loop,
+    relayOnce,
+    /** A blog write of this process queued an event for `blogId`: relay it now. */
+    wrote(blogId: string): void {
+      ownWrites.add(blogId);
+      loop.nudge();
+    },
+  };
 }
 
 export type OutboxRelay = ReturnType<typeof outboxRelay>;
