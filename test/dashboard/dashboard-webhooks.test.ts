@@ -6,7 +6,9 @@
 // markup; Redeliver; Load more; Refresh), rotates the secret (confirmed, then shown once), turns
 // the endpoint off and on, edits and deletes it; a member sees everything but no owner button.
 // axe finds no violation at 1280×800 and 390×844, and neither width scrolls sideways. The
-// delivery worker is not part of this test: attempts are inserted as it would write them.
+// server the browser uses sends nothing: the log's attempts are inserted as the worker writes
+// them. At the end a second, delivering instance on the same database sends a test event to a
+// real receiver, signed with the secret the screen showed, and the log shows it delivered.
 import { existsSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import type { BrowserContext, Locator, Page } from "playwright-core";
@@ -19,6 +21,7 @@ import { newestFileTime } from "../support/dashboard-build.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { startReceiver, verifies, waitFor } from "../support/webhook-receiver.js";
 
 type Delivery = components["schemas"]["WebhookDelivery"];
 type WithSecret = components["schemas"]["WebhookEndpointWithSecret"];
@@ -429,4 +432,41 @@ describe("security: a secret made through the API never reaches the screen (admi
     await expect(page.content()).resolves.not.toContain(made.body.secret);
     await expect(page.content()).resolves.not.toContain("whsec_");
   });
+});
+
+describe("happy: with an instance that delivers (README, “Webhooks”; openapi.yaml, webhooks)", () => {
+  it("a test event sent from the screen reaches a real receiver, signed with the secret shown once, and shows as delivered; Redeliver sends the same webhook-id again", async () => {
+    const receiver = await startReceiver();
+    await startTestServer(t.db, { WEBHOOK_ALLOW_HTTP_LOOPBACK: "true" });
+    await button("Add endpoint").click();
+    const dialog = page.getByRole("dialog", { name: "Add a webhook endpoint" });
+    await dialog.getByRole("textbox", { name: "Endpoint URL" }).fill(receiver.url);
+    await dialog.getByRole("button", { name: "Add endpoint" }).click();
+    const shown = page.getByRole("dialog", { name: "Copy the signing secret now" });
+    const shownSecret = await shown.getByRole("textbox").inputValue();
+    await shown.getByRole("button", { name: "Done" }).click();
+    const mine = page.locator(".webhook-list > li", { hasText: receiver.url });
+    await mine.getByRole("button", { name: /^Send test event/ }).click();
+    await page.getByRole("link", { name: "See its deliveries" }).click();
+    await heading("Deliveries").waitFor();
+    await waitFor("the receiver to get the test event", () => receiver.received.length === 1);
+    const got = receiver.received[0];
+    expect(got && verifies(shownSecret, got)).toBe(true);
+    expect(JSON.parse(got?.body ?? "{}")).toMatchObject({ type: "webhook.test", id: got?.id });
+    await eventually(async () => {
+      await button("Refresh").click();
+      return page.locator(".delivery .badge").first().textContent();
+    }).toBe("Delivered");
+    const item = page.locator(".delivery").first();
+    await expect(item.textContent()).resolves.toContain(`webhook-id ${got?.id}`);
+    await eventually(() => item.locator(".attempt-line").first().textContent()).toMatch(
+      /^Attempt 1.*HTTP 204/,
+    );
+    await shot("07-delivered");
+    await item.getByRole("button", { name: /^Redeliver/ }).click();
+    await waitFor("the redelivery", () => receiver.received.length === 2);
+    expect(receiver.received[1]?.id).toBe(got?.id);
+    await page.getByRole("link", { name: "← Webhooks" }).click();
+    await mine.getByText(/^last delivered /).waitFor();
+  }, 60_000);
 });
