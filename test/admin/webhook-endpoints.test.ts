@@ -364,6 +364,33 @@ describe("security: roles, other endpoints' deliveries, the secret (admin.yaml, 
     expect(await stores(t.db).webhookDeliveries.countDocuments({ redeliveryOf: ofA })).toBe(0);
   });
 
+  it("an endpoint is found only through its own workspace: another workspace's path gets 404 on every operation", async () => {
+    const { id } = (await create()).body.endpoint;
+    const dlv = (await owner.post<Delivery>(`${base()}/${id}/test`)).body.id;
+    const other = (await owner.post<{ id: string }>("/workspaces", { name: "Second desk" })).body
+      .id;
+    const there = `/workspaces/${other}/webhooks/${id}`;
+    const calls: [string, string, unknown?][] = [
+      ["GET", there],
+      ["PATCH", there, { enabled: false }],
+      ["POST", `${there}/rotate-secret`],
+      ["POST", `${there}/test`],
+      ["GET", `${there}/deliveries`],
+      ["POST", `${there}/deliveries/${dlv}/redeliver`],
+      ["DELETE", there],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await owner.call(method, path, body);
+      expect([method, path, res.status, res.body]).toEqual([
+        method,
+        path,
+        404,
+        { message: "Webhook endpoint not found." },
+      ]);
+    }
+    expect((await owner.get<Endpoint>(`${base()}/${id}`)).body.enabled).toBe(true);
+  });
+
   it("a secret shown once is in no later answer, no log line, and not raw in the database", async () => {
     expect(secretsShown.length).toBeGreaterThan(3);
     const answers = [
