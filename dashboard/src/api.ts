@@ -20,6 +20,11 @@ export type Role = Schemas["Role"];
 export type Invitation = Schemas["Invitation"];
 export type CreatedInvitation = Schemas["CreatedInvitation"];
 export type InvitationPreview = Schemas["InvitationPreview"];
+export type WebhookEndpoint = Schemas["WebhookEndpoint"];
+export type WebhookEndpointWithSecret = Schemas["WebhookEndpointWithSecret"];
+export type WebhookEventType = Schemas["WebhookEventType"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
+export type WebhookAttempt = Schemas["WebhookAttempt"];
 
 /**
  * The admin API, same origin: the session cookie goes with every request, and the browser adds

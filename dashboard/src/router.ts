@@ -12,6 +12,8 @@ import type { BlogStatus } from "./api.js";
  *   /dashboard/w/{ws}/blogs/new          editor for a new blog
  *   /dashboard/w/{ws}/blogs/{blogId}     editor for an existing blog
  *   /dashboard/w/{ws}/members            members and invitations
+ *   /dashboard/w/{ws}/webhooks           webhook endpoints
+ *   /dashboard/w/{ws}/webhooks/{id}      one endpoint's delivery log
  *   /dashboard/account                   one's own password and sessions
  *
  * An invitation link is `/dashboard/#/join/{token}`: the token is in the fragment, which the
@@ -23,6 +25,8 @@ export type Route =
   | { name: "blogs"; ws: string; status: BlogStatus | null }
   | { name: "blog"; ws: string; blogId: string | null }
   | { name: "members"; ws: string }
+  | { name: "webhooks"; ws: string }
+  | { name: "webhookLog"; ws: string; endpointId: string }
   | { name: "account" }
   | { name: "notFound" };
 
@@ -41,6 +45,8 @@ export function parseRoute(pathname: string, search: string): Route {
   if (w !== "w" || ws === undefined || rest.length > 0) return { name: "notFound" };
   if (section === "keys" && id === undefined) return { name: "keys", ws };
   if (section === "members" && id === undefined) return { name: "members", ws };
+  if (section === "webhooks" && id === undefined) return { name: "webhooks", ws };
+  if (section === "webhooks" && id !== undefined) return { name: "webhookLog", ws, endpointId: id };
   if (section === "blogs" && id === undefined) {
     const status = new URLSearchParams(search).get("status");
     return {
@@ -62,6 +68,10 @@ export function hrefOf(route: Route): string {
       return `${ws}/keys`;
     case "members":
       return `${ws}/members`;
+    case "webhooks":
+      return `${ws}/webhooks`;
+    case "webhookLog":
+      return `${ws}/webhooks/${encodeURIComponent(route.endpointId)}`;
     case "account":
       return `${BASE}/account`;
     case "blogs":

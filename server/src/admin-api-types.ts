@@ -15,6 +15,9 @@ export type Me = Schemas["Me"];
 export type Member = Schemas["Member"];
 export type User = Schemas["User"];
 export type Workspace = Schemas["Workspace"];
+export type WebhookEndpoint = Schemas["WebhookEndpoint"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
+export type WebhookAttempt = Schemas["WebhookAttempt"];
 
 /** An operation of admin.yaml, by its operationId. */
 export type AdminOperation = keyof operations;

@@ -30,6 +30,12 @@ import {
 } from "./paths.js";
 import { startSweeper } from "./sessions/sweeper.js";
 import { createStores, type StoreOptions } from "./stores.js";
+import { startWebhookRetention } from "./webhooks/retention.js";
+import {
+  startWebhookDelivery,
+  type WebhookDelivery,
+  type WebhookTestHooks,
+} from "./webhooks/webhook-delivery.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -37,9 +43,11 @@ export interface AppDeps {
   readonly logger: Logger;
   /**
    * Tests only: the clock of key expiry, the audit log and the changes feed (epoch ms), and the
-   * stores' other test hooks (stores.ts).
+   * stores' other test hooks (stores.ts); the webhook worker's retry delays and sender
+   * (webhooks/webhook-delivery.ts). The clock is also the webhook worker's.
    */
-  readonly testHooks?: Pick<StoreOptions, "now" | "minKeyLifetimeMs" | "afterSuccessorInsert">;
+  readonly testHooks?: Pick<StoreOptions, "now" | "minKeyLifetimeMs" | "afterSuccessorInsert"> &
+    WebhookTestHooks;
   /**
    * Mails invitation links (invitations/mailer.ts; README, "Invitations"). None by default: the
    * owner hands each link over.
@@ -57,17 +65,21 @@ export interface App {
    */
   warmUp(): Promise<{ ms: number }>;
   /**
-   * Flushes pending `lastUsedAt` values, rate-limit counts and usage counts, stops timers and the render workers; call after the
-   * server has closed.
+   * Flushes pending `lastUsedAt` values, rate-limit counts and usage counts, stops timers and the render workers, waits for
+   * webhook attempts in flight (each at most WEBHOOK_TIMEOUT_MS); call after the server has closed.
    */
   close(): Promise<void>;
 }
 
 /** The composition root: builds the whole HTTP application from its parts. */
 export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDeps): App {
+  const { webhookRetryDelaysMs, webhookSend, ...storeHooks } = testHooks;
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
+  // Set below once the relay exists; a blog write that queued a webhook event nudges it.
+  let webhooks: WebhookDelivery | undefined;
   const stores = createStores(db, {
+    onWebhookEvent: (blogId) => webhooks?.relay.wrote(blogId),
     renderer,
     sessionTtlMs: config.sessionTtlMs,
     changesRetentionMs: config.changesRetentionMs,
@@ -76,7 +88,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       ? {}
       : { webhookSecretsKey: config.webhooks.secretsKey }),
     webhookUrlPolicy: { allowHttpLoopback: config.webhooks.allowHttpLoopback },
-    ...testHooks,
+    ...storeHooks,
   });
   const lastUsed = new LastUsedRecorder(
     (entries) => stores.keys.recordLastUsed(entries),
@@ -101,6 +113,23 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
   const expirySweeper = startExpirySweeper(c, stores.audit, logger, {
     ...(testHooks.now === undefined ? {} : { now: testHooks.now }),
   });
+  // Webhooks (README, "Webhooks"): events wait in their blogs' outboxes until an instance with
+  // WEBHOOK_DELIVERY on relays and sends them; every instance deletes the old delivery log.
+  const clock = testHooks.now ?? Date.now;
+  if (config.webhooks.deliver) {
+    webhooks = startWebhookDelivery({
+      collections: c,
+      blogs: stores.blogs,
+      endpoints: stores.webhookEndpoints,
+      timeoutMs: config.webhooks.timeoutMs,
+      urlPolicy: { allowHttpLoopback: config.webhooks.allowHttpLoopback },
+      now: clock,
+      log: logger,
+      ...(webhookRetryDelaysMs === undefined ? {} : { webhookRetryDelaysMs }),
+      ...(webhookSend === undefined ? {} : { webhookSend }),
+    });
+  }
+  const webhookRetention = startWebhookRetention(c, logger, clock);
 
   const app = express();
   app.disable("x-powered-by");
@@ -158,6 +187,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       stores,
       mailer,
       usage: { store: usage, apiKeys: c.apiKeys },
+      webhooks: { collections: c },
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));
@@ -179,6 +209,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       await renderer.close();
       await sweeper.close();
       await expirySweeper.close();
+      await webhooks?.close();
+      await webhookRetention.close();
     },
   };
 }

@@ -46,6 +46,11 @@ export interface StoreOptions {
   readonly webhookSecretsKey?: Buffer;
   /** Which webhook URLs may be saved (config `WEBHOOK_ALLOW_HTTP_LOOPBACK`); default https only. */
   readonly webhookUrlPolicy?: UrlPolicy;
+  /**
+   * Told the blog a write queued a webhook event for, in the blog's outbox: the server nudges
+   * its outbox relay (webhooks/outbox-relay.ts); never awaited by the write. None by default.
+   */
+  readonly onWebhookEvent?: (blogId: string) => void;
   /** Tests only: a shorter floor for a key's `expiresAt` than the API's 60 s. */
   readonly minKeyLifetimeMs?: number;
   /** Tests only: holds a roll between the successor's insert and the old key's update. */
@@ -68,7 +73,7 @@ export function createStores(db: Db, options: StoreOptions = {}) {
   const c = collections(db);
   const users = usersStore(c);
   const workspaces = workspacesStore(c, users);
-  const blogs = blogsStore(c, options.renderer ?? inlineRenderer);
+  const blogs = blogsStore(c, options.renderer ?? inlineRenderer, options.onWebhookEvent);
   const now = options.now ?? Date.now;
   const retentionMs = options.changesRetentionMs ?? DEFAULT_CHANGES_RETENTION_MS;
   const sealKey = options.webhookSecretsKey;

@@ -16,6 +16,8 @@ let wsA: string;
 let wsB: string;
 let blogA: string;
 let keyA: string;
+let hookA: string;
+let deliveryA: string;
 
 beforeAll(async () => {
   t = await useTestDb();
@@ -33,6 +35,14 @@ beforeAll(async () => {
   blogA = (await alice.post<{ id: string }>(`/workspaces/${wsA}/blogs`, { title: "Alice's post" }))
     .body.id;
   keyA = (await alice.post<MintedKey>(`/workspaces/${wsA}/keys`, { name: "A" })).body.key.id;
+  hookA = (
+    await alice.post<{ endpoint: { id: string } }>(`/workspaces/${wsA}/webhooks`, {
+      url: "https://example.com/hooks/a",
+      events: ["blog.released"],
+    })
+  ).body.endpoint.id;
+  deliveryA = (await alice.post<{ id: string }>(`/workspaces/${wsA}/webhooks/${hookA}/test`)).body
+    .id;
 });
 
 /** Every workspace route of the admin API, with a valid body where one is needed. */
@@ -63,6 +73,19 @@ const routes = (ws: string): [string, string, unknown?][] => [
   ["DELETE", `/workspaces/${ws}/blogs/${blogA}`],
   ["POST", `/workspaces/${ws}/blogs/${blogA}/release`],
   ["POST", `/workspaces/${ws}/blogs/${blogA}/unrelease`],
+  ["GET", `/workspaces/${ws}/webhooks`],
+  [
+    "POST",
+    `/workspaces/${ws}/webhooks`,
+    { url: "https://evil.example/", events: ["blog.released"] },
+  ],
+  ["GET", `/workspaces/${ws}/webhooks/${hookA}`],
+  ["PATCH", `/workspaces/${ws}/webhooks/${hookA}`, { url: "https://evil.example/" }],
+  ["DELETE", `/workspaces/${ws}/webhooks/${hookA}`],
+  ["POST", `/workspaces/${ws}/webhooks/${hookA}/rotate-secret`],
+  ["POST", `/workspaces/${ws}/webhooks/${hookA}/test`],
+  ["GET", `/workspaces/${ws}/webhooks/${hookA}/deliveries`],
+  ["POST", `/workspaces/${ws}/webhooks/${hookA}/deliveries/${deliveryA}/redeliver`],
 ];
 
 describe("membership isolation between two workspaces", () => {
@@ -84,6 +107,16 @@ describe("membership isolation between two workspaces", () => {
     expect((await alice.get<unknown[]>(`/workspaces/${wsA}/invitations`)).body).toMatchObject({
       data: [],
     });
+    const hooks = await alice.get<{ data: { id: string; url: string; secretRotatedAt: null }[] }>(
+      `/workspaces/${wsA}/webhooks`,
+    );
+    expect(hooks.body.data).toMatchObject([
+      { id: hookA, url: "https://example.com/hooks/a", secretRotatedAt: null },
+    ]);
+    const log = await alice.get<{ data: { id: string }[] }>(
+      `/workspaces/${wsA}/webhooks/${hookA}/deliveries`,
+    );
+    expect(log.body.data.map((d) => d.id)).toEqual([deliveryA]);
     expect((await bob.get<Me>("/me")).body.workspaces.map((w) => w.id)).toEqual([wsB]);
   });
 

@@ -21,9 +21,11 @@ export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }
   const switchTo = (id: string) => {
     navigate(
       hrefOf(
-        route.name === "keys" || route.name === "members"
+        route.name === "keys" || route.name === "members" || route.name === "webhooks"
           ? { name: route.name, ws: id }
-          : { name: "blogs", ws: id, status: null },
+          : route.name === "webhookLog"
+            ? { name: "webhooks", ws: id }
+            : { name: "blogs", ws: id, status: null },
       ),
     );
   };
@@ -38,9 +40,12 @@ export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }
     onSignedOut();
   };
 
-  const link = (name: "keys" | "blogs" | "members", label: string) => {
+  const link = (name: "keys" | "blogs" | "webhooks" | "members", label: string) => {
     if (!workspace) return null;
-    const current = route.name === name || (name === "blogs" && route.name === "blog");
+    const current =
+      route.name === name ||
+      (name === "blogs" && route.name === "blog") ||
+      (name === "webhooks" && route.name === "webhookLog");
     return (
       <a
         class="nav-link"
@@ -84,6 +89,7 @@ export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }
         <nav aria-label="Sections" class="nav">
           {link("keys", "API keys")}
           {link("blogs", "Blogs")}
+          {link("webhooks", "Webhooks")}
           {link("members", "Members")}
         </nav>
         <div class="account">

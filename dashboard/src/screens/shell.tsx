@@ -9,6 +9,8 @@ import { Blogs } from "./blogs.js";
 import { Header } from "./header.js";
 import { Keys } from "./keys.js";
 import { Members } from "./members.js";
+import { WebhookLog } from "./webhook-log.js";
+import { Webhooks } from "./webhooks.js";
 
 interface ShellProps {
   me: Me;
@@ -69,6 +71,16 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
           onMeChange(await call(api.GET("/me")));
           if (left) navigate(hrefOf({ name: "home" }), { replace: true });
         }}
+      />
+    );
+  } else if (route.name === "webhooks") {
+    content = <Webhooks key={workspace.id} workspace={workspace} />;
+  } else if (route.name === "webhookLog") {
+    content = (
+      <WebhookLog
+        key={`${workspace.id}/${route.endpointId}`}
+        workspace={workspace}
+        endpointId={route.endpointId}
       />
     );
   } else if (route.name === "blogs") {

@@ -7,6 +7,8 @@ import type { UsageStore } from "../limits/usage-store.js";
 import { passwordChange } from "../sessions/password-change.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
+import { deliveryLog } from "../webhooks/delivery-log.js";
+import { manualDeliveries } from "../webhooks/manual-deliveries.js";
 import { accountHandlers } from "./account-routes.js";
 import { blogHandlers } from "./blog-routes.js";
 import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
@@ -16,6 +18,7 @@ import { limitAndAuditHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
 import { sessionHandlers } from "./session-routes.js";
 import { usageHandlers } from "./usage-routes.js";
+import { webhookHandlers } from "./webhook-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
 
 export interface AdminDeps {
@@ -27,6 +30,15 @@ export interface AdminDeps {
   readonly mailer?: Mailer | undefined;
   /** Stored usage of the consumer API's keys (limits/usage-store.ts) and the keys it is of. */
   readonly usage: { readonly store: UsageStore; readonly apiKeys: Collections["apiKeys"] };
+  /** The webhook collections the delivery log and manual deliveries read and write. */
+  readonly webhooks: {
+    readonly collections: Pick<
+      Collections,
+      "webhookEvents" | "webhookDeliveries" | "webhookAttempts"
+    >;
+    /** Tells the delivery worker a test event or redelivery is due now; default nothing. */
+    readonly nudge?: (() => void) | undefined;
+  };
 }
 
 /**
@@ -66,6 +78,15 @@ export function adminRouter(deps: AdminDeps): Router {
   const limits = limitAndAuditHandlers(rateLimits, audit, users);
   const blog = blogHandlers(blogs);
   const usage = usageHandlers(deps.usage.store, deps.usage);
+  const hooks = webhookHandlers({
+    endpoints: deps.stores.webhookEndpoints,
+    log: deliveryLog(deps.webhooks.collections),
+    manual: manualDeliveries({
+      collections: deps.webhooks.collections,
+      endpointOf: deps.stores.webhookEndpoints.get,
+      ...(deps.webhooks.nudge === undefined ? {} : { nudge: deps.webhooks.nudge }),
+    }),
+  });
   const member = requireMember(workspaces);
   const W = "/workspaces/:workspaceId";
 
@@ -128,6 +149,17 @@ export function adminRouter(deps: AdminDeps): Router {
   router.delete(`${W}/blogs/:blogId`, blog.removeBlog);
   router.post(`${W}/blogs/:blogId/release`, blog.releaseBlog);
   router.post(`${W}/blogs/:blogId/unrelease`, blog.unreleaseBlog);
+  // Webhooks: every member reads; only owners change endpoints or queue deliveries.
+  const H = `${W}/webhooks/:endpointId`;
+  router.get(`${W}/webhooks`, hooks.listWebhookEndpoints);
+  router.post(`${W}/webhooks`, requireOwner, hooks.createWebhookEndpoint);
+  router.get(H, hooks.getWebhookEndpoint);
+  router.patch(H, requireOwner, hooks.updateWebhookEndpoint);
+  router.delete(H, requireOwner, hooks.deleteWebhookEndpoint);
+  router.post(`${H}/rotate-secret`, requireOwner, hooks.rotateWebhookSecret);
+  router.post(`${H}/test`, requireOwner, hooks.sendTestWebhook);
+  router.get(`${H}/deliveries`, hooks.listWebhookDeliveries);
+  router.post(`${H}/deliveries/:deliveryId/redeliver`, requireOwner, hooks.redeliverWebhook);
   // Errors end here, as in the consumer router. Besides saving the walk through later mounts:
   // when response validation (tests, development) refuses an error response, the validator
   // hands its own error to the `next` of this router, which must still lead to an error

@@ -3,6 +3,7 @@
  * at save time, into what is stored (db/collections.ts, `BlogDoc`). Slugs are unique within a
  * workspace (`slugTaken`).
  */
+import type { Filter } from "mongodb";
 import type { BlogDoc } from "../db/collections.js";
 import { conflict, invalid } from "../domain-error.js";
 import { randomBase62 } from "../ids.js";
@@ -26,6 +27,12 @@ export interface NewBlog extends BlogFields {
 
 /** A fresh value for `BlogDoc.revision`: every write of a blog stores a new one. */
 export const newRevision = (): string => randomBase62(12);
+
+/** Matches the blog's version that was read: its revision, or its `updatedAt` on older blogs. */
+export const versionFilter = (doc: Pick<BlogDoc, "updatedAt" | "revision">): Filter<BlogDoc> =>
+  doc.revision === undefined
+    ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
+    : { revision: doc.revision };
 
 /**
  * A slug is unique in its workspace. The unique index `workspace_slug` (db/collections.ts) is

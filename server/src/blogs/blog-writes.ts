@@ -1,9 +1,9 @@
-import type { Filter } from "mongodb";
 import type { BlogDoc, BlogStatus, Collections } from "../db/collections.js";
 import { isDuplicateKey } from "../db/duplicate-key.js";
 import { conflict, DomainError, notFound } from "../domain-error.js";
 import { newId } from "../ids.js";
 import { keyedQueue } from "../keyed-queue.js";
+import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
 import type { BlogReads } from "./blog-reads.js";
 import {
   type BlogFields,
@@ -12,6 +12,7 @@ import {
   type NewBlog,
   newRevision,
   slugTaken,
+  versionFilter,
 } from "./blog-rules.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import { type BodyRenderer, RenderRefused } from "./render-pool.js";
@@ -19,17 +20,13 @@ import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 /** A state change or edit lost to another one this many times in a row gives up (conflict). */
 const MAX_WRITE_ATTEMPTS = 5;
 
-/** Matches the blog's version that was read: its revision, or its `updatedAt` on older blogs. */
-const versionFilter = (doc: Pick<BlogDoc, "updatedAt" | "revision">): Filter<BlogDoc> =>
-  doc.revision === undefined
-    ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
-    : { revision: doc.revision };
-
 /** Writing the blogs of a workspace: create, edit, change state, and preview a body. */
 export function blogWrites(
   { blogs, workspaces }: Pick<Collections, "blogs" | "workspaces">,
   renderer: BodyRenderer,
   find: BlogReads["get"],
+  /** Told the blog a write queued a webhook event for (the relay's nudge); must not throw. */
+  onOutboxEvent: (blogId: string) => void = () => {},
 ) {
   // The embedded database (FerretDB) applies an update as a read, then a write by `_id`, without
   // a lock, so two updates whose filters both matched the same version would both win; writing a
@@ -58,12 +55,16 @@ export function blogWrites(
         // Consumers of the changes feed hear of every write of a blog that is released after
         // it or was before it, and of no other: the mark goes in with the change itself.
         const visible = doc.status === "released" || (edit.status ?? doc.status) === "released";
-        const changes: Partial<BlogDoc> = visible ? { ...edit, feedPending: true } : edit;
+        // So does the webhook event, into the blog's outbox (webhooks/blog-events.ts).
+        const write = updateWithEvent(doc, visible ? { ...edit, feedPending: true } : edit);
         const { matchedCount } = await blogs.updateOne(
           { _id: blogId, workspaceId, status: doc.status, ...versionFilter(doc) },
-          { $set: changes },
+          write.update,
         );
-        if (matchedCount === 1) return { ...doc, ...changes };
+        if (matchedCount === 1) {
+          if (write.queued) onOutboxEvent(blogId);
+          return { ...doc, ...write.changes };
+        }
       }
       throw conflict(
         "The blog was changed by someone else at the same time; reload it and try again.",
@@ -94,8 +95,11 @@ export function blogWrites(
           revision: newRevision(),
           ...(release ? { feedPending: true } : {}),
         };
+        const outbox = outboxPart(null, doc, now);
+        if (outbox !== null) Object.assign(doc, outbox.set, { webhookOutbox: [outbox.event] });
         try {
           await blogs.insertOne(doc);
+          if (outbox !== null) onOutboxEvent(doc._id);
           return doc;
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
@@ -167,6 +171,25 @@ export function blogWrites(
         const { matchedCount } = await blogs.updateOne(
           { _id: version._id, workspaceId, feedPending: true, ...versionFilter(version) },
           { $set: { feedPending: false } },
+        );
+        return matchedCount === 1;
+      });
+    },
+
+    /**
+     * The outbox relay has relayed the events the blog's outbox held at `version`: empties it and
+     * clears `webhookPending`, unless the blog was written since (a write that queued an event
+     * also made a new revision; the events stay for the next round, whose relay of the ones
+     * already relayed changes nothing). Returns whether it cleared. Takes the blog's turn.
+     */
+    clearWebhookOutbox(
+      workspaceId: string,
+      version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
+    ): Promise<boolean> {
+      return oneAtATime(version._id, async () => {
+        const { matchedCount } = await blogs.updateOne(
+          { _id: version._id, workspaceId, webhookPending: true, ...versionFilter(version) },
+          { $set: { webhookOutbox: [], webhookPending: false } },
         );
         return matchedCount === 1;
       });

@@ -11,9 +11,15 @@ export type { BlogFields, NewBlog } from "./blog-rules.js";
  * Blogs of a workspace: writes for the dashboard and operators (blog-writes.ts, by the rules of
  * blog-rules.ts), and the editors' and the consumer API's reads (blog-reads.ts, tag-counts.ts).
  */
-export function blogsStore(collections: Collections, renderer: BodyRenderer) {
+export function blogsStore(
+  collections: Collections,
+  renderer: BodyRenderer,
+  /** Told after a write that queued a webhook event (the outbox relay's nudge). */
+  onOutboxEvent?: (blogId: string) => void,
+) {
   const reads = blogReads(collections);
-  return { ...reads, ...tagCounts(collections), ...blogWrites(collections, renderer, reads.get) };
+  const writes = blogWrites(collections, renderer, reads.get, onOutboxEvent);
+  return { ...reads, ...tagCounts(collections), ...writes };
 }
 
 export type BlogsStore = ReturnType<typeof blogsStore>;

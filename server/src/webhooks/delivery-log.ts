@@ -1,0 +1,112 @@
+import type { Collections, WebhookAttemptDoc, WebhookDeliveryDoc } from "../db/collections.js";
+import { invalid } from "../domain-error.js";
+
+/** Position after the last delivery of a page: the page's sort key. */
+interface LogPosition {
+  createdAt: Date;
+  id: string;
+}
+
+const encodeCursor = ({ createdAt, id }: LogPosition): string =>
+  Buffer.from(JSON.stringify([createdAt.getTime(), id]), "utf8").toString("base64url");
+
+function decodeCursor(cursor: string): LogPosition {
+  const bad = () => invalid("Invalid query parameter cursor: pass a nextCursor unchanged.");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw bad();
+  const [millis, id] = parsed as unknown[];
+  if (typeof millis !== "number" || !Number.isSafeInteger(millis) || millis < 0) throw bad();
+  if (typeof id !== "string" || !/^dlv_[A-Za-z0-9]{1,60}$/.test(id)) throw bad();
+  return { createdAt: new Date(millis), id };
+}
+
+/** The spec's cap on attempts shown per delivery (`WebhookDelivery.attempts` maxItems). */
+const MAX_ATTEMPTS_SHOWN = 20;
+
+export interface DeliveryLogEntry {
+  readonly delivery: WebhookDeliveryDoc;
+  /** Newest first. */
+  readonly attempts: WebhookAttemptDoc[];
+}
+
+export interface DeliveryLogPage {
+  readonly entries: DeliveryLogEntry[];
+  readonly nextCursor: string | null;
+}
+
+/**
+ * An endpoint's delivery log, newest first: a page is one range of the index
+ * `{endpointId, createdAt desc, _id desc}` (keyset, no skip), and the page's attempts one query
+ * of `_id` ranges (`${deliveryId}#NN`, sorting as their numbers do).
+ */
+export function deliveryLog({
+  webhookDeliveries,
+  webhookAttempts,
+}: Pick<Collections, "webhookDeliveries" | "webhookAttempts">) {
+  const attemptsOf = async (
+    deliveries: readonly WebhookDeliveryDoc[],
+  ): Promise<Map<string, WebhookAttemptDoc[]>> => {
+    const byDelivery = new Map<string, WebhookAttemptDoc[]>(deliveries.map((d) => [d._id, []]));
+    if (deliveries.length === 0) return byDelivery;
+    // `#` is followed by `$` in ASCII: [`${id}#`, `${id}$`) holds exactly that delivery's attempts.
+    const docs = await webhookAttempts
+      .find({ $or: deliveries.map((d) => ({ _id: { $gte: `${d._id}#`, $lt: `${d._id}$` } })) })
+      .sort({ _id: -1 })
+      .toArray();
+    for (const doc of docs) {
+      const list = byDelivery.get(doc.deliveryId);
+      if (list !== undefined && list.length < MAX_ATTEMPTS_SHOWN) list.push(doc);
+    }
+    return byDelivery;
+  };
+
+  return {
+    /** Newest first; `cursor` is a page's `nextCursor`. */
+    async page(endpointId: string, limit: number, cursor?: string): Promise<DeliveryLogPage> {
+      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const filter =
+        after === null
+          ? { endpointId }
+          : {
+              endpointId,
+              $or: [
+                { createdAt: { $lt: after.createdAt } },
+                { createdAt: after.createdAt, _id: { $lt: after.id } },
+              ],
+            };
+      const docs = await webhookDeliveries
+        .find(filter)
+        .sort({ createdAt: -1, _id: -1 })
+        .limit(limit + 1)
+        .toArray();
+      const deliveries = docs.slice(0, limit);
+      const attempts = await attemptsOf(deliveries);
+      const last = deliveries.at(-1);
+      return {
+        entries: deliveries.map((delivery) => ({
+          delivery,
+          attempts: attempts.get(delivery._id) ?? [],
+        })),
+        nextCursor:
+          docs.length > limit && last !== undefined
+            ? encodeCursor({ createdAt: last.createdAt, id: last._id })
+            : null,
+      };
+    },
+
+    /** One delivery of the endpoint with its attempts; null when it is not this endpoint's. */
+    async one(endpointId: string, deliveryId: string): Promise<DeliveryLogEntry | null> {
+      const delivery = await webhookDeliveries.findOne({ _id: deliveryId });
+      if (delivery === null || delivery.endpointId !== endpointId) return null;
+      const attempts = await attemptsOf([delivery]);
+      return { delivery, attempts: attempts.get(deliveryId) ?? [] };
+    },
+  };
+}
+
+export type DeliveryLog = ReturnType<typeof deliveryLog>;

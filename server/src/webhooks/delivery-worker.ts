@@ -1,0 +1,214 @@
+import type { Collections, WebhookAttemptDoc, WebhookDeliveryDoc } from "../db/collections.js";
+import { randomBase62 } from "../ids.js";
+import type { Logger } from "../logger.js";
+import { attemptClaims } from "./attempt-claims.js";
+import { endpointHealth } from "./endpoint-health.js";
+import type { EndpointsStore } from "./endpoints-store.js";
+import { nudgeLoop } from "./nudge-loop.js";
+import type { RetrySchedule } from "./retry-schedule.js";
+import type { Send } from "./safe-send.js";
+import { eventBody, signedHeaders } from "./signing.js";
+
+/** How often an instance looks for due deliveries (besides being nudged). */
+export const POLL_MS = 500;
+/** Due deliveries read per query, and pages read per poll at most. */
+const BATCH = 50;
+const MAX_PAGES = 10;
+/** Attempts in flight per instance, and per endpoint within an instance. */
+export const MAX_IN_FLIGHT = 16;
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+
+export interface WorkerDeps {
+  readonly collections: Pick<
+    Collections,
+    "webhookDeliveries" | "webhookAttempts" | "webhookEvents" | "webhookEndpoints" | "webhookHealth"
+  >;
+  readonly endpoints: Pick<EndpointsStore, "signingKeys" | "disable">;
+  /** webhooks/safe-send.ts `safeSender(policy)`; tests may pass their own. */
+  readonly send: Send;
+  /** WEBHOOK_TIMEOUT_MS. */
+  readonly timeoutMs: number;
+  readonly schedule: RetrySchedule;
+  /** The clock of due times, leases and endpoint health (epoch ms); tests move it forward. */
+  readonly now: () => number;
+  readonly log: Logger;
+}
+
+type Due = { readonly at: Date; readonly id: string };
+
+/**
+ * Sends due deliveries (README, "Webhooks"): polls every `POLL_MS` and when nudged (after a
+ * relay, after each finished attempt). Per endpoint, the events of one blog go out in order:
+ * a delivery waits while an earlier event of its blog is still pending for the endpoint
+ * (test events and redeliveries wait for nothing). Each attempt is taken by insert
+ * (attempt-claims.ts), so several instances never send one attempt twice.
+ */
+export function deliveryWorker(deps: WorkerDeps) {
+  const c = deps.collections;
+  const instanceId = randomBase62(12);
+  const claims = attemptClaims(c, {
+    instanceId,
+    timeoutMs: deps.timeoutMs,
+    maxAttempts: deps.schedule.maxAttempts,
+    now: deps.now,
+  });
+  const health = endpointHealth(c, deps.endpoints, deps.now);
+  /** Delivery id → endpoint id, of the attempts this instance has in flight. */
+  const inFlight = new Map<string, string>();
+  const running = new Set<Promise<void>>();
+
+  const perEndpoint = (endpointId: string): number => {
+    let n = 0;
+    for (const e of inFlight.values()) if (e === endpointId) n++;
+    return n;
+  };
+
+  /** Per-blog order: no earlier event of the blog is still pending for this endpoint. */
+  const mayGo = async (d: WebhookDeliveryDoc): Promise<boolean> => {
+    if (d.redeliveryOf !== null || d.blogId === null) return true;
+    const earlier = await c.webhookDeliveries.countDocuments(
+      {
+        endpointId: d.endpointId,
+        blogId: d.blogId,
+        state: "pending",
+        seq: { $lt: d.seq },
+        redeliveryOf: null,
+      },
+      { limit: 1 },
+    );
+    return earlier === 0;
+  };
+
+  const settleOn = async (
+    d: WebhookDeliveryDoc,
+    number: number,
+    ok: boolean,
+    settled: Partial<WebhookDeliveryDoc> = {},
+  ): Promise<void> => {
+    const now = deps.now();
+    const delay = ok ? null : deps.schedule.delayAfter(number);
+    const next: Partial<WebhookDeliveryDoc> =
+      ok || delay === null
+        ? { state: ok ? "delivered" : "failed", settledAt: new Date(now), nextAttemptAt: null }
+        : { nextAttemptAt: new Date(now + delay) };
+    await c.webhookDeliveries.updateOne(
+      { _id: d._id, state: "pending" },
+      { $set: { ...next, ...settled, attempts: number } },
+    );
+  };
+
+  const attempt = async (d: WebhookDeliveryDoc): Promise<void> => {
+    const endpoint = await c.webhookEndpoints.findOne({ _id: d.endpointId });
+    if (endpoint === null) {
+      // The endpoint was deleted: its deliveries go with it.
+      await c.webhookDeliveries.deleteOne({ _id: d._id });
+      return;
+    }
+    const event = await c.webhookEvents.findOne({ _id: d.eventId });
+    if (!endpoint.enabled || event === null) {
+      await c.webhookDeliveries.updateOne(
+        { _id: d._id, state: "pending" },
+        { $set: { state: "skipped", settledAt: new Date(deps.now()), nextAttemptAt: null } },
+      );
+      return;
+    }
+    const claim = await claims.claim(d);
+    if (claim.kind === "busy") return;
+    if (claim.kind === "exhausted") return settleOn(d, claim.attempts, false);
+    if (claim.kind === "unsettled") return settleFrom(d, claim.attempt);
+    const body = eventBody(event);
+    const keys = await deps.endpoints.signingKeys(endpoint);
+    const headers = signedHeaders(event._id, Math.floor(Date.now() / 1000), body, keys);
+    const outcome = await deps.send({
+      url: endpoint.url,
+      headers,
+      body,
+      timeoutMs: deps.timeoutMs,
+    });
+    if (!(await claims.finish(claim.attempt, outcome))) {
+      deps.log.warn({ deliveryId: d._id }, "webhook attempt outlived its lease; not recorded");
+      return;
+    }
+    await settleOn(d, claim.attempt.number, outcome.ok);
+    if (outcome.ok) await health.succeeded(endpoint._id);
+    else if (await health.failed(endpoint._id, outcome)) {
+      deps.log.warn(
+        { endpointId: endpoint._id },
+        "webhook endpoint disabled after a day of failures",
+      );
+    }
+  };
+
+  /** An attempt its instance finished but never settled the delivery of (it stopped between). */
+  const settleFrom = (d: WebhookDeliveryDoc, a: WebhookAttemptDoc): Promise<void> => {
+    const ok = a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
+    return settleOn(d, a.number, ok);
+  };
+
+  const start = (d: WebhookDeliveryDoc): void => {
+    inFlight.set(d._id, d.endpointId);
+    const run = attempt(d)
+      .catch((err: unknown) => {
+        deps.log.warn({ err, deliveryId: d._id }, "webhook delivery attempt failed; will retry");
+      })
+      .finally(() => {
+        inFlight.delete(d._id);
+        running.delete(run);
+        loop.nudge();
+      });
+    running.add(run);
+  };
+
+  const poll = async (): Promise<void> => {
+    const now = new Date(deps.now());
+    let after: Due | null = null;
+    for (let page = 0; page < MAX_PAGES && inFlight.size < MAX_IN_FLIGHT; page++) {
+      const due: WebhookDeliveryDoc[] = await c.webhookDeliveries
+        .find(
+          after === null
+            ? { state: "pending", nextAttemptAt: { $lte: now } }
+            : {
+                state: "pending",
+                $or: [
+                  { nextAttemptAt: { $gt: after.at, $lte: now } },
+                  { nextAttemptAt: after.at, _id: { $gt: after.id } },
+                ],
+              },
+        )
+        .sort({ state: 1, nextAttemptAt: 1, _id: 1 })
+        .limit(BATCH)
+        .toArray();
+      for (const d of due) {
+        if (inFlight.size >= MAX_IN_FLIGHT) break;
+        if (inFlight.has(d._id) || perEndpoint(d.endpointId) >= MAX_IN_FLIGHT_PER_ENDPOINT)
+          continue;
+        if (await mayGo(d)) start(d);
+      }
+      const last = due.at(-1);
+      if (due.length < BATCH || last === undefined || last.nextAttemptAt === null) break;
+      after = { at: last.nextAttemptAt, id: last._id };
+    }
+  };
+
+  const loop = nudgeLoop(async () => {
+    try {
+      await poll();
+    } catch (err) {
+      deps.log.warn({ err }, "polling webhook deliveries failed; will retry");
+    }
+  }, POLL_MS);
+
+  return {
+    instanceId,
+    nudge: loop.nudge,
+    /** Polls now; resolves when the poll (not the attempts it started) is done. */
+    pollNow: loop.runNow,
+    /** Stops polling and waits for the attempts in flight (each bounded by the timeout). */
+    async close(): Promise<void> {
+      await loop.close();
+      while (running.size > 0) await Promise.all([...running]);
+    },
+  };
+}
+
+export type DeliveryWorker = ReturnType<typeof deliveryWorker>;

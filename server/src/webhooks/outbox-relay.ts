@@ -1,0 +1,169 @@
+import type {
+  BlogDoc,
+  Collections,
+  OutboxEventDoc,
+  WebhookDeliveryDoc,
+  WebhookEventDoc,
+} from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
+import type { Logger } from "../logger.js";
+import type { EndpointsStore } from "./endpoints-store.js";
+import { nudgeLoop } from "./nudge-loop.js";
+import { deliveryIdOf } from "./signing.js";
+
+/** How often every instance looks for outboxes left by other instances, the CLI, or a crash. */
+export const RELAY_SWEEP_MS = 1000;
+/**
+ * An outbox whose newest event is older than this is emptied by whichever instance finds it;
+ * a younger one only by the instance that wrote it (see `outboxRelay`).
+ */
+export const ORPHAN_AFTER_MS = 5000;
+/** Blogs with waiting events read per query. */
+const BATCH = 100;
+
+type PendingBlog = Pick<
+  BlogDoc,
+  "_id" | "workspaceId" | "updatedAt" | "revision" | "webhookOutbox"
+>;
+
+export interface RelayDeps {
+  readonly collections: Pick<Collections, "blogs" | "webhookEvents" | "webhookDeliveries">;
+  readonly endpoints: Pick<EndpointsStore, "subscribers">;
+  /** blog-writes.ts `clearWebhookOutbox`: a compare-and-set taking the blog's turn. */
+  readonly clearWebhookOutbox: (
+    workspaceId: string,
+    version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
+  ) => Promise<boolean>;
+  readonly now: () => number;
+  readonly log: Logger;
+  /** Told after a round that made deliveries (the delivery worker's nudge). */
+  readonly onRelayed: () => void;
+}
+
+/**
+ * Moves webhook events from blogs' outboxes into `webhookEvents` and one `webhookDeliveries`
+ * document per subscribed endpoint (README, "Webhooks").
+ *
+ * How an event survives a crash between the blog write and its delivery: the event is written
+ * in the blog's own document, in the same update as the change (blog-writes.ts,
+ * blog-events.ts), so from that moment it is as durable as the change. The relay removes it
+ * from the blog only after its event and deliveries are stored; those are inserted with fixed
+ * ids (the event's own, `deliveryIdOf(event, endpoint)`), so a relay cut short by a crash and
+ * run again, by this instance or another (every instance sweeps every `RELAY_SWEEP_MS`),
+ * creates nothing twice. Emptying the outbox is a compare-and-set on the blog's revision: a
+ * write in between keeps every event for the next round.
+ *
+ * Any instance relays any blog's events (deliveries go out at once), but the outbox of a blog
+ * written by another instance is emptied only once its newest event is `ORPHAN_AFTER_MS` old:
+ * on the embedded database an update is a read then a write without a lock, so only writes of
+ * one process to one blog are exact (they take turns); emptying outboxes the writer has
+ * abandoned (it stopped, or lost its compare-and-set) is the rare write from elsewhere.
+ */
+export function outboxRelay(deps: RelayDeps) {
+  const { blogs, webhookEvents, webhookDeliveries } = deps.collections;
+  /** Blogs this process wrote events for whose outbox it has not emptied yet. */
+  const ownWrites = new Set<string>();
+
+  const insertOnce = async <T>(insert: () => Promise<T>): Promise<boolean> => {
+    try {
+      await insert();
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  };
+
+  const relayEvent = async (blog: PendingBlog, event: OutboxEventDoc): Promise<number> => {
+    const doc: WebhookEventDoc = {
+      _id: event.id,
+      workspaceId: blog.workspaceId,
+      type: event.type,
+      occurredAt: event.at,
+      blogId: blog._id,
+      slug: event.slug,
+      seq: event.seq,
+      endpointId: null,
+    };
+    await insertOnce(() => webhookEvents.insertOne(doc));
+    let made = 0;
+    const createdAt = new Date(deps.now());
+    // One at a time, in order: per-blog order needs event n's deliveries stored before n+1's.
+    for (const endpoint of await deps.endpoints.subscribers(
+      blog.workspaceId,
+      event.type,
+      event.at,
+    )) {
+      const delivery: WebhookDeliveryDoc = {
+        _id: deliveryIdOf(event.id, endpoint._id),
+        eventId: event.id,
+        endpointId: endpoint._id,
+        workspaceId: blog.workspaceId,
+        eventType: event.type,
+        blogId: blog._id,
+        seq: event.seq,
+        state: "pending",
+        attempts: 0,
+        nextAttemptAt: createdAt,
+        redeliveryOf: null,
+        createdAt,
+        settledAt: null,
+      };
+      if (await insertOnce(() => webhookDeliveries.insertOne(delivery))) made++;
+    }
+    return made;
+  };
+
+  /** One round over every blog with waiting events; returns the deliveries it made. */
+  const relayOnce = async (): Promise<number> => {
+    let made = 0;
+    let afterId = "";
+    const seen = new Set<string>();
+    const ownBefore = [...ownWrites];
+    for (;;) {
+      const page = await blogs
+        .find<PendingBlog>(
+          { webhookPending: true, _id: { $gt: afterId } },
+          { projection: { _id: 1, workspaceId: 1, updatedAt: 1, revision: 1, webhookOutbox: 1 } },
+        )
+        .sort({ webhookPending: 1, _id: 1 })
+        .limit(BATCH)
+        .toArray();
+      for (const blog of page) {
+        seen.add(blog._id);
+        const events = [...(blog.webhookOutbox ?? [])].sort((a, b) => a.seq - b.seq);
+        for (const event of events) made += await relayEvent(blog, event);
+        // Event times are the writers' wall clocks (blog-writes.ts), hence Date.now here.
+        const newest = events.at(-1)?.at.getTime() ?? 0;
+        if (ownWrites.has(blog._id) || newest < Date.now() - ORPHAN_AFTER_MS) {
+          if (await deps.clearWebhookOutbox(blog.workspaceId, blog)) ownWrites.delete(blog._id);
+        }
+      }
+      const last = page.at(-1);
+      if (page.length < BATCH || last === undefined) break;
+      afterId = last._id;
+    }
+    // Emptied elsewhere meanwhile: nothing left to clear.
+    for (const id of ownBefore) if (!seen.has(id)) ownWrites.delete(id);
+    return made;
+  };
+
+  const loop = nudgeLoop(async () => {
+    try {
+      if ((await relayOnce()) > 0) deps.onRelayed();
+    } catch (err) {
+      deps.log.warn({ err }, "relaying webhook events failed; the next round retries");
+    }
+  }, RELAY_SWEEP_MS);
+  return {
+    ...loop,
+    relayOnce,
+    /** A blog write of this process queued an event for `blogId`: relay it now. */
+    wrote(blogId: string): void {
+      ownWrites.add(blogId);
+      loop.nudge();
+    },
+  };
+}
+
+export type OutboxRelay = ReturnType<typeof outboxRelay>;

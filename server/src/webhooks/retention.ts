@@ -1,0 +1,64 @@
+import type { Collections } from "../db/collections.js";
+import type { Logger } from "../logger.js";
+import { type PeriodicTask, startPeriodicTask } from "../periodic-task.js";
+import { FIRST_SWEEP_DELAY_MS, SWEEP_INTERVAL_MS } from "../sessions/sweeper.js";
+
+/** How long settled deliveries, their attempts and events are kept (the delivery log's reach). */
+export const WEBHOOK_RETENTION_MS = 30 * 86_400_000;
+/** Deliveries deleted per query, so one sweep never holds a long list in memory. */
+const BATCH = 500;
+
+/**
+ * Deletes deliveries settled (delivered, failed, skipped) before `cutoff`, with their attempts,
+ * and events older than `cutoff` (a pending delivery is at most about a day old). Idempotent,
+ * safe from every instance at once. Returns what it deleted.
+ */
+export async function purgeWebhookLog(
+  {
+    webhookDeliveries,
+    webhookAttempts,
+    webhookEvents,
+  }: Pick<Collections, "webhookDeliveries" | "webhookAttempts" | "webhookEvents">,
+  cutoff: Date,
+): Promise<{ deliveries: number; attempts: number; events: number }> {
+  let deliveries = 0;
+  let attempts = 0;
+  for (;;) {
+    const old = await webhookDeliveries
+      .find(
+        { state: { $in: ["delivered", "failed", "skipped"] }, settledAt: { $lt: cutoff } },
+        { projection: { _id: 1 } },
+      )
+      .limit(BATCH)
+      .toArray();
+    if (old.length === 0) break;
+    const ids = old.map((d) => d._id);
+    attempts += (await webhookAttempts.deleteMany({ deliveryId: { $in: ids } })).deletedCount;
+    deliveries += (await webhookDeliveries.deleteMany({ _id: { $in: ids } })).deletedCount;
+    if (old.length < BATCH) break;
+  }
+  const events = (await webhookEvents.deleteMany({ occurredAt: { $lt: cutoff } })).deletedCount;
+  return { deliveries, attempts, events };
+}
+
+/** Runs `purgeWebhookLog` on the sessions sweeper's schedule (unref'd timer). */
+export function startWebhookRetention(
+  collections: Collections,
+  log: Logger,
+  now: () => number,
+): PeriodicTask {
+  return startPeriodicTask(
+    () =>
+      purgeWebhookLog(collections, new Date(now() - WEBHOOK_RETENTION_MS)).then(
+        (purged) => {
+          if (Object.values(purged).some((n) => n > 0)) {
+            log.debug({ purged }, "old webhook deliveries and events deleted");
+          }
+        },
+        (err: unknown) => {
+          log.warn({ err }, "deleting old webhook deliveries failed; will retry");
+        },
+      ),
+    { intervalMs: SWEEP_INTERVAL_MS, firstDelayMs: FIRST_SWEEP_DELAY_MS },
+  );
+}

@@ -1,0 +1,62 @@
+import type { BlogsStore } from "../blogs/blogs-store.js";
+import type { Collections } from "../db/collections.js";
+import type { Logger } from "../logger.js";
+import { deliveryWorker } from "./delivery-worker.js";
+import type { UrlPolicy } from "./endpoint-url.js";
+import type { EndpointsStore } from "./endpoints-store.js";
+import { outboxRelay } from "./outbox-relay.js";
+import { RETRY_DELAYS_MS, retrySchedule } from "./retry-schedule.js";
+import { type Send, safeSender } from "./safe-send.js";
+
+/** Tests only (app.ts `testHooks`): never set in production. */
+export interface WebhookTestHooks {
+  /** Waits between attempts (one per retry) instead of `RETRY_DELAYS_MS`. */
+  readonly webhookRetryDelaysMs?: readonly number[];
+  /** Sends deliveries instead of `safeSender` (a test of what the worker does with answers). */
+  readonly webhookSend?: Send;
+}
+
+export interface WebhookDeliveryDeps extends WebhookTestHooks {
+  readonly collections: Collections;
+  readonly blogs: Pick<BlogsStore, "clearWebhookOutbox">;
+  readonly endpoints: EndpointsStore;
+  readonly timeoutMs: number;
+  readonly urlPolicy: UrlPolicy;
+  readonly now: () => number;
+  readonly log: Logger;
+}
+
+/**
+ * An instance's webhook delivery (WEBHOOK_DELIVERY on): the outbox relay, nudged after each
+ * local blog write that queued an event and sweeping every second, and the delivery worker,
+ * nudged after each relay round that made deliveries.
+ */
+export function startWebhookDelivery(deps: WebhookDeliveryDeps) {
+  const worker = deliveryWorker({
+    collections: deps.collections,
+    endpoints: deps.endpoints,
+    send: deps.webhookSend ?? safeSender(deps.urlPolicy),
+    timeoutMs: deps.timeoutMs,
+    schedule: retrySchedule(deps.webhookRetryDelaysMs ?? RETRY_DELAYS_MS),
+    now: deps.now,
+    log: deps.log,
+  });
+  const relay = outboxRelay({
+    collections: deps.collections,
+    endpoints: deps.endpoints,
+    clearWebhookOutbox: deps.blogs.clearWebhookOutbox,
+    now: deps.now,
+    log: deps.log,
+    onRelayed: worker.nudge,
+  });
+  return {
+    relay,
+    worker,
+    async close(): Promise<void> {
+      await relay.close();
+      await worker.close();
+    },
+  };
+}
+
+export type WebhookDelivery = ReturnType<typeof startWebhookDelivery>;
