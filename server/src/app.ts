@@ -187,7 +187,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       stores,
       mailer,
       usage: { store: usage, apiKeys: c.apiKeys },
-      webhooks: { collections: c },
+      // A test event or redelivery is sent at once when this instance delivers.
+      webhooks: { collections: c, nudge: () => webhooks?.worker.nudge() },
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));
