@@ -141,7 +141,9 @@ describe("happy: an owner adds an endpoint (admin.yaml, createWebhookEndpoint)",
     await dialog.getByRole("button", { name: "Add endpoint" }).click();
     const problem = dialog.locator(".field-error");
     await problem.waitFor();
-    await eventually(() => problem.textContent()).toBe("The webhook URL must start with https://.");
+    await eventually(() => problem.textContent()).toBe(
+      "The webhook URL must start with https:// (http:// only to localhost or a loopback address).",
+    );
     await expect(url.getAttribute("aria-invalid")).resolves.toBe("true");
     // The message is the field's description, so a screen reader reads it with the field.
     await expect(
@@ -151,7 +153,7 @@ describe("happy: an owner adds an endpoint (admin.yaml, createWebhookEndpoint)",
           .map((id) => document.getElementById(id)?.textContent)
           .join(" "),
       ),
-    ).resolves.toContain("The webhook URL must start with https://.");
+    ).resolves.toContain("The webhook URL must start with https://");
     await shot("01-bad-url");
     await expectUsableAtBothWidths("the add dialog with a field error");
   });
