@@ -109,4 +109,36 @@ describe("the secrets scan", () => {
       rmSync(own, { recursive: true, force: true });
     }
   });
+
+  it("finds a webhook signing secret anywhere but in the answer that showed it, with or without its whsec_ prefix (test/support/secret-scan.ts)", () => {
+    const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
+    try {
+      // Built here, so this source holds no secret-shaped string.
+      const bytes = `${"Qw3+Er5/Ty7".repeat(3)}Ui9Op1Asd4=`;
+      const secret = `whsec_${bytes}`;
+      const shown = JSON.stringify({
+        method: "POST",
+        url: "/api/admin/workspaces/ws_x/webhooks/we_x/rotate-secret",
+        status: 200,
+        mint: false,
+        webhookSecret: true,
+        body: JSON.stringify({ secret }),
+      });
+      writeFileSync(path.join(own, "issued.webhook-secrets.txt"), `${bytes}\n`);
+      writeFileSync(path.join(own, "rotate.responses.txt"), `${shown}\n`);
+      expect(scanRun(own).findings).toEqual([]);
+      writeFileSync(path.join(own, "leak.logs.txt"), `{"msg":"sign","secret":"${secret}"}\n`);
+      writeFileSync(path.join(own, "leak.db.txt"), `{"_id":"we_x","secret":"${bytes}"}\n`);
+      writeFileSync(path.join(own, "leak.responses.txt"), `${response(secret)}\n`);
+      expect(scanRun(own).findings.sort()).toEqual([
+        "leak.db.txt: a webhook secret's bytes",
+        "leak.logs.txt: a webhook secret",
+        "leak.logs.txt: a webhook secret's bytes",
+        "leak.responses.txt GET /api/consumer/blogs/x 404: a webhook secret",
+        "leak.responses.txt GET /api/consumer/blogs/x 404: a webhook secret's bytes",
+      ]);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });

@@ -20,6 +20,11 @@ const MINT_PATH = /^\/api\/admin\/workspaces\/[^/]+\/keys(?:\/[^/]+\/roll)?$/;
 const INVITE_PATH = /^\/api\/admin\/workspaces\/[^/]+\/invitations$/;
 /** The token in an invitation link (`…/dashboard/#/join/{token}`), as a JSON body spells it. */
 const INVITATION_LINK = /#\/join\/([A-Za-z0-9_-]{43})/g;
+/** The answers that show a webhook signing secret, once: createWebhookEndpoint and rotateWebhookSecret. */
+const WEBHOOK_SECRET_PATH =
+  /^\/api\/admin\/workspaces\/[^/]+\/webhooks(?:\/[^/]+\/rotate-secret)?$/;
+/** A webhook signing secret as the API shows it (`whsec_` + 32 bytes in base64). */
+const WEBHOOK_SECRET = /whsec_([A-Za-z0-9+/]{43}=)/g;
 /** One level of percent-encoding of an ASCII character (all a key is made of), either case. */
 const ASCII_ESCAPE = /%([0-7][0-9A-Fa-f])/g;
 /** Levels of percent-encoding looked through, as many as the logger decodes (MAX_DECODES). */
@@ -48,7 +53,7 @@ export function resetScanDir(): void {
 }
 
 function record(
-  kind: "logs" | "responses" | "tokens" | "invitations" | "db",
+  kind: "logs" | "responses" | "tokens" | "invitations" | "webhook-secrets" | "db",
   lines: string[],
 ): void {
   if (lines.length === 0) return;
@@ -70,6 +75,7 @@ export function recordingHandler(handler: RequestListener): {
   const responses: string[] = [];
   const tokens: string[] = [];
   const invitationTokens: string[] = [];
+  const webhookSecrets: string[] = [];
   const wrapped: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     // Read now: routers rewrite req.url as the request moves through them.
@@ -97,12 +103,27 @@ export function recordingHandler(handler: RequestListener): {
       }
       const mint = req.method === "POST" && MINT_PATH.test(url) && res.statusCode === 201;
       const invite = req.method === "POST" && INVITE_PATH.test(url) && res.statusCode === 201;
+      const webhookSecret =
+        req.method === "POST" &&
+        WEBHOOK_SECRET_PATH.test(url) &&
+        (res.statusCode === 200 || res.statusCode === 201);
       const body = Buffer.concat(chunks).toString("utf8").slice(0, 262_144);
+      if (webhookSecret) {
+        for (const m of body.matchAll(WEBHOOK_SECRET)) if (m[1]) webhookSecrets.push(m[1]);
+      }
       if (invite) {
         for (const m of body.matchAll(INVITATION_LINK)) if (m[1]) invitationTokens.push(m[1]);
       }
       responses.push(
-        JSON.stringify({ method: req.method, url, status: res.statusCode, mint, invite, body }),
+        JSON.stringify({
+          method: req.method,
+          url,
+          status: res.statusCode,
+          mint,
+          invite,
+          webhookSecret,
+          body,
+        }),
       );
       return end(chunk, ...rest);
     }) as typeof res.end;
@@ -114,6 +135,7 @@ export function recordingHandler(handler: RequestListener): {
       record("responses", responses.splice(0));
       record("tokens", tokens.splice(0));
       record("invitations", invitationTokens.splice(0));
+      record("webhook-secrets", webhookSecrets.splice(0));
     },
   };
 }
@@ -141,6 +163,7 @@ export interface ScanResult {
   bytes: number;
   tokens: number;
   invitationTokens: number;
+  webhookSecrets: number;
   passwords: number;
   findings: string[];
 }
@@ -156,10 +179,17 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     read(kind).flatMap(([, text]) => text.split("\n").filter((t) => t !== ""));
   const tokens = lines("tokens");
   const invitationTokens = lines("invitations");
+  const webhookSecrets = lines("webhook-secrets");
   const passwords = knownPasswords();
   const findings: string[] = [];
   let bytes = 0;
-  const look = (where: string, text: string, allowKeys: boolean, allowInvitations = false) => {
+  const look = (
+    where: string,
+    text: string,
+    allowKeys: boolean,
+    allowInvitations = false,
+    allowWebhookSecrets = false,
+  ) => {
     bytes += text.length;
     if (!allowKeys && holdsKey(text))
       findings.push(`${where}: an API key (raw or percent-encoded)`);
@@ -168,6 +198,12 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     if (!allowInvitations) {
       for (const token of invitationTokens)
         if (text.includes(token)) findings.push(`${where}: an invitation token`);
+    }
+    if (!allowWebhookSecrets) {
+      if (/whsec_[A-Za-z0-9+/]{43}=/.test(text)) findings.push(`${where}: a webhook secret`);
+      // Its bytes without the prefix, as base64 (a secret logged or stored as it was made).
+      for (const secret of webhookSecrets)
+        if (text.includes(secret)) findings.push(`${where}: a webhook secret's bytes`);
     }
     for (const password of passwords)
       if (text.includes(password)) findings.push(`${where}: a password`);
@@ -181,9 +217,16 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
         status: number;
         mint: boolean;
         invite?: boolean;
+        webhookSecret?: boolean;
         body: string;
       };
-      look(`${name} ${r.method} ${r.url} ${r.status}`, r.body, r.mint, r.invite === true);
+      look(
+        `${name} ${r.method} ${r.url} ${r.status}`,
+        r.body,
+        r.mint,
+        r.invite === true,
+        r.webhookSecret === true,
+      );
     }
   }
   return {
@@ -191,6 +234,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     bytes,
     tokens: tokens.length,
     invitationTokens: invitationTokens.length,
+    webhookSecrets: webhookSecrets.length,
     passwords: passwords.length,
     findings,
   };
