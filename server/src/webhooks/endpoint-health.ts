@@ -6,6 +6,13 @@ import type { SendOutcome } from "./safe-send.js";
 /** An endpoint whose every attempt failed for this long is turned off (openapi.yaml, "Webhooks"). */
 export const DISABLE_AFTER_MS = 86_400_000;
 
+/**
+ * After writing a success, an instance writes the next ones of the endpoint only this much
+ * later (unless a failure came between): a busy endpoint costs a health write per few seconds,
+ * not per delivery. `lastSuccessAt` may lag by as much.
+ */
+export const SUCCESS_WRITE_EVERY_MS = 5000;
+
 /** "2026-11-24 10:00 UTC". */
 const minuteUtc = (at: Date): string => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
@@ -30,17 +37,28 @@ export function endpointHealth(
   endpoints: Pick<EndpointsStore, "disable">,
   now: () => number,
 ) {
+  /** Endpoint id → when this instance last wrote a success of it. */
+  const successWritten = new Map<string, number>();
   return {
     async succeeded(endpointId: string): Promise<void> {
+      const at = now();
+      if (
+        at - (successWritten.get(endpointId) ?? Number.NEGATIVE_INFINITY) <
+        SUCCESS_WRITE_EVERY_MS
+      ) {
+        return;
+      }
+      successWritten.set(endpointId, at);
       await webhookHealth.updateOne(
         { _id: endpointId },
-        { $set: { lastSuccessAt: new Date(now()), failingSince: null } },
+        { $set: { lastSuccessAt: new Date(at), failingSince: null } },
         { upsert: true },
       );
     },
 
     /** Records a failed attempt; returns whether the endpoint was turned off by it. */
     async failed(endpointId: string, outcome: SendOutcome): Promise<boolean> {
+      successWritten.delete(endpointId);
       const at = new Date(now());
       // `$min` cannot start the count: null sorts before every date. Start it where it is unset.
       try {

@@ -1,3 +1,4 @@
+import { MongoBulkWriteError, type WriteError } from "mongodb";
 import type {
   BlogDoc,
   Collections,
@@ -18,6 +19,9 @@ export const RELAY_SWEEP_MS = 1000;
  * a younger one only by the instance that wrote it (see `outboxRelay`).
  */
 export const ORPHAN_AFTER_MS = 5000;
+/** A refused insert of a bulk write that was a duplicate key (MongoDB; FerretDB's wording). */
+const duplicate = (e: WriteError): boolean =>
+  e.code === 11000 || /UNIQUE constraint failed/.test(e.errmsg ?? "");
 /** Blogs with waiting events read per query. */
 const BATCH = 100;
 
@@ -86,15 +90,10 @@ export function outboxRelay(deps: RelayDeps) {
       endpointId: null,
     };
     await insertOnce(() => webhookEvents.insertOne(doc));
-    let made = 0;
     const createdAt = new Date(deps.now());
-    // One at a time, in order: per-blog order needs event n's deliveries stored before n+1's.
-    for (const endpoint of await deps.endpoints.subscribers(
-      blog.workspaceId,
-      event.type,
-      event.at,
-    )) {
-      const delivery: WebhookDeliveryDoc = {
+    const subscribers = await deps.endpoints.subscribers(blog.workspaceId, event.type, event.at);
+    const deliveries = subscribers.map(
+      (endpoint): WebhookDeliveryDoc => ({
         _id: deliveryIdOf(event.id, endpoint._id),
         eventId: event.id,
         endpointId: endpoint._id,
@@ -108,10 +107,20 @@ export function outboxRelay(deps: RelayDeps) {
         redeliveryOf: null,
         createdAt,
         settledAt: null,
-      };
-      if (await insertOnce(() => webhookDeliveries.insertOne(delivery))) made++;
+      }),
+    );
+    if (deliveries.length === 0) return 0;
+    // One command for all, each insert on its own (unordered): those made by an earlier,
+    // interrupted relay are refused as duplicates and the rest go in. Awaited before the next
+    // event: per-blog order needs event n's deliveries stored before n+1's.
+    try {
+      return (await webhookDeliveries.insertMany(deliveries, { ordered: false })).insertedCount;
+    } catch (err) {
+      if (err instanceof MongoBulkWriteError && [err.writeErrors].flat().every(duplicate)) {
+        return err.insertedCount;
+      }
+      throw err;
     }
-    return made;
   };
 
   /** One round over every blog with waiting events; returns the deliveries it made. */
