@@ -3,10 +3,10 @@ import { randomBase62 } from "../ids.js";
 import type { Logger } from "../logger.js";
 import { attemptClaims } from "./attempt-claims.js";
 import { endpointHealth } from "./endpoint-health.js";
-import type { EndpointsStore } from "./endpoints-store.js";
+import { type EndpointsStore, SecretUnreadable } from "./endpoints-store.js";
 import { nudgeLoop } from "./nudge-loop.js";
 import type { RetrySchedule } from "./retry-schedule.js";
-import type { Send } from "./safe-send.js";
+import type { Send, SendOutcome } from "./safe-send.js";
 import { eventBody, signedHeaders } from "./signing.js";
 
 /** How often an instance looks for due deliveries (besides being nudged). */
@@ -121,14 +121,25 @@ export function deliveryWorker(deps: WorkerDeps) {
     if (claim.kind === "exhausted") return settleOn(d, claim.attempts, false);
     if (claim.kind === "unsettled") return settleFrom(d, claim.attempt);
     const body = eventBody(event);
-    const keys = await deps.endpoints.signingKeys(endpoint);
-    const headers = signedHeaders(event._id, Math.floor(Date.now() / 1000), body, keys);
-    const outcome = await deps.send({
-      url: endpoint.url,
-      headers,
-      body,
-      timeoutMs: deps.timeoutMs,
+    const keys = await deps.endpoints.signingKeys(endpoint).catch((err: unknown) => {
+      if (err instanceof SecretUnreadable) return err;
+      throw err;
     });
+    const outcome: SendOutcome =
+      keys instanceof SecretUnreadable
+        ? {
+            ok: false,
+            statusCode: null,
+            latencyMs: null,
+            responseExcerpt: null,
+            error: keys.message,
+          }
+        : await deps.send({
+            url: endpoint.url,
+            headers: signedHeaders(event._id, Math.floor(Date.now() / 1000), body, keys),
+            body,
+            timeoutMs: deps.timeoutMs,
+          });
     if (!(await claims.finish(claim.attempt, outcome))) {
       deps.log.warn({ deliveryId: d._id }, "webhook attempt outlived its lease; not recorded");
       return;

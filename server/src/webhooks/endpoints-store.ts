@@ -11,6 +11,16 @@ import { keyedQueue } from "../keyed-queue.js";
 import { endpointUrlProblem, type UrlPolicy } from "./endpoint-url.js";
 import type { SecretBox } from "./secret-box.js";
 
+/** The endpoint's secret was sealed under another key: WEBHOOK_SECRETS_KEY was set or changed. */
+export class SecretUnreadable extends Error {
+  override readonly name = "SecretUnreadable";
+  constructor() {
+    super(
+      "cannot sign: the endpoint's secret was sealed under another WEBHOOK_SECRETS_KEY; rotate its secret",
+    );
+  }
+}
+
 /** Endpoints one workspace may have. */
 export const MAX_ENDPOINTS = 20;
 /** How long the secret before a rotation still signs deliveries. */
@@ -183,12 +193,15 @@ export function endpointsStore(
 
     /** The keys a delivery is signed with now: the current secret, and the previous one if still valid. */
     async signingKeys(endpoint: WebhookEndpointDoc): Promise<Buffer[]> {
-      const keys = [await box.open(endpoint.secret, endpoint._id)];
+      const keys = [await box.open(endpoint.secret, endpoint._id).catch(() => null)];
       const until = endpoint.previousSecretExpiresAt;
       if (endpoint.previousSecret !== null && until !== null && until.getTime() > now()) {
-        keys.push(await box.open(endpoint.previousSecret, endpoint._id));
+        // One sealed under another WEBHOOK_SECRETS_KEY (rotated after the key changed) is dropped.
+        keys.push(await box.open(endpoint.previousSecret, endpoint._id).catch(() => null));
       }
-      return keys;
+      const [current] = keys;
+      if (current === null || current === undefined) throw new SecretUnreadable();
+      return keys.filter((k): k is Buffer => k !== null);
     },
 
     /** The server turns an endpoint off (a day of failures), saying why. */
