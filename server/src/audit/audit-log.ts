@@ -5,8 +5,8 @@ import type {
   Collections,
 } from "../db/collections.js";
 import { isDuplicateKey } from "../db/duplicate-key.js";
-import { invalid } from "../domain-error.js";
 import { randomBase62 } from "../ids.js";
+import { timeIdCursor } from "../keyset-cursor.js";
 
 /** One thing that happened, as a caller reports it; `record` fills in the id and the time. */
 export interface AuditRecord {
@@ -30,29 +30,8 @@ export interface AuditLog {
   record(entry: AuditRecord): Promise<void>;
 }
 
-/** Position after the last entry of a page: the page's sort key. */
-interface AuditPosition {
-  at: Date;
-  id: string;
-}
-
-const encodeCursor = ({ at, id }: AuditPosition): string =>
-  Buffer.from(JSON.stringify([at.getTime(), id]), "utf8").toString("base64url");
-
-function decodeCursor(cursor: string): AuditPosition {
-  const bad = () => invalid("Invalid query parameter cursor: pass a nextCursor unchanged.");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw bad();
-  const [millis, id] = parsed as unknown[];
-  if (typeof millis !== "number" || !Number.isSafeInteger(millis) || millis < 0) throw bad();
-  if (typeof id !== "string" || !/^[A-Za-z0-9_:]{1,100}$/.test(id)) throw bad();
-  return { at: new Date(millis), id };
-}
+/** An audit page's cursor: its last entry's time and id. */
+const cursors = timeIdCursor(/^[A-Za-z0-9_:]{1,100}$/);
 
 export interface AuditPage {
   readonly entries: AuditEntryDoc[];
@@ -85,7 +64,7 @@ export function auditLog({ audit }: Collections, now: () => number = Date.now) {
 
     /** Newest first; `cursor` is a page's `nextCursor`. */
     async page(workspaceId: string, limit: number, cursor?: string): Promise<AuditPage> {
-      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const after = cursor === undefined ? null : cursors.decode(cursor);
       const filter =
         after === null
           ? { workspaceId }
@@ -102,7 +81,7 @@ export function auditLog({ audit }: Collections, now: () => number = Date.now) {
       const last = entries.at(-1);
       const nextCursor =
         docs.length > limit && last !== undefined
-          ? encodeCursor({ at: last.at, id: last._id })
+          ? cursors.encode({ at: last.at, id: last._id })
           : null;
       return { entries, nextCursor };
     },

@@ -1,29 +1,8 @@
 import type { Collections, WebhookAttemptDoc, WebhookDeliveryDoc } from "../db/collections.js";
-import { invalid } from "../domain-error.js";
+import { timeIdCursor } from "../keyset-cursor.js";
 
-/** Position after the last delivery of a page: the page's sort key. */
-interface LogPosition {
-  createdAt: Date;
-  id: string;
-}
-
-const encodeCursor = ({ createdAt, id }: LogPosition): string =>
-  Buffer.from(JSON.stringify([createdAt.getTime(), id]), "utf8").toString("base64url");
-
-function decodeCursor(cursor: string): LogPosition {
-  const bad = () => invalid("Invalid query parameter cursor: pass a nextCursor unchanged.");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw bad();
-  const [millis, id] = parsed as unknown[];
-  if (typeof millis !== "number" || !Number.isSafeInteger(millis) || millis < 0) throw bad();
-  if (typeof id !== "string" || !/^dlv_[A-Za-z0-9]{1,60}$/.test(id)) throw bad();
-  return { createdAt: new Date(millis), id };
-}
+/** A delivery-log page's cursor: its last delivery's `createdAt` and id. */
+const cursors = timeIdCursor(/^dlv_[A-Za-z0-9]{1,60}$/);
 
 /** The spec's cap on attempts shown per delivery (`WebhookDelivery.attempts` maxItems). */
 const MAX_ATTEMPTS_SHOWN = 20;
@@ -68,15 +47,15 @@ export function deliveryLog({
   return {
     /** Newest first; `cursor` is a page's `nextCursor`. */
     async page(endpointId: string, limit: number, cursor?: string): Promise<DeliveryLogPage> {
-      const after = cursor === undefined ? null : decodeCursor(cursor);
+      const after = cursor === undefined ? null : cursors.decode(cursor);
       const filter =
         after === null
           ? { endpointId }
           : {
               endpointId,
               $or: [
-                { createdAt: { $lt: after.createdAt } },
-                { createdAt: after.createdAt, _id: { $lt: after.id } },
+                { createdAt: { $lt: after.at } },
+                { createdAt: after.at, _id: { $lt: after.id } },
               ],
             };
       const docs = await webhookDeliveries
@@ -94,7 +73,7 @@ export function deliveryLog({
         })),
         nextCursor:
           docs.length > limit && last !== undefined
-            ? encodeCursor({ createdAt: last.createdAt, id: last._id })
+            ? cursors.encode({ at: last.createdAt, id: last._id })
             : null,
       };
     },
