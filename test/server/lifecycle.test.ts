@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashKey } from "../../server/src/keys/key-format.js";
-import { CLI_PATH, runCli } from "../support/cli.js";
+import { CLI_PATH, runCli, type ServerProcess, startServerProcess } from "../support/cli.js";
 import { get, seedWorkspace } from "../support/fixtures.js";
 import { unthrottle } from "../support/rate-limits.js";
 import { pipeliningClient } from "../support/raw-http.js";
@@ -18,39 +18,8 @@ import { useTestDb } from "../support/test-db.js";
  * The product as an operator runs it: `pressroom start` (what `npm start` runs) as its own
  * process with no MONGODB_URI, so it starts the embedded database in DATA_DIR.
  */
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-  exit: Promise<number | null>;
-}
-
-async function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [CLI_PATH, "start"], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no listen line:\n${output.join("")}`)),
-      120_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString("utf8"));
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output.join(""));
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    void exit.then((code) => reject(new Error(`exited ${code}:\n${output.join("")}`)));
-  });
-  return { child, url, output, exit };
-}
+type Started = ServerProcess;
+const startServer = (env: Record<string, string>) => startServerProcess(env);
 
 let dataDir: string;
 let env: Record<string, string>;

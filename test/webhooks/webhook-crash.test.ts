@@ -1,61 +1,33 @@
 // Issue 19: no event is lost across a server kill (README, "Webhooks": how an event survives a
 // crash). Real `pressroom start` processes on the test's database, killed with SIGKILL.
-import { type ChildProcess, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { collections } from "../../server/src/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
-import { CLI_PATH } from "../support/cli.js";
+import { type ServerProcess, startServerProcess } from "../support/cli.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { type Received, startReceiver, verifies, waitFor } from "../support/webhook-receiver.js";
 import { ALL_EVENTS, blogApi, endpointsOf, newWorkspace } from "./support.js";
 
 type Me = components["schemas"]["Me"];
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  exit: Promise<unknown>;
-}
+type Started = ServerProcess;
 
 let t: TestDb;
 const running: Started[] = [];
 
 /** `pressroom start` as its own process, on the test's database. */
 async function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [CLI_PATH, "start"], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      PORT: "0",
+  const started = await startServerProcess(
+    {
       MONGODB_URI: t.uri,
       MONGODB_DB: t.name,
       LOG_LEVEL: "info",
       WEBHOOK_ALLOW_HTTP_LOOPBACK: "true",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  const exit = new Promise((resolve) => child.once("exit", resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no listen line:\n${output.join("")}`)),
-      60_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString("utf8"));
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output.join(""));
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    void exit.then((code) => reject(new Error(`exited ${String(code)}:\n${output.join("")}`)));
-  });
-  const started = { child, url, exit };
+    60_000,
+  );
   running.push(started);
   return started;
 }
