@@ -49,5 +49,10 @@ export type {
   SyncStore,
 } from "./sync.js";
 export { MemorySyncStore } from "./sync.js";
-export type { VerifyWebhookOptions, WebhookEvent, WebhookHeaders } from "./webhooks.js";
+export type {
+  HeadersLike,
+  VerifyWebhookOptions,
+  WebhookEvent,
+  WebhookHeaders,
+} from "./webhooks.js";
 export { verifyWebhook, WebhookVerificationError } from "./webhooks.js";

@@ -3,12 +3,18 @@ import type { components } from "./generated/consumer.js";
 /** What a webhook delivery carries: a blog event, or the dashboard's test event. */
 export type WebhookEvent = components["schemas"]["BlogEvent"] | components["schemas"]["TestEvent"];
 
+/** A Fetch-style headers object: the runtime's `Headers`, undici's, node-fetch's… */
+export interface HeadersLike {
+  get(name: string): string | null;
+}
+
 /**
- * Request headers as a `Headers` (fetch, Request) or a plain object as Node and Express give them
- * (`req.headers`): names in any case, values a string or an array of strings.
+ * Request headers as a `Headers` (fetch, Request; any object with a Fetch-style `get`) or a
+ * plain object as Node and Express give them (`req.headers`): names in any case, values a string
+ * or an array of strings.
  */
 export type WebhookHeaders =
-  | Headers
+  | HeadersLike
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export interface VerifyWebhookOptions {
@@ -50,11 +56,15 @@ function secretBytes(secret: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+function isHeadersLike(headers: WebhookHeaders): headers is HeadersLike {
+  return typeof (headers as Partial<HeadersLike>).get === "function";
+}
+
 /** One header's value, whatever the container and the case of its name; undefined if absent. */
 function header(headers: WebhookHeaders, name: string): string | undefined {
-  if (typeof Headers !== "undefined" && headers instanceof Headers) {
-    return headers.get(name) ?? undefined;
-  }
+  // Any Fetch-style headers object (the runtime's own, undici's, node-fetch's…), not only
+  // instances of this realm's Headers: they all look up names case-insensitively with get().
+  if (isHeadersLike(headers)) return headers.get(name) ?? undefined;
   const values: string[] = [];
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() !== name || value === undefined) continue;

@@ -126,6 +126,27 @@ describe("happy: endpoints (admin.yaml, createWebhookEndpoint … deleteWebhookE
     expect(on.body).toMatchObject({ enabled: true, disabledReason: null });
   });
 
+  it("turning an endpoint back on, after a person turned it off, starts its failures from nothing (README, Webhooks: failing endpoints)", async () => {
+    const { id } = (await create()).body.endpoint;
+    const off = await owner.patch<Endpoint>(`${base()}/${id}`, { enabled: false });
+    expect(off.body).toMatchObject({ enabled: false, disabledReason: null });
+    const longAgo = new Date(Date.now() - 3 * 86_400_000);
+    await stores(t.db).webhookHealth.insertOne({
+      _id: id,
+      lastSuccessAt: null,
+      failingSince: longAgo,
+    });
+    expect((await owner.get<Endpoint>(`${base()}/${id}`)).body.failingSince).toBe(
+      longAgo.toISOString(),
+    );
+    const on = await owner.patch<Endpoint>(`${base()}/${id}`, { enabled: true });
+    expect(on.status).toBe(200);
+    expect((await owner.get<Endpoint>(`${base()}/${id}`)).body).toMatchObject({
+      enabled: true,
+      failingSince: null,
+    });
+  });
+
   it("rotate gives a new secret once and keeps the previous one signing for about 24 hours", async () => {
     const created = await create();
     const { id } = created.body.endpoint;

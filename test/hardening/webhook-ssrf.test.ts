@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpointUrlProblem, type UrlPolicy } from "../../server/src/webhooks/endpoint-url.js";
 import { type Resolve, type SendRequest, safeSender } from "../../server/src/webhooks/safe-send.js";
@@ -68,7 +69,9 @@ const HOSTILE: readonly (readonly [string, RegExp, boolean])[] = [
   ["https://[64:ff9b::10.0.0.1]/", /10\.0\.0\.1, a private address/, true],
   ["https://[64:ff9b:1::1]/", /reserved/, true],
   ["https://[2002:a00:1::1]/", /10\.0\.0\.1, a private address/, true], // 6to4
-  ["https://[2002:7f00:1::]/", /127\.0\.0\.1, a loopback address/, false],
+  // 6to4 and NAT64 forms of 127/8 are routed off the host: refused even with the dev setting.
+  ["https://[2002:7f00:1::]/", /127\.0\.0\.1, a loopback address/, true],
+  ["https://[64:ff9b::7f00:1]/", /127\.0\.0\.1, a loopback address/, true],
   ["https://[2001:db8::1]/", /reserved/, true],
   ["https://[2001::1]/", /reserved/, true], // Teredo
   ["https://[100::1]/", /reserved/, true],
@@ -344,6 +347,25 @@ describe("security: redirects are never followed", () => {
 });
 
 describe("security: what the receiver answers is bounded", () => {
+  it("a status outside 100-599 (Node's parser takes any three digits) is a failed attempt with no status, as the delivery log's schema allows", async () => {
+    for (const status of [999, 600, "099"]) {
+      const server = createTcpServer((socket) => {
+        socket.once("data", () => {
+          socket.end(`HTTP/1.1 ${status} Odd\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok`);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const outcome = await safeSender(DEV)(request(`http://127.0.0.1:${port}/hook`));
+        expect(outcome).toMatchObject({ ok: false, statusCode: null, responseExcerpt: null });
+        expect(outcome.error).toBe(`invalid HTTP status ${Number(status)}`);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
+
   it("a 10 MB body is not read past 64 KiB; the excerpt is its first KiB", async () => {
     let bodyWritten: boolean | undefined;
     const big = await receiver((_req, res) => {

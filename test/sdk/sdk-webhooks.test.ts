@@ -117,6 +117,20 @@ describe("happy: what the reference library signs verifies, typed as a WebhookEv
     };
     await expect(verifyWebhook(SECRET, shouting, body)).resolves.toEqual(EVENT);
   });
+
+  it("a headers object of another fetch implementation (not an instance of this runtime's Headers) is read through its get()", async () => {
+    const body = JSON.stringify(EVENT);
+    const h: Record<string, string> = signed(body);
+    // As undici's or node-fetch's Headers from another copy of the package: a class of its own.
+    class OtherHeaders {
+      get(name: string): string | null {
+        return h[name.toLowerCase()] ?? null;
+      }
+    }
+    const other = new OtherHeaders();
+    expect(other instanceof Headers).toBe(false);
+    await expect(verifyWebhook(SECRET, other, body)).resolves.toEqual(EVENT);
+  });
 });
 
 describe("error: unusable deliveries and secrets say why", () => {

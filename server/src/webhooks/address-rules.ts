@@ -117,13 +117,19 @@ function v6Kind(address: string): Kind | null {
   return null;
 }
 
-/** Whether `address` (an IP literal) is a loopback address: 127.0.0.0/8, ::1, or one embedding 127/8. */
+/**
+ * Whether `address` (an IP literal) is a loopback address: 127.0.0.0/8, ::1, or 127/8 mapped
+ * into IPv6 (`::ffff:127.x.x.x`, which the host itself answers). NAT64 and 6to4 forms that embed
+ * 127/8 are not: they are routed off the host.
+ */
 export function isLoopbackAddress(address: string): boolean {
   if (isIPv4(address)) return v4Kind(address) === "a loopback address";
   const groups = ipv6Groups(address);
   if (groups === null) return false;
-  const v4 = embeddedIPv4(groups);
-  if (v4 !== null) return v4Kind(v4) === "a loopback address";
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
+  if ([g0, g1, g2, g3, g4].every((g) => g === 0) && g5 === 0xffff) {
+    return v4Kind(v4From(g6, g7)) === "a loopback address";
+  }
   return v6Kind(address) === "a loopback address";
 }
 

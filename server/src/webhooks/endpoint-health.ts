@@ -46,6 +46,12 @@ export function endpointHealth(
         at - (successWritten.get(endpointId) ?? Number.NEGATIVE_INFINITY) <
         SUCCESS_WRITE_EVERY_MS
       ) {
+        // Only `lastSuccessAt` waits: a failure recorded meanwhile (by any instance) is cleared
+        // now, or it would stand for an endpoint that has succeeded since.
+        await webhookHealth.updateOne(
+          { _id: endpointId, failingSince: { $ne: null } },
+          { $set: { lastSuccessAt: new Date(at), failingSince: null } },
+        );
         return;
       }
       successWritten.set(endpointId, at);

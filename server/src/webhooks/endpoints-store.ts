@@ -138,8 +138,9 @@ export function endpointsStore(
           if (patch.enabled) changes.disabledReason = null;
         }
         await webhookEndpoints.updateOne({ _id: endpointId }, { $set: changes });
-        if (patch.enabled === true && doc.disabledReason !== null) {
-          // Turned back on after the server disabled it: its failures start from nothing.
+        if (patch.enabled === true && !doc.enabled) {
+          // Turned back on (after the server or a person turned it off): its failures start
+          // from nothing, so old ones cannot disable it again at its first failed attempt.
           await webhookHealth.updateOne({ _id: endpointId }, { $set: { failingSince: null } });
         }
         return { ...doc, ...changes };

@@ -172,6 +172,11 @@ function post(
       let size = 0;
       const finish = () => {
         const status = res.statusCode ?? 0;
+        if (status < 100 || status > 599) {
+          // Node takes any three digits; HTTP has 100-599 (and so has the delivery log).
+          resolve(failed(`invalid HTTP status ${status}`, elapsed()));
+          return;
+        }
         const redirect = status >= 300 && status < 400;
         resolve({
           ok: status >= 200 && status < 300,
