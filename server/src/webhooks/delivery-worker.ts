@@ -1,7 +1,14 @@
-import type { Collections, WebhookAttemptDoc, WebhookDeliveryDoc } from "../db/collections.js";
+import type {
+  Collections,
+  WebhookAttemptDoc,
+  WebhookDeliveryDoc,
+  WebhookEndpointDoc,
+  WebhookEventDoc,
+} from "../db/collections.js";
 import { randomBase62 } from "../ids.js";
 import type { Logger } from "../logger.js";
 import { attemptClaims } from "./attempt-claims.js";
+import { blogOrder } from "./blog-order.js";
 import { endpointHealth } from "./endpoint-health.js";
 import { type EndpointsStore, SecretUnreadable } from "./endpoints-store.js";
 import { nudgeLoop } from "./nudge-loop.js";
@@ -15,7 +22,6 @@ export const POLL_MS = 500;
 const BATCH = 50;
 const MAX_PAGES = 10;
 /** Pending deliveries of one blog to one endpoint read to decide its order (they are few). */
-const GATE_READ = 1000;
 /** Attempts in flight per instance, and per endpoint within an instance. */
 export const MAX_IN_FLIGHT = 16;
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
@@ -55,6 +61,7 @@ export function deliveryWorker(deps: WorkerDeps) {
     now: deps.now,
   });
   const health = endpointHealth(c, deps.endpoints, deps.now);
+  const order = blogOrder(c, deps.now);
   /** Delivery id → endpoint id, of the attempts this instance has in flight. */
   const inFlight = new Map<string, string>();
   const running = new Set<Promise<void>>();
@@ -63,24 +70,6 @@ export function deliveryWorker(deps: WorkerDeps) {
     let n = 0;
     for (const e of inFlight.values()) if (e === endpointId) n++;
     return n;
-  };
-
-  /**
-   * Per-blog order: no earlier event of the blog is still pending for this endpoint. The query
-   * names only string fields (index `blog_order`'s prefix; the embedded database answers a
-   * comparison of numbers such as `seq` by reading the whole collection) and reads the few
-   * pending deliveries of the blog; their numbers are compared here.
-   */
-  const mayGo = async (d: WebhookDeliveryDoc): Promise<boolean> => {
-    if (d.redeliveryOf !== null || d.blogId === null) return true;
-    const pending = await c.webhookDeliveries
-      .find(
-        { endpointId: d.endpointId, blogId: d.blogId, state: "pending" },
-        { projection: { _id: 1, seq: 1, redeliveryOf: 1 } },
-      )
-      .limit(GATE_READ)
-      .toArray();
-    return !pending.some((p) => p.redeliveryOf === null && p.seq < d.seq);
   };
 
   const settleOn = async (
@@ -99,6 +88,7 @@ export function deliveryWorker(deps: WorkerDeps) {
       { _id: d._id, state: "pending" },
       { $set: { ...next, ...settled, attempts: number } },
     );
+    if (next.state !== undefined) await order.wakeNext(d);
   };
 
   const attempt = async (d: WebhookDeliveryDoc): Promise<void> => {
@@ -114,12 +104,47 @@ export function deliveryWorker(deps: WorkerDeps) {
         { _id: d._id, state: "pending" },
         { $set: { state: "skipped", settledAt: new Date(deps.now()), nextAttemptAt: null } },
       );
+      await order.wakeNext(d);
       return;
     }
     const claim = await claims.claim(d);
     if (claim.kind === "busy") return;
     if (claim.kind === "exhausted") return settleOn(d, claim.attempts, false);
     if (claim.kind === "unsettled") return settleFrom(d, claim.attempt);
+    let outcome: SendOutcome;
+    try {
+      outcome = await sendSigned(endpoint, event);
+    } catch (err) {
+      // A fault of ours (the database, the sealing key…): the attempt is recorded as failed, and
+      // retried on schedule, rather than left to look like an instance that stopped.
+      deps.log.warn({ err, deliveryId: d._id }, "webhook attempt failed before sending");
+      outcome = {
+        ok: false,
+        statusCode: null,
+        latencyMs: null,
+        responseExcerpt: null,
+        error: "not sent: an internal error of the server (see its log); retried",
+      };
+    }
+    if (!(await claims.finish(claim.attempt, outcome))) {
+      deps.log.warn({ deliveryId: d._id }, "webhook attempt outlived its lease; not recorded");
+      return;
+    }
+    await settleOn(d, claim.attempt.number, outcome.ok);
+    if (outcome.ok) await health.succeeded(endpoint._id);
+    else if (await health.failed(endpoint._id, outcome)) {
+      deps.log.warn(
+        { endpointId: endpoint._id },
+        "webhook endpoint disabled after a day of failures",
+      );
+    }
+  };
+
+  /** Signs the event with the endpoint's keys and sends it (README, "Webhooks": signing). */
+  const sendSigned = async (
+    endpoint: WebhookEndpointDoc,
+    event: WebhookEventDoc,
+  ): Promise<SendOutcome> => {
     const body = eventBody(event);
     const keys = await deps.endpoints.signingKeys(endpoint).catch((err: unknown) => {
       if (err instanceof SecretUnreadable) return err;
@@ -140,18 +165,7 @@ export function deliveryWorker(deps: WorkerDeps) {
             body,
             timeoutMs: deps.timeoutMs,
           });
-    if (!(await claims.finish(claim.attempt, outcome))) {
-      deps.log.warn({ deliveryId: d._id }, "webhook attempt outlived its lease; not recorded");
-      return;
-    }
-    await settleOn(d, claim.attempt.number, outcome.ok);
-    if (outcome.ok) await health.succeeded(endpoint._id);
-    else if (await health.failed(endpoint._id, outcome)) {
-      deps.log.warn(
-        { endpointId: endpoint._id },
-        "webhook endpoint disabled after a day of failures",
-      );
-    }
+    return outcome;
   };
 
   /** An attempt its instance finished but never settled the delivery of (it stopped between). */
@@ -177,13 +191,21 @@ export function deliveryWorker(deps: WorkerDeps) {
   const poll = async (): Promise<void> => {
     const now = new Date(deps.now());
     let after: Due | null = null;
+    // Endpoints this instance sends its most to already: their due deliveries would only fill
+    // the pages and hold back everyone else's.
+    const busy = [...new Set(inFlight.values())].filter(
+      (e) => perEndpoint(e) >= MAX_IN_FLIGHT_PER_ENDPOINT,
+    );
+    const notBusy = busy.length === 0 ? {} : { endpointId: { $nin: busy } };
+    const seen = new Map<string, Awaited<ReturnType<typeof order.heldBy>>>();
     for (let page = 0; page < MAX_PAGES && inFlight.size < MAX_IN_FLIGHT; page++) {
       const due: WebhookDeliveryDoc[] = await c.webhookDeliveries
         .find(
           after === null
-            ? { state: "pending", nextAttemptAt: { $lte: now } }
+            ? { state: "pending", nextAttemptAt: { $lte: now }, ...notBusy }
             : {
                 state: "pending",
+                ...notBusy,
                 $or: [
                   { nextAttemptAt: { $gt: after.at, $lte: now } },
                   { nextAttemptAt: after.at, _id: { $gt: after.id } },
@@ -197,7 +219,9 @@ export function deliveryWorker(deps: WorkerDeps) {
         if (inFlight.size >= MAX_IN_FLIGHT) break;
         if (inFlight.has(d._id) || perEndpoint(d.endpointId) >= MAX_IN_FLIGHT_PER_ENDPOINT)
           continue;
-        if (await mayGo(d)) start(d);
+        const earlier = await order.heldBy(d, seen);
+        if (earlier === null) start(d);
+        else await order.holdBack(d, earlier);
       }
       const last = due.at(-1);
       if (due.length < BATCH || last === undefined || last.nextAttemptAt === null) break;

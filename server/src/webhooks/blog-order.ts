@@ -1,0 +1,93 @@
+import type { Collections, WebhookDeliveryDoc } from "../db/collections.js";
+
+/** Pending deliveries of one blog to one endpoint read at most, to find the earliest. */
+const GATE_READ = 1000;
+/**
+ * How long past its predecessor's next attempt a held-back delivery is next looked at, if
+ * nothing wakes it sooner (its predecessor's settling does: `wakeNext`).
+ */
+export const HOLD_MARGIN_MS = 60_000;
+
+type Ordered = Pick<WebhookDeliveryDoc, "_id" | "seq" | "redeliveryOf" | "nextAttemptAt">;
+
+/**
+ * Per-blog order of an endpoint's deliveries (README, "Webhooks"): a blog's event waits while an
+ * earlier one of the same blog is still pending for the endpoint. A held-back delivery is moved
+ * out of the due range (to its predecessor's next attempt, plus a margin) instead of staying at
+ * its head, where held-back deliveries of one busy blog would fill every poll's pages and starve
+ * every other endpoint; the predecessor, once settled, makes its successor due at once.
+ *
+ * The queries name only string fields (index `blog_order`'s prefix: the embedded database
+ * answers a comparison of numbers such as `seq` by reading the whole collection) and read the
+ * blog's few pending deliveries; their numbers are compared here. Test events and redeliveries
+ * (`redeliveryOf`) neither wait nor hold anything back.
+ */
+export function blogOrder(
+  { webhookDeliveries }: Pick<Collections, "webhookDeliveries">,
+  now: () => number,
+) {
+  const pendingOfBlog = (d: Pick<WebhookDeliveryDoc, "endpointId" | "blogId">) =>
+    webhookDeliveries
+      .find<Ordered>(
+        { endpointId: d.endpointId, blogId: d.blogId, state: "pending" },
+        { projection: { _id: 1, seq: 1, redeliveryOf: 1, nextAttemptAt: 1 } },
+      )
+      .limit(GATE_READ)
+      .toArray();
+  const ordered = (d: Pick<WebhookDeliveryDoc, "blogId" | "redeliveryOf">) =>
+    d.blogId !== null && d.redeliveryOf === null;
+
+  return {
+    /**
+     * The earliest pending delivery of the blog before `d`; null when `d` may go. `seen` holds
+     * one poll's answers: the blog's earliest pending delivery, read once per poll and blog.
+     */
+    async heldBy(
+      d: WebhookDeliveryDoc,
+      seen: Map<string, Ordered | null>,
+    ): Promise<Ordered | null> {
+      if (!ordered(d)) return null;
+      const key = `${d.endpointId}/${d.blogId}`;
+      let first = seen.get(key);
+      if (first === undefined) {
+        first = (await pendingOfBlog(d))
+          .filter((p) => p.redeliveryOf === null)
+          .reduce<Ordered | null>((a, p) => (a === null || p.seq < a.seq ? p : a), null);
+        seen.set(key, first);
+      }
+      return first !== null && first.seq < d.seq ? first : null;
+    },
+
+    /** Moves `d` out of the due range until `earlier`'s next attempt (plus the margin). */
+    async holdBack(d: WebhookDeliveryDoc, earlier: Ordered): Promise<void> {
+      const base = Math.max(earlier.nextAttemptAt?.getTime() ?? 0, now());
+      // Only if unchanged since read: a wake in between stands.
+      await webhookDeliveries.updateOne(
+        { _id: d._id, state: "pending", nextAttemptAt: d.nextAttemptAt },
+        { $set: { nextAttemptAt: new Date(base + HOLD_MARGIN_MS) } },
+      );
+    },
+
+    /** `d` settled: the blog's next pending delivery to the endpoint is due now. */
+    async wakeNext(d: WebhookDeliveryDoc): Promise<void> {
+      if (!ordered(d)) return;
+      const later = (await pendingOfBlog(d)).filter(
+        (p) => p.redeliveryOf === null && p.seq > d.seq,
+      );
+      const next = later.reduce<Ordered | null>(
+        (a, p) => (a === null || p.seq < a.seq ? p : a),
+        null,
+      );
+      const at = now();
+      if (next === null || next.nextAttemptAt === null || next.nextAttemptAt.getTime() <= at) {
+        return;
+      }
+      await webhookDeliveries.updateOne(
+        { _id: next._id, state: "pending", nextAttemptAt: next.nextAttemptAt },
+        { $set: { nextAttemptAt: new Date(at) } },
+      );
+    },
+  };
+}
+
+export type BlogOrder = ReturnType<typeof blogOrder>;
