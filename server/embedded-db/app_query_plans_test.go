@@ -29,6 +29,9 @@ type appShape struct {
 	bounded string
 	// fullRead marks the one shape that is meant to read its whole (small) collection.
 	fullRead bool
+	// index, when set, is the app index the read must search: for a filter whose other terms
+	// would give an open _id range (`_id: {$gt: ""}` is a SEARCH of the whole _id index).
+	index string
 }
 
 func find(filter bson.D, opts ...*options.FindOptions) func(context.Context, *mongo.Collection) error {
@@ -83,6 +86,13 @@ func deleteMany(filter bson.D) func(context.Context, *mongo.Collection) error {
 	}
 }
 
+func upsert(filter, update bson.D) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		_, err := c.UpdateOne(ctx, filter, update, options.Update().SetUpsert(true))
+		return err
+	}
+}
+
 // appStart is the time the seeded documents are made around.
 var appStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -91,8 +101,10 @@ func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * ti
 // appShapes lists the queries of server/src: blogs/blogs-store.ts, workspaces/workspaces-store.ts,
 // keys/keys-store.ts, keys/key-roll.ts, keys/expiry-sweeper.ts, keys/rate-limit-settings.ts,
 // audit/audit-log.ts, workspaces/owner-guard.ts, invitations/invitations-store.ts,
-// users/users-store.ts, sessions/sessions-store.ts, sessions/sweeper.ts and
-// sessions/sign-in-throttle.ts, with values that select seeded documents (seedApp).
+// users/users-store.ts, sessions/sessions-store.ts, sessions/sweeper.ts,
+// sessions/sign-in-throttle.ts, blogs/blog-writes.ts and webhooks/ (endpoints-store.ts,
+// outbox-relay.ts, delivery-worker.ts, attempt-claims.ts, endpoint-health.ts, delivery-log.ts,
+// manual-deliveries.ts, retention.ts), with values that select seeded documents (seedApp).
 func appShapes() []appShape {
 	e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
 	d := func(es ...bson.E) bson.D { return es }
@@ -116,6 +128,9 @@ func appShapes() []appShape {
 	fieldsIDSlugTitle := append(append(bson.D{}, validators...), e("slug", 1), e("title", 1))
 	live := d(e("$gt", at(0)))
 	const small = "the documents of one email, address or user: a few"
+	relayPage := options.Find().SetSort(d(e("webhookPending", 1), e("_id", 1))).SetLimit(100).
+		SetProjection(d(e("_id", 1), e("workspaceId", 1), e("updatedAt", 1), e("revision", 1), e("webhookOutbox", 1)))
+	dueOrder := options.Find().SetSort(d(e("state", 1), e("nextAttemptAt", 1), e("_id", 1))).SetLimit(50)
 	return []appShape{
 		// blogs (blogs-store.ts)
 		{coll: "blogs", name: "consumer list, first page", run: find(released, page(desc("releasedAt")))},
@@ -250,6 +265,70 @@ func appShapes() []appShape {
 		{coll: "signInFailures", name: "sweeper `deleteMany({$or: [{expiresAt: {$lte}}, {expiresAt: {$exists: false}}]})`", run: deleteMany(d(e("$or", bson.A{
 			d(e("expiresAt", d(e("$lte", at(-500))))), d(e("expiresAt", d(e("$exists", false)))),
 		})))},
+		// webhooks: the outbox relay (webhooks/outbox-relay.ts) and the blog writes that fill the
+		// outbox (blogs/blog-writes.ts clearWebhookOutbox, blog-events.ts updateWithEvent)
+		{coll: "blogs", name: "webhooks: relay, first page `{webhookPending: true, _id: {$gt: \"\"}}` by webhookPending, _id, limit 100, projection", run: find(d(e("webhookPending", true), e("_id", d(e("$gt", "")))), relayPage), index: "webhook_pending"},
+		{coll: "blogs", name: "webhooks: relay, next page `{webhookPending: true, _id: {$gt}}`, same", run: find(d(e("webhookPending", true), e("_id", d(e("$gt", "b_1007")))), relayPage), index: "webhook_pending"},
+		{coll: "blogs", name: "webhooks: relay clears the outbox `updateOne({_id, workspaceId, webhookPending: true, revision})`", run: updateOne(
+			d(e("_id", "b_0107"), e("workspaceId", "ws_0001"), e("webhookPending", true), e("revision", "r_0107")),
+			d(e("$set", d(e("webhookOutbox", bson.A{}), e("webhookPending", false)))), 1)},
+		{coll: "blogs", name: "webhooks: relay clears the outbox, blog without revision: `revision: {$exists: false}, updatedAt`", run: updateOne(
+			d(e("_id", "b_0130"), e("workspaceId", "ws_0000"), e("webhookPending", true), e("revision", d(e("$exists", false))), e("updatedAt", at(130))),
+			d(e("$set", d(e("webhookOutbox", bson.A{}), e("webhookPending", false)))), 1)},
+		{coll: "blogs", name: "webhooks: compare-and-set with the event, `$set` + `$push: {webhookOutbox}`", run: updateOne(
+			d(e("_id", "b_0014"), e("workspaceId", "ws_0000"), e("status", "released"), e("revision", "r_0014")),
+			d(e("$set", d(e("title", "T2"), e("updatedAt", at(3000)), e("revision", "r_0014b"), e("feedPending", true), e("webhookPending", true), e("eventSeq", 1))),
+				e("$push", d(e("webhookOutbox", outboxEvent(14, 1))))), 1)},
+		// webhookEndpoints (webhooks/endpoints-store.ts; delivery-worker.ts reads them by _id)
+		{coll: "webhookEndpoints", name: "list `{workspaceId}` by workspaceId, createdAt, _id, limit 40", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(d(e("workspaceId", 1), e("createdAt", 1), e("_id", 1))).SetLimit(40))},
+		{coll: "webhookEndpoints", name: "subscribers `{workspaceId}` by workspaceId, createdAt, _id", run: find(d(e("workspaceId", "ws_0011")), options.Find().SetSort(d(e("workspaceId", 1), e("createdAt", 1), e("_id", 1))))},
+		{coll: "webhookEndpoints", name: "get `findOne({_id})`", run: findOne(d(e("_id", "we_0010")))},
+		{coll: "webhookEndpoints", name: "create: `countDocuments({workspaceId})`", run: countDocuments(d(e("workspaceId", "ws_0010"))), bounded: "the endpoints of one workspace: at most 20 (MAX_ENDPOINTS)"},
+		{coll: "webhookEndpoints", name: "update, rotate secret `updateOne({_id}, {$set})`", run: updateOne(d(e("_id", "we_0010")), d(e("$set", d(e("description", "D2"), e("updatedAt", at(3000))))), 1)},
+		{coll: "webhookEndpoints", name: "disable `updateOne({_id, enabled: true}, {$set})`", run: updateOne(d(e("_id", "we_0011"), e("enabled", true)), d(e("$set", d(e("enabled", false), e("disabledReason", "R"), e("updatedAt", at(3000))))), 1)},
+		{coll: "webhookEndpoints", name: "delete `deleteOne({_id})`", run: deleteOne(d(e("_id", "we_0012")))},
+		// webhookHealth (webhooks/endpoint-health.ts, endpoints-store.ts)
+		{coll: "webhookHealth", name: "the listed endpoints' `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"we_0010", "we_0110", "we_1910"}))))), bounded: "the health of the listed endpoints: at most 40"},
+		{coll: "webhookHealth", name: "success `updateOne({_id}, {$set}, upsert)`", run: upsert(d(e("_id", "we_0010")), d(e("$set", d(e("lastSuccessAt", at(3000)), e("failingSince", nil)))))},
+		{coll: "webhookHealth", name: "failure: start `updateOne({_id}, {$setOnInsert}, upsert)`", run: upsert(d(e("_id", "we_0011")), d(e("$setOnInsert", d(e("lastSuccessAt", nil), e("failingSince", at(3000))))))},
+		{coll: "webhookHealth", name: "failure: `updateOne({_id, failingSince: null}, {$set})`", run: updateOne(d(e("_id", "we_0012"), e("failingSince", nil)), d(e("$set", d(e("failingSince", at(3000))))), 1)},
+		{coll: "webhookHealth", name: "failure: `findOne({_id})`", run: findOne(d(e("_id", "we_0013")))},
+		{coll: "webhookHealth", name: "turned back on `updateOne({_id}, {$set: {failingSince: null}})`", run: updateOne(d(e("_id", "we_0013")), d(e("$set", d(e("failingSince", nil)))), 1)},
+		{coll: "webhookHealth", name: "endpoint deleted `deleteOne({_id})`", run: deleteOne(d(e("_id", "we_0014")))},
+		// webhookEvents (delivery-worker.ts, retention.ts; inserted by outbox-relay.ts, manual-deliveries.ts)
+		{coll: "webhookEvents", name: "`findOne({_id})`", run: findOne(d(e("_id", "evt_0010")))},
+		{coll: "webhookEvents", name: "retention `deleteMany({occurredAt: {$lt}})`", run: deleteMany(d(e("occurredAt", d(e("$lt", at(-1500))))))},
+		// webhookDeliveries (delivery-worker.ts, delivery-log.ts, manual-deliveries.ts,
+		// endpoints-store.ts, retention.ts; inserted by outbox-relay.ts, manual-deliveries.ts)
+		{coll: "webhookDeliveries", name: "due, first page `{state: pending, nextAttemptAt: {$lte}}` by state, nextAttemptAt, _id, limit 50", run: find(d(e("state", "pending"), e("nextAttemptAt", d(e("$lte", at(1500))))), dueOrder)},
+		{coll: "webhookDeliveries", name: "due, keyset page `{state, $or: [{nextAttemptAt: {$gt, $lte}}, {nextAttemptAt, _id: {$gt}}]}`, same", run: find(d(e("state", "pending"), e("$or", bson.A{
+			d(e("nextAttemptAt", d(e("$gt", at(500)), e("$lte", at(1500))))),
+			d(e("nextAttemptAt", at(500)), e("_id", d(e("$gt", "dlv_0500")))),
+		})), dueOrder)},
+		{coll: "webhookDeliveries", name: "per-blog order `find({endpointId, blogId, state: pending})`, projection, limit 1000", run: find(d(e("endpointId", "we_0000"), e("blogId", "b_0000"), e("state", "pending")), options.Find().SetLimit(1000).SetProjection(d(e("_id", 1), e("seq", 1), e("redeliveryOf", 1)))), bounded: "the pending deliveries of one blog to one endpoint: few"},
+		{coll: "webhookDeliveries", name: "settle, skip `updateOne({_id, state: pending}, {$set})`", run: updateOne(d(e("_id", "dlv_0010"), e("state", "pending")), d(e("$set", d(e("state", "delivered"), e("settledAt", at(3000)), e("nextAttemptAt", nil), e("attempts", 1)))), 1)},
+		{coll: "webhookDeliveries", name: "lost attempt counted `updateOne({_id, state: pending}, {$max: {attempts}})`", run: updateOne(d(e("_id", "dlv_0020"), e("state", "pending")), d(e("$max", d(e("attempts", 2)))), 1)},
+		{coll: "webhookDeliveries", name: "endpoint gone `deleteOne({_id})`", run: deleteOne(d(e("_id", "dlv_0030")))},
+		{coll: "webhookDeliveries", name: "log page, first `{endpointId}` by createdAt desc, _id desc, limit 21", run: find(d(e("endpointId", "we_0001")), page(desc("createdAt")))},
+		{coll: "webhookDeliveries", name: "log page, keyset cursor", run: find(cursor(d(e("endpointId", "we_0001")), "createdAt", -999, "dlv_1001"), page(desc("createdAt")))},
+		{coll: "webhookDeliveries", name: "log entry, redeliver `findOne({_id})`", run: findOne(d(e("_id", "dlv_0041")))},
+		{coll: "webhookDeliveries", name: "endpoint deleted `deleteMany({endpointId})`", run: deleteMany(d(e("endpointId", "we_0002")))},
+		{coll: "webhookDeliveries", name: "retention `deleteMany({_id: {$in}})`", run: deleteMany(d(e("_id", d(e("$in", bson.A{"dlv_0051", "dlv_0052", "dlv_0053"})))))},
+		// webhookAttempts (attempt-claims.ts, delivery-log.ts, endpoints-store.ts, retention.ts;
+		// an attempt is taken by inserting it)
+		//
+		// Not listed: four webhook queries that are no index search on the embedded database yet
+		// and wait for a change of the app (issue 19): retention.ts's
+		// `find({state: {$in: settled}, settledAt: {$lt}}).limit(500)` (a temporary B-tree over
+		// every delivery past the cutoff, each batch), delivery-log.ts attemptsOf's
+		// `{$or: [{_id: {$gte: dlv#, $lt: dlv$}}, …]}` by _id desc (one range: a SCAN of the _id
+		// index; several: one range from the lowest to the highest random delivery id, most of the
+		// collection), and endpoints-store.ts remove's `webhookAttempts.deleteMany({endpointId})`
+		// (no index on endpointId: SCAN).
+		{coll: "webhookAttempts", name: "claim taken: `findOne({_id})`", run: findOne(d(e("_id", attemptID(60, 1))))},
+		{coll: "webhookAttempts", name: "lost attempt `updateOne({_id, finishedAt: null, leaseUntil})`", run: updateOne(d(e("_id", attemptID(70, 1)), e("finishedAt", nil), e("leaseUntil", at(75))), d(e("$set", d(e("finishedAt", at(3000)), e("error", "lost")))), 1)},
+		{coll: "webhookAttempts", name: "finish `updateOne({_id, instanceId, finishedAt: null})`", run: updateOne(d(e("_id", attemptID(80, 1)), e("instanceId", "i_0"), e("finishedAt", nil)), d(e("$set", d(e("finishedAt", at(3000)), e("statusCode", 200)))), 1)},
+		{coll: "webhookAttempts", name: "retention `deleteMany({deliveryId: {$in}})`", run: deleteMany(d(e("deliveryId", d(e("$in", bson.A{"dlv_0051", "dlv_0052", "dlv_0053"})))))},
 	}
 }
 
@@ -301,6 +380,30 @@ func createAppIndexes(ctx context.Context, t *testing.T, db *mongo.Database) {
 			t.Fatal(err)
 		}
 	}
+	createAppWebhookIndexes(ctx, t, db)
+}
+
+// createAppWebhookIndexes creates the webhook indexes of ensureIndexes (blogs' webhook_pending
+// is in createAppBlogIndexes), in its order, one per command.
+func createAppWebhookIndexes(ctx context.Context, t *testing.T, db *mongo.Database) {
+	t.Helper()
+	e := func(k string, v int) bson.E { return bson.E{Key: k, Value: v} }
+	for _, ix := range []struct {
+		coll, name string
+		keys       bson.D
+	}{
+		{"webhookEndpoints", "workspace_webhooks", bson.D{e("workspaceId", 1), e("createdAt", 1), e("_id", 1)}},
+		{"webhookDeliveries", "due_deliveries", bson.D{e("state", 1), e("nextAttemptAt", 1), e("_id", 1)}},
+		{"webhookDeliveries", "blog_order", bson.D{e("endpointId", 1), e("blogId", 1), e("state", 1), e("seq", 1)}},
+		{"webhookDeliveries", "endpoint_log", bson.D{e("endpointId", 1), e("createdAt", -1), e("_id", -1)}},
+		{"webhookDeliveries", "settled_deliveries", bson.D{e("state", 1), e("settledAt", 1)}},
+		{"webhookAttempts", "delivery_attempts", bson.D{e("deliveryId", 1)}},
+		{"webhookEvents", "event_age", bson.D{e("occurredAt", 1)}},
+	} {
+		if _, err := db.Collection(ix.coll).Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // createAppBlogIndexes creates the blog indexes the app creates (server/src/db/collections.ts,
@@ -313,6 +416,7 @@ func createAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collec
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_list")},
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "feedPending", Value: 1}, {Key: "_id", Value: 1}}, Options: options.Index().SetName("feed_pending")},
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "tags", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_by_tag")},
+		{Keys: bson.D{{Key: "webhookPending", Value: 1}, {Key: "_id", Value: 1}}, Options: options.Index().SetName("webhook_pending")},
 	} {
 		if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
 			t.Fatal(err)
@@ -339,6 +443,24 @@ func counterID(key, instance int) string { return fmt.Sprintf("%si%02d", counter
 // usageID is a usage bucket's _id (usage-buckets.ts): owner / h or d / ISO start.
 func usageID(owner, unit string, day int) string {
 	return fmt.Sprintf("%s/%s/%s", owner, unit, appStart.AddDate(0, 0, day).Format("2006-01-02T15:04:05.000Z"))
+}
+
+// deliveryID is the i-th seeded webhook delivery's _id (`dlv_…`: random in the app, so one
+// endpoint's deliveries are spread over the _id order, as these are).
+func deliveryID(i int) string { return fmt.Sprintf("dlv_%04d", i) }
+
+// attemptID is an attempt's _id (attempt-claims.ts): the delivery's id, "#", 2 digits.
+func attemptID(delivery, number int) string {
+	return fmt.Sprintf("%s#%02d", deliveryID(delivery), number)
+}
+
+// outboxEvent is event number seq of the i-th seeded blog, as blog-events.ts pushes it to the
+// blog's webhookOutbox.
+func outboxEvent(i, seq int) bson.D {
+	return bson.D{
+		{Key: "id", Value: fmt.Sprintf("evt_b%04d_%d", i, seq)}, {Key: "type", Value: "blog.updated"},
+		{Key: "at", Value: at(i + seq)}, {Key: "seq", Value: seq}, {Key: "slug", Value: fmt.Sprintf("post-%d", i)},
+	}
 }
 
 // entryID is a changes-feed entry's _id (change-log.ts): the workspace, "/", 15 digits.
@@ -372,6 +494,12 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			blog = append(blog, e("feedPending", true))
 		case i%3 != 0:
 			blog = append(blog, e("feedPending", false))
+		}
+		switch { // webhook events waiting in the outbox: a few; relayed: some; stored before webhooks: no field
+		case i%50 == 7 || i%50 == 30:
+			blog = append(blog, e("webhookPending", true), e("eventSeq", 2), e("webhookOutbox", bson.A{outboxEvent(i, 1), outboxEvent(i, 2)}))
+		case i%3 == 1:
+			blog = append(blog, e("webhookPending", false), e("eventSeq", 1), e("webhookOutbox", bson.A{}))
 		}
 		add("blogs", blog)
 		add("changes", bson.D{e("_id", entryID(fmt.Sprintf("ws_%04d", i%2), i/2+1)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)), e("at", at(i-n))})
@@ -427,11 +555,77 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			e("createdAt", at(i-n)), e("expiresAt", at(i-n/2)), e("keepUntil", at(i)),
 			e("acceptedAt", acceptedAt), e("acceptedBy", nil),
 		})
+		seedWebhooks(add, i, n)
 	}
 	for coll, list := range docs {
 		if _, err := db.Collection(coll).InsertMany(ctx, list); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// seedWebhooks adds the i-th document of each webhook collection, shaped as webhooks/ stores
+// them: 20 endpoints per workspace (the most a workspace may have), their health, events, and
+// deliveries of 40 endpoints (50 each; one in ten pending, the rest settled over the 2,000
+// minutes before appStart), each with an attempt, a second one for one delivery in four.
+func seedWebhooks(add func(string, bson.D), i, n int) {
+	e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
+	endpoint := fmt.Sprintf("we_%04d", i)
+	var disabledReason any
+	if i%7 == 0 {
+		disabledReason = "R"
+	}
+	add("webhookEndpoints", bson.D{
+		e("_id", endpoint), e("workspaceId", fmt.Sprintf("ws_%04d", i%100)), e("url", "https://example.com/hook"),
+		e("description", "D"), e("events", bson.A{"blog.released", "blog.updated"}), e("enabled", i%7 != 0),
+		e("disabledReason", disabledReason), e("secret", "sealed"), e("previousSecret", nil),
+		e("previousSecretExpiresAt", nil), e("secretRotatedAt", nil), e("createdAt", at(i)), e("updatedAt", at(i)),
+		e("createdBy", fmt.Sprintf("usr_%04d", i)),
+	})
+	var lastSuccessAt, failingSince any
+	if i%5 != 0 {
+		lastSuccessAt = at(i)
+	}
+	if i%3 == 1 {
+		failingSince = at(i)
+	}
+	add("webhookHealth", bson.D{e("_id", endpoint), e("lastSuccessAt", lastSuccessAt), e("failingSince", failingSince)})
+
+	// One in a hundred is a test event (no blog) sent to one endpoint.
+	eventType, blogID, slug, seq, eventEndpoint := "blog.released", any(fmt.Sprintf("b_%04d", i%200)), any(fmt.Sprintf("post-%d", i%200)), i/200+1, any(nil)
+	if i%100 == 50 {
+		eventType, blogID, slug, seq, eventEndpoint = "webhook.test", nil, nil, 0, fmt.Sprintf("we_%04d", i%40)
+	}
+	add("webhookEvents", bson.D{
+		e("_id", fmt.Sprintf("evt_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("type", eventType),
+		e("occurredAt", at(i-n)), e("blogId", blogID), e("slug", slug), e("seq", seq), e("endpointId", eventEndpoint),
+	})
+	state, nextAttemptAt, settledAt := []string{"delivered", "delivered", "failed", "skipped"}[i%4], any(nil), any(at(i-n))
+	if i%10 == 0 {
+		state, nextAttemptAt, settledAt = "pending", at(i), nil
+	}
+	var redeliveryOf any
+	if i%100 == 99 {
+		redeliveryOf = deliveryID(i - 40)
+	}
+	deliveryEndpoint := fmt.Sprintf("we_%04d", i%40)
+	add("webhookDeliveries", bson.D{
+		e("_id", deliveryID(i)), e("eventId", fmt.Sprintf("evt_%04d", i)), e("endpointId", deliveryEndpoint),
+		e("workspaceId", fmt.Sprintf("ws_%04d", i%40)), e("eventType", eventType), e("blogId", blogID), e("seq", seq),
+		e("state", state), e("attempts", 1+i%4/3), e("nextAttemptAt", nextAttemptAt), e("redeliveryOf", redeliveryOf),
+		e("createdAt", at(i-n)), e("settledAt", settledAt),
+	})
+	for number := 1; number <= 1+i%4/3; number++ {
+		var finishedAt, statusCode any
+		if state != "pending" || number > 1 {
+			finishedAt, statusCode = at(i-n+number), 200
+		}
+		add("webhookAttempts", bson.D{
+			e("_id", attemptID(i, number)), e("deliveryId", deliveryID(i)), e("endpointId", deliveryEndpoint),
+			e("number", number), e("instanceId", fmt.Sprintf("i_%d", i%4)), e("startedAt", at(i-n+number)),
+			e("leaseUntil", at(i+5)), e("finishedAt", finishedAt), e("latencyMs", 12), e("statusCode", statusCode),
+			e("error", nil), e("responseExcerpt", "ok"),
+		})
 	}
 }
 
@@ -488,6 +682,8 @@ func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 		}
 		if len(reads) != 1 {
 			t.Errorf("%s %s: %d reads with a WHERE, want 1: %v", s.coll, s.name, len(reads), reads)
+		} else if s.index != "" && !strings.Contains(reads[0], "USING INDEX pressroom_x_"+s.index+" ") {
+			t.Errorf("%s %s: the read does not search index %s: %s", s.coll, s.name, s.index, reads[0])
 		}
 		note := s.bounded
 		if note != "" {
