@@ -292,11 +292,13 @@ func appShapes() []appShape {
 		{coll: "webhookHealth", name: "success `updateOne({_id}, {$set}, upsert)`", run: upsert(d(e("_id", "we_0010")), d(e("$set", d(e("lastSuccessAt", at(3000)), e("failingSince", nil)))))},
 		{coll: "webhookHealth", name: "failure: start `updateOne({_id}, {$setOnInsert}, upsert)`", run: upsert(d(e("_id", "we_0011")), d(e("$setOnInsert", d(e("lastSuccessAt", nil), e("failingSince", at(3000))))))},
 		{coll: "webhookHealth", name: "failure: `updateOne({_id, failingSince: null}, {$set})`", run: updateOne(d(e("_id", "we_0012"), e("failingSince", nil)), d(e("$set", d(e("failingSince", at(3000))))), 1)},
+		{coll: "webhookHealth", name: "success clears a failure `updateOne({_id, failingSince: {$ne: null}}, {$set})`", run: updateOne(d(e("_id", "we_0016"), e("failingSince", d(e("$ne", nil)))), d(e("$set", d(e("lastSuccessAt", at(3000)), e("failingSince", nil)))), 1)},
 		{coll: "webhookHealth", name: "failure: `findOne({_id})`", run: findOne(d(e("_id", "we_0013")))},
 		{coll: "webhookHealth", name: "turned back on `updateOne({_id}, {$set: {failingSince: null}})`", run: updateOne(d(e("_id", "we_0013")), d(e("$set", d(e("failingSince", nil)))), 1)},
 		{coll: "webhookHealth", name: "endpoint deleted `deleteOne({_id})`", run: deleteOne(d(e("_id", "we_0014")))},
 		// webhookEvents (delivery-worker.ts, retention.ts; inserted by outbox-relay.ts, manual-deliveries.ts)
 		{coll: "webhookEvents", name: "`findOne({_id})`", run: findOne(d(e("_id", "evt_0010")))},
+		{coll: "webhookEvents", name: "redeliver: still kept `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "evt_0011")), options.Count().SetLimit(1))},
 		{coll: "webhookEvents", name: "retention `deleteMany({occurredAt: {$lt}})`", run: deleteMany(d(e("occurredAt", d(e("$lt", at(-1500))))))},
 		// webhookDeliveries (delivery-worker.ts, delivery-log.ts, manual-deliveries.ts,
 		// endpoints-store.ts, retention.ts; inserted by outbox-relay.ts, manual-deliveries.ts)
@@ -305,7 +307,7 @@ func appShapes() []appShape {
 			d(e("nextAttemptAt", d(e("$gt", at(500)), e("$lte", at(1500))))),
 			d(e("nextAttemptAt", at(500)), e("_id", d(e("$gt", "dlv_0500")))),
 		})), dueOrder)},
-		{coll: "webhookDeliveries", name: "per-blog order `find({endpointId, blogId, state: pending})`, projection, limit 1000", run: find(d(e("endpointId", "we_0000"), e("blogId", "b_0000"), e("state", "pending")), options.Find().SetLimit(1000).SetProjection(d(e("_id", 1), e("seq", 1), e("redeliveryOf", 1)))), bounded: "the pending deliveries of one blog to one endpoint: few"},
+		{coll: "webhookDeliveries", name: "per-blog order `find({endpointId, blogId, state: pending})`, projection, limit 1000", run: find(d(e("endpointId", "we_0000"), e("blogId", "b_0000"), e("state", "pending")), options.Find().SetLimit(1000).SetProjection(d(e("_id", 1), e("seq", 1), e("redeliveryOf", 1), e("nextAttemptAt", 1)))), bounded: "the pending deliveries of one blog to one endpoint: few"},
 		{coll: "webhookDeliveries", name: "settle, skip `updateOne({_id, state: pending}, {$set})`", run: updateOne(d(e("_id", "dlv_0010"), e("state", "pending")), d(e("$set", d(e("state", "delivered"), e("settledAt", at(3000)), e("nextAttemptAt", nil), e("attempts", 1)))), 1)},
 		{coll: "webhookDeliveries", name: "lost attempt counted `updateOne({_id, state: pending}, {$max: {attempts}})`", run: updateOne(d(e("_id", "dlv_0020"), e("state", "pending")), d(e("$max", d(e("attempts", 2)))), 1)},
 		{coll: "webhookDeliveries", name: "endpoint gone `deleteOne({_id})`", run: deleteOne(d(e("_id", "dlv_0030")))},
@@ -313,18 +315,14 @@ func appShapes() []appShape {
 		{coll: "webhookDeliveries", name: "log page, keyset cursor", run: find(cursor(d(e("endpointId", "we_0001")), "createdAt", -999, "dlv_1001"), page(desc("createdAt")))},
 		{coll: "webhookDeliveries", name: "log entry, redeliver `findOne({_id})`", run: findOne(d(e("_id", "dlv_0041")))},
 		{coll: "webhookDeliveries", name: "endpoint deleted `deleteMany({endpointId})`", run: deleteMany(d(e("endpointId", "we_0002")))},
+		{coll: "webhookDeliveries", name: "retention batch `find({state, settledAt: {$lt}})` by state, settledAt, _id, limit 500, projection", run: find(d(e("state", "delivered"), e("settledAt", d(e("$lt", at(1000))))), options.Find().SetSort(d(e("state", 1), e("settledAt", 1), e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1))))},
+		{coll: "webhookDeliveries", name: "held back / woken `updateOne({_id, state: pending, nextAttemptAt}, {$set: {nextAttemptAt}})`", run: updateOne(d(e("_id", "dlv_0060"), e("state", "pending"), e("nextAttemptAt", at(60))), d(e("$set", d(e("nextAttemptAt", at(3000))))), 1)},
+		{coll: "webhookDeliveries", name: "due, first page, endpoints at their cap left out `{state, nextAttemptAt: {$lte}, endpointId: {$nin}}`, same", run: find(d(e("state", "pending"), e("nextAttemptAt", d(e("$lte", at(1500)))), e("endpointId", d(e("$nin", bson.A{"we_0001", "we_0002"})))), dueOrder)},
 		{coll: "webhookDeliveries", name: "retention `deleteMany({_id: {$in}})`", run: deleteMany(d(e("_id", d(e("$in", bson.A{"dlv_0051", "dlv_0052", "dlv_0053"})))))},
 		// webhookAttempts (attempt-claims.ts, delivery-log.ts, endpoints-store.ts, retention.ts;
 		// an attempt is taken by inserting it)
-		//
-		// Not listed: four webhook queries that are no index search on the embedded database yet
-		// and wait for a change of the app (issue 19): retention.ts's
-		// `find({state: {$in: settled}, settledAt: {$lt}}).limit(500)` (a temporary B-tree over
-		// every delivery past the cutoff, each batch), delivery-log.ts attemptsOf's
-		// `{$or: [{_id: {$gte: dlv#, $lt: dlv$}}, …]}` by _id desc (one range: a SCAN of the _id
-		// index; several: one range from the lowest to the highest random delivery id, most of the
-		// collection), and endpoints-store.ts remove's `webhookAttempts.deleteMany({endpointId})`
-		// (no index on endpointId: SCAN).
+		{coll: "webhookAttempts", name: "log page's attempts `find({deliveryId: {$in}})`", run: find(d(e("deliveryId", d(e("$in", bson.A{"dlv_0051", "dlv_0052", "dlv_0053"}))))), bounded: "the attempts of one page of deliveries: at most 100 × 11"},
+		{coll: "webhookAttempts", name: "endpoint deleted `deleteMany({endpointId})`", run: deleteMany(d(e("endpointId", "we_0003")))},
 		{coll: "webhookAttempts", name: "claim taken: `findOne({_id})`", run: findOne(d(e("_id", attemptID(60, 1))))},
 		{coll: "webhookAttempts", name: "lost attempt `updateOne({_id, finishedAt: null, leaseUntil})`", run: updateOne(d(e("_id", attemptID(70, 1)), e("finishedAt", nil), e("leaseUntil", at(75))), d(e("$set", d(e("finishedAt", at(3000)), e("error", "lost")))), 1)},
 		{coll: "webhookAttempts", name: "finish `updateOne({_id, instanceId, finishedAt: null})`", run: updateOne(d(e("_id", attemptID(80, 1)), e("instanceId", "i_0"), e("finishedAt", nil)), d(e("$set", d(e("finishedAt", at(3000)), e("statusCode", 200)))), 1)},
@@ -396,8 +394,9 @@ func createAppWebhookIndexes(ctx context.Context, t *testing.T, db *mongo.Databa
 		{"webhookDeliveries", "due_deliveries", bson.D{e("state", 1), e("nextAttemptAt", 1), e("_id", 1)}},
 		{"webhookDeliveries", "blog_order", bson.D{e("endpointId", 1), e("blogId", 1), e("state", 1), e("seq", 1)}},
 		{"webhookDeliveries", "endpoint_log", bson.D{e("endpointId", 1), e("createdAt", -1), e("_id", -1)}},
-		{"webhookDeliveries", "settled_deliveries", bson.D{e("state", 1), e("settledAt", 1)}},
+		{"webhookDeliveries", "settled_deliveries", bson.D{e("state", 1), e("settledAt", 1), e("_id", 1)}},
 		{"webhookAttempts", "delivery_attempts", bson.D{e("deliveryId", 1)}},
+		{"webhookAttempts", "endpoint_attempts", bson.D{e("endpointId", 1)}},
 		{"webhookEvents", "event_age", bson.D{e("occurredAt", 1)}},
 	} {
 		if _, err := db.Collection(ix.coll).Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: options.Index().SetName(ix.name)}); err != nil {

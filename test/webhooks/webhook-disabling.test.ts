@@ -128,7 +128,13 @@ describe("happy: the delivery log is kept 30 days (README, Webhooks)", () => {
       seq: 1,
       endpointId: null,
     });
-    await c.webhookEvents.insertMany([event("evt_retOld", old), event("evt_retNew", recent)]);
+    // An event a day before the cutoff is kept: a delivery settled after the cutoff may be its.
+    const dayBefore = new Date(cutoff.getTime() - 86_400_000);
+    await c.webhookEvents.insertMany([
+      event("evt_retOld", old),
+      event("evt_retDayBefore", dayBefore),
+      event("evt_retNew", recent),
+    ]);
 
     const purged = await purgeWebhookLog(c, cutoff);
     expect(purged).toMatchObject({ deliveries: 2, attempts: 1 });
@@ -136,7 +142,13 @@ describe("happy: the delivery log is kept 30 days (README, Webhooks)", () => {
     expect(left.map((d) => d._id).sort()).toEqual(["dlv_newDelivered", "dlv_oldPending"]);
     expect(await c.webhookAttempts.countDocuments({ endpointId: "we_retention" })).toBe(1);
     expect(
-      await c.webhookEvents.countDocuments({ _id: { $in: ["evt_retOld", "evt_retNew"] } }),
-    ).toBe(1);
+      (
+        await c.webhookEvents
+          .find({ _id: { $in: ["evt_retOld", "evt_retDayBefore", "evt_retNew"] } })
+          .toArray()
+      )
+        .map((e) => e._id)
+        .sort(),
+    ).toEqual(["evt_retDayBefore", "evt_retNew"]);
   });
 });

@@ -445,10 +445,10 @@ export function collections(db: Db): Collections {
  *   webhookDeliveries {state, nextAttemptAt, _id}: deliveries due; {endpointId, blogId, state,
  *   seq}: an earlier pending delivery of the same blog to the endpoint (per-blog order);
  *   {endpointId, createdAt desc, _id desc}: an endpoint's delivery log, one range per page;
- *   webhookAttempts are read by `_id` range (`${deliveryId}#…`);
- *   the webhook log's retention (webhooks/retention.ts): webhookDeliveries {state, settledAt}
- *   (settled ones past 30 days), webhookAttempts {deliveryId} (theirs), webhookEvents
- *   {occurredAt} (old events);
+ *   webhookAttempts {deliveryId}: a log page's attempts, and the retention's; {endpointId}:
+ *   a deleted endpoint's; the webhook log's retention (webhooks/retention.ts):
+ *   webhookDeliveries {state, settledAt, _id} (settled ones past 30 days, one state at a time in
+ *   index order), webhookEvents {occurredAt} (old events);
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
  *   signInFailures, invitations, rateCounters and keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
@@ -519,8 +519,12 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     { endpointId: 1, createdAt: -1, _id: -1 },
     { name: "endpoint_log" },
   );
-  await webhookDeliveries.createIndex({ state: 1, settledAt: 1 }, { name: "settled_deliveries" });
+  await webhookDeliveries.createIndex(
+    { state: 1, settledAt: 1, _id: 1 },
+    { name: "settled_deliveries" },
+  );
   await webhookAttempts.createIndex({ deliveryId: 1 }, { name: "delivery_attempts" });
+  await webhookAttempts.createIndex({ endpointId: 1 }, { name: "endpoint_attempts" });
   await webhookEvents.createIndex({ occurredAt: 1 }, { name: "event_age" });
   // The window is in each document's `expiresAt`, not in the index: a changed window never
   // meets an existing index with other options (which MongoDB refuses).

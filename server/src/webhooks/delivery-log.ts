@@ -32,11 +32,11 @@ export function deliveryLog({
   ): Promise<Map<string, WebhookAttemptDoc[]>> => {
     const byDelivery = new Map<string, WebhookAttemptDoc[]>(deliveries.map((d) => [d._id, []]));
     if (deliveries.length === 0) return byDelivery;
-    // `#` is followed by `$` in ASCII: [`${id}#`, `${id}$`) holds exactly that delivery's attempts.
+    // By index `delivery_attempts` (the page's attempts only); newest first, sorted here.
     const docs = await webhookAttempts
-      .find({ $or: deliveries.map((d) => ({ _id: { $gte: `${d._id}#`, $lt: `${d._id}$` } })) })
-      .sort({ _id: -1 })
+      .find({ deliveryId: { $in: deliveries.map((d) => d._id) } })
       .toArray();
+    docs.sort((a, b) => b.number - a.number);
     for (const doc of docs) {
       const list = byDelivery.get(doc.deliveryId);
       if (list !== undefined && list.length < MAX_ATTEMPTS_SHOWN) list.push(doc);

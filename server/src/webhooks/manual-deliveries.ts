@@ -88,6 +88,10 @@ export function manualDeliveries({
       const old = await webhookDeliveries.findOne({ _id: deliveryId });
       if (old === null || old.endpointId !== endpoint._id) throw notFound(DELIVERY_NOT_FOUND);
       if (!endpoint.enabled) throw conflict(DISABLED_MESSAGE);
+      // Kept days longer than the log's deliveries (retention.ts): gone only in a race with it.
+      if ((await webhookEvents.countDocuments({ _id: old.eventId }, { limit: 1 })) === 0) {
+        throw notFound("This delivery's event is no longer kept, so it cannot be sent again.");
+      }
       const at = new Date(now());
       return queue({
         _id: newId("dlv"),

@@ -5,12 +5,16 @@ import { FIRST_SWEEP_DELAY_MS, SWEEP_INTERVAL_MS } from "../sessions/sweeper.js"
 
 /** How long settled deliveries, their attempts and events are kept (the delivery log's reach). */
 export const WEBHOOK_RETENTION_MS = 30 * 86_400_000;
+/** Events are kept this much longer than settled deliveries (which settle ≤ ~25 h after it). */
+export const EVENT_MARGIN_MS = 3 * 86_400_000;
+const SETTLED = ["delivered", "failed", "skipped"] as const;
 /** Deliveries deleted per query, so one sweep never holds a long list in memory. */
 const BATCH = 500;
 
 /**
  * Deletes deliveries settled (delivered, failed, skipped) before `cutoff`, with their attempts,
- * and events older than `cutoff` (a pending delivery is at most about a day old). Idempotent,
+ * and events older than `cutoff` minus `EVENT_MARGIN_MS` (a delivery settles at most about a
+ * day after its event, so every delivery in the log still has its event). Idempotent,
  * safe from every instance at once. Returns what it deleted.
  */
 export async function purgeWebhookLog(
@@ -23,21 +27,27 @@ export async function purgeWebhookLog(
 ): Promise<{ deliveries: number; attempts: number; events: number }> {
   let deliveries = 0;
   let attempts = 0;
-  for (;;) {
-    const old = await webhookDeliveries
-      .find(
-        { state: { $in: ["delivered", "failed", "skipped"] }, settledAt: { $lt: cutoff } },
-        { projection: { _id: 1 } },
-      )
-      .limit(BATCH)
-      .toArray();
-    if (old.length === 0) break;
-    const ids = old.map((d) => d._id);
-    attempts += (await webhookAttempts.deleteMany({ deliveryId: { $in: ids } })).deletedCount;
-    deliveries += (await webhookDeliveries.deleteMany({ _id: { $in: ids } })).deletedCount;
-    if (old.length < BATCH) break;
+  // One state at a time, in index order (`settled_deliveries` {state, settledAt, _id}): each batch
+  // is an index range, never a sort of every delivery past the cutoff.
+  for (const state of SETTLED) {
+    for (;;) {
+      const old = await webhookDeliveries
+        .find({ state, settledAt: { $lt: cutoff } }, { projection: { _id: 1 } })
+        .sort({ state: 1, settledAt: 1, _id: 1 })
+        .limit(BATCH)
+        .toArray();
+      if (old.length === 0) break;
+      const ids = old.map((d) => d._id);
+      attempts += (await webhookAttempts.deleteMany({ deliveryId: { $in: ids } })).deletedCount;
+      deliveries += (await webhookDeliveries.deleteMany({ _id: { $in: ids } })).deletedCount;
+      if (old.length < BATCH) break;
+    }
   }
-  const events = (await webhookEvents.deleteMany({ occurredAt: { $lt: cutoff } })).deletedCount;
+  // Events outlive the deliveries settled last (a day or so after the event) by a margin, so a
+  // delivery still in the log can always be redelivered.
+  const eventCutoff = new Date(cutoff.getTime() - EVENT_MARGIN_MS);
+  const events = (await webhookEvents.deleteMany({ occurredAt: { $lt: eventCutoff } }))
+    .deletedCount;
   return { deliveries, attempts, events };
 }
 
