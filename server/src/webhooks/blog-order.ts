@@ -3,10 +3,16 @@ import type { Collections, WebhookDeliveryDoc } from "../db/collections.js";
 /** Pending deliveries of one blog to one endpoint read at most, to find the earliest. */
 const GATE_READ = 1000;
 /**
- * How long past its predecessor's next attempt a held-back delivery is next looked at, if
- * nothing wakes it sooner (its predecessor's settling does: `wakeNext`).
+ * How long past its predecessor's next attempt (one waiting for a retry) a held-back delivery is
+ * next looked at, if nothing wakes it sooner (its predecessor's settling does: `wakeNext`).
  */
 export const HOLD_MARGIN_MS = 60_000;
+/**
+ * How long a delivery held back by one being sent right now waits, if nothing wakes it sooner:
+ * short, because the predecessor may settle between this check and the hold (its wake then
+ * finds nothing to wake yet).
+ */
+export const HOLD_IN_FLIGHT_MS = 2000;
 
 type Ordered = Pick<WebhookDeliveryDoc, "_id" | "seq" | "redeliveryOf" | "nextAttemptAt">;
 
@@ -58,13 +64,18 @@ export function blogOrder(
       return first !== null && first.seq < d.seq ? first : null;
     },
 
-    /** Moves `d` out of the due range until `earlier`'s next attempt (plus the margin). */
+    /**
+     * Moves `d` out of the due range: until `earlier`'s next attempt plus a margin when that one
+     * waits for a retry, or for a moment when it is being sent now.
+     */
     async holdBack(d: WebhookDeliveryDoc, earlier: Ordered): Promise<void> {
-      const base = Math.max(earlier.nextAttemptAt?.getTime() ?? 0, now());
+      const at = now();
+      const retryAt = earlier.nextAttemptAt?.getTime() ?? at;
+      const until = retryAt > at ? retryAt + HOLD_MARGIN_MS : at + HOLD_IN_FLIGHT_MS;
       // Only if unchanged since read: a wake in between stands.
       await webhookDeliveries.updateOne(
         { _id: d._id, state: "pending", nextAttemptAt: d.nextAttemptAt },
-        { $set: { nextAttemptAt: new Date(base + HOLD_MARGIN_MS) } },
+        { $set: { nextAttemptAt: new Date(until) } },
       );
     },
 
