@@ -804,8 +804,10 @@ export interface paths {
         /**
          * Change an endpoint's URL, events, description, or turn it on or off (owner only)
          * @description Only the fields sent change. `enabled: true` also turns back on an endpoint the server
-         *     disabled after a day of failed deliveries (and clears `disabledReason`). A disabled
-         *     endpoint is sent nothing: deliveries that fall due while it is off are marked
+         *     disabled after a day of failed deliveries (and clears `disabledReason`); an endpoint
+         *     turned on counts its failures (`failingSince`) afresh. A disabled
+         *     endpoint is sent nothing: events that happen while it is off are not queued
+         *     for it, and deliveries queued before that fall due while it is off are marked
          *     `skipped` (they can be redelivered). Only owners may change endpoints.
          */
         patch: operations["updateWebhookEndpoint"];

@@ -285,6 +285,7 @@ func appShapes() []appShape {
 		{coll: "webhookEndpoints", name: "get `findOne({_id})`", run: findOne(d(e("_id", "we_0010")))},
 		{coll: "webhookEndpoints", name: "create: `countDocuments({workspaceId})`", run: countDocuments(d(e("workspaceId", "ws_0010"))), bounded: "the endpoints of one workspace: at most 20 (MAX_ENDPOINTS)"},
 		{coll: "webhookEndpoints", name: "update, rotate secret `updateOne({_id}, {$set})`", run: updateOne(d(e("_id", "we_0010")), d(e("$set", d(e("description", "D2"), e("updatedAt", at(3000))))), 1)},
+		{coll: "webhookEndpoints", name: "previous secret forgotten `updateOne({_id, previousSecretExpiresAt}, {$set})`", run: updateOne(d(e("_id", "we_0015"), e("previousSecretExpiresAt", nil)), d(e("$set", d(e("previousSecret", nil), e("previousSecretExpiresAt", nil)))), 1)},
 		{coll: "webhookEndpoints", name: "disable `updateOne({_id, enabled: true}, {$set})`", run: updateOne(d(e("_id", "we_0011"), e("enabled", true)), d(e("$set", d(e("enabled", false), e("disabledReason", "R"), e("updatedAt", at(3000))))), 1)},
 		{coll: "webhookEndpoints", name: "delete `deleteOne({_id})`", run: deleteOne(d(e("_id", "we_0012")))},
 		// webhookHealth (webhooks/endpoint-health.ts, endpoints-store.ts)

@@ -156,6 +156,33 @@ describe("happy: a blog's changes reach its workspace's endpoints (README, Webho
     expect(verifies(rotated.secret, r)).toBe(true);
     expect(verifies(`whsec_${Buffer.alloc(32, 1).toString("base64")}`, r)).toBe(false);
   });
+
+  it("a day after the rotation the previous secret signs no more and is forgotten (admin.yaml, rotateWebhookSecret)", async () => {
+    const ws = await newWorkspace(admin, "Rotation over");
+    const receiver = await startReceiver();
+    const endpoints = endpointsOf(t.db);
+    const created = await endpoints.create(ws, { url: receiver.url, events: ALL_EVENTS }, null);
+    const rotated = await endpoints.rotateSecret(ws, created.endpoint._id);
+    const c = collections(t.db);
+    // The day has passed (its end moved back rather than the clock forward).
+    await c.webhookEndpoints.updateOne(
+      { _id: created.endpoint._id },
+      { $set: { previousSecretExpiresAt: new Date(Date.now() - 1000) } },
+    );
+    const shown = await admin.get<components["schemas"]["WebhookEndpoint"]>(
+      `/workspaces/${ws}/webhooks/${created.endpoint._id}`,
+    );
+    expect(shown.body.previousSecretExpiresAt).toBeNull();
+    await blogApi(admin, ws).create("After the day", true);
+    await waitFor("a delivery", () => receiver.received.length > 0);
+    const [r] = receiver.received;
+    if (r === undefined) throw new Error("nothing received");
+    expect(r.signature.split(" ")).toHaveLength(1);
+    expect(verifies(rotated.secret, r)).toBe(true);
+    expect(verifies(created.secret, r)).toBe(false);
+    const stored = await c.webhookEndpoints.findOne({ _id: created.endpoint._id });
+    expect(stored).toMatchObject({ previousSecret: null, previousSecretExpiresAt: null });
+  });
 });
 
 describe("security: the outbox stays inside the server", () => {

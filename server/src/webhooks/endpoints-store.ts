@@ -118,6 +118,11 @@ export function endpointsStore(
         createdBy,
       };
       await webhookEndpoints.insertOne(endpoint);
+      // Counted again once in: of creates racing past the first count, none stays over the cap.
+      if ((await webhookEndpoints.countDocuments({ workspaceId })) > MAX_ENDPOINTS) {
+        await webhookEndpoints.deleteOne({ _id });
+        throw conflict(`A workspace can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
+      }
       return { endpoint, secret: formatSecret(secret) };
     },
 
@@ -196,7 +201,15 @@ export function endpointsStore(
     async signingKeys(endpoint: WebhookEndpointDoc): Promise<Buffer[]> {
       const keys = [await box.open(endpoint.secret, endpoint._id).catch(() => null)];
       const until = endpoint.previousSecretExpiresAt;
-      if (endpoint.previousSecret !== null && until !== null && until.getTime() > now()) {
+      if (endpoint.previousSecret !== null && until !== null && until.getTime() <= now()) {
+        // Its day is over: forget it (admin.yaml, rotateWebhookSecret), unless rotated again since.
+        await oneAtATime(endpoint._id, () =>
+          webhookEndpoints.updateOne(
+            { _id: endpoint._id, previousSecretExpiresAt: until },
+            { $set: { previousSecret: null, previousSecretExpiresAt: null } },
+          ),
+        );
+      } else if (endpoint.previousSecret !== null && until !== null) {
         // One sealed under another WEBHOOK_SECRETS_KEY (rotated after the key changed) is dropped.
         keys.push(await box.open(endpoint.previousSecret, endpoint._id).catch(() => null));
       }

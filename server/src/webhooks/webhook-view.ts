@@ -15,7 +15,9 @@ const iso = (at: Date | null): string | null => (at === null ? null : at.toISOSt
 export function toWebhookEndpoint(
   doc: WebhookEndpointDoc,
   health: WebhookHealthDoc | undefined,
+  now: number = Date.now(),
 ): WebhookEndpoint {
+  const previousUntil = doc.previousSecretExpiresAt;
   return {
     id: doc._id,
     url: doc.url,
@@ -26,7 +28,9 @@ export function toWebhookEndpoint(
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
     secretRotatedAt: iso(doc.secretRotatedAt),
-    previousSecretExpiresAt: iso(doc.previousSecretExpiresAt),
+    // Null once past: the previous secret no longer signs (and is deleted at its next use).
+    previousSecretExpiresAt:
+      previousUntil !== null && previousUntil.getTime() > now ? previousUntil.toISOString() : null,
     lastSuccessAt: iso(health?.lastSuccessAt ?? null),
     failingSince: iso(health?.failingSince ?? null),
   };
