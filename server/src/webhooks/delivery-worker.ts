@@ -1,20 +1,14 @@
-import type {
-  Collections,
-  WebhookAttemptDoc,
-  WebhookDeliveryDoc,
-  WebhookEndpointDoc,
-  WebhookEventDoc,
-} from "../db/collections.js";
+import type { Collections, WebhookAttemptDoc, WebhookDeliveryDoc } from "../db/collections.js";
 import { randomBase62 } from "../ids.js";
 import type { Logger } from "../logger.js";
 import { attemptClaims } from "./attempt-claims.js";
 import { blogOrder } from "./blog-order.js";
 import { endpointHealth } from "./endpoint-health.js";
-import { type EndpointsStore, SecretUnreadable } from "./endpoints-store.js";
+import type { EndpointsStore } from "./endpoints-store.js";
 import { nudgeLoop } from "./nudge-loop.js";
 import type { RetrySchedule } from "./retry-schedule.js";
 import type { Send, SendOutcome } from "./safe-send.js";
-import { eventBody, signedHeaders } from "./signing.js";
+import { notSent, signedSender } from "./signed-send.js";
 
 /** How often an instance looks for due deliveries (besides being nudged). */
 export const POLL_MS = 500;
@@ -62,6 +56,7 @@ export function deliveryWorker(deps: WorkerDeps) {
   });
   const health = endpointHealth(c, deps.endpoints, deps.now);
   const order = blogOrder(c, deps.now);
+  const sendSigned = signedSender(deps.endpoints, deps.send, deps.timeoutMs);
   /** Delivery id → endpoint id, of the attempts this instance has in flight. */
   const inFlight = new Map<string, string>();
   const running = new Set<Promise<void>>();
@@ -118,13 +113,7 @@ export function deliveryWorker(deps: WorkerDeps) {
       // A fault of ours (the database, the sealing key…): the attempt is recorded as failed, and
       // retried on schedule, rather than left to look like an instance that stopped.
       deps.log.warn({ err, deliveryId: d._id }, "webhook attempt failed before sending");
-      outcome = {
-        ok: false,
-        statusCode: null,
-        latencyMs: null,
-        responseExcerpt: null,
-        error: "not sent: an internal error of the server (see its log); retried",
-      };
+      outcome = notSent("not sent: an internal error of the server (see its log); retried");
     }
     if (!(await claims.finish(claim.attempt, outcome))) {
       deps.log.warn({ deliveryId: d._id }, "webhook attempt outlived its lease; not recorded");
@@ -138,34 +127,6 @@ export function deliveryWorker(deps: WorkerDeps) {
         "webhook endpoint disabled after a day of failures",
       );
     }
-  };
-
-  /** Signs the event with the endpoint's keys and sends it (README, "Webhooks": signing). */
-  const sendSigned = async (
-    endpoint: WebhookEndpointDoc,
-    event: WebhookEventDoc,
-  ): Promise<SendOutcome> => {
-    const body = eventBody(event);
-    const keys = await deps.endpoints.signingKeys(endpoint).catch((err: unknown) => {
-      if (err instanceof SecretUnreadable) return err;
-      throw err;
-    });
-    const outcome: SendOutcome =
-      keys instanceof SecretUnreadable
-        ? {
-            ok: false,
-            statusCode: null,
-            latencyMs: null,
-            responseExcerpt: null,
-            error: keys.message,
-          }
-        : await deps.send({
-            url: endpoint.url,
-            headers: signedHeaders(event._id, Math.floor(Date.now() / 1000), body, keys),
-            body,
-            timeoutMs: deps.timeoutMs,
-          });
-    return outcome;
   };
 
   /** An attempt its instance finished but never settled the delivery of (it stopped between). */
