@@ -1,0 +1,84 @@
+import type { BlogStatus } from "../db/collections.js";
+
+/**
+ * What every importer reads a source into, and what `applyImport` (import-apply.ts) writes:
+ * one format-neutral list of blogs. Readers (pressroom-format.ts, ghost-reader.ts,
+ * markdown-reader.ts) only parse and map; they never touch the database.
+ */
+export interface ImportBlog {
+  /**
+   * The entry's stable identity in its source, which re-imports match on: `pressroom:<blog id>`,
+   * `ghost:<post id>`, `markdown:<path relative to the folder, with />`. The blog's id in
+   * Pressroom is derived from it and the workspace id, so importing again finds the same blog.
+   */
+  readonly sourceKey: string;
+  /** Where it came from, for messages: `posts[3] "same-title"`, `notes/a.md`. */
+  readonly origin: string;
+  readonly title: string;
+  /** Already in Pressroom's slug form (blog-rules.ts `checkSlug`). */
+  readonly slug: string;
+  readonly status: BlogStatus;
+  readonly bodyMarkdown: string;
+  /** Undefined: derived from the body, as when a blog is written without one. */
+  readonly excerpt: string | undefined;
+  /** In normal form (blogs/tag-rule.ts), distinct. */
+  readonly tags: readonly string[];
+  readonly authorName: string;
+  /** An absolute http(s) URL, or null. */
+  readonly coverImageUrl: string | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  /** Set exactly when status is "released" (or was released before removal, if known). */
+  readonly releasedAt: Date | null;
+  readonly removedAt: Date | null;
+}
+
+/** Something of the source that is deliberately not imported, and why (shown to the user). */
+export interface SkippedEntry {
+  readonly origin: string;
+  readonly reason: string;
+}
+
+export interface ImportSet {
+  readonly format: "pressroom" | "ghost" | "markdown";
+  readonly blogs: readonly ImportBlog[];
+  readonly skipped: readonly SkippedEntry[];
+  /** Lines about what was converted and how (e.g. "3 posts had Ghost cards kept as HTML"). */
+  readonly notes: readonly string[];
+}
+
+/** One problem of the source, located: a file and line, or an entry of a list. */
+export interface ImportProblem {
+  /** `notes/a.md:3`, `posts[3] "same-title"`, `ws.json`. */
+  readonly where: string;
+  readonly message: string;
+}
+
+/**
+ * The source cannot be imported as it is. Thrown by readers (and by the import's checks
+ * against the database) BEFORE anything is written; lists every problem found, not only the
+ * first, so one run tells the user all there is to fix.
+ */
+export class ImportInputError extends Error {
+  constructor(readonly problems: readonly ImportProblem[]) {
+    const shown = problems.slice(0, 20).map((p) => `  ${p.where}: ${p.message}`);
+    const more = problems.length > 20 ? [`  … and ${problems.length - 20} more`] : [];
+    super(
+      [
+        `Nothing was imported: ${problems.length} problem(s) in the source.`,
+        ...shown,
+        ...more,
+      ].join("\n"),
+    );
+    this.name = "ImportInputError";
+  }
+}
+
+/** Progress of a long step, for the CLI's progress line (stderr). */
+export type OnProgress = (step: string, done: number, total: number) => void;
+
+/** A reader of one source format. */
+export type ImportReader = (
+  source: string,
+  options: { readonly onProgress?: OnProgress },
+) => Promise<ImportSet>;
