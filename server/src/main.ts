@@ -4,6 +4,7 @@ import { type Config, loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { closeGracefully, listen, urlOf } from "./http-server.js";
 import { createLogger, type Logger, logFormatFor } from "./logger.js";
+import { metricsReachNote, startMetricsServer } from "./metrics/metrics-server.js";
 
 /**
  * `npm start` / `pressroom start`: database (MONGODB_URI or embedded), app, HTTP server, and a
@@ -36,6 +37,15 @@ export async function runServer(
 
   const note = adminReachNote(config);
   logger[note.level]({ publicUrl: config.publicOrigin ?? null }, note.msg);
+  // METRICS_PORT: Prometheus metrics on a listener of their own (README, "Metrics").
+  const metricsServer =
+    config.metrics === undefined
+      ? undefined
+      : await startMetricsServer(app.metrics, config.metrics);
+  if (config.metrics !== undefined && metricsServer !== undefined) {
+    const metricsNote = metricsReachNote(config.metrics, metricsServer.url);
+    logger[metricsNote.level]({ metricsUrl: `${metricsServer.url}/metrics` }, metricsNote.msg);
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -50,6 +60,7 @@ export async function runServer(
           "shutdown timeout: closed connections with requests still in flight",
         );
       }
+      await metricsServer?.close();
       await app.close();
       await database.close();
       logger.info("stopped");
