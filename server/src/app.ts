@@ -34,6 +34,7 @@ import {
 } from "./paths.js";
 import { startSweeper } from "./sessions/sweeper.js";
 import { createStores, type StoreOptions } from "./stores.js";
+import type { Tracing } from "./tracing/tracing.js";
 import { startWebhookRetention } from "./webhooks/retention.js";
 import {
   startWebhookDelivery,
@@ -57,6 +58,8 @@ export interface AppDeps {
    * owner hands each link over.
    */
   readonly mailer?: Mailer;
+  /** OpenTelemetry tracing (tracing/tracing.ts), when OTEL_* asks for it; its owner closes it. */
+  readonly tracing?: Tracing;
 }
 
 export interface App {
@@ -78,11 +81,12 @@ export interface App {
 }
 
 /** The composition root: builds the whole HTTP application from its parts. */
-export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDeps): App {
+export function createApp({ config, db, logger, testHooks = {}, mailer, tracing }: AppDeps): App {
   const { webhookRetryDelaysMs, webhookSend, ...storeHooks } = testHooks;
   // Metrics (README, "Metrics"): recorded always (cheap), served only with METRICS_PORT.
   const metrics = createMetrics({ processMetrics: config.metrics !== undefined });
   const stopDbMetrics = observeDbCommands(db.client, metrics);
+  const stopDbTracing = tracing?.observeDb(db.client);
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
   // Set below once the relay exists; a blog write that queued a webhook event nudges it.
@@ -151,6 +155,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
   app.set("trust proxy", config.trustProxy);
 
   app.use(requestContext(logger));
+  if (tracing !== undefined) app.use(tracing.middleware);
   app.use(httpMetrics(metrics));
   // Security headers on every response. JSON needs no sources at all; the docs and the
   // dashboard replace this policy with their own.
@@ -227,6 +232,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       await webhooks?.close();
       await webhookRetention.close();
       stopDbMetrics();
+      stopDbTracing?.();
     },
   };
 }

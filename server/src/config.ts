@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import path from "node:path";
+import { parseTracing, type TracingSettings } from "./tracing/tracing-settings.js";
 
 /** Every setting Pressroom reads, validated once at boot. Nothing else reads `process.env`. */
 export interface Config {
@@ -46,6 +47,8 @@ export interface Config {
   readonly webhooks: WebhookSettings;
   /** METRICS_PORT set: Prometheus metrics on a listener of their own (README, "Metrics"). */
   readonly metrics: MetricsSettings | undefined;
+  /** OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT set: OpenTelemetry spans (tracing/tracing-settings.ts). */
+  readonly tracing: TracingSettings | undefined;
 }
 
 export interface MetricsSettings {
@@ -271,6 +274,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       metricsPort === undefined
         ? undefined
         : { port: metricsPort, host: str("METRICS_HOST") ?? "127.0.0.1", token: metricsToken },
+    tracing: parseTracing(env, problems),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

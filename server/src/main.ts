@@ -5,6 +5,7 @@ import { openDatabase } from "./db/database.js";
 import { closeGracefully, listen, urlOf } from "./http-server.js";
 import { createLogger, type Logger, logFormatFor } from "./logger.js";
 import { metricsReachNote, startMetricsServer } from "./metrics/metrics-server.js";
+import { startTracing } from "./tracing/tracing.js";
 
 /**
  * `npm start` / `pressroom start`: database (MONGODB_URI or embedded), app, HTTP server, and a
@@ -24,7 +25,12 @@ export async function runServer(
     (line) => logger.info(line),
     (message) => logger.warn(message),
   );
-  const app = createApp({ config, db: database.db, logger });
+  // OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT: the SDK is loaded only then (README, "Tracing").
+  const tracing = config.tracing === undefined ? undefined : await startTracing(config.tracing);
+  if (config.tracing !== undefined) {
+    logger.info({ otlp: new URL(config.tracing.url).origin }, "tracing: spans sent over OTLP/HTTP");
+  }
+  const app = createApp({ config, db: database.db, logger, tracing });
   // Before listening: the first requests are then as fast as the next ones.
   const warm = await app.warmUp();
   logger.debug({ ms: Math.round(warm.ms) }, "validators and renderer ready");
@@ -62,6 +68,7 @@ export async function runServer(
       }
       await metricsServer?.close();
       await app.close();
+      await tracing?.close();
       await database.close();
       logger.info("stopped");
       logger.flush();

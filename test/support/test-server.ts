@@ -5,6 +5,7 @@ import { type Config, loadConfig } from "../../server/src/config.js";
 import { closeGracefully, listen, urlOf } from "../../server/src/http-server.js";
 import { createLogger } from "../../server/src/logger.js";
 import { startMetricsServer } from "../../server/src/metrics/metrics-server.js";
+import { startTracing } from "../../server/src/tracing/tracing.js";
 import { onFileEnd } from "./cleanup.js";
 import { recordingHandler, recordLogs } from "./secret-scan.js";
 
@@ -40,7 +41,8 @@ export async function startTestServer(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const app = createApp({ config, db, logger, ...extras });
+  const tracing = config.tracing === undefined ? undefined : await startTracing(config.tracing);
+  const app = createApp({ config, db, logger, ...extras, tracing });
   // As `npm start` does: the suites exercise the warmed validators that production serves with.
   await app.warmUp();
   const recording = recordingHandler(app.handler);
@@ -56,6 +58,7 @@ export async function startTestServer(
     await closeGracefully(server, 1000);
     await metricsServer?.close();
     await app.close();
+    await tracing?.close();
     recordLogs(logLines);
     recording.flush();
   };

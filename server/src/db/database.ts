@@ -91,12 +91,12 @@ export async function openDatabase(
     description = `embedded database in ${config.dataDir} (${uri})`;
   }
   try {
-    // Command events only when metrics are served (METRICS_PORT): nobody reads them otherwise.
+    // Command events only for metrics (METRICS_PORT) or tracing (OTEL_*): nobody reads them otherwise.
     const client = await connectMongo(
       uri,
       config.dbTimeoutMs,
       onMonitorStuck,
-      config.metrics !== undefined,
+      config.metrics !== undefined || config.tracing !== undefined,
     );
     const db = client.db(config.mongodbDb);
     await ensureIndexes(db);
