@@ -140,6 +140,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
       urlPolicy: { allowHttpLoopback: config.webhooks.allowHttpLoopback },
       now: clock,
       log: logger,
+      onAttempt: metrics.webhookAttempt,
       ...(webhookRetryDelaysMs === undefined ? {} : { webhookRetryDelaysMs }),
       ...(webhookSend === undefined ? {} : { webhookSend }),
     });

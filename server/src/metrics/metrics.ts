@@ -18,6 +18,8 @@ export interface Metrics {
   readonly httpDuration: Histogram<"operation" | "status">;
   readonly dbCommands: Histogram<"command" | "outcome">;
   rejected(reason: RejectionReason): void;
+  /** A webhook attempt recorded by this instance: delivered (2xx) or failed. */
+  webhookAttempt(delivered: boolean): void;
   /** The monitor of one coalescing buffer (coalescing-buffer.ts). */
   bufferMonitor(name: BufferName): BufferMonitor;
 }
@@ -67,6 +69,13 @@ export function createMetrics({ processMetrics }: { processMetrics: boolean }): 
     registers,
   });
   const buffers = bufferMetrics(registers);
+  const webhookAttempts = new Counter({
+    name: "pressroom_webhook_attempts_total",
+    help: "Webhook delivery attempts this instance made and recorded, by outcome (delivered: 2xx; failed).",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
+  for (const outcome of ["delivered", "failed"] as const) webhookAttempts.inc({ outcome }, 0);
 
   return {
     registry,
@@ -74,6 +83,8 @@ export function createMetrics({ processMetrics }: { processMetrics: boolean }): 
     httpDuration,
     dbCommands,
     rejected: (reason) => rejections.inc({ reason }),
+    webhookAttempt: (delivered) =>
+      webhookAttempts.inc({ outcome: delivered ? "delivered" : "failed" }),
     bufferMonitor: buffers,
   };
 }
