@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { Db } from "mongodb";
+import type { Registry } from "prom-client";
 import { adminRouter } from "./admin/admin-router.js";
 import { renderPool } from "./blogs/render-pool.js";
 import type { Config } from "./config.js";
@@ -22,6 +23,9 @@ import { UsageRecorder } from "./limits/usage-recorder.js";
 import { usageStore } from "./limits/usage-store.js";
 import { workspaceLimits } from "./limits/workspace-limits.js";
 import type { Logger } from "./logger.js";
+import { observeDbCommands } from "./metrics/db-commands.js";
+import { httpMetrics } from "./metrics/http-metrics.js";
+import { createMetrics } from "./metrics/metrics.js";
 import {
   ADMIN_SPEC_PATH,
   CONSUMER_SPEC_PATH,
@@ -30,6 +34,7 @@ import {
 } from "./paths.js";
 import { startSweeper } from "./sessions/sweeper.js";
 import { createStores, type StoreOptions } from "./stores.js";
+import type { Tracing } from "./tracing/tracing.js";
 import { startWebhookRetention } from "./webhooks/retention.js";
 import {
   startWebhookDelivery,
@@ -53,11 +58,15 @@ export interface AppDeps {
    * owner hands each link over.
    */
   readonly mailer?: Mailer;
+  /** OpenTelemetry tracing (tracing/tracing.ts), when OTEL_* asks for it; its owner closes it. */
+  readonly tracing?: Tracing;
 }
 
 export interface App {
   /** The request handler, for `http.createServer`. */
   readonly handler: Express;
+  /** The app's metrics (metrics/metrics.ts), served by the metrics listener when METRICS_PORT is set. */
+  readonly metrics: Registry;
   /**
    * Readies, before the server listens, what would otherwise be made on the first requests:
    * both validators loaded with every operation's request schemas compiled, and a render
@@ -72,8 +81,12 @@ export interface App {
 }
 
 /** The composition root: builds the whole HTTP application from its parts. */
-export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDeps): App {
+export function createApp({ config, db, logger, testHooks = {}, mailer, tracing }: AppDeps): App {
   const { webhookRetryDelaysMs, webhookSend, ...storeHooks } = testHooks;
+  // Metrics (README, "Metrics"): recorded always (cheap), served only with METRICS_PORT.
+  const metrics = createMetrics({ processMetrics: config.metrics !== undefined });
+  const stopDbMetrics = observeDbCommands(db.client, metrics);
+  const stopDbTracing = tracing?.observeDb(db.client);
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
   // Set below once the relay exists; a blog write that queued a webhook event nudges it.
@@ -94,6 +107,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
     (entries) => stores.keys.recordLastUsed(entries),
     config.lastUsedFlushMs,
     logger,
+    metrics.bufferMonitor("last_used"),
   );
   // Rate limits (counts shared through the database, no round trip while well under) and usage
   // counts (coalesced like lastUsedAt): README, "Rate limits".
@@ -104,6 +118,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
     (entries) => usage.add(entries),
     config.lastUsedFlushMs,
     logger,
+    metrics.bufferMonitor("usage"),
   );
   const consumerSpec = specValidator(readSpec(CONSUMER_SPEC_PATH), config.validateResponses);
   const adminSpec = specValidator(readSpec(ADMIN_SPEC_PATH), config.validateResponses);
@@ -125,6 +140,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       urlPolicy: { allowHttpLoopback: config.webhooks.allowHttpLoopback },
       now: clock,
       log: logger,
+      onAttempt: metrics.webhookAttempt,
       ...(webhookRetryDelaysMs === undefined ? {} : { webhookRetryDelaysMs }),
       ...(webhookSend === undefined ? {} : { webhookSend }),
     });
@@ -140,6 +156,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
   app.set("trust proxy", config.trustProxy);
 
   app.use(requestContext(logger));
+  if (tracing !== undefined) app.use(tracing.middleware);
+  app.use(httpMetrics(metrics));
   // Security headers on every response. JSON needs no sources at all; the docs and the
   // dashboard replace this policy with their own.
   app.use(
@@ -174,6 +192,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
         workspaceLimits: workspaceLimits(c),
         serverDefault: config.consumerRateLimit,
         usage: usageRecorder,
+        rejected: metrics.rejected,
       },
     }),
   );
@@ -198,6 +217,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
 
   return {
     handler: app,
+    metrics: metrics.registry,
     warmUp: async () => {
       const started = performance.now();
       await Promise.all([consumerSpec.warmUp(), adminSpec.warmUp(), renderer.warmUp()]);
@@ -212,6 +232,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer }: AppDep
       await expirySweeper.close();
       await webhooks?.close();
       await webhookRetention.close();
+      stopDbMetrics();
+      stopDbTracing?.();
     },
   };
 }

@@ -9,6 +9,23 @@ export interface CoalescingBufferOptions<V> {
   readonly log: Logger;
   /** Names the buffer in the warning of a failed flush ("lastUsedAt", "usage"). */
   readonly name: string;
+  /** Told of every flush, and given the buffer's state to read when it likes (metrics). */
+  readonly monitor?: BufferMonitor;
+}
+
+/** What a buffer holds now: entries waiting, and how long the oldest of them has waited. */
+export interface BufferState {
+  readonly pending: number;
+  /** Seconds since the oldest waiting entry was recorded; 0 when none waits. */
+  readonly oldestAgeSeconds: number;
+}
+
+/** Watches a buffer from outside (metrics/buffer-metrics.ts) without reaching into it. */
+export interface BufferMonitor {
+  /** Called once, at construction: reads the buffer's state at any later time. */
+  watch(state: () => BufferState): void;
+  /** Called after each batched write: how long it took, and whether it failed. */
+  flushed(seconds: number, ok: boolean): void;
 }
 
 /**
@@ -21,10 +38,19 @@ export class CoalescingBuffer<V> {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private closed = false;
+  /** When the oldest pending entry was recorded (performance.now()); undefined when none. */
+  private oldestAt: number | undefined;
 
-  constructor(private readonly options: CoalescingBufferOptions<V>) {}
+  constructor(private readonly options: CoalescingBufferOptions<V>) {
+    options.monitor?.watch(() => ({
+      pending: this.pending.size,
+      oldestAgeSeconds:
+        this.oldestAt === undefined ? 0 : (performance.now() - this.oldestAt) / 1000,
+    }));
+  }
 
   add(key: string, value: V): void {
+    this.oldestAt ??= performance.now();
     const previous = this.pending.get(key);
     this.pending.set(key, previous === undefined ? value : this.options.merge(previous, value));
     this.schedule();
@@ -35,16 +61,26 @@ export class CoalescingBuffer<V> {
     while (this.flushing !== undefined) await this.flushing;
     if (this.pending.size === 0) return;
     const batch = this.pending;
+    const batchSince = this.oldestAt ?? performance.now();
     this.pending = new Map();
+    this.oldestAt = undefined;
+    const started = performance.now();
     this.flushing = this.options
       .write(batch)
-      .catch((err: unknown) => {
-        for (const [key, value] of batch) this.add(key, value);
-        this.options.log.warn(
-          { err, keys: batch.size },
-          `${this.options.name} flush failed; will retry`,
-        );
-      })
+      .then(
+        () => true,
+        (err: unknown) => {
+          for (const [key, value] of batch) this.add(key, value);
+          // The batch's entries wait again, and have waited since before anything added meanwhile.
+          this.oldestAt = batchSince;
+          this.options.log.warn(
+            { err, keys: batch.size },
+            `${this.options.name} flush failed; will retry`,
+          );
+          return false;
+        },
+      )
+      .then((ok) => this.options.monitor?.flushed((performance.now() - started) / 1000, ok))
       .finally(() => {
         this.flushing = undefined;
       });

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import path from "node:path";
+import { parseTracing, type TracingSettings } from "./tracing/tracing-settings.js";
 
 /** Every setting Pressroom reads, validated once at boot. Nothing else reads `process.env`. */
 export interface Config {
@@ -44,6 +45,19 @@ export interface Config {
   readonly consumerRateLimit: { readonly requests: number; readonly windowSeconds: number } | null;
   /** Webhook delivery settings (README, "Webhooks"). */
   readonly webhooks: WebhookSettings;
+  /** METRICS_PORT set: Prometheus metrics on a listener of their own (README, "Metrics"). */
+  readonly metrics: MetricsSettings | undefined;
+  /** OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT set: OpenTelemetry spans (tracing/tracing-settings.ts). */
+  readonly tracing: TracingSettings | undefined;
+}
+
+export interface MetricsSettings {
+  /** METRICS_PORT: the metrics listener's port, never the API's; 0 picks a free one. */
+  readonly port: number;
+  /** METRICS_HOST: default 127.0.0.1. */
+  readonly host: string;
+  /** METRICS_TOKEN (16+ characters): `/metrics` then needs `Authorization: Bearer <token>`. */
+  readonly token: string | undefined;
 }
 
 export interface WebhookSettings {
@@ -215,8 +229,24 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   }
 
+  const port = int("PORT", 3000, 0, 65535);
+  const metricsPort =
+    str("METRICS_PORT") === undefined ? undefined : int("METRICS_PORT", 0, 0, 65535);
+  const metricsToken = str("METRICS_TOKEN");
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    problems.push(
+      "METRICS_TOKEN must be 16-256 printable characters without spaces (make one with `openssl rand -hex 32`)",
+    );
+  }
+  if (metricsPort === undefined && (str("METRICS_HOST") ?? metricsToken) !== undefined) {
+    problems.push("METRICS_HOST and METRICS_TOKEN need METRICS_PORT (unset: no metrics listener)");
+  }
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    problems.push("METRICS_PORT must differ from PORT: metrics have a listener of their own");
+  }
+
   const config: Config = {
-    port: int("PORT", 3000, 0, 65535),
+    port,
     host: str("HOST") ?? "127.0.0.1",
     mongodbUri,
     mongodbDb,
@@ -240,6 +270,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       allowHttpLoopback: flag("WEBHOOK_ALLOW_HTTP_LOOPBACK", false),
       secretsKey,
     },
+    metrics:
+      metricsPort === undefined
+        ? undefined
+        : { port: metricsPort, host: str("METRICS_HOST") ?? "127.0.0.1", token: metricsToken },
+    tracing: parseTracing(env, problems),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

@@ -4,6 +4,8 @@ import { type Config, loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { closeGracefully, listen, urlOf } from "./http-server.js";
 import { createLogger, type Logger, logFormatFor } from "./logger.js";
+import { metricsReachNote, startMetricsServer } from "./metrics/metrics-server.js";
+import { startTracing } from "./tracing/tracing.js";
 
 /**
  * `npm start` / `pressroom start`: database (MONGODB_URI or embedded), app, HTTP server, and a
@@ -23,7 +25,12 @@ export async function runServer(
     (line) => logger.info(line),
     (message) => logger.warn(message),
   );
-  const app = createApp({ config, db: database.db, logger });
+  // OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT: the SDK is loaded only then (README, "Tracing").
+  const tracing = config.tracing === undefined ? undefined : await startTracing(config.tracing);
+  if (config.tracing !== undefined) {
+    logger.info({ otlp: new URL(config.tracing.url).origin }, "tracing: spans sent over OTLP/HTTP");
+  }
+  const app = createApp({ config, db: database.db, logger, tracing });
   // Before listening: the first requests are then as fast as the next ones.
   const warm = await app.warmUp();
   logger.debug({ ms: Math.round(warm.ms) }, "validators and renderer ready");
@@ -36,6 +43,15 @@ export async function runServer(
 
   const note = adminReachNote(config);
   logger[note.level]({ publicUrl: config.publicOrigin ?? null }, note.msg);
+  // METRICS_PORT: Prometheus metrics on a listener of their own (README, "Metrics").
+  const metricsServer =
+    config.metrics === undefined
+      ? undefined
+      : await startMetricsServer(app.metrics, config.metrics);
+  if (config.metrics !== undefined && metricsServer !== undefined) {
+    const metricsNote = metricsReachNote(config.metrics, metricsServer.url);
+    logger[metricsNote.level]({ metricsUrl: `${metricsServer.url}/metrics` }, metricsNote.msg);
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -50,7 +66,9 @@ export async function runServer(
           "shutdown timeout: closed connections with requests still in flight",
         );
       }
+      await metricsServer?.close();
       await app.close();
+      await tracing?.close();
       await database.close();
       logger.info("stopped");
       logger.flush();

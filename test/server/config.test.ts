@@ -59,3 +59,50 @@ describe("configuration is read once and validated at boot", () => {
     expect(() => loadConfig({ MONGODB_DB: "x y" })).toThrow(/MONGODB_DB must name a database/);
   });
 });
+
+describe('metrics settings (README, "Configuration" and "Metrics")', () => {
+  it("happy: without METRICS_PORT there is no metrics listener; with it, loopback by default", () => {
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: "9464" }).metrics).toEqual({
+      port: 9464,
+      host: "127.0.0.1",
+      token: undefined,
+    });
+    expect(
+      loadConfig({
+        METRICS_PORT: "0",
+        METRICS_HOST: "0.0.0.0",
+        METRICS_TOKEN: "0123456789abcdef",
+      }).metrics,
+    ).toEqual({ port: 0, host: "0.0.0.0", token: "0123456789abcdef" });
+  });
+
+  it("error: refuses a bad port, a short or spaced token, the API's own port, and METRICS_HOST/TOKEN without a port", () => {
+    const attempt = (env: Record<string, string>) => () => loadConfig(env);
+    expect(attempt({ METRICS_PORT: "http" })).toThrow(
+      /METRICS_PORT must be an integer from 0 to 65535 \(got "http"\)/,
+    );
+    expect(attempt({ METRICS_PORT: "70000" })).toThrow(/METRICS_PORT must be an integer/);
+    expect(attempt({ METRICS_PORT: "9464", METRICS_TOKEN: "short" })).toThrow(
+      /METRICS_TOKEN must be 16-256 printable characters/,
+    );
+    expect(attempt({ METRICS_PORT: "9464", METRICS_TOKEN: "0123456789 abcdef" })).toThrow(
+      /METRICS_TOKEN must be 16-256 printable characters/,
+    );
+    expect(attempt({ METRICS_PORT: "3000" })).toThrow(/METRICS_PORT must differ from PORT/);
+    expect(attempt({ PORT: "8080", METRICS_PORT: "8080" })).toThrow(
+      /METRICS_PORT must differ from PORT/,
+    );
+    expect(attempt({ METRICS_HOST: "0.0.0.0" })).toThrow(/need METRICS_PORT/);
+    expect(attempt({ METRICS_TOKEN: "0123456789abcdef" })).toThrow(/need METRICS_PORT/);
+  });
+
+  it("security: a token is never echoed in the error message", () => {
+    expect(() =>
+      loadConfig({ METRICS_PORT: "9464", METRICS_TOKEN: "secret-but-short" }),
+    ).not.toThrow();
+    expect(() => loadConfig({ METRICS_PORT: "9464", METRICS_TOKEN: "tiny-secret" })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining("tiny-secret") }),
+    );
+  });
+});

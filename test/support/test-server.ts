@@ -4,6 +4,8 @@ import { type App, type AppDeps, createApp } from "../../server/src/app.js";
 import { type Config, loadConfig } from "../../server/src/config.js";
 import { closeGracefully, listen, urlOf } from "../../server/src/http-server.js";
 import { createLogger } from "../../server/src/logger.js";
+import { startMetricsServer } from "../../server/src/metrics/metrics-server.js";
+import { startTracing } from "../../server/src/tracing/tracing.js";
 import { onFileEnd } from "./cleanup.js";
 import { recordingHandler, recordLogs } from "./secret-scan.js";
 
@@ -13,6 +15,8 @@ export interface TestServer {
   readonly config: Config;
   /** Every line the server logged, as written. */
   readonly logLines: string[];
+  /** With METRICS_PORT in `env`: the metrics listener's `http://host:port` (scrape `/metrics`). */
+  readonly metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -37,20 +41,27 @@ export async function startTestServer(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const app = createApp({ config, db, logger, ...extras });
+  const tracing = config.tracing === undefined ? undefined : await startTracing(config.tracing);
+  const app = createApp({ config, db, logger, ...extras, tracing });
   // As `npm start` does: the suites exercise the warmed validators that production serves with.
   await app.warmUp();
   const recording = recordingHandler(app.handler);
   const server = await listen(recording.handler, 0, "127.0.0.1");
+  const metricsServer =
+    config.metrics === undefined
+      ? undefined
+      : await startMetricsServer(app.metrics, config.metrics);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await closeGracefully(server, 1000);
+    await metricsServer?.close();
     await app.close();
+    await tracing?.close();
     recordLogs(logLines);
     recording.flush();
   };
   onFileEnd(stop);
-  return { url: urlOf(server), app, config, logLines, stop };
+  return { url: urlOf(server), app, config, logLines, metricsUrl: metricsServer?.url, stop };
 }

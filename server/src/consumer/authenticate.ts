@@ -4,6 +4,7 @@ import { unauthorized } from "../http/errors.js";
 import { hashKey, isWellFormedKey } from "../keys/key-format.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
+import type { RejectionReason } from "../metrics/metrics.js";
 
 declare global {
   namespace Express {
@@ -32,14 +33,21 @@ export function presentedKey(req: Request): string | undefined {
  * Authenticates every consumer request: a missing, malformed, unknown or revoked key is 401
  * before anything else is read. Well-formed keys are looked up by hash (primary key), on every
  * request, so revocation is immediate: only an Active key is found (keys-store.ts, `findActive`).
- * A request that ends 2xx/304 records `lastUsedAt`.
+ * A request that ends 2xx/304 records `lastUsedAt`. Each 401 is counted (`rejected`, metrics).
  */
-export function authenticate(keys: KeysStore, lastUsed: LastUsedRecorder): RequestHandler {
+export function authenticate(
+  keys: KeysStore,
+  lastUsed: LastUsedRecorder,
+  rejected: (reason: RejectionReason) => void,
+): RequestHandler {
   return async (req, res, next) => {
     const raw = presentedKey(req);
-    if (raw === undefined || !isWellFormedKey(raw)) throw unauthorized();
-    const key = await keys.findActive(hashKey(raw));
-    if (key === null) throw unauthorized();
+    const key =
+      raw !== undefined && isWellFormedKey(raw) ? await keys.findActive(hashKey(raw)) : null;
+    if (key === null) {
+      rejected("invalid_key");
+      throw unauthorized();
+    }
     res.locals.workspaceId = key.workspaceId;
     res.locals.keyPrefix = key.prefix;
     res.locals.apiKey = key;

@@ -67,7 +67,14 @@ export function consumerRouter(deps: ConsumerDeps): Router {
     return locals.workspaceId;
   };
 
-  router.use(authenticate(deps.keys, deps.lastUsed));
+  router.use(authenticate(deps.keys, deps.lastUsed, deps.limits.rejected));
+  // Metrics: a 404 to a known key (no such blog, slug or path), wherever it was decided.
+  router.use((_req, res, next) => {
+    res.once("finish", () => {
+      if (res.statusCode === 404) deps.limits.rejected("not_found");
+    });
+    next();
+  });
   router.use(rateLimit(deps.limits));
   // Only where `fields` is a parameter: any other path keeps the validator's answer.
   router.get(["/blogs", "/blogs/:blogId", "/blogs/by-slug/:slug"], unknownFieldsNamed);

@@ -6,6 +6,7 @@ import type { RateLimiter } from "../limits/rate-limiter.js";
 import { outcomeOf } from "../limits/usage-buckets.js";
 import type { UsageRecorder } from "../limits/usage-recorder.js";
 import type { WorkspaceLimits } from "../limits/workspace-limits.js";
+import type { RejectionReason } from "../metrics/metrics.js";
 
 export interface RateLimitDeps {
   readonly limiter: RateLimiter;
@@ -13,6 +14,8 @@ export interface RateLimitDeps {
   /** The server's default (config `CONSUMER_RATE_LIMIT`); null: none. */
   readonly serverDefault: RateLimitSetting | null;
   readonly usage: UsageRecorder;
+  /** Counts each 429 (metrics). */
+  readonly rejected: (reason: RejectionReason) => void;
 }
 
 export const RATE_LIMITED_MESSAGE = "Rate limit exceeded: too many requests with this API key.";
@@ -49,6 +52,7 @@ export function rateLimit(deps: RateLimitDeps): RequestHandler {
     res.setHeader("RateLimit-Policy", fields.policy);
     res.setHeader("RateLimit", fields.current);
     if (!decision.allowed) {
+      deps.rejected("rate_limited");
       throw new HttpError(429, RATE_LIMITED_MESSAGE, {
         "Retry-After": String(decision.resetSeconds),
       });

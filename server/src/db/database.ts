@@ -91,7 +91,13 @@ export async function openDatabase(
     description = `embedded database in ${config.dataDir} (${uri})`;
   }
   try {
-    const client = await connectMongo(uri, config.dbTimeoutMs, onMonitorStuck);
+    // Command events only for metrics (METRICS_PORT) or tracing (OTEL_*): nobody reads them otherwise.
+    const client = await connectMongo(
+      uri,
+      config.dbTimeoutMs,
+      onMonitorStuck,
+      config.metrics !== undefined || config.tracing !== undefined,
+    );
     const db = client.db(config.mongodbDb);
     await ensureIndexes(db);
     await normaliseStoredTags(collections(db));

@@ -115,6 +115,8 @@ export async function connectMongo(
   uri: string,
   timeoutMs: number,
   onMonitorStuck: OnMonitorStuck = defaultOnMonitorStuck,
+  /** Emit command events, which time every round trip for the metrics (metrics/db-commands.ts). */
+  monitorCommands = false,
 ): Promise<MongoClient> {
   const options: MongoClientOptions = {
     appName: "pressroom",
@@ -124,6 +126,7 @@ export async function connectMongo(
     socketTimeoutMS: timeoutMs * 2,
     waitQueueTimeoutMS: timeoutMs,
     maxPoolSize: 50,
+    monitorCommands,
   };
   const client = new SelfHealingMongoClient(uri, options, timeoutMs, onMonitorStuck);
   try {

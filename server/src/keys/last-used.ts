@@ -1,4 +1,4 @@
-import { CoalescingBuffer } from "../coalescing-buffer.js";
+import { type BufferMonitor, CoalescingBuffer } from "../coalescing-buffer.js";
 import type { Logger } from "../logger.js";
 
 type Flush = (entries: ReadonlyMap<string, Date>) => Promise<void>;
@@ -11,13 +11,14 @@ type Flush = (entries: ReadonlyMap<string, Date>) => Promise<void>;
 export class LastUsedRecorder {
   private readonly buffer: CoalescingBuffer<Date>;
 
-  constructor(write: Flush, windowMs: number, log: Logger) {
+  constructor(write: Flush, windowMs: number, log: Logger, monitor?: BufferMonitor) {
     this.buffer = new CoalescingBuffer({
       write,
       merge: (older, newer) => (newer > older ? newer : older),
       windowMs,
       log,
       name: "lastUsedAt",
+      monitor,
     });
   }
 

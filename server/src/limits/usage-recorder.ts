@@ -1,4 +1,4 @@
-import { CoalescingBuffer } from "../coalescing-buffer.js";
+import { type BufferMonitor, CoalescingBuffer } from "../coalescing-buffer.js";
 import type { UsageOutcome } from "../db/collections.js";
 import type { Logger } from "../logger.js";
 import { addCounts, floorTo, HOUR_MS, type UsageCounts, zeroCounts } from "./usage-buckets.js";
@@ -23,7 +23,7 @@ type Flush = (entries: readonly UsageEntry[]) => Promise<void>;
 export class UsageRecorder {
   private readonly buffer: CoalescingBuffer<UsageEntry>;
 
-  constructor(write: Flush, windowMs: number, log: Logger) {
+  constructor(write: Flush, windowMs: number, log: Logger, monitor?: BufferMonitor) {
     this.buffer = new CoalescingBuffer({
       write: (batch) => write([...batch.values()]),
       // The older entry is the buffer's own (a failed batch's come back once `write` is done).
@@ -34,6 +34,7 @@ export class UsageRecorder {
       windowMs,
       log,
       name: "usage",
+      monitor,
     });
   }
 

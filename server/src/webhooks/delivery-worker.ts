@@ -34,6 +34,8 @@ export interface WorkerDeps {
   /** The clock of due times, leases and endpoint health (epoch ms); tests move it forward. */
   readonly now: () => number;
   readonly log: Logger;
+  /** Told of each attempt recorded: delivered (2xx) or failed (metrics). */
+  readonly onAttempt?: (delivered: boolean) => void;
 }
 
 type Due = { readonly at: Date; readonly id: string };
@@ -119,6 +121,7 @@ export function deliveryWorker(deps: WorkerDeps) {
       deps.log.warn({ deliveryId: d._id }, "webhook attempt outlived its lease; not recorded");
       return;
     }
+    deps.onAttempt?.(outcome.ok);
     await settleOn(d, claim.attempt.number, outcome.ok);
     if (outcome.ok) await health.succeeded(endpoint._id);
     else if (await health.failed(endpoint._id, outcome)) {

@@ -24,6 +24,8 @@ export interface WebhookDeliveryDeps extends WebhookTestHooks {
   readonly urlPolicy: UrlPolicy;
   readonly now: () => number;
   readonly log: Logger;
+  /** Told of each attempt recorded: delivered (2xx) or failed (metrics). */
+  readonly onAttempt?: (delivered: boolean) => void;
 }
 
 /**
@@ -40,6 +42,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps) {
     schedule: retrySchedule(deps.webhookRetryDelaysMs ?? RETRY_DELAYS_MS),
     now: deps.now,
     log: deps.log,
+    onAttempt: deps.onAttempt,
   });
   const relay = outboxRelay({
     collections: deps.collections,
