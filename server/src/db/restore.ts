@@ -185,6 +185,7 @@ export async function restoreEmbedded(
       tookMs: Date.now() - started,
     };
   } finally {
-    await rm(staged, { force: true });
+    // Opening a WAL-mode file, even read-only, makes its -wal and -shm.
+    for (const file of [staged, `${staged}-wal`, `${staged}-shm`]) await rm(file, { force: true });
   }
 }
