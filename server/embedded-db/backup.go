@@ -114,7 +114,7 @@ func syncPath(name string) error {
 
 // backupFile copies the live database file from into to. VACUUM INTO runs in one read
 // transaction, so the copy is the database as of one moment while FerretDB keeps writing (WAL).
-// The copy is made in a temporary file next to to, verified and fsynced, then moved into place:
+// The copy is made in a temporary file next to to (mode 0600), verified and fsynced, then moved into place:
 // to is never half written. An existing to is refused unless force.
 func backupFile(ctx context.Context, from, to string, force bool) (*fileReport, error) {
 	if _, err := os.Stat(from); err != nil {
@@ -136,6 +136,10 @@ func backupFile(ctx context.Context, from, to string, force bool) (*fileReport, 
 	_ = db.Close()
 	if err != nil {
 		return nil, fmt.Errorf("copying %s: %w", from, err)
+	}
+	// SQLite makes files 0644; a backup holds key hashes, sessions and sealed secrets: owner only.
+	if err = os.Chmod(tmp, 0o600); err != nil {
+		return nil, err
 	}
 	report, err := verifyFile(ctx, tmp)
 	if err != nil {

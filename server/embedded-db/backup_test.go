@@ -128,6 +128,10 @@ func TestBackupUnderWritesIsOneConsistentMomentThatFerretDBOpens(t *testing.T) {
 		}
 	}
 
+	if info, err := os.Stat(out); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("backup file mode: %v, %v; want 0600 (it holds the database's secrets)", info, err)
+	}
+
 	// Never over an existing file without force; with force, replaced.
 	if _, err = backupFile(ctx, filepath.Join(dir, "app.sqlite"), out, false); err == nil || !strings.Contains(err.Error(), "exists") {
 		t.Fatalf("second backup to the same file: err = %v, want a refusal", err)

@@ -240,7 +240,11 @@ describe("error: refusals change nothing", () => {
   });
 });
 
-describe("security: a restore never destroys the database it replaces", () => {
+describe("security: backups are private, and a restore never destroys the database it replaces", () => {
+  it("the backup file is readable by its owner only (mode 0600): it holds key hashes, sessions and sealed secrets", async () => {
+    expect((await stat(backupFile)).mode & 0o777).toBe(0o600);
+  });
+
   it("the replaced database is kept, byte for byte, in ferretdb/before-restore-<time>/, and the restored file is the backup", async () => {
     const old = await sha256(dbFile(restored));
     const r = await runCli(["db", "restore", backupFile, "--json"], { DATA_DIR: restored });
