@@ -241,8 +241,9 @@ describe("error: refusals change nothing", () => {
 });
 
 describe("security: backups are private, and a restore never destroys the database it replaces", () => {
-  it("the backup file is readable by its owner only (mode 0600): it holds key hashes, sessions and sealed secrets", async () => {
+  it("the backup file is readable by its owner only (mode 0600): it holds key hashes, sessions and sealed secrets; a restore into a new DATA_DIR makes its database directory owner-only too, as the launcher does", async () => {
     expect((await stat(backupFile)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.join(restored, "ferretdb"))).mode & 0o777).toBe(0o700);
   });
 
   it("the replaced database is kept, byte for byte, in ferretdb/before-restore-<time>/, and the restored file is the backup", async () => {

@@ -62,7 +62,7 @@ async function checkFerretDbReads(
   verified: FileReport,
   scratch: string,
 ): Promise<void> {
-  await mkdir(scratch, { recursive: true });
+  await mkdir(scratch, { recursive: true, mode: 0o700 });
   try {
     await copyFile(staged, path.join(scratch, `${config.mongodbDb}.sqlite`));
     const embedded = await startEmbeddedDb({ dataDir: scratch, onProgress: () => {} });
@@ -110,7 +110,7 @@ async function swapIn(staged: string, target: string, aside: string): Promise<st
   for (const file of old) if (await exists(file)) present.push(file);
   let saved: string | null = null;
   if (present.length > 0) {
-    await mkdir(aside, { recursive: true });
+    await mkdir(aside, { recursive: true, mode: 0o700 });
     for (const file of present) {
       const copy = path.join(aside, path.basename(file));
       await link(file, copy).catch(() => copyFile(file, copy, constants.COPYFILE_EXCL));
@@ -143,7 +143,8 @@ export async function restoreEmbedded(
   if (!(await exists(file))) throw new DomainError("not_found", `No such file: ${file}`);
   const target = embeddedFile(config.dataDir, config.mongodbDb);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  await mkdir(path.dirname(target), { recursive: true });
+  // As the launcher makes it (main.go): owner only.
+  await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
   // Not named *.sqlite: FerretDB would take a left-over one for a database.
   const staged = path.join(path.dirname(target), `.restore-${stamp}.partial`);
   await copyFile(file, staged, constants.COPYFILE_EXCL);
