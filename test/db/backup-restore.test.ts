@@ -258,3 +258,22 @@ describe("security: backups are private, and a restore never destroys the databa
     expect(await sha256(target)).toBe(await sha256(backupFile));
   });
 });
+
+describe("happy: a backup with no server running", () => {
+  it("reads the database file directly and starts no database (no launcher state file appears); the copy restores", async () => {
+    server.child.kill("SIGTERM");
+    expect(await server.exit).toBe(0);
+    const out = path.join(root, "offline.sqlite");
+    const r = await runCli(["db", "backup", "--out", out, "--json"], { DATA_DIR: source });
+    expect(r.code, r.stderr).toBe(0);
+    await expect(stat(path.join(source, "embedded-db.json"))).rejects.toThrow();
+    const offline = JSON.parse(r.stdout) as { collections: { name: string; documents: number }[] };
+    // The copy opens in FerretDB with the counts the backup reported (a restore's check).
+    const check = await runCli(["db", "restore", out, "--json"], {
+      DATA_DIR: path.join(root, "offline"),
+    });
+    expect(check.code, check.stderr).toBe(0);
+    expect(JSON.parse(check.stdout).collections).toEqual(offline.collections);
+    expect(offline.collections.find((c) => c.name === "blogs")?.documents).toBeGreaterThan(100);
+  });
+});
