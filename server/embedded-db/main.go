@@ -2,7 +2,8 @@
 // with its SQLite backend) for development and tests.
 //
 // Once the server accepts connections, exactly one JSON line is printed to
-// stdout: {"uri":"mongodb://127.0.0.1:PORT/"}. Logs go to stderr.
+// stdout: {"uri":"mongodb://127.0.0.1:PORT/"}. Logs go to stderr. With -backup-from/-backup-to
+// or -verify it runs one backup or check instead and exits (backup.go).
 package main
 
 import (
@@ -34,7 +35,15 @@ func run() int {
 	exitOnStdinClose := flag.Bool("exit-on-stdin-close", false, "shut down when stdin is closed (parent process died)")
 	idIndexEvery := flag.Duration("id-index-interval", time.Second, "how often to add the `_id` path index and the exact pushdown's indexes to new collections (see id_index.go, exact_index.go); 0 turns it off")
 	exactPushdown := flag.Bool("exact-pushdown", true, "answer finds, updates, deletes and counts in SQL where that is exact (our FerretDB patch); false runs stock FerretDB's query path")
+	backupFrom := flag.String("backup-from", "", "one-shot: copy this database `file` (live or not) consistently to -backup-to, then exit (backup.go)")
+	backupTo := flag.String("backup-to", "", "one-shot: where -backup-from's copy goes (`file`; refused if it exists, unless -force)")
+	force := flag.Bool("force", false, "with -backup-to: replace an existing file")
+	verify := flag.String("verify", "", "one-shot: check that `file` is a whole FerretDB SQLite database and print its collections' counts, then exit")
 	flag.Parse()
+
+	if *backupFrom != "" || *backupTo != "" || *verify != "" {
+		return runBackupMode(*backupFrom, *backupTo, *verify, *force)
+	}
 
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(os.Stderr, "pressroom-db: "+format+"\n", args...)

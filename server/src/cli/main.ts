@@ -4,6 +4,7 @@ import { openDatabase, startRecordedEmbeddedDb } from "../db/database.js";
 import { ensureEmbeddedDbBinary } from "../db/embedded.js";
 import { runServer } from "../main.js";
 import { createStores } from "../stores.js";
+import { runBackupCommand } from "./backup-commands.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import { failureOf } from "./failure.js";
 import { createOutput } from "./output.js";
@@ -13,6 +14,8 @@ const USAGE = `Usage: pressroom <command> [options]
   start                                   run the server (same as npm start)
   db [--port N] [--data-dir DIR]          run the embedded database in the foreground
   db --build-only                         build the embedded database if needed, then exit
+  db backup --out FILE [--force]          copy the embedded database, also while it runs
+  db restore FILE                         replace it with a checked backup (server stopped)
   workspace create --name NAME            create a workspace
   workspace list
   blog create --workspace ID --title T [--slug S] [--body-file F] [--excerpt E]
@@ -56,6 +59,8 @@ const OPTIONS = {
   grace: { type: "string" },
   status: { type: "string" },
   rate: { type: "string" },
+  out: { type: "string" },
+  force: { type: "boolean" },
 } as const;
 
 async function runDb(
@@ -106,6 +111,10 @@ export async function main(argv: string[]): Promise<number> {
     if (first === "start") {
       await runServer();
       return -1; // keeps running until a signal
+    }
+    if (first === "db" && (second === "backup" || second === "restore")) {
+      await runBackupCommand(second, rest, values, out);
+      return 0;
     }
     if (first === "db" && values["build-only"] === true) {
       const bin = await ensureEmbeddedDbBinary((line) => out.note(line));

@@ -25,7 +25,7 @@ interface EmbeddedState {
 const stateFile = (dataDir: string): string => path.join(dataDir, "embedded-db.json");
 
 /** The embedded database already serving `dataDir` (started by `npm start` or `pressroom db`). */
-async function runningEmbedded(dataDir: string): Promise<EmbeddedState | null> {
+export async function runningEmbedded(dataDir: string): Promise<EmbeddedState | null> {
   try {
     const state = JSON.parse(await readFile(stateFile(dataDir), "utf8")) as Partial<EmbeddedState>;
     if (
