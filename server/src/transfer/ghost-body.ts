@@ -1,0 +1,216 @@
+/**
+ * A Ghost post's body as Pressroom Markdown (ghost-reader.ts). A body made only of Markdown cards
+ * (lexical `markdown` nodes, or mobiledoc `markdown` cards of Ghost < 5) is taken verbatim;
+ * any other body is Ghost's rendered `html` converted by turndown: headings, paragraphs,
+ * emphasis, links, images, lists, fenced code with its language, quotes, rules. Tables, `u`,
+ * `mark`, `sup` and `sub` stay HTML (the renderer keeps them, blogs/render.ts). Ghost cards with
+ * no Markdown form become what the renderer can show, each counted for the import's notes:
+ * bookmark, embed, video, audio, file and button cards → a link; gallery → its images; callout →
+ * a quote; toggle → a bold heading and its text; signup and members-only marker → removed;
+ * product, header, call-to-action and unknown cards → their text, headings and links.
+ */
+import TurndownService from "turndown";
+
+/** What the rules read of a node: turndown parses with domino, a DOM without the browser's types. */
+interface CardElement {
+  readonly nodeName: string;
+  readonly textContent: string | null;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): CardElement | null;
+}
+
+const asElement = (node: unknown): CardElement => node as CardElement;
+
+const classes = (node: CardElement): string[] => (node.getAttribute("class") ?? "").split(/\s+/);
+
+const text = (node: CardElement | null): string =>
+  (node?.textContent ?? "").replace(/\s+/g, " ").trim();
+
+/** A Markdown link, its text escaped as turndown escapes text, its URL without spaces or `)`. */
+function link(label: string, url: string, esc: (s: string) => string): string {
+  const target = url.trim().replace(/[\s)]/g, (c) => encodeURIComponent(c));
+  return `[${esc(label === "" ? target : label)}](${target})`;
+}
+
+/** How each kind of card was converted, for the notes. */
+export const CARD_OUTCOMES: Readonly<Record<string, string>> = {
+  bookmark: "a link",
+  embed: "a link to the embedded page",
+  video: "a link to the video",
+  audio: "a link to the audio",
+  file: "a link to the file",
+  button: "a link",
+  gallery: "its images",
+  callout: "a quote",
+  toggle: "a bold heading and its text",
+  signup: "removed (a Ghost members form)",
+  "members-only": "removed (the marker; the whole post is public once released)",
+  product: "its text, image and link",
+  header: "its headings and link",
+  cta: "its text and link",
+  other: "its text and links",
+};
+
+/** Cards turndown's own rules convert well (images, code), not counted. */
+const PLAIN_CARDS = new Set(["image", "code", "markdown", "html"]);
+
+function cardKind(node: CardElement): string | null {
+  const names = classes(node);
+  if (!names.includes("kg-card")) return null;
+  const kind = names.find((c) => /^kg-[a-z]+-card$/.test(c))?.slice(3, -5) ?? "other";
+  if (PLAIN_CARDS.has(kind)) return null;
+  return kind in CARD_OUTCOMES ? kind : "other";
+}
+
+export interface BodyConversion {
+  readonly markdown: string;
+  /** How the body was read: its Markdown cards verbatim, or its HTML converted. */
+  readonly source: "markdown-cards" | "html";
+  /** Ghost cards converted to something else, by kind (CARD_OUTCOMES). */
+  readonly cards: ReadonlyMap<string, number>;
+  /** How many `__GHOST_URL__` placeholders were made site-relative paths. */
+  readonly ghostUrls: number;
+}
+
+/** The Markdown of a post made only of Markdown cards (blank paragraphs aside), else null. */
+export function markdownCardsOf(lexical: unknown, mobiledoc: unknown): string | null {
+  const parsed = parseJson(lexical) ?? parseJson(mobiledoc);
+  if (parsed === null || typeof parsed !== "object") return null;
+  const parts: string[] = [];
+  const root = (parsed as { root?: { children?: unknown } }).root;
+  if (root !== undefined) {
+    if (!Array.isArray(root.children)) return null;
+    for (const child of root.children as { type?: unknown; markdown?: unknown; children?: [] }[]) {
+      if (child.type === "markdown" && typeof child.markdown === "string") {
+        parts.push(child.markdown);
+      } else if (child.type !== "paragraph" || (child.children ?? []).length > 0) return null;
+    }
+  } else {
+    const doc = parsed as { sections?: unknown; cards?: unknown };
+    if (!Array.isArray(doc.sections) || !Array.isArray(doc.cards)) return null;
+    for (const section of doc.sections as unknown[][]) {
+      const card = section[0] === 10 ? (doc.cards as unknown[][])[Number(section[1])] : undefined;
+      const payload = card?.[1] as { markdown?: unknown } | undefined;
+      if (card?.[0] === "markdown" && typeof payload?.markdown === "string") {
+        parts.push(payload.markdown);
+      } else if (section[0] !== 1 || (Array.isArray(section[2]) && section[2].length > 0)) {
+        return null;
+      }
+    }
+  }
+  return parts.length === 0 ? null : parts.join("\n\n");
+}
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== "string" || value === "") return null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}
+
+/** A converter of Ghost bodies; one per import (its turndown service is reused). */
+export function ghostBodyConverter(): (post: {
+  lexical?: unknown;
+  mobiledoc?: unknown;
+  html?: unknown;
+}) => BodyConversion {
+  let counts = new Map<string, number>();
+  const count = (kind: string) => counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  const service = new TurndownService({
+    headingStyle: "atx",
+    codeBlockStyle: "fenced",
+    bulletListMarker: "-",
+    hr: "---",
+    emDelimiter: "_",
+    strongDelimiter: "**",
+  });
+  const esc = (s: string) => service.escape(s);
+  service.remove(["script", "style", "noscript", "form"]);
+  service.keep(["table", "u", "mark", "sup", "sub"]);
+  service.addRule("strikethrough", {
+    filter: ["del", "s"],
+    replacement: (content) => `~~${content}~~`,
+  });
+  service.addRule("ghost-card", {
+    filter: (node) => cardKind(asElement(node)) !== null,
+    replacement: (content, node) => {
+      const el = asElement(node);
+      const kind = cardKind(el) ?? "other";
+      count(kind);
+      return `\n\n${cardMarkdown(kind, el, content, esc)}\n\n`;
+    },
+  });
+  return (post) => {
+    counts = new Map();
+    const placeholders = (s: string) => s.split("__GHOST_URL__").length - 1;
+    const cards = markdownCardsOf(post.lexical, post.mobiledoc);
+    if (cards !== null) {
+      const ghostUrls = placeholders(cards);
+      const markdown = cards.replaceAll("__GHOST_URL__", "").trim();
+      return { markdown, source: "markdown-cards", cards: counts, ghostUrls };
+    }
+    const html = typeof post.html === "string" ? post.html : "";
+    if (html.includes("<!--members-only-->")) count("members-only");
+    const markdown =
+      html.trim() === "" ? "" : service.turndown(html.replaceAll("__GHOST_URL__", ""));
+    return { markdown, source: "html", cards: counts, ghostUrls: placeholders(html) };
+  };
+}
+
+/** A card's Markdown; `content` is its children as turndown converted them. */
+function cardMarkdown(
+  kind: string,
+  el: CardElement,
+  content: string,
+  esc: (s: string) => string,
+): string {
+  const caption = text(el.querySelector("figcaption"));
+  const withCaption = (md: string) => (caption === "" ? md : `${md}\n\n${esc(caption)}`);
+  const href = (selector: string) =>
+    el.querySelector(selector)?.getAttribute("href") ??
+    el.querySelector(selector)?.getAttribute("src") ??
+    "";
+  switch (kind) {
+    case "bookmark": {
+      const url = href("a");
+      const title = text(el.querySelector(".kg-bookmark-title"));
+      const description = text(el.querySelector(".kg-bookmark-description"));
+      const line = url === "" ? esc(title) : link(title, url, esc);
+      return withCaption(description === "" ? line : `${line} — ${esc(description)}`);
+    }
+    case "embed": {
+      const url = href("iframe") || href("a");
+      return url === "" ? withCaption("") : withCaption(link("Embedded content", url, esc));
+    }
+    case "video":
+    case "audio": {
+      const url = href(kind) || href("source");
+      const title = text(el.querySelector(`.kg-${kind}-title`));
+      const label = title || (kind === "video" ? "Video" : "Audio");
+      return url === "" ? withCaption(esc(label)) : withCaption(link(label, url, esc));
+    }
+    case "file":
+    case "button": {
+      const url = href("a");
+      const label = text(el.querySelector(".kg-file-card-title")) || text(el.querySelector("a"));
+      return url === "" ? esc(label) : link(label, url, esc);
+    }
+    case "callout":
+      return content
+        .trim()
+        .split("\n")
+        .map((line) => (line === "" ? ">" : `> ${line}`))
+        .join("\n");
+    case "toggle": {
+      const heading = text(el.querySelector(".kg-toggle-heading-text"));
+      const body = el.querySelector(".kg-toggle-content");
+      return `**${esc(heading)}**\n\n${body === null ? "" : esc(text(body))}`.trim();
+    }
+    case "signup":
+      return "";
+    default:
+      return content.trim();
+  }
+}
