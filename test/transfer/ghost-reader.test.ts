@@ -268,6 +268,35 @@ describe("happy: a Ghost export's posts become blogs (ghost-reader.ts header)", 
     ]);
   });
 
+  it("notes email-only and members-only posts, a cover on the Ghost site, and drops internal # tags", async () => {
+    const raw = JSON.parse(await readFile(FIXTURE, "utf8"));
+    const data = raw.db[0].data;
+    data.posts[2].status = "sent";
+    data.posts[3].visibility = "paid";
+    data.posts[7].feature_image = "__GHOST_URL__/content/images/x.jpg";
+    data.tags.push({ id: "internal1", name: "#hidden", slug: "hash-hidden" });
+    data.posts_tags.push({
+      id: "pt1",
+      post_id: data.posts[3].id,
+      tag_id: "internal1",
+      sort_order: 2,
+    });
+    const set = await read(await writeTemp("variants.json", JSON.stringify(raw)));
+    expect(bySlug(set, "hello-world")).toMatchObject({ status: "draft", releasedAt: null });
+    expect(bySlug(set, "release-notes-1-2").tags).toEqual(["releases", "engineering"]);
+    expect(bySlug(set, "images-and-quotes").coverImageUrl).toBeNull();
+    expect(set.notes).toEqual(
+      expect.arrayContaining([
+        'posts[2] "hello-world": sent by email only in Ghost (never on the site); imported as a draft.',
+        'posts[7] "images-and-quotes": feature image "__GHOST_URL__/content/images/x.jpg" is on the Ghost site (__GHOST_URL__); no cover.',
+        "1 Ghost internal tag(s) (#…) not imported.",
+        expect.stringMatching(
+          /^1 post\(s\) were for members only in Ghost; .*: posts\[3\] "release-notes-1-2"\.$/,
+        ),
+      ]),
+    );
+  });
+
   it("reports progress over the posts, ending at the total", async () => {
     const calls: [string, number, number][] = [];
     await read(FIXTURE, (s, d, t) => calls.push([s, d, t]));

@@ -100,6 +100,12 @@ describe("happy: a folder of Markdown files becomes blogs (markdown-reader.ts he
     ]);
   });
 
+  it("reads a file with Windows line ends (CRLF) like any other (no front matter lost)", async () => {
+    const root = await folder({ "win.md": "---\r\ntitle: Win\r\ntags: [a]\r\n---\r\nBody.\r\n" });
+    const [blog] = (await read(root)).blogs;
+    expect([blog?.title, blog?.tags, blog?.bodyMarkdown]).toEqual(["Win", ["a"], "Body.\r\n"]);
+  });
+
   it("reports progress as files are read, ending at the total", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 250; i++) files[`p${i}.md`] = `---\ntitle: P${i}\n---\n`;
