@@ -337,10 +337,15 @@ describe("error: a file that is not a readable Ghost export names where", () => 
     posts[2].title = "  ";
     posts[3].published_at = "yesterday";
     posts[4].slug = "Same-Title"; // slugified to same-title, taken by posts[9]
+    posts[6].html = null; // its lexical has a paragraph: the body would be lost
     const file = await writeTemp("broken.json", JSON.stringify(raw));
     expect(await problemsOf(read(file))).toEqual([
       { where: 'posts[2] "hello-world"', message: "has no title" },
       { where: 'posts[3] "release-notes-1-2"', message: 'published_at "yesterday" is not a time' },
+      {
+        where: 'posts[6] "unicode-cafe-ri-ben-yu-emoji"',
+        message: "has content in lexical or mobiledoc but no rendered html to convert",
+      },
       {
         where: 'posts[9] "same-title"',
         message: 'slug "same-title" is also the slug of posts[4] "Same-Title"',

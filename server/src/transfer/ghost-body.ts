@@ -101,6 +101,24 @@ export function markdownCardsOf(lexical: unknown, mobiledoc: unknown): string | 
   return parts.length === 0 ? null : parts.join("\n\n");
 }
 
+/**
+ * Whether a post has content in its lexical or mobiledoc but no rendered `html` to convert (an
+ * export of a Ghost that did not render it): its body cannot be read, rather than read as empty.
+ */
+export function htmlMissing(post: { lexical?: unknown; mobiledoc?: unknown; html?: unknown }) {
+  if (typeof post.html === "string" && post.html.trim() !== "") return false;
+  if (markdownCardsOf(post.lexical, post.mobiledoc) !== null) return false;
+  const doc = parseJson(post.lexical) ?? parseJson(post.mobiledoc);
+  if (doc === null || typeof doc !== "object") return false;
+  const { root, sections } = doc as { root?: { children?: unknown }; sections?: unknown };
+  const parts = root?.children ?? sections;
+  const blank = (part: unknown) =>
+    typeof part === "object" && part !== null && "children" in part
+      ? Array.isArray(part.children) && part.children.length === 0
+      : Array.isArray(part) && part[0] === 1 && Array.isArray(part[2]) && part[2].length === 0;
+  return Array.isArray(parts) && !parts.every(blank);
+}
+
 function parseJson(value: unknown): unknown {
   if (typeof value !== "string" || value === "") return null;
   try {

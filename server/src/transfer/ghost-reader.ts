@@ -13,7 +13,7 @@
  */
 import { slugify } from "../blogs/render.js";
 import { normaliseTag } from "../blogs/tag-rule.js";
-import { CARD_OUTCOMES, ghostBodyConverter } from "./ghost-body.js";
+import { CARD_OUTCOMES, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
 import { type GhostRecord, loadGhostExport, str } from "./ghost-export.js";
 import {
   type ImportBlog,
@@ -110,6 +110,8 @@ export const readGhostExport: ImportReader = async (source, options) => {
     const cover = coverUrl(str(post.feature_image));
     if (cover.note !== null) notes.push(`${where}: ${cover.note}`);
 
+    if (htmlMissing(post))
+      problem("has content in lexical or mobiledoc but no rendered html to convert");
     const body = convert(post);
     bySource[body.source]++;
     for (const [kind, n] of body.cards) cardCounts.set(kind, (cardCounts.get(kind) ?? 0) + n);
