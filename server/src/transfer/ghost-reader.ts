@@ -13,7 +13,8 @@
  */
 import { slugify } from "../blogs/render.js";
 import { normaliseTag } from "../blogs/tag-rule.js";
-import { CARD_OUTCOMES, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
+import { ghostBodyConverter, htmlMissing } from "./ghost-body.js";
+import { CARD_OUTCOMES } from "./ghost-cards.js";
 import { type GhostRecord, loadGhostExport, str } from "./ghost-export.js";
 import {
   type ImportBlog,
