@@ -323,6 +323,20 @@ describe("error: a file that is not a readable Ghost export names where", () => 
     expect(await problemsOf(read(file))).toEqual([
       { where: file, message: expect.stringMatching(/^line 3, column 18: not valid JSON/) },
     ]);
+    const whole = await readFile(FIXTURE, "utf8");
+    const cut = whole.slice(0, whole.indexOf('"slug": "hello-world"'));
+    const truncated = await writeTemp("truncated.json", cut);
+    const lines = cut.split("\n");
+    expect(await problemsOf(read(truncated))).toEqual([
+      {
+        where: truncated,
+        message: expect.stringMatching(
+          new RegExp(
+            `^line ${lines.length}, column ${(lines.at(-1)?.length ?? 0) + 1}: not valid JSON`,
+          ),
+        ),
+      },
+    ]);
   });
 
   it("JSON that is not a Ghost export: says what is missing", async () => {

@@ -11,8 +11,11 @@ export function parseJsonLocated(
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
-    const reason =
-      err instanceof Error ? err.message.replace(/,? ".*" is not valid JSON$/s, "") : "";
+    // The engine's words, less its own position (some Node versions give one, others not).
+    const words = err instanceof Error ? err.message : "";
+    const reason = words
+      .replace(/,? ".*" is not valid JSON$/s, "")
+      .replace(/ (?:in JSON )?at position \d+.*$/s, "");
     const offset = firstErrorOffset(text);
     const { line, column } = lineColumn(text, offset);
     return { ok: false, message: `line ${line}, column ${column}: not valid JSON (${reason})` };
