@@ -65,7 +65,10 @@ export async function loadGhostExport(file: string): Promise<GhostExport> {
     throw new ImportInputError([{ where: file, message: `cannot be read (${reason})` }]);
   }
   const parsed = parseJsonLocated(text.replace(/^\uFEFF/, ""));
-  if (!parsed.ok) throw new ImportInputError([{ where: file, message: parsed.message }]);
+  if (!parsed.ok) {
+    const where = `${file}:${parsed.line}:${parsed.column}`;
+    throw new ImportInputError([{ where, message: parsed.message }]);
+  }
   const root = parsed.value;
   const db = isRecord(root) && Array.isArray(root.db) ? root.db[0] : root;
   const data = isRecord(db) ? db.data : undefined;

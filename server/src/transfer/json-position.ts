@@ -4,10 +4,10 @@
  * token 'x', "x" is not valid JSON"), so the text is scanned again, only when parsing failed.
  */
 
-/** `text` parsed, or a message `line L, column C: …` saying where and why it is not JSON. */
+/** `text` parsed, or where it stops being JSON (1-based line and column) and why. */
 export function parseJsonLocated(
   text: string,
-): { ok: true; value: unknown } | { ok: false; message: string } {
+): { ok: true; value: unknown } | { ok: false; line: number; column: number; message: string } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
@@ -18,7 +18,7 @@ export function parseJsonLocated(
       .replace(/ (?:in JSON )?at position \d+.*$/s, "");
     const offset = firstErrorOffset(text);
     const { line, column } = lineColumn(text, offset);
-    return { ok: false, message: `line ${line}, column ${column}: not valid JSON (${reason})` };
+    return { ok: false, line, column, message: `not valid JSON (${reason}).` };
   }
 }
 
