@@ -268,11 +268,12 @@ describe("happy: a Ghost export's posts become blogs (ghost-reader.ts header)", 
     ]);
   });
 
-  it("notes email-only and members-only posts, a cover on the Ghost site, and drops internal # tags", async () => {
+  it("notes email-only and members-only posts, a cover on the Ghost site, drops internal # tags, makes the excerpt one line", async () => {
     const raw = JSON.parse(await readFile(FIXTURE, "utf8"));
     const data = raw.db[0].data;
     data.posts[2].status = "sent";
     data.posts[3].visibility = "paid";
+    data.posts[3].custom_excerpt = "Faster lists\nand  tag filters.";
     data.posts[7].feature_image = "__GHOST_URL__/content/images/x.jpg";
     data.tags.push({ id: "internal1", name: "#hidden", slug: "hash-hidden" });
     data.posts_tags.push({
@@ -283,7 +284,10 @@ describe("happy: a Ghost export's posts become blogs (ghost-reader.ts header)", 
     });
     const set = await read(await writeTemp("variants.json", JSON.stringify(raw)));
     expect(bySlug(set, "hello-world")).toMatchObject({ status: "draft", releasedAt: null });
-    expect(bySlug(set, "release-notes-1-2").tags).toEqual(["releases", "engineering"]);
+    expect(bySlug(set, "release-notes-1-2")).toMatchObject({
+      tags: ["releases", "engineering"],
+      excerpt: "Faster lists and tag filters.",
+    });
     expect(bySlug(set, "images-and-quotes").coverImageUrl).toBeNull();
     expect(set.notes).toEqual(
       expect.arrayContaining([

@@ -34,7 +34,9 @@ slug: hello
 tags: [News, "Café Culture"]
 date: 2024-03-01
 author: Ada
-excerpt: A short one.
+excerpt: |
+  A short
+  one.
 cover: https://example.org/c.jpg
 layout: post
 ---

@@ -36,6 +36,9 @@ export function ghostTime(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** A one-line field (title, excerpt, author) as the blog rules take it: each run of white space one space. */
+const oneLine = (s: string | undefined): string => (s ?? "").replace(/\s+/gu, " ").trim();
+
 const STATUSES = new Set(["published", "draft", "scheduled", "sent"]);
 
 export const readGhostExport: ImportReader = async (source, options) => {
@@ -67,7 +70,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
       return;
     }
     const id = str(post.id);
-    const title = str(post.title)?.trim() ?? "";
+    const title = oneLine(str(post.title));
     const slug = str(post.slug) ?? "";
     const status = str(post.status) ?? "";
     const createdAt = ghostTime(post.created_at);
@@ -107,7 +110,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
       else if (normal.tag !== "" && !tags.includes(normal.tag)) tags.push(normal.tag);
     }
     const authorId = ghost.postAuthors.get(id ?? "")?.[0] ?? str(post.author_id);
-    const authorName = ghost.userNames.get(authorId ?? "")?.trim() || "Pressroom";
+    const authorName = oneLine(ghost.userNames.get(authorId ?? "")) || "Pressroom";
     const cover = coverUrl(str(post.feature_image));
     if (cover.note !== null) notes.push(`${where}: ${cover.note}`);
 
@@ -130,7 +133,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
       notes.push(`${where}: sent by email only in Ghost (never on the site); imported as a draft.`);
     }
     const released = status === "published";
-    const excerpt = str(post.custom_excerpt)?.trim();
+    const excerpt = oneLine(str(post.custom_excerpt));
     blogs.push({
       sourceKey: `ghost:${id}`,
       origin: where,
@@ -138,7 +141,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
       slug: pressroomSlug,
       status: released ? "released" : "draft",
       bodyMarkdown: body.markdown,
-      excerpt: excerpt === "" ? undefined : excerpt,
+      excerpt: excerpt || undefined,
       tags,
       authorName,
       coverImageUrl: cover.url,

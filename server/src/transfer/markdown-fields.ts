@@ -73,7 +73,9 @@ export function markdownFields(
   const optionalString = (key: string): string | undefined => {
     const v = fm.fields.get(key);
     if (v === undefined || v === null) return undefined;
-    if (typeof v === "string" || typeof v === "number") return String(v).trim();
+    // One-line fields (title, excerpt, author): a folded or block scalar's line breaks as spaces.
+    if (typeof v === "string" || typeof v === "number")
+      return String(v).replace(/\s+/gu, " ").trim();
     bad(key, `${key} must be text`);
     return undefined;
   };
