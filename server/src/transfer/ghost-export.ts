@@ -1,0 +1,109 @@
+/**
+ * The parts of a Ghost export (Ghost Admin → Settings → Migration → Export, or `GET
+ * /ghost/api/admin/db/`) that the Ghost importer reads: `db[0].data` (or `data`, older
+ * exports) with its posts, tags, posts_tags, posts_authors and users. Of a user only `id` and
+ * `name` are ever read: never its email, password hash or anything else.
+ */
+import { readFile } from "node:fs/promises";
+import { ImportInputError } from "./import-set.js";
+import { parseJsonLocated } from "./json-position.js";
+
+export type GhostRecord = Readonly<Record<string, unknown>>;
+
+export interface GhostExport {
+  readonly version: string;
+  readonly posts: readonly GhostRecord[];
+  /** Tag id → name. */
+  readonly tagNames: ReadonlyMap<string, string>;
+  /** Post id → its tag ids, in `sort_order`. */
+  readonly postTags: ReadonlyMap<string, readonly string[]>;
+  /** Post id → its author ids, in `sort_order`. */
+  readonly postAuthors: ReadonlyMap<string, readonly string[]>;
+  /** User id → name; nothing else of a user is read. */
+  readonly userNames: ReadonlyMap<string, string>;
+  /** The other tables of the export that hold rows (settings, newsletters, members…). */
+  readonly otherTables: readonly string[];
+}
+
+const isRecord = (v: unknown): v is GhostRecord =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+const rows = (data: GhostRecord, table: string): GhostRecord[] => {
+  const value = data[table];
+  return Array.isArray(value) ? value.filter(isRecord) : [];
+};
+
+export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** `table`'s rows grouped by `key`, each group's `value`s in `sort_order` (then file order). */
+function grouped(data: GhostRecord, table: string, key: string, value: string) {
+  const groups = new Map<string, { order: number; id: string }[]>();
+  for (const row of rows(data, table)) {
+    const from = str(row[key]);
+    const to = str(row[value]);
+    if (from === undefined || to === undefined) continue;
+    const order = typeof row.sort_order === "number" ? row.sort_order : 0;
+    groups.set(from, [...(groups.get(from) ?? []), { order, id: to }]);
+  }
+  const result = new Map<string, string[]>();
+  for (const [from, list] of groups) {
+    result.set(
+      from,
+      list.sort((a, b) => a.order - b.order).map((x) => x.id),
+    );
+  }
+  return result;
+}
+
+/** The export in `file`, or an ImportInputError: unreadable, not JSON (line, column), not Ghost's. */
+export async function loadGhostExport(file: string): Promise<GhostExport> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ImportInputError([{ where: file, message: `cannot be read (${reason})` }]);
+  }
+  const parsed = parseJsonLocated(text.replace(/^\uFEFF/, ""));
+  if (!parsed.ok) {
+    const where = `${file}:${parsed.line}:${parsed.column}`;
+    throw new ImportInputError([{ where, message: parsed.message }]);
+  }
+  const root = parsed.value;
+  const db = isRecord(root) && Array.isArray(root.db) ? root.db[0] : root;
+  const data = isRecord(db) ? db.data : undefined;
+  if (!isRecord(data) || !Array.isArray(data.posts)) {
+    throw new ImportInputError([
+      {
+        where: file,
+        message:
+          "is not a Ghost export: it has no db[0].data.posts (export the content from Ghost Admin → Settings → Migration → Export)",
+      },
+    ]);
+  }
+  const meta = isRecord(db) && isRecord(db.meta) ? db.meta : {};
+  const tagNames = new Map<string, string>();
+  for (const tag of rows(data, "tags")) {
+    const id = str(tag.id);
+    const name = str(tag.name);
+    if (id !== undefined && name !== undefined) tagNames.set(id, name);
+  }
+  const userNames = new Map<string, string>();
+  for (const user of rows(data, "users")) {
+    const id = str(user.id);
+    const name = str(user.name);
+    if (id !== undefined && name !== undefined) userNames.set(id, name);
+  }
+  const read = new Set(["posts", "tags", "posts_tags", "posts_authors", "users", "roles_users"]);
+  return {
+    version: str(meta.version) ?? "unknown",
+    posts: data.posts.map((p: unknown) => (isRecord(p) ? p : {})),
+    tagNames,
+    postTags: grouped(data, "posts_tags", "post_id", "tag_id"),
+    postAuthors: grouped(data, "posts_authors", "post_id", "author_id"),
+    userNames,
+    otherTables: Object.keys(data)
+      .filter((t) => !read.has(t) && rows(data, t).length > 0)
+      .sort(),
+  };
+}

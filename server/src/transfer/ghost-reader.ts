@@ -1,0 +1,200 @@
+/**
+ * The Ghost importer's reader (`pressroom import --from ghost`): a Ghost export's posts as blogs.
+ * Only parses and maps (import-set.ts); the mapping:
+ * - posts of type "post" → blogs, sourceKey `ghost:<post id>`, slug kept (one not in Pressroom's
+ *   form is slugified, with a note); pages → skipped; staff users → skipped, never accounts (only
+ *   a user's name is read, as the author name of its posts: the first author by sort_order);
+ * - published → released at `published_at`; draft → draft (a post published then pulled back
+ *   too: releasedAt stays empty, as the contract's "set exactly when released" says); scheduled
+ *   → draft, its planned date in a note (Pressroom has no schedule); sent (email-only) → draft;
+ * - tags in sort_order, Ghost's internal `#` tags dropped, in Pressroom's normal form;
+ * - custom_excerpt → excerpt, else derived; feature_image → cover when an absolute http(s) URL;
+ * - bodies by ghost-body.ts; Ghost's times ("YYYY-MM-DD HH:MM:SS", UTC) as they are.
+ */
+import { slugify } from "../blogs/render.js";
+import { normaliseTag } from "../blogs/tag-rule.js";
+import { ghostBodyConverter, htmlMissing } from "./ghost-body.js";
+import { CARD_OUTCOMES } from "./ghost-cards.js";
+import { type GhostRecord, loadGhostExport, str } from "./ghost-export.js";
+import {
+  type ImportBlog,
+  ImportInputError,
+  type ImportProblem,
+  type ImportReader,
+  type SkippedEntry,
+} from "./import-set.js";
+
+const GHOST_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** A Ghost timestamp as a Date (UTC when it names no zone), or null when absent or malformed. */
+export function ghostTime(value: unknown): Date | null {
+  if (typeof value === "number" && Number.isFinite(value)) return new Date(value);
+  if (typeof value !== "string" || !GHOST_TIME.test(value)) return null;
+  const date = new Date(
+    `${value.replace(" ", "T")}${/(Z|[+-]\d{2}:\d{2})$/.test(value) ? "" : "Z"}`,
+  );
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A one-line field (title, excerpt, author) as the blog rules take it: each run of white space one space. */
+const oneLine = (s: string | undefined): string => (s ?? "").replace(/\s+/gu, " ").trim();
+
+const STATUSES = new Set(["published", "draft", "scheduled", "sent"]);
+
+export const readGhostExport: ImportReader = async (source, options) => {
+  const ghost = await loadGhostExport(source);
+  const convert = ghostBodyConverter();
+  const blogs: ImportBlog[] = [];
+  const skipped: SkippedEntry[] = [];
+  const problems: ImportProblem[] = [];
+  const notes: string[] = [];
+  const cardCounts = new Map<string, number>();
+  const bySource = { html: 0, "markdown-cards": 0 };
+  const ghostUrlPosts: string[] = [];
+  const membersOnly: string[] = [];
+  let internalTags = 0;
+  const slugOwners = new Map<string, string>();
+  const total = ghost.posts.length;
+  const step = Math.max(1, Math.floor(total / 100));
+
+  ghost.posts.forEach((post, i) => {
+    readPost(post, i);
+    if ((i + 1) % step === 0 || i + 1 === total) options.onProgress?.("reading", i + 1, total);
+  });
+
+  function readPost(post: GhostRecord, i: number): void {
+    const where = `posts[${i}] "${str(post.slug) ?? str(post.title) ?? "?"}"`;
+    const problem = (message: string) => problems.push({ where, message });
+    if (post.type === "page" || post.page === true || post.page === 1) {
+      skipped.push({ origin: where, reason: "a Ghost page, not a post (pages are not imported)" });
+      return;
+    }
+    const id = str(post.id);
+    const title = oneLine(str(post.title));
+    const slug = str(post.slug) ?? "";
+    const status = str(post.status) ?? "";
+    const createdAt = ghostTime(post.created_at);
+    const publishedAt = ghostTime(post.published_at);
+    if (id === undefined || id === "") problem("has no id");
+    if (title === "") problem("has no title");
+    if (slug === "") problem("has no slug");
+    if (!STATUSES.has(status)) problem(`has an unknown status "${status}"`);
+    if (createdAt === null) problem(`created_at "${String(post.created_at)}" is not a time`);
+    if (post.published_at != null && publishedAt === null) {
+      problem(`published_at "${String(post.published_at)}" is not a time`);
+    }
+    if (status === "published" && post.published_at == null)
+      problem("is published but has no published_at");
+    const pressroomSlug = slugify(slug);
+    if (slug !== "" && pressroomSlug !== slug) {
+      notes.push(
+        `${where}: slug "${slug}" is not in Pressroom's form; imported as "${pressroomSlug}".`,
+      );
+    }
+    const owner = slugOwners.get(pressroomSlug);
+    if (slug !== "" && owner !== undefined) {
+      problem(`slug "${pressroomSlug}" is also the slug of ${owner}`);
+    }
+    slugOwners.set(pressroomSlug, where);
+
+    const tags: string[] = [];
+    for (const tagId of ghost.postTags.get(id ?? "") ?? []) {
+      const name = ghost.tagNames.get(tagId);
+      if (name === undefined) continue;
+      if (name.startsWith("#")) {
+        internalTags++;
+        continue;
+      }
+      const normal = normaliseTag(name);
+      if (!normal.ok) problem(normal.problem);
+      else if (normal.tag !== "" && !tags.includes(normal.tag)) tags.push(normal.tag);
+    }
+    const authorId = ghost.postAuthors.get(id ?? "")?.[0] ?? str(post.author_id);
+    const authorName = oneLine(ghost.userNames.get(authorId ?? "")) || "Pressroom";
+    const cover = coverUrl(str(post.feature_image));
+    if (cover.note !== null) notes.push(`${where}: ${cover.note}`);
+
+    if (htmlMissing(post))
+      problem("has content in lexical or mobiledoc but no rendered html to convert");
+    const body = convert(post);
+    bySource[body.source]++;
+    for (const [kind, n] of body.cards) cardCounts.set(kind, (cardCounts.get(kind) ?? 0) + n);
+    if (body.ghostUrls > 0) ghostUrlPosts.push(where);
+    if (str(post.visibility) !== undefined && post.visibility !== "public") membersOnly.push(where);
+    if (status === "scheduled" && publishedAt !== null) {
+      notes.push(
+        `${where}: scheduled in Ghost for ${publishedAt.toISOString()}; imported as a draft (Pressroom has no scheduling: release it then).`,
+      );
+    } else if (status === "draft" && publishedAt !== null) {
+      notes.push(
+        `${where}: published in Ghost on ${publishedAt.toISOString()}, then made a draft again; imported as a draft.`,
+      );
+    } else if (status === "sent") {
+      notes.push(`${where}: sent by email only in Ghost (never on the site); imported as a draft.`);
+    }
+    const released = status === "published";
+    const excerpt = oneLine(str(post.custom_excerpt));
+    blogs.push({
+      sourceKey: `ghost:${id}`,
+      origin: where,
+      title,
+      slug: pressroomSlug,
+      status: released ? "released" : "draft",
+      bodyMarkdown: body.markdown,
+      excerpt: excerpt || undefined,
+      tags,
+      authorName,
+      coverImageUrl: cover.url,
+      createdAt: createdAt ?? new Date(0),
+      updatedAt: ghostTime(post.updated_at) ?? createdAt ?? new Date(0),
+      releasedAt: released ? publishedAt : null,
+      removedAt: null,
+    });
+  }
+  if (problems.length > 0) throw new ImportInputError(problems);
+
+  for (const [userId, name] of ghost.userNames) {
+    skipped.push({
+      origin: `users "${name}"`,
+      reason: `a Ghost staff user (${userId}), not imported as an account: only its name is kept, as the author of its posts`,
+    });
+  }
+  notes.unshift(
+    `Ghost ${ghost.version}: ${blogs.length} posts read (${bySource["markdown-cards"]} bodies from Markdown cards as they are, ${bySource.html} converted from HTML).`,
+  );
+  for (const [kind, n] of [...cardCounts].sort()) {
+    notes.push(`${n} Ghost ${kind} card(s) converted to ${CARD_OUTCOMES[kind] ?? "text"}.`);
+  }
+  if (internalTags > 0) notes.push(`${internalTags} Ghost internal tag(s) (#…) not imported.`);
+  if (ghostUrlPosts.length > 0) {
+    notes.push(
+      `${ghostUrlPosts.length} post(s) link to their own Ghost site (__GHOST_URL__), kept as site-relative paths, which Pressroom's renderer does not link or show (relative links lose their target, relative images are dropped): ${ghostUrlPosts.join(", ")}.`,
+    );
+  }
+  if (membersOnly.length > 0) {
+    notes.push(
+      `${membersOnly.length} post(s) were for members only in Ghost; Pressroom has no members: once released, they are served to every consumer of the workspace: ${membersOnly.join(", ")}.`,
+    );
+  }
+  if (ghost.otherTables.length > 0) {
+    notes.push(`Not imported (no Pressroom counterpart): ${ghost.otherTables.join(", ")}.`);
+  }
+  return { format: "ghost", blogs, skipped, notes };
+};
+
+/** A feature image as a cover: absolute http(s) URLs only; anything else dropped with a note. */
+function coverUrl(image: string | undefined): { url: string | null; note: string | null } {
+  if (image === undefined || image === "") return { url: null, note: null };
+  const dropped = (why: string) => ({
+    url: null,
+    note: `feature image "${image}" ${why}; no cover.`,
+  });
+  if (image.startsWith("__GHOST_URL__")) return dropped("is on the Ghost site (__GHOST_URL__)");
+  try {
+    const url = new URL(image);
+    if (url.protocol === "https:" || url.protocol === "http:") return { url: url.href, note: null };
+  } catch {
+    // not absolute: dropped below
+  }
+  return dropped("is not an absolute http(s) URL");
+}

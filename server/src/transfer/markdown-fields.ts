@@ -1,0 +1,179 @@
+/**
+ * A Markdown file's blog fields from its front matter (front-matter.ts), for markdown-reader.ts:
+ * - title: a string; else the body's first line when it is a `# heading` (then taken out of the
+ *   body); else a problem;
+ * - slug: in Pressroom's form (blog-rules.ts `checkSlug`), else a problem; when absent, the file
+ *   name slugified (render.ts `slugify`), or its folder's name for `index.md` / `_index.md`;
+ * - tags: a list, or one comma-separated string, in Pressroom's normal form (tag-rule.ts);
+ * - date, updated: `YYYY-MM-DD` (midnight UTC) or an ISO date-time (UTC when it names no zone);
+ * - draft: true → draft; false or absent → released (at `date`);
+ * - excerpt, author: strings; cover (or coverImage, cover_image): an absolute http(s) URL.
+ * Other keys are reported in a note, never an error.
+ */
+import { slugify } from "../blogs/render.js";
+import { normaliseTags } from "../blogs/tag-rule.js";
+import type { FrontMatter, LineProblem } from "./front-matter.js";
+
+export const KNOWN_KEYS = new Set([
+  "title",
+  "slug",
+  "tags",
+  "date",
+  "updated",
+  "draft",
+  "excerpt",
+  "author",
+  "cover",
+  "coverImage",
+  "cover_image",
+]);
+
+export interface MarkdownFields {
+  readonly title: string;
+  readonly slug: string;
+  /** The line the slug came from (its key, else 1), for a duplicate's message. */
+  readonly slugLine: number;
+  readonly bodyMarkdown: string;
+  readonly tags: readonly string[];
+  readonly date: Date | null;
+  readonly updated: Date | null;
+  readonly draft: boolean;
+  readonly excerpt: string | undefined;
+  readonly authorName: string | undefined;
+  readonly coverImageUrl: string | null;
+  readonly titleFromHeading: boolean;
+}
+
+const DATE =
+  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A front-matter date as a Date, or null when it is not one (a calendar-checked ISO form). */
+export function parseDate(value: unknown): Date | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+  if (typeof value !== "string") return null;
+  const m = DATE.exec(value.trim());
+  if (m === null) return null;
+  const [, day = "", time, zone] = m;
+  // Feb 30 and the like: the calendar day must survive a round trip.
+  const midnight = new Date(`${day}T00:00Z`);
+  if (Number.isNaN(midnight.getTime()) || midnight.toISOString().slice(0, 10) !== day) return null;
+  const offset = zone === undefined ? "Z" : zone.replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
+  const date = new Date(`${day}T${time ?? "00:00"}${offset}`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** The fields of one file named `fileName` (relative path), or its problems by line. */
+export function markdownFields(
+  fm: FrontMatter,
+  fileName: string,
+): { ok: true; value: MarkdownFields } | { ok: false; problems: LineProblem[] } {
+  const problems: LineProblem[] = [];
+  const lineOf = (key: string) => fm.lines.get(key) ?? 1;
+  const bad = (key: string, message: string) => problems.push({ line: lineOf(key), message });
+  const optionalString = (key: string): string | undefined => {
+    const v = fm.fields.get(key);
+    if (v === undefined || v === null) return undefined;
+    // One-line fields (title, excerpt, author): a folded or block scalar's line breaks as spaces.
+    if (typeof v === "string" || typeof v === "number")
+      return String(v).replace(/\s+/gu, " ").trim();
+    bad(key, `${key} must be text`);
+    return undefined;
+  };
+
+  let body = fm.body;
+  let title = optionalString("title") ?? "";
+  let titleFromHeading = false;
+  if (!fm.fields.has("title")) {
+    const heading = /^\s*# +(.+?)[ #]*(?:\r?\n|$)/.exec(body);
+    if (heading?.[1] !== undefined) {
+      title = heading[1].trim();
+      body = body.slice(heading[0].length).replace(/^\s*\n/, "");
+      titleFromHeading = true;
+    }
+  }
+  if (title === "") {
+    problems.push({
+      line: fm.fields.has("title") ? lineOf("title") : 1,
+      message: "has no title (a title: in front matter, or a first line '# Title')",
+    });
+  }
+
+  const givenSlug = optionalString("slug");
+  const parts = fileName.split("/");
+  const base = (parts.at(-1) ?? "").replace(/\.(md|markdown)$/i, "");
+  const named = /^_?index$/i.test(base) && parts.length > 1 ? (parts.at(-2) ?? base) : base;
+  const slug = givenSlug ?? slugify(named);
+  if (givenSlug !== undefined && slugify(givenSlug) !== givenSlug) {
+    bad(
+      "slug",
+      `slug "${givenSlug}" must be lower-case letters, digits and dashes (try "${slugify(givenSlug)}")`,
+    );
+  }
+
+  let rawTags: unknown[] = [];
+  const tagValue = fm.fields.get("tags");
+  if (typeof tagValue === "string") rawTags = tagValue.split(",");
+  else if (Array.isArray(tagValue)) rawTags = tagValue;
+  else if (tagValue !== undefined && tagValue !== null)
+    bad("tags", "tags must be a list or a comma-separated string");
+  if (rawTags.some((t) => typeof t !== "string" && typeof t !== "number")) {
+    bad("tags", "each tag must be text");
+    rawTags = [];
+  }
+  const tags = normaliseTags(rawTags.map(String));
+  if (!tags.ok) bad("tags", tags.problem);
+
+  const dateOf = (key: string): Date | null => {
+    const v = fm.fields.get(key);
+    if (v === undefined || v === null) return null;
+    const date = parseDate(v);
+    if (date === null)
+      bad(key, `${key} "${String(v)}" is not a date (YYYY-MM-DD or an ISO date-time)`);
+    return date;
+  };
+  const date = dateOf("date");
+  const updated = dateOf("updated");
+
+  const draftValue = fm.fields.get("draft") ?? false;
+  if (typeof draftValue !== "boolean")
+    bad("draft", `draft must be true or false, not "${String(draftValue)}"`);
+
+  const coverKey = ["cover", "coverImage", "cover_image"].find((k) => fm.fields.has(k));
+  const cover = coverKey === undefined ? undefined : optionalString(coverKey);
+  let coverImageUrl: string | null = null;
+  if (coverKey !== undefined && cover !== undefined && cover !== "") {
+    coverImageUrl = absoluteHttpUrl(cover);
+    if (coverImageUrl === null)
+      bad(coverKey, `${coverKey} "${cover}" must be an absolute http(s) URL`);
+  }
+  const excerpt = optionalString("excerpt");
+  const authorName = optionalString("author");
+
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    value: {
+      title,
+      slug,
+      slugLine: givenSlug === undefined ? 1 : lineOf("slug"),
+      bodyMarkdown: body,
+      tags: tags.ok ? tags.tags : [],
+      date,
+      updated,
+      draft: draftValue === true,
+      excerpt: excerpt === "" ? undefined : excerpt,
+      authorName: authorName === "" ? undefined : authorName,
+      coverImageUrl,
+      titleFromHeading,
+    },
+  };
+}
+
+function absoluteHttpUrl(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}

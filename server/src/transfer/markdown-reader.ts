@@ -1,0 +1,188 @@
+/**
+ * The Markdown folder importer's reader (`pressroom import --from markdown DIR`): every `.md` and
+ * `.markdown` file under the folder, recursively, as a blog (front matter: markdown-fields.ts).
+ * Names starting with "." (files and folders) are passed over silently; other files and
+ * symbolic links are listed as skipped. Files are read 64 at a time, in sorted order of their
+ * paths (sourceKey `markdown:<path relative to the folder, with />`). Every problem of every
+ * file is collected, each as `path:line`, then thrown as one ImportInputError.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { parseFrontMatter } from "./front-matter.js";
+import {
+  type ImportBlog,
+  ImportInputError,
+  type ImportProblem,
+  type ImportReader,
+  type SkippedEntry,
+} from "./import-set.js";
+import { KNOWN_KEYS, markdownFields } from "./markdown-fields.js";
+
+const CONCURRENCY = 64;
+const MARKDOWN = /\.(md|markdown)$/i;
+
+/** The Markdown files under `root` (relative, with /, sorted) and the other entries skipped. */
+async function walk(root: string): Promise<{ files: string[]; skipped: SkippedEntry[] }> {
+  const files: string[] = [];
+  const skipped: SkippedEntry[] = [];
+  const visit = async (relative: string): Promise<void> => {
+    const entries = await readdir(join(root, relative), { withFileTypes: true });
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) await visit(path);
+      else if (entry.isSymbolicLink())
+        skipped.push({ origin: path, reason: "a symbolic link (not followed)" });
+      else if (entry.isFile() && MARKDOWN.test(entry.name)) files.push(path);
+      else skipped.push({ origin: path, reason: "not a Markdown file (.md, .markdown)" });
+    }
+  };
+  await visit("");
+  const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  files.sort(byCodeUnit);
+  skipped.sort((a, b) => byCodeUnit(a.origin, b.origin));
+  return { files, skipped };
+}
+
+type FileResult =
+  | {
+      ok: true;
+      blog: ImportBlog;
+      slugLine: number;
+      unknownKeys: string[];
+      fromHeading: boolean;
+      mtimeUsed: boolean;
+    }
+  | { ok: false; problems: ImportProblem[] };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+async function readOne(root: string, path: string): Promise<FileResult> {
+  const fail = (line: number | null, message: string): FileResult => ({
+    ok: false,
+    problems: [{ where: line === null ? path : `${path}:${line}`, message }],
+  });
+  let bytes: Uint8Array;
+  let mtime: Date;
+  try {
+    [bytes, mtime] = await Promise.all([
+      readFile(join(root, path)),
+      stat(join(root, path)).then((s) => s.mtime),
+    ]);
+  } catch (err) {
+    return fail(null, `cannot be read (${err instanceof Error ? err.message : String(err)})`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes).replace(/^\uFEFF/, "");
+  } catch {
+    return fail(null, "is not UTF-8 text");
+  }
+  const fm = parseFrontMatter(text);
+  if (!fm.ok) {
+    return {
+      ok: false,
+      problems: fm.problems.map((p) => ({ where: `${path}:${p.line}`, message: p.message })),
+    };
+  }
+  const fields = markdownFields(fm.value, path);
+  if (!fields.ok) {
+    return {
+      ok: false,
+      problems: fields.problems.map((p) => ({ where: `${path}:${p.line}`, message: p.message })),
+    };
+  }
+  const f = fields.value;
+  const createdAt = f.date ?? mtime;
+  return {
+    ok: true,
+    slugLine: f.slugLine,
+    unknownKeys: [...fm.value.fields.keys()].filter((k) => !KNOWN_KEYS.has(k)),
+    fromHeading: f.titleFromHeading,
+    mtimeUsed: f.date === null,
+    blog: {
+      sourceKey: `markdown:${path}`,
+      origin: path,
+      title: f.title,
+      slug: f.slug,
+      status: f.draft ? "draft" : "released",
+      bodyMarkdown: f.bodyMarkdown,
+      excerpt: f.excerpt,
+      tags: f.tags,
+      authorName: f.authorName ?? "Pressroom",
+      coverImageUrl: f.coverImageUrl,
+      createdAt,
+      updatedAt: f.updated ?? createdAt,
+      releasedAt: f.draft ? null : createdAt,
+      removedAt: null,
+    },
+  };
+}
+
+export const readMarkdownFolder: ImportReader = async (source, options) => {
+  let listing: { files: string[]; skipped: SkippedEntry[] };
+  try {
+    if (!(await stat(source)).isDirectory()) throw new Error("not a folder");
+    listing = await walk(source);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ImportInputError([
+      { where: source, message: `is not a readable folder (${reason})` },
+    ]);
+  }
+  const { files, skipped } = listing;
+  const total = files.length;
+  const step = Math.max(1, Math.floor(total / 100));
+  const results: FileResult[] = new Array(total);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    for (let i = next++; i < total; i = next++) {
+      results[i] = await readOne(source, files[i] ?? "");
+      done++;
+      if (done % step === 0 || done === total) options.onProgress?.("reading", done, total);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, total) }, worker));
+
+  const problems: ImportProblem[] = [];
+  const blogs: ImportBlog[] = [];
+  const slugOwners = new Map<string, string>();
+  const unknownKeys = new Map<string, number>();
+  let fromHeading = 0;
+  let mtimeUsed = 0;
+  for (const result of results) {
+    if (!result.ok) {
+      problems.push(...result.problems);
+      continue;
+    }
+    const { blog } = result;
+    const owner = slugOwners.get(blog.slug);
+    if (owner !== undefined) {
+      problems.push({
+        where: `${blog.origin}:${result.slugLine}`,
+        message: `slug "${blog.slug}" is also the slug of ${owner} (set a distinct slug: in front matter)`,
+      });
+    } else slugOwners.set(blog.slug, blog.origin);
+    for (const key of result.unknownKeys) unknownKeys.set(key, (unknownKeys.get(key) ?? 0) + 1);
+    if (result.fromHeading) fromHeading++;
+    if (result.mtimeUsed) mtimeUsed++;
+    blogs.push(blog);
+  }
+  if (problems.length > 0) throw new ImportInputError(problems);
+
+  const notes = [`${blogs.length} Markdown file(s) read.`];
+  if (fromHeading > 0)
+    notes.push(
+      `${fromHeading} title(s) taken from the file's first '# heading' (removed from the body).`,
+    );
+  if (mtimeUsed > 0)
+    notes.push(`${mtimeUsed} file(s) have no date: their modification time was used.`);
+  if (unknownKeys.size > 0) {
+    const keys = [...unknownKeys]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, n]) => `${k} (${n})`);
+    notes.push(`Front matter keys not imported: ${keys.join(", ")}.`);
+  }
+  return { format: "markdown", blogs, skipped, notes };
+};
