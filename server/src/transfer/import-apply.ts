@@ -6,16 +6,19 @@
  *
  * There are no transactions: a database error or a crash midway leaves the blogs written so far.
  * Every write is keyed by the blog's derived id and every entry compared first, so running the
- * same import again completes it and changes nothing already done. Meanwhile a marker
- * (`markers`, `_id: import:<workspace id>`) says an import of the workspace did not finish.
+ * same import again completes it and changes nothing already done. Meanwhile a marker per run
+ * (`markers`, `_id: import:<workspace id>:<run>`, `value`: the source) says an import of the
+ * workspace did not finish (or is still running); a run that finishes deletes its own and those
+ * of earlier runs of the same source.
  */
 import { MongoBulkWriteError } from "mongodb";
 import { newRevision, slugTaken, versionFilter } from "../blogs/blog-rules.js";
 import type { BlogDoc, Collections } from "../db/collections.js";
 import { isDuplicateKey } from "../db/duplicate-key.js";
 import { conflict } from "../domain-error.js";
+import { randomBase62 } from "../ids.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
-import type { ImportedFields, ImportPlan, PlanEntry } from "./import-plan.js";
+import { type ImportedFields, type ImportPlan, type PlanEntry, unchanged } from "./import-plan.js";
 import type { OnProgress } from "./import-set.js";
 
 /** Blogs inserted per insertMany. */
@@ -23,20 +26,25 @@ const INSERT_BATCH = 500;
 /** Updates of one blog lost to another writer in a row before the import gives up on it. */
 const MAX_UPDATE_ATTEMPTS = 5;
 
-export const importMarkerId = (workspaceId: string): string => `import:${workspaceId}`;
+/** The markers of `workspaceId`'s runs: `import:<workspace id>:<run>`. */
+const markersOf = (workspaceId: string) => ({ $regex: `^import:${workspaceId}:` });
 
 export interface UnfinishedImport {
   readonly startedAt: Date;
   readonly source: string;
 }
 
-/** The import of `workspaceId` that started and did not finish, if any. */
+/** The oldest import into `workspaceId` that started and did not finish (or still runs), if any. */
 export async function unfinishedImport(
   c: Pick<Collections, "markers">,
   workspaceId: string,
 ): Promise<UnfinishedImport | null> {
-  const marker = await c.markers.findOne({ _id: importMarkerId(workspaceId) });
-  return marker === null ? null : { startedAt: marker.at, source: marker.value ?? "" };
+  const [marker] = await c.markers
+    .find({ _id: markersOf(workspaceId) })
+    .sort({ at: 1, _id: 1 })
+    .limit(1)
+    .toArray();
+  return marker === undefined ? null : { startedAt: marker.at, source: marker.value ?? "" };
 }
 
 export interface ApplyResult {
@@ -82,12 +90,9 @@ export async function applyImport(
   }
   const total = creates.length + updates.length;
   if (total === 0) return result;
-  const marker = importMarkerId(workspaceId);
-  await c.markers.updateOne(
-    { _id: marker },
-    { $set: { at: options.now, value: options.source } },
-    { upsert: true },
-  );
+  // A marker of this run's own (an insert: exact with concurrent runs on any database).
+  const marker = `import:${workspaceId}:${randomBase62(8)}`;
+  await c.markers.insertOne({ _id: marker, at: options.now, value: options.source });
   let done = 0;
 
   /** Writes `fields` over the stored blog `id`, re-reading it after a lost race. */
@@ -136,6 +141,10 @@ export async function applyImport(
       if (entry === undefined) continue;
       const stored = await c.blogs.findOne({ _id: entry.id, workspaceId });
       if (stored === null) throw slugTaken(entry.blog.slug);
+      if (unchanged(entry.blog, stored)) {
+        result.unchanged++;
+        continue;
+      }
       await update({ ...entry, stored }, fieldsOf(entry));
     }
     done += batch.length;
@@ -146,7 +155,13 @@ export async function applyImport(
     done++;
     if (done % 100 === 0 || done === total) progress("importing", done, total);
   }
-  await c.markers.deleteOne({ _id: marker });
+  // Done: this run's marker goes, and those of earlier runs of the same source it completed.
+  await c.markers.deleteMany({
+    $or: [
+      { _id: marker },
+      { _id: markersOf(workspaceId), value: options.source, at: { $lte: options.now } },
+    ],
+  });
   return result;
 }
 

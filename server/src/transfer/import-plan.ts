@@ -65,7 +65,7 @@ const same = (a: Date | null, b: Date | null): boolean =>
   a === null || b === null ? a === b : a.getTime() === b.getTime();
 
 /** Whether `stored` already holds what the entry would write; no write (or event) then. */
-function unchanged(blog: ImportBlog, stored: BlogDoc): boolean {
+export function unchanged(blog: ImportBlog, stored: BlogDoc): boolean {
   if (stored.bodyMarkdown !== blog.bodyMarkdown) return false;
   const excerpt = blog.excerpt?.trim() || excerptOf(stored.bodyHtml);
   const cover = blog.coverImageUrl === null ? null : coverUrl(blog.coverImageUrl);
@@ -104,16 +104,23 @@ export async function planImport(
   if (problems.length > 0) throw new ImportInputError(problems);
 
   const ids = set.blogs.map((b) => importBlogId(workspaceId, b.sourceKey));
-  const stored = new Map<string, BlogDoc>();
-  await inBatches(ids, CHUNK, async (batch) => {
-    const docs = await c.blogs
-      .find({ _id: { $in: batch } }, { projection: { webhookOutbox: 0 } })
-      .toArray();
-    for (const doc of docs) stored.set(doc._id, doc);
-  });
+  // One pass over the workspace's slugs says which entries exist already; only those are read
+  // in full: by `_id` when few, else in one more pass (on the embedded database every query but
+  // an exact `_id` is a full scan, so twenty `$in` batches cost twenty scans).
   const slugOwner = new Map<string, string>();
+  const inWorkspace = new Set<string>();
   for await (const b of c.blogs.find({ workspaceId }, { projection: { _id: 1, slug: 1 } })) {
     slugOwner.set(b.slug, b._id);
+    inWorkspace.add(b._id);
+  }
+  const existing = ids.filter((id) => inWorkspace.has(id));
+  const stored = new Map<string, BlogDoc>();
+  const wanted = new Set(existing);
+  const filter = existing.length <= CHUNK ? { _id: { $in: existing } } : { workspaceId };
+  if (existing.length > 0) {
+    for await (const doc of c.blogs.find(filter, { projection: { webhookOutbox: 0 } })) {
+      if (wanted.has(doc._id) && doc.workspaceId === workspaceId) stored.set(doc._id, doc);
+    }
   }
 
   const entries: PlanEntry[] = set.blogs.map((blog, i) => {
@@ -127,9 +134,6 @@ export async function planImport(
       });
     }
     if (doc === undefined) return { blog, id, action: "create" };
-    if (doc.workspaceId !== workspaceId) {
-      problems.push({ where: blog.origin, message: `its id ${id} is taken in another workspace.` });
-    }
     if (unchanged(blog, doc)) return { blog, id, action: "unchanged", stored: doc };
     if (doc.status === "removed") {
       const reason = "removed in Pressroom, and a removal is final: left as it is.";
