@@ -23,6 +23,8 @@ let targetWs: string;
 let exported: WorkspaceExport;
 let exportText: string;
 const secrets: string[] = [];
+let targetKey: string;
+let sinceToken: string;
 
 const envOf = (t: TestDb) => ({ MONGODB_URI: t.uri, MONGODB_DB: t.name });
 const ok = (r: CliResult): string => {
@@ -36,15 +38,34 @@ const file = async (name: string, content: string): Promise<string> => {
   return at;
 };
 /**
- * Every stored document of the collections an import may write, for "nothing changed" (not
- * `apiKeys`: a consumer request of an earlier test updates its key's `lastUsedAt` later).
+ * Every stored document of workspace `ws` an import may write, for "nothing changed" (not
+ * `apiKeys`: a consumer request updates its key's `lastUsedAt` later).
  */
-const snapshot = async (db: Db) =>
-  Promise.all(
-    ["blogs", "markers", "webhookEndpoints", "changes", "workspaces"].map((name) =>
-      db.collection(name).find({}).sort({ _id: 1 }).toArray(),
+const snapshot = async (db: Db, ws: string) =>
+  Promise.all([
+    ...["blogs", "webhookEndpoints", "changes"].map((name) =>
+      db.collection(name).find({ workspaceId: ws }).sort({ _id: 1 }).toArray(),
     ),
-  );
+    db
+      .collection("markers")
+      .find({ _id: { $regex: `^import:${ws}:` } as never })
+      .toArray(),
+    db
+      .collection("workspaces")
+      .find({ _id: ws as never })
+      .toArray(),
+  ]);
+/** The server's outbox relay has taken the webhook events of the workspace's blogs. */
+async function relayed(db: Db, ws: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (
+      (await db.collection("blogs").countDocuments({ workspaceId: ws, webhookPending: true })) === 0
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("The outbox relay did not take the events within 30 s.");
+}
 /** The content of an export: what a round trip keeps (the format's identities dropped). */
 const contentOf = (doc: WorkspaceExport) => doc.blogs.map(({ id: _id, ...rest }) => rest);
 
@@ -102,6 +123,10 @@ beforeAll(async () => {
   sourceWs = await seedSource(source.db);
   targetWs = (await admin.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body
     .workspaces[0]?.id as string;
+  // A consumer of the target workspace that follows the changes feed from before the import.
+  targetKey = (await createStores(target.db).keys.mint(targetWs, "Mirror")).key;
+  const start = await get(`${server.url}/api/consumer/changes`, { "x-api-key": targetKey });
+  sinceToken = (start.body as { nextToken: string }).nextToken;
   exportText = ok(await runCli(["export", "--workspace", sourceWs], envOf(source)));
   exported = JSON.parse(exportText) as WorkspaceExport;
 }, 120_000);
@@ -148,27 +173,20 @@ describe("happy: round trip (README, 'Operator CLI': export, import)", () => {
       "keys[0]",
       "webhookEndpoints[0]",
     ]);
-    expect(await target.db.collection("apiKeys").countDocuments({})).toBe(0);
+    expect(await target.db.collection("apiKeys").countDocuments({})).toBe(1); // the mirror's
     expect(await target.db.collection("webhookEndpoints").countDocuments({})).toBe(0);
 
-    const before = await snapshot(target.db);
+    await relayed(target.db, targetWs);
+    const before = await snapshot(target.db, targetWs);
     const rerun = JSON.parse(
       ok(await runCli(["import", "--workspace", targetWs, "--json", from], envOf(target))),
     );
     expect(rerun.counts).toMatchObject({ create: 0, update: 0, unchanged: 5 });
-    expect(await snapshot(target.db)).toEqual(before);
+    expect(await snapshot(target.db, targetWs)).toEqual(before);
   });
 
   it("imported released blogs are visible to consumers and in the changes feed; drafts and removed are not; editors see drafts", async () => {
-    const minted = JSON.parse(
-      ok(
-        await runCli(
-          ["key", "mint", "--workspace", targetWs, "--name", "Check", "--json"],
-          envOf(target),
-        ),
-      ),
-    );
-    const headers = { "x-api-key": String(minted.key) };
+    const headers = { "x-api-key": targetKey };
     const list = await get(`${server.url}/api/consumer/blogs`, headers);
     const titles = (list.body as { data: { title: string }[] }).data.map((b) => b.title).sort();
     expect(titles).toEqual(["Edited later", "Hello world"]);
@@ -180,7 +198,10 @@ describe("happy: round trip (README, 'Operator CLI': export, import)", () => {
         blog.status === "released" ? 200 : 404,
       ]);
     }
-    const changes = await get(`${server.url}/api/consumer/changes`, headers);
+    const changes = await get(
+      `${server.url}/api/consumer/changes?since=${encodeURIComponent(sinceToken)}`,
+      headers,
+    );
     const upserts = (
       changes.body as { changes: { type: string; blog?: { title: string } }[] }
     ).changes
@@ -208,7 +229,7 @@ describe("happy: dry run (README, 'Operator CLI': --dry-run)", () => {
     const ws = JSON.parse(
       ok(await runCli(["workspace", "create", "--name", "Dry", "--json"], envOf(target))),
     ).id;
-    const before = await snapshot(target.db);
+    const before = await snapshot(target.db, ws);
     const from = await file("dry.json", exportText);
     const plan = JSON.parse(
       ok(await runCli(["import", "--workspace", ws, "--dry-run", "--json", from], envOf(target))),
@@ -217,7 +238,7 @@ describe("happy: dry run (README, 'Operator CLI': --dry-run)", () => {
     expect(plan.entries.map((e: { slug: string; action: string }) => [e.slug, e.action])).toEqual(
       exported.blogs.map((b) => [b.slug, "create"]),
     );
-    expect(await snapshot(target.db)).toEqual(before);
+    expect(await snapshot(target.db, ws)).toEqual(before);
   });
 });
 
@@ -226,13 +247,13 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
     const ws = JSON.parse(
       ok(await runCli(["workspace", "create", "--name", name, "--json"], envOf(target))),
     ).id as string;
-    const before = await snapshot(target.db);
+    const before = await snapshot(target.db, ws);
     const result = await runCli(
       ["import", "--workspace", ws, await file(name, content)],
       envOf(target),
     );
     expect(result.code).toBe(1);
-    expect(await snapshot(target.db)).toEqual(before);
+    expect(await snapshot(target.db, ws)).toEqual(before);
     return result.stderr;
   };
 
@@ -260,7 +281,7 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
     const stores = createStores(target.db);
     const ws = (await stores.workspaces.create("Clash"))._id;
     await stores.blogs.create(ws, { title: "Mine", slug: "unicode", bodyMarkdown: "x" });
-    const before = await snapshot(target.db);
+    const before = await snapshot(target.db, ws);
     const result = await runCli(
       ["import", "--workspace", ws, await file("clash.json", exportText)],
       envOf(target),
@@ -269,7 +290,7 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
     expect(result.stderr).toMatch(
       /blogs\[1\] "unicode": slug "unicode" is already used in this workspace by blog b_/,
     );
-    expect(await snapshot(target.db)).toEqual(before);
+    expect(await snapshot(target.db, ws)).toEqual(before);
   });
 
   it("an unknown format version is refused", async () => {
