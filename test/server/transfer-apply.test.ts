@@ -74,6 +74,38 @@ describe("happy: an import's blog ids are derived from the workspace and the ent
   });
 });
 
+describe("happy: the source wins over an edited blog, but not over a removal", () => {
+  it("a changed entry is updated (new revision, a blog.updated event for a released blog); a blog removed in Pressroom is a conflict, left as it is", async () => {
+    const ws = await newWorkspace("Edited");
+    await applyImport(c, await planImport(c, inlineRenderer, ws, set), {
+      source: "s",
+      now: new Date(),
+    });
+    const [first, second] = set.blogs;
+    if (first === undefined || second === undefined) throw new Error("seed");
+    const id = importBlogId(ws, first.sourceKey);
+    const before = await c.blogs.findOne({ _id: id });
+    await createStores(t.db).blogs.setStatus(ws, importBlogId(ws, second.sourceKey), "removed");
+    const changed: ImportSet = {
+      ...set,
+      blogs: set.blogs.map((b, i) =>
+        i === 0 || i === 1 ? { ...b, title: `${b.title} (edited at the source)` } : b,
+      ),
+    };
+    const plan = await planImport(c, inlineRenderer, ws, changed);
+    expect(planCounts(plan)).toMatchObject({ update: 1, conflict: 1, unchanged: 10 });
+    const result = await applyImport(c, plan, { source: "s", now: new Date() });
+    expect(result).toEqual({ created: 0, updated: 1, unchanged: 10, conflicts: 1 });
+    const after = await c.blogs.findOne({ _id: id });
+    expect(after?.title).toBe("Post 0 (edited at the source)");
+    expect(after?.revision).not.toBe(before?.revision);
+    expect(after?.updatedAt).toEqual(first.updatedAt);
+    expect(after?.webhookOutbox?.map((e) => e.type)).toContain("blog.updated");
+    const removed = await c.blogs.findOne({ _id: importBlogId(ws, second.sourceKey) });
+    expect([removed?.status, removed?.title]).toEqual(["removed", "Post 1"]);
+  });
+});
+
 describe("error: a run that fails midway (no transactions)", () => {
   it("leaves the blogs written so far and a marker; running it again completes it and clears the marker", async () => {
     const ws = await newWorkspace("Interrupted");
