@@ -8,6 +8,7 @@ import { runBackupCommand } from "./backup-commands.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import { failureOf } from "./failure.js";
 import { createOutput } from "./output.js";
+import { runTransfer } from "./transfer-commands.js";
 
 const USAGE = `Usage: pressroom <command> [options]
 
@@ -33,6 +34,10 @@ const USAGE = `Usage: pressroom <command> [options]
   workspace limit --workspace ID --rate REQUESTS/SECONDS|default
   user create --email E --name N          a dashboard user; the password is read from stdin
   demo                                    seed a workspace with example blogs
+  export --workspace ID [--out FILE]      the workspace as JSON (stdout by default); keys
+                                          and webhook endpoints as metadata, no secrets
+  import --workspace ID [--from pressroom|ghost|markdown] [--dry-run] SOURCE
+                                          idempotent: running it again changes nothing
 
 Options: --json (one JSON object on stdout), --help
 The database is MONGODB_URI when set, else the embedded one in DATA_DIR (default ./data).`;
@@ -61,6 +66,8 @@ const OPTIONS = {
   rate: { type: "string" },
   out: { type: "string" },
   force: { type: "boolean" },
+  from: { type: "string" },
+  "dry-run": { type: "boolean" },
 } as const;
 
 async function runDb(
@@ -124,6 +131,11 @@ export async function main(argv: string[]): Promise<number> {
     if (first === "db") {
       await runDb(values, json);
       return -1;
+    }
+    if (first === "export" || first === "import") {
+      const args = second === undefined ? rest : [second, ...rest];
+      await runTransfer(loadConfig(), first, { words: [first], args, options: values }, out);
+      return 0;
     }
     const twoWords = `${first} ${second ?? ""}`;
     const [words, args] =

@@ -180,6 +180,13 @@ export interface BlogDoc {
   webhookPending?: boolean;
   /** The number of this blog's last webhook event (`OutboxEventDoc.seq`); absent before the first. */
   eventSeq?: number;
+  /**
+   * The source entry an import made or last wrote this blog from (`ImportBlog.sourceKey`:
+   * `pressroom:<id>`, `ghost:<id>`, `markdown:<path>`); absent on blogs never imported. The blog's
+   * `_id` is derived from it and the workspace (transfer/import-identity.ts), so a re-import finds
+   * the blog by `_id`; this field is for people and tools reading the database.
+   */
+  importKey?: string;
 }
 
 /**

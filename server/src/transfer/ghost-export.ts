@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { ImportInputError } from "./import-set.js";
-import { parseJsonLocated } from "./json-position.js";
+import { parseJsonSource } from "./json-source.js";
 
 export type GhostRecord = Readonly<Record<string, unknown>>;
 
@@ -64,12 +64,7 @@ export async function loadGhostExport(file: string): Promise<GhostExport> {
     const reason = err instanceof Error ? err.message : String(err);
     throw new ImportInputError([{ where: file, message: `cannot be read (${reason})` }]);
   }
-  const parsed = parseJsonLocated(text.replace(/^\uFEFF/, ""));
-  if (!parsed.ok) {
-    const where = `${file}:${parsed.line}:${parsed.column}`;
-    throw new ImportInputError([{ where, message: parsed.message }]);
-  }
-  const root = parsed.value;
+  const root = parseJsonSource(text.replace(/^\uFEFF/, ""), file);
   const db = isRecord(root) && Array.isArray(root.db) ? root.db[0] : root;
   const data = isRecord(db) ? db.data : undefined;
   if (!isRecord(data) || !Array.isArray(data.posts)) {

@@ -1,0 +1,181 @@
+/**
+ * `pressroom export` and `pressroom import` (transfer/): a workspace to Pressroom's own JSON, and
+ * a source (that JSON, or the formats in READERS) into a workspace, idempotently.
+ */
+import { createWriteStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Writable } from "node:stream";
+import { renderPool } from "../blogs/render-pool.js";
+import type { Config } from "../config.js";
+import { collections } from "../db/collections.js";
+import { openDatabase } from "../db/database.js";
+import { DomainError } from "../domain-error.js";
+import { exportWorkspace, writeExport } from "../transfer/export-workspace.js";
+import { readGhostExport } from "../transfer/ghost-reader.js";
+import { applyImport, unfinishedImport } from "../transfer/import-apply.js";
+import { type ImportPlan, planCounts, planImport } from "../transfer/import-plan.js";
+import {
+  ImportInputError,
+  type ImportReader,
+  type ImportSet,
+  type OnProgress,
+} from "../transfer/import-set.js";
+import { parseJsonSource } from "../transfer/json-source.js";
+import { readMarkdownFolder } from "../transfer/markdown-reader.js";
+import { readPressroomExport } from "../transfer/pressroom-format.js";
+import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
+import { type Output, table } from "./output.js";
+
+type Format = ImportSet["format"];
+const FORMATS: readonly Format[] = ["pressroom", "ghost", "markdown"];
+
+/** The reader of each source format (`--from`). */
+const READERS: Readonly<Record<Format, ImportReader>> = {
+  pressroom: readPressroomExport,
+  ghost: readGhostExport,
+  markdown: readMarkdownFolder,
+};
+
+/** `--from`, or what SOURCE is: a folder → markdown; JSON of an export → pressroom; Ghost's → ghost. */
+async function formatOf(source: string, from: string | undefined): Promise<Format> {
+  if (from !== undefined) {
+    if (!FORMATS.includes(from as Format))
+      throw new UsageError(`--from takes ${FORMATS.join(", ")}.`);
+    return from as Format;
+  }
+  const info = await stat(source).catch(() => null);
+  if (info === null) throw new UsageError(`No such file or folder: ${source}`);
+  if (info.isDirectory()) return "markdown";
+  const text = await readFile(source, "utf8");
+  if (!/^\s*[[{]/.test(text)) {
+    throw new UsageError(`Cannot tell the format of ${source}; give --from ${FORMATS.join("|")}.`);
+  }
+  const doc = parseJsonSource(text, path.basename(source)) as Record<string, unknown> | null;
+  if (doc?.format === "pressroom.workspace-export") return "pressroom";
+  const ghostDb = (doc?.db as { data?: { posts?: unknown } }[] | undefined)?.[0];
+  if (Array.isArray(ghostDb?.data?.posts)) return "ghost";
+  throw new UsageError(`Cannot tell the format of ${source}; give --from ${FORMATS.join("|")}.`);
+}
+
+/** A progress line on stderr at most once a second, and the last one. */
+function progressLine(out: Output): OnProgress {
+  let last = Date.now();
+  let printed = false;
+  return (step, done, total) => {
+    const now = Date.now();
+    if (now - last < 1000 && !(done === total && printed)) return;
+    last = now;
+    printed = done < total;
+    const pct = total === 0 ? 100 : Math.floor((done / total) * 100);
+    out.note(
+      `${step}: ${done.toLocaleString("en")} of ${total.toLocaleString("en")} blogs (${pct}%)`,
+    );
+  };
+}
+
+function printPlan(plan: ImportPlan, dryRun: boolean, out: Output, applied?: object): void {
+  const counts = planCounts(plan);
+  const entries = plan.entries.map((e) => ({
+    origin: e.blog.origin,
+    id: e.id,
+    slug: e.blog.slug,
+    action: e.action,
+    status: e.blog.status,
+    ...(e.reason === undefined ? {} : { reason: e.reason }),
+  }));
+  const shown = dryRun ? entries : entries.filter((e) => e.action === "conflict");
+  const text = [
+    `${dryRun ? "Dry run, nothing written: would" : "Imported:"} create ${counts.create}, update ${counts.update}, leave ${counts.unchanged} unchanged; ${counts.conflict} conflict(s), ${counts.skipped} skipped.`,
+    ...(shown.length === 0
+      ? []
+      : [
+          table(
+            ["ORIGIN", "SLUG", "ACTION", "STATUS"],
+            shown.map((e) => [
+              e.origin,
+              e.slug,
+              e.reason ? `${e.action}: ${e.reason}` : e.action,
+              e.status,
+            ]),
+          ),
+        ]),
+    ...plan.set.skipped.map((s) => `skipped ${s.origin}: ${s.reason}`),
+    ...plan.set.notes,
+  ].join("\n");
+  out.result(
+    { dryRun, counts, entries, skipped: plan.set.skipped, notes: plan.set.notes, ...applied },
+    text,
+  );
+}
+
+async function importCommand(config: Config, input: CommandInput, out: Output): Promise<void> {
+  const workspaceId = required(input, "workspace");
+  const source = positional(input, "SOURCE");
+  const format = await formatOf(source, optional(input, "from"));
+  const reader = READERS[format];
+  const dryRun = input.options["dry-run"] === true;
+  const onProgress = progressLine(out);
+  const set = await reader(source, { onProgress });
+  const database = await openDatabase(config, (line) => out.note(line));
+  const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
+  try {
+    const c = collections(database.db);
+    const unfinished = await unfinishedImport(c, workspaceId);
+    if (unfinished !== null) {
+      out.note(
+        `An import into ${workspaceId} (${unfinished.source}) started ${unfinished.startedAt.toISOString()} did not finish; running it again completes it.`,
+      );
+    }
+    const plan = await planImport(c, renderer, workspaceId, set, onProgress);
+    if (dryRun) return printPlan(plan, true, out);
+    const applied = await applyImport(c, plan, {
+      source: `${format} ${path.resolve(source)}`,
+      now: new Date(),
+      onProgress,
+    });
+    printPlan(plan, false, out, { applied });
+  } finally {
+    await renderer.close();
+    await database.close();
+  }
+}
+
+async function exportCommand(config: Config, input: CommandInput, out: Output): Promise<void> {
+  const workspaceId = required(input, "workspace");
+  if (input.args.length > 0) throw new UsageError("export takes no positional arguments.");
+  const file = optional(input, "out");
+  const database = await openDatabase(config, (line) => out.note(line));
+  try {
+    const doc = await exportWorkspace(collections(database.db), workspaceId, new Date());
+    const target: Writable = file === undefined ? process.stdout : createWriteStream(file);
+    await writeExport(doc, target);
+    if (file !== undefined) {
+      await new Promise<void>((resolve, reject) => {
+        target.once("error", reject);
+        target.end(resolve);
+      });
+    }
+    const summary = `Exported ${doc.blogs.length} blogs, ${doc.keys.length} keys and ${doc.webhookEndpoints.length} webhook endpoints (metadata only, no secrets) of workspace ${workspaceId}${file === undefined ? "" : ` to ${file}`}.`;
+    if (file !== undefined && out.json) {
+      out.result({ file, blogs: doc.blogs.length, keys: doc.keys.length }, summary);
+    } else out.note(summary);
+  } finally {
+    await database.close();
+  }
+}
+
+/** `pressroom export|import …`; a source that cannot be imported exits 1 with every problem. */
+export async function runTransfer(
+  config: Config,
+  command: "export" | "import",
+  input: CommandInput,
+  out: Output,
+): Promise<void> {
+  try {
+    await (command === "export" ? exportCommand : importCommand)(config, input, out);
+  } catch (err) {
+    if (err instanceof ImportInputError) throw new DomainError("invalid", err.message);
+    throw err;
+  }
+}

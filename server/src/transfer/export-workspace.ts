@@ -1,0 +1,158 @@
+/**
+ * `pressroom export`: a workspace as one JSON document, Pressroom's own format, which
+ * `pressroom import` reads back (pressroom-format.ts).
+ *
+ * What a field is:
+ * - content, which an import into another workspace or database reproduces exactly: every field
+ *   of `blogs[]` but `id` (slug, title, status, bodies, excerpt, tags, author, cover, the four
+ *   timestamps);
+ * - identities and run data, which differ between two exports of the same content: `exportedAt`,
+ *   `blogs[].id` (an import gives the blog an id of its own, derived from the workspace and this
+ *   id), and `workspace`, `keys`, `webhookEndpoints`, which describe the exported workspace and are
+ *   never imported (keys and endpoints are metadata only: mint new keys, add endpoints again).
+ * Never in it: a key's hash or raw key, a webhook signing secret, users and their password hashes.
+ */
+import { once } from "node:events";
+import type { Writable } from "node:stream";
+import { excerptOf } from "../blogs/render.js";
+import type { BlogDoc, Collections, RateLimitSetting } from "../db/collections.js";
+import { notFound } from "../domain-error.js";
+
+export const EXPORT_FORMAT = "pressroom.workspace-export";
+export const EXPORT_VERSION = 1;
+
+export interface ExportedBlog {
+  id: string;
+  slug: string;
+  title: string;
+  status: BlogDoc["status"];
+  bodyMarkdown: string;
+  /** null: derived from the body (as a blog saved without an excerpt), so a round trip keeps it so. */
+  excerpt: string | null;
+  tags: string[];
+  authorName: string;
+  coverImageUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+  releasedAt: string | null;
+  removedAt: string | null;
+}
+
+export interface WorkspaceExport {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_VERSION;
+  exportedAt: string;
+  workspace: { id: string; name: string; createdAt: string; rateLimit: RateLimitSetting | null };
+  blogs: ExportedBlog[];
+  keys: {
+    id: string;
+    name: string;
+    /** The key's first 12 characters (`cp_live_` and 4 more), as the dashboard shows it. */
+    prefix: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+    expiresAt: string | null;
+    revokedAt: string | null;
+  }[];
+  webhookEndpoints: { url: string; description: string; events: string[]; enabled: boolean }[];
+}
+
+const iso = (at: Date | null | undefined): string | null => at?.toISOString() ?? null;
+
+/** Blogs in the order of creation, ties by slug: ids change on import, slugs do not. */
+const byCreation = (a: BlogDoc, b: BlogDoc): number =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+
+export function exportedBlog(b: BlogDoc): ExportedBlog {
+  return {
+    id: b._id,
+    slug: b.slug,
+    title: b.title,
+    status: b.status,
+    bodyMarkdown: b.bodyMarkdown,
+    excerpt: b.excerpt === excerptOf(b.bodyHtml) ? null : b.excerpt,
+    tags: b.tags,
+    authorName: b.authorName,
+    coverImageUrl: b.coverImageUrl,
+    createdAt: b.createdAt.toISOString(),
+    updatedAt: b.updatedAt.toISOString(),
+    releasedAt: iso(b.releasedAt),
+    removedAt: iso(b.removedAt),
+  };
+}
+
+/** The export of workspace `workspaceId`, every blog in every state included. */
+export async function exportWorkspace(
+  c: Pick<Collections, "workspaces" | "blogs" | "apiKeys" | "webhookEndpoints">,
+  workspaceId: string,
+  now: Date,
+): Promise<WorkspaceExport> {
+  const ws = await c.workspaces.findOne({ _id: workspaceId });
+  if (ws === null) throw notFound("Workspace not found.");
+  const blogs = await c.blogs
+    .find(
+      { workspaceId },
+      { projection: { webhookOutbox: 0, feedPending: 0, webhookPending: 0, eventSeq: 0 } },
+    )
+    .sort({ createdAt: 1, _id: 1 })
+    .toArray();
+  const keys = await c.apiKeys
+    .find({ workspaceId }, { projection: { _id: 0 } })
+    .sort({ createdAt: 1, keyId: 1 })
+    .toArray();
+  const endpoints = await c.webhookEndpoints
+    .find({ workspaceId }, { projection: { secret: 0, previousSecret: 0 } })
+    .sort({ createdAt: 1, _id: 1 })
+    .toArray();
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    workspace: {
+      id: ws._id,
+      name: ws.name,
+      createdAt: ws.createdAt.toISOString(),
+      rateLimit: ws.rateLimit ?? null,
+    },
+    blogs: blogs.sort(byCreation).map(exportedBlog),
+    keys: keys.map((k) => ({
+      id: k.keyId,
+      name: k.name,
+      prefix: k.prefix,
+      createdAt: k.createdAt.toISOString(),
+      lastUsedAt: iso(k.lastUsedAt),
+      expiresAt: iso(k.expiresAt),
+      revokedAt: iso(k.revokedAt),
+    })),
+    webhookEndpoints: endpoints.map((e) => ({
+      url: e.url,
+      description: e.description,
+      events: e.events,
+      enabled: e.enabled,
+    })),
+  };
+}
+
+/**
+ * Writes `doc` as indented JSON, one blog at a time, waiting whenever `out` asks to (its
+ * buffer is full), so 10,000 blogs never sit in memory twice; resolves once all is handed over.
+ */
+export async function writeExport(doc: WorkspaceExport, out: Writable): Promise<void> {
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, "drain");
+  };
+  const { blogs, ...head } = doc;
+  const headText = JSON.stringify({ ...head, blogs: [] }, null, 2);
+  // Everything but the blogs, then each blog in the place of the empty list.
+  const [before, after] = headText.split('"blogs": []');
+  await write(`${before}"blogs": [`);
+  for (let i = 0; i < blogs.length; i++) {
+    const blog = JSON.stringify(blogs[i], null, 2).replace(/\n/g, "\n    ");
+    await write(`${i === 0 ? "" : ","}\n    ${blog}`);
+  }
+  await new Promise<void>((resolve, reject) => {
+    out.write(`${blogs.length === 0 ? "" : "\n  "}]${after}\n`, (err) =>
+      err ? reject(err) : resolve(),
+    );
+  });
+}

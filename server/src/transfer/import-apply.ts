@@ -1,0 +1,184 @@
+/**
+ * Carries out an import plan (import-plan.ts): inserts the new blogs, updates the changed ones
+ * (the source wins), writes nothing for the unchanged. Each write is a blog write like any other
+ * (blog-writes.ts): rendered body, a new revision, `feedPending` and the webhook event in the
+ * blog's outbox when the blog is or was released — but with the source's timestamps.
+ *
+ * There are no transactions: a database error or a crash midway leaves the blogs written so far.
+ * Every write is keyed by the blog's derived id and every entry compared first, so running the
+ * same import again completes it and changes nothing already done. Meanwhile a marker per run
+ * (`markers`, `_id: import:<workspace id>:<run>`, `value`: the source) says an import of the
+ * workspace did not finish (or is still running); a run that finishes deletes its own and those
+ * of earlier runs of the same source.
+ */
+import { MongoBulkWriteError } from "mongodb";
+import { newRevision, slugTaken, versionFilter } from "../blogs/blog-rules.js";
+import type { BlogDoc, Collections } from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
+import { conflict } from "../domain-error.js";
+import { randomBase62 } from "../ids.js";
+import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
+import { type ImportedFields, type ImportPlan, type PlanEntry, unchanged } from "./import-plan.js";
+import type { OnProgress } from "./import-set.js";
+
+/** Blogs inserted per insertMany. */
+const INSERT_BATCH = 500;
+/** Updates of one blog lost to another writer in a row before the import gives up on it. */
+const MAX_UPDATE_ATTEMPTS = 5;
+
+/** The markers of `workspaceId`'s runs: `import:<workspace id>:<run>`. */
+const markersOf = (workspaceId: string) => ({ $regex: `^import:${workspaceId}:` });
+
+export interface UnfinishedImport {
+  readonly startedAt: Date;
+  readonly source: string;
+}
+
+/** The oldest import into `workspaceId` that started and did not finish (or still runs), if any. */
+export async function unfinishedImport(
+  c: Pick<Collections, "markers">,
+  workspaceId: string,
+): Promise<UnfinishedImport | null> {
+  const [marker] = await c.markers
+    .find({ _id: markersOf(workspaceId) })
+    .sort({ at: 1, _id: 1 })
+    .limit(1)
+    .toArray();
+  return marker === undefined ? null : { startedAt: marker.at, source: marker.value ?? "" };
+}
+
+export interface ApplyResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  conflicts: number;
+}
+
+const visible = (before: BlogDoc["status"] | null, after: BlogDoc["status"]): boolean =>
+  before === "released" || after === "released";
+
+function newDoc(workspaceId: string, entry: PlanEntry, fields: ImportedFields): BlogDoc {
+  const doc: BlogDoc = {
+    _id: entry.id,
+    workspaceId,
+    ...fields,
+    revision: newRevision(),
+    importKey: entry.blog.sourceKey,
+    ...(visible(null, fields.status) ? { feedPending: true } : {}),
+  };
+  const outbox = outboxPart(null, doc, fields.updatedAt);
+  if (outbox !== null) Object.assign(doc, outbox.set, { webhookOutbox: [outbox.event] });
+  return doc;
+}
+
+/** Writes `plan`; `source` names it in the unfinished-import marker. */
+export async function applyImport(
+  c: Pick<Collections, "blogs" | "markers">,
+  plan: ImportPlan,
+  options: { readonly source: string; readonly now: Date; readonly onProgress?: OnProgress },
+): Promise<ApplyResult> {
+  const { workspaceId } = plan;
+  const progress = options.onProgress ?? (() => {});
+  const result: ApplyResult = { created: 0, updated: 0, unchanged: 0, conflicts: 0 };
+  const creates: PlanEntry[] = [];
+  const updates: PlanEntry[] = [];
+  for (const e of plan.entries) {
+    if (e.action === "create") creates.push(e);
+    else if (e.action === "update") updates.push(e);
+    else if (e.action === "unchanged") result.unchanged++;
+    else result.conflicts++;
+  }
+  const total = creates.length + updates.length;
+  if (total === 0) return result;
+  // A marker of this run's own (an insert: exact with concurrent runs on any database).
+  const marker = `import:${workspaceId}:${randomBase62(8)}`;
+  await c.markers.insertOne({ _id: marker, at: options.now, value: options.source });
+  let done = 0;
+
+  /** Writes `fields` over the stored blog `id`, re-reading it after a lost race. */
+  const update = async (entry: PlanEntry, fields: ImportedFields): Promise<void> => {
+    let doc = entry.stored ?? null;
+    for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
+      doc ??= await c.blogs.findOne({ _id: entry.id, workspaceId });
+      if (doc === null) throw conflict(`${entry.blog.origin}: blog ${entry.id} vanished.`);
+      if (doc.status === "removed") {
+        result.conflicts++;
+        return;
+      }
+      const changes: Partial<BlogDoc> = {
+        ...fields,
+        revision: newRevision(),
+        importKey: entry.blog.sourceKey,
+        ...(visible(doc.status, fields.status) ? { feedPending: true } : {}),
+      };
+      const write = updateWithEvent(doc, changes);
+      try {
+        const { matchedCount } = await c.blogs.updateOne(
+          { _id: doc._id, workspaceId, status: doc.status, ...versionFilter(doc) },
+          write.update,
+        );
+        if (matchedCount === 1) {
+          result.updated++;
+          return;
+        }
+      } catch (err) {
+        if (isDuplicateKey(err)) throw slugTaken(fields.slug);
+        throw err;
+      }
+      doc = null;
+    }
+    throw conflict(`${entry.blog.origin}: blog ${entry.id} kept changing; run the import again.`);
+  };
+
+  for (let i = 0; i < creates.length; i += INSERT_BATCH) {
+    const batch = creates.slice(i, i + INSERT_BATCH);
+    const docs = batch.map((e) => newDoc(workspaceId, e, fieldsOf(e)));
+    const failed = await insertAll(c, docs);
+    result.created += batch.length - failed.length;
+    // Inserted meanwhile by another run of the same import (same derived id): an update now.
+    for (const index of failed) {
+      const entry = batch[index];
+      if (entry === undefined) continue;
+      const stored = await c.blogs.findOne({ _id: entry.id, workspaceId });
+      if (stored === null) throw slugTaken(entry.blog.slug);
+      if (unchanged(entry.blog, stored)) {
+        result.unchanged++;
+        continue;
+      }
+      await update({ ...entry, stored }, fieldsOf(entry));
+    }
+    done += batch.length;
+    progress("importing", done, total);
+  }
+  for (const entry of updates) {
+    await update(entry, fieldsOf(entry));
+    done++;
+    if (done % 100 === 0 || done === total) progress("importing", done, total);
+  }
+  // Done: this run's marker goes, and those of earlier runs of the same source it completed.
+  await c.markers.deleteMany({
+    $or: [
+      { _id: marker },
+      { _id: markersOf(workspaceId), value: options.source, at: { $lte: options.now } },
+    ],
+  });
+  return result;
+}
+
+function fieldsOf(entry: PlanEntry): ImportedFields {
+  if (entry.fields === undefined) throw new Error(`No fields planned for ${entry.blog.origin}.`);
+  return entry.fields;
+}
+
+/** insertMany, unordered; the indexes of the documents refused as duplicates. */
+async function insertAll(c: Pick<Collections, "blogs">, docs: BlogDoc[]): Promise<number[]> {
+  try {
+    await c.blogs.insertMany(docs, { ordered: false });
+    return [];
+  } catch (err) {
+    if (!(err instanceof MongoBulkWriteError)) throw err;
+    const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+    if (errors.some((e) => e.code !== 11000)) throw err;
+    return errors.map((e) => e.index);
+  }
+}

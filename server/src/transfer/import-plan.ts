@@ -1,0 +1,195 @@
+/**
+ * What an import would do, decided before anything is written (`pressroom import --dry-run`
+ * prints it; import-apply.ts carries it out). Every check comes first: the set's entries against
+ * the blog rules and each other, the workspace, slugs taken by other blogs, bodies the renderer
+ * refuses. Any problem → one ImportInputError, and nothing is written.
+ */
+import { excerptOf } from "../blogs/render.js";
+import { type BodyRenderer, RenderRefused } from "../blogs/render-pool.js";
+import type { BlogDoc, Collections } from "../db/collections.js";
+import { coverUrl, setProblems } from "./import-checks.js";
+import { importBlogId } from "./import-identity.js";
+import {
+  type ImportBlog,
+  ImportInputError,
+  type ImportProblem,
+  type ImportSet,
+  type OnProgress,
+} from "./import-set.js";
+
+export type PlanAction = "create" | "update" | "unchanged" | "conflict";
+
+/** A blog's stored content and state, as an import writes it (all of BlogDoc a source decides). */
+export type ImportedFields = Pick<
+  BlogDoc,
+  | "title"
+  | "slug"
+  | "status"
+  | "bodyMarkdown"
+  | "bodyHtml"
+  | "excerpt"
+  | "tags"
+  | "authorName"
+  | "coverImageUrl"
+  | "createdAt"
+  | "updatedAt"
+  | "releasedAt"
+  | "removedAt"
+>;
+
+export interface PlanEntry {
+  readonly blog: ImportBlog;
+  /** The blog's id in Pressroom (import-identity.ts). */
+  readonly id: string;
+  readonly action: PlanAction;
+  /** Why a conflict is not written. */
+  readonly reason?: string;
+  /** What create and update write. */
+  readonly fields?: ImportedFields;
+  /** The stored blog an update, unchanged or conflict is about. */
+  readonly stored?: BlogDoc;
+}
+
+export interface ImportPlan {
+  readonly workspaceId: string;
+  readonly set: ImportSet;
+  readonly entries: readonly PlanEntry[];
+}
+
+/** `_id`s read per query. */
+const CHUNK = 500;
+/** Renders waiting or running at once: below the render pool's own busy limit. */
+const RENDERS_AT_ONCE = 8;
+
+const same = (a: Date | null, b: Date | null): boolean =>
+  a === null || b === null ? a === b : a.getTime() === b.getTime();
+
+/** Whether `stored` already holds what the entry would write; no write (or event) then. */
+export function unchanged(blog: ImportBlog, stored: BlogDoc): boolean {
+  if (stored.bodyMarkdown !== blog.bodyMarkdown) return false;
+  const excerpt = blog.excerpt?.trim() || excerptOf(stored.bodyHtml);
+  const cover = blog.coverImageUrl === null ? null : coverUrl(blog.coverImageUrl);
+  return (
+    stored.title === blog.title.trim() &&
+    stored.slug === blog.slug &&
+    stored.status === blog.status &&
+    stored.excerpt === excerpt &&
+    stored.tags.length === blog.tags.length &&
+    stored.tags.every((t, i) => t === blog.tags[i]) &&
+    stored.authorName === (blog.authorName.trim() || "Pressroom") &&
+    stored.coverImageUrl === cover &&
+    same(stored.createdAt, blog.createdAt) &&
+    same(stored.updatedAt, blog.updatedAt) &&
+    same(stored.releasedAt, blog.releasedAt) &&
+    same(stored.removedAt, blog.removedAt)
+  );
+}
+
+async function inBatches<T>(items: readonly T[], size: number, run: (batch: T[]) => Promise<void>) {
+  for (let i = 0; i < items.length; i += size) await run(items.slice(i, i + size));
+}
+
+/** The plan of importing `set` into `workspaceId`; throws ImportInputError, writing nothing. */
+export async function planImport(
+  c: Pick<Collections, "workspaces" | "blogs">,
+  renderer: BodyRenderer,
+  workspaceId: string,
+  set: ImportSet,
+  onProgress: OnProgress = () => {},
+): Promise<ImportPlan> {
+  const problems: ImportProblem[] = setProblems(set.blogs);
+  if ((await c.workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
+    problems.push({ where: "--workspace", message: `workspace ${workspaceId} does not exist.` });
+  }
+  if (problems.length > 0) throw new ImportInputError(problems);
+
+  const ids = set.blogs.map((b) => importBlogId(workspaceId, b.sourceKey));
+  // One pass over the workspace's slugs says which entries exist already; only those are read
+  // in full: by `_id` when few, else in one more pass (on the embedded database every query but
+  // an exact `_id` is a full scan, so twenty `$in` batches cost twenty scans).
+  const slugOwner = new Map<string, string>();
+  const inWorkspace = new Set<string>();
+  for await (const b of c.blogs.find({ workspaceId }, { projection: { _id: 1, slug: 1 } })) {
+    slugOwner.set(b.slug, b._id);
+    inWorkspace.add(b._id);
+  }
+  const existing = ids.filter((id) => inWorkspace.has(id));
+  const stored = new Map<string, BlogDoc>();
+  const wanted = new Set(existing);
+  const filter = existing.length <= CHUNK ? { _id: { $in: existing } } : { workspaceId };
+  if (existing.length > 0) {
+    for await (const doc of c.blogs.find(filter, { projection: { webhookOutbox: 0 } })) {
+      if (wanted.has(doc._id) && doc.workspaceId === workspaceId) stored.set(doc._id, doc);
+    }
+  }
+
+  const entries: PlanEntry[] = set.blogs.map((blog, i) => {
+    const id = ids[i] ?? "";
+    const doc = stored.get(id);
+    const owner = slugOwner.get(blog.slug);
+    if (owner !== undefined && owner !== id) {
+      problems.push({
+        where: blog.origin,
+        message: `slug "${blog.slug}" is already used in this workspace by blog ${owner}.`,
+      });
+    }
+    if (doc === undefined) return { blog, id, action: "create" };
+    if (unchanged(blog, doc)) return { blog, id, action: "unchanged", stored: doc };
+    if (doc.status === "removed") {
+      const reason = "removed in Pressroom, and a removal is final: left as it is.";
+      return { blog, id, action: "conflict", reason, stored: doc };
+    }
+    return { blog, id, action: "update", stored: doc };
+  });
+  if (problems.length > 0) throw new ImportInputError(problems);
+
+  // Bodies are rendered (and refusals found) before anything is written.
+  const writing = entries
+    .map((e, i) => [e, i] as const)
+    .filter(([e]) => e.action === "create" || e.action === "update");
+  let rendered = 0;
+  await inBatches(writing, RENDERS_AT_ONCE, async (batch) => {
+    await Promise.all(
+      batch.map(async ([entry, i]) => {
+        try {
+          entries[i] = { ...entry, fields: await fieldsOf(entry.blog, renderer) };
+        } catch (err) {
+          if (!(err instanceof RenderRefused)) throw err;
+          problems.push({ where: entry.blog.origin, message: err.refusal.message });
+        }
+      }),
+    );
+    rendered += batch.length;
+    onProgress("rendering", rendered, writing.length);
+  });
+  if (problems.length > 0) throw new ImportInputError(problems);
+  return { workspaceId, set, entries };
+}
+
+/** What an entry stores, by the blog rules (blog-rules.ts `content`), times from the source. */
+async function fieldsOf(blog: ImportBlog, renderer: BodyRenderer): Promise<ImportedFields> {
+  const { bodyHtml, excerpt } = await renderer.render(blog.bodyMarkdown);
+  return {
+    title: blog.title.trim(),
+    slug: blog.slug,
+    status: blog.status,
+    bodyMarkdown: blog.bodyMarkdown,
+    bodyHtml,
+    excerpt: blog.excerpt?.trim() || excerpt,
+    tags: [...blog.tags],
+    authorName: blog.authorName.trim() || "Pressroom",
+    coverImageUrl: blog.coverImageUrl === null ? null : coverUrl(blog.coverImageUrl),
+    createdAt: blog.createdAt,
+    updatedAt: blog.updatedAt,
+    releasedAt: blog.releasedAt,
+    removedAt: blog.removedAt,
+  };
+}
+
+/** How many entries of each action a plan has. */
+export function planCounts(plan: ImportPlan): Record<PlanAction | "skipped", number> {
+  const counts = { create: 0, update: 0, unchanged: 0, conflict: 0, skipped: 0 };
+  for (const e of plan.entries) counts[e.action]++;
+  counts.skipped = plan.set.skipped.length;
+  return counts;
+}

@@ -1,0 +1,31 @@
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { ImportInputError } from "./import-set.js";
+
+/** 1-based line and column of `offset` in `text`. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lastBreak = before.lastIndexOf("\n");
+  return { line: before.split("\n").length, column: offset - lastBreak };
+}
+
+/**
+ * `text` parsed as strict JSON; a syntax error is an ImportInputError located as
+ * `name:line:column`. JSON.parse decides; jsonc-parser (no comments, no trailing commas) only
+ * locates what it refused, because Node's messages do not always give a position.
+ */
+export function parseJsonSource(text: string, name: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const errors: ParseError[] = [];
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const first = errors[0];
+    const position = /at position (\d+)/.exec((err as Error).message)?.[1];
+    const offset = first?.offset ?? (position === undefined ? 0 : Number(position));
+    const { line, column } = lineColumn(text, offset);
+    const reason = first === undefined ? (err as Error).message : printParseErrorCode(first.error);
+    throw new ImportInputError([
+      { where: `${name}:${line}:${column}`, message: `not valid JSON (${reason}).` },
+    ]);
+  }
+}

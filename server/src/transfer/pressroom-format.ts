@@ -1,0 +1,126 @@
+/**
+ * The reader of Pressroom's own format (export-workspace.ts) → ImportSet. Checks everything
+ * before returning: the format and version, every field of every blog (types, then the blog
+ * rules, import-checks.ts); all problems together in one ImportInputError, each located as
+ * `blogs[12] "slug"`. Keys and webhook endpoints in the file are reported as skipped, never
+ * created.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { BlogStatus } from "../db/collections.js";
+import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-workspace.js";
+import { setProblems } from "./import-checks.js";
+import {
+  type ImportBlog,
+  ImportInputError,
+  type ImportProblem,
+  type ImportReader,
+  type ImportSet,
+  type SkippedEntry,
+} from "./import-set.js";
+import { parseJsonSource } from "./json-source.js";
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** One blog entry's fields, typed; the type problems of the entry are pushed to `problems`. */
+function blogOf(raw: unknown, index: number, problems: ImportProblem[]): ImportBlog | null {
+  const slugShown = isObject(raw) && typeof raw.slug === "string" ? ` "${raw.slug}"` : "";
+  const where = `blogs[${index}]${slugShown}`;
+  const fail = (message: string) => {
+    problems.push({ where, message });
+    return null;
+  };
+  if (!isObject(raw)) return fail("must be an object.");
+  const found = problems.length;
+  const text = (name: string): string => {
+    const v = raw[name];
+    if (typeof v === "string") return v;
+    fail(`"${name}" must be a string.`);
+    return "";
+  };
+  const textOrNull = (name: string): string | null => {
+    const v = raw[name];
+    if (v === null || v === undefined) return null;
+    if (typeof v === "string") return v;
+    return fail(`"${name}" must be a string or null.`);
+  };
+  const date = (name: string, nullable: boolean): Date | null => {
+    const v = raw[name];
+    if ((v === null || v === undefined) && nullable) return null;
+    const at = typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? new Date(v) : null;
+    if (at === null || Number.isNaN(at.getTime())) {
+      fail(`"${name}" must be an ISO 8601 date-time${nullable ? " or null" : ""}.`);
+      return null;
+    }
+    return at;
+  };
+  const id = text("id");
+  const tags = raw.tags;
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string")) {
+    fail(`"tags" must be a list of strings.`);
+  }
+  const blog = {
+    sourceKey: `pressroom:${id}`,
+    origin: where,
+    title: text("title"),
+    slug: text("slug"),
+    status: text("status") as BlogStatus,
+    bodyMarkdown: text("bodyMarkdown"),
+    excerpt: textOrNull("excerpt") ?? undefined,
+    tags: Array.isArray(tags) ? tags.map(String) : [],
+    authorName: text("authorName"),
+    coverImageUrl: textOrNull("coverImageUrl"),
+    createdAt: date("createdAt", false) ?? new Date(0),
+    updatedAt: date("updatedAt", false) ?? new Date(0),
+    releasedAt: date("releasedAt", true),
+    removedAt: date("removedAt", true),
+  };
+  if (id === "" && found === problems.length) fail(`"id" must not be empty.`);
+  return problems.length === found ? blog : null;
+}
+
+/** The ImportSet of an export document already parsed; `name` locates its problems. */
+export function pressroomSet(doc: unknown, name: string): ImportSet {
+  if (!isObject(doc) || doc.format !== EXPORT_FORMAT) {
+    throw new ImportInputError([
+      { where: name, message: `not a Pressroom export ("format" is not "${EXPORT_FORMAT}").` },
+    ]);
+  }
+  if (doc.version !== EXPORT_VERSION) {
+    throw new ImportInputError([
+      {
+        where: name,
+        message: `export version ${JSON.stringify(doc.version)} is not one this Pressroom reads (${EXPORT_VERSION}).`,
+      },
+    ]);
+  }
+  if (!Array.isArray(doc.blogs)) {
+    throw new ImportInputError([{ where: name, message: `"blogs" must be a list.` }]);
+  }
+  const problems: ImportProblem[] = [];
+  const blogs = doc.blogs
+    .map((raw, i) => blogOf(raw, i, problems))
+    .filter((b): b is ImportBlog => b !== null);
+  problems.push(...setProblems(blogs));
+  if (problems.length > 0) throw new ImportInputError(problems);
+  const skipped: SkippedEntry[] = [];
+  const listed = (key: string) => (Array.isArray(doc[key]) ? (doc[key] as unknown[]) : []);
+  listed("keys").forEach((_, i) => {
+    skipped.push({ origin: `keys[${i}]`, reason: "keys are not imported: mint new ones." });
+  });
+  listed("webhookEndpoints").forEach((_, i) => {
+    skipped.push({
+      origin: `webhookEndpoints[${i}]`,
+      reason: "webhook endpoints are not imported: add them again (they get new secrets).",
+    });
+  });
+  return { format: "pressroom", blogs, skipped, notes: [] };
+}
+
+/** `pressroom import --from pressroom FILE`: reads the file `source`. */
+export const readPressroomExport: ImportReader = async (source) => {
+  const text = await readFile(source, "utf8");
+  return pressroomSet(parseJsonSource(text, path.basename(source)), path.basename(source));
+};
