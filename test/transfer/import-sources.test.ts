@@ -1,0 +1,190 @@
+// Ghost and Markdown imports end to end (README, "Operating Pressroom": import; issue 21):
+// `pressroom import` of a real Ghost 6.65 export and of a folder of Markdown files lands each
+// entry released or draft as mapped, visible to consumers only when released, listed for
+// editors in every state, and a second run changes nothing.
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createStores } from "../../server/src/stores.js";
+import { AdminClient, OWNER } from "../support/admin-client.js";
+import { type CliResult, runCli } from "../support/cli.js";
+import { get } from "../support/fixtures.js";
+import { type TestDb, useTestDb } from "../support/test-db.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+const GHOST = fileURLToPath(new URL("../fixtures/ghost-6.65-export.json", import.meta.url));
+/** The export's posts of type "post" (its README): published → released, the rest drafts. */
+const GHOST_RELEASED = [
+  "a-long-read",
+  "coming-soon",
+  "hello-world",
+  "images-and-quotes",
+  "release-notes-1-2",
+  "same-title",
+  "same-title-2",
+  "unicode-cafe-ri-ben-yu-emoji",
+];
+const GHOST_DRAFTS = [
+  "draft-roadmap", // draft
+  "old-draft-never-published", // draft
+  "published-then-pulled", // published, then back to draft
+  "scheduled-launch", // scheduled: Pressroom has no schedule
+];
+
+interface ImportResult {
+  dryRun: boolean;
+  counts: { create: number; update: number; unchanged: number; conflict: number; skipped: number };
+  skipped: { origin: string; reason: string }[];
+}
+
+let t: TestDb;
+let server: TestServer;
+let owner: AdminClient;
+let ws: string;
+let key: string;
+const env = () => ({ MONGODB_URI: t.uri, MONGODB_DB: t.name });
+
+async function importJson(args: string[]): Promise<ImportResult> {
+  const r: CliResult = await runCli(["import", "--workspace", ws, "--json", ...args], env());
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as ImportResult;
+}
+
+/** Every blog a consumer of the workspace sees, by slug (all pages of the list). */
+async function consumerSlugs(): Promise<string[]> {
+  const slugs: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+    const page = await get(`${server.url}/api/consumer/blogs?limit=5${query}`, {
+      "x-api-key": key,
+    });
+    expect(page.status).toBe(200);
+    const body = page.body as { data: { slug: string }[]; nextCursor: string | null };
+    slugs.push(...body.data.map((b) => b.slug));
+    cursor = body.nextCursor;
+  } while (cursor !== null);
+  return slugs.sort();
+}
+
+/** Every blog editors see on the dashboard (the admin API it reads), slug → status. */
+async function editorView(): Promise<Record<string, string>> {
+  const res = await owner.get<{ data: { slug: string; status: string }[] }>(
+    `/workspaces/${ws}/blogs?limit=100`,
+  );
+  expect(res.status).toBe(200);
+  return Object.fromEntries(res.body.data.map((b) => [b.slug, b.status]));
+}
+
+beforeAll(async () => {
+  t = await useTestDb();
+  server = await startTestServer(t.db);
+  owner = new AdminClient(server.url);
+  const setup = await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER);
+  ws = setup.body.workspaces[0]?.id ?? "";
+  key = (await createStores(t.db).keys.mint(ws, "Importer test")).key;
+});
+
+describe("happy: a Ghost 6.65 export lands as mapped", () => {
+  it("posts become blogs: published ones released for consumers, drafts, scheduled and pulled-back posts drafts; pages and the user are skipped", async () => {
+    const dry = await importJson(["--dry-run", GHOST]);
+    expect(dry.dryRun).toBe(true);
+    expect(dry.counts).toMatchObject({ create: 12, update: 0, unchanged: 0, conflict: 0 });
+    expect(await consumerSlugs()).toEqual([]); // the dry run wrote nothing
+
+    const done = await importJson([GHOST]);
+    expect(done.counts).toMatchObject({ create: 12, update: 0, unchanged: 0, conflict: 0 });
+    const skipped = done.skipped.map((s) => s.origin).join("\n");
+    expect(skipped).toMatch(/about/); // the two pages
+    expect(skipped).toMatch(/users/i); // the user: never an account
+
+    expect(await consumerSlugs()).toEqual(GHOST_RELEASED);
+    for (const slug of GHOST_DRAFTS) {
+      const res = await get(`${server.url}/api/consumer/blogs/by-slug/${slug}`, {
+        "x-api-key": key,
+      });
+      expect(res.status, slug).toBe(404);
+    }
+    const editors = await editorView();
+    for (const slug of GHOST_RELEASED) expect(editors[slug], slug).toBe("released");
+    for (const slug of GHOST_DRAFTS) expect(editors[slug], slug).toBe("draft");
+    expect(Object.keys(editors)).not.toContain("about");
+  });
+
+  it("a released post keeps its unicode title, and its code block its language", async () => {
+    const id = (await get(`${server.url}/api/consumer/blogs/by-slug/unicode-cafe-ri-ben-yu-emoji`, {
+      "x-api-key": key,
+    })) as { status: number; body: { title: string } };
+    expect(id.status).toBe(200);
+    expect(id.body.title).toBe("Unicode — café, 日本語, emoji 🎉");
+    const list = await get(`${server.url}/api/consumer/blogs?limit=50`, {
+      "x-api-key": key,
+    });
+    const text = JSON.stringify(list.body);
+    expect(text).toContain('class=\\"language-js\\"');
+  });
+
+  it("importing the same export again changes nothing", async () => {
+    const before = await t.db
+      .collection("blogs")
+      .find({ workspaceId: ws })
+      .sort({ _id: 1 })
+      .toArray();
+    const again = await importJson([GHOST]);
+    expect(again.counts).toMatchObject({ create: 0, update: 0, unchanged: 12, conflict: 0 });
+    const after = await t.db
+      .collection("blogs")
+      .find({ workspaceId: ws })
+      .sort({ _id: 1 })
+      .toArray();
+    expect(
+      after.map(({ webhookOutbox: _o, webhookPending: _p, feedPending: _f, ...b }) => b),
+    ).toEqual(before.map(({ webhookOutbox: _o, webhookPending: _p, feedPending: _f, ...b }) => b));
+  });
+});
+
+describe("happy: a folder of Markdown files lands as its front matter says", () => {
+  it("draft: true is a draft, anything else released; a second run changes nothing", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "pressroom-md-import-"));
+    await mkdir(path.join(root, "2024"), { recursive: true });
+    await writeFile(
+      path.join(root, "2024", "launch.md"),
+      "---\ntitle: Launch day\ntags: [News]\ndate: 2024-03-01\n---\nWe *launched*.\n",
+    );
+    await writeFile(
+      path.join(root, "ideas.md"),
+      "---\ntitle: Ideas\nslug: md-ideas\ndraft: true\n---\nNot yet.\n",
+    );
+    const first = await importJson([root]);
+    expect(first.counts).toMatchObject({ create: 2, update: 0, unchanged: 0, conflict: 0 });
+    expect(await consumerSlugs()).toEqual([...GHOST_RELEASED, "launch"].sort());
+    const editors = await editorView();
+    expect(editors).toMatchObject({ launch: "released", "md-ideas": "draft" });
+    const launch = await get(`${server.url}/api/consumer/blogs/by-slug/launch`, {
+      "x-api-key": key,
+    });
+    expect(launch.body).toMatchObject({
+      title: "Launch day",
+      tags: ["news"],
+      releasedAt: "2024-03-01T00:00:00.000Z",
+    });
+    const again = await importJson([root]);
+    expect(again.counts).toMatchObject({ create: 0, update: 0, unchanged: 2 });
+  });
+});
+
+describe("error: a bad Markdown folder imports nothing", () => {
+  it("one bad file among good ones: exit 1, its path and line named, no blog written", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "pressroom-md-bad-"));
+    await writeFile(path.join(root, "good.md"), "---\ntitle: Good one\n---\nFine.\n");
+    await writeFile(path.join(root, "bad.md"), "---\ntitle: Bad\ndate: 2024-02-30\n---\nNo.\n");
+    const count = () => t.db.collection("blogs").countDocuments({ workspaceId: ws });
+    const before = await count();
+    const r = await runCli(["import", "--workspace", ws, root], env());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/bad\.md:3/);
+    expect(await count()).toBe(before);
+  });
+});
