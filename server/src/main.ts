@@ -2,9 +2,13 @@ import { isLoopbackHostname } from "./admin/guards.js";
 import { createApp } from "./app.js";
 import { type Config, loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
-import { closeGracefully, listen, urlOf } from "./http-server.js";
+import { closeGracefully, type DrainableServer, listen, urlOf } from "./http-server.js";
 import { createLogger, type Logger, logFormatFor } from "./logger.js";
-import { metricsReachNote, startMetricsServer } from "./metrics/metrics-server.js";
+import {
+  type MetricsServer,
+  metricsReachNote,
+  startMetricsServer,
+} from "./metrics/metrics-server.js";
 import { startTracing } from "./tracing/tracing.js";
 
 /**
@@ -31,10 +35,28 @@ export async function runServer(
     logger.info({ otlp: new URL(config.tracing.url).origin }, "tracing: spans sent over OTLP/HTTP");
   }
   const app = createApp({ config, db: database.db, logger, tracing });
-  // Before listening: the first requests are then as fast as the next ones.
-  const warm = await app.warmUp();
-  logger.debug({ ms: Math.round(warm.ms) }, "validators and renderer ready");
-  const server = await listen(app.handler, config.port, config.host);
+  let server: DrainableServer | undefined;
+  let metricsServer: MetricsServer | undefined;
+  try {
+    // Before listening: the first requests are then as fast as the next ones.
+    const warm = await app.warmUp();
+    logger.debug({ ms: Math.round(warm.ms) }, "validators and renderer ready");
+    // METRICS_PORT: Prometheus metrics on a listener of their own (README, "Metrics"), opened
+    // first, so that a port already taken stops the start before the API serves anything.
+    if (config.metrics !== undefined) {
+      metricsServer = await startMetricsServer(app.metrics, config.metrics);
+    }
+    server = await listen(app.handler, config.port, config.host);
+  } catch (err) {
+    // A start that fails (a port taken, a spec that cannot be used) leaves nothing running: the
+    // app's timers, the driver and the embedded database would otherwise keep the process alive.
+    if (server !== undefined) await closeGracefully(server, 0);
+    await metricsServer?.close();
+    await app.close();
+    await tracing?.close();
+    await database.close();
+    throw err;
+  }
   const url = urlOf(server);
   logger.info(
     { url, database: database.description },
@@ -43,15 +65,11 @@ export async function runServer(
 
   const note = adminReachNote(config);
   logger[note.level]({ publicUrl: config.publicOrigin ?? null }, note.msg);
-  // METRICS_PORT: Prometheus metrics on a listener of their own (README, "Metrics").
-  const metricsServer =
-    config.metrics === undefined
-      ? undefined
-      : await startMetricsServer(app.metrics, config.metrics);
   if (config.metrics !== undefined && metricsServer !== undefined) {
     const metricsNote = metricsReachNote(config.metrics, metricsServer.url);
     logger[metricsNote.level]({ metricsUrl: `${metricsServer.url}/metrics` }, metricsNote.msg);
   }
+  const api = server;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -59,7 +77,7 @@ export async function runServer(
     stopping = true;
     logger.info({ signal }, "shutting down");
     try {
-      const cut = await closeGracefully(server, config.shutdownTimeoutMs);
+      const cut = await closeGracefully(api, config.shutdownTimeoutMs);
       if (cut > 0) {
         logger.warn(
           { requestsCut: cut, shutdownTimeoutMs: config.shutdownTimeoutMs },

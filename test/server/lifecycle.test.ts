@@ -323,3 +323,51 @@ function plainGet(url: string, key: string): Promise<number> {
     req.on("error", reject);
   });
 }
+
+describe("error: a start that cannot listen stops the whole process", () => {
+  it.each([
+    ["PORT", "the API's port"],
+    ["METRICS_PORT", "the metrics port (README, Configuration)"],
+  ])(
+    "%s already taken (%s): exits non-zero, naming the address, with nothing left running",
+    async (variable) => {
+      const taken = http.createServer();
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+      const { port } = taken.address() as { port: number };
+      const ownDir = await mkdtemp(path.join(tmpdir(), "pressroom-lifecycle-taken-"));
+      try {
+        const child = spawn(process.execPath, [CLI_PATH, "start"], {
+          env: {
+            PATH: process.env.PATH ?? "",
+            HOME: process.env.HOME ?? "",
+            DATA_DIR: ownDir,
+            PORT: "0",
+            [variable]: String(port),
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let output = "";
+        child.stdout.on("data", (c: Buffer) => (output += c.toString("utf8")));
+        child.stderr.on("data", (c: Buffer) => (output += c.toString("utf8")));
+        const code = await new Promise<number | null>((resolve) => {
+          const timer = setTimeout(() => {
+            child.kill("SIGKILL");
+            resolve(null); // still running a minute later: the failed start kept the process alive
+          }, 60_000);
+          child.once("exit", (c) => {
+            clearTimeout(timer);
+            resolve(c);
+          });
+        });
+        expect(code, output).not.toBe(null);
+        expect(code, output).not.toBe(0);
+        expect(output).toMatch(/EADDRINUSE/);
+        expect(output).not.toMatch(/Pressroom listening/);
+      } finally {
+        taken.close();
+        await rm(ownDir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+});

@@ -138,10 +138,10 @@ describe("happy: /metrics counts requests by operation and status (README, Metri
     const after = await scrape();
     for (const buffer of ["last_used", "usage"]) {
       expect(
-        sampleValue(after, "pressroom_last_used_pending_keys", { buffer }),
+        sampleValue(after, "pressroom_coalesced_writes_pending", { buffer }),
       ).toBeGreaterThanOrEqual(1);
       expect(
-        sampleValue(after, "pressroom_last_used_flush_lag_seconds", { buffer }),
+        sampleValue(after, "pressroom_coalesced_writes_lag_seconds", { buffer }),
       ).toBeGreaterThan(0);
     }
   });
@@ -157,13 +157,13 @@ describe("happy: /metrics counts requests by operation and status (README, Metri
         const after = await scrape(quick);
         for (const buffer of ["last_used", "usage"]) {
           const flushes = (f: MetricFamily[]) =>
-            sampleValue(f, "pressroom_last_used_flush_duration_seconds_count", { buffer });
+            sampleValue(f, "pressroom_coalesced_writes_flush_duration_seconds_count", { buffer });
           expect(flushes(after) - flushes(before)).toBeGreaterThanOrEqual(1);
-          expect(sampleValue(after, "pressroom_last_used_pending_keys", { buffer })).toBe(0);
-          expect(sampleValue(after, "pressroom_last_used_flush_lag_seconds", { buffer })).toBe(0);
-          expect(sampleValue(after, "pressroom_last_used_flush_failures_total", { buffer })).toBe(
-            0,
-          );
+          expect(sampleValue(after, "pressroom_coalesced_writes_pending", { buffer })).toBe(0);
+          expect(sampleValue(after, "pressroom_coalesced_writes_lag_seconds", { buffer })).toBe(0);
+          expect(
+            sampleValue(after, "pressroom_coalesced_writes_flush_failures_total", { buffer }),
+          ).toBe(0);
         }
       });
     } finally {

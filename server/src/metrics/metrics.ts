@@ -93,7 +93,7 @@ export function createMetrics({ processMetrics }: { processMetrics: boolean }): 
 function bufferMetrics(registers: Registry[]): (name: BufferName) => BufferMonitor {
   const states = new Map<BufferName, () => BufferState>();
   new Gauge({
-    name: "pressroom_last_used_pending_keys",
+    name: "pressroom_coalesced_writes_pending",
     help: "Entries waiting in a coalescing buffer for their batched write (buffer: last_used, usage).",
     labelNames: ["buffer"] as const,
     registers,
@@ -102,7 +102,7 @@ function bufferMetrics(registers: Registry[]): (name: BufferName) => BufferMonit
     },
   });
   new Gauge({
-    name: "pressroom_last_used_flush_lag_seconds",
+    name: "pressroom_coalesced_writes_lag_seconds",
     help: "How long the oldest entry waiting in a coalescing buffer has waited (0: none waits).",
     labelNames: ["buffer"] as const,
     registers,
@@ -111,14 +111,14 @@ function bufferMetrics(registers: Registry[]): (name: BufferName) => BufferMonit
     },
   });
   const flushDuration = new Histogram({
-    name: "pressroom_last_used_flush_duration_seconds",
+    name: "pressroom_coalesced_writes_flush_duration_seconds",
     help: "Time of one batched write of a coalescing buffer, failed ones included.",
     labelNames: ["buffer"] as const,
     buckets: SECONDS_BUCKETS,
     registers,
   });
   const flushFailures = new Counter({
-    name: "pressroom_last_used_flush_failures_total",
+    name: "pressroom_coalesced_writes_flush_failures_total",
     help: "Batched writes of a coalescing buffer that failed (their entries wait for the next one).",
     labelNames: ["buffer"] as const,
     registers,
