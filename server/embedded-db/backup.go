@@ -112,10 +112,15 @@ func syncPath(name string) error {
 	return f.Sync()
 }
 
+// afterTempCreated is called with the temporary file's name once it exists and before the copy
+// begins; tests hook it.
+var afterTempCreated = func(string) {}
+
 // backupFile copies the live database file from into to. VACUUM INTO runs in one read
 // transaction, so the copy is the database as of one moment while FerretDB keeps writing (WAL).
-// The copy is made in a temporary file next to to (mode 0600), verified and fsynced, then moved into place:
-// to is never half written. An existing to is refused unless force.
+// The copy is made in a temporary file next to to (created empty with mode 0600 before the copy
+// begins), verified and fsynced, then moved into place: to is never half written. An existing to
+// is refused unless force.
 func backupFile(ctx context.Context, from, to string, force bool) (*fileReport, error) {
 	if _, err := os.Stat(from); err != nil {
 		return nil, err
@@ -128,6 +133,17 @@ func backupFile(ctx context.Context, from, to string, force bool) (*fileReport, 
 	tmp := filepath.Join(filepath.Dir(to), fmt.Sprintf(".%s.%d-%s.tmp", filepath.Base(to), os.Getpid(), hex.EncodeToString(suffix)))
 	defer os.Remove(tmp)
 
+	// A backup holds key hashes, sessions and sealed secrets: owner only from its first byte.
+	// SQLite would make the file 0644; VACUUM INTO fills an existing empty file instead, and a
+	// killed backup leaves a private one. It exists before the copy's read begins.
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err = f.Close(); err != nil {
+		return nil, err
+	}
+	afterTempCreated(tmp)
 	db, err := openSQLite(from)
 	if err != nil {
 		return nil, err
@@ -136,10 +152,6 @@ func backupFile(ctx context.Context, from, to string, force bool) (*fileReport, 
 	_ = db.Close()
 	if err != nil {
 		return nil, fmt.Errorf("copying %s: %w", from, err)
-	}
-	// SQLite makes files 0644; a backup holds key hashes, sessions and sealed secrets: owner only.
-	if err = os.Chmod(tmp, 0o600); err != nil {
-		return nil, err
 	}
 	report, err := verifyFile(ctx, tmp)
 	if err != nil {

@@ -200,3 +200,83 @@ func TestVerifyRefusesGarbageTruncatedAndForeignFiles(t *testing.T) {
 		t.Fatalf("good copy: %+v, %v", r, err)
 	}
 }
+
+// The copy's temporary file is owner-only from its creation, before a byte of the database is in
+// it: a reader never sees it 0644 mid-copy, and a killed backup leaves a private file (README,
+// "Backups"). Nothing else is left beside the backup.
+func TestBackupTempFileIsOwnerOnlyBeforeTheCopyBegins(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	blogs := startFerretDB(ctx, t, dir).Database("app").Collection("blogs")
+	if _, err := blogs.InsertOne(ctx, bson.D{{"_id", "secret"}, {"hash", "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	afterTempCreated = func(tmp string) {
+		info, err := os.Stat(tmp)
+		if err != nil {
+			seen = append(seen, err.Error())
+			return
+		}
+		seen = append(seen, fmt.Sprintf("%s %o %d", filepath.Base(tmp), info.Mode().Perm(), info.Size()))
+	}
+	t.Cleanup(func() { afterTempCreated = func(string) {} })
+	outDir := t.TempDir()
+	out := filepath.Join(outDir, "backup.sqlite")
+	if _, err := backupFile(ctx, filepath.Join(dir, "app.sqlite"), out, false); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || !strings.HasPrefix(seen[0], ".backup.sqlite.") || !strings.HasSuffix(seen[0], ".tmp 600 0") {
+		t.Fatalf("temporary file before the copy: %q; want one empty file of mode 600", seen)
+	}
+	entries, err := os.ReadDir(outDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "backup.sqlite" {
+		t.Fatalf("files beside the backup: %v; want backup.sqlite only", entries)
+	}
+}
+
+// A database whose last transactions are only in its -wal (a copy of a running server's files,
+// or the old files a restore keeps in before-restore-<time>/) is copied with them: VACUUM INTO
+// reads through the WAL. The main file alone lacks them (README, "Backups and restores").
+func TestBackupOfAFileWithItsWalIncludesTheWalsTransactions(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	blogs := startFerretDB(ctx, t, dir).Database("app").Collection("blogs")
+	for i := range 20 {
+		if _, err := blogs.InsertOne(ctx, bson.D{{"_id", i}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// FerretDB is idle: its files are a consistent trio; copy the main file and its WAL only.
+	raw := t.TempDir()
+	for _, name := range []string{"app.sqlite", "app.sqlite-wal"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err = os.WriteFile(filepath.Join(raw, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mainOnly := filepath.Join(t.TempDir(), "app.sqlite")
+	data, _ := os.ReadFile(filepath.Join(raw, "app.sqlite"))
+	if err := os.WriteFile(mainOnly, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := verifyFile(ctx, mainOnly); err == nil && len(r.Collections) == 1 && r.Collections[0].Documents == 20 {
+		t.Fatal("the main file alone already holds every document: the test proves nothing about the WAL")
+	}
+	out := filepath.Join(t.TempDir(), "backup.sqlite")
+	report, err := backupFile(ctx, filepath.Join(raw, "app.sqlite"), out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Collections) != 1 || report.Collections[0].Documents != 20 {
+		t.Fatalf("copy of the file with its WAL: %+v; want blogs with 20 documents", report.Collections)
+	}
+}

@@ -3,7 +3,9 @@ import path from "node:path";
 import type { Db, MongoClient } from "mongodb";
 import { normaliseStoredTags } from "../blogs/tag-migration.js";
 import type { Config } from "../config.js";
+import { conflict } from "../domain-error.js";
 import { collections, ensureIndexes } from "./collections.js";
+import { tryDataDirLock } from "./data-dir-lock.js";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded.js";
 import { connectMongo, type OnMonitorStuck } from "./mongo.js";
 import { isProcessAlive } from "./process-alive.js";
@@ -22,6 +24,7 @@ interface EmbeddedState {
   pid: number;
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const stateFile = (dataDir: string): string => path.join(dataDir, "embedded-db.json");
 
 /** The embedded database already serving `dataDir` (started by `npm start` or `pressroom db`). */
@@ -41,9 +44,26 @@ export async function runningEmbedded(dataDir: string): Promise<EmbeddedState | 
   return null;
 }
 
+/** Takes the data dir's lock to start on it: waits for another start, refuses during a restore. */
+async function lockToStart(dataDir: string): Promise<() => Promise<void>> {
+  for (;;) {
+    const attempt = await tryDataDirLock(dataDir, "start");
+    if ("release" in attempt) return attempt.release;
+    if (attempt.heldBy.holder === "restore") {
+      throw conflict(
+        `A restore is replacing the embedded database of ${dataDir} (\`pressroom db restore\`, ` +
+          `process ${attempt.heldBy.pid}). Start again once it has finished.`,
+      );
+    }
+    await sleep(200); // another process is starting it: it records itself, then releases
+  }
+}
+
 /**
  * Starts the embedded database on `dataDir` and records its URI there, so the CLI and other
- * processes of this machine find it while it runs.
+ * processes of this machine find it while it runs. Holds the data dir's lock (data-dir-lock.ts)
+ * until it is recorded; refuses while `pressroom db restore` holds it. The record is removed
+ * only once the database has stopped: a restore never swaps a file a launcher still writes.
  */
 export async function startRecordedEmbeddedDb(
   dataDir: string,
@@ -51,21 +71,30 @@ export async function startRecordedEmbeddedDb(
   onProgress?: (line: string) => void,
 ): Promise<EmbeddedDb> {
   await mkdir(dataDir, { recursive: true });
-  const embedded = await startEmbeddedDb({
-    dataDir: path.join(dataDir, "ferretdb"),
-    port,
-    onProgress,
-  });
-  await writeFile(
-    stateFile(dataDir),
-    `${JSON.stringify({ uri: embedded.uri, pid: process.pid })}\n`,
-  );
+  const release = await lockToStart(dataDir);
+  let embedded: EmbeddedDb;
+  try {
+    embedded = await startEmbeddedDb({
+      dataDir: path.join(dataDir, "ferretdb"),
+      port,
+      onProgress,
+    });
+    await writeFile(
+      stateFile(dataDir),
+      `${JSON.stringify({ uri: embedded.uri, pid: process.pid })}\n`,
+    );
+  } finally {
+    await release();
+  }
   return {
     uri: embedded.uri,
     dataDir: embedded.dataDir,
     stop: async () => {
-      await rm(stateFile(dataDir), { force: true });
-      await embedded.stop();
+      try {
+        await embedded.stop();
+      } finally {
+        await rm(stateFile(dataDir), { force: true });
+      }
     },
   };
 }

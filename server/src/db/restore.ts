@@ -3,12 +3,12 @@
 import { constants } from "node:fs";
 import { copyFile, link, mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import { MongoClient } from "mongodb";
 import type { Config } from "../config.js";
-import { DomainError } from "../domain-error.js";
+import { conflict, DomainError } from "../domain-error.js";
 import { embeddedFile, type FileReport, refuseExternal, runLauncherMode } from "./backup.js";
+import { tryDataDirLock } from "./data-dir-lock.js";
 import { runningEmbedded } from "./database.js";
-import { startEmbeddedDb } from "./embedded.js";
+import { checkFerretDbReads } from "./restore-check.js";
 
 export interface RestoreResult {
   /** The backup restored. */
@@ -40,58 +40,44 @@ async function fsync(file: string): Promise<void> {
   }
 }
 
-/** Refuses while a launcher serves `dataDir` (its state file names a live process). */
-async function refuseWhileRunning(dataDir: string): Promise<void> {
-  const running = await runningEmbedded(dataDir);
-  if (running === null) return;
-  throw new DomainError(
-    "conflict",
-    `The embedded database of ${dataDir} is running (process ${running.pid}, ${running.uri}). ` +
-      "Stop the server (and any `pressroom db`) first, then run the restore again.",
+/**
+ * Takes the data dir's lock for the whole restore (data-dir-lock.ts: no server starts on it
+ * meanwhile), then refuses if a launcher serves it (its state file names a live process).
+ */
+async function lockIdleDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const stop = "Stop the server (and any `pressroom db`) first, then run the restore again.";
+  const lock = await tryDataDirLock(dataDir, "restore");
+  if ("heldBy" in lock) {
+    const { pid, holder } = lock.heldBy;
+    throw conflict(
+      holder === "restore"
+        ? `Another restore of ${dataDir} is running (process ${pid}).`
+        : `The embedded database of ${dataDir} is starting (process ${pid}). ${stop}`,
+    );
+  }
+  const running = await runningEmbedded(dataDir); // never throws: no state file is "none"
+  if (running === null) return lock.release;
+  await lock.release();
+  throw conflict(
+    `The embedded database of ${dataDir} is running (process ${running.pid}, ${running.uri}). ${stop}`,
   );
 }
 
 /**
- * What a user means by "the backup is good": FerretDB opens it and reads every document. Starts
- * the launcher on a scratch directory holding a copy of `staged`, reads each collection through
- * the driver and requires the counts SQLite gave (`verified`). The scratch directory is removed.
+ * Copies `file` and its `-wal` (its last transactions may be only there: a copy of a running
+ * database, the old files a restore keeps) into the private directory `dir`, and returns the
+ * copy. The launcher then reads the copy: opening a database, even read-only, makes a `-wal` and
+ * `-shm` beside it, and those are not to appear in the user's backup folder. A `-shm` is not
+ * copied: SQLite rebuilds it from the WAL.
  */
-async function checkFerretDbReads(
-  config: Config,
-  staged: string,
-  verified: FileReport,
-  scratch: string,
-): Promise<void> {
-  await mkdir(scratch, { recursive: true, mode: 0o700 });
-  try {
-    await copyFile(staged, path.join(scratch, `${config.mongodbDb}.sqlite`));
-    const embedded = await startEmbeddedDb({ dataDir: scratch, onProgress: () => {} });
-    const client = new MongoClient(embedded.uri, { serverSelectionTimeoutMS: 30_000 });
-    try {
-      const db = client.db(config.mongodbDb);
-      const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-      for (const { name, documents } of verified.collections) {
-        if (!names.includes(name)) throw new Error(`FerretDB does not list collection ${name}`);
-        let read = 0;
-        for await (const _ of db.collection(name).find({}, { projection: { _id: 1 } })) read++;
-        if (read !== documents) {
-          throw new Error(
-            `collection ${name}: FerretDB read ${read} documents, SQLite has ${documents}`,
-          );
-        }
-      }
-    } finally {
-      await client.close();
-      await embedded.stop();
-    }
-  } catch (err) {
-    throw new DomainError(
-      "invalid",
-      `The backup does not open in FerretDB: ${(err as Error).message}`,
-    );
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
+async function privateCopy(file: string, dir: string): Promise<string> {
+  await mkdir(dir, { mode: 0o700 });
+  const copy = path.join(dir, "backup.sqlite");
+  await copyFile(file, copy, constants.COPYFILE_EXCL);
+  if (await exists(`${file}-wal`)) {
+    await copyFile(`${file}-wal`, `${copy}-wal`, constants.COPYFILE_EXCL);
   }
+  return copy;
 }
 
 /**
@@ -131,31 +117,34 @@ export interface RestoreOptions {
   readonly onProgress: (line: string) => void;
 }
 
-/** Restores the app's embedded database from a `pressroom db backup` file. */
+/**
+ * Restores the app's embedded database from a `pressroom db backup` file (or any copy of a
+ * database file, with its `-wal` if one is beside it), holding the data dir's lock throughout.
+ */
 export async function restoreEmbedded(
   config: Config,
   options: RestoreOptions,
 ): Promise<RestoreResult> {
   refuseExternal(config, "restore");
   const started = Date.now();
-  await refuseWhileRunning(config.dataDir);
   const file = path.resolve(options.file);
   if (!(await exists(file))) throw new DomainError("not_found", `No such file: ${file}`);
   const target = embeddedFile(config.dataDir, config.mongodbDb);
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   // As the launcher makes it (main.go): owner only.
   await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+  const release = await lockIdleDataDir(config.dataDir);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const source = path.join(config.dataDir, `.restore-source-${stamp}`);
   // Not named *.sqlite: FerretDB would take a left-over one for a database.
   const staged = path.join(path.dirname(target), `.restore-${stamp}.partial`);
-  await copyFile(file, staged, constants.COPYFILE_EXCL);
+  const { onProgress } = options;
   try {
-    const verified = await runLauncherMode(["-verify", staged], options.onProgress).catch(
-      (err: unknown) => {
-        if (!(err instanceof DomainError)) throw err;
-        throw new DomainError("invalid", `${file} is not a usable backup: ${err.message}`);
-      },
-    );
-    const names = verified.collections.map((c) => c.name);
+    const copy = await privateCopy(file, source);
+    const checked = await runLauncherMode(["-verify", copy], onProgress).catch((err: unknown) => {
+      if (!(err instanceof DomainError)) throw err;
+      throw new DomainError("invalid", `${file} is not a usable backup: ${err.message}`);
+    });
+    const names = checked.collections.map((c) => c.name);
     const missing = PRESSROOM_COLLECTIONS.filter((name) => !names.includes(name));
     if (missing.length > 0) {
       throw new DomainError(
@@ -163,20 +152,16 @@ export async function restoreEmbedded(
         `${file} is not a Pressroom database: it has no ${missing.join(" or ")} collection.`,
       );
     }
-    options.onProgress("Backup checked by SQLite; opening it in FerretDB…");
-    await checkFerretDbReads(
-      config,
-      staged,
-      verified,
-      path.join(config.dataDir, `.restore-check-${stamp}`),
+    // The launcher's backup mode: one file, WAL transactions included, checked, fsynced, 0600.
+    const verified = await runLauncherMode(
+      ["-backup-from", copy, "-backup-to", staged],
+      onProgress,
     );
-    await refuseWhileRunning(config.dataDir); // one may have started meanwhile
-    await fsync(staged);
-    const savedTo = await swapIn(
-      staged,
-      target,
-      path.join(path.dirname(target), `before-restore-${stamp}`),
-    );
+    onProgress("Backup checked by SQLite; opening it in FerretDB…");
+    const scratch = path.join(config.dataDir, `.restore-check-${stamp}`);
+    await checkFerretDbReads(config, staged, verified, scratch);
+    const aside = path.join(path.dirname(target), `before-restore-${stamp}`);
+    const savedTo = await swapIn(staged, target, aside);
     return {
       file,
       target,
@@ -186,7 +171,8 @@ export async function restoreEmbedded(
       tookMs: Date.now() - started,
     };
   } finally {
-    // Opening a WAL-mode file, even read-only, makes its -wal and -shm.
-    for (const file of [staged, `${staged}-wal`, `${staged}-shm`]) await rm(file, { force: true });
+    await rm(source, { recursive: true, force: true });
+    await rm(staged, { force: true }); // still there if a check refused it
+    await release();
   }
 }
