@@ -1,6 +1,6 @@
 // `pressroom export` / `pressroom import` (README, "Operator CLI"; issue 21): Pressroom's own
 // format round-trips exactly, imports are idempotent, and a bad source writes nothing.
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Db } from "mongodb";
@@ -224,6 +224,17 @@ describe("happy: round trip (README, 'Operator CLI': export, import)", () => {
   });
 });
 
+describe("happy: export --out (README, 'Operator CLI': export)", () => {
+  it("writes the whole export to the file, through a temporary file renamed at the end", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "pressroom-export-out-"));
+    const out = path.join(folder, "ws.json");
+    ok(await runCli(["export", "--workspace", sourceWs, "--out", out], envOf(source)));
+    const written = JSON.parse(await readFile(out, "utf8")) as WorkspaceExport;
+    expect(contentOf(written)).toEqual(contentOf(exported));
+    expect(await readdir(folder)).toEqual(["ws.json"]);
+  });
+});
+
 describe("happy: dry run (README, 'Operator CLI': --dry-run)", () => {
   it("reports what would be created and writes nothing", async () => {
     const ws = JSON.parse(
@@ -291,6 +302,16 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
       /blogs\[1\] "unicode": slug "unicode" is already used in this workspace by blog b_/,
     );
     expect(await snapshot(target.db, ws)).toEqual(before);
+  });
+
+  it("export --out into a missing folder: exit 1, one clear line, no stack trace, no file", async () => {
+    const out = path.join(dir, "no-such-folder", "ws.json");
+    const result = await runCli(["export", "--workspace", sourceWs, "--out", out], envOf(source));
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `Cannot write the export to ${out}: its folder does not exist.`,
+    );
+    expect(await readdir(dir)).not.toContain("no-such-folder");
   });
 
   it("an unknown format version is refused", async () => {
