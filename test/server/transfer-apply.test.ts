@@ -140,3 +140,31 @@ describe("error: a run that fails midway (no transactions)", () => {
     });
   });
 });
+
+describe("error: a run that crashed after its last write (no transactions)", () => {
+  it("leaves its marker; running it again writes nothing (all unchanged) and still clears the marker", async () => {
+    const ws = await newWorkspace("Crashed at the end");
+    const source = `pressroom ${file}`;
+    // Every blog is written, then the connection is lost before the marker is deleted.
+    const failing = new Proxy(c.markers, {
+      get(target, prop, receiver) {
+        if (prop !== "deleteMany") return Reflect.get(target, prop, receiver);
+        return async () => {
+          throw new Error("connection lost");
+        };
+      },
+    });
+    const plan = await planImport(c, inlineRenderer, ws, set);
+    await expect(
+      applyImport({ ...c, markers: failing }, plan, { source, now: new Date() }),
+    ).rejects.toThrow("connection lost");
+    expect(await c.blogs.countDocuments({ workspaceId: ws })).toBe(12);
+    expect(await unfinishedImport(c, ws)).toMatchObject({ source });
+
+    const again = await planImport(c, inlineRenderer, ws, set);
+    expect(planCounts(again)).toMatchObject({ create: 0, update: 0, unchanged: 12 });
+    const result = await applyImport(c, again, { source, now: new Date() });
+    expect(result).toEqual({ created: 0, updated: 0, unchanged: 12, conflicts: 0 });
+    expect(await unfinishedImport(c, ws)).toBeNull();
+  });
+});

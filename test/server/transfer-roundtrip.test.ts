@@ -1,6 +1,6 @@
 // `pressroom export` / `pressroom import` (README, "Operator CLI"; issue 21): Pressroom's own
 // format round-trips exactly, imports are idempotent, and a bad source writes nothing.
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Db } from "mongodb";
@@ -100,6 +100,15 @@ async function seedSource(db: Db): Promise<string> {
     { url: "https://hooks.example.com/pressroom", events: ["blog.released"], description: "Site" },
     null,
   );
+  // A receiver that takes its token in the URL: the token is a secret too.
+  await s.webhookEndpoints.create(
+    ws,
+    {
+      url: "https://hooks.example.com/in?token=url-token-0123456789",
+      events: ["blog.updated"],
+    },
+    null,
+  );
   const sealed = (
     await db.collection("webhookEndpoints").findOne({ _id: hook.endpoint._id as never })
   )?.secret;
@@ -111,6 +120,7 @@ async function seedSource(db: Db): Promise<string> {
   const passwordHash = (await db.collection("users").findOne({ _id: user._id as never }))
     ?.passwordHash;
   secrets.push(minted.key, String(hash), hook.secret, String(sealed), String(passwordHash));
+  secrets.push("url-token-0123456789");
   return ws;
 }
 
@@ -157,6 +167,13 @@ describe("happy: round trip (README, 'Operator CLI': export, import)", () => {
         events: ["blog.released"],
         enabled: true,
       },
+      // Origin and path only (export-workspace.ts header).
+      {
+        url: "https://hooks.example.com/in",
+        description: "",
+        events: ["blog.updated"],
+        enabled: true,
+      },
     ]);
   });
 
@@ -165,13 +182,14 @@ describe("happy: round trip (README, 'Operator CLI': export, import)", () => {
     const imported = JSON.parse(
       ok(await runCli(["import", "--workspace", targetWs, "--json", from], envOf(target))),
     );
-    expect(imported.counts).toMatchObject({ create: 5, update: 0, unchanged: 0, skipped: 2 });
+    expect(imported.counts).toMatchObject({ create: 5, update: 0, unchanged: 0, skipped: 3 });
     const again = JSON.parse(ok(await runCli(["export", "--workspace", targetWs], envOf(target))));
     expect(contentOf(again)).toEqual(contentOf(exported));
     // Keys and endpoints in the file are reported as skipped, never created.
     expect(imported.skipped.map((s: { origin: string }) => s.origin)).toEqual([
       "keys[0]",
       "webhookEndpoints[0]",
+      "webhookEndpoints[1]",
     ]);
     expect(await target.db.collection("apiKeys").countDocuments({})).toBe(1); // the mirror's
     expect(await target.db.collection("webhookEndpoints").countDocuments({})).toBe(0);
@@ -221,6 +239,17 @@ describe("happy: round trip (README, 'Operator CLI': export, import)", () => {
         "Ünïcödé — 日本語のブログ",
       ].sort(),
     );
+  });
+});
+
+describe("happy: export --out (README, 'Operator CLI': export)", () => {
+  it("writes the whole export to the file, through a temporary file renamed at the end", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "pressroom-export-out-"));
+    const out = path.join(folder, "ws.json");
+    ok(await runCli(["export", "--workspace", sourceWs, "--out", out], envOf(source)));
+    const written = JSON.parse(await readFile(out, "utf8")) as WorkspaceExport;
+    expect(contentOf(written)).toEqual(contentOf(exported));
+    expect(await readdir(folder)).toEqual(["ws.json"]);
   });
 });
 
@@ -293,6 +322,16 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
     expect(await snapshot(target.db, ws)).toEqual(before);
   });
 
+  it("export --out into a missing folder: exit 1, one clear line, no stack trace, no file", async () => {
+    const out = path.join(dir, "no-such-folder", "ws.json");
+    const result = await runCli(["export", "--workspace", sourceWs, "--out", out], envOf(source));
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `Cannot write the export to ${out}: its folder does not exist.`,
+    );
+    expect(await readdir(dir)).not.toContain("no-such-folder");
+  });
+
   it("an unknown format version is refused", async () => {
     const stderr = await refused("v2.json", JSON.stringify({ ...exported, version: 2 }));
     expect(stderr).toContain("export version 2 is not one this Pressroom reads");
@@ -300,8 +339,8 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
 });
 
 describe("security: an export holds no secret (README, 'Operator CLI': export)", () => {
-  it("contains no raw key, key hash, webhook secret (raw or sealed) or password hash", () => {
-    expect(secrets).toHaveLength(5);
+  it("contains no raw key, key hash, webhook secret (raw or sealed), password hash, or a webhook URL's query string", () => {
+    expect(secrets).toHaveLength(6);
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(10);
       expect(exportText.includes(secret)).toBe(false);

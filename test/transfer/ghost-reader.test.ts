@@ -366,4 +366,59 @@ describe("error: a file that is not a readable Ghost export names where", () => 
       },
     ]);
   });
+
+  it("a time that is a number out of Date's range is named as not a time, never a RangeError", async () => {
+    const raw = JSON.parse(await readFile(FIXTURE, "utf8"));
+    raw.db[0].data.posts[2].created_at = 1e20;
+    const file = await writeTemp("numeric-time.json", JSON.stringify(raw));
+    expect(await problemsOf(read(file))).toEqual([
+      {
+        where: 'posts[2] "hello-world"',
+        message: 'created_at "100000000000000000000" is not a time',
+      },
+    ]);
+  });
+
+  it("a body that cannot be converted is a problem naming its post, never a stack trace", async () => {
+    const raw = JSON.parse(await readFile(FIXTURE, "utf8"));
+    const post = raw.db[0].data.posts[2];
+    // Nested deeper than the HTML converter's recursion can go.
+    post.html = `${"<div>".repeat(12_000)}deep${"</div>".repeat(12_000)}`;
+    post.lexical = null;
+    post.mobiledoc = null;
+    const file = await writeTemp("deep.json", JSON.stringify(raw));
+    const problems = await problemsOf(read(file));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.where).toBe('posts[2] "hello-world"');
+    expect(problems[0]?.message).toMatch(/^body could not be converted: /);
+  });
+});
+
+describe("error: crafted lexical and mobiledoc do not break the reader (ghost-body.ts)", () => {
+  it("null or mistyped children, sections and cards: the post is read from its html", async () => {
+    const raw = JSON.parse(await readFile(FIXTURE, "utf8"));
+    const posts = raw.db[0].data.posts;
+    const crafted = [
+      { root: { children: [null] } },
+      { root: null },
+      { root: { children: [{ type: "paragraph", children: "x" }] } },
+    ].map((lexical) => JSON.stringify(lexical));
+    const mobiledocs = [
+      { sections: [null], cards: [] },
+      { sections: [[10, 0]], cards: [null] },
+      { sections: [[10, 0]], cards: [["markdown", null]] },
+    ].map((doc) => JSON.stringify(doc));
+    const chosen = posts.filter((p: { type?: string }) => p.type !== "page").slice(0, 6);
+    [...crafted, ...mobiledocs].forEach((doc, i) => {
+      const post = chosen[i];
+      post.lexical = i < crafted.length ? doc : null;
+      post.mobiledoc = i < crafted.length ? null : doc;
+      post.html = `<p>Crafted ${i}</p>`;
+    });
+    const set = await read(await writeTemp("crafted.json", JSON.stringify(raw)));
+    const body = (id: string) => set.blogs.find((b) => b.sourceKey === `ghost:${id}`)?.bodyMarkdown;
+    expect(chosen.map((p: { id: string }) => body(p.id))).toEqual(
+      chosen.map((_: unknown, i: number) => `Crafted ${i}`),
+    );
+  });
 });

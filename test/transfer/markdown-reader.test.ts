@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, truncate, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -97,6 +97,10 @@ describe("happy: a folder of Markdown files becomes blogs (markdown-reader.ts he
       ["markdown:c.md", "c", "From the heading", "released", [], new Date("2020-01-02T03:04:05Z")],
     ]);
     expect(set.blogs[2]?.bodyMarkdown).toBe("Text.\n");
+    // A file with no date: its modification time, and the note says what that means on re-import.
+    expect(set.notes).toContain(
+      "2 file(s) have no date: their modification time was used. A copy or a fresh clone changes it, and importing again then updates those blogs (a blog.updated event for each released one); give them a date: in front matter to keep them stable.",
+    );
     expect(set.skipped).toEqual([
       { origin: "notes.txt", reason: "not a Markdown file (.md, .markdown)" },
     ]);
@@ -159,5 +163,28 @@ describe("error: every bad file is listed at once, each with its file:line", () 
   it("a source that is not a folder", async () => {
     const [problem] = await problemsOf(path.join(tmpdir(), "no-such-folder-for-import"));
     expect(problem?.message).toMatch(/^is not a readable folder/);
+  });
+
+  it("a file over 1 MiB is refused by its size, unread (a blog body is at most 200,000 characters)", async () => {
+    const root = await folder({
+      "ok.md": "---\ntitle: Fine\n---\nx\n",
+      "huge.md": "",
+      "big.md": "",
+    });
+    await writeFile(path.join(root, "big.md"), "x".repeat(1024 * 1024 + 1));
+    // 3 GiB, sparse: reading it whole would fail (Node refuses files over 2 GiB) or take long.
+    await truncate(path.join(root, "huge.md"), 3 * 1024 ** 3);
+    expect(await problemsOf(root)).toEqual([
+      {
+        where: "big.md",
+        message:
+          "is 1048577 bytes, over the 1048576-byte limit of a Markdown file (a blog body is at most 200000 characters); not read.",
+      },
+      {
+        where: "huge.md",
+        message:
+          "is 3221225472 bytes, over the 1048576-byte limit of a Markdown file (a blog body is at most 200000 characters); not read.",
+      },
+    ]);
   });
 });

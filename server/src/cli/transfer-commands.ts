@@ -2,16 +2,20 @@
  * `pressroom export` and `pressroom import` (transfer/): a workspace to Pressroom's own JSON, and
  * a source (that JSON, or the formats in READERS) into a workspace, idempotently.
  */
-import { createWriteStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Writable } from "node:stream";
+import { finished } from "node:stream/promises";
 import { renderPool } from "../blogs/render-pool.js";
 import type { Config } from "../config.js";
 import { collections } from "../db/collections.js";
 import { openDatabase } from "../db/database.js";
 import { DomainError } from "../domain-error.js";
-import { exportWorkspace, writeExport } from "../transfer/export-workspace.js";
+import { randomBase62 } from "../ids.js";
+import {
+  exportWorkspace,
+  type WorkspaceExport,
+  writeExport,
+} from "../transfer/export-workspace.js";
 import { readGhostExport } from "../transfer/ghost-reader.js";
 import { applyImport, unfinishedImport } from "../transfer/import-apply.js";
 import { type ImportPlan, planCounts, planImport } from "../transfer/import-plan.js";
@@ -148,20 +152,40 @@ async function exportCommand(config: Config, input: CommandInput, out: Output): 
   const database = await openDatabase(config, (line) => out.note(line));
   try {
     const doc = await exportWorkspace(collections(database.db), workspaceId, new Date());
-    const target: Writable = file === undefined ? process.stdout : createWriteStream(file);
-    await writeExport(doc, target);
-    if (file !== undefined) {
-      await new Promise<void>((resolve, reject) => {
-        target.once("error", reject);
-        target.end(resolve);
-      });
-    }
+    if (file === undefined) await writeExport(doc, process.stdout);
+    else await exportToFile(doc, file);
     const summary = `Exported ${doc.blogs.length} blogs, ${doc.keys.length} keys and ${doc.webhookEndpoints.length} webhook endpoints (metadata only, no secrets) of workspace ${workspaceId}${file === undefined ? "" : ` to ${file}`}.`;
     if (file !== undefined && out.json) {
       out.result({ file, blogs: doc.blogs.length, keys: doc.keys.length }, summary);
     } else out.note(summary);
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * Writes the export to a temporary file next to `file`, renamed to `file` once complete: a
+ * failure midway (disk full, a missing folder) leaves no partial export, and is one line.
+ */
+async function exportToFile(doc: WorkspaceExport, file: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBase62(8)}.tmp`);
+  try {
+    const handle = await open(temp, "wx");
+    const stream = handle.createWriteStream();
+    try {
+      await writeExport(doc, stream);
+      stream.end();
+      await finished(stream);
+    } finally {
+      stream.destroy();
+    }
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT" ? "its folder does not exist" : (code ?? (err as Error).message);
+    throw new DomainError("invalid", `Cannot write the export to ${file}: ${reason}.`);
   }
 }
 

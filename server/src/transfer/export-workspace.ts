@@ -11,6 +11,8 @@
  *   id), and `workspace`, `keys`, `webhookEndpoints`, which describe the exported workspace and are
  *   never imported (keys and endpoints are metadata only: mint new keys, add endpoints again).
  * Never in it: a key's hash or raw key, a webhook signing secret, users and their password hashes.
+ * A webhook endpoint's URL is exported as its origin and path only: no query string, fragment or
+ * user:password, where a receiver's token often sits.
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
@@ -125,12 +127,22 @@ export async function exportWorkspace(
       revokedAt: iso(k.revokedAt),
     })),
     webhookEndpoints: endpoints.map((e) => ({
-      url: e.url,
+      url: withoutSecrets(e.url),
       description: e.description,
       events: e.events,
       enabled: e.enabled,
     })),
   };
+}
+
+/** A URL's origin and path: its query, fragment and credentials may hold a token. */
+function withoutSecrets(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return "";
+  }
 }
 
 /**

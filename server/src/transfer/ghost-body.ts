@@ -22,26 +22,44 @@ export interface BodyConversion {
   readonly ghostUrls: number;
 }
 
-/** The Markdown of a post made only of Markdown cards (blank paragraphs aside), else null. */
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/**
+ * The Markdown of a post made only of Markdown cards (blank paragraphs aside), else null. Any
+ * part not of the expected shape (null, a string where a list belongs…) means "not only Markdown
+ * cards": the post's html is converted instead.
+ */
 export function markdownCardsOf(lexical: unknown, mobiledoc: unknown): string | null {
   const parsed = parseJson(lexical) ?? parseJson(mobiledoc);
-  if (parsed === null || typeof parsed !== "object") return null;
+  if (!isObject(parsed)) return null;
   const parts: string[] = [];
-  const root = (parsed as { root?: { children?: unknown } }).root;
-  if (root !== undefined) {
-    if (!Array.isArray(root.children)) return null;
-    for (const child of root.children as { type?: unknown; markdown?: unknown; children?: [] }[]) {
+  if ("root" in parsed) {
+    const root = parsed.root;
+    if (!isObject(root) || !Array.isArray(root.children)) return null;
+    for (const child of root.children as unknown[]) {
+      if (!isObject(child)) return null;
       if (child.type === "markdown" && typeof child.markdown === "string") {
         parts.push(child.markdown);
-      } else if (child.type !== "paragraph" || (child.children ?? []).length > 0) return null;
+      } else if (
+        child.type !== "paragraph" ||
+        (child.children !== undefined &&
+          (!Array.isArray(child.children) || child.children.length > 0))
+      )
+        return null;
     }
   } else {
-    const doc = parsed as { sections?: unknown; cards?: unknown };
-    if (!Array.isArray(doc.sections) || !Array.isArray(doc.cards)) return null;
-    for (const section of doc.sections as unknown[][]) {
-      const card = section[0] === 10 ? (doc.cards as unknown[][])[Number(section[1])] : undefined;
-      const payload = card?.[1] as { markdown?: unknown } | undefined;
-      if (card?.[0] === "markdown" && typeof payload?.markdown === "string") {
+    const { sections, cards } = parsed;
+    if (!Array.isArray(sections) || !Array.isArray(cards)) return null;
+    for (const section of sections as unknown[]) {
+      if (!Array.isArray(section)) return null;
+      const card: unknown = section[0] === 10 ? cards[Number(section[1])] : undefined;
+      const payload: unknown = Array.isArray(card) ? card[1] : undefined;
+      if (
+        Array.isArray(card) &&
+        card[0] === "markdown" &&
+        isObject(payload) &&
+        typeof payload.markdown === "string"
+      ) {
         parts.push(payload.markdown);
       } else if (section[0] !== 1 || (Array.isArray(section[2]) && section[2].length > 0)) {
         return null;
@@ -60,8 +78,8 @@ export function htmlMissing(post: { lexical?: unknown; mobiledoc?: unknown; html
   if (markdownCardsOf(post.lexical, post.mobiledoc) !== null) return false;
   const doc = parseJson(post.lexical) ?? parseJson(post.mobiledoc);
   if (doc === null || typeof doc !== "object") return false;
-  const { root, sections } = doc as { root?: { children?: unknown }; sections?: unknown };
-  const parts = root?.children ?? sections;
+  const { root, sections } = doc as { root?: unknown; sections?: unknown };
+  const parts = (isObject(root) ? root.children : undefined) ?? sections;
   const blank = (part: unknown) =>
     typeof part === "object" && part !== null && "children" in part
       ? Array.isArray(part.children) && part.children.length === 0

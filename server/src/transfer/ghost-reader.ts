@@ -13,9 +13,10 @@
  */
 import { slugify } from "../blogs/render.js";
 import { normaliseTag } from "../blogs/tag-rule.js";
-import { ghostBodyConverter, htmlMissing } from "./ghost-body.js";
+import { type BodyConversion, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
 import { CARD_OUTCOMES } from "./ghost-cards.js";
 import { type GhostRecord, loadGhostExport, str } from "./ghost-export.js";
+import { coverUrl } from "./import-checks.js";
 import {
   type ImportBlog,
   ImportInputError,
@@ -28,7 +29,11 @@ const GHOST_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(Z|[+-]
 
 /** A Ghost timestamp as a Date (UTC when it names no zone), or null when absent or malformed. */
 export function ghostTime(value: unknown): Date | null {
-  if (typeof value === "number" && Number.isFinite(value)) return new Date(value);
+  if (typeof value === "number") {
+    // Milliseconds since 1970; beyond ±8.64e15 (or NaN, Infinity) not a time.
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? null : date;
+  }
   if (typeof value !== "string" || !GHOST_TIME.test(value)) return null;
   const date = new Date(
     `${value.replace(" ", "T")}${/(Z|[+-]\d{2}:\d{2})$/.test(value) ? "" : "Z"}`,
@@ -39,7 +44,7 @@ export function ghostTime(value: unknown): Date | null {
 /** A one-line field (title, excerpt, author) as the blog rules take it: each run of white space one space. */
 const oneLine = (s: string | undefined): string => (s ?? "").replace(/\s+/gu, " ").trim();
 
-const STATUSES = new Set(["published", "draft", "scheduled", "sent"]);
+const GHOST_STATUSES = new Set(["published", "draft", "scheduled", "sent"]);
 
 export const readGhostExport: ImportReader = async (source, options) => {
   const ghost = await loadGhostExport(source);
@@ -78,7 +83,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
     if (id === undefined || id === "") problem("has no id");
     if (title === "") problem("has no title");
     if (slug === "") problem("has no slug");
-    if (!STATUSES.has(status)) problem(`has an unknown status "${status}"`);
+    if (!GHOST_STATUSES.has(status)) problem(`has an unknown status "${status}"`);
     if (createdAt === null) problem(`created_at "${String(post.created_at)}" is not a time`);
     if (post.published_at != null && publishedAt === null) {
       problem(`published_at "${String(post.published_at)}" is not a time`);
@@ -111,12 +116,19 @@ export const readGhostExport: ImportReader = async (source, options) => {
     }
     const authorId = ghost.postAuthors.get(id ?? "")?.[0] ?? str(post.author_id);
     const authorName = oneLine(ghost.userNames.get(authorId ?? "")) || "Pressroom";
-    const cover = coverUrl(str(post.feature_image));
+    const cover = coverOf(str(post.feature_image));
     if (cover.note !== null) notes.push(`${where}: ${cover.note}`);
 
-    if (htmlMissing(post))
-      problem("has content in lexical or mobiledoc but no rendered html to convert");
-    const body = convert(post);
+    let body: BodyConversion;
+    try {
+      if (htmlMissing(post))
+        problem("has content in lexical or mobiledoc but no rendered html to convert");
+      body = convert(post);
+    } catch (err) {
+      // A body this reader cannot take apart (e.g. crafted lexical): named, never a stack trace.
+      problem(`body could not be converted: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
     bySource[body.source]++;
     for (const [kind, n] of body.cards) cardCounts.set(kind, (cardCounts.get(kind) ?? 0) + n);
     if (body.ghostUrls > 0) ghostUrlPosts.push(where);
@@ -183,18 +195,13 @@ export const readGhostExport: ImportReader = async (source, options) => {
 };
 
 /** A feature image as a cover: absolute http(s) URLs only; anything else dropped with a note. */
-function coverUrl(image: string | undefined): { url: string | null; note: string | null } {
+function coverOf(image: string | undefined): { url: string | null; note: string | null } {
   if (image === undefined || image === "") return { url: null, note: null };
   const dropped = (why: string) => ({
     url: null,
     note: `feature image "${image}" ${why}; no cover.`,
   });
   if (image.startsWith("__GHOST_URL__")) return dropped("is on the Ghost site (__GHOST_URL__)");
-  try {
-    const url = new URL(image);
-    if (url.protocol === "https:" || url.protocol === "http:") return { url: url.href, note: null };
-  } catch {
-    // not absolute: dropped below
-  }
-  return dropped("is not an absolute http(s) URL");
+  const url = coverUrl(image);
+  return url === null ? dropped("is not an absolute http(s) URL") : { url, note: null };
 }

@@ -2,7 +2,9 @@
  * Carries out an import plan (import-plan.ts): inserts the new blogs, updates the changed ones
  * (the source wins), writes nothing for the unchanged. Each write is a blog write like any other
  * (blog-writes.ts): rendered body, a new revision, `feedPending` and the webhook event in the
- * blog's outbox when the blog is or was released — but with the source's timestamps.
+ * blog's outbox when the blog is or was released — but with the source's timestamps. The event's
+ * time is the import's (`now`), not the source's: it is when the change reaches consumers, and the
+ * relay sends an event only to endpoints that existed at its time (endpoints-store.ts).
  *
  * There are no transactions: a database error or a crash midway leaves the blogs written so far.
  * Every write is keyed by the blog's derived id and every entry compared first, so running the
@@ -57,7 +59,7 @@ export interface ApplyResult {
 const visible = (before: BlogDoc["status"] | null, after: BlogDoc["status"]): boolean =>
   before === "released" || after === "released";
 
-function newDoc(workspaceId: string, entry: PlanEntry, fields: ImportedFields): BlogDoc {
+function newDoc(workspaceId: string, entry: PlanEntry, fields: ImportedFields, now: Date): BlogDoc {
   const doc: BlogDoc = {
     _id: entry.id,
     workspaceId,
@@ -66,7 +68,7 @@ function newDoc(workspaceId: string, entry: PlanEntry, fields: ImportedFields): 
     importKey: entry.blog.sourceKey,
     ...(visible(null, fields.status) ? { feedPending: true } : {}),
   };
-  const outbox = outboxPart(null, doc, fields.updatedAt);
+  const outbox = outboxPart(null, doc, now);
   if (outbox !== null) Object.assign(doc, outbox.set, { webhookOutbox: [outbox.event] });
   return doc;
 }
@@ -88,8 +90,19 @@ export async function applyImport(
     else if (e.action === "unchanged") result.unchanged++;
     else result.conflicts++;
   }
+  // Done: this run's marker goes, and those of earlier runs of the same source it completed
+  // (also when it had nothing left to write: an earlier run crashed after its last write).
+  const finish = async (marker: string | null): Promise<ApplyResult> => {
+    await c.markers.deleteMany({
+      $or: [
+        ...(marker === null ? [] : [{ _id: marker }]),
+        { _id: markersOf(workspaceId), value: options.source, at: { $lte: options.now } },
+      ],
+    });
+    return result;
+  };
   const total = creates.length + updates.length;
-  if (total === 0) return result;
+  if (total === 0) return finish(null);
   // A marker of this run's own (an insert: exact with concurrent runs on any database).
   const marker = `import:${workspaceId}:${randomBase62(8)}`;
   await c.markers.insertOne({ _id: marker, at: options.now, value: options.source });
@@ -111,7 +124,7 @@ export async function applyImport(
         importKey: entry.blog.sourceKey,
         ...(visible(doc.status, fields.status) ? { feedPending: true } : {}),
       };
-      const write = updateWithEvent(doc, changes);
+      const write = updateWithEvent(doc, changes, options.now);
       try {
         const { matchedCount } = await c.blogs.updateOne(
           { _id: doc._id, workspaceId, status: doc.status, ...versionFilter(doc) },
@@ -132,7 +145,7 @@ export async function applyImport(
 
   for (let i = 0; i < creates.length; i += INSERT_BATCH) {
     const batch = creates.slice(i, i + INSERT_BATCH);
-    const docs = batch.map((e) => newDoc(workspaceId, e, fieldsOf(e)));
+    const docs = batch.map((e) => newDoc(workspaceId, e, fieldsOf(e), options.now));
     const failed = await insertAll(c, docs);
     result.created += batch.length - failed.length;
     // Inserted meanwhile by another run of the same import (same derived id): an update now.
@@ -155,14 +168,7 @@ export async function applyImport(
     done++;
     if (done % 100 === 0 || done === total) progress("importing", done, total);
   }
-  // Done: this run's marker goes, and those of earlier runs of the same source it completed.
-  await c.markers.deleteMany({
-    $or: [
-      { _id: marker },
-      { _id: markersOf(workspaceId), value: options.source, at: { $lte: options.now } },
-    ],
-  });
-  return result;
+  return finish(marker);
 }
 
 function fieldsOf(entry: PlanEntry): ImportedFields {

@@ -2,13 +2,16 @@
  * The Markdown folder importer's reader (`pressroom import --from markdown DIR`): every `.md` and
  * `.markdown` file under the folder, recursively, as a blog (front matter: markdown-fields.ts).
  * Names starting with "." (files and folders) are passed over silently; other files and
- * symbolic links are listed as skipped. Files are read 64 at a time, in sorted order of their
- * paths (sourceKey `markdown:<path relative to the folder, with />`). Every problem of every
- * file is collected, each as `path:line`, then thrown as one ImportInputError.
+ * symbolic links are listed as skipped. A file over 1 MiB is a problem, not read. Files are read
+ * 64 at a time, in sorted order of their paths (sourceKey `markdown:<path relative to the folder,
+ * with />`). Every problem of every file is collected, each as `path:line`, then thrown as one
+ * ImportInputError. A file with no `date` takes its modification time, which a copy or a fresh
+ * clone changes: importing it again then updates the blog (see the note printed).
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseFrontMatter } from "./front-matter.js";
+import { LIMITS } from "./import-checks.js";
 import {
   type ImportBlog,
   ImportInputError,
@@ -55,6 +58,9 @@ type FileResult =
     }
   | { ok: false; problems: ImportProblem[] };
 
+/** Files larger than this are refused unread (1 MiB: room for a 200,000-character body). */
+const MAX_FILE_BYTES = 1024 * 1024;
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 async function readOne(root: string, path: string): Promise<FileResult> {
@@ -65,10 +71,15 @@ async function readOne(root: string, path: string): Promise<FileResult> {
   let bytes: Uint8Array;
   let mtime: Date;
   try {
-    [bytes, mtime] = await Promise.all([
-      readFile(join(root, path)),
-      stat(join(root, path)).then((s) => s.mtime),
-    ]);
+    const info = await stat(join(root, path));
+    if (info.size > MAX_FILE_BYTES) {
+      return fail(
+        null,
+        `is ${info.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of a Markdown file (a blog body is at most ${LIMITS.body} characters); not read.`,
+      );
+    }
+    mtime = info.mtime;
+    bytes = await readFile(join(root, path));
   } catch (err) {
     return fail(null, `cannot be read (${err instanceof Error ? err.message : String(err)})`);
   }
@@ -177,7 +188,9 @@ export const readMarkdownFolder: ImportReader = async (source, options) => {
       `${fromHeading} title(s) taken from the file's first '# heading' (removed from the body).`,
     );
   if (mtimeUsed > 0)
-    notes.push(`${mtimeUsed} file(s) have no date: their modification time was used.`);
+    notes.push(
+      `${mtimeUsed} file(s) have no date: their modification time was used. A copy or a fresh clone changes it, and importing again then updates those blogs (a blog.updated event for each released one); give them a date: in front matter to keep them stable.`,
+    );
   if (unknownKeys.size > 0) {
     const keys = [...unknownKeys]
       .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -48,14 +48,17 @@ export function outboxPart(
 
 /**
  * A write of `doc` (a version read) storing `changes`, as one update: the changes, and with
- * them the event the write makes, if any (`queued`).
+ * them the event the write makes, if any (`queued`). The event's time is `at`: by default the
+ * write's `updatedAt`; an import, which keeps the source's times, passes the moment it writes
+ * (the relay sends an event to the endpoints that existed at its time).
  */
 export function updateWithEvent(
   doc: BlogDoc,
   changes: Partial<BlogDoc>,
+  at: Date = changes.updatedAt ?? new Date(),
 ): { update: UpdateFilter<BlogDoc>; changes: Partial<BlogDoc>; queued: boolean } {
   const after = { status: changes.status ?? doc.status, slug: changes.slug ?? doc.slug };
-  const outbox = outboxPart(doc, after, changes.updatedAt ?? new Date());
+  const outbox = outboxPart(doc, after, at);
   if (outbox === null) return { update: { $set: changes }, changes, queued: false };
   const all = { ...changes, ...outbox.set };
   return {
