@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminClient, OWNER } from "../support/admin-client.js";
@@ -80,5 +81,23 @@ describe("happy: imported blogs appear on the dashboard's Blogs screen", () => {
     await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
     await page.getByText("Imported from the archive").first().waitFor({ timeout: 10_000 });
     await page.getByText("An imported draft").first().waitFor({ timeout: 10_000 });
+  });
+
+  it("lists the posts of a real Ghost export, published and draft alike, and none of its pages", async () => {
+    const ghost = fileURLToPath(new URL("../fixtures/ghost-6.65-export.json", import.meta.url));
+    const result = await runCli(["import", "--workspace", ws, "--from", "ghost", ghost], {
+      MONGODB_URI: t.uri,
+      MONGODB_DB: t.name,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const [name = "", value = ""] = (owner.cookie ?? "").split("=");
+    await browser.addCookies([{ name, value, url: server.url }]);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/dashboard/w/${ws}/blogs`);
+    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    // A published post (released) and a draft, each by its Ghost title.
+    await page.getByText("Hello, world").first().waitFor({ timeout: 10_000 });
+    await page.getByText("Draft: roadmap").first().waitFor({ timeout: 10_000 });
+    expect(await page.getByText("About this site").count()).toBe(0); // a Ghost page
   });
 });
