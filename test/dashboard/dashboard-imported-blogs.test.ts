@@ -5,7 +5,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { launchChromium } from "../support/chromium.js";
@@ -54,6 +54,21 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** `pressroom import --workspace ws …args`, then the owner's Blogs screen in Chromium. */
+async function importAndOpenBlogs(args: string[]): Promise<Page> {
+  const result = await runCli(["import", "--workspace", ws, ...args], {
+    MONGODB_URI: t.uri,
+    MONGODB_DB: t.name,
+  });
+  expect(result.code, result.stderr).toBe(0);
+  const [name = "", value = ""] = (owner.cookie ?? "").split("=");
+  await browser.addCookies([{ name, value, url: server.url }]);
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/dashboard/w/${ws}/blogs`);
+  await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+  return page;
+}
+
 describe("happy: imported blogs appear on the dashboard's Blogs screen", () => {
   it("lists an imported released blog and an imported draft by title", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "pressroom-dash-import-"));
@@ -69,32 +84,14 @@ describe("happy: imported blogs appear on the dashboard's Blogs screen", () => {
         ],
       }),
     );
-    const result = await runCli(["import", "--workspace", ws, file], {
-      MONGODB_URI: t.uri,
-      MONGODB_DB: t.name,
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const [name = "", value = ""] = (owner.cookie ?? "").split("=");
-    await browser.addCookies([{ name, value, url: server.url }]);
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/dashboard/w/${ws}/blogs`);
-    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    const page = await importAndOpenBlogs([file]);
     await page.getByText("Imported from the archive").first().waitFor({ timeout: 10_000 });
     await page.getByText("An imported draft").first().waitFor({ timeout: 10_000 });
   });
 
   it("lists the posts of a real Ghost export, published and draft alike, and none of its pages", async () => {
     const ghost = fileURLToPath(new URL("../fixtures/ghost-6.65-export.json", import.meta.url));
-    const result = await runCli(["import", "--workspace", ws, "--from", "ghost", ghost], {
-      MONGODB_URI: t.uri,
-      MONGODB_DB: t.name,
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const [name = "", value = ""] = (owner.cookie ?? "").split("=");
-    await browser.addCookies([{ name, value, url: server.url }]);
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/dashboard/w/${ws}/blogs`);
-    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    const page = await importAndOpenBlogs(["--from", "ghost", ghost]);
     // A published post (released) and a draft, each by its Ghost title.
     await page.getByText("Hello, world").first().waitFor({ timeout: 10_000 });
     await page.getByText("Draft: roadmap").first().waitFor({ timeout: 10_000 });
