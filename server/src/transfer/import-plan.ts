@@ -105,8 +105,8 @@ export async function planImport(
 
   const ids = set.blogs.map((b) => importBlogId(workspaceId, b.sourceKey));
   // One pass over the workspace's slugs says which entries exist already; only those are read
-  // in full: by `_id` when few, else in one more pass (on the embedded database every query but
-  // an exact `_id` is a full scan, so twenty `$in` batches cost twenty scans).
+  // in full: by `_id` when few, else in one more pass over the workspace (one query rather than
+  // many `$in` batches of ids).
   const slugOwner = new Map<string, string>();
   const inWorkspace = new Set<string>();
   for await (const b of c.blogs.find({ workspaceId }, { projection: { _id: 1, slug: 1 } })) {
