@@ -138,8 +138,11 @@ describe("fetching the Go toolchain from GOPROXY", () => {
 
   it("refuses a zip whose h1 is not the pinned one, and keeps nothing of it", async () => {
     const o = await options(`${proxy}/tampered`);
+    // Hashed before the fetch starts: an `await` inside toThrow's argument would leave the
+    // fetch's rejection without a handler meanwhile (an unhandled rejection when it is quicker).
+    const tampered = await hashZipOf(TAMPERED);
     await expect(fetchToolchain(o)).rejects.toThrow(
-      `has hash ${await hashZipOf(TAMPERED)}, go-toolchain.json pins ${PIN.h1[PLATFORM]}`,
+      `has hash ${tampered}, go-toolchain.json pins ${PIN.h1[PLATFORM]}`,
     );
     expect(await readdir(o.cacheDir)).toEqual([]);
   });
