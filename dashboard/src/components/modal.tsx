@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useId, useLayoutEffect, useRef } from "preact/hooks";
 
 interface ModalProps {
   title: string;
@@ -8,20 +8,29 @@ interface ModalProps {
   children: ComponentChildren;
   /** Shown under the title, and announced with it. */
   description?: ComponentChildren;
+  /**
+   * False for a dialog whose content would be lost by closing it (a secret shown once): Escape
+   * then does nothing, and only the dialog's own buttons close it. Default true.
+   */
+  dismissible?: boolean;
 }
 
 /**
  * A modal `<dialog>`, open while mounted: focus moves into it (to the `autofocus` element or
- * the first control), Tab stays inside, Escape closes it, and focus returns to where it was.
+ * the first control), Tab stays inside, Escape closes it (unless not `dismissible`), a click on
+ * the backdrop never does, and focus returns to where it was.
+ *
+ * It opens in a layout effect, in the same task as the render that mounts it, so a key typed at
+ * once after the click that opened it lands in the dialog's field, not on the button behind it.
  */
-export function Modal({ title, onClose, children, description }: ModalProps) {
+export function Modal({ title, onClose, children, description, dismissible = true }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
   const closeRef = useRef<(() => void) | null>(onClose);
   closeRef.current = onClose;
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -39,7 +48,23 @@ export function Modal({ title, onClose, children, description }: ModalProps) {
       class="modal"
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
-      onClose={() => closeRef.current?.()}
+      // Not dismissible: Escape's default and the cancel it raises are refused, and should the
+      // browser close it anyway (Chromium lets a second Escape without a click through), it
+      // opens again: only the parent's own buttons, unmounting it, end it.
+      onKeyDown={(event) => {
+        if (!dismissible && event.key === "Escape") event.preventDefault();
+      }}
+      onCancel={(event) => {
+        if (!dismissible) event.preventDefault();
+      }}
+      onClose={() => {
+        const dialog = ref.current;
+        if (dismissible || closeRef.current === null || !dialog?.isConnected) {
+          closeRef.current?.();
+        } else {
+          dialog.showModal();
+        }
+      }}
     >
       <h2 id={titleId} class="modal-title">
         {title}

@@ -85,6 +85,7 @@ export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: ()
     <Modal
       title="Copy your new key now"
       onClose={onClose}
+      dismissible={false}
       description={
         <p class="notice warning">
           <strong>This key will not be shown again.</strong> Pressroom keeps only a hash of it. Copy

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
 import { api, call, type Me } from "../api.js";
+import { FlashNotice, FlashProvider, useFlashState } from "../components/flash.js";
 import { useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick, useRoute } from "../router.js";
 import { rememberedWorkspace, rememberWorkspace } from "../workspace-choice.js";
@@ -35,6 +36,7 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
   // After a navigation, move focus to the new screen's heading (not on filter changes, nor
   // when a new blog's first save gives the editor its address).
   const screen = `${route.name}/${wsId}`;
+  const flash = useFlashState(screen);
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
@@ -112,7 +114,8 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
         }}
       />
       <main id="main" class="page">
-        {content}
+        <FlashNotice message={flash.message} onDismiss={flash.dismiss} />
+        <FlashProvider value={flash.flash}>{content}</FlashProvider>
       </main>
     </>
   );
