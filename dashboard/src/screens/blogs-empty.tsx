@@ -44,9 +44,7 @@ export function BlogsEmpty({ ws, status, q, onClearSearch, onShowAll }: EmptyPro
   return (
     <div class="empty">
       <p>
-        {status === "draft"
-          ? "No drafts: every blog is released."
-          : "Nothing released yet: consumers see an empty list."}
+        {status === "draft" ? "No drafts." : "Nothing released yet: consumers see an empty list."}
       </p>
       <p class="empty-actions">
         {status === "draft" ? (

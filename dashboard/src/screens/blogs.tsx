@@ -47,12 +47,20 @@ interface BlogsProps {
 export function Blogs({ workspace, status, q, sort }: BlogsProps) {
   useTitle(`Blogs · ${workspace.name}`);
   const [blogs, setBlogs] = useState<AdminBlog[] | null>(null);
+  // What the blogs and counts held were loaded for: after a change of filter, search or sort,
+  // the screen renders once before its effect starts the new load, and must not show the old
+  // list (or its empty state) as the new one's answer meanwhile.
+  const listKey = `${status}|${sort}|${q}`;
+  const [blogsFor, setBlogsFor] = useState<string | null>(null);
+  const [countsFor, setCountsFor] = useState<string | null>(null);
   const [counts, setCounts] = useState<BlogCounts | null>(null);
+  const [countsLoading, setCountsLoading] = useState(true);
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [typed, setTyped] = useState(q);
   const latest = useRef(0);
+  const latestCounts = useRef(0);
   const ws = workspace.id;
 
   const go = useCallback(
@@ -70,55 +78,72 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
     return () => clearTimeout(timer);
   }, [typed, q, go]);
 
+  /** The counts on the filters, for the current search; they never hold the list back. */
+  const loadCounts = useCallback(async () => {
+    const request = ++latestCounts.current;
+    setCountsLoading(true);
+    try {
+      const total = await call(
+        api.GET("/workspaces/{workspaceId}/blog-counts", {
+          params: { path: { workspaceId: ws }, query: q === "" ? {} : { q } },
+        }),
+      );
+      if (request === latestCounts.current) {
+        setCounts(total);
+        setCountsFor(q);
+      }
+    } catch {
+      // The list's own request reports a failure; stale counts would mislead.
+      if (request === latestCounts.current) {
+        setCounts(null);
+        setCountsFor(q);
+      }
+    }
+    if (request === latestCounts.current) setCountsLoading(false);
+  }, [ws, q]);
+
   const load = useCallback(
     async (cursor: string | null) => {
       const request = ++latest.current; // a newer request (another filter or search) wins
       setLoading(true);
       setError(null);
-      const search = q === "" ? {} : { q };
+      // The counts follow the list: fetched again with each first page.
+      if (cursor === null) void loadCounts();
       try {
-        const [page, total] = await Promise.all([
-          call(
-            api.GET("/workspaces/{workspaceId}/blogs", {
-              params: {
-                path: { workspaceId: ws },
-                query: {
-                  limit: PAGE_SIZE,
-                  sort,
-                  ...search,
-                  ...(status ? { status } : {}),
-                  ...(cursor ? { cursor } : {}),
-                },
+        const page = await call(
+          api.GET("/workspaces/{workspaceId}/blogs", {
+            params: {
+              path: { workspaceId: ws },
+              query: {
+                limit: PAGE_SIZE,
+                sort,
+                ...(q === "" ? {} : { q }),
+                ...(status ? { status } : {}),
+                ...(cursor ? { cursor } : {}),
               },
-            }),
-          ),
-          // The counts follow the list: fetched again with each first page.
-          cursor
-            ? Promise.resolve(null)
-            : call(
-                api.GET("/workspaces/{workspaceId}/blog-counts", {
-                  params: { path: { workspaceId: ws }, query: search },
-                }),
-              ),
-        ]);
+            },
+          }),
+        );
         if (request !== latest.current) return;
         setBlogs((shown) => (cursor && shown ? [...shown, ...page.data] : page.data));
+        setBlogsFor(`${status}|${sort}|${q}`);
         setNext(page.nextCursor);
-        if (total !== null) setCounts(total);
       } catch (err) {
         if (request !== latest.current) return;
         setError(messageOf(err));
       }
       setLoading(false);
     },
-    [ws, status, q, sort],
+    [ws, status, q, sort, loadCounts],
   );
   useEffect(() => {
     setBlogs(null);
     void load(null);
   }, [load]);
 
-  const firstLoad = blogs === null && loading;
+  const shown = blogsFor === listKey ? blogs : null;
+  const shownCounts = countsFor === q ? counts : null;
+  const firstLoad = shown === null && (loading || error === null);
   return (
     <>
       <div class="page-header">
@@ -135,7 +160,7 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
         </a>
       </div>
       <div class="blogs-toolbar">
-        <fieldset class="segmented">
+        <fieldset class="segmented" aria-busy={countsLoading ? "true" : "false"}>
           <legend class="visually-hidden">Show</legend>
           {FILTERS.map((f) => (
             <label key={f.label}>
@@ -143,16 +168,13 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
                 type="radio"
                 name="status"
                 checked={status === f.value}
+                // "All, 12": the label's text runs "All12" together for a screen reader.
+                aria-label={shownCounts ? `${f.label}, ${shownCounts[f.count]}` : f.label}
                 onChange={() => go({ status: f.value })}
               />
               <span>
-                {f.label}
-                {counts && (
-                  <span class="count">
-                    <span class="visually-hidden">, </span>
-                    {counts[f.count]}
-                  </span>
-                )}
+                <span class="filter-label">{f.label}</span>
+                {shownCounts && <span class="count">{shownCounts[f.count]}</span>}
               </span>
             </label>
           ))}
@@ -185,8 +207,8 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
           </select>
         </div>
       </div>
-      {error && <ErrorMessage message={error} onRetry={() => load(blogs ? next : null)} />}
-      <div aria-busy={loading ? "true" : "false"} class="blogs-results">
+      {error && <ErrorMessage message={error} onRetry={() => load(shown ? next : null)} />}
+      <div aria-busy={firstLoad || loading ? "true" : "false"} class="blogs-results">
         {firstLoad && (
           <>
             <p class="visually-hidden" role="status">
@@ -197,7 +219,7 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
             </ul>
           </>
         )}
-        {blogs?.length === 0 && (
+        {shown?.length === 0 && (
           <BlogsEmpty
             ws={ws}
             status={status}
@@ -209,13 +231,13 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
             onShowAll={() => go({ status: null })}
           />
         )}
-        {blogs && blogs.length > 0 && (
+        {shown && shown.length > 0 && (
           <ul class="blog-list" aria-label="Blogs">
-            <BlogRows ws={ws} blogs={blogs} />
+            <BlogRows ws={ws} blogs={shown} />
           </ul>
         )}
       </div>
-      {blogs && next && (
+      {shown && next && (
         <button type="button" class="button block" onClick={() => load(next)} disabled={loading}>
           {loading ? "Loading…" : "Load more"}
         </button>
