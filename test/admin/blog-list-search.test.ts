@@ -268,6 +268,19 @@ describe("a bad q is a 400, and q is never a pattern", () => {
   });
 });
 
+describe("q in the logs", () => {
+  it("the search words never reach a log line (the access log holds the path only)", async () => {
+    const word = "zqxjunlikelyword";
+    expect((await owner.get(`/workspaces/${home}/blogs?q=${word}.*`)).status).toBe(200);
+    expect((await owner.get(`/workspaces/${home}/blog-counts?q=${word}`)).status).toBe(200);
+    expect((await owner.get(`/workspaces/${home}/blogs?q=${word}${"x".repeat(100)}`)).status).toBe(
+      400,
+    );
+    expect(server.logLines.some((line) => line.includes(`/workspaces/${home}/blog`))).toBe(true);
+    expect(server.logLines.filter((line) => line.includes(word))).toEqual([]);
+  });
+});
+
 describe("blogs stored before the search get its fields once at start-up", () => {
   it("the migration fills searchTerms and titleKey, leaves revision and updatedAt, and runs once", async () => {
     const ws = await newWorkspace();
