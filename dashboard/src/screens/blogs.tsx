@@ -14,23 +14,12 @@ import { useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../router.js";
 import { BlogsEmpty } from "./blogs-empty.js";
 import { BlogRows, SkeletonRows } from "./blogs-rows.js";
+import { BlogsToolbar, type ListChange } from "./blogs-toolbar.js";
 import "./blogs.css";
 
 const PAGE_SIZE = 20;
 /** Typing waits this long for the next key before the list is searched. */
 const SEARCH_DELAY_MS = 250;
-const FILTERS: { value: BlogStatus | null; label: string; count: keyof BlogCounts }[] = [
-  { value: null, label: "All", count: "all" },
-  { value: "draft", label: "Drafts", count: "draft" },
-  { value: "released", label: "Released", count: "released" },
-];
-const SORTS: { value: BlogSort; label: string }[] = [
-  { value: "newest", label: "Newest" },
-  { value: "oldest", label: "Oldest" },
-  { value: "updated", label: "Recently edited" },
-  { value: "title", label: "Title A–Z" },
-];
-
 interface BlogsProps {
   workspace: Workspace;
   status: BlogStatus | null;
@@ -64,7 +53,7 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
   const ws = workspace.id;
 
   const go = useCallback(
-    (change: { status?: BlogStatus | null; q?: string; sort?: BlogSort }) =>
+    (change: ListChange) =>
       navigate(hrefOf({ name: "blogs", ws, status, q, sort, ...change }), { replace: true }),
     [ws, status, q, sort],
   );
@@ -159,54 +148,15 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
           New blog
         </a>
       </div>
-      <div class="blogs-toolbar">
-        <fieldset class="segmented" aria-busy={countsLoading ? "true" : "false"}>
-          <legend class="visually-hidden">Show</legend>
-          {FILTERS.map((f) => (
-            <label key={f.label}>
-              <input
-                type="radio"
-                name="status"
-                checked={status === f.value}
-                // "All, 12": the label's text runs "All12" together for a screen reader.
-                aria-label={shownCounts ? `${f.label}, ${shownCounts[f.count]}` : f.label}
-                onChange={() => go({ status: f.value })}
-              />
-              <span>
-                <span class="filter-label">{f.label}</span>
-                {shownCounts && <span class="count">{shownCounts[f.count]}</span>}
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        <div class="blogs-search">
-          <label class="visually-hidden" for="blog-search">
-            Search blogs
-          </label>
-          <input
-            id="blog-search"
-            type="search"
-            placeholder="Search title, slug or tag"
-            maxLength={100}
-            value={typed}
-            onInput={(e) => setTyped(e.currentTarget.value)}
-          />
-        </div>
-        <div class="blogs-sort">
-          <label for="blog-sort">Sort</label>
-          <select
-            id="blog-sort"
-            value={sort}
-            onChange={(e) => go({ sort: e.currentTarget.value as BlogSort })}
-          >
-            {SORTS.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
+      <BlogsToolbar
+        status={status}
+        counts={shownCounts}
+        countsLoading={countsLoading}
+        typed={typed}
+        onType={setTyped}
+        sort={sort}
+        go={go}
+      />
       {error && <ErrorMessage message={error} onRetry={() => load(shown ? next : null)} />}
       <div aria-busy={firstLoad || loading ? "true" : "false"} class="blogs-results">
         {firstLoad && (
