@@ -12,6 +12,11 @@ export type WorkspaceRateLimit = Schemas["WorkspaceRateLimit"];
 export type AuditEntry = Schemas["AuditEntry"];
 export type AdminBlog = Schemas["AdminBlog"];
 export type BlogStatus = Schemas["BlogStatus"];
+export type BlogCounts = Schemas["BlogCounts"];
+/** The blog list's orders (admin.yaml, listAdminBlogs `sort`). */
+export type BlogSort = NonNullable<
+  NonNullable<paths["/workspaces/{workspaceId}/blogs"]["get"]["parameters"]["query"]>["sort"]
+>;
 export type BlogInput = Schemas["BlogInput"];
 export type BlogPatch = Schemas["BlogPatch"];
 export type SetupRequest = Schemas["SetupRequest"];

@@ -1,6 +1,9 @@
 import type { TargetedMouseEvent } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import type { BlogStatus } from "./api.js";
+import type { BlogSort, BlogStatus } from "./api.js";
+
+const SORTS: readonly string[] = ["newest", "oldest", "updated", "title"] satisfies BlogSort[];
+const isSort = (value: string | null): value is BlogSort => value !== null && SORTS.includes(value);
 
 /**
  * History-API routing under the Vite base (`/dashboard/`). The server answers index.html for
@@ -8,7 +11,7 @@ import type { BlogStatus } from "./api.js";
  *
  *   /dashboard/                          → the remembered (or first) workspace's keys
  *   /dashboard/w/{ws}/keys               API keys
- *   /dashboard/w/{ws}/blogs[?status=…]   blogs, optionally filtered
+ *   /dashboard/w/{ws}/blogs[?status=…&q=…&sort=…]   blogs, optionally filtered, searched, sorted
  *   /dashboard/w/{ws}/blogs/new          editor for a new blog
  *   /dashboard/w/{ws}/blogs/{blogId}     editor for an existing blog
  *   /dashboard/w/{ws}/members            members and invitations
@@ -22,7 +25,7 @@ import type { BlogStatus } from "./api.js";
 export type Route =
   | { name: "home" }
   | { name: "keys"; ws: string }
-  | { name: "blogs"; ws: string; status: BlogStatus | null }
+  | { name: "blogs"; ws: string; status: BlogStatus | null; q?: string; sort?: BlogSort }
   | { name: "blog"; ws: string; blogId: string | null }
   | { name: "members"; ws: string }
   | { name: "webhooks"; ws: string }
@@ -48,11 +51,15 @@ export function parseRoute(pathname: string, search: string): Route {
   if (section === "webhooks" && id === undefined) return { name: "webhooks", ws };
   if (section === "webhooks" && id !== undefined) return { name: "webhookLog", ws, endpointId: id };
   if (section === "blogs" && id === undefined) {
-    const status = new URLSearchParams(search).get("status");
+    const params = new URLSearchParams(search);
+    const status = params.get("status");
+    const sort = params.get("sort");
     return {
       name: "blogs",
       ws,
       status: status === "draft" || status === "released" ? status : null,
+      q: params.get("q") ?? "",
+      sort: isSort(sort) ? sort : "newest",
     };
   }
   if (section === "blogs" && id !== undefined) {
@@ -75,12 +82,22 @@ export function hrefOf(route: Route): string {
     case "account":
       return `${BASE}/account`;
     case "blogs":
-      return `${ws}/blogs${route.status ? `?status=${route.status}` : ""}`;
+      return `${ws}/blogs${blogsQuery(route)}`;
     case "blog":
       return `${ws}/blogs/${route.blogId === null ? "new" : encodeURIComponent(route.blogId)}`;
     default:
       return `${BASE}/`;
   }
+}
+
+/** The blog list's query string: only what differs from the defaults, in a stable order. */
+function blogsQuery({ status, q, sort }: Extract<Route, { name: "blogs" }>): string {
+  const params = new URLSearchParams();
+  if (status) params.set("status", status);
+  if (q) params.set("q", q);
+  if (sort && sort !== "newest") params.set("sort", sort);
+  const query = params.toString();
+  return query === "" ? "" : `?${query}`;
 }
 
 const CHANGE = "pressroom:navigate";

@@ -610,9 +610,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List blogs, newest first
-         * @description Drafts and released blogs (never removed ones), newest first, one page at a time: pass
-         *     the previous page's `nextCursor` as `cursor` until it is `null`.
+         * List blogs, newest first, optionally searched
+         * @description Drafts and released blogs (never removed ones), newest first unless `sort` says
+         *     otherwise, one page at a time: pass the previous page's `nextCursor` as `cursor`, with
+         *     the same `status`, `q` and `sort`, until it is `null`. A cursor made for another `sort`
+         *     or `q` is refused with `400`.
          */
         get: operations["listAdminBlogs"];
         put?: never;
@@ -624,6 +626,31 @@ export interface paths {
          *     as stored.
          */
         post: operations["createBlog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/blog-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Count blogs per state
+         * @description How many blogs the list shows for each `status` filter (`all` is drafts and released
+         *     blogs, never removed ones), counting only those matching `q` when it is given: the
+         *     same search as `listAdminBlogs`.
+         */
+        get: operations["countAdminBlogs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1229,6 +1256,18 @@ export interface components {
         };
         /** @enum {string} */
         BlogStatus: "draft" | "released";
+        /** @description Blogs per `status` filter of the list (removed blogs are never counted). */
+        BlogCounts: {
+            /**
+             * Format: int32
+             * @description Drafts and released blogs.
+             */
+            all: number;
+            /** Format: int32 */
+            draft: number;
+            /** Format: int32 */
+            released: number;
+        };
         AdminBlog: {
             id: string;
             status: components["schemas"]["BlogStatus"];
@@ -1727,6 +1766,14 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Search words: only blogs whose title, slug or tags have a word starting with each of
+         *     them (all must match), ignoring case and accents. Words are runs of letters and
+         *     digits: `rel not` finds "Release notes" and the tag `release-notes`. 1–100 characters
+         *     after trimming; a `q` without any letter or digit matches no blog. Reserved characters
+         *     may be sent as they are (`q=.*`): they are not words, never patterns.
+         */
+        BlogSearch: string;
         /** @description The webhook endpoint's ID. */
         WebhookEndpointId: string;
         /** @description The workspace's ID. */
@@ -2859,6 +2906,20 @@ export interface operations {
             query?: {
                 /** @description Only blogs in this state. */
                 status?: components["schemas"]["BlogStatus"];
+                /**
+                 * @description Search words: only blogs whose title, slug or tags have a word starting with each of
+                 *     them (all must match), ignoring case and accents. Words are runs of letters and
+                 *     digits: `rel not` finds "Release notes" and the tag `release-notes`. 1–100 characters
+                 *     after trimming; a `q` without any letter or digit matches no blog. Reserved characters
+                 *     may be sent as they are (`q=.*`): they are not words, never patterns.
+                 */
+                q?: components["parameters"]["BlogSearch"];
+                /**
+                 * @description The order of the list: `newest` (created, newest first), `oldest` (created, oldest
+                 *     first), `updated` (last edited or state change first), `title` (A–Z, ignoring case
+                 *     and accents). Ties are broken by blog ID.
+                 */
+                sort?: "newest" | "oldest" | "updated" | "title";
                 /** @description Page size, in decimal digits (`0x10`, `1e2`, `+5` are refused with `400`). */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
@@ -2927,6 +2988,43 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Busy"];
+        };
+    };
+    countAdminBlogs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Search words: only blogs whose title, slug or tags have a word starting with each of
+                 *     them (all must match), ignoring case and accents. Words are runs of letters and
+                 *     digits: `rel not` finds "Release notes" and the tag `release-notes`. 1–100 characters
+                 *     after trimming; a `q` without any letter or digit matches no blog. Reserved characters
+                 *     may be sent as they are (`q=.*`): they are not words, never patterns.
+                 */
+                q?: components["parameters"]["BlogSearch"];
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogCounts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
         };
     };
     previewBlogBody: {

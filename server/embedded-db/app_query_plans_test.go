@@ -121,13 +121,36 @@ func appShapes() []appShape {
 	tagged := func(tags ...any) bson.D {
 		return append(append(bson.D{}, released...), e("tags", d(e("$in", bson.A(tags)))))
 	}
+	ascCursor := func(filter bson.D, f string, v any, id string) bson.D {
+		return append(append(bson.D{}, filter...), e("$or", bson.A{
+			d(e(f, d(e("$gt", v)))),
+			d(e(f, v), e("_id", d(e("$gt", id)))),
+		}))
+	}
 	editors := d(e("workspaceId", "ws_0000"), e("status", d(e("$in", bson.A{"draft", "released"}))))
+	// the admin search (editor-list.ts `editorFilter`): one `searchTerms` equality per word
+	words := func(terms ...string) bson.A {
+		all := bson.A{}
+		for _, term := range terms {
+			all = append(all, d(e("searchTerms", term)))
+		}
+		return all
+	}
+	searched := func(terms ...string) bson.D {
+		return append(append(bson.D{}, editors...), e("$and", words(terms...)))
+	}
 	drafts := d(e("workspaceId", "ws_0000"), e("status", "draft"))
+	searchedDrafts := func(terms ...string) bson.D {
+		return append(append(bson.D{}, drafts...), e("$and", words(terms...)))
+	}
 	validators := d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1))
 	// `fields=id,slug,title` (field-selection.ts): the validators plus the stored fields selected.
 	fieldsIDSlugTitle := append(append(bson.D{}, validators...), e("slug", 1), e("title", 1))
 	live := d(e("$gt", at(0)))
 	const small = "the documents of one email, address or user: a few"
+	// countDocuments is an aggregate, whose $match FerretDB reads in rowid order: the rows it
+	// counts (and decodes to count them, in Go) are sorted by rowid first.
+	const countedSet = "the blogs it counts (one workspace's in one state, matching the search), in rowid order"
 	relayPage := options.Find().SetSort(d(e("webhookPending", 1), e("_id", 1))).SetLimit(100).
 		SetProjection(d(e("_id", 1), e("workspaceId", 1), e("updatedAt", 1), e("revision", 1), e("webhookOutbox", 1)))
 	dueOrder := options.Find().SetSort(d(e("state", 1), e("nextAttemptAt", 1), e("_id", 1))).SetLimit(50)
@@ -177,6 +200,26 @@ func appShapes() []appShape {
 		// the tags of a workspace (blogs/tag-counts.ts): released blogs in pages of 1,000 along released_list
 		{coll: "blogs", name: "tag counts: first page, projection `{_id, releasedAt, tags}`, limit 1000", run: find(released, options.Find().SetSort(desc("releasedAt")).SetLimit(1000).SetProjection(d(e("_id", 1), e("releasedAt", 1), e("tags", 1))))},
 		{coll: "blogs", name: "tag counts: keyset page, same", run: find(cursor(released, "releasedAt", 1802, "b_1802"), options.Find().SetSort(desc("releasedAt")).SetLimit(1000).SetProjection(d(e("_id", 1), e("releasedAt", 1), e("tags", 1))))},
+		// the admin list's sorts, search and counts (blogs/editor-list.ts)
+		{coll: "blogs", name: "editor list oldest first, first page", run: find(editors, page(asc("createdAt")))},
+		{coll: "blogs", name: "editor list oldest first, deep cursor page", run: find(ascCursor(editors, "createdAt", at(1800), "b_1800"), page(asc("createdAt")))},
+		{coll: "blogs", name: "editor list recently edited, first page", run: find(editors, page(desc("updatedAt")))},
+		{coll: "blogs", name: "editor list recently edited, deep cursor page", run: find(cursor(editors, "updatedAt", 20, "b_0020"), page(desc("updatedAt")))},
+		{coll: "blogs", name: "editor list title A–Z, first page", run: find(editors, page(asc("titleKey")))},
+		{coll: "blogs", name: "editor list title A–Z, deep cursor page", run: find(ascCursor(editors, "titleKey", "weekly digest 90", "b_1000"), page(asc("titleKey")))},
+		{coll: "blogs", name: "editor list one status, title A–Z, cursor page", run: find(ascCursor(drafts, "titleKey", "roadmap 3", "b_1000"), page(asc("titleKey")))},
+		{coll: "blogs", name: "search one word (on a fifth of blogs), newest first, first page", run: find(searched("rel"), page(desc("createdAt")))},
+		{coll: "blogs", name: "search two words, newest first, cursor page", run: find(cursor(searched("rel", "notes"), "createdAt", 1000, "b_1000"), page(desc("createdAt")))},
+		{coll: "blogs", name: "search a rare word (one blog), newest first", run: find(searched("post", "1234"), page(desc("createdAt")))},
+		{coll: "blogs", name: "search one word, one status, oldest first, cursor page", run: find(ascCursor(searchedDrafts("we"), "createdAt", at(400), "b_0400"), page(asc("createdAt")))},
+		{coll: "blogs", name: "search one word, recently edited, cursor page", run: find(cursor(searched("rel"), "updatedAt", 1000, "b_1000"), page(desc("updatedAt")))},
+		{coll: "blogs", name: "search one word, title A–Z, cursor page", run: find(ascCursor(searched("rel"), "titleKey", "release notes 3", "b_1000"), page(asc("titleKey")))},
+		{coll: "blogs", name: "counts: `countDocuments({workspaceId, status})`", run: countDocuments(drafts), bounded: countedSet},
+		{coll: "blogs", name: "counts with a search: `countDocuments({workspaceId, status, $and: [{searchTerms}…]})`", run: countDocuments(append(append(bson.D{}, drafts...), e("$and", bson.A{d(e("searchTerms", "rel")), d(e("searchTerms", "not"))}))), bounded: countedSet},
+		{coll: "blogs", name: "search fields fill: `{_id: {$gt}}` by _id, limit 500", run: find(d(e("_id", d(e("$gt", "b_1000")))), options.Find().SetSort(d(e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1), e("title", 1), e("slug", 1), e("tags", 1), e("revision", 1), e("updatedAt", 1), e("searchTerms", 1), e("titleKey", 1))))},
+		{coll: "blogs", name: "search fields fill: compare-and-set `updateOne({_id, revision}, {$set: {searchTerms, titleKey}})`", run: updateOne(
+			d(e("_id", "b_0025"), e("revision", "r_0025")),
+			d(e("$set", d(e("searchTerms", searchTermsOf(blogTitle(25), "post-25", blogTags(25))), e("titleKey", strings.ToLower(blogTitle(25)))))), 1)},
 		// the one-time rewrite of stored tags (blogs/tag-migration.ts): every blog, 500 at a time by _id
 		{coll: "blogs", name: "tag rewrite: `{_id: {$gt}}` by _id, limit 500", run: find(d(e("_id", d(e("$gt", "b_1000")))), options.Find().SetSort(d(e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1), e("tags", 1), e("revision", 1), e("updatedAt", 1), e("status", 1))))},
 		// workspaces (blogs-store.ts, keys-store.ts, workspaces-store.ts, users-store.ts)
@@ -417,6 +460,9 @@ func createAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collec
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "feedPending", Value: 1}, {Key: "_id", Value: 1}}, Options: options.Index().SetName("feed_pending")},
 		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "status", Value: 1}, {Key: "tags", Value: 1}, {Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("released_by_tag")},
 		{Keys: bson.D{{Key: "webhookPending", Value: 1}, {Key: "_id", Value: 1}}, Options: options.Index().SetName("webhook_pending")},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "updatedAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_updated")},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "titleKey", Value: 1}, {Key: "_id", Value: 1}}, Options: options.Index().SetName("editor_title")},
+		{Keys: bson.D{{Key: "workspaceId", Value: 1}, {Key: "searchTerms", Value: 1}, {Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}, Options: options.Index().SetName("editor_search")},
 	} {
 		if _, err := blogs.Indexes().CreateOne(ctx, m); err != nil {
 			t.Fatal(err)
@@ -432,6 +478,33 @@ func blogTags(i int) bson.A {
 		tags = append(tags, "rare")
 	}
 	return tags
+}
+
+// blogTitle is the i-th seeded blog's title: one of five, numbered ("release" on a fifth).
+func blogTitle(i int) string {
+	return fmt.Sprintf("%s %d", []string{"Release notes", "Weekly digest", "Roadmap", "Security advisory", "Hiring"}[i%5], i%97)
+}
+
+// searchTermsOf is blogs/search-terms.ts for ASCII text: every word of title, slug and tags in
+// lower case with each of its prefixes (at most 24 characters), distinct.
+func searchTermsOf(title, slug string, tags bson.A) bson.A {
+	text := title + " " + slug
+	for _, tag := range tags {
+		text += " " + tag.(string)
+	}
+	seen := map[string]bool{}
+	terms := bson.A{}
+	for _, word := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		for n := 1; n <= len(word) && n <= 24; n++ {
+			if !seen[word[:n]] {
+				seen[word[:n]] = true
+				terms = append(terms, word[:n])
+			}
+		}
+	}
+	return terms
 }
 
 // counterPrefix is the _id prefix of key_%04d's rate-limit window (rate-counters.ts): key / window start /.
@@ -481,10 +554,14 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 		if status == "released" {
 			releasedAt = at(i)
 		}
+		title, slug := blogTitle(i), fmt.Sprintf("post-%d", i)
 		blog := bson.D{
 			e("_id", fmt.Sprintf("b_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("status", status),
-			e("slug", fmt.Sprintf("post-%d", i)), e("title", "T"), e("bodyMarkdown", "B"), e("tags", blogTags(i)),
+			e("slug", slug), e("title", title), e("bodyMarkdown", "B"), e("tags", blogTags(i)),
 			e("createdAt", at(i)), e("updatedAt", at(i)), e("releasedAt", releasedAt), e("removedAt", nil),
+		}
+		if i%20 != 5 { // blogs stored before the admin search, until the start-up migration: no fields
+			blog = append(blog, e("searchTerms", searchTermsOf(title, slug, blogTags(i))), e("titleKey", strings.ToLower(title)))
 		}
 		if i%10 != 0 { // blogs stored before revisions existed have none
 			blog = append(blog, e("revision", fmt.Sprintf("r_%04d", i)))

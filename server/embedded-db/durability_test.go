@@ -572,6 +572,9 @@ func checkAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collect
 		"released_by_tag": "workspaceId:1 status:1 tags:1 releasedAt:-1 _id:-1 unique=false",
 		"feed_pending":    "workspaceId:1 feedPending:1 _id:1 unique=false",
 		"webhook_pending": "webhookPending:1 _id:1 unique=false",
+		"editor_updated":  "workspaceId:1 updatedAt:-1 _id:-1 unique=false",
+		"editor_title":    "workspaceId:1 titleKey:1 _id:1 unique=false",
+		"editor_search":   "workspaceId:1 searchTerms:1 createdAt:-1 _id:-1 unique=false",
 	}
 	for name, w := range want {
 		if got[name] != w {

@@ -551,7 +551,7 @@ describe("dashboard, end to end in Chromium", () => {
     await dialog.waitFor({ state: "detached" });
     await page.getByText("No keys yet").waitFor();
     await page.getByRole("link", { name: "Blogs" }).click();
-    await page.getByText("No blogs yet. Write the first one.").waitFor();
+    await page.getByRole("link", { name: "Write your first blog" }).waitFor();
     await expect(
       page.getByLabel("Workspace").locator("option:checked").textContent(),
     ).resolves.toBe("Second desk");

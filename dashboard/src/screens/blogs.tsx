@@ -1,42 +1,112 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { type AdminBlog, api, type BlogStatus, call, messageOf, type Workspace } from "../api.js";
-import { ErrorMessage, Loading, TimeAgo } from "../components/status.js";
+import {
+  type AdminBlog,
+  api,
+  type BlogCounts,
+  type BlogSort,
+  type BlogStatus,
+  call,
+  messageOf,
+  type Workspace,
+} from "../api.js";
+import { ErrorMessage } from "../components/status.js";
 import { useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../router.js";
+import { BlogsEmpty } from "./blogs-empty.js";
+import { BlogRows, SkeletonRows } from "./blogs-rows.js";
+import { BlogsToolbar, type ListChange } from "./blogs-toolbar.js";
+import "./blogs.css";
 
 const PAGE_SIZE = 20;
-const FILTERS: { value: BlogStatus | null; label: string }[] = [
-  { value: null, label: "All" },
-  { value: "draft", label: "Drafts" },
-  { value: "released", label: "Released" },
-];
-
+/** Typing waits this long for the next key before the list is searched. */
+const SEARCH_DELAY_MS = 250;
 interface BlogsProps {
   workspace: Workspace;
   status: BlogStatus | null;
+  /** The search as in the URL (trimmed); "" for none. */
+  q: string;
+  sort: BlogSort;
 }
 
-/** Newest first, filtered by status, one page at a time ("Load more" follows `nextCursor`). */
-export function Blogs({ workspace, status }: BlogsProps) {
+/**
+ * The blogs of a workspace: filtered by state (with counts), searched on the server by title,
+ * slug and tag words, sorted, one page at a time ("Load more" follows `nextCursor`). Filter,
+ * search and sort live in the URL, so a list can be reloaded or shared as it is.
+ */
+export function Blogs({ workspace, status, q, sort }: BlogsProps) {
   useTitle(`Blogs · ${workspace.name}`);
   const [blogs, setBlogs] = useState<AdminBlog[] | null>(null);
+  // What the blogs and counts held were loaded for: after a change of filter, search or sort,
+  // the screen renders once before its effect starts the new load, and must not show the old
+  // list (or its empty state) as the new one's answer meanwhile.
+  const listKey = `${status}|${sort}|${q}`;
+  const [blogsFor, setBlogsFor] = useState<string | null>(null);
+  const [countsFor, setCountsFor] = useState<string | null>(null);
+  const [counts, setCounts] = useState<BlogCounts | null>(null);
+  const [countsLoading, setCountsLoading] = useState(true);
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [typed, setTyped] = useState(q);
   const latest = useRef(0);
+  const latestCounts = useRef(0);
+  const ws = workspace.id;
+
+  const go = useCallback(
+    (change: ListChange) =>
+      navigate(hrefOf({ name: "blogs", ws, status, q, sort, ...change }), { replace: true }),
+    [ws, status, q, sort],
+  );
+
+  // The URL changed under the box (back/forward, "Clear search"): show what it says.
+  useEffect(() => setTyped((shown) => (shown.trim() === q ? shown : q)), [q]);
+  useEffect(() => {
+    const wanted = typed.trim();
+    if (wanted === q) return;
+    const timer = setTimeout(() => go({ q: wanted }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed, q, go]);
+
+  /** The counts on the filters, for the current search; they never hold the list back. */
+  const loadCounts = useCallback(async () => {
+    const request = ++latestCounts.current;
+    setCountsLoading(true);
+    try {
+      const total = await call(
+        api.GET("/workspaces/{workspaceId}/blog-counts", {
+          params: { path: { workspaceId: ws }, query: q === "" ? {} : { q } },
+        }),
+      );
+      if (request === latestCounts.current) {
+        setCounts(total);
+        setCountsFor(q);
+      }
+    } catch {
+      // The list's own request reports a failure; stale counts would mislead.
+      if (request === latestCounts.current) {
+        setCounts(null);
+        setCountsFor(q);
+      }
+    }
+    if (request === latestCounts.current) setCountsLoading(false);
+  }, [ws, q]);
 
   const load = useCallback(
     async (cursor: string | null) => {
-      const request = ++latest.current; // a newer request (another filter) wins
+      const request = ++latest.current; // a newer request (another filter or search) wins
       setLoading(true);
       setError(null);
+      // The counts follow the list: fetched again with each first page.
+      if (cursor === null) void loadCounts();
       try {
         const page = await call(
           api.GET("/workspaces/{workspaceId}/blogs", {
             params: {
-              path: { workspaceId: workspace.id },
+              path: { workspaceId: ws },
               query: {
                 limit: PAGE_SIZE,
+                sort,
+                ...(q === "" ? {} : { q }),
                 ...(status ? { status } : {}),
                 ...(cursor ? { cursor } : {}),
               },
@@ -45,6 +115,7 @@ export function Blogs({ workspace, status }: BlogsProps) {
         );
         if (request !== latest.current) return;
         setBlogs((shown) => (cursor && shown ? [...shown, ...page.data] : page.data));
+        setBlogsFor(`${status}|${sort}|${q}`);
         setNext(page.nextCursor);
       } catch (err) {
         if (request !== latest.current) return;
@@ -52,14 +123,16 @@ export function Blogs({ workspace, status }: BlogsProps) {
       }
       setLoading(false);
     },
-    [workspace.id, status],
+    [ws, status, q, sort, loadCounts],
   );
   useEffect(() => {
     setBlogs(null);
     void load(null);
   }, [load]);
 
-  const now = Date.now();
+  const shown = blogsFor === listKey ? blogs : null;
+  const shownCounts = countsFor === q ? counts : null;
+  const firstLoad = shown === null && (loading || error === null);
   return (
     <>
       <div class="page-header">
@@ -69,87 +142,52 @@ export function Blogs({ workspace, status }: BlogsProps) {
         </div>
         <a
           class="button primary"
-          href={hrefOf({ name: "blog", ws: workspace.id, blogId: null })}
+          href={hrefOf({ name: "blog", ws, blogId: null })}
           onClick={onLinkClick}
         >
           New blog
         </a>
       </div>
-      <fieldset class="segmented">
-        <legend class="visually-hidden">Show</legend>
-        {FILTERS.map((f) => (
-          <label key={f.label}>
-            <input
-              type="radio"
-              name="status"
-              checked={status === f.value}
-              onChange={() =>
-                navigate(hrefOf({ name: "blogs", ws: workspace.id, status: f.value }), {
-                  replace: true,
-                })
-              }
-            />
-            <span>{f.label}</span>
-          </label>
-        ))}
-      </fieldset>
-      {error && <ErrorMessage message={error} onRetry={() => load(blogs ? next : null)} />}
-      {blogs === null && loading && <Loading label="Loading blogs…" />}
-      {blogs?.length === 0 && (
-        <div class="empty">
-          <p>
-            {status === "draft"
-              ? "No drafts."
-              : status === "released"
-                ? "Nothing released yet: consumers see an empty list."
-                : "No blogs yet. Write the first one."}
-          </p>
-        </div>
-      )}
-      {blogs && blogs.length > 0 && (
-        <ul class="blog-list" aria-label="Blogs">
-          {blogs.map((blog) => (
-            <li key={blog.id} class="blog-item">
-              <div class="blog-main">
-                <a
-                  class="blog-title"
-                  href={hrefOf({ name: "blog", ws: workspace.id, blogId: blog.id })}
-                  onClick={onLinkClick}
-                >
-                  {blog.title}
-                </a>
-                <span class="sub mono">/{blog.slug}</span>
-                {blog.tags.length > 0 && (
-                  <span class="tags">
-                    {blog.tags.map((t) => (
-                      <span class="tag" key={t}>
-                        {t}
-                      </span>
-                    ))}
-                  </span>
-                )}
-              </div>
-              <div class="blog-meta">
-                <span class={`badge ${blog.status}`}>
-                  {blog.status === "released" ? "Released" : "Draft"}
-                </span>
-                <span class="sub">
-                  {blog.status === "released" && blog.releasedAt ? "released " : "edited "}
-                  <TimeAgo
-                    iso={
-                      blog.status === "released" && blog.releasedAt
-                        ? blog.releasedAt
-                        : blog.updatedAt
-                    }
-                    now={now}
-                  />
-                </span>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      {blogs && next && (
+      <BlogsToolbar
+        status={status}
+        counts={shownCounts}
+        countsLoading={countsLoading}
+        typed={typed}
+        onType={setTyped}
+        sort={sort}
+        go={go}
+      />
+      {error && <ErrorMessage message={error} onRetry={() => load(shown ? next : null)} />}
+      <div aria-busy={firstLoad || loading ? "true" : "false"} class="blogs-results">
+        {firstLoad && (
+          <>
+            <p class="visually-hidden" role="status">
+              Loading blogs…
+            </p>
+            <ul class="blog-list" aria-hidden="true">
+              <SkeletonRows />
+            </ul>
+          </>
+        )}
+        {shown?.length === 0 && (
+          <BlogsEmpty
+            ws={ws}
+            status={status}
+            q={q}
+            onClearSearch={() => {
+              setTyped("");
+              go({ q: "" });
+            }}
+            onShowAll={() => go({ status: null })}
+          />
+        )}
+        {shown && shown.length > 0 && (
+          <ul class="blog-list" aria-label="Blogs">
+            <BlogRows ws={ws} blogs={shown} />
+          </ul>
+        )}
+      </div>
+      {shown && next && (
         <button type="button" class="button block" onClick={() => load(next)} disabled={loading}>
           {loading ? "Loading…" : "Load more"}
         </button>

@@ -86,7 +86,15 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
       />
     );
   } else if (route.name === "blogs") {
-    content = <Blogs key={workspace.id} workspace={workspace} status={route.status} />;
+    content = (
+      <Blogs
+        key={workspace.id}
+        workspace={workspace}
+        status={route.status}
+        q={route.q ?? ""}
+        sort={route.sort ?? "newest"}
+      />
+    );
   } else {
     content = (
       <BlogEditor

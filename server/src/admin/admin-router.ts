@@ -142,6 +142,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get(`${W}/keys/:keyId/usage`, usage.getKeyUsage);
   router.get(`${W}/usage`, usage.getWorkspaceUsage);
   router.get(`${W}/blogs`, blog.listAdminBlogs);
+  router.get(`${W}/blog-counts`, blog.countAdminBlogs);
   router.post(`${W}/blogs`, blog.createBlog);
   router.post(`${W}/blogs/preview`, blog.previewBlogBody);
   router.get(`${W}/blogs/:blogId`, blog.getAdminBlog);

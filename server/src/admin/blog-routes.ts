@@ -1,20 +1,26 @@
 import type { AdminHandler } from "../admin-api-types.js";
 import { toAdminBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
-import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
+import { decodeEditorCursor, encodeEditorCursor } from "../blogs/editor-list.js";
+import { parseBlogSearch } from "../blogs/search-terms.js";
 
 const DEFAULT_LIMIT = 20;
 
 /** Writing, releasing and removing the blogs of a workspace. */
 export function blogHandlers(blogs: BlogsStore) {
   const listAdminBlogs: AdminHandler<"listAdminBlogs"> = async (req, res) => {
-    const { status, limit = DEFAULT_LIMIT, cursor } = req.query;
-    const after = cursor === undefined ? null : decodeCursor(cursor);
-    const page = await blogs.listForEditors(req.params.workspaceId, status, limit, after);
+    const { status, limit = DEFAULT_LIMIT, cursor, q, sort = "newest" } = req.query;
+    const query = { status, sort, search: parseBlogSearch(q) };
+    const after = cursor === undefined ? null : decodeEditorCursor(query, cursor);
+    const page = await blogs.listForEditors(req.params.workspaceId, query, limit, after);
     res.json({
       data: page.blogs.map(toAdminBlog),
-      nextCursor: page.next === null ? null : encodeCursor(page.next),
+      nextCursor: page.next === null ? null : encodeEditorCursor(query, page.next),
     });
+  };
+
+  const countAdminBlogs: AdminHandler<"countAdminBlogs"> = async (req, res) => {
+    res.json(await blogs.countForEditors(req.params.workspaceId, parseBlogSearch(req.query.q)));
   };
 
   const createBlog: AdminHandler<"createBlog"> = async (req, res) => {
@@ -57,6 +63,7 @@ export function blogHandlers(blogs: BlogsStore) {
 
   return {
     listAdminBlogs,
+    countAdminBlogs,
     createBlog,
     previewBlogBody,
     getAdminBlog,

@@ -2,7 +2,14 @@ import type { Filter } from "mongodb";
 import type { BlogDoc, Collections } from "../db/collections.js";
 import { notFound } from "../domain-error.js";
 import type { ListPosition } from "./cursor.js";
+import {
+  type EditorListQuery,
+  type EditorPosition,
+  editorCounts,
+  editorPage,
+} from "./editor-list.js";
 import type { ProjectedBlogDoc } from "./field-selection.js";
+import type { BlogSearch } from "./search-terms.js";
 
 /** What a consumer ETag is derived from (see blog-view.ts `validatorOf`); never the content. */
 export type BlogValidatorFields = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "revision">;
@@ -87,18 +94,22 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       return blogs.find({ workspaceId }).sort({ createdAt: -1, _id: -1 }).toArray();
     },
 
-    /** The dashboard's list: drafts and released blogs, newest first, optionally one state. */
+    /**
+     * The dashboard's list: drafts and released blogs (or one state), in `query`'s order and
+     * search (editor-list.ts).
+     */
     listForEditors(
       workspaceId: string,
-      status: "draft" | "released" | undefined,
+      query: EditorListQuery,
       limit: number,
-      after: ListPosition | null,
-    ): Promise<BlogPage> {
-      const filter: Filter<BlogDoc> =
-        status === undefined
-          ? { workspaceId, status: { $in: ["draft", "released"] } }
-          : { workspaceId, status };
-      return page(filter, "createdAt", limit, after);
+      after: EditorPosition | null,
+    ) {
+      return editorPage(blogs, workspaceId, query, limit, after);
+    },
+
+    /** How many blogs each of the list's status filters shows, for the same search. */
+    countForEditors(workspaceId: string, search: BlogSearch | null) {
+      return editorCounts(blogs, workspaceId, search);
     },
 
     /**

@@ -16,6 +16,7 @@ import {
 } from "./blog-rules.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import { type BodyRenderer, RenderRefused } from "./render-pool.js";
+import { searchFieldsOf } from "./search-terms.js";
 
 /** A state change or edit lost to another one this many times in a row gives up (conflict). */
 const MAX_WRITE_ATTEMPTS = 5;
@@ -88,6 +89,10 @@ export function blogWrites(
           status: release ? "released" : "draft",
           slug: attempt === 1 ? baseSlug : `${baseSlug}-${attempt}`,
           ...fields,
+          ...searchFieldsOf({
+            ...fields,
+            slug: attempt === 1 ? baseSlug : `${baseSlug}-${attempt}`,
+          }),
           createdAt: now,
           updatedAt: now,
           releasedAt: release ? now : null,
@@ -120,8 +125,8 @@ export function blogWrites(
         patch.bodyMarkdown === undefined ? null : await renderer.render(patch.bodyMarkdown);
       const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
       try {
-        return await writeVersion(workspaceId, blogId, (doc) => ({
-          ...content(
+        return await writeVersion(workspaceId, blogId, (doc) => {
+          const fields = content(
             {
               ...doc,
               ...patch,
@@ -130,11 +135,17 @@ export function blogWrites(
             },
             // The body as stored; an emptied excerpt is derived from it again.
             rendered ?? { bodyHtml: doc.bodyHtml, excerpt: excerptOf(doc.bodyHtml) },
-          ),
-          slug: slug ?? doc.slug,
-          updatedAt: new Date(),
-          revision: newRevision(),
-        }));
+          );
+          const newSlug = slug ?? doc.slug;
+          return {
+            ...fields,
+            slug: newSlug,
+            // Always written with title, slug and tags, so they never disagree with them.
+            ...searchFieldsOf({ ...fields, slug: newSlug }),
+            updatedAt: new Date(),
+            revision: newRevision(),
+          };
+        });
       } catch (err) {
         if (isDuplicateKey(err)) throw slugTaken(slug ?? "");
         throw err;

@@ -187,6 +187,14 @@ export interface BlogDoc {
    * the blog by `_id`; this field is for people and tools reading the database.
    */
   importKey?: string;
+  /**
+   * The admin search's terms (blogs/search-terms.ts): the words of title, slug and tags,
+   * normalised, each with its prefixes; written with them by every writer (index
+   * `editor_search`). Never sent by an API. Absent only before the start-up migration.
+   */
+  searchTerms?: string[];
+  /** The title sort's key (blogs/search-terms.ts `titleKeyOf`; index `editor_title`). */
+  titleKey?: string;
 }
 
 /**
@@ -437,7 +445,12 @@ export function collections(db: Db): Collections {
  * - blogs {workspaceId, status, tags, releasedAt desc, _id desc}: the consumer list filtered by
  *   tag (multikey on MongoDB: one index range per tag, merged in release order);
  * - blogs {workspaceId, slug} unique: slugs are unique within a workspace;
- * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list;
+ * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list, newest (and, read
+ *   backwards, oldest) first; {workspaceId, updatedAt desc, _id desc} (`editor_updated`): the
+ *   same by last edit; {workspaceId, titleKey, _id} (`editor_title`): the same A–Z;
+ *   {workspaceId, searchTerms, createdAt desc, _id desc} (`editor_search`): its search, one
+ *   equality on the multikey `searchTerms` per word (blogs/search-terms.ts; on FerretDB the
+ *   index is what gives `searchTerms` its element table, and the list walks the sort's index);
  * - blogs {workspaceId, feedPending, _id}: the changes feed's blogs still to record (few);
  * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
  * - apiKeys {expiryLogged, status, expiresAt}: the expiry sweep's keys still to log (few);
@@ -498,6 +511,12 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await audit.createIndex({ workspaceId: 1, at: -1, _id: -1 }, { name: "audit_list" });
   await blogs.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "editor_list" });
   await blogs.createIndex({ workspaceId: 1, feedPending: 1, _id: 1 }, { name: "feed_pending" });
+  await blogs.createIndex({ workspaceId: 1, updatedAt: -1, _id: -1 }, { name: "editor_updated" });
+  await blogs.createIndex({ workspaceId: 1, titleKey: 1, _id: 1 }, { name: "editor_title" });
+  await blogs.createIndex(
+    { workspaceId: 1, searchTerms: 1, createdAt: -1, _id: -1 },
+    { name: "editor_search" },
+  );
   await users.createIndex({ email: 1 }, { name: "email", unique: true });
   await memberships.createIndex({ userId: 1 }, { name: "user_memberships" });
   await memberships.createIndex({ workspaceId: 1 }, { name: "workspace_members" });

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db, MongoClient } from "mongodb";
+import { fillSearchFields } from "../blogs/search-migration.js";
 import { normaliseStoredTags } from "../blogs/tag-migration.js";
 import type { Config } from "../config.js";
 import { conflict } from "../domain-error.js";
@@ -130,6 +131,7 @@ export async function openDatabase(
     const db = client.db(config.mongodbDb);
     await ensureIndexes(db);
     await normaliseStoredTags(collections(db));
+    await fillSearchFields(collections(db));
     return {
       db,
       client,

@@ -15,6 +15,7 @@
  */
 import { MongoBulkWriteError } from "mongodb";
 import { newRevision, slugTaken, versionFilter } from "../blogs/blog-rules.js";
+import { searchFieldsOf } from "../blogs/search-terms.js";
 import type { BlogDoc, Collections } from "../db/collections.js";
 import { isDuplicateKey } from "../db/duplicate-key.js";
 import { conflict } from "../domain-error.js";
@@ -71,6 +72,7 @@ function newDoc(workspaceId: string, entry: PlanEntry, fields: ImportedFields, n
     _id: entry.id,
     workspaceId,
     ...fields,
+    ...searchFieldsOf(fields),
     revision: newRevision(),
     importKey: entry.blog.sourceKey,
     ...(visible(null, fields.status) ? { feedPending: true } : {}),
@@ -127,6 +129,7 @@ export async function applyImport(
       }
       const changes: Partial<BlogDoc> = {
         ...fields,
+        ...searchFieldsOf(fields),
         revision: newRevision(),
         importKey: entry.blog.sourceKey,
         ...(visible(doc.status, fields.status) ? { feedPending: true } : {}),

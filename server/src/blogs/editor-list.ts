@@ -1,0 +1,137 @@
+import type { Collection, Filter, Sort } from "mongodb";
+import type { BlogDoc } from "../db/collections.js";
+import { invalid } from "../domain-error.js";
+import type { BlogSearch } from "./search-terms.js";
+
+/** The admin list's orders (openapi/admin.yaml `listAdminBlogs`, `sort`). */
+export type EditorSort = "newest" | "oldest" | "updated" | "title";
+
+/** Each order as a stored field and a direction; ties always by `_id` the same way. */
+const ORDERS: Record<EditorSort, { field: "createdAt" | "updatedAt" | "titleKey"; dir: 1 | -1 }> = {
+  newest: { field: "createdAt", dir: -1 },
+  oldest: { field: "createdAt", dir: 1 },
+  updated: { field: "updatedAt", dir: -1 },
+  title: { field: "titleKey", dir: 1 },
+};
+
+/** Position after a page's last blog: its sort value (a time, or the title key) and its id. */
+export interface EditorPosition {
+  value: Date | string;
+  id: string;
+}
+
+export interface EditorListQuery {
+  status: "draft" | "released" | undefined;
+  sort: EditorSort;
+  search: BlogSearch | null;
+}
+
+/**
+ * What a cursor is bound to: the sort and the search's words. None for the newest-first list
+ * without a search, whose cursors are exactly what they were before sorts and search existed.
+ */
+const scopeOf = ({ sort, search }: EditorListQuery): string | null =>
+  sort === "newest" && search === null
+    ? null
+    : `${sort}${search === null ? "" : `~${search.scope}`}`;
+
+export function encodeEditorCursor(query: EditorListQuery, { value, id }: EditorPosition): string {
+  const scope = scopeOf(query);
+  const v = value instanceof Date ? value.getTime() : value;
+  const parts: unknown[] = scope === null ? [v, id] : [v, id, scope];
+  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
+}
+
+/** A cursor this server made for this sort and search, else a 400 that says which. */
+export function decodeEditorCursor(query: EditorListQuery, cursor: string): EditorPosition {
+  const bad = () => invalid("Invalid query parameter cursor: pass a nextCursor unchanged.");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parsed) || parsed.length < 2 || parsed.length > 3) throw bad();
+  const [v, id, scope = null] = parsed as unknown[];
+  if (typeof id !== "string" || !/^b_[A-Za-z0-9]{1,64}$/.test(id)) throw bad();
+  if (parsed.length === 3 && typeof scope !== "string") throw bad();
+  if (scope !== scopeOf(query)) {
+    throw invalid(
+      "Invalid query parameter cursor: it belongs to another sort or q; pass a nextCursor with the same sort and q as the request that returned it.",
+    );
+  }
+  if (query.sort === "title") {
+    if (typeof v !== "string" || v.length > 1000) throw bad();
+    return { value: v, id };
+  }
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw bad();
+  return { value: new Date(v), id };
+}
+
+/**
+ * The filter: drafts and released (or one of them), and with a search one `searchTerms`
+ * equality per word (all must match). Key order is the query's shape (the plan test's).
+ */
+export function editorFilter(
+  workspaceId: string,
+  status: "draft" | "released" | undefined,
+  search: BlogSearch | null,
+): Filter<BlogDoc> {
+  const filter: Filter<BlogDoc> =
+    status === undefined
+      ? { workspaceId, status: { $in: ["draft", "released"] } }
+      : { workspaceId, status };
+  if (search !== null) filter.$and = search.terms.map((term) => ({ searchTerms: term }));
+  return filter;
+}
+
+/** One page of the list in `query`'s order, after `after` (keyset: no skip, no shifting). */
+export async function editorPage(
+  blogs: Collection<BlogDoc>,
+  workspaceId: string,
+  query: EditorListQuery,
+  limit: number,
+  after: EditorPosition | null,
+): Promise<{ blogs: BlogDoc[]; next: EditorPosition | null }> {
+  // A search without a word (only punctuation) matches nothing: no query at all.
+  if (query.search !== null && query.search.terms.length === 0) {
+    return { blogs: [], next: null };
+  }
+  const { field, dir } = ORDERS[query.sort];
+  const filter = editorFilter(workspaceId, query.status, query.search);
+  if (after !== null) {
+    const beyond = dir === -1 ? "$lt" : "$gt";
+    filter.$or = [
+      { [field]: { [beyond]: after.value } },
+      { [field]: after.value, _id: { [beyond]: after.id } },
+    ];
+  }
+  const sort: Sort = { [field]: dir, _id: dir };
+  const docs = await blogs
+    .find(filter)
+    .sort(sort)
+    .limit(limit + 1)
+    .toArray();
+  const pageDocs = docs.slice(0, limit);
+  const last = pageDocs.at(-1);
+  const value = last?.[field];
+  const next =
+    docs.length > limit && last !== undefined && value !== undefined
+      ? { value, id: last._id }
+      : null;
+  return { blogs: pageDocs, next };
+}
+
+/** Blogs per status filter for the same search (two counts on the exact filters). */
+export async function editorCounts(
+  blogs: Collection<BlogDoc>,
+  workspaceId: string,
+  search: BlogSearch | null,
+): Promise<{ all: number; draft: number; released: number }> {
+  if (search !== null && search.terms.length === 0) return { all: 0, draft: 0, released: 0 };
+  const [draft, released] = await Promise.all([
+    blogs.countDocuments(editorFilter(workspaceId, "draft", search)),
+    blogs.countDocuments(editorFilter(workspaceId, "released", search)),
+  ]);
+  return { all: draft + released, draft, released };
+}

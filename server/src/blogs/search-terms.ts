@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import type { BlogDoc } from "../db/collections.js";
+
+/**
+ * The admin list's search (`q`, openapi/admin.yaml `BlogSearch`) as exact equalities, so that
+ * both MongoDB and the embedded database answer it from an index: FerretDB's pushdown
+ * translates string equality on an indexed array field (through its element table), never a
+ * `$regex`. Each blog stores `searchTerms`: every word of its title, slug and tags, normalised
+ * (`wordsOf`), with each of its prefixes; a query word is then one `searchTerms: word`.
+ */
+
+/** Longer words are stored (and searched) by their first this many characters. */
+export const MAX_TERM_LENGTH = 24;
+/** At most this many terms per blog, the first words' first: bounds a blog's index entries. */
+export const MAX_TERMS = 600;
+
+/**
+ * Letters and digits in lower case without accents: NFKD splits "é" into "e" and a combining
+ * mark, which goes, then the text is split on anything that is not a letter or digit
+ * (`release-notes` → `release`, `notes`). Compatibility forms fold too ("ﬁ" → "fi", "①" → "1").
+ */
+export function wordsOf(text: string): string[] {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== "");
+}
+
+/** A word as stored and searched: at most `MAX_TERM_LENGTH` code points. */
+const clip = (word: string): string => [...word].slice(0, MAX_TERM_LENGTH).join("");
+
+/**
+ * What a blog stores for the search: each word of its title, slug and tags with all its
+ * prefixes (from one character: a search box is typed one letter at a time), distinct, in the
+ * order the words come. "Café" stores `c`, `ca`, `caf`, `cafe`.
+ */
+export function searchTermsOf(blog: Pick<BlogDoc, "title" | "slug" | "tags">): string[] {
+  const terms = new Set<string>();
+  for (const word of wordsOf([blog.title, blog.slug, ...blog.tags].join(" "))) {
+    const chars = [...clip(word)];
+    for (let n = 1; n <= chars.length && terms.size < MAX_TERMS; n++) {
+      terms.add(chars.slice(0, n).join(""));
+    }
+    if (terms.size >= MAX_TERMS) break;
+  }
+  return [...terms];
+}
+
+/**
+ * The title sort's key: the title's letters and digits as `wordsOf` makes them, one space
+ * between words, so "Éclair", "eclair" and "ECLAIR!" sort together (A–Z by code point after
+ * that; ties by `_id`).
+ */
+export const titleKeyOf = (title: string): string => wordsOf(title).join(" ");
+
+/** The derived fields every write of title, slug or tags stores with them. */
+export const searchFieldsOf = (
+  blog: Pick<BlogDoc, "title" | "slug" | "tags">,
+): Pick<BlogDoc, "searchTerms" | "titleKey"> => ({
+  searchTerms: searchTermsOf(blog),
+  titleKey: titleKeyOf(blog.title),
+});
+
+/** A parsed `q`: its distinct words as stored terms, and `scope`, what a cursor is bound to. */
+export interface BlogSearch {
+  readonly terms: readonly string[];
+  readonly scope: string;
+}
+
+/**
+ * `q` → its terms: distinct normalised words, clipped as stored. Null without a `q`. A `q` of
+ * only punctuation has no terms and matches no blog. Never a pattern: words only go into
+ * equalities, so nothing in `q` is interpreted.
+ */
+export function parseBlogSearch(q: string | undefined): BlogSearch | null {
+  if (q === undefined) return null;
+  const terms = [...new Set(wordsOf(q).map(clip))].sort();
+  const scope = createHash("sha256").update(JSON.stringify(terms), "utf8").digest("base64url");
+  return { terms, scope: scope.slice(0, 16) };
+}
