@@ -366,6 +366,7 @@ describe.each(WIDTHS)("errors at %s width", (width) => {
       /^console\.error Failed to load resource: net::ERR_FAILED/,
     );
     await stateLine().getByText("Unsaved changes.").waitFor();
+    await page.evaluate(() => scrollTo(0, 0)); // the screenshot shows the bar where it starts
     await s.checkScreen("editor-save-failed");
     await alert.getByRole("button").click();
     await stateLine().getByText("Saved.", { exact: true }).waitFor();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { type AdminBlog, ApiError, api, call, messageOf, send, type Workspace } from "../api.js";
+import { type AdminBlog, ApiError, messageOf, type Workspace } from "../api.js";
 import {
   type BlogErrors,
   checkDraft,
@@ -9,17 +9,17 @@ import {
   withProblem,
 } from "../blog-checks.js";
 import { type Draft, draftOf, EMPTY_DRAFT, inputOf, isBlank, patchOf } from "../blog-draft.js";
+import { createBlog, loadBlog, moveBlog, removeBlog, updateBlog } from "../blog-requests.js";
 import { useFlash } from "../components/flash.js";
 import { focusFirstInvalid, isValid } from "../components/form-check.js";
-import { ErrorMessage, Loading } from "../components/status.js";
 import { useSubmit, useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../router.js";
 import { useSaveShortcut } from "../save-shortcut.js";
 import "./editor.css";
-import { EditorHeader } from "./blog-editor-header.js";
+import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
 import { BlogFields } from "./blog-form.js";
 import { type Action, EditorBar } from "./editor-actions.js";
-import { ReleaseDialog, RemoveDialog, UnreleaseDialog } from "./editor-dialogs.js";
+import { EditorDialogs, type EditorQuestion } from "./editor-dialogs.js";
 
 interface EditorProps {
   workspace: Workspace;
@@ -28,9 +28,6 @@ interface EditorProps {
   /** A new blog's author, until changed: the signed-in user. */
   defaultAuthor: string;
 }
-
-/** The question the editor is asking, about the blog as it was when asked. */
-type Dialog = { kind: "release" | "unrelease" | "remove"; blog: AdminBlog };
 
 export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
   const fresh: Draft = { ...EMPTY_DRAFT, authorName: defaultAuthor };
@@ -59,7 +56,7 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     return "Not saved: see the field marked below.";
   });
   const [notice, setNotice] = useState("");
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog] = useState<EditorQuestion | null>(null);
   const flash = useFlash();
   useTitle(blog ? `${blog.title} · Blogs` : "New blog");
 
@@ -67,11 +64,7 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
   const load = async (id: string) => {
     setLoadError(null);
     try {
-      const loaded = await call(
-        api.GET("/workspaces/{workspaceId}/blogs/{blogId}", {
-          params: { path: { workspaceId, blogId: id } },
-        }),
-      );
+      const loaded = await loadBlog(workspaceId, id);
       setBlog(loaded);
       setDraft(draftOf(loaded));
     } catch (err) {
@@ -99,23 +92,13 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     const sent = latestDraft.current;
     let saved: AdminBlog;
     if (base === null) {
-      saved = await call(
-        api.POST("/workspaces/{workspaceId}/blogs", {
-          params: { path: { workspaceId } },
-          body: inputOf(sent),
-        }),
-      );
+      saved = await createBlog(workspaceId, inputOf(sent));
       setBlog(saved); // before the address changes, so the editor does not reload it
       navigate(hrefOf({ name: "blog", ws: workspaceId, blogId: saved.id }), { replace: true });
     } else {
       const patch = patchOf(base, sent);
       if (Object.keys(patch).length === 0) return { saved: base, sent: false };
-      saved = await call(
-        api.PATCH("/workspaces/{workspaceId}/blogs/{blogId}", {
-          params: { path: { workspaceId, blogId: base.id } },
-          body: patch,
-        }),
-      );
+      saved = await updateBlog(workspaceId, base.id, patch);
     }
     setBlog(saved);
     setErrors({});
@@ -153,7 +136,7 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     setNotice("");
     submit(async () => {
       const { saved, sent } = await saveOnto(blog);
-      if (chosen === "release") setDialog({ kind: "release", blog: saved });
+      if (chosen === "release") setDialog({ kind: "release", blog: saved, savedFirst: sent });
       else if (sent && saved.status === "released") {
         setNotice("Live blog updated: consumers see the changes now.");
       } else setNotice("Saved.");
@@ -162,26 +145,28 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
   useSaveShortcut(() => perform("save"));
 
   const release = async (target: AdminBlog) => {
-    const path = { params: { path: { workspaceId, blogId: target.id } } };
-    setBlog(await call(api.POST("/workspaces/{workspaceId}/blogs/{blogId}/release", path)));
+    setBlog(await moveBlog(workspaceId, target.id, "release"));
     setDialog(null);
     setNotice("Released: consumers can read it now.");
   };
-  // Unreleased first, then saved: pending changes never reach consumers on the way out.
+  // Unreleased first, then saved: pending changes never reach consumers on the way out. The
+  // save runs as a Save of its own, so a failure shows in the bar, with Retry.
   const unrelease = async (target: AdminBlog) => {
-    const path = { params: { path: { workspaceId, blogId: target.id } } };
-    const moved = await call(api.POST("/workspaces/{workspaceId}/blogs/{blogId}/unrelease", path));
+    const moved = await moveBlog(workspaceId, target.id, "unrelease");
     setBlog(moved);
-    await saveOnto(moved);
     setDialog(null);
-    setNotice("Back to draft: consumers no longer see it.");
+    const notice = "Back to draft: consumers no longer see it.";
+    setNotice(notice);
+    if (Object.keys(patchOf(moved, latestDraft.current)).length === 0) return;
+    setAction("save");
+    actionRef.current = "save";
+    submit(async () => {
+      await saveOnto(moved);
+      setNotice(notice);
+    })();
   };
   const remove = async (target: AdminBlog) => {
-    await send(
-      api.DELETE("/workspaces/{workspaceId}/blogs/{blogId}", {
-        params: { path: { workspaceId, blogId: target.id } },
-      }),
-    );
+    await removeBlog(workspaceId, target.id);
     flash(`Blog “${target.title}” removed.`);
     navigate(hrefOf({ name: "blogs", ws: workspaceId, status: null }));
   };
@@ -201,17 +186,7 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     </a>
   );
   if (blogId !== null && blog?.id !== blogId) {
-    return (
-      <>
-        {back}
-        <h1 tabIndex={-1}>{loadError?.status === 404 ? "Blog not found" : "Edit blog"}</h1>
-        {loadError === null && <Loading label="Loading the blog…" />}
-        {loadError?.status === 404 && <p>It was removed, or it never existed in this workspace.</p>}
-        {loadError && loadError.status !== 404 && (
-          <ErrorMessage message={loadError.message} onRetry={() => load(blogId)} />
-        )}
-      </>
-    );
+    return <EditorLoading back={back} error={loadError} onRetry={() => load(blogId)} />;
   }
 
   return (
@@ -244,28 +219,18 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
         errors={errors}
         onError={(field, problem) => setErrors((e) => withProblem(e, field, problem))}
       />
-      {dialog?.kind === "release" && (
-        <ReleaseDialog
-          blog={dialog.blog}
-          onConfirm={() => release(dialog.blog)}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === "unrelease" && (
-        <UnreleaseDialog
-          blog={dialog.blog}
-          dirty={dirty}
-          onConfirm={() => unrelease(dialog.blog)}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === "remove" && (
-        <RemoveDialog
-          blog={dialog.blog}
-          onConfirm={() => remove(dialog.blog)}
-          onClose={() => setDialog(null)}
-        />
-      )}
+      <EditorDialogs
+        question={dialog}
+        dirty={dirty}
+        onConfirm={(q) =>
+          q.kind === "release"
+            ? release(q.blog)
+            : q.kind === "unrelease"
+              ? unrelease(q.blog)
+              : remove(q.blog)
+        }
+        onClose={() => setDialog(null)}
+      />
     </form>
   );
 }

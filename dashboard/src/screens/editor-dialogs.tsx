@@ -10,9 +10,47 @@ export const consumerUrls = (blog: Pick<AdminBlog, "id" | "slug">, origin = loca
   bySlug: `${origin}/api/consumer/blogs/by-slug/${encodeURIComponent(blog.slug)}`,
 });
 
+/** The question the editor is asking, about the blog as it was when asked. */
+export interface EditorQuestion {
+  kind: "release" | "unrelease" | "remove";
+  blog: AdminBlog;
+  /** Release: changes were saved (as a draft) just before asking. */
+  savedFirst?: boolean;
+}
+
+interface EditorDialogsProps {
+  question: EditorQuestion | null;
+  /** Unsaved changes (Unrelease saves them to the draft). */
+  dirty: boolean;
+  onConfirm: (question: EditorQuestion) => Promise<void>;
+  onClose: () => void;
+}
+
+/** The dialog of the editor's current question, if any. */
+export function EditorDialogs({ question, dirty, onConfirm, onClose }: EditorDialogsProps) {
+  if (question === null) return null;
+  const { kind, blog } = question;
+  const confirm = () => onConfirm(question);
+  if (kind === "release") {
+    return (
+      <ReleaseDialog
+        blog={blog}
+        savedFirst={question.savedFirst === true}
+        onConfirm={confirm}
+        onClose={onClose}
+      />
+    );
+  }
+  if (kind === "unrelease") {
+    return <UnreleaseDialog blog={blog} dirty={dirty} onConfirm={confirm} onClose={onClose} />;
+  }
+  return <RemoveDialog blog={blog} onConfirm={confirm} onClose={onClose} />;
+}
+
 interface ReleaseDialogProps {
   /** The blog as just saved: the slug and ID consumers will find it by. */
   blog: AdminBlog;
+  savedFirst: boolean;
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }
@@ -22,7 +60,7 @@ interface ReleaseDialogProps {
  * release: the admin API keeps no trace of an earlier one (`releasedAt` is cleared by
  * unreleasing), and each release reaches consumers and webhooks at once all the same.
  */
-export function ReleaseDialog({ blog, onConfirm, onClose }: ReleaseDialogProps) {
+function ReleaseDialog({ blog, savedFirst, onConfirm, onClose }: ReleaseDialogProps) {
   const { busy, error, submit } = useSubmit();
   const urls = consumerUrls(blog);
   return (
@@ -32,7 +70,7 @@ export function ReleaseDialog({ blog, onConfirm, onClose }: ReleaseDialogProps) 
       description={
         <p>
           Consumers with an API key for this workspace can read it at once, and webhooks announce
-          it. Unsaved changes were saved as a draft first.
+          it.{savedFirst && " Your changes were saved to the draft first."}
         </p>
       }
     >
@@ -69,7 +107,7 @@ export function ReleaseDialog({ blog, onConfirm, onClose }: ReleaseDialogProps) 
 }
 
 /** "Unrelease?" — consumers lose the blog at once; the text stays, as a draft. */
-export function UnreleaseDialog(props: {
+function UnreleaseDialog(props: {
   blog: AdminBlog;
   dirty: boolean;
   onConfirm: () => Promise<void>;
@@ -92,7 +130,7 @@ export function UnreleaseDialog(props: {
 }
 
 /** "Remove?" — gone from the dashboard and, if released, from consumers; no undo. */
-export function RemoveDialog(props: {
+function RemoveDialog(props: {
   blog: AdminBlog;
   onConfirm: () => Promise<void>;
   onClose: () => void;
