@@ -11,6 +11,7 @@ export type BlogErrors = FieldErrors<BlogField>;
 const limits = adminLimits.createBlog;
 // The spec's pattern is anchored already (^…$), as an HTML `pattern` would be.
 const SLUG = new RegExp(limits.slug.pattern);
+const COVER_PROBLEM = "Enter an absolute address starting with https:// or http://, or nothing.";
 
 /** True for an absolute http(s) address (what the server stores as a cover image). */
 function isHttpUrl(text: string): boolean {
@@ -42,7 +43,7 @@ export function checkDraft(d: Draft): BlogErrors {
   }
   const cover = d.coverImageUrl.trim();
   if (cover !== "" && !isHttpUrl(cover)) {
-    errors.coverImageUrl = "Enter an absolute address starting with https:// or http://.";
+    errors.coverImageUrl = COVER_PROBLEM;
   }
   const { problem } = committedTags(d.tags);
   if (problem !== null) errors.tags = problem;
@@ -77,17 +78,24 @@ const PATTERN_PROBLEM: Partial<Record<BlogField, string>> = {
 export function fieldErrorOf(err: unknown): { field: BlogField; message: string } | null {
   if (!(err instanceof ApiError) || (err.status !== 400 && err.status !== 409)) return null;
   const message = err.message;
-  const validator = /(?:^|\s)(?:request\/)?body\/([A-Za-z]+)(?:\/\d+)?\s+(.*)$/.exec(message);
+  // The validator joins its findings with ", "; the first names the field.
+  const validator =
+    /(?:^|\s)(?:request\/)?body\/([A-Za-z]+)(?:\/\d+)?\s+(.*?)(?:, (?:request\/)?body\/.*)?$/.exec(
+      message,
+    );
   if (validator) {
     const [, name = "", rest = ""] = validator;
     if (!isField(name)) return null;
-    const said = /must match pattern/.test(rest) ? PATTERN_PROBLEM[name] : undefined;
+    const said =
+      name === "coverImageUrl"
+        ? COVER_PROBLEM
+        : /must match pattern/.test(rest)
+          ? PATTERN_PROBLEM[name]
+          : undefined;
     return { field: name, message: said ?? `${rest.charAt(0).toUpperCase()}${rest.slice(1)}.` };
   }
   if (/^Slug\b/.test(message)) return { field: "slug", message };
-  if (/^coverImageUrl\b/.test(message)) {
-    return { field: "coverImageUrl", message: "Enter an absolute http(s) address, or nothing." };
-  }
+  if (/^coverImageUrl\b/.test(message)) return { field: "coverImageUrl", message: COVER_PROBLEM };
   if (/^Tags?\b/.test(message)) return { field: "tags", message };
   return null;
 }

@@ -1,5 +1,8 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "../../dashboard/src/api.js";
+import { checkDraft, fieldErrorOf } from "../../dashboard/src/blog-checks.js";
+import { EMPTY_DRAFT } from "../../dashboard/src/blog-draft.js";
 import {
   type DashboardSession,
   openDashboardSession,
@@ -187,6 +190,16 @@ describe.each(WIDTHS)("at %s width", (width) => {
         headers: { "x-api-key": secret },
       });
       expect(((await res.json()) as Blog).title).toBe(`${blog.title} (updated)`);
+      // Ctrl+S does the same, without a question: the bar says already that the blog is live.
+      await page.getByLabel("Body (Markdown)").fill("Updated by the shortcut.");
+      await stateLine().getByText("Unsaved changes.").waitFor();
+      await saveShortcut("Control");
+      await stateLine().getByText("Live blog updated").waitFor();
+      await expect(dialog().count()).resolves.toBe(0);
+      const again = await fetch(`${s.server.url}/api/consumer/blogs/${blog.id}`, {
+        headers: { "x-api-key": secret },
+      });
+      expect(((await again.json()) as Blog).bodyMarkdown).toBe("Updated by the shortcut.");
     });
   });
 });
@@ -214,14 +227,30 @@ describe.each(WIDTHS)("deliberate changes at %s width", (width) => {
     await s.setViewport(width);
     const blog = await makeBlog(true);
     await openEditor(blog);
-    // Escape straight after the click: the dialog is open already and takes it (it closes),
-    // nothing behind it moves; Enter straight after: Cancel has the focus, so it is harmless.
+    // Where each key lands: in the dialog (on its focused Cancel), not on the page behind it.
+    await page.evaluate(() => {
+      const w = window as unknown as { landed: string[] };
+      w.landed = [];
+      document.addEventListener(
+        "keydown",
+        (e) => {
+          const target = e.target instanceof Element ? e.target : null;
+          w.landed.push(`${e.key} ${target?.closest("dialog") ? target.textContent : "outside"}`);
+        },
+        true,
+      );
+    });
+    // Escape straight after the click: the dialog is open already and takes it (it closes);
+    // Enter straight after: Cancel has the focus, so it is harmless.
     await button("Unrelease").click();
     await page.keyboard.press("Escape");
     await expect(dialog().count()).resolves.toBe(0);
     await button("Remove").click();
     await page.keyboard.press("Enter");
     await expect(dialog().count()).resolves.toBe(0);
+    await expect(
+      page.evaluate(() => (window as unknown as { landed: string[] }).landed),
+    ).resolves.toEqual(["Escape Cancel", "Enter Cancel"]);
     await expect(consumerStatus(blog.id)).resolves.toBe(200);
     await expect((await adminBlog(blog.id)).status).toBe("released");
     await expect(page.getByLabel("Title").inputValue()).resolves.toBe(blog.title);
@@ -373,6 +402,54 @@ describe.each(WIDTHS)("errors at %s width", (width) => {
     await expect(bar().getByRole("alert").count()).resolves.toBe(0);
     await expect(adminBlog(blog.id)).resolves.toMatchObject({ excerpt: "Sent twice" });
     await page.unroute(blogPath(blog.id));
+  });
+});
+
+describe("the server's refusals, each named on its field", () => {
+  it.each([
+    ["title", { title: "Bidi \u202e title" }, /text-direction override/],
+    ["slug", { slug: "Not A Slug" }, /lower-case/],
+    ["coverImageUrl", { coverImageUrl: "ftp://example.com/x.png" }, /http/],
+    ["tags", { tags: ["ok", "zero\u200bwidth"] }, /invisible/],
+    ["excerpt", { excerpt: "line\u0007bell" }, /control character/],
+  ] as const)("a refused %s is shown on that field", async (field, patch, said) => {
+    const blog = await makeBlog(false);
+    const res = await s.owner.patch<{ message: string }>(
+      `/workspaces/${s.ws}/blogs/${blog.id}`,
+      patch,
+    );
+    expect(res.status).toBe(400);
+    const shown = fieldErrorOf(new ApiError(res.body.message, res.status));
+    expect(shown?.field).toBe(field);
+    expect(shown?.message).toMatch(said);
+  });
+
+  it("a slug in use (409) is the Slug field's; other refusals name no field", async () => {
+    const [one, two] = [await makeBlog(false), await makeBlog(false)];
+    const res = await s.owner.patch<{ message: string }>(`/workspaces/${s.ws}/blogs/${two.id}`, {
+      slug: one.slug,
+    });
+    expect(res.status).toBe(409);
+    expect(fieldErrorOf(new ApiError(res.body.message, 409))?.field).toBe("slug");
+    expect(fieldErrorOf(new ApiError("Blog not found.", 404))).toBeNull();
+    expect(fieldErrorOf(new ApiError("Could not reach the server.", 0))).toBeNull();
+  });
+
+  it("the form's own checks agree with the server on what it refuses and accepts", () => {
+    const ok = {
+      ...EMPTY_DRAFT,
+      title: "A title",
+      slug: "a-slug-2",
+      coverImageUrl: "https://x.test/a.png",
+    };
+    expect(checkDraft(ok)).toEqual({});
+    expect(Object.keys(checkDraft({ ...ok, title: "  " }))).toEqual(["title"]);
+    expect(Object.keys(checkDraft({ ...ok, slug: "a--b" }))).toEqual(["slug"]);
+    expect(Object.keys(checkDraft({ ...ok, slug: "x".repeat(81) }))).toEqual(["slug"]);
+    expect(Object.keys(checkDraft({ ...ok, coverImageUrl: "/relative.png" }))).toEqual([
+      "coverImageUrl",
+    ]);
+    expect(Object.keys(checkDraft({ ...ok, tags: "ok, zero\u200bwidth" }))).toEqual(["tags"]);
   });
 });
 
