@@ -119,7 +119,8 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
 
   /** Save, Release or Unrelease, as the bar's buttons, Ctrl/⌘+S and Retry ask. */
   const perform = (chosen: Action) => {
-    if (busy || dialog !== null) return;
+    // Nothing to act on while the blog loads (Ctrl+S is listened to from the start).
+    if (busy || dialog !== null || (blogId !== null && blog?.id !== blogId)) return;
     setFailed(null);
     if (chosen === "unrelease") {
       // Opened at once, in the click's own task: a key typed next lands in the dialog.

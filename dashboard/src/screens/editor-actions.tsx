@@ -73,7 +73,7 @@ export function EditorBar(props: EditorBarProps) {
               {busy === "release" ? "Saving…" : dirty || !blog ? "Save and release" : "Release"}
             </button>
           )}
-          <button type="submit" class="button primary">
+          <button type="submit" class="button primary" aria-keyshortcuts="Control+S Meta+S">
             {saveLabel(blog, busy === "save")}
           </button>
         </div>
