@@ -1,18 +1,29 @@
-import type { AdminBlog } from "../api.js";
-import { TimeAgo } from "../components/status.js";
+import type { ComponentChildren } from "preact";
+import type { AdminBlog, ApiError } from "../api.js";
+import { ErrorMessage, Loading, TimeAgo } from "../components/status.js";
 
-export type Action = "save" | "release" | "unrelease";
-
-interface EditorHeaderProps {
-  /** null while the blog is new. */
-  blog: AdminBlog | null;
-  busy: Action | null;
-  dirty: boolean;
-  onRemove: () => void;
+/** The editor while its blog loads, or why it did not: gone (404), or a failure to retry. */
+export function EditorLoading(props: {
+  back: ComponentChildren;
+  error: ApiError | null;
+  onRetry: () => void;
+}) {
+  const { error } = props;
+  return (
+    <>
+      {props.back}
+      <h1 tabIndex={-1}>{error?.status === 404 ? "Blog not found" : "Edit blog"}</h1>
+      {error === null && <Loading label="Loading the blog…" />}
+      {error?.status === 404 && <p>It was removed, or it never existed in this workspace.</p>}
+      {error && error.status !== 404 && (
+        <ErrorMessage message={error.message} onRetry={props.onRetry} />
+      )}
+    </>
+  );
 }
 
-/** The editor's title, the blog's state, and its actions (submit buttons of the editor form). */
-export function EditorHeader({ blog, busy, dirty, onRemove }: EditorHeaderProps) {
+/** The editor's title and a sentence on what the blog's state means for consumers. */
+export function EditorHeader({ blog }: { blog: AdminBlog | null }) {
   const released = blog?.status === "released";
   return (
     <div class="page-header">
@@ -22,37 +33,16 @@ export function EditorHeader({ blog, busy, dirty, onRemove }: EditorHeaderProps)
           {blog === null && "A new blog is a draft until you release it."}
           {blog && !released && (
             <>
-              <span class="badge draft">Draft</span> Consumers do not see it. Last saved{" "}
-              <TimeAgo iso={blog.updatedAt} now={Date.now()} />.
+              Consumers do not see it. Last saved <TimeAgo iso={blog.updatedAt} now={Date.now()} />.
             </>
           )}
-          {blog?.releasedAt && (
+          {released && blog.releasedAt && (
             <>
-              <span class="badge released">Released</span> Consumers see it since{" "}
-              <TimeAgo iso={blog.releasedAt} now={Date.now()} />; saved changes reach them at once.
+              Consumers see it since <TimeAgo iso={blog.releasedAt} now={Date.now()} />; saved
+              changes reach them at once.
             </>
           )}
         </p>
-      </div>
-      {/* Save comes first in the DOM: it is the form's default button (Enter in a field). */}
-      <div class="action-buttons">
-        <button type="submit" name="action" value="save" class="button primary">
-          {busy === "save" ? "Saving…" : blog ? "Save" : "Save draft"}
-        </button>
-        {released ? (
-          <button type="submit" name="action" value="unrelease" class="button">
-            {busy === "unrelease" ? "Unreleasing…" : "Unrelease"}
-          </button>
-        ) : (
-          <button type="submit" name="action" value="release" class="button">
-            {busy === "release" ? "Releasing…" : dirty ? "Save and release" : "Release"}
-          </button>
-        )}
-        {blog && (
-          <button type="button" class="button danger-outline" onClick={onRemove}>
-            Remove
-          </button>
-        )}
       </div>
     </div>
   );

@@ -1,12 +1,25 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { type AdminBlog, ApiError, api, call, messageOf, send, type Workspace } from "../api.js";
+import { type AdminBlog, ApiError, messageOf, type Workspace } from "../api.js";
+import {
+  type BlogErrors,
+  checkDraft,
+  fieldErrorOf,
+  isRetryable,
+  withoutChanged,
+  withProblem,
+} from "../blog-checks.js";
 import { type Draft, draftOf, EMPTY_DRAFT, inputOf, isBlank, patchOf } from "../blog-draft.js";
-import { ConfirmDialog } from "../components/confirm.js";
-import { ErrorMessage, Loading } from "../components/status.js";
+import { createBlog, loadBlog, moveBlog, removeBlog, updateBlog } from "../blog-requests.js";
+import { useFlash } from "../components/flash.js";
+import { focusFirstInvalid, isValid } from "../components/form-check.js";
 import { useSubmit, useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../router.js";
-import { type Action, EditorHeader } from "./blog-editor-header.js";
+import { useSaveShortcut } from "../save-shortcut.js";
+import "./editor.css";
+import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
 import { BlogFields } from "./blog-form.js";
+import { type Action, EditorBar } from "./editor-actions.js";
+import { EditorDialogs, type EditorQuestion } from "./editor-dialogs.js";
 
 interface EditorProps {
   workspace: Workspace;
@@ -26,22 +39,32 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     setDraftState(d);
   };
   const [loadError, setLoadError] = useState<ApiError | null>(null);
-  const { busy, error, submit } = useSubmit();
+  const [errors, setErrors] = useState<BlogErrors>({});
+  /** The action that failed in a way worth retrying unchanged; null otherwise. */
+  const [failed, setFailed] = useState<Action | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   /** The action of the latest submit: while `busy`, the one running. */
   const [action, setAction] = useState<Action>("save");
+  const actionRef = useRef<Action>("save");
+  const { busy, error, submit } = useSubmit((err) => {
+    // A refusal about one field is shown on that field, which takes the focus.
+    const onField = fieldErrorOf(err);
+    setFailed(onField === null && isRetryable(err) ? actionRef.current : null);
+    if (onField === null) return messageOf(err);
+    setErrors((e) => withProblem(e, onField.field, onField.message));
+    focusFirstInvalid(formRef.current);
+    return "Not saved: see the field marked below.";
+  });
   const [notice, setNotice] = useState("");
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [dialog, setDialog] = useState<EditorQuestion | null>(null);
+  const flash = useFlash();
   useTitle(blog ? `${blog.title} · Blogs` : "New blog");
 
   const workspaceId = workspace.id;
   const load = async (id: string) => {
     setLoadError(null);
     try {
-      const loaded = await call(
-        api.GET("/workspaces/{workspaceId}/blogs/{blogId}", {
-          params: { path: { workspaceId, blogId: id } },
-        }),
-      );
+      const loaded = await loadBlog(workspaceId, id);
       setBlog(loaded);
       setDraft(draftOf(loaded));
     } catch (err) {
@@ -64,75 +87,94 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     return () => removeEventListener("beforeunload", warn);
   }, [dirty]);
 
-  /** Saves pending changes (creating the blog if new); returns the saved blog. */
-  const save = async (): Promise<AdminBlog> => {
+  /** Saves pending changes onto `base` (creating the blog if null); what was sent, if anything. */
+  const saveOnto = async (base: AdminBlog | null): Promise<{ saved: AdminBlog; sent: boolean }> => {
     const sent = latestDraft.current;
     let saved: AdminBlog;
-    if (blog === null) {
-      saved = await call(
-        api.POST("/workspaces/{workspaceId}/blogs", {
-          params: { path: { workspaceId } },
-          body: inputOf(sent),
-        }),
-      );
+    if (base === null) {
+      saved = await createBlog(workspaceId, inputOf(sent));
       setBlog(saved); // before the address changes, so the editor does not reload it
       navigate(hrefOf({ name: "blog", ws: workspaceId, blogId: saved.id }), { replace: true });
     } else {
-      const patch = patchOf(blog, sent);
-      if (Object.keys(patch).length === 0) return blog;
-      saved = await call(
-        api.PATCH("/workspaces/{workspaceId}/blogs/{blogId}", {
-          params: { path: { workspaceId, blogId: blog.id } },
-          body: patch,
-        }),
-      );
+      const patch = patchOf(base, sent);
+      if (Object.keys(patch).length === 0) return { saved: base, sent: false };
+      saved = await updateBlog(workspaceId, base.id, patch);
     }
     setBlog(saved);
+    setErrors({});
     // Keep what was typed while the request was in flight.
     if (latestDraft.current === sent) setDraft(draftOf(saved));
-    return saved;
+    return { saved, sent: true };
   };
 
-  const transition = async (to: "release" | "unrelease"): Promise<AdminBlog> => {
-    const saved = await save();
-    const path = { params: { path: { workspaceId, blogId: saved.id } } };
-    const moved = await call(
-      to === "release"
-        ? api.POST("/workspaces/{workspaceId}/blogs/{blogId}/release", path)
-        : api.POST("/workspaces/{workspaceId}/blogs/{blogId}/unrelease", path),
-    );
-    setBlog(moved);
-    return moved;
-  };
-
-  const run = submit(async (event) => {
-    const submitter = event instanceof SubmitEvent ? event.submitter : null;
-    const chosen: Action =
-      submitter instanceof HTMLButtonElement &&
-      (submitter.value === "release" || submitter.value === "unrelease")
-        ? submitter.value
-        : "save";
-    setAction(chosen);
+  /** The form's own check before anything is sent; false (and the first problem focused) if refused. */
+  const checked = (): boolean => {
+    const problems = checkDraft(latestDraft.current);
+    setErrors(problems);
+    if (isValid(problems)) return true;
     setNotice("");
-    if (chosen === "save") await save();
-    else await transition(chosen);
-    setNotice(
-      chosen === "release"
-        ? "Released: consumers can read it now."
-        : chosen === "unrelease"
-          ? "Back to draft: consumers no longer see it."
-          : "Saved.",
-    );
-  });
+    focusFirstInvalid(formRef.current);
+    return false;
+  };
 
-  const remove = async () => {
-    if (!blog) return;
-    await send(
-      api.DELETE("/workspaces/{workspaceId}/blogs/{blogId}", {
-        params: { path: { workspaceId, blogId: blog.id } },
-      }),
-    );
+  /** Save, Release or Unrelease, as the bar's buttons, Ctrl/⌘+S and Retry ask. */
+  const perform = (chosen: Action) => {
+    // Nothing to act on while the blog loads (Ctrl+S is listened to from the start).
+    if (busy || dialog !== null || (blogId !== null && blog?.id !== blogId)) return;
+    setFailed(null);
+    if (chosen === "unrelease") {
+      // Opened at once, in the click's own task: a key typed next lands in the dialog.
+      if (blog && (!dirty || checked())) setDialog({ kind: "unrelease", blog });
+      return;
+    }
+    if (!checked()) return;
+    if (chosen === "release" && blog && !dirty) {
+      setDialog({ kind: "release", blog });
+      return;
+    }
+    setAction(chosen);
+    actionRef.current = chosen;
+    setNotice("");
+    submit(async () => {
+      const { saved, sent } = await saveOnto(blog);
+      if (chosen === "release") setDialog({ kind: "release", blog: saved, savedFirst: sent });
+      else if (sent && saved.status === "released") {
+        setNotice("Live blog updated: consumers see the changes now.");
+      } else setNotice("Saved.");
+    })();
+  };
+  useSaveShortcut(() => perform("save"));
+
+  const release = async (target: AdminBlog) => {
+    setBlog(await moveBlog(workspaceId, target.id, "release"));
+    setDialog(null);
+    setNotice("Released: consumers can read it now.");
+  };
+  // Unreleased first, then saved: pending changes never reach consumers on the way out. The
+  // save runs as a Save of its own, so a failure shows in the bar, with Retry.
+  const unrelease = async (target: AdminBlog) => {
+    const moved = await moveBlog(workspaceId, target.id, "unrelease");
+    setBlog(moved);
+    setDialog(null);
+    const notice = "Back to draft: consumers no longer see it.";
+    setNotice(notice);
+    if (Object.keys(patchOf(moved, latestDraft.current)).length === 0) return;
+    setAction("save");
+    actionRef.current = "save";
+    submit(async () => {
+      await saveOnto(moved);
+      setNotice(notice);
+    })();
+  };
+  const remove = async (target: AdminBlog) => {
+    await removeBlog(workspaceId, target.id);
+    flash(`Blog “${target.title}” removed.`);
     navigate(hrefOf({ name: "blogs", ws: workspaceId, status: null }));
+  };
+
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    perform("save"); // Save is the form's only submit button: Enter in a field saves too
   };
 
   const back = (
@@ -145,57 +187,51 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     </a>
   );
   if (blogId !== null && blog?.id !== blogId) {
-    return (
-      <>
-        {back}
-        <h1 tabIndex={-1}>{loadError?.status === 404 ? "Blog not found" : "Edit blog"}</h1>
-        {loadError === null && <Loading label="Loading the blog…" />}
-        {loadError?.status === 404 && <p>It was removed, or it never existed in this workspace.</p>}
-        {loadError && loadError.status !== 404 && (
-          <ErrorMessage message={loadError.message} onRetry={() => load(blogId)} />
-        )}
-      </>
-    );
+    return <EditorLoading back={back} error={loadError} onRetry={() => load(blogId)} />;
   }
 
   return (
-    <form class="editor" onSubmit={run} aria-busy={busy}>
+    <form class="editor" onSubmit={onSubmit} aria-busy={busy} noValidate ref={formRef}>
       {back}
-      <EditorHeader
+      <EditorHeader blog={blog} />
+      <EditorBar
         blog={blog}
         busy={busy ? action : null}
         dirty={dirty}
-        onRemove={() => !busy && setConfirmRemove(true)}
+        notice={notice}
+        error={
+          error === null
+            ? null
+            : { message: error, retry: failed === null ? null : () => perform(failed) }
+        }
+        onRelease={() => perform("release")}
+        onUnrelease={() => perform("unrelease")}
+        onRemove={() => blog && !busy && setDialog({ kind: "remove", blog })}
       />
-      <div class="editor-status">
-        {error && <ErrorMessage message={error} />}
-        <div role="status">{!error && notice && <p class="notice success">{notice}</p>}</div>
-        {!error && notice === "" && (
-          <p class="muted">{dirty ? "Unsaved changes." : "No unsaved changes."}</p>
-        )}
-      </div>
       <BlogFields
         workspaceId={workspaceId}
         draft={draft}
         onChange={(d) => {
           setDraft(d);
           setNotice("");
+          setErrors((e) => withoutChanged(e, draft, d));
         }}
         saved={blog}
+        errors={errors}
+        onError={(field, problem) => setErrors((e) => withProblem(e, field, problem))}
       />
-      {confirmRemove && blog && (
-        <ConfirmDialog
-          title={`Remove “${blog.title}”?`}
-          confirmLabel="Remove blog"
-          onConfirm={remove}
-          onClose={() => setConfirmRemove(false)}
-        >
-          <p>
-            It disappears from the dashboard and, if released, from the consumer API at once. This
-            cannot be undone.
-          </p>
-        </ConfirmDialog>
-      )}
+      <EditorDialogs
+        question={dialog}
+        dirty={dirty}
+        onConfirm={(q) =>
+          q.kind === "release"
+            ? release(q.blog)
+            : q.kind === "unrelease"
+              ? unrelease(q.blog)
+              : remove(q.blog)
+        }
+        onClose={() => setDialog(null)}
+      />
     </form>
   );
 }

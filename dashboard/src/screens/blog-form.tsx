@@ -1,9 +1,9 @@
-import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import type { AdminBlog } from "../api.js";
+import type { BlogErrors, BlogField } from "../blog-checks.js";
 import { committedTags, type Draft } from "../blog-draft.js";
 import { Field } from "../components/field.js";
-import { useBodyPreview } from "../preview.js";
+import { BodyEditor } from "./body-editor.js";
 
 /** A new blog's limits; an edit's (updateBlog) are the same, as admin.yaml's BlogPatch says. */
 const limits = adminLimits.createBlog;
@@ -14,31 +14,40 @@ interface BlogFormProps {
   onChange: (draft: Draft) => void;
   /** The blog as loaded or last saved (its body's HTML needs no preview request); null if new. */
   saved: Pick<AdminBlog, "bodyMarkdown" | "bodyHtml" | "slug"> | null;
+  /** Each field's problem, shown under it (the form checks on submit: `noValidate`). */
+  errors: BlogErrors;
+  /** Sets (or, with null, clears) one field's problem: the tags' as soon as the field is left. */
+  onError: (field: BlogField, problem: string | null) => void;
 }
 
-/** The editor's fields, and the Markdown body beside its live preview. */
-export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProps) {
+/** The editor's fields, each with its inline error, and the Markdown body with its live preview. */
+export function BlogFields({
+  workspaceId,
+  draft,
+  onChange,
+  saved,
+  errors,
+  onError,
+}: BlogFormProps) {
   const bind = (field: keyof Draft) => ({
     value: draft[field],
     onInput: (event: Event) =>
       onChange({ ...draft, [field]: (event.currentTarget as HTMLInputElement).value }),
   });
   const currentSlug = saved?.slug ?? null;
-  const [tagProblem, setTagProblem] = useState<string | null>(null);
   // A tag is committed when the field is left: it shows at once the form the server will store.
   const commitTags = () => {
     const { tags, problem } = committedTags(draft.tags);
-    setTagProblem(problem);
+    onError("tags", problem);
     if (problem === null && tags.join(", ") !== draft.tags) {
       onChange({ ...draft, tags: tags.join(", ") });
     }
   };
-  const preview = useBodyPreview(workspaceId, draft.bodyMarkdown, saved);
 
   return (
     <>
       <div class="form-grid">
-        <Field label="Title" class="span-2">
+        <Field label="Title" class="span-2" error={errors.title}>
           {(p) => (
             <input
               {...p}
@@ -52,6 +61,7 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
         <Field
           label="Slug"
           hint="Lower-case letters, digits and dashes. Empty: made from the title."
+          error={errors.slug}
         >
           {(p) => (
             <input
@@ -67,24 +77,25 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
         </Field>
         <Field
           label="Tags"
-          hint={
-            tagProblem ??
-            "Separated by commas. Stored in lower case, spaces as dashes: Release Notes → release-notes."
-          }
+          hint="Separated by commas. Stored in lower case, spaces as dashes: Release Notes → release-notes."
+          error={errors.tags}
         >
           {(p) => (
             <input
               {...p}
               {...bind("tags")}
               onBlur={commitTags}
-              aria-invalid={tagProblem !== null}
               placeholder="news, product"
               autocomplete="off"
               spellcheck={false}
             />
           )}
         </Field>
-        <Field label="Cover image URL" hint="An absolute http(s) address, or empty.">
+        <Field
+          label="Cover image URL"
+          hint="An absolute http(s) address, or empty."
+          error={errors.coverImageUrl}
+        >
           {(p) => (
             <input
               {...p}
@@ -95,7 +106,7 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
             />
           )}
         </Field>
-        <Field label="Author" hint="The name readers see.">
+        <Field label="Author" hint="The name readers see." error={errors.authorName}>
           {(p) => (
             <input
               {...p}
@@ -109,52 +120,20 @@ export function BlogFields({ workspaceId, draft, onChange, saved }: BlogFormProp
           label="Excerpt"
           class="span-2"
           hint="Optional. Empty: the start of the first paragraph."
+          error={errors.excerpt}
         >
           {(p) => (
             <textarea {...p} {...bind("excerpt")} maxLength={limits.excerpt.maxLength} rows={2} />
           )}
         </Field>
       </div>
-      <div class="body-editor">
-        <Field label="Body (Markdown)" class="body-field">
-          {(p) => (
-            <textarea
-              {...p}
-              {...bind("bodyMarkdown")}
-              class="mono"
-              rows={18}
-              maxLength={limits.bodyMarkdown.maxLength}
-              placeholder={
-                "## A heading\n\nA paragraph with **bold**, *italic* and a [link](https://example.com).\n\n- a list item"
-              }
-            />
-          )}
-        </Field>
-        <section class="preview" aria-labelledby="preview-title" aria-busy={preview.pending}>
-          <h2 id="preview-title" class="label-like">
-            Preview
-          </h2>
-          <div role="status">
-            {preview.problem && <p class="notice info preview-problem">{preview.problem}</p>}
-          </div>
-          {draft.bodyMarkdown.trim() === "" || preview.html === null ? (
-            <div class="prose">
-              <p class="muted">
-                {draft.bodyMarkdown.trim() === ""
-                  ? "The preview appears here as you write: what consumers will get."
-                  : "Rendering the preview…"}
-              </p>
-            </div>
-          ) : (
-            // The server's rendering, sanitised exactly as on save (admin.yaml, previewBlogBody):
-            // no script, event handler, style or id survives it.
-            <div
-              class={preview.pending || preview.problem !== null ? "prose stale" : "prose"}
-              dangerouslySetInnerHTML={{ __html: preview.html }}
-            />
-          )}
-        </section>
-      </div>
+      <BodyEditor
+        workspaceId={workspaceId}
+        value={draft.bodyMarkdown}
+        onInput={(bodyMarkdown) => onChange({ ...draft, bodyMarkdown })}
+        saved={saved}
+        error={errors.bodyMarkdown}
+      />
     </>
   );
 }
