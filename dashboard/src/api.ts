@@ -70,13 +70,34 @@ function toApiError(error: unknown, response: Response): ApiError {
   );
 }
 
+/**
+ * Whether the latest request reached the server: false after a network error (the server was
+ * not reached at all), true again once a request gets any answer. The offline banner listens.
+ */
+let reachable = true;
+const reachabilityListeners = new Set<(reachable: boolean) => void>();
+function setReachable(now: boolean): void {
+  if (now === reachable) return;
+  reachable = now;
+  for (const listener of reachabilityListeners) listener(now);
+}
+export const serverReachable = (): boolean => reachable;
+/** Calls `listener` whenever `serverReachable()` changes; returns the unsubscribe. */
+export function onReachabilityChange(listener: (reachable: boolean) => void): () => void {
+  reachabilityListeners.add(listener);
+  return () => reachabilityListeners.delete(listener);
+}
+
 async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
   let outcome: Outcome<T>;
   try {
     outcome = await request;
-  } catch {
+  } catch (err) {
+    // A request this page cancelled on purpose (stale preview) says nothing about the network.
+    if (!(err instanceof DOMException && err.name === "AbortError")) setReachable(false);
     throw new ApiError("Could not reach the server. Check your connection and try again.", 0);
   }
+  setReachable(true);
   if (!outcome.response.ok) {
     if (outcome.response.status === 401) onSessionEnded?.();
     throw toApiError(outcome.error, outcome.response);

@@ -1,8 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
-import { api, call, type InvitationPreview, type Me, messageOf } from "../api.js";
+import { ApiError, api, call, type InvitationPreview, type Me, messageOf } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
+import { fieldOfMessage, useCheckedForm } from "../components/checked-form.js";
 import { Field } from "../components/field.js";
+import { problemOf } from "../components/field-rules.js";
 import { NewPasswordField } from "../components/new-password-field.js";
 import { ErrorMessage, Loading } from "../components/status.js";
 import { useSubmit, useTitle } from "../hooks.js";
@@ -26,19 +28,38 @@ interface JoinProps {
 export function Join({ token, me, onJoined, onSignedIn }: JoinProps) {
   useTitle("Join a workspace");
   const [preview, setPreview] = useState<InvitationPreview | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  /** Why the invitation could not be opened; `retry` when asking again may help. */
+  const [failure, setFailure] = useState<{ message: string; retry: boolean } | null>(null);
   const [signingIn, setSigningIn] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     call(api.POST("/invitations/lookup", { body: { token } })).then(setPreview, (err: unknown) =>
-      setFailure(messageOf(err)),
+      setFailure({
+        message: messageOf(err),
+        // Not reached, or a server error: the link may be fine. A 4xx is about the link itself.
+        retry: !(err instanceof ApiError && err.status >= 400 && err.status < 500),
+      }),
     );
-  }, [token]);
+  }, [token, attempt]);
 
   const known = new Set(me?.workspaces.map((w) => w.id) ?? []);
+  if (failure?.retry) {
+    return (
+      <AuthCard title="The invitation could not be opened">
+        <ErrorMessage
+          message={failure.message}
+          onRetry={() => {
+            setFailure(null);
+            setAttempt((n) => n + 1);
+          }}
+        />
+      </AuthCard>
+    );
+  }
   if (failure) {
     return (
       <AuthCard title="This invitation cannot be used">
-        <ErrorMessage message={failure} />
+        <ErrorMessage message={failure.message} />
         <p class="hint">Ask the workspace's owner for a new link.</p>
       </AuthCard>
     );
@@ -122,19 +143,37 @@ function AcceptAsMe(props: {
 function NewAccount(props: { token: string; email: string; onJoined: JoinProps["onJoined"] }) {
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
-  const { busy, error, submit } = useSubmit();
-  const join = submit(async () => {
-    const me = await call(
-      api.POST("/invitations/accept", {
-        body: { token: props.token, name: name.trim(), password },
-      }),
-    );
-    props.onJoined(me, joinedWorkspace(me, new Set()));
+  const form = useCheckedForm<"name" | "password">();
+  const { busy, error, submit } = useSubmit((err) => {
+    const field =
+      err instanceof ApiError && err.status === 400
+        ? fieldOfMessage<"name" | "password">(err.message, {
+            name: /\bname\b/i,
+            password: /\bpassword\b/i,
+          })
+        : null;
+    if (field === null) return messageOf(err);
+    form.showOnField(field, messageOf(err));
+    return null;
   });
+  const join = form.checked(
+    () => ({
+      name: problemOf(name, { required: "Enter your name.", maxLength: limits.name.maxLength }),
+      password: problemOf(password, { required: "Choose a password.", ...limits.password }),
+    }),
+    submit(async () => {
+      const me = await call(
+        api.POST("/invitations/accept", {
+          body: { token: props.token, name: name.trim(), password },
+        }),
+      );
+      props.onJoined(me, joinedWorkspace(me, new Set()));
+    }),
+  );
   return (
-    <form class="stack" onSubmit={join}>
+    <form class="stack" noValidate ref={form.formRef} onSubmit={join}>
       <input type="hidden" autocomplete="username" value={props.email} />
-      <Field label="Your name">
+      <Field label="Your name" error={form.errors.name}>
         {(p) => (
           <input
             {...p}
@@ -143,7 +182,10 @@ function NewAccount(props: { token: string; email: string; onJoined: JoinProps["
             maxLength={limits.name.maxLength}
             autocomplete="name"
             value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
+            onInput={(e) => {
+              setName(e.currentTarget.value);
+              form.clear("name");
+            }}
           />
         )}
       </Field>
@@ -151,8 +193,12 @@ function NewAccount(props: { token: string; email: string; onJoined: JoinProps["
         label="Choose a password"
         bounds={limits.password}
         hint="A passphrase works well."
+        error={form.errors.password}
         value={password}
-        onInput={setPassword}
+        onInput={(value) => {
+          setPassword(value);
+          form.clear("password");
+        }}
       />
       {error && <ErrorMessage message={error} />}
       <button type="submit" class="button primary block" disabled={busy}>

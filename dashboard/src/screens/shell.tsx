@@ -48,7 +48,11 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
 
   let content = null;
   if (route.name === "home" && me.workspaces.length === 0) {
-    content = <Missing title="No workspace yet">Create one with “New workspace” above.</Missing>;
+    content = (
+      <Missing title="No workspace yet">
+        Create one with “Create workspace” in the workspace menu above.
+      </Missing>
+    );
   } else if (route.name === "home") {
     content = null; // redirecting
   } else if (route.name === "account") {
