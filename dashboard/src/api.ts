@@ -71,10 +71,15 @@ function toApiError(error: unknown, response: Response): ApiError {
 }
 
 /**
- * Whether the latest request reached the server: false after a network error (the server was
- * not reached at all), true again once a request gets any answer. The offline banner listens.
+ * Whether the server is reachable, as far as this page knows: false after a request failed with
+ * a network error (the server was not reached at all), true again once a request sent after
+ * that failure gets any answer (one sent before it, answered later, proves nothing new). The
+ * offline banner listens.
  */
 let reachable = true;
+/** Requests are numbered as they start; the number the latest network failure was seen at. */
+let requestCount = 0;
+let failedAt = -1;
 const reachabilityListeners = new Set<(reachable: boolean) => void>();
 function setReachable(now: boolean): void {
   if (now === reachable) return;
@@ -89,15 +94,19 @@ export function onReachabilityChange(listener: (reachable: boolean) => void): ()
 }
 
 async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
+  const started = requestCount++;
   let outcome: Outcome<T>;
   try {
     outcome = await request;
   } catch (err) {
     // A request this page cancelled on purpose (stale preview) says nothing about the network.
-    if (!(err instanceof DOMException && err.name === "AbortError")) setReachable(false);
+    if (!(err instanceof DOMException && err.name === "AbortError")) {
+      failedAt = requestCount;
+      setReachable(false);
+    }
     throw new ApiError("Could not reach the server. Check your connection and try again.", 0);
   }
-  setReachable(true);
+  if (started >= failedAt) setReachable(true);
   if (!outcome.response.ok) {
     if (outcome.response.status === 401) onSessionEnded?.();
     throw toApiError(outcome.error, outcome.response);

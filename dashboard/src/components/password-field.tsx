@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { Field } from "./field.js";
 import "./chrome.css";
 
@@ -25,17 +25,37 @@ interface PasswordFieldProps {
 export function PasswordField(props: PasswordFieldProps) {
   const [shown, setShown] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  /** The caret or selection to put back after the switch, when the input had the focus. */
+  const selection = useRef<[number, number] | null>(null);
+  /** Where the caret was as the pointer went down on the button (a click moves it after). */
+  const pressedAt = useRef<[number, number] | null>(null);
+  const caretOf = (el: HTMLInputElement): [number, number] | null =>
+    document.activeElement === el && el.selectionStart !== null && el.selectionEnd !== null
+      ? [el.selectionStart, el.selectionEnd]
+      : null;
   const toggle = () => {
     const el = input.current;
-    const start = el?.selectionStart ?? null;
-    const end = el?.selectionEnd ?? null;
-    const hadFocus = el !== null && document.activeElement === el;
-    // Set on the element, not rendered: at once (so the selection can be restored after), and
-    // Preact leaves it be, the rendered `type` never changing.
-    if (el) el.type = shown ? "password" : "text";
+    if (!el) return;
+    selection.current = pressedAt.current ?? caretOf(el);
+    pressedAt.current = null;
+    // Set on the element, not rendered: Preact's input types tie `type` to a literal, and it
+    // leaves the attribute be, the rendered `type` never changing.
+    el.type = shown ? "password" : "text";
     setShown(!shown);
-    if (el && hadFocus && start !== null && end !== null) el.setSelectionRange(start, end);
   };
+  // Chromium moves the caret to the start when the type changes and the input is laid out
+  // again: put it back once rendered, and again after the next layout.
+  useLayoutEffect(() => {
+    const el = input.current;
+    const at = selection.current;
+    selection.current = null;
+    if (!el || !at) return;
+    el.setSelectionRange(at[0], at[1]);
+    const frame = requestAnimationFrame(() => {
+      if (document.activeElement === el) el.setSelectionRange(at[0], at[1]);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [shown]);
   return (
     <Field label={props.label} hint={props.hint} error={props.error}>
       {(p) => (
@@ -58,7 +78,11 @@ export function PasswordField(props: PasswordFieldProps) {
             type="button"
             class="button small password-toggle"
             aria-controls={p.id}
-            onMouseDown={(e) => e.preventDefault()}
+            onMouseDown={(e) => {
+              // Keeps the focus in the input, typing going on where it stopped.
+              e.preventDefault();
+              pressedAt.current = input.current ? caretOf(input.current) : null;
+            }}
             onClick={toggle}
           >
             {shown ? "Hide" : "Show"}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Workspace } from "../api.js";
 
 interface WorkspaceMenuProps {
@@ -31,7 +31,8 @@ export function WorkspaceMenu({ workspaces, current, onSwitch, onCreate }: Works
     const all = items();
     (open === "first" ? all[0] : all.at(-1))?.focus();
   }, [open]);
-  useEffect(() => {
+  // A layout effect: listening from the moment the menu shows, not from the next frame.
+  useLayoutEffect(() => {
     if (open === null) return;
     const outside = (event: PointerEvent) => {
       if (!box.current?.contains(event.target as Node)) setOpen(null);
