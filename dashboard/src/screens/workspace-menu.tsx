@@ -89,9 +89,7 @@ export function WorkspaceMenu({ workspaces, current, onSwitch, onCreate }: Works
       >
         <span class="visually-hidden">Workspace: </span>
         <span class="workspace-button-name">{current?.name ?? "Choose a workspace"}</span>
-        <span class="chevron" aria-hidden="true">
-          ▾
-        </span>
+        <span class="chevron" aria-hidden="true" />
       </button>
       <div
         ref={menu}
