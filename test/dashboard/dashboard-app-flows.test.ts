@@ -24,6 +24,32 @@ const description = (control: Locator) =>
       .map((id) => document.getElementById(id)?.textContent ?? "")
       .join(" "),
   );
+/**
+ * Submits a form with `submit` and expects each of `fields` (label → the start of its message)
+ * marked invalid and described by its message, focus on the first, and the form `noValidate`.
+ */
+async function expectRefused(
+  page: Page,
+  scope: Locator,
+  submit: string,
+  fields: [label: string, message: string][],
+) {
+  await expect(
+    scope
+      .locator("form")
+      .first()
+      .evaluate((f) => (f as HTMLFormElement).noValidate),
+  ).resolves.toBe(true);
+  await scope.getByRole("button", { name: submit, exact: true }).click();
+  for (const [label, message] of fields) {
+    const control = scope.getByLabel(label, { exact: true });
+    await expect(control.getAttribute("aria-invalid"), label).resolves.toBe("true");
+    await expect(description(control), label).resolves.toMatch(new RegExp(`^${message}`));
+  }
+  const [first] = fields;
+  if (first) await focused(page, scope.getByLabel(first[0], { exact: true }));
+}
+
 /** Waits until `control` has the focus (forms move it after the errors have rendered). */
 const focused = (page: Page, control: Locator) => control.and(page.locator(":focus")).waitFor();
 const focusedLabel = (page: Page) =>
@@ -277,6 +303,61 @@ describe.each(["desktop", "phone"] as const)(
         s.expectProblems(/response 403 POST .*\/me\/password$/, /status of 403/);
         await current.fill("not my password either");
         await expect(current.getAttribute("aria-invalid")).resolves.toBeNull();
+      });
+
+      it("the invite, webhook and join forms say what is wrong on their fields; nothing is sent", async () => {
+        await goto(`/w/${s.ws}/members`, "Members");
+        await page.getByRole("list", { name: /^Members of / }).waitFor();
+        await page.getByRole("button", { name: "Invite someone" }).click();
+        const invite = page.getByRole("dialog", { name: /^Invite someone to / });
+        await expectRefused(page, invite, "Create invitation", [
+          ["Email", "Enter the email address to invite\\."],
+        ]);
+        await invite.getByLabel("Email").fill("not an address");
+        await expectRefused(page, invite, "Create invitation", [
+          ["Email", "Enter an email address, like name@example\\.com\\."],
+        ]);
+        await s.checkScreen(screen("invite-error"));
+        await invite.getByRole("button", { name: "Cancel" }).click();
+
+        await page.getByRole("link", { name: "Webhooks" }).click();
+        await page.getByText("No endpoints yet.").waitFor();
+        await page.getByRole("button", { name: "Add endpoint" }).click();
+        const add = page.getByRole("dialog", { name: "Add a webhook endpoint" });
+        for (const box of await add.getByRole("checkbox").all()) await box.uncheck();
+        await expectRefused(page, add, "Add endpoint", [
+          ["Endpoint URL", "Enter the URL to send events to\\."],
+        ]);
+        const events = add.getByRole("group", { name: "Events" });
+        await expect(description(events)).resolves.toBe("Choose at least one event.");
+        await s.checkScreen(screen("webhook-form-error"));
+        await add.getByRole("button", { name: "Cancel" }).click();
+
+        const link = await s.owner.post<{ link: string }>(`/workspaces/${s.ws}/invitations`, {
+          email: `joiner.${width}@example.com`,
+          role: "member",
+        });
+        await page.goto(link.body.link);
+        const join = page.getByRole("main");
+        await heading(page, "Join Fern Weekly").waitFor();
+        await join.getByLabel("Choose a password").fill("short");
+        await expectRefused(page, join, "Create account and join", [
+          ["Your name", "Enter your name\\."],
+          ["Choose a password", "Use at least \\d+ characters \\(now 5\\)"],
+        ]);
+        await s.checkScreen(screen("join-error"));
+      });
+
+      it("the sign-in form says what is missing on its fields", async () => {
+        await goto("/account", "Your account");
+        await page.getByRole("button", { name: "Sign out", exact: true }).click();
+        const signIn = page.getByRole("main");
+        await heading(page, "Sign in").waitFor();
+        await expectRefused(page, signIn, "Sign in", [
+          ["Email", "Enter your email address\\."],
+          ["Password", "Enter your password\\."],
+        ]);
+        await s.checkScreen(screen("sign-in-error"));
       });
     });
   },
