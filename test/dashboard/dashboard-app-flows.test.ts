@@ -63,7 +63,7 @@ describe.each(["desktop", "phone"] as const)(
   (width: ViewportName) => {
     let s: DashboardSession;
     let page: Page;
-    const screen = (name: string) => `${name}-${width}`;
+    const screen = (name: string) => `${width}-flow-${name}`;
     const goto = async (path: string, title: string) => {
       await page.goto(s.url(path));
       await heading(page, title).waitFor();
