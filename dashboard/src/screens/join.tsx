@@ -1,16 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { ApiError, api, call, type InvitationPreview, type Me, messageOf } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
-import { fieldOfMessage, useCheckedForm } from "../components/checked-form.js";
-import { Field } from "../components/field.js";
-import { problemOf } from "../components/field-rules.js";
-import { NewPasswordField } from "../components/new-password-field.js";
 import { ErrorMessage, Loading } from "../components/status.js";
-import { useSubmit, useTitle } from "../hooks.js";
+import { useTitle } from "../hooks.js";
+import { AcceptAsMe, NewAccount } from "./join-accept.js";
 import { SignIn } from "./sign-in.js";
-
-const limits = adminLimits.acceptInvitation;
 
 interface JoinProps {
   token: string;
@@ -113,97 +107,5 @@ function Invited({ preview }: { preview: InvitationPreview }) {
       {preview.role === "owner" ? "an owner" : "a member"}. The link works until{" "}
       {new Date(preview.expiresAt).toLocaleString()}.
     </p>
-  );
-}
-
-/** The workspace just joined: the one that was not among the user's workspaces before. */
-const joinedWorkspace = (me: Me, before: ReadonlySet<string>): string | null =>
-  me.workspaces.find((w) => !before.has(w.id))?.id ?? null;
-
-function AcceptAsMe(props: {
-  token: string;
-  known: ReadonlySet<string>;
-  onJoined: JoinProps["onJoined"];
-}) {
-  const { busy, error, submit } = useSubmit();
-  const accept = submit(async () => {
-    const me = await call(api.POST("/invitations/accept", { body: { token: props.token } }));
-    props.onJoined(me, joinedWorkspace(me, props.known));
-  });
-  return (
-    <form class="stack" onSubmit={accept}>
-      {error && <ErrorMessage message={error} />}
-      <button type="submit" class="button primary block" disabled={busy}>
-        {busy ? "Joining…" : "Accept and join"}
-      </button>
-    </form>
-  );
-}
-
-function NewAccount(props: { token: string; email: string; onJoined: JoinProps["onJoined"] }) {
-  const [name, setName] = useState("");
-  const [password, setPassword] = useState("");
-  const form = useCheckedForm<"name" | "password">();
-  const { busy, error, submit } = useSubmit((err) => {
-    const field =
-      err instanceof ApiError && err.status === 400
-        ? fieldOfMessage<"name" | "password">(err.message, {
-            name: /\bname\b/i,
-            password: /\bpassword\b/i,
-          })
-        : null;
-    if (field === null) return messageOf(err);
-    form.showOnField(field, messageOf(err));
-    return null;
-  });
-  const join = form.checked(
-    () => ({
-      name: problemOf(name, { required: "Enter your name.", maxLength: limits.name.maxLength }),
-      password: problemOf(password, { required: "Choose a password.", ...limits.password }),
-    }),
-    submit(async () => {
-      const me = await call(
-        api.POST("/invitations/accept", {
-          body: { token: props.token, name: name.trim(), password },
-        }),
-      );
-      props.onJoined(me, joinedWorkspace(me, new Set()));
-    }),
-  );
-  return (
-    <form class="stack" noValidate ref={form.formRef} onSubmit={join}>
-      <input type="hidden" autocomplete="username" value={props.email} />
-      <Field label="Your name" error={form.errors.name}>
-        {(p) => (
-          <input
-            {...p}
-            required
-            autofocus
-            maxLength={limits.name.maxLength}
-            autocomplete="name"
-            value={name}
-            onInput={(e) => {
-              setName(e.currentTarget.value);
-              form.clear("name");
-            }}
-          />
-        )}
-      </Field>
-      <NewPasswordField
-        label="Choose a password"
-        bounds={limits.password}
-        hint="A passphrase works well."
-        error={form.errors.password}
-        value={password}
-        onInput={(value) => {
-          setPassword(value);
-          form.clear("password");
-        }}
-      />
-      {error && <ErrorMessage message={error} />}
-      <button type="submit" class="button primary block" disabled={busy}>
-        {busy ? "Joining…" : "Create account and join"}
-      </button>
-    </form>
   );
 }

@@ -13,7 +13,8 @@ import { ErrorMessage, Loading } from "../components/status.js";
 import { useTitle, useVisibleInterval } from "../hooks.js";
 import { hrefOf, onLinkClick } from "../router.js";
 import { WebhookCard } from "./webhook-card.js";
-import { EndpointDialog, ShowWebhookSecret } from "./webhook-form.js";
+import { EndpointDialog } from "./webhook-form.js";
+import { ShowWebhookSecret } from "./webhook-secret.js";
 import "./webhooks.css";
 
 /** How often the list refreshes while visible, so health and "last delivered" move. */
