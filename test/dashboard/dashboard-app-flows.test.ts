@@ -5,6 +5,8 @@
 // fields' Show/Hide button; inline field errors instead of the browser's bubbles.
 import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fieldOfMessage } from "../../dashboard/src/components/checked-form.js";
+import { problemOf } from "../../dashboard/src/components/field-rules.js";
 import { launchChromium } from "../support/chromium.js";
 import {
   type DashboardSession,
@@ -57,6 +59,37 @@ const focusedLabel = (page: Page) =>
     const el = document.activeElement;
     return el instanceof HTMLElement ? el.textContent : null;
   });
+
+describe("field rules, checked on submit", () => {
+  it("an empty value is refused with the field's own words only when it is required", () => {
+    expect(problemOf("  ", { required: "Enter your name." })).toBe("Enter your name.");
+    expect(problemOf("", {})).toBeUndefined();
+  });
+  it("lengths are counted on what was typed and said with the count", () => {
+    expect(problemOf("short", { minLength: 10 })).toBe("Use at least 10 characters (now 5).");
+    expect(problemOf("x".repeat(11), { maxLength: 10 })).toBe(
+      "Use at most 10 characters (now 11).",
+    );
+    expect(problemOf("x".repeat(10), { minLength: 10, maxLength: 10 })).toBeUndefined();
+  });
+  it("an email needs an @ between two parts; a URL must be absolute http(s)", () => {
+    expect(problemOf("nobody", { email: true })).toMatch(/^Enter an email address/);
+    expect(problemOf(" a@b ", { email: true })).toBeUndefined();
+    expect(problemOf("example.com/hook", { url: true })).toMatch(/^Enter a full URL/);
+    expect(problemOf("ftp://example.com/", { url: true })).toMatch(/^Enter a full URL/);
+    expect(problemOf("https://example.com/hook", { url: true })).toBeUndefined();
+  });
+  it("a server's message is put on the field it names, by the validator's path or its words", () => {
+    const mentions = { workspaceName: /\bworkspace\b/i, name: /\bname\b/i };
+    expect(
+      fieldOfMessage("request/body/name must NOT have more than 100 characters", mentions),
+    ).toBe("name");
+    expect(fieldOfMessage("Workspace name contains a control character.", mentions)).toBe(
+      "workspaceName",
+    );
+    expect(fieldOfMessage("Pressroom is set up already.", mentions)).toBeNull();
+  });
+});
 
 describe.each(["desktop", "phone"] as const)(
   "app-wide flows at %s width",
