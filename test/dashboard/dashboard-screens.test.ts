@@ -10,6 +10,7 @@
 import { mkdir } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AdminClient } from "../support/admin-client.js";
 import { launchChromium } from "../support/chromium.js";
 import { axeViolations } from "../support/dashboard-axe.js";
 import {
@@ -28,6 +29,7 @@ let s: DashboardSession;
 let page: Page;
 let blogId = "";
 let inviteLink = "";
+const LONE = { name: "Lee Alone", email: "lee@example.com", password: "lee's long passphrase" };
 
 const heading = (p: Page, name: string) => p.getByRole("heading", { name, exact: true });
 /** Nothing on the screen says it is still loading (a spinner, or a region marked busy). */
@@ -60,6 +62,19 @@ beforeAll(async () => {
   });
   expect(invitation.status).toBe(201);
   inviteLink = invitation.body.link;
+  // Someone who joined and left again: no workspace of their own.
+  const lonely = await s.owner.post<{ link: string }>(`${w}/invitations`, {
+    email: LONE.email,
+    role: "member",
+  });
+  const lone = new AdminClient(s.server.url);
+  const joined = await lone.post<{ user: { id: string } }>("/invitations/accept", {
+    token: lonely.body.link.split("#/join/")[1],
+    name: LONE.name,
+    password: LONE.password,
+  });
+  expect(joined.status).toBe(201);
+  expect((await lone.call("DELETE", `${w}/members/${joined.body.user.id}`)).status).toBe(204);
 });
 afterEach(async () => {
   await s.assertNoProblems();
@@ -152,6 +167,12 @@ describe("every screen of the dashboard, in a normal session", () => {
     await link.getByRole("button", { name: "Done" }).click();
     await link.waitFor({ state: "detached" });
     await page.getByText("second.guest@example.com", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Leave workspace" }).click();
+    const leave = page.getByRole("dialog", { name: "Leave “Fern Weekly”?" });
+    await leave.waitFor();
+    await s.checkScreen("leave-confirm");
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await leave.waitFor({ state: "detached" });
   });
 
   it("an invitation's join page", async () => {
@@ -176,6 +197,12 @@ describe("every screen of the dashboard, in a normal session", () => {
     await secret.getByRole("button", { name: "Done" }).click();
     await page.getByRole("list", { name: /^Webhook endpoints of / }).waitFor();
     await s.checkScreen("webhooks");
+    await page.getByRole("button", { name: /^Rotate secret/ }).click();
+    const rotate = page.getByRole("dialog", { name: "Rotate the signing secret?" });
+    await rotate.waitFor();
+    await s.checkScreen("webhook-rotate-confirm");
+    await rotate.getByRole("button", { name: "Cancel" }).click();
+    await rotate.waitFor({ state: "detached" });
   });
 
   it("a webhook's delivery log", async () => {
@@ -211,15 +238,24 @@ describe("every screen of the dashboard, in a normal session", () => {
     await page.getByRole("dialog").waitFor({ state: "detached" });
   });
 
-  it("sign-in, after signing out", async () => {
+  it("sign-in, after signing out; then someone who has no workspace", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await heading(page, "Sign in").waitFor();
     await s.checkScreen("sign-in");
-    // And in again: a normal session ends where it started.
-    await page.getByLabel("Email").fill("fern@example.com");
-    await page.getByLabel("Password", { exact: true }).fill("a long enough password");
+    // In as someone with no workspace left: the screen that says how to make one.
+    await page.goto(s.url("/"));
+    await heading(page, "Sign in").waitFor();
+    await page.getByLabel("Email").fill(LONE.email);
+    await page.getByLabel("Password", { exact: true }).fill(LONE.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await heading(page, "Members").waitFor();
+    await heading(page, "No workspace yet").waitFor();
+    await s.checkScreen("no-workspace");
+    // Its next step: the new-workspace dialog, at once.
+    await page.getByRole("main").getByRole("button", { name: "Create workspace" }).click();
+    const dialog = page.getByRole("dialog", { name: "New workspace" });
+    await dialog.getByLabel("Workspace name").fill("Lee's Desk");
+    await dialog.getByRole("button", { name: "Create workspace" }).click();
+    await heading(page, "API keys").waitFor();
     await settled(page);
   });
 });

@@ -12,11 +12,15 @@ interface HeaderProps {
   workspace: Workspace | null;
   onWorkspaceCreated: (workspace: Workspace) => void;
   onSignedOut: () => void;
+  /** The new-workspace dialog is open (the shell opens it too, from an empty dashboard). */
+  creating: boolean;
+  onCreatingChange: (open: boolean) => void;
 }
 
 /** Brand, workspace switcher, sections, and the signed-in user with a sign-out button. */
-export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }: HeaderProps) {
-  const [creating, setCreating] = useState(false);
+export function Header(props: HeaderProps) {
+  const { me, route, workspace, onWorkspaceCreated, onSignedOut } = props;
+  const { creating, onCreatingChange: setCreating } = props;
   const [error, setError] = useState<string | null>(null);
 
   const switchTo = (id: string) => {
