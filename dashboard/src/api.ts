@@ -87,6 +87,11 @@ function setReachable(now: boolean): void {
   for (const listener of reachabilityListeners) listener(now);
 }
 export const serverReachable = (): boolean => reachable;
+/** The browser says the network is back: an earlier failure says nothing about now. */
+export function forgetNetworkFailure(): void {
+  failedAt = requestCount;
+  setReachable(true);
+}
 /** Calls `listener` whenever `serverReachable()` changes; returns the unsubscribe. */
 export function onReachabilityChange(listener: (reachable: boolean) => void): () => void {
   reachabilityListeners.add(listener);

@@ -133,7 +133,18 @@ describe.each(["desktop", "phone"] as const)(
         await s.checkScreen(screen("offline"));
         await s.browser.setOffline(false);
         await banner(page).waitFor({ state: "detached" });
+        // Back online, the next request that cannot reach the server shows it again.
+        await page.route(
+          /\/api\/admin\/workspaces\/[^/]+\/webhooks$/,
+          (r) => r.abort("internetdisconnected"),
+          {
+            times: 1,
+          },
+        );
         await page.getByRole("button", { name: "Try again" }).click();
+        await banner(page).waitFor();
+        await page.getByRole("button", { name: "Try again" }).click();
+        await banner(page).waitFor({ state: "detached" });
         await page.getByText("No endpoints yet.").waitFor();
       });
 

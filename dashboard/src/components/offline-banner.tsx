@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { onReachabilityChange, serverReachable } from "../api.js";
+import { forgetNetworkFailure, onReachabilityChange, serverReachable } from "../api.js";
 
 /**
  * Offline: the browser says so (`navigator.onLine`, its online/offline events), or the latest
@@ -12,8 +12,7 @@ export function useOffline(): boolean {
   useEffect(() => {
     const online = () => {
       setBrowserOnline(true);
-      // The failed request is history once the browser says the network is back.
-      setReachable(true);
+      forgetNetworkFailure(); // tells the listener below
     };
     const offline = () => setBrowserOnline(false);
     window.addEventListener("online", online);
