@@ -75,13 +75,48 @@ function toApiError(error: unknown, response: Response): ApiError {
   );
 }
 
+/**
+ * Whether the server is reachable, as far as this page knows: false after a request failed with
+ * a network error (the server was not reached at all), true again once a request sent after
+ * that failure gets any answer (one sent before it, answered later, proves nothing new). The
+ * offline banner listens.
+ */
+let reachable = true;
+/** Requests are numbered as they start; the number the latest network failure was seen at. */
+let requestCount = 0;
+let failedAt = -1;
+const reachabilityListeners = new Set<(reachable: boolean) => void>();
+function setReachable(now: boolean): void {
+  if (now === reachable) return;
+  reachable = now;
+  for (const listener of reachabilityListeners) listener(now);
+}
+export const serverReachable = (): boolean => reachable;
+/** The browser says the network is back: an earlier failure says nothing about now. */
+export function forgetNetworkFailure(): void {
+  failedAt = requestCount;
+  setReachable(true);
+}
+/** Calls `listener` whenever `serverReachable()` changes; returns the unsubscribe. */
+export function onReachabilityChange(listener: (reachable: boolean) => void): () => void {
+  reachabilityListeners.add(listener);
+  return () => reachabilityListeners.delete(listener);
+}
+
 async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
+  const started = requestCount++;
   let outcome: Outcome<T>;
   try {
     outcome = await request;
-  } catch {
+  } catch (err) {
+    // A request this page cancelled on purpose (stale preview) says nothing about the network.
+    if (!(err instanceof DOMException && err.name === "AbortError")) {
+      failedAt = requestCount;
+      setReachable(false);
+    }
     throw new ApiError("Could not reach the server. Check your connection and try again.", 0);
   }
+  if (started >= failedAt) setReachable(true);
   if (!outcome.response.ok) {
     if (outcome.response.status === 401) onSessionEnded?.();
     throw toApiError(outcome.error, outcome.response);

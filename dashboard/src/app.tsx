@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { api, call, type Me, messageOf, setSessionEndedHandler } from "./api.js";
 import { AuthCard } from "./components/auth-card.js";
+import { OfflineBanner } from "./components/offline-banner.js";
 import { ErrorMessage, Loading } from "./components/status.js";
 import { forgetJoinLink, joinTokenOf } from "./join-link.js";
 import { hrefOf, navigate } from "./router.js";
 import { Join } from "./screens/join.js";
 import { Setup } from "./screens/setup.js";
 import { Shell } from "./screens/shell.js";
+import "./components/chrome.css";
 import { SignIn } from "./screens/sign-in.js";
 
 type Auth =
@@ -16,8 +18,18 @@ type Auth =
   | { state: "signIn"; notice: string | null }
   | { state: "in"; me: Me };
 
-/** Who is here decides the screen: first-run setup, sign-in, or the dashboard itself. */
+/** Every screen, with the connection notice above it. */
 export function App() {
+  return (
+    <>
+      <OfflineBanner />
+      <Screen />
+    </>
+  );
+}
+
+/** Who is here decides the screen: first-run setup, sign-in, or the dashboard itself. */
+function Screen() {
   const [auth, setAuth] = useState<Auth>({ state: "loading" });
   // An invitation link opened this page (`#/join/{token}`): the join screen comes first.
   const [joinToken, setJoinToken] = useState(() => joinTokenOf(location.hash));

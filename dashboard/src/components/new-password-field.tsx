@@ -1,4 +1,4 @@
-import { Field } from "./field.js";
+import { PasswordField } from "./password-field.js";
 
 interface NewPasswordFieldProps {
   label: string;
@@ -6,26 +6,22 @@ interface NewPasswordFieldProps {
   bounds: { minLength?: number; maxLength?: number };
   /** Said after "At least N characters." */
   hint: string;
+  error?: string | null;
   value: string;
   onInput: (value: string) => void;
 }
 
 /** A password being chosen (setup, joining, changing one's own), with the spec's length rules. */
-export function NewPasswordField({ label, bounds, hint, value, onInput }: NewPasswordFieldProps) {
+export function NewPasswordField({ label, bounds, hint, ...rest }: NewPasswordFieldProps) {
   return (
-    <Field label={label} hint={`At least ${bounds.minLength} characters. ${hint}`}>
-      {(p) => (
-        <input
-          {...p}
-          type="password"
-          required
-          minLength={bounds.minLength}
-          maxLength={bounds.maxLength}
-          autocomplete="new-password"
-          value={value}
-          onInput={(e) => onInput(e.currentTarget.value)}
-        />
-      )}
-    </Field>
+    <PasswordField
+      label={label}
+      hint={`At least ${bounds.minLength} characters. ${hint}`}
+      required
+      minLength={bounds.minLength}
+      maxLength={bounds.maxLength}
+      autocomplete="new-password"
+      {...rest}
+    />
   );
 }

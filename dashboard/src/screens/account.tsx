@@ -1,8 +1,10 @@
 import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { ApiError, api, type Me, messageOf, send } from "../api.js";
-import { Field } from "../components/field.js";
+import { fieldOfMessage, useCheckedForm } from "../components/checked-form.js";
+import { problemOf } from "../components/field-rules.js";
 import { NewPasswordField } from "../components/new-password-field.js";
+import { PasswordField } from "../components/password-field.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit, useTitle } from "../hooks.js";
 import "./team.css";
@@ -40,44 +42,66 @@ function ChangePassword() {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [done, setDone] = useState(false);
+  const form = useCheckedForm<"current" | "next">();
   const { busy, error, submit } = useSubmit((err) => {
     if (err instanceof ApiError && err.status === 429) {
       return `Too many wrong passwords. Try again in ${Math.ceil((err.retryAfterSeconds ?? 60) / 60)} min.`;
     }
-    return messageOf(err);
+    // A wrong current password, or a new one the server refuses: said on that field.
+    const field =
+      err instanceof ApiError && (err.status === 400 || err.status === 403)
+        ? fieldOfMessage<"current" | "next">(err.message, {
+            current: /current/i,
+            next: /new ?password|newPassword/i,
+          })
+        : null;
+    if (field === null) return messageOf(err);
+    form.showOnField(field, messageOf(err));
+    return null;
   });
-  const change = submit(async () => {
-    setDone(false);
-    await send(api.POST("/me/password", { body: { currentPassword: current, newPassword: next } }));
-    setCurrent("");
-    setNext("");
-    setDone(true);
-  });
+  const change = form.checked(
+    () => ({
+      current: problemOf(current, { required: "Enter your current password." }),
+      next: problemOf(next, { required: "Choose a new password.", ...limits.newPassword }),
+    }),
+    submit(async () => {
+      setDone(false);
+      await send(
+        api.POST("/me/password", { body: { currentPassword: current, newPassword: next } }),
+      );
+      setCurrent("");
+      setNext("");
+      setDone(true);
+    }),
+  );
   return (
     <section class="card" aria-labelledby="password-title">
       <h2 id="password-title">Change password</h2>
-      <form class="stack" onSubmit={change}>
+      <form class="stack" noValidate ref={form.formRef} onSubmit={change}>
         {/* Lets password managers file the new password under the right account. */}
         <input type="hidden" autocomplete="username" />
-        <Field label="Current password">
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              required
-              maxLength={limits.currentPassword.maxLength}
-              autocomplete="current-password"
-              value={current}
-              onInput={(e) => setCurrent(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <PasswordField
+          label="Current password"
+          error={form.errors.current}
+          required
+          maxLength={limits.currentPassword.maxLength}
+          autocomplete="current-password"
+          value={current}
+          onInput={(value) => {
+            setCurrent(value);
+            form.clear("current");
+          }}
+        />
         <NewPasswordField
           label="New password"
           bounds={limits.newPassword}
           hint="Your other sessions end when it changes."
+          error={form.errors.next}
           value={next}
-          onInput={setNext}
+          onInput={(value) => {
+            setNext(value);
+            form.clear("next");
+          }}
         />
         {error && <ErrorMessage message={error} />}
         <div role="status">

@@ -4,6 +4,7 @@ import { Logo } from "../components/logo.js";
 import { ErrorMessage } from "../components/status.js";
 import { hrefOf, navigate, onLinkClick, type Route } from "../router.js";
 import { NewWorkspaceDialog } from "./new-workspace.js";
+import { WorkspaceMenu } from "./workspace-menu.js";
 
 interface HeaderProps {
   me: Me;
@@ -11,11 +12,15 @@ interface HeaderProps {
   workspace: Workspace | null;
   onWorkspaceCreated: (workspace: Workspace) => void;
   onSignedOut: () => void;
+  /** The new-workspace dialog is open (the shell opens it too, from an empty dashboard). */
+  creating: boolean;
+  onCreatingChange: (open: boolean) => void;
 }
 
 /** Brand, workspace switcher, sections, and the signed-in user with a sign-out button. */
-export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }: HeaderProps) {
-  const [creating, setCreating] = useState(false);
+export function Header(props: HeaderProps) {
+  const { me, route, workspace, onWorkspaceCreated, onSignedOut } = props;
+  const { creating, onCreatingChange: setCreating } = props;
   const [error, setError] = useState<string | null>(null);
 
   const switchTo = (id: string) => {
@@ -66,26 +71,12 @@ export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }
         <a class="brand" href={hrefOf({ name: "home" })} onClick={onLinkClick}>
           <Logo /> Pressroom
         </a>
-        <div class="workspace-switcher">
-          <label for="workspace-select" class="visually-hidden">
-            Workspace
-          </label>
-          <select
-            id="workspace-select"
-            value={workspace?.id ?? ""}
-            onChange={(e) => switchTo(e.currentTarget.value)}
-          >
-            {workspace === null && <option value="">Choose a workspace</option>}
-            {me.workspaces.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-          <button type="button" class="button small" onClick={() => setCreating(true)}>
-            New workspace
-          </button>
-        </div>
+        <WorkspaceMenu
+          workspaces={me.workspaces}
+          current={workspace}
+          onSwitch={switchTo}
+          onCreate={() => setCreating(true)}
+        />
         <nav aria-label="Sections" class="nav">
           {link("keys", "API keys")}
           {link("blogs", "Blogs")}
@@ -109,7 +100,7 @@ export function Header({ me, route, workspace, onWorkspaceCreated, onSignedOut }
           </button>
         </div>
       </div>
-      {error && <ErrorMessage message={`Could not sign out: ${error}`} />}
+      {error && <ErrorMessage message={`Could not sign out: ${error}`} onRetry={signOut} />}
       {creating && (
         <NewWorkspaceDialog
           onClose={() => setCreating(false)}

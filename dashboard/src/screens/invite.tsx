@@ -1,8 +1,18 @@
 import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
-import { api, type CreatedInvitation, call, type Role, type Workspace } from "../api.js";
+import {
+  ApiError,
+  api,
+  type CreatedInvitation,
+  call,
+  messageOf,
+  type Role,
+  type Workspace,
+} from "../api.js";
+import { fieldOfMessage, useCheckedForm } from "../components/checked-form.js";
 import { CopyOnceField } from "../components/copy-once-field.js";
 import { Field } from "../components/field.js";
+import { problemOf } from "../components/field-rules.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit } from "../hooks.js";
@@ -18,17 +28,36 @@ export function InviteDialog({ workspace, onInvited, onClose }: InviteProps) {
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
-  const { busy, error, submit } = useSubmit();
-  const invite = submit(async () => {
-    const result = await call(
-      api.POST("/workspaces/{workspaceId}/invitations", {
-        params: { path: { workspaceId: workspace.id } },
-        body: { email: email.trim(), role },
-      }),
-    );
-    setCreated(result);
-    onInvited();
+  const form = useCheckedForm<"email">();
+  // A refused email (already a member, 409; or malformed, 400) is said on the field.
+  const { busy, error, submit } = useSubmit((err) => {
+    const onEmail =
+      err instanceof ApiError &&
+      (err.status === 400 || err.status === 409) &&
+      fieldOfMessage<"email">(err.message, { email: /email/i }) !== null;
+    if (!onEmail) return messageOf(err);
+    form.showOnField("email", messageOf(err));
+    return null;
   });
+  const invite = form.checked(
+    () => ({
+      email: problemOf(email, {
+        required: "Enter the email address to invite.",
+        email: true,
+        maxLength: adminLimits.createInvitation.email.maxLength,
+      }),
+    }),
+    submit(async () => {
+      const result = await call(
+        api.POST("/workspaces/{workspaceId}/invitations", {
+          params: { path: { workspaceId: workspace.id } },
+          body: { email: email.trim(), role },
+        }),
+      );
+      setCreated(result);
+      onInvited();
+    }),
+  );
 
   if (created) return <ShowLink created={created} onClose={onClose} />;
   return (
@@ -37,8 +66,8 @@ export function InviteDialog({ workspace, onInvited, onClose }: InviteProps) {
       onClose={onClose}
       description="They get a link that works once, for 7 days, to join with a new account or the one they have."
     >
-      <form class="stack" onSubmit={invite}>
-        <Field label="Email">
+      <form class="stack" noValidate ref={form.formRef} onSubmit={invite}>
+        <Field label="Email" error={form.errors.email}>
           {(p) => (
             <input
               {...p}
@@ -48,7 +77,10 @@ export function InviteDialog({ workspace, onInvited, onClose }: InviteProps) {
               autocomplete="off"
               maxLength={adminLimits.createInvitation.email.maxLength}
               value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
+              onInput={(e) => {
+                setEmail(e.currentTarget.value);
+                form.clear("email");
+              }}
             />
           )}
         </Field>
@@ -80,7 +112,7 @@ export function InviteDialog({ workspace, onInvited, onClose }: InviteProps) {
           <button type="button" class="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" class="button primary" disabled={busy || email.trim() === ""}>
+          <button type="submit" class="button primary" disabled={busy}>
             {busy ? "Inviting…" : "Create invitation"}
           </button>
         </div>

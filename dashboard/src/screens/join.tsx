@@ -1,14 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { adminLimits } from "../../../openapi/generated/admin-limits.js";
-import { api, call, type InvitationPreview, type Me, messageOf } from "../api.js";
+import { ApiError, api, call, type InvitationPreview, type Me, messageOf } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
-import { Field } from "../components/field.js";
-import { NewPasswordField } from "../components/new-password-field.js";
 import { ErrorMessage, Loading } from "../components/status.js";
-import { useSubmit, useTitle } from "../hooks.js";
+import { useTitle } from "../hooks.js";
+import { AcceptAsMe, NewAccount } from "./join-accept.js";
 import { SignIn } from "./sign-in.js";
-
-const limits = adminLimits.acceptInvitation;
 
 interface JoinProps {
   token: string;
@@ -26,19 +22,38 @@ interface JoinProps {
 export function Join({ token, me, onJoined, onSignedIn }: JoinProps) {
   useTitle("Join a workspace");
   const [preview, setPreview] = useState<InvitationPreview | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  /** Why the invitation could not be opened; `retry` when asking again may help. */
+  const [failure, setFailure] = useState<{ message: string; retry: boolean } | null>(null);
   const [signingIn, setSigningIn] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     call(api.POST("/invitations/lookup", { body: { token } })).then(setPreview, (err: unknown) =>
-      setFailure(messageOf(err)),
+      setFailure({
+        message: messageOf(err),
+        // Not reached, or a server error: the link may be fine. A 4xx is about the link itself.
+        retry: !(err instanceof ApiError && err.status >= 400 && err.status < 500),
+      }),
     );
-  }, [token]);
+  }, [token, attempt]);
 
   const known = new Set(me?.workspaces.map((w) => w.id) ?? []);
+  if (failure?.retry) {
+    return (
+      <AuthCard title="The invitation could not be opened">
+        <ErrorMessage
+          message={failure.message}
+          onRetry={() => {
+            setFailure(null);
+            setAttempt((n) => n + 1);
+          }}
+        />
+      </AuthCard>
+    );
+  }
   if (failure) {
     return (
       <AuthCard title="This invitation cannot be used">
-        <ErrorMessage message={failure} />
+        <ErrorMessage message={failure.message} />
         <p class="hint">Ask the workspace's owner for a new link.</p>
       </AuthCard>
     );
@@ -92,72 +107,5 @@ function Invited({ preview }: { preview: InvitationPreview }) {
       {preview.role === "owner" ? "an owner" : "a member"}. The link works until{" "}
       {new Date(preview.expiresAt).toLocaleString()}.
     </p>
-  );
-}
-
-/** The workspace just joined: the one that was not among the user's workspaces before. */
-const joinedWorkspace = (me: Me, before: ReadonlySet<string>): string | null =>
-  me.workspaces.find((w) => !before.has(w.id))?.id ?? null;
-
-function AcceptAsMe(props: {
-  token: string;
-  known: ReadonlySet<string>;
-  onJoined: JoinProps["onJoined"];
-}) {
-  const { busy, error, submit } = useSubmit();
-  const accept = submit(async () => {
-    const me = await call(api.POST("/invitations/accept", { body: { token: props.token } }));
-    props.onJoined(me, joinedWorkspace(me, props.known));
-  });
-  return (
-    <form class="stack" onSubmit={accept}>
-      {error && <ErrorMessage message={error} />}
-      <button type="submit" class="button primary block" disabled={busy}>
-        {busy ? "Joining…" : "Accept and join"}
-      </button>
-    </form>
-  );
-}
-
-function NewAccount(props: { token: string; email: string; onJoined: JoinProps["onJoined"] }) {
-  const [name, setName] = useState("");
-  const [password, setPassword] = useState("");
-  const { busy, error, submit } = useSubmit();
-  const join = submit(async () => {
-    const me = await call(
-      api.POST("/invitations/accept", {
-        body: { token: props.token, name: name.trim(), password },
-      }),
-    );
-    props.onJoined(me, joinedWorkspace(me, new Set()));
-  });
-  return (
-    <form class="stack" onSubmit={join}>
-      <input type="hidden" autocomplete="username" value={props.email} />
-      <Field label="Your name">
-        {(p) => (
-          <input
-            {...p}
-            required
-            autofocus
-            maxLength={limits.name.maxLength}
-            autocomplete="name"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <NewPasswordField
-        label="Choose a password"
-        bounds={limits.password}
-        hint="A passphrase works well."
-        value={password}
-        onInput={setPassword}
-      />
-      {error && <ErrorMessage message={error} />}
-      <button type="submit" class="button primary block" disabled={busy}>
-        {busy ? "Joining…" : "Create account and join"}
-      </button>
-    </form>
   );
 }

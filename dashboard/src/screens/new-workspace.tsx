@@ -18,6 +18,7 @@ export function NewWorkspaceDialog({ onCreated, onClose }: NewWorkspaceProps) {
       <NameForm
         label="Workspace name"
         maxLength={adminLimits.createWorkspace.name.maxLength}
+        emptyMessage="Name the workspace."
         submitLabel="Create workspace"
         busyLabel="Creating…"
         onSubmit={async (name) =>

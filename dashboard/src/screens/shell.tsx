@@ -1,4 +1,5 @@
-import { useEffect, useRef } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, call, type Me } from "../api.js";
 import { FlashNotice, FlashProvider, useFlashState } from "../components/flash.js";
 import { useTitle } from "../hooks.js";
@@ -22,6 +23,7 @@ interface ShellProps {
 /** The signed-in frame: header, then the screen the URL names, in the workspace it names. */
 export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
   const route = useRoute();
+  const [creating, setCreating] = useState(false);
   const wsId = "ws" in route ? route.ws : null;
   const workspace = me.workspaces.find((w) => w.id === wsId) ?? null;
   const home = route.name === "home" ? rememberedWorkspace(me.workspaces) : undefined;
@@ -48,7 +50,18 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
 
   let content = null;
   if (route.name === "home" && me.workspaces.length === 0) {
-    content = <Missing title="No workspace yet">Create one with “New workspace” above.</Missing>;
+    content = (
+      <Missing
+        title="No workspace yet"
+        action={
+          <button type="button" class="button primary" onClick={() => setCreating(true)}>
+            Create workspace
+          </button>
+        }
+      >
+        A workspace holds blogs and API keys. Create one, or ask an owner to invite you to theirs.
+      </Missing>
+    );
   } else if (route.name === "home") {
     content = null; // redirecting
   } else if (route.name === "account") {
@@ -116,6 +129,8 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
         route={route}
         workspace={workspace}
         onSignedOut={onSignedOut}
+        creating={creating}
+        onCreatingChange={setCreating}
         onWorkspaceCreated={(w) => {
           onMeChange({ ...me, workspaces: [...me.workspaces, w] });
           navigate(hrefOf({ name: "keys", ws: w.id }));
@@ -129,15 +144,24 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
   );
 }
 
-function Missing({ title, children }: { title: string; children: string }) {
+interface MissingProps {
+  title: string;
+  children: string;
+  /** The next step; default: a link to the dashboard's home. */
+  action?: ComponentChildren;
+}
+
+function Missing({ title, children, action }: MissingProps) {
   useTitle(title);
   return (
     <div class="empty">
       <h1 tabIndex={-1}>{title}</h1>
       <p>{children}</p>
-      <a class="button" href={hrefOf({ name: "home" })} onClick={onLinkClick}>
-        Go to the dashboard
-      </a>
+      {action ?? (
+        <a class="button" href={hrefOf({ name: "home" })} onClick={onLinkClick}>
+          Go to the dashboard
+        </a>
+      )}
     </div>
   );
 }

@@ -1,7 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, api, call, type Me, messageOf } from "../api.js";
 import { AuthCard } from "../components/auth-card.js";
+import { useCheckedForm } from "../components/checked-form.js";
 import { Field } from "../components/field.js";
+import { problemOf } from "../components/field-rules.js";
+import { PasswordField } from "../components/password-field.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit, useTitle } from "../hooks.js";
 
@@ -54,9 +57,16 @@ export function SignIn({ notice, onSignedIn }: SignInProps) {
     setNow(Date.now());
     return null;
   });
-  const signIn = submit(async () => {
-    onSignedIn(await call(api.POST("/session", { body: { email: email.trim(), password } })));
-  });
+  const form = useCheckedForm<"email" | "password">();
+  const signIn = form.checked(
+    () => ({
+      email: problemOf(email, { required: "Enter your email address.", email: true }),
+      password: problemOf(password, { required: "Enter your password." }),
+    }),
+    submit(async () => {
+      onSignedIn(await call(api.POST("/session", { body: { email: email.trim(), password } })));
+    }),
+  );
 
   const wait = retryAt === null ? 0 : Math.max(1, Math.ceil((retryAt - now) / 1000));
   return (
@@ -66,8 +76,8 @@ export function SignIn({ notice, onSignedIn }: SignInProps) {
           {notice}
         </p>
       )}
-      <form class="stack" onSubmit={signIn}>
-        <Field label="Email">
+      <form class="stack" noValidate ref={form.formRef} onSubmit={signIn}>
+        <Field label="Email" error={form.errors.email}>
           {(p) => (
             <input
               {...p}
@@ -75,22 +85,24 @@ export function SignIn({ notice, onSignedIn }: SignInProps) {
               required
               autocomplete="username"
               value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
+              onInput={(e) => {
+                setEmail(e.currentTarget.value);
+                form.clear("email");
+              }}
             />
           )}
         </Field>
-        <Field label="Password">
-          {(p) => (
-            <input
-              {...p}
-              type="password"
-              required
-              autocomplete="current-password"
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <PasswordField
+          label="Password"
+          error={form.errors.password}
+          required
+          autocomplete="current-password"
+          value={password}
+          onInput={(value) => {
+            setPassword(value);
+            form.clear("password");
+          }}
+        />
         {error && <ErrorMessage message={error} />}
         {retryAt !== null && throttle && <ErrorMessage message={throttle.message} />}
         <button type="submit" class="button primary block" disabled={busy || retryAt !== null}>

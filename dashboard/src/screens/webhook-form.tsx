@@ -8,8 +8,9 @@ import {
   type WebhookEndpointWithSecret,
   type WebhookEventType,
 } from "../api.js";
-import { CopyOnceField } from "../components/copy-once-field.js";
+import { useCheckedForm } from "../components/checked-form.js";
 import { Field } from "../components/field.js";
+import { problemOf } from "../components/field-rules.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit } from "../hooks.js";
@@ -32,42 +33,56 @@ export function EndpointDialog({ workspaceId, endpoint, ...props }: EndpointDial
   const [events, setEvents] = useState<WebhookEventType[]>(
     endpoint ? [...endpoint.events] : [...ALL_EVENT_TYPES],
   );
-  const [urlError, setUrlError] = useState<string | null>(null);
+  const form = useCheckedForm<"url" | "description" | "events">();
   // A 400 about the URL is shown next to the field; anything else under the form.
   const { busy, error, submit } = useSubmit((err) => {
     const message = err instanceof Error ? err.message : "Something went wrong.";
     if (err instanceof ApiError && err.status === 400 && problemField(message) === "url") {
-      setUrlError(message);
+      form.showOnField("url", message);
       return null;
     }
     return message;
   });
-  const toggle = (type: WebhookEventType, on: boolean) =>
+  const toggle = (type: WebhookEventType, on: boolean) => {
     setEvents((now) => ALL_EVENT_TYPES.filter((t) => (t === type ? on : now.includes(t))));
+    form.clear("events");
+  };
 
-  const save = submit(async () => {
-    setUrlError(null);
-    const body = { url: url.trim(), description: description.trim(), events };
-    if (endpoint === undefined) {
-      props.onCreated(
-        await call(
-          api.POST("/workspaces/{workspaceId}/webhooks", {
-            params: { path: { workspaceId } },
-            body: { ...body, enabled: true },
-          }),
-        ),
-      );
-    } else {
-      props.onSaved(
-        await call(
-          api.PATCH("/workspaces/{workspaceId}/webhooks/{endpointId}", {
-            params: { path: { workspaceId, endpointId: endpoint.id } },
-            body,
-          }),
-        ),
-      );
-    }
+  const limits = adminLimits.createWebhookEndpoint;
+  const check = () => ({
+    url: problemOf(url, {
+      required: "Enter the URL to send events to.",
+      url: true,
+      maxLength: limits.url.maxLength,
+    }),
+    description: problemOf(description, { maxLength: limits.description.maxLength }),
+    events: events.length === 0 ? "Choose at least one event." : undefined,
   });
+  const save = form.checked(
+    check,
+    submit(async () => {
+      const body = { url: url.trim(), description: description.trim(), events };
+      if (endpoint === undefined) {
+        props.onCreated(
+          await call(
+            api.POST("/workspaces/{workspaceId}/webhooks", {
+              params: { path: { workspaceId } },
+              body: { ...body, enabled: true },
+            }),
+          ),
+        );
+      } else {
+        props.onSaved(
+          await call(
+            api.PATCH("/workspaces/{workspaceId}/webhooks/{endpointId}", {
+              params: { path: { workspaceId, endpointId: endpoint.id } },
+              body,
+            }),
+          ),
+        );
+      }
+    }),
+  );
 
   return (
     <Modal
@@ -75,47 +90,52 @@ export function EndpointDialog({ workspaceId, endpoint, ...props }: EndpointDial
       onClose={props.onClose}
       description="Pressroom sends a signed POST to this URL when the chosen events happen."
     >
-      <form class="stack" onSubmit={save}>
-        <Field label="Endpoint URL" hint="https:// only; local and private addresses are refused.">
+      <form class="stack" noValidate ref={form.formRef} onSubmit={save}>
+        <Field
+          label="Endpoint URL"
+          hint="https:// only; local and private addresses are refused."
+          error={form.errors.url}
+        >
           {(p) => (
-            <>
-              <input
-                {...p}
-                aria-describedby={urlError ? `${p.id}-error ${p.id}-hint` : p["aria-describedby"]}
-                aria-invalid={urlError ? true : undefined}
-                type="url"
-                required
-                maxLength={adminLimits.createWebhookEndpoint.url.maxLength}
-                autofocus
-                autocomplete="off"
-                spellcheck={false}
-                placeholder="https://example.com/hooks/pressroom"
-                value={url}
-                onInput={(e) => {
-                  setUrl(e.currentTarget.value);
-                  setUrlError(null);
-                }}
-              />
-              {urlError && (
-                <p class="field-error" id={`${p.id}-error`} role="alert">
-                  {urlError}
-                </p>
-              )}
-            </>
+            <input
+              {...p}
+              type="url"
+              required
+              maxLength={adminLimits.createWebhookEndpoint.url.maxLength}
+              autofocus
+              autocomplete="off"
+              spellcheck={false}
+              placeholder="https://example.com/hooks/pressroom"
+              value={url}
+              onInput={(e) => {
+                setUrl(e.currentTarget.value);
+                form.clear("url");
+              }}
+            />
           )}
         </Field>
-        <Field label="Description" hint="Optional: what it is for, such as “Rebuild the site”.">
+        <Field
+          label="Description"
+          hint="Optional: what it is for, such as “Rebuild the site”."
+          error={form.errors.description}
+        >
           {(p) => (
             <input
               {...p}
               maxLength={adminLimits.createWebhookEndpoint.description.maxLength}
               autocomplete="off"
               value={description}
-              onInput={(e) => setDescription(e.currentTarget.value)}
+              onInput={(e) => {
+                setDescription(e.currentTarget.value);
+                form.clear("description");
+              }}
             />
           )}
         </Field>
-        <fieldset class="event-choices">
+        <fieldset
+          class="event-choices"
+          aria-describedby={form.errors.events ? "webhook-events-error" : undefined}
+        >
           <legend class="label-like">Events</legend>
           {WEBHOOK_EVENTS.map(({ type, hint }) => (
             <label key={type} class="check">
@@ -129,61 +149,24 @@ export function EndpointDialog({ workspaceId, endpoint, ...props }: EndpointDial
               </span>
             </label>
           ))}
-          {events.length === 0 && <p class="hint">Choose at least one event.</p>}
+          {form.errors.events ? (
+            <p class="field-error" id="webhook-events-error">
+              {form.errors.events}
+            </p>
+          ) : (
+            events.length === 0 && <p class="hint">Choose at least one event.</p>
+          )}
         </fieldset>
         {error && <ErrorMessage message={error} />}
         <div class="modal-actions">
           <button type="button" class="button" onClick={props.onClose}>
             Cancel
           </button>
-          <button
-            type="submit"
-            class="button primary"
-            disabled={busy || url.trim() === "" || events.length === 0}
-          >
+          <button type="submit" class="button primary" disabled={busy}>
             {endpoint ? (busy ? "Saving…" : "Save") : busy ? "Adding…" : "Add endpoint"}
           </button>
         </div>
       </form>
-    </Modal>
-  );
-}
-
-/** A signing secret (after an add or a rotation), shown once; it lives only in this dialog. */
-export function ShowWebhookSecret({
-  result,
-  rotated,
-  onClose,
-}: {
-  result: WebhookEndpointWithSecret;
-  rotated: boolean;
-  onClose: () => void;
-}) {
-  return (
-    <Modal
-      title="Copy the signing secret now"
-      onClose={onClose}
-      description={
-        <p class="notice warning">
-          <strong>This secret will not be shown again.</strong> Put it in your receiver's settings
-          to verify the <code>webhook-signature</code> header (Standard Webhooks). If you lose it,
-          rotate it.
-          {rotated &&
-            " The previous secret keeps signing deliveries for 24 hours, so you can switch over."}
-        </p>
-      }
-    >
-      <CopyOnceField
-        id="webhook-secret"
-        label={`Signing secret of ${result.endpoint.url}`}
-        value={result.secret}
-        what="secret"
-      />
-      <div class="modal-actions">
-        <button type="button" class="button" onClick={onClose}>
-          Done
-        </button>
-      </div>
     </Modal>
   );
 }

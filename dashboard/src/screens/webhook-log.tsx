@@ -35,7 +35,10 @@ export function WebhookLog({
   const [endpoint, setEndpoint] = useState<WebhookEndpoint | null>(null);
   const [log, setLog] = useState<Log | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  /** A failed redelivery, with the redelivery itself to try again. */
+  const [actionError, setActionError] = useState<{ message: string; retry: () => void } | null>(
+    null,
+  );
   const [notice, setNotice] = useState("");
   const [now, setNow] = useState(Date.now);
   const more = useSubmit();
@@ -72,7 +75,7 @@ export function WebhookLog({
     setLog({ deliveries: [...log.deliveries, ...next.data], nextCursor: next.nextCursor });
   });
 
-  const redeliver = (d: WebhookDelivery) => async () => {
+  const redeliver = (d: WebhookDelivery) => async (): Promise<void> => {
     setNotice("");
     setActionError(null);
     try {
@@ -85,7 +88,10 @@ export function WebhookLog({
       await load();
       setNotice(`${d.eventType} queued again (same webhook-id ${d.eventId}).`);
     } catch (err) {
-      setActionError(`Could not redeliver: ${messageOf(err)}`);
+      setActionError({
+        message: `Could not redeliver: ${messageOf(err)}`,
+        retry: () => void redeliver(d)(),
+      });
     }
   };
 
@@ -121,7 +127,7 @@ export function WebhookLog({
         </div>
       )}
       <div role="status">{notice && <p class="notice success">{notice}</p>}</div>
-      {actionError && <ErrorMessage message={actionError} />}
+      {actionError && <ErrorMessage message={actionError.message} onRetry={actionError.retry} />}
       {error && <ErrorMessage message={error} onRetry={load} />}
       {log === null && !error && <Loading label="Loading deliveries…" />}
       {log?.deliveries.length === 0 && (
@@ -142,7 +148,9 @@ export function WebhookLog({
           ))}
         </ol>
       )}
-      {more.error && <ErrorMessage message={`Could not load more: ${more.error}`} />}
+      {more.error && (
+        <ErrorMessage message={`Could not load more: ${more.error}`} onRetry={loadMore} />
+      )}
       {log?.nextCursor && (
         <button type="button" class="button block" onClick={loadMore} disabled={more.busy}>
           {more.busy ? "Loading…" : "Load more"}

@@ -13,7 +13,8 @@ import { ErrorMessage, Loading } from "../components/status.js";
 import { useTitle, useVisibleInterval } from "../hooks.js";
 import { hrefOf, onLinkClick } from "../router.js";
 import { WebhookCard } from "./webhook-card.js";
-import { EndpointDialog, ShowWebhookSecret } from "./webhook-form.js";
+import { EndpointDialog } from "./webhook-form.js";
+import { ShowWebhookSecret } from "./webhook-secret.js";
 import "./webhooks.css";
 
 /** How often the list refreshes while visible, so health and "last delivered" move. */
@@ -33,7 +34,10 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
   const workspaceId = workspace.id;
   const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  /** A failed toggle or test, with the action itself to try again. */
+  const [actionError, setActionError] = useState<{ message: string; retry: () => void } | null>(
+    null,
+  );
   const [notice, setNotice] = useState("");
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [testedId, setTestedId] = useState<string | null>(null);
@@ -61,14 +65,17 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
     setActionError(null);
   };
   const path = (e: WebhookEndpoint) => ({ workspaceId, endpointId: e.id });
-  const act = (what: string, task: () => Promise<void>) => async () => {
-    setNotice("");
-    setTestedId(null);
-    try {
-      await task();
-    } catch (err) {
-      setActionError(`Could not ${what}: ${messageOf(err)}`);
-    }
+  const act = (what: string, task: () => Promise<void>) => {
+    const run = async () => {
+      setNotice("");
+      setTestedId(null);
+      try {
+        await task();
+      } catch (err) {
+        setActionError({ message: `Could not ${what}: ${messageOf(err)}`, retry: run });
+      }
+    };
+    return run;
   };
 
   const toggle = (e: WebhookEndpoint) =>
@@ -146,7 +153,7 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
           </p>
         )}
       </div>
-      {actionError && <ErrorMessage message={actionError} />}
+      {actionError && <ErrorMessage message={actionError.message} onRetry={actionError.retry} />}
       {error && (
         <ErrorMessage message={endpoints ? `Could not refresh: ${error}` : error} onRetry={load} />
       )}

@@ -1,0 +1,37 @@
+/** What a text field must be, checked on submit (forms set `noValidate`: no browser bubble). */
+export interface FieldRules {
+  /** The message when it is empty (after trimming); absent: may be empty. */
+  required?: string;
+  minLength?: number;
+  maxLength?: number;
+  email?: boolean;
+  /** An absolute http(s) URL. */
+  url?: boolean;
+}
+
+// Deliberately loose, like the browser's own type=email check: the server has the last word.
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** The field's problem, in words for people, or undefined when it has none. */
+export function problemOf(value: string, rules: FieldRules): string | undefined {
+  const trimmed = value.trim();
+  if (trimmed === "") return rules.required;
+  if (rules.minLength !== undefined && value.length < rules.minLength) {
+    return `Use at least ${rules.minLength} characters (now ${value.length}).`;
+  }
+  if (rules.maxLength !== undefined && value.length > rules.maxLength) {
+    return `Use at most ${rules.maxLength} characters (now ${value.length}).`;
+  }
+  if (rules.email && !EMAIL.test(trimmed)) return "Enter an email address, like name@example.com.";
+  if (rules.url && !isHttpUrl(trimmed)) return "Enter a full URL, like https://example.com/hooks.";
+  return undefined;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
