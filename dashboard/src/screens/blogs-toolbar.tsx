@@ -70,7 +70,6 @@ export function BlogsToolbar({
           id="blog-search"
           type="search"
           placeholder="Search title, slug or tag"
-          maxLength={100}
           value={typed}
           onInput={(e) => onType(e.currentTarget.value)}
         />
