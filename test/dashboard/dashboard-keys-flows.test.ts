@@ -272,11 +272,31 @@ describe.each(WIDTHS)("keys flows at %s width", (width) => {
       await name.fill("Limits");
       await dialog.getByRole("radiogroup", { name: "Expires" }).getByText("Never").click();
       await dialog.getByRole("button", { name: "Mint key" }).click();
-      await secretDialog()
-        .getByRole("button", { name: /^Copy API key/ })
-        .click();
-      await secretDialog().getByRole("button", { name: "Done" }).click();
-      await secretDialog().waitFor({ state: "detached" });
+      await secretDialog().waitFor();
+    });
+
+    it("a refused clipboard selects the key for Ctrl+C and does not count as a copy; a Ctrl+C copy does", async () => {
+      const dialog = secretDialog();
+      await page.evaluate(() => {
+        navigator.clipboard.writeText = () => Promise.reject(new Error("refused"));
+      });
+      await dialog.getByRole("button", { name: "Copy API key “Limits”" }).click();
+      await dialog.getByText("Could not copy: the key is selected, press Ctrl+C (⌘C)").waitFor();
+      const field = dialog.getByLabel("API key “Limits”");
+      const value = await field.inputValue();
+      await expect(
+        field.evaluate((el: HTMLInputElement) => [
+          el === document.activeElement,
+          el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0),
+        ]),
+      ).resolves.toEqual([true, value]);
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await dialog.getByText("You have not copied the key.").waitFor();
+      await dialog.getByRole("button", { name: "Go back and copy" }).click();
+      await field.focus();
+      await page.keyboard.press("ControlOrMeta+C");
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await dialog.waitFor({ state: "detached" });
     });
 
     it("the key and workspace limit forms show out-of-bounds numbers inline and send nothing", async () => {
