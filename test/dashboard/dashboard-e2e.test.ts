@@ -526,6 +526,7 @@ describe("dashboard, end to end in Chromium", () => {
     await keyRow(KEY_NAME)
       .getByRole("button", { name: `Actions for ${KEY_NAME}` })
       .click();
+    await page.getByRole("menu").waitFor();
     await expect(page.getByRole("menuitem").allTextContents()).resolves.toEqual(["View usage"]);
     await page.keyboard.press("Escape");
   });

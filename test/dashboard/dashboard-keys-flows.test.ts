@@ -236,12 +236,9 @@ describe.each(WIDTHS)("keys flows at %s width", (width) => {
       ]);
       // Nothing left to do with a revoked key but read its usage.
       await actionsOf("Website").click();
-      await expect(
-        page
-          .getByRole("menu", { name: "Actions for Website" })
-          .getByRole("menuitem")
-          .allTextContents(),
-      ).resolves.toEqual(["View usage"]);
+      const menu = page.getByRole("menu", { name: "Actions for Website" });
+      await menu.waitFor();
+      await expect(menu.getByRole("menuitem").allTextContents()).resolves.toEqual(["View usage"]);
       await page.keyboard.press("Escape");
       await check("keys-revoked-shown");
       await hide.click();

@@ -93,10 +93,9 @@ async function rowAction(row: Locator, name: string, item: string) {
 /** The items of a row's Actions menu (the menu is closed again). */
 async function rowActions(row: Locator, name: string): Promise<string[]> {
   await row.getByRole("button", { name: `Actions for ${name}` }).click();
-  const items = await page
-    .getByRole("menu", { name: `Actions for ${name}` })
-    .getByRole("menuitem")
-    .allTextContents();
+  const menu = page.getByRole("menu", { name: `Actions for ${name}` });
+  await menu.waitFor();
+  const items = await menu.getByRole("menuitem").allTextContents();
   await page.keyboard.press("Escape");
   return items;
 }
