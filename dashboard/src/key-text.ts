@@ -67,3 +67,19 @@ export const STATUS_FILTERS = ["All", "Active", "Expired", "Revoked"] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 export const matchesFilter = (key: ApiKey, filter: StatusFilter): boolean =>
   filter === "All" || key.status === filter;
+
+/** The environment variable the SDK's examples read the key from. */
+export const KEY_ENV_NAME = "PRESSROOM_API_KEY";
+
+/** The consumer API's blog list on this server (the dashboard is served by it, same origin). */
+export const consumerListUrl = (origin: string): string => `${origin}/api/consumer/blogs`;
+
+/** `PRESSROOM_API_KEY=cp_live_…`, for a `.env` file or a host's secret settings. */
+export const envLine = (key: string): string => `${KEY_ENV_NAME}=${key}`;
+
+/** A first call of the consumer API with `key` (a raw key, or `$PRESSROOM_API_KEY`). */
+export const curlExample = (key: string, url: string): string =>
+  `curl -H "x-api-key: ${key}" ${url}`;
+
+/** How often the keys screen refreshes while visible, so "last used" and expiry move. */
+export const KEYS_REFRESH_MS = 10_000;

@@ -465,7 +465,7 @@ describe("dashboard, end to end in Chromium", () => {
     secret = await page.getByLabel(`API key “${KEY_NAME}”`).inputValue();
     expect(secret).toMatch(/^cp_live_/);
     await expect(dialog.textContent()).resolves.toContain("This key will not be shown again.");
-    await dialog.getByRole("button", { name: "Copy" }).click();
+    await dialog.getByRole("button", { name: `Copy API key “${KEY_NAME}”` }).click();
     await dialog.getByText("Copied to the clipboard.").waitFor();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(secret);
     await shot("05-mint-dialog");
@@ -508,7 +508,7 @@ describe("dashboard, end to end in Chromium", () => {
     ).resolves.toBeLessThanOrEqual(390);
     await expect(
       keyRow(KEY_NAME)
-        .getByRole("button", { name: /Revoke/ })
+        .getByRole("button", { name: `Actions for ${KEY_NAME}` })
         .isVisible(),
     ).resolves.toBe(true);
     await shot("07-keys-phone");
@@ -516,24 +516,30 @@ describe("dashboard, end to end in Chromium", () => {
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
-  it("revoking asks for a confirmation naming the key, then lists the key as revoked", async () => {
+  it("revoking (in the key's Actions menu) asks for a confirmation naming the key, then lists the key as revoked", async () => {
     await keyRow(KEY_NAME)
-      .getByRole("button", { name: `Revoke ${KEY_NAME}` })
+      .getByRole("button", { name: `Actions for ${KEY_NAME}` })
       .click();
+    await page.getByRole("menuitem", { name: "Revoke key" }).click();
     const dialog = page.getByRole("dialog", { name: `Revoke “${KEY_NAME}”?` });
     await dialog.waitFor();
     await shot("08-revoke-confirmation");
     await expectAccessible("the revoke confirmation");
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await dialog.waitFor({ state: "detached" });
+    // Revoked keys are folded away under "Show N revoked".
+    await page.getByRole("button", { name: "Show 1 revoked" }).click();
     await keyRow(KEY_NAME).locator(".badge", { hasText: "Revoked" }).waitFor();
     await expect(keyRow(KEY_NAME).locator("td.status").textContent()).resolves.toMatch(
       /revoked (just now|\d+ seconds ago) by Ada Editor/,
     );
-    // No action on a revoked key: its one button opens its usage (which stays readable).
-    await expect(keyRow(KEY_NAME).getByRole("button").allTextContents()).resolves.toEqual([
-      `Usage of ${KEY_NAME}`,
-    ]);
+    // No action on a revoked key: its menu's one item opens its usage (which stays readable).
+    await keyRow(KEY_NAME)
+      .getByRole("button", { name: `Actions for ${KEY_NAME}` })
+      .click();
+    await page.getByRole("menu").waitFor();
+    await expect(page.getByRole("menuitem").allTextContents()).resolves.toEqual(["View usage"]);
+    await page.keyboard.press("Escape");
   });
 
   it("the next consumer call with the revoked key gets 401", async () => {

@@ -2,9 +2,12 @@
 // expiry choices: pure functions of dashboard/src/key-text.ts and time.ts.
 import { describe, expect, it } from "vitest";
 import {
+  consumerListUrl,
+  curlExample,
   DEFAULT_EXPIRY,
   DEFAULT_GRACE_SECONDS,
   EXPIRY_PRESETS,
+  envLine,
   expiresAtOf,
   expiryDateRange,
   expiryText,
@@ -72,5 +75,14 @@ describe("key text — roll and limits", () => {
     expect(limitText({ requests: 1200, windowSeconds: 60 })).toBe("1,200 per minute");
     expect(limitText({ requests: 50, windowSeconds: 10 })).toBe("50 per 10 seconds");
     expect(limitText({ requests: 600, windowSeconds: 3600 })).toBe("600 per hour");
+  });
+
+  it("the once-only key dialog's lines: PRESSROOM_API_KEY=<key>, and a curl call of this server's blog list", () => {
+    expect(envLine("cp_live_abc")).toBe("PRESSROOM_API_KEY=cp_live_abc");
+    const url = consumerListUrl("https://press.example.com");
+    expect(url).toBe("https://press.example.com/api/consumer/blogs");
+    expect(curlExample("cp_live_abc", url)).toBe(
+      'curl -H "x-api-key: cp_live_abc" https://press.example.com/api/consumer/blogs',
+    );
   });
 });

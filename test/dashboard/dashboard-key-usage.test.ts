@@ -67,7 +67,8 @@ describe("dashboard: a key's usage, with its 429s, in Chromium", () => {
     ).json()) as { key: { id: string }; secret: string };
     // The owner limits the key to 3 requests a day, in the dashboard.
     await page.reload();
-    await page.getByRole("button", { name: `Limit of ${KEY_NAME}` }).click();
+    await page.getByRole("button", { name: `Actions for ${KEY_NAME}` }).click();
+    await page.getByRole("menuitem", { name: "Set limit" }).click();
     const limitDialog = page.getByRole("dialog", { name: `Rate limit of “${KEY_NAME}”` });
     await limitDialog.getByRole("radiogroup", { name: "Limit" }).getByText("Its own limit").click();
     await limitDialog.getByLabel("Requests").fill("3");
@@ -101,7 +102,8 @@ describe("dashboard: a key's usage, with its 429s, in Chromium", () => {
     expect(await total.locator('rect[data-outcome="rateLimited"]').count()).toBe(1);
     expect(await everyViolation()).toEqual([]);
 
-    await page.getByRole("button", { name: `Usage of ${KEY_NAME}` }).click();
+    await page.getByRole("button", { name: `Actions for ${KEY_NAME}` }).click();
+    await page.getByRole("menuitem", { name: "View usage" }).click();
     const dialog = page.getByRole("dialog", { name: `Usage of “${KEY_NAME}”` });
     await dialog.waitFor();
     const chart = dialog.getByRole("img", { name: /Requests of “Busy website” per day/ });

@@ -1,5 +1,6 @@
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { Field } from "./field.js";
+import type { FieldErrors } from "./form-check.js";
 
 /** The bounds of a RateLimit, from admin.yaml (through openapi/generated/admin-limits.ts). */
 const BOUNDS = adminLimits.updateKey.rateLimit.properties;
@@ -9,19 +10,55 @@ export interface RateLimitDraft {
   windowSeconds: string;
 }
 
+export type RateLimitErrors = FieldErrors<keyof RateLimitDraft>;
+
 interface RateLimitFieldsProps {
   draft: RateLimitDraft;
   onChange: (draft: RateLimitDraft) => void;
   disabled?: boolean;
+  /** Inline errors from `checkLimit`, shown under their fields. */
+  errors?: RateLimitErrors;
+}
+
+/** A whole number within [min, max], else what to write instead. */
+function checkWhole(value: string, what: string, min: number, max: number): string | undefined {
+  const n = Number(value);
+  if (value.trim() === "") return `Enter the number of ${what}.`;
+  if (!Number.isInteger(n) || n < min || n > max) {
+    return `Enter a whole number from ${min} to ${max.toLocaleString("en")}.`;
+  }
+  return undefined;
+}
+
+/** The draft's problems, field by field, against admin.yaml's bounds (checked on submit). */
+export function checkLimit(draft: RateLimitDraft): RateLimitErrors {
+  const errors: RateLimitErrors = {};
+  const requests = checkWhole(
+    draft.requests,
+    "requests",
+    BOUNDS.requests.minimum,
+    BOUNDS.requests.maximum,
+  );
+  const windowSeconds = checkWhole(
+    draft.windowSeconds,
+    "seconds",
+    BOUNDS.windowSeconds.minimum,
+    BOUNDS.windowSeconds.maximum,
+  );
+  if (requests) errors.requests = requests;
+  if (windowSeconds) errors.windowSeconds = windowSeconds;
+  return errors;
 }
 
 /** Requests per window, as two whole numbers within the API's bounds. */
-export function RateLimitFields({ draft, onChange, disabled = false }: RateLimitFieldsProps) {
+export function RateLimitFields(props: RateLimitFieldsProps) {
+  const { draft, onChange, disabled = false, errors = {} } = props;
   return (
     <div class="limit-fields">
       <Field
         label="Requests"
         hint={`${BOUNDS.requests.minimum} to ${BOUNDS.requests.maximum.toLocaleString("en")}`}
+        error={errors.requests}
       >
         {(p) => (
           <input
@@ -41,6 +78,7 @@ export function RateLimitFields({ draft, onChange, disabled = false }: RateLimit
       <Field
         label="Per window of (seconds)"
         hint={`${BOUNDS.windowSeconds.minimum} to ${BOUNDS.windowSeconds.maximum.toLocaleString("en")}; 60 is a minute`}
+        error={errors.windowSeconds}
       >
         {(p) => (
           <input

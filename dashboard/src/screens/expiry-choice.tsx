@@ -2,9 +2,20 @@ import { ChoiceGroup } from "../components/choice-group.js";
 import { Field } from "../components/field.js";
 import { EXPIRY_PRESETS, type ExpiryChoice, expiryDateRange } from "../key-text.js";
 
+/** The "On a date" field's problem, if any: none chosen, or outside tomorrow to a year ahead. */
+export function checkExpiryDate(date: string, now: number): string | null {
+  const { first, last } = expiryDateRange(now);
+  if (date === "") return "Choose the day the key stops working.";
+  // yyyy-mm-dd strings sort as the dates they name.
+  if (date < first || date > last) return `Choose a day from ${first} to ${last}.`;
+  return null;
+}
+
 interface ExpiryChoiceProps {
   choice: ExpiryChoice;
   date: string;
+  /** The date field's inline error, from the form's check on submit. */
+  dateError?: string | undefined;
   onChoice: (choice: ExpiryChoice) => void;
   onDate: (date: string) => void;
 }
@@ -13,7 +24,8 @@ interface ExpiryChoiceProps {
  * When a new key stops working: 7, 30 or 90 days (the default), a date, or never. Ninety days
  * keeps a forgotten key from living for ever without making a rotation due every month.
  */
-export function ExpiryChoiceField({ choice, date, onChoice, onDate }: ExpiryChoiceProps) {
+export function ExpiryChoiceField(props: ExpiryChoiceProps) {
+  const { choice, date, onChoice, onDate } = props;
   const range = expiryDateRange(Date.now());
   return (
     <div class="stack tight">
@@ -25,7 +37,11 @@ export function ExpiryChoiceField({ choice, date, onChoice, onDate }: ExpiryChoi
         onChange={onChoice}
       />
       {choice === "date" && (
-        <Field label="Expiry date" hint="The key stops working at the end of that day.">
+        <Field
+          label="Expiry date"
+          hint="The key stops working at the end of that day."
+          error={props.dateError}
+        >
           {(p) => (
             <input
               {...p}

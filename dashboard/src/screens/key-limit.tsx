@@ -1,8 +1,15 @@
 import { useState } from "preact/hooks";
 import { type ApiKey, api, call } from "../api.js";
 import { ChoiceGroup } from "../components/choice-group.js";
+import { focusFirstInvalid, isValid } from "../components/form-check.js";
 import { Modal } from "../components/modal.js";
-import { draftOf, limitOf, RateLimitFields } from "../components/rate-limit-fields.js";
+import {
+  checkLimit,
+  draftOf,
+  limitOf,
+  type RateLimitErrors,
+  RateLimitFields,
+} from "../components/rate-limit-fields.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit } from "../hooks.js";
 
@@ -24,8 +31,9 @@ const KINDS = [
 export function KeyLimitDialog({ workspaceId, apiKey, fallback, onSaved, onClose }: KeyLimitProps) {
   const [kind, setKind] = useState<"default" | "own">(apiKey.rateLimit ? "own" : "default");
   const [draft, setDraft] = useState(() => draftOf(apiKey.rateLimit));
+  const [errors, setErrors] = useState<RateLimitErrors>({});
   const { busy, error, submit } = useSubmit();
-  const save = submit(async () => {
+  const send = submit(async () => {
     const key = await call(
       api.PATCH("/workspaces/{workspaceId}/keys/{keyId}", {
         params: { path: { workspaceId, keyId: apiKey.id } },
@@ -35,13 +43,21 @@ export function KeyLimitDialog({ workspaceId, apiKey, fallback, onSaved, onClose
     onSaved(key);
     onClose();
   });
+  /** Checked here first: a custom limit's fields show their own errors, nothing is sent. */
+  const save = (event: SubmitEvent) => {
+    event.preventDefault();
+    const found = kind === "own" ? checkLimit(draft) : {};
+    setErrors(found);
+    if (isValid(found)) send(event);
+    else focusFirstInvalid(event.currentTarget as HTMLFormElement);
+  };
   return (
     <Modal
       title={`Rate limit of “${apiKey.name}”`}
       onClose={onClose}
       description={`Without its own limit the key gets the workspace's default: ${fallback}.`}
     >
-      <form class="stack" onSubmit={save}>
+      <form class="stack" noValidate onSubmit={save}>
         <ChoiceGroup
           label="Limit"
           name="key-limit"
@@ -49,7 +65,7 @@ export function KeyLimitDialog({ workspaceId, apiKey, fallback, onSaved, onClose
           value={kind}
           onChange={setKind}
         />
-        {kind === "own" && <RateLimitFields draft={draft} onChange={setDraft} />}
+        {kind === "own" && <RateLimitFields draft={draft} onChange={setDraft} errors={errors} />}
         {error && <ErrorMessage message={error} />}
         <div class="modal-actions">
           <button type="button" class="button" onClick={onClose}>

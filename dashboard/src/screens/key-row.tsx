@@ -1,4 +1,5 @@
 import type { ApiKey } from "../api.js";
+import { MenuButton, type MenuItem } from "../components/menu-button.js";
 import { TimeAgo } from "../components/status.js";
 import { expiryText, limitText } from "../key-text.js";
 
@@ -15,6 +16,20 @@ interface KeyRowProps {
   onRevoke: () => void;
   /** Opens the key's usage chart; every key has one, revoked keys too. */
   onUsage: () => void;
+}
+
+/**
+ * What can be done with a key, in its row's menu: every key's usage stays readable; an active key
+ * can be rolled (once), limited (by the owner) and revoked.
+ */
+function actionsOf(props: KeyRowProps): MenuItem[] {
+  const { apiKey: k } = props;
+  const items: MenuItem[] = [{ label: "View usage", onSelect: props.onUsage }];
+  if (k.status !== "Active") return items;
+  if (!k.rolledTo) items.push({ label: "Roll key", onSelect: props.onRoll });
+  if (props.onEditLimit) items.push({ label: "Set limit", onSelect: props.onEditLimit });
+  items.push({ label: "Revoke key", onSelect: props.onRevoke, danger: true });
+  return items;
 }
 
 /** One key: name, prefix, status (and how it got there), expiry, limit, use, and its actions. */
@@ -58,28 +73,7 @@ export function KeyRow(props: KeyRowProps) {
         {k.lastUsedAt ? <TimeAgo iso={k.lastUsedAt} now={now} /> : <span class="muted">never</span>}
       </td>
       <td class="actions">
-        <div class="row-actions">
-          <button type="button" class="button small" onClick={props.onUsage}>
-            Usage<span class="visually-hidden"> of {k.name}</span>
-          </button>
-          {active && (
-            <>
-              {!k.rolledTo && (
-                <button type="button" class="button small" onClick={props.onRoll}>
-                  Roll<span class="visually-hidden"> {k.name}</span>
-                </button>
-              )}
-              {props.onEditLimit && (
-                <button type="button" class="button small" onClick={props.onEditLimit}>
-                  Limit<span class="visually-hidden"> of {k.name}</span>
-                </button>
-              )}
-              <button type="button" class="button small danger-outline" onClick={props.onRevoke}>
-                Revoke<span class="visually-hidden"> {k.name}</span>
-              </button>
-            </>
-          )}
-        </div>
+        <MenuButton label="Actions" context={`for ${k.name}`} items={actionsOf(props)} />
       </td>
     </tr>
   );

@@ -10,17 +10,17 @@ import {
 import { ConfirmDialog } from "../components/confirm.js";
 import { ErrorMessage, Loading } from "../components/status.js";
 import { useTitle, useVisibleInterval } from "../hooks.js";
+import { KEYS_REFRESH_MS } from "../key-text.js";
 import { KeyActivity } from "./key-activity.js";
 import { KeyLimitDialog } from "./key-limit.js";
 import { KeyUsageDialog, WorkspaceUsage } from "./key-usage.js";
+import { KeysEmpty } from "./keys-empty.js";
 import { KeysTable } from "./keys-table.js";
 import { MintKeyDialog } from "./mint-key.js";
 import { RollKeyDialog, RollOverview } from "./roll-key.js";
 import { RotationGuide } from "./rotation-guide.js";
 import { effectiveLimitText, WorkspaceLimit } from "./workspace-limit.js";
-
-/** How often the table refreshes while visible, so "last used" and expiry move without a reload. */
-const REFRESH_MS = 10_000;
+import "./keys.css";
 
 const RANK = { Active: 0, Expired: 1, Revoked: 2 } as const;
 const byStatusThenNewest = (a: ApiKey, b: ApiKey): number =>
@@ -62,7 +62,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
   useEffect(() => {
     void load();
   }, [load]);
-  useVisibleInterval(load, REFRESH_MS);
+  useVisibleInterval(load, KEYS_REFRESH_MS);
   const now = Date.now();
   const changed = async (message: string) => {
     setNotice(message);
@@ -112,11 +112,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
         />
       )}
       {keys === null && !error && <Loading label="Loading keys…" />}
-      {keys?.length === 0 && (
-        <div class="empty">
-          <p>No keys yet. Mint one for each website or app that reads your blogs.</p>
-        </div>
-      )}
+      {keys?.length === 0 && <KeysEmpty onMint={() => setMinting(true)} />}
       {keys && keys.length > 0 && (
         <KeysTable
           keys={keys}

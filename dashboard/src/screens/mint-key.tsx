@@ -1,13 +1,33 @@
 import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import { type ApiKey, api, call, type MintedKey } from "../api.js";
-import { CopyOnceField } from "../components/copy-once-field.js";
 import { Field } from "../components/field.js";
+import { type FieldErrors, focusFirstInvalid, isValid } from "../components/form-check.js";
 import { Modal } from "../components/modal.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit } from "../hooks.js";
 import { DEFAULT_EXPIRY, type ExpiryChoice, expiresAtOf, expiryDateRange } from "../key-text.js";
-import { ExpiryChoiceField } from "./expiry-choice.js";
+import { checkExpiryDate, ExpiryChoiceField } from "./expiry-choice.js";
+import { ShowSecret } from "./key-secret.js";
+
+const NAME_MAX = adminLimits.mintKey.name.maxLength;
+
+/** The mint form's own checks, on submit; the server checks again. */
+export function checkMint(
+  name: string,
+  choice: ExpiryChoice,
+  date: string,
+  now: number,
+): FieldErrors<"name" | "date"> {
+  const errors: FieldErrors<"name" | "date"> = {};
+  if (name.trim() === "") errors.name = "Enter a name for the key.";
+  else if (name.trim().length > NAME_MAX) errors.name = `Use at most ${NAME_MAX} characters.`;
+  if (choice === "date") {
+    const problem = checkExpiryDate(date, now);
+    if (problem) errors.date = problem;
+  }
+  return errors;
+}
 
 interface MintKeyProps {
   workspaceId: string;
@@ -48,16 +68,28 @@ function MintForm(props: {
   const [name, setName] = useState("");
   const [choice, setChoice] = useState<ExpiryChoice>(DEFAULT_EXPIRY);
   const [date, setDate] = useState(() => expiryDateRange(Date.now()).first);
+  const [errors, setErrors] = useState<FieldErrors<"name" | "date">>({});
   const { busy, error, submit } = useSubmit();
   const send = submit(() => props.onSubmit(name.trim(), expiresAtOf(choice, date, Date.now())));
+  const onSubmit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const found = checkMint(name, choice, date, Date.now());
+    setErrors(found);
+    if (isValid(found)) send(event);
+    else focusFirstInvalid(event.currentTarget as HTMLFormElement);
+  };
   return (
-    <form class="stack" onSubmit={send}>
-      <Field label="Key name" hint="For example “Marketing website” or “iOS app backend”.">
+    <form class="stack" noValidate onSubmit={onSubmit}>
+      <Field
+        label="Key name"
+        hint="For example “Marketing website” or “iOS app backend”."
+        error={errors.name}
+      >
         {(p) => (
           <input
             {...p}
             required
-            maxLength={adminLimits.mintKey.name.maxLength}
+            maxLength={NAME_MAX}
             autofocus
             autocomplete="off"
             value={name}
@@ -65,49 +97,22 @@ function MintForm(props: {
           />
         )}
       </Field>
-      <ExpiryChoiceField choice={choice} date={date} onChoice={setChoice} onDate={setDate} />
+      <ExpiryChoiceField
+        choice={choice}
+        date={date}
+        dateError={errors.date}
+        onChoice={setChoice}
+        onDate={setDate}
+      />
       {error && <ErrorMessage message={error} />}
       <div class="modal-actions">
         <button type="button" class="button" onClick={props.onCancel}>
           Cancel
         </button>
-        <button type="submit" class="button primary" disabled={busy || name.trim() === ""}>
+        <button type="submit" class="button primary" disabled={busy}>
           {busy ? "Minting…" : "Mint key"}
         </button>
       </div>
     </form>
-  );
-}
-
-/** The raw key of a mint or a roll, shown once; it lives only in this dialog's state. */
-export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: () => void }) {
-  return (
-    <Modal
-      title="Copy your new key now"
-      onClose={onClose}
-      dismissible={false}
-      description={
-        <p class="notice warning">
-          <strong>This key will not be shown again.</strong> Pressroom keeps only a hash of it. Copy
-          it into your server's secret settings now; if you lose it, revoke it and mint a new one.
-        </p>
-      }
-    >
-      <CopyOnceField
-        id="minted-secret"
-        label={`API key “${minted.key.name}”`}
-        value={minted.secret}
-        what="key"
-      />
-      <p class="hint">
-        Send it from your server in the <code>x-api-key</code> header (or{" "}
-        <code>Authorization: Bearer …</code>).
-      </p>
-      <div class="modal-actions">
-        <button type="button" class="button" onClick={onClose}>
-          Done
-        </button>
-      </div>
-    </Modal>
   );
 }

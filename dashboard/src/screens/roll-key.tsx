@@ -5,7 +5,7 @@ import { Modal } from "../components/modal.js";
 import { ErrorMessage, TimeAgo } from "../components/status.js";
 import { useSubmit } from "../hooks.js";
 import { DEFAULT_GRACE_SECONDS, expiryText, GRACE_PRESETS } from "../key-text.js";
-import { ShowSecret } from "./mint-key.js";
+import { ShowSecret } from "./key-secret.js";
 
 interface RollKeyProps {
   workspaceId: string;

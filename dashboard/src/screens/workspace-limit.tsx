@@ -1,7 +1,14 @@
 import { useState } from "preact/hooks";
 import { api, call, type WorkspaceRateLimit } from "../api.js";
 import { ChoiceGroup } from "../components/choice-group.js";
-import { draftOf, limitOf, RateLimitFields } from "../components/rate-limit-fields.js";
+import { focusFirstInvalid, isValid } from "../components/form-check.js";
+import {
+  checkLimit,
+  draftOf,
+  limitOf,
+  type RateLimitErrors,
+  RateLimitFields,
+} from "../components/rate-limit-fields.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit } from "../hooks.js";
 import { limitText } from "../key-text.js";
@@ -29,9 +36,10 @@ const KINDS = [
 export function WorkspaceLimit({ workspaceId, limits, canEdit, onSaved }: WorkspaceLimitProps) {
   const [kind, setKind] = useState<"server" | "own">(limits.rateLimit ? "own" : "server");
   const [draft, setDraft] = useState(() => draftOf(limits.rateLimit));
+  const [errors, setErrors] = useState<RateLimitErrors>({});
   const { busy, error, submit } = useSubmit();
   const server = limits.serverDefault ? limitText(limits.serverDefault) : "no limit";
-  const save = submit(async () => {
+  const send = submit(async () => {
     const next = await call(
       api.PUT("/workspaces/{workspaceId}/rate-limit", {
         params: { path: { workspaceId } },
@@ -40,6 +48,14 @@ export function WorkspaceLimit({ workspaceId, limits, canEdit, onSaved }: Worksp
     );
     onSaved(next);
   });
+  /** Checked here first: a custom limit's fields show their own errors, nothing is sent. */
+  const save = (event: SubmitEvent) => {
+    event.preventDefault();
+    const found = kind === "own" ? checkLimit(draft) : {};
+    setErrors(found);
+    if (isValid(found)) send(event);
+    else focusFirstInvalid(event.currentTarget as HTMLFormElement);
+  };
   return (
     <section class="card limits" aria-labelledby="limits-title">
       <h2 id="limits-title">Default rate limit</h2>
@@ -48,7 +64,7 @@ export function WorkspaceLimit({ workspaceId, limits, canEdit, onSaved }: Worksp
         {limits.rateLimit && ` The server's default, which this replaces, is ${server}.`}
       </p>
       {canEdit ? (
-        <form class="stack" onSubmit={save}>
+        <form class="stack" noValidate onSubmit={save}>
           <ChoiceGroup
             label="Default for keys without their own limit"
             name="workspace-limit"
@@ -56,7 +72,7 @@ export function WorkspaceLimit({ workspaceId, limits, canEdit, onSaved }: Worksp
             value={kind}
             onChange={setKind}
           />
-          {kind === "own" && <RateLimitFields draft={draft} onChange={setDraft} />}
+          {kind === "own" && <RateLimitFields draft={draft} onChange={setDraft} errors={errors} />}
           {error && <ErrorMessage message={error} />}
           <div>
             <button type="submit" class="button primary" disabled={busy}>

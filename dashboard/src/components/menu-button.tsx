@@ -1,0 +1,123 @@
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
+
+export interface MenuItem {
+  label: string;
+  onSelect: () => void;
+  /** Destructive (revoke): shown in the danger colour. */
+  danger?: boolean;
+}
+
+interface MenuButtonProps {
+  /** What the button shows ("Actions"). */
+  label: string;
+  /** Read after the label by screen readers only, to name the row ("for Website"). */
+  context: string;
+  items: readonly MenuItem[];
+}
+
+/**
+ * A WAI-ARIA menu button (APG "Actions Menu Button"): the button has `aria-haspopup="menu"` and
+ * `aria-expanded`; Enter, Space, a click or ArrowDown open the menu on its first item, ArrowUp on
+ * its last. In the menu the arrows (wrapping), Home and End move, Enter or Space choose; Escape
+ * closes it and puts the focus back on the button; Tab or a click elsewhere closes it.
+ *
+ * The opened menu's item takes the focus in a layout effect, in the same task as the render, so
+ * a key pressed right after the one that opened it (ArrowUp, then Enter) reaches the item.
+ *
+ * Choosing an item first gives the focus back to the button, so a dialog the item opens returns
+ * the focus there when it closes (the item itself is gone by then).
+ */
+export function MenuButton({ label, context, items }: MenuButtonProps) {
+  const [open, setOpen] = useState<null | "first" | "last">(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const menuItems = () => [
+    ...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []),
+  ];
+
+  useLayoutEffect(() => {
+    if (open === null) return;
+    const all = menuItems();
+    (open === "first" ? all[0] : all.at(-1))?.focus();
+    const outside = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!menu.current?.contains(target) && !button.current?.contains(target)) setOpen(null);
+    };
+    document.addEventListener("pointerdown", outside);
+    return () => document.removeEventListener("pointerdown", outside);
+  }, [open]);
+
+  const close = () => {
+    button.current?.focus();
+    setOpen(null);
+  };
+
+  const onMenuKey = (event: KeyboardEvent) => {
+    const all = menuItems();
+    const at = all.indexOf(document.activeElement as HTMLElement);
+    const move = (to: number) => {
+      event.preventDefault();
+      all[(to + all.length) % all.length]?.focus();
+    };
+    if (event.key === "ArrowDown") move(at + 1);
+    else if (event.key === "ArrowUp") move(at - 1);
+    else if (event.key === "Home") move(0);
+    else if (event.key === "End") move(all.length - 1);
+    else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation(); // a menu inside a dialog closes alone
+      close();
+    } else if (event.key === "Tab") setOpen(null); // the focus moves on as Tab takes it
+  };
+
+  return (
+    <div class="menu-button">
+      <button
+        type="button"
+        class="button small"
+        ref={button}
+        aria-haspopup="menu"
+        aria-expanded={open !== null}
+        aria-controls={open !== null ? menuId : undefined}
+        onClick={() => setOpen(open === null ? "first" : null)}
+        onKeyDown={(event) => {
+          if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+            event.preventDefault();
+            setOpen(event.key === "ArrowDown" ? "first" : "last");
+          }
+        }}
+      >
+        {label}
+        <span class="visually-hidden"> {context}</span>
+        <span class="menu-caret" aria-hidden="true" />
+      </button>
+      {open !== null && (
+        <div
+          id={menuId}
+          ref={menu}
+          role="menu"
+          class="menu"
+          aria-label={`${label} ${context}`}
+          onKeyDown={onMenuKey}
+        >
+          {items.map((item) => (
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              key={item.label}
+              class={item.danger ? "menu-item danger" : "menu-item"}
+              onClick={() => {
+                close();
+                item.onSelect();
+              }}
+            >
+              {item.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
