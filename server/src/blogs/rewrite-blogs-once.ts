@@ -1,5 +1,6 @@
 import type { UpdateFilter, WithId } from "mongodb";
 import type { BlogDoc, Collections } from "../db/collections.js";
+import { isDuplicateKey } from "../db/duplicate-key.js";
 import { versionFilter } from "./blog-rules.js";
 
 const BATCH = 500;
@@ -56,11 +57,17 @@ export async function rewriteBlogsOnce(
     after = last._id;
   }
   if (complete) {
-    await markers.updateOne(
-      { _id: marker },
-      { $setOnInsert: { at: new Date() } },
-      { upsert: true },
-    );
+    try {
+      await markers.updateOne(
+        { _id: marker },
+        { $setOnInsert: { at: new Date() } },
+        { upsert: true },
+      );
+    } catch (err) {
+      // Another instance starting at once set it first: FerretDB (and MongoDB before 4.2) do not
+      // retry a racing upsert on its duplicate key. The marker is there, which is what counts.
+      if (!isDuplicateKey(err)) throw err;
+    }
   }
   return rewritten;
 }

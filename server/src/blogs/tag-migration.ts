@@ -1,6 +1,7 @@
 import type { Collections } from "../db/collections.js";
 import { newRevision } from "./blog-rules.js";
 import { rewriteBlogsOnce } from "./rewrite-blogs-once.js";
+import { searchFieldsOf } from "./search-terms.js";
 import { normaliseTag } from "./tag-rule.js";
 
 /** Set once every stored blog's tags are in normal form; its absence makes the next start look. */
@@ -22,7 +23,7 @@ export function normaliseStoredTags(
 ): Promise<number> {
   return rewriteBlogsOnce(collections, {
     marker: TAGS_NORMALISED_MARKER,
-    fields: ["tags", "status"],
+    fields: ["tags", "status", "title", "slug"],
     rewrite: (doc) => {
       const tags = [
         ...new Set(
@@ -38,6 +39,9 @@ export function normaliseStoredTags(
       return {
         $set: {
           tags,
+          // Search follows the tags (search-terms.ts): the search migration may have run
+          // already, on another instance or in an earlier start.
+          ...searchFieldsOf({ title: doc.title, slug: doc.slug, tags }),
           updatedAt: new Date(),
           revision: newRevision(),
           // A released blog's tags changed: consumers of the changes feed hear of it.
