@@ -1,6 +1,7 @@
 import { adminLimits } from "../../openapi/generated/admin-limits.js";
 import { ApiError } from "./api.js";
 import { committedTags, type Draft } from "./blog-draft.js";
+import { problemOf } from "./components/field-rules.js";
 import type { FieldErrors } from "./components/form-check.js";
 
 /** The editor's fields that can carry an inline error. */
@@ -13,40 +14,34 @@ const limits = adminLimits.createBlog;
 const SLUG = new RegExp(limits.slug.pattern);
 const COVER_PROBLEM = "Enter an absolute address starting with https:// or http://, or nothing.";
 
-/** True for an absolute http(s) address (what the server stores as a cover image). */
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
 /**
  * What the editor can tell before sending: the title is required, a slug typed must be one
  * (admin.yaml's pattern and length), a cover image an absolute http(s) address, and every tag
  * one the server can store. The rest (control characters in a title…) is the server's to say.
+ * Lengths are of the trimmed values, as saved.
  */
 export function checkDraft(d: Draft): BlogErrors {
+  const found: BlogErrors = {
+    title: problemOf(d.title.trim(), {
+      required: "Give the blog a title.",
+      maxLength: limits.title.maxLength,
+    }),
+    slug: problemOf(d.slug.trim(), {
+      maxLength: limits.slug.maxLength,
+      pattern: {
+        regex: SLUG,
+        problem: "Use lower-case letters, digits and single dashes between them (my-first-blog).",
+      },
+    }),
+    coverImageUrl: problemOf(d.coverImageUrl, { url: COVER_PROBLEM }),
+    tags: committedTags(d.tags).problem ?? undefined,
+  };
+  // Only the fields with a problem (a field without one is absent, as FieldErrors says).
   const errors: BlogErrors = {};
-  const title = d.title.trim();
-  if (title === "") errors.title = "Give the blog a title.";
-  else if (title.length > limits.title.maxLength) {
-    errors.title = `At most ${limits.title.maxLength} characters.`;
+  for (const field of FIELDS) {
+    const problem = found[field];
+    if (problem !== undefined) errors[field] = problem;
   }
-  const slug = d.slug.trim();
-  if (slug.length > limits.slug.maxLength) {
-    errors.slug = `At most ${limits.slug.maxLength} characters.`;
-  } else if (slug !== "" && !SLUG.test(slug)) {
-    errors.slug = "Use lower-case letters, digits and single dashes between them (my-first-blog).";
-  }
-  const cover = d.coverImageUrl.trim();
-  if (cover !== "" && !isHttpUrl(cover)) {
-    errors.coverImageUrl = COVER_PROBLEM;
-  }
-  const { problem } = committedTags(d.tags);
-  if (problem !== null) errors.tags = problem;
   return errors;
 }
 

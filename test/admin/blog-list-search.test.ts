@@ -3,7 +3,13 @@ import type { components } from "../../openapi/generated/admin.js";
 import { fillSearchFields, SEARCH_FIELDS_MARKER } from "../../server/src/blogs/search-migration.js";
 import { titleKeyOf } from "../../server/src/blogs/search-terms.js";
 import { compareCodePoints } from "../../server/src/blogs/tag-filter.js";
+import {
+  normaliseStoredTags,
+  TAGS_NORMALISED_MARKER,
+} from "../../server/src/blogs/tag-migration.js";
+import { loadConfig } from "../../server/src/config.js";
 import { collections } from "../../server/src/db/collections.js";
+import { openDatabase } from "../../server/src/db/database.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -307,5 +313,48 @@ describe("blogs stored before the search get its fields once at start-up", () =>
     expect(await fillSearchFields(c)).toBe(0);
     await c.markers.deleteOne({ _id: SEARCH_FIELDS_MARKER });
     expect(await fillSearchFields(c)).toBe(1);
+  });
+
+  it("a start opens the database and runs it: a blog without the fields is found afterwards", async () => {
+    const ws = await newWorkspace();
+    const c = collections(t.db);
+    const old = await write(ws, { title: "Forgotten almanac" });
+    await c.blogs.updateOne({ _id: old.id }, { $unset: { searchTerms: "", titleKey: "" } });
+    await c.markers.deleteOne({ _id: SEARCH_FIELDS_MARKER });
+    expect(await titlesFor(ws, "q=almanac")).toEqual([]);
+    const database = await openDatabase(loadConfig({ MONGODB_URI: t.uri, MONGODB_DB: t.name }));
+    await database.close();
+    expect(await titlesFor(ws, "q=almanac")).toEqual(["Forgotten almanac"]);
+  });
+
+  it("two instances starting at once fill each blog and set the marker once", async () => {
+    const ws = await newWorkspace();
+    const c = collections(t.db);
+    const blogs = await Promise.all(
+      ["Twin one", "Twin two", "Twin three"].map((title) => write(ws, { title })),
+    );
+    await c.blogs.updateMany(
+      { _id: { $in: blogs.map((b) => b.id) } },
+      { $unset: { searchTerms: "", titleKey: "" } },
+    );
+    await c.markers.deleteOne({ _id: SEARCH_FIELDS_MARKER });
+    const written = await Promise.all([fillSearchFields(c), fillSearchFields(c)]);
+    expect(written[0] + written[1]).toBeGreaterThanOrEqual(3);
+    expect((await titlesFor(ws, "q=twin&sort=title")).length).toBe(3);
+    expect(await c.markers.countDocuments({ _id: SEARCH_FIELDS_MARKER })).toBe(1);
+  });
+
+  it("the tag rewrite keeps the search fields in step even when the search migration ran first", async () => {
+    const ws = await newWorkspace();
+    const c = collections(t.db);
+    const old = await write(ws, { title: "Striped animals", tags: ["savanna"] });
+    // Tags stored before their normal form, after the search fields were filled from them.
+    await c.blogs.updateOne({ _id: old.id }, { $set: { tags: ["Zebra Crossing"] } });
+    await c.markers.deleteOne({ _id: TAGS_NORMALISED_MARKER });
+    await normaliseStoredTags(c);
+    const after = await c.blogs.findOne({ _id: old.id });
+    expect(after?.tags).toEqual(["zebra-crossing"]);
+    expect(await titlesFor(ws, "q=zebra")).toEqual(["Striped animals"]);
+    expect(await titlesFor(ws, "q=savanna")).toEqual([]);
   });
 });

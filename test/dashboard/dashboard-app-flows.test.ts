@@ -214,7 +214,7 @@ describe.each(["desktop", "phone"] as const)(
       const menuButton = () => page.getByRole("button", { name: /^Workspace: / });
       const menu = () => page.getByRole("menu", { name: "Workspaces" });
 
-      it("by keyboard: ↓ opens it on the first workspace, the current one checked; End, ↑, Enter switch; Escape closes to the button", async () => {
+      it("by keyboard: ↓ opens it on the first workspace, the current one checked; End, a first letter, ↑, Enter switch; Escape closes to the button", async () => {
         const second = await s.owner.post<{ id: string }>("/workspaces", {
           name: `Second desk ${width}`,
         });
@@ -232,6 +232,11 @@ describe.each(["desktop", "phone"] as const)(
         ).resolves.toBe("Fern Weekly");
         await s.checkScreen(screen("switcher-open"));
         await page.keyboard.press("End");
+        await expect(focusedLabel(page)).resolves.toBe("Create workspace");
+        // Type-ahead: a first letter moves to the next entry it starts, wrapping round.
+        await page.keyboard.press("f");
+        await expect(focusedLabel(page)).resolves.toBe("Fern Weekly");
+        await page.keyboard.press("c");
         await expect(focusedLabel(page)).resolves.toBe("Create workspace");
         await page.keyboard.press("Escape");
         await menu().waitFor({ state: "hidden" });

@@ -1,17 +1,9 @@
-import { useState } from "preact/hooks";
 import { type ApiKey, api, call } from "../api.js";
 import { ChoiceGroup } from "../components/choice-group.js";
-import { focusFirstInvalid, isValid } from "../components/form-check.js";
+import { useLimitForm } from "../components/limit-form.js";
 import { Modal } from "../components/modal.js";
-import {
-  checkLimit,
-  draftOf,
-  limitOf,
-  type RateLimitErrors,
-  RateLimitFields,
-} from "../components/rate-limit-fields.js";
+import { RateLimitFields } from "../components/rate-limit-fields.js";
 import { ErrorMessage } from "../components/status.js";
-import { useSubmit } from "../hooks.js";
 
 interface KeyLimitProps {
   workspaceId: string;
@@ -29,28 +21,20 @@ const KINDS = [
 
 /** The owner's editor of one key's rate limit: its own, or back to the workspace's default. */
 export function KeyLimitDialog({ workspaceId, apiKey, fallback, onSaved, onClose }: KeyLimitProps) {
-  const [kind, setKind] = useState<"default" | "own">(apiKey.rateLimit ? "own" : "default");
-  const [draft, setDraft] = useState(() => draftOf(apiKey.rateLimit));
-  const [errors, setErrors] = useState<RateLimitErrors>({});
-  const { busy, error, submit } = useSubmit();
-  const send = submit(async () => {
-    const key = await call(
-      api.PATCH("/workspaces/{workspaceId}/keys/{keyId}", {
-        params: { path: { workspaceId, keyId: apiKey.id } },
-        body: { rateLimit: kind === "own" ? limitOf(draft) : null },
-      }),
-    );
-    onSaved(key);
-    onClose();
-  });
-  /** Checked here first: a custom limit's fields show their own errors, nothing is sent. */
-  const save = (event: SubmitEvent) => {
-    event.preventDefault();
-    const found = kind === "own" ? checkLimit(draft) : {};
-    setErrors(found);
-    if (isValid(found)) send(event);
-    else focusFirstInvalid(event.currentTarget as HTMLFormElement);
-  };
+  const { kind, setKind, draft, setDraft, errors, busy, error, save } = useLimitForm(
+    apiKey.rateLimit,
+    "default",
+    async (rateLimit) => {
+      const key = await call(
+        api.PATCH("/workspaces/{workspaceId}/keys/{keyId}", {
+          params: { path: { workspaceId, keyId: apiKey.id } },
+          body: { rateLimit },
+        }),
+      );
+      onSaved(key);
+      onClose();
+    },
+  );
   return (
     <Modal
       title={`Rate limit of “${apiKey.name}”`}

@@ -23,6 +23,15 @@ export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: ()
     setCopied(true);
     setAsking(false);
   };
+  // A copy made with Ctrl+C counts when what it copied holds the key (not a label or the hint).
+  const onCopy = (event: ClipboardEvent) => {
+    const target = event.target;
+    const selected =
+      target instanceof HTMLInputElement
+        ? target.value.slice(target.selectionStart ?? 0, target.selectionEnd ?? 0)
+        : (document.getSelection()?.toString() ?? "");
+    if (selected.includes(minted.secret)) markCopied();
+  };
   const done = () => (copied ? onClose() : setAsking(true));
   const goBack = () => {
     fields.current?.querySelector("button")?.focus(); // the key's own Copy
@@ -43,7 +52,7 @@ export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: ()
       }
     >
       {/* A copy made with Ctrl+C (after a refused clipboard selected the text) counts too. */}
-      <div class="stack key-secret" ref={fields} onCopy={markCopied}>
+      <div class="stack key-secret" ref={fields} onCopy={onCopy}>
         <CopyOnceField
           id="minted-secret"
           label={`API key “${minted.key.name}”`}

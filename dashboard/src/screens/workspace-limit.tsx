@@ -1,16 +1,8 @@
-import { useState } from "preact/hooks";
 import { api, call, type WorkspaceRateLimit } from "../api.js";
 import { ChoiceGroup } from "../components/choice-group.js";
-import { focusFirstInvalid, isValid } from "../components/form-check.js";
-import {
-  checkLimit,
-  draftOf,
-  limitOf,
-  type RateLimitErrors,
-  RateLimitFields,
-} from "../components/rate-limit-fields.js";
+import { useLimitForm } from "../components/limit-form.js";
+import { RateLimitFields } from "../components/rate-limit-fields.js";
 import { ErrorMessage } from "../components/status.js";
-import { useSubmit } from "../hooks.js";
 import { limitText } from "../key-text.js";
 
 /** "1,200 per minute (server default)", "no limit (server default)", "600 per hour". */
@@ -34,28 +26,20 @@ const KINDS = [
 
 /** The default rate limit of the workspace's keys (settings; README, "Rate limits", enforcement). */
 export function WorkspaceLimit({ workspaceId, limits, canEdit, onSaved }: WorkspaceLimitProps) {
-  const [kind, setKind] = useState<"server" | "own">(limits.rateLimit ? "own" : "server");
-  const [draft, setDraft] = useState(() => draftOf(limits.rateLimit));
-  const [errors, setErrors] = useState<RateLimitErrors>({});
-  const { busy, error, submit } = useSubmit();
+  const { kind, setKind, draft, setDraft, errors, busy, error, save } = useLimitForm(
+    limits.rateLimit,
+    "server",
+    async (rateLimit) => {
+      const next = await call(
+        api.PUT("/workspaces/{workspaceId}/rate-limit", {
+          params: { path: { workspaceId } },
+          body: { rateLimit },
+        }),
+      );
+      onSaved(next);
+    },
+  );
   const server = limits.serverDefault ? limitText(limits.serverDefault) : "no limit";
-  const send = submit(async () => {
-    const next = await call(
-      api.PUT("/workspaces/{workspaceId}/rate-limit", {
-        params: { path: { workspaceId } },
-        body: { rateLimit: kind === "own" ? limitOf(draft) : null },
-      }),
-    );
-    onSaved(next);
-  });
-  /** Checked here first: a custom limit's fields show their own errors, nothing is sent. */
-  const save = (event: SubmitEvent) => {
-    event.preventDefault();
-    const found = kind === "own" ? checkLimit(draft) : {};
-    setErrors(found);
-    if (isValid(found)) send(event);
-    else focusFirstInvalid(event.currentTarget as HTMLFormElement);
-  };
   return (
     <section class="card limits" aria-labelledby="limits-title">
       <h2 id="limits-title">Default rate limit</h2>

@@ -1,8 +1,7 @@
 import type { Collections } from "../db/collections.js";
-import { versionFilter } from "./blog-rules.js";
+import { rewriteBlogsOnce } from "./rewrite-blogs-once.js";
 import { searchFieldsOf } from "./search-terms.js";
 
-const BATCH = 500;
 /** Set once every stored blog has its search fields; its absence makes the next start look. */
 export const SEARCH_FIELDS_MARKER = "blog-search-fields-1";
 
@@ -13,65 +12,22 @@ export const SEARCH_FIELDS_MARKER = "blog-search-fields-1";
  * give gets them. Derived fields only: no new `revision` or `updatedAt` (consumers see nothing,
  * the "recently edited" order does not change).
  *
- * Idempotent and safe with several instances starting at once: each write is a compare-and-set
- * on the version read (a blog edited meanwhile got its fields from that edit), and the marker is
- * set only when every write applied. Runs after the tag rewrite (tag-migration.ts), so it sees
- * tags in normal form. Returns how many blogs were written.
+ * Idempotent and safe with several instances starting at once (rewrite-blogs-once.ts). Runs
+ * after the tag rewrite (tag-migration.ts), so it sees tags in normal form. Returns how many
+ * blogs were written.
  */
-export async function fillSearchFields({
-  blogs,
-  markers,
-}: Pick<Collections, "blogs" | "markers">): Promise<number> {
-  if ((await markers.countDocuments({ _id: SEARCH_FIELDS_MARKER }, { limit: 1 })) > 0) return 0;
-  let written = 0;
-  let complete = true;
-  // In batches by `_id` (an index range each): never every blog in memory at once.
-  let after = "";
-  for (;;) {
-    const batch = await blogs
-      .find(
-        { _id: { $gt: after } },
-        {
-          projection: {
-            _id: 1,
-            title: 1,
-            slug: 1,
-            tags: 1,
-            revision: 1,
-            updatedAt: 1,
-            searchTerms: 1,
-            titleKey: 1,
-          },
-        },
-      )
-      .sort({ _id: 1 })
-      .limit(BATCH)
-      .toArray();
-    for (const doc of batch) {
+export function fillSearchFields(
+  collections: Pick<Collections, "blogs" | "markers">,
+): Promise<number> {
+  return rewriteBlogsOnce(collections, {
+    marker: SEARCH_FIELDS_MARKER,
+    fields: ["title", "slug", "tags", "searchTerms", "titleKey"],
+    rewrite: (doc) => {
       const fields = searchFieldsOf(doc);
-      if (
+      const same =
         doc.titleKey === fields.titleKey &&
-        JSON.stringify(doc.searchTerms) === JSON.stringify(fields.searchTerms)
-      ) {
-        continue;
-      }
-      const { matchedCount } = await blogs.updateOne(
-        { _id: doc._id, ...versionFilter(doc) },
-        { $set: fields },
-      );
-      if (matchedCount === 1) written++;
-      else complete = false;
-    }
-    const last = batch.at(-1);
-    if (last === undefined || batch.length < BATCH) break;
-    after = last._id;
-  }
-  if (complete) {
-    await markers.updateOne(
-      { _id: SEARCH_FIELDS_MARKER },
-      { $setOnInsert: { at: new Date() } },
-      { upsert: true },
-    );
-  }
-  return written;
+        JSON.stringify(doc.searchTerms) === JSON.stringify(fields.searchTerms);
+      return same ? null : { $set: fields };
+    },
+  });
 }
