@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { adminQueryLimits } from "../../../openapi/generated/admin-limits.js";
 import {
   type AdminBlog,
   api,
@@ -20,6 +21,20 @@ import "./blogs.css";
 const PAGE_SIZE = 20;
 /** Typing waits this long for the next key before the list is searched. */
 const SEARCH_DELAY_MS = 250;
+
+/**
+ * A search the API takes: at most its `maxLength` characters (code points, as the API counts
+ * them; the box's own `maxLength` counts UTF-16 units, so typing stays within). A longer `q` can
+ * only come from an edited or old link: it is cut, not sent to be refused.
+ */
+function searchable(q: string): string {
+  const max = Math.min(
+    adminQueryLimits.listAdminBlogs.q.maxLength,
+    adminQueryLimits.countAdminBlogs.q.maxLength,
+  );
+  const chars = Array.from(q);
+  return chars.length <= max ? q : chars.slice(0, max).join("").trim();
+}
 interface BlogsProps {
   workspace: Workspace;
   status: BlogStatus | null;
@@ -33,7 +48,8 @@ interface BlogsProps {
  * slug and tag words, sorted, one page at a time ("Load more" follows `nextCursor`). Filter,
  * search and sort live in the URL, so a list can be reloaded or shared as it is.
  */
-export function Blogs({ workspace, status, q, sort }: BlogsProps) {
+export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
+  const q = searchable(asked);
   useTitle(`Blogs · ${workspace.name}`);
   const [blogs, setBlogs] = useState<AdminBlog[] | null>(null);
   // What the blogs and counts held were loaded for: after a change of filter, search or sort,
@@ -49,7 +65,6 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
   const [error, setError] = useState<string | null>(null);
   const [typed, setTyped] = useState(q);
   const latest = useRef(0);
-  const latestCounts = useRef(0);
   const ws = workspace.id;
 
   const go = useCallback(
@@ -67,37 +82,41 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
     return () => clearTimeout(timer);
   }, [typed, q, go]);
 
-  /** The counts on the filters, for the current search; they never hold the list back. */
-  const loadCounts = useCallback(async () => {
-    const request = ++latestCounts.current;
+  /** Bumped by "Try again": the counts are fetched again with the list. */
+  const [countsRound, setCountsRound] = useState(0);
+  // The counts on the filters depend on the search only (not on filter, sort or page): fetched
+  // when it changes, the stale request cancelled. They never hold the list back.
+  useEffect(() => {
+    const controller = new AbortController();
     setCountsLoading(true);
-    try {
-      const total = await call(
-        api.GET("/workspaces/{workspaceId}/blog-counts", {
-          params: { path: { workspaceId: ws }, query: q === "" ? {} : { q } },
-        }),
-      );
-      if (request === latestCounts.current) {
+    call(
+      api.GET("/workspaces/{workspaceId}/blog-counts", {
+        params: { path: { workspaceId: ws }, query: q === "" ? {} : { q } },
+        signal: controller.signal,
+      }),
+    ).then(
+      (total) => {
+        if (controller.signal.aborted) return;
         setCounts(total);
         setCountsFor(q);
-      }
-    } catch {
-      // The list's own request reports a failure; stale counts would mislead.
-      if (request === latestCounts.current) {
+        setCountsLoading(false);
+      },
+      () => {
+        if (controller.signal.aborted) return;
+        // The list's own request reports a failure; stale counts would mislead.
         setCounts(null);
         setCountsFor(q);
-      }
-    }
-    if (request === latestCounts.current) setCountsLoading(false);
-  }, [ws, q]);
+        setCountsLoading(false);
+      },
+    );
+    return () => controller.abort();
+  }, [ws, q, countsRound]);
 
   const load = useCallback(
     async (cursor: string | null) => {
       const request = ++latest.current; // a newer request (another filter or search) wins
       setLoading(true);
       setError(null);
-      // The counts follow the list: fetched again with each first page.
-      if (cursor === null) void loadCounts();
       try {
         const page = await call(
           api.GET("/workspaces/{workspaceId}/blogs", {
@@ -123,7 +142,7 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
       }
       setLoading(false);
     },
-    [ws, status, q, sort, loadCounts],
+    [ws, status, q, sort],
   );
   useEffect(() => {
     setBlogs(null);
@@ -157,7 +176,15 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
         sort={sort}
         go={go}
       />
-      {error && <ErrorMessage message={error} onRetry={() => load(shown ? next : null)} />}
+      {error && (
+        <ErrorMessage
+          message={error}
+          onRetry={() => {
+            setCountsRound((n) => n + 1);
+            void load(shown ? next : null);
+          }}
+        />
+      )}
       <div aria-busy={firstLoad || loading ? "true" : "false"} class="blogs-results">
         {firstLoad && (
           <>
