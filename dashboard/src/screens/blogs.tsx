@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { adminQueryLimits } from "../../../openapi/generated/admin-limits.js";
 import {
   type AdminBlog,
   api,
-  type BlogCounts,
   type BlogSort,
   type BlogStatus,
   call,
@@ -13,6 +11,7 @@ import {
 import { ErrorMessage } from "../components/status.js";
 import { useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../router.js";
+import { searchable, useBlogCounts } from "./blogs-counts.js";
 import { BlogsEmpty } from "./blogs-empty.js";
 import { BlogRows, SkeletonRows } from "./blogs-rows.js";
 import { BlogsToolbar, type ListChange } from "./blogs-toolbar.js";
@@ -22,19 +21,6 @@ const PAGE_SIZE = 20;
 /** Typing waits this long for the next key before the list is searched. */
 const SEARCH_DELAY_MS = 250;
 
-/**
- * A search the API takes: at most its `maxLength` characters (code points, as the API counts
- * them; the box's own `maxLength` counts UTF-16 units, so typing stays within). A longer `q` can
- * only come from an edited or old link: it is cut, not sent to be refused.
- */
-function searchable(q: string): string {
-  const max = Math.min(
-    adminQueryLimits.listAdminBlogs.q.maxLength,
-    adminQueryLimits.countAdminBlogs.q.maxLength,
-  );
-  const chars = Array.from(q);
-  return chars.length <= max ? q : chars.slice(0, max).join("").trim();
-}
 interface BlogsProps {
   workspace: Workspace;
   status: BlogStatus | null;
@@ -52,14 +38,11 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
   const q = searchable(asked);
   useTitle(`Blogs · ${workspace.name}`);
   const [blogs, setBlogs] = useState<AdminBlog[] | null>(null);
-  // What the blogs and counts held were loaded for: after a change of filter, search or sort,
+  // What the blogs held were loaded for: after a change of filter, search or sort,
   // the screen renders once before its effect starts the new load, and must not show the old
   // list (or its empty state) as the new one's answer meanwhile.
   const listKey = `${status}|${sort}|${q}`;
   const [blogsFor, setBlogsFor] = useState<string | null>(null);
-  const [countsFor, setCountsFor] = useState<string | null>(null);
-  const [counts, setCounts] = useState<BlogCounts | null>(null);
-  const [countsLoading, setCountsLoading] = useState(true);
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -84,33 +67,7 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
 
   /** Bumped by "Try again": the counts are fetched again with the list. */
   const [countsRound, setCountsRound] = useState(0);
-  // The counts on the filters depend on the search only (not on filter, sort or page): fetched
-  // when it changes, the stale request cancelled. They never hold the list back.
-  useEffect(() => {
-    const controller = new AbortController();
-    setCountsLoading(true);
-    call(
-      api.GET("/workspaces/{workspaceId}/blog-counts", {
-        params: { path: { workspaceId: ws }, query: q === "" ? {} : { q } },
-        signal: controller.signal,
-      }),
-    ).then(
-      (total) => {
-        if (controller.signal.aborted) return;
-        setCounts(total);
-        setCountsFor(q);
-        setCountsLoading(false);
-      },
-      () => {
-        if (controller.signal.aborted) return;
-        // The list's own request reports a failure; stale counts would mislead.
-        setCounts(null);
-        setCountsFor(q);
-        setCountsLoading(false);
-      },
-    );
-    return () => controller.abort();
-  }, [ws, q, countsRound]);
+  const counts = useBlogCounts(ws, q, countsRound);
 
   const load = useCallback(
     async (cursor: string | null) => {
@@ -150,7 +107,6 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
   }, [load]);
 
   const shown = blogsFor === listKey ? blogs : null;
-  const shownCounts = countsFor === q ? counts : null;
   const firstLoad = shown === null && (loading || error === null);
   return (
     <>
@@ -169,8 +125,8 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
       </div>
       <BlogsToolbar
         status={status}
-        counts={shownCounts}
-        countsLoading={countsLoading}
+        counts={counts.counts}
+        countsLoading={counts.loading}
         typed={typed}
         onType={setTyped}
         sort={sort}
