@@ -1,6 +1,6 @@
 /**
  * The text of `openapi/generated/admin-limits.ts`: the validation keywords of every JSON request
- * body of openapi/admin.yaml, as values. openapi-typescript's types (admin.d.ts) carry no runtime
+ * body of openapi/admin.yaml, and of every GET operation's query parameters, as values. openapi-typescript's types (admin.d.ts) carry no runtime
  * values, so a form that wants to refuse what the API refuses (an input's `maxLength`, a
  * password's minimum) would otherwise copy the numbers. `npm run generate` writes the module
  * (openapi/generate-limits.ts) and `npm run check:generated` compares it with this function's
@@ -164,7 +164,40 @@ type JsonBody<Op extends keyof operations> =
 type AdminLimits = {
   readonly [Op in keyof operations]?: { readonly [Field in keyof JsonBody<Op>]-?: FieldLimits };
 };
+
+type Query<Op extends keyof operations> = NonNullable<operations[Op]["parameters"]["query"]>;
+
+type AdminQueryLimits = {
+  readonly [Op in keyof operations]?: { readonly [Name in keyof Query<Op>]-?: FieldLimits };
+};
 `;
+
+/**
+ * The GET operations' query parameters (the path item's and the operation's own), by
+ * operationId: what a screen may send as a search or a page size, for example.
+ */
+function queryLimits(spec: Node, paths: Node): string[] {
+  const operations: string[] = [];
+  for (const [route, item] of Object.entries(paths)) {
+    if (!isNode(item) || !isNode(item.get)) continue;
+    const operation = item.get;
+    const where = `GET ${route}`;
+    const declared = [item.parameters, operation.parameters].flatMap((list) =>
+      Array.isArray(list) ? list : [],
+    );
+    const fields = declared
+      .map((parameter, i) => resolve(spec, parameter, `${where} parameter ${i}`))
+      .filter((parameter) => parameter.in === "query" && typeof parameter.name === "string")
+      .map((parameter) => {
+        const name = String(parameter.name);
+        return `    ${key(name)}: ${literal(limitsOf(spec, parameter.schema, `${where} ${name}`))},`;
+      });
+    if (fields.length === 0) continue;
+    if (typeof operation.operationId !== "string") throw new Error(`${where}: no operationId`);
+    operations.push(`  ${key(operation.operationId)}: {\n${fields.join("\n")}\n  },`);
+  }
+  return operations;
+}
 
 /** The module's text, from the parsed admin.yaml. */
 export function limitsModule(spec: unknown): string {
@@ -189,5 +222,10 @@ export function limitsModule(spec: unknown): string {
       operations.push(`  ${key(operation.operationId)}: {\n${fields.join("\n")}\n  },`);
     }
   }
-  return `${HEADER}\nexport const adminLimits = {\n${operations.join("\n")}\n} as const satisfies AdminLimits;\n`;
+  const queries = queryLimits(spec, spec.paths);
+  return (
+    `${HEADER}\nexport const adminLimits = {\n${operations.join("\n")}\n} as const satisfies AdminLimits;\n` +
+    `\n/** The query parameters' limits of each GET operation, by operationId. */\n` +
+    `export const adminQueryLimits = {\n${queries.join("\n")}\n} as const satisfies AdminQueryLimits;\n`
+  );
 }

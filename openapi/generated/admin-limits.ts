@@ -30,6 +30,12 @@ type AdminLimits = {
   readonly [Op in keyof operations]?: { readonly [Field in keyof JsonBody<Op>]-?: FieldLimits };
 };
 
+type Query<Op extends keyof operations> = NonNullable<operations[Op]["parameters"]["query"]>;
+
+type AdminQueryLimits = {
+  readonly [Op in keyof operations]?: { readonly [Name in keyof Query<Op>]-?: FieldLimits };
+};
+
 export const adminLimits = {
   runSetup: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
@@ -116,3 +122,37 @@ export const adminLimits = {
     enabled: {},
   },
 } as const satisfies AdminLimits;
+
+/** The query parameters' limits of each GET operation, by operationId. */
+export const adminQueryLimits = {
+  listKeys: {
+    status: {},
+  },
+  listAudit: {
+    limit: { minimum: 1, maximum: 100 },
+    cursor: { minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" },
+  },
+  getKeyUsage: {
+    from: { maxLength: 40 },
+    to: { maxLength: 40 },
+    granularity: {},
+  },
+  getWorkspaceUsage: {
+    from: { maxLength: 40 },
+    to: { maxLength: 40 },
+  },
+  listAdminBlogs: {
+    status: {},
+    q: { minLength: 1, maxLength: 100, pattern: "\\S" },
+    sort: {},
+    limit: { minimum: 1, maximum: 100 },
+    cursor: { minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" },
+  },
+  countAdminBlogs: {
+    q: { minLength: 1, maxLength: 100, pattern: "\\S" },
+  },
+  listWebhookDeliveries: {
+    limit: { minimum: 1, maximum: 100 },
+    cursor: { minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" },
+  },
+} as const satisfies AdminQueryLimits;

@@ -1770,8 +1770,13 @@ export interface components {
          * @description Search words: only blogs whose title, slug or tags have a word starting with each of
          *     them (all must match), ignoring case and accents. Words are runs of letters and
          *     digits: `rel not` finds "Release notes" and the tag `release-notes`. 1–100 characters
-         *     after trimming; a `q` without any letter or digit matches no blog. Reserved characters
-         *     may be sent as they are (`q=.*`): they are not words, never patterns.
+         *     as sent (spaces included, nothing is trimmed before the length is checked), at least
+         *     one of them not white space; a `q` without any letter or digit matches no blog.
+         *     Reserved characters may be sent as they are (`q=.*`): they are not words, never
+         *     patterns. Words are compared by their first 24 characters. A blog is found by every
+         *     whole word of its title, slug and tags; a blog holds at most 600 search terms (words
+         *     and their prefixes), so with very many long words a typed prefix of one of its last
+         *     words (shortest first) may not find it, while the whole word always does.
          */
         BlogSearch: string;
         /** @description The webhook endpoint's ID. */
@@ -2910,8 +2915,13 @@ export interface operations {
                  * @description Search words: only blogs whose title, slug or tags have a word starting with each of
                  *     them (all must match), ignoring case and accents. Words are runs of letters and
                  *     digits: `rel not` finds "Release notes" and the tag `release-notes`. 1–100 characters
-                 *     after trimming; a `q` without any letter or digit matches no blog. Reserved characters
-                 *     may be sent as they are (`q=.*`): they are not words, never patterns.
+                 *     as sent (spaces included, nothing is trimmed before the length is checked), at least
+                 *     one of them not white space; a `q` without any letter or digit matches no blog.
+                 *     Reserved characters may be sent as they are (`q=.*`): they are not words, never
+                 *     patterns. Words are compared by their first 24 characters. A blog is found by every
+                 *     whole word of its title, slug and tags; a blog holds at most 600 search terms (words
+                 *     and their prefixes), so with very many long words a typed prefix of one of its last
+                 *     words (shortest first) may not find it, while the whole word always does.
                  */
                 q?: components["parameters"]["BlogSearch"];
                 /**
@@ -2997,8 +3007,13 @@ export interface operations {
                  * @description Search words: only blogs whose title, slug or tags have a word starting with each of
                  *     them (all must match), ignoring case and accents. Words are runs of letters and
                  *     digits: `rel not` finds "Release notes" and the tag `release-notes`. 1–100 characters
-                 *     after trimming; a `q` without any letter or digit matches no blog. Reserved characters
-                 *     may be sent as they are (`q=.*`): they are not words, never patterns.
+                 *     as sent (spaces included, nothing is trimmed before the length is checked), at least
+                 *     one of them not white space; a `q` without any letter or digit matches no blog.
+                 *     Reserved characters may be sent as they are (`q=.*`): they are not words, never
+                 *     patterns. Words are compared by their first 24 characters. A blog is found by every
+                 *     whole word of its title, slug and tags; a blog holds at most 600 search terms (words
+                 *     and their prefixes), so with very many long words a typed prefix of one of its last
+                 *     words (shortest first) may not find it, while the whole word always does.
                  */
                 q?: components["parameters"]["BlogSearch"];
             };

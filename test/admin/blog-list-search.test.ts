@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { fillSearchFields, SEARCH_FIELDS_MARKER } from "../../server/src/blogs/search-migration.js";
-import { titleKeyOf } from "../../server/src/blogs/search-terms.js";
+import {
+  MAX_TERMS,
+  searchTermsOf,
+  titleKeyOf,
+  wordsOf,
+} from "../../server/src/blogs/search-terms.js";
 import { compareCodePoints } from "../../server/src/blogs/tag-filter.js";
 import {
   normaliseStoredTags,
@@ -135,6 +140,33 @@ describe("search by title, slug and tag words (q)", () => {
     expect(Object.keys(edited.body)).not.toContain("searchTerms");
     expect(Object.keys(edited.body)).not.toContain("titleKey");
     await owner.delete(`/workspaces/${ws}/blogs/${blog.id}`);
+  });
+});
+
+describe("a blog with more prefixes than MAX_TERMS", () => {
+  /** A word of `n` letters and digits starting with `seed` (distinct seeds, distinct words). */
+  const word = (seed: string, n: number) =>
+    `${seed}abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmn`.slice(0, n);
+  // Title 8 × 24, slug 3 × 24 and tags 20 × 24 (clipped from 40) prefixes: 744, over the cap.
+  const blog = {
+    title: Array.from({ length: 8 }, (_, i) => word(`w${i}`, 24)).join(" "),
+    slug: Array.from({ length: 3 }, (_, i) => word(`s${i}`, 24)).join("-"),
+    tags: Array.from({ length: 20 }, (_, i) => word(`t${String(i).padStart(2, "0")}`, 40)),
+  };
+
+  it("keeps every whole word of title, slug and tags (prefixes go first), within the cap", () => {
+    const terms = searchTermsOf(blog);
+    expect(terms.length).toBe(MAX_TERMS);
+    const words = wordsOf([blog.title, blog.slug, ...blog.tags].join(" "));
+    for (const w of words) expect(terms, w).toContain(w.slice(0, 24));
+  });
+
+  it("the last tag, typed in full, still finds the blog", async () => {
+    const ws = await newWorkspace();
+    await write(ws, blog);
+    const last = blog.tags.at(-1) ?? "";
+    expect(await titlesFor(ws, `q=${last}`)).toEqual([blog.title]);
+    expect(await titlesFor(ws, `q=${blog.title.split(" ")[0]}`)).toEqual([blog.title]);
   });
 });
 

@@ -1,11 +1,12 @@
-import type { Route } from "playwright-core";
+import type { Request, Route } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
+import { adminQueryLimits } from "../../openapi/generated/admin-limits.js";
 import { type DashboardSession, openDashboardSession } from "../support/dashboard-session.js";
 
 // The Blogs screen (issue 22, items 4 and 5), in Chromium against the real server: counts on
 // the filters, the server-side search by title, slug and tag words, the sort, skeleton rows
-// while a page loads, empty states with a next step, and Retry after a failed load; at
+// while a page loads, empty states with a next step, and “Try again” after a failed load; at
 // 1280×800 and at 390×844.
 
 type AdminBlog = components["schemas"]["AdminBlog"];
@@ -56,6 +57,16 @@ async function open(ws: string, params = ""): Promise<void> {
   await s.page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
   await s.page.getByRole("radio", { name: /^All, \d+$/ }).waitFor();
   await settled();
+}
+
+/** The blog-counts requests the page sends from now on, until `stop()`. */
+function countsRequests(): { urls: string[]; stop: () => void } {
+  const urls: string[] = [];
+  const seen = (request: Request) => {
+    if (/\/blog-counts(\?|$)/.test(new URL(request.url()).pathname)) urls.push(request.url());
+  };
+  s.page.on("request", seen);
+  return { urls, stop: () => s.page.off("request", seen) };
 }
 
 async function searchFor(text: string): Promise<void> {
@@ -112,6 +123,39 @@ describe.each(["desktop", "phone"] as const)("at the %s width", (width) => {
       await sort.selectOption({ label: "Newest" });
       await expect.poll(shown).toEqual([...WRITTEN].reverse());
       expect(query().get("sort")).toBeNull();
+    });
+
+    it("the counts depend on the search only: a filter or a sort change asks for none", async () => {
+      await open(s.ws);
+      const asked = countsRequests();
+      await s.page.getByRole("radio", { name: "Released, 2" }).click();
+      await expect.poll(shown).toEqual(["Zebra crossing", "Release notes for June"]);
+      await s.page.getByLabel("Sort").selectOption({ label: "Oldest" });
+      await expect.poll(shown).toEqual(["Release notes for June", "Zebra crossing"]);
+      await settled();
+      expect(asked.urls).toEqual([]);
+      await s.page.getByRole("radio", { name: "Released, 2" }).waitFor();
+      // A new search does ask, once.
+      await searchFor("zeb");
+      expect(asked.urls).toHaveLength(1);
+      asked.stop();
+    });
+
+    it("the search box takes no more than the API does, and a longer link is cut, not refused", async () => {
+      await open(s.ws);
+      const max = adminQueryLimits.listAdminBlogs.q.maxLength;
+      await expect(search().getAttribute("maxlength")).resolves.toBe(String(max));
+      await search().fill(`zebra ${"x".repeat(max + 50)}`);
+      await expect(search().inputValue()).resolves.toHaveLength(max);
+      await expect.poll(() => query().get("q")?.length).toBe(max);
+      await settled();
+      await s.page.getByText(/^No blogs match/).waitFor();
+      // An edited link with an over-long q: the list and counts ask for its first `max` only.
+      const asked = countsRequests();
+      await open(s.ws, `?q=zebra${encodeURIComponent(` ${"y".repeat(max + 50)}`)}`);
+      expect(asked.urls.map((u) => new URL(u).searchParams.get("q")?.length)).toEqual([max]);
+      asked.stop();
+      await s.page.getByText(/^No blogs match/).waitFor();
     });
 
     it("a search that matches nothing says so, and “Clear search” brings the list back", async () => {
@@ -193,8 +237,14 @@ describe.each(["desktop", "phone"] as const)("at the %s width", (width) => {
       s.expectProblems(/response 500 GET .*\/blogs\?/, /console\.error .*500/);
       await s.page.goto(s.url(`/w/${s.ws}/blogs`));
       await s.page.getByRole("alert").getByText("The server had a problem.").waitFor();
+      await settled();
+      const asked = countsRequests();
       await s.page.getByRole("button", { name: "Try again" }).click();
       await expect.poll(shown).toEqual([...WRITTEN].reverse());
+      // "Try again" refreshes the counts with the list.
+      await settled();
+      expect(asked.urls).toHaveLength(1);
+      asked.stop();
       await expect(s.page.getByRole("alert").count()).resolves.toBe(0);
       await s.page.unroute(/\/api\/admin\/workspaces\/[^/]+\/blogs\?/, failOnce);
     });

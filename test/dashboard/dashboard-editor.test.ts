@@ -12,7 +12,7 @@ import {
 // The blog editor (issue 22, items 2, 3, 7 and 8; dashboard/README.md, "The editor"), in headless
 // Chromium against the real server, at 1280×800 and 390×844: the sticky action bar, Ctrl/⌘+S,
 // Write/Preview tabs on a phone, Tab order, deliberate Release/Unrelease/Remove, inline field
-// errors and Retry after a failed save.
+// errors and “Try again” after a failed save.
 
 interface Blog {
   id: string;
@@ -315,9 +315,65 @@ describe("Write / Preview", () => {
     await panel.locator("h2", { hasText: "Tabbed heading" }).waitFor();
     await expect(page.getByLabel("Body (Markdown)").isVisible()).resolves.toBe(false);
     await s.checkScreen("editor-phone-preview-tab");
+    // The check went to the desk width and back, hiding the tabs (and their focus) meanwhile.
+    await expect(preview.getAttribute("aria-selected")).resolves.toBe("true");
+    await preview.focus();
     await page.keyboard.press("ArrowLeft");
     await expect(write.getAttribute("aria-selected")).resolves.toBe("true");
     await expect(page.getByLabel("Body (Markdown)").isVisible()).resolves.toBe(true);
+  });
+
+  it("crossing 720 px keeps the same text area: its focus and text stay, no remount", async () => {
+    await s.setViewport("phone");
+    const blog = await makeBlog(false, "Kept body");
+    await openEditor(blog);
+    const body = page.getByLabel("Body (Markdown)");
+    await body.click();
+    await page.keyboard.type(" typed");
+    await body.evaluate((el) => {
+      (window as unknown as { keptBody?: Element }).keptBody = el;
+    });
+    for (const width of ["desktop", "phone"] as const) {
+      await s.setViewport(width);
+      await expect.poll(() => page.getByRole("tablist").count()).toBe(width === "phone" ? 1 : 0);
+      await expect(
+        body.evaluate(
+          (el) =>
+            el === (window as unknown as { keptBody?: Element }).keptBody &&
+            el === document.activeElement,
+        ),
+      ).resolves.toBe(true);
+      await expect(body.inputValue()).resolves.toBe("Kept body typed");
+    }
+  });
+
+  it("a body the server refuses while Preview shows switches to Write and focuses the body", async () => {
+    await s.setViewport("phone");
+    const blog = await makeBlog(false, "Refused body");
+    await openEditor(blog);
+    await page.route(blogPath(blog.id), (route) => {
+      if (route.request().method() !== "PATCH") return route.continue();
+      return route.fulfill({
+        status: 400,
+        contentType: "application/json",
+        body: JSON.stringify({ message: "request/body/bodyMarkdown must NOT contain a bell" }),
+      });
+    });
+    await page.getByLabel("Body (Markdown)").fill("Refused body, changed");
+    await page.getByRole("tab", { name: "Preview" }).click();
+    await expect(page.getByLabel("Body (Markdown)").isVisible()).resolves.toBe(false);
+    await saveShortcut("Control");
+    const body = page.getByLabel("Body (Markdown)");
+    await expectFieldError(body, /bell/);
+    s.expectProblems(
+      new RegExp(`^response 400 PATCH .*/blogs/${blog.id}$`),
+      /^console\.error Failed to load resource: .*400/,
+    );
+    await expect(
+      page.getByRole("tab", { name: "Write" }).getAttribute("aria-selected"),
+    ).resolves.toBe("true");
+    await expect.poll(() => body.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.unroute(blogPath(blog.id));
   });
 
   it("on a desk the body and its preview sit side by side, without tabs", async () => {
@@ -378,7 +434,7 @@ describe.each(WIDTHS)("errors at %s width", (width) => {
     await expect(slug.inputValue()).resolves.toBe(other.slug);
   });
 
-  it("a save that fails on the way offers Retry in the bar, which runs it again", async () => {
+  it("a save that fails on the way offers “Try again” in the bar, which runs it again", async () => {
     await s.setViewport(width);
     const blog = await makeBlog(false);
     await openEditor(blog);
@@ -398,11 +454,49 @@ describe.each(WIDTHS)("errors at %s width", (width) => {
     await stateLine().getByText("Unsaved changes.").waitFor();
     await page.evaluate(() => scrollTo(0, 0)); // the screenshot shows the bar where it starts
     if (width === "desktop") await s.checkScreen("editor-save-failed");
-    await alert.getByRole("button").click();
+    await alert.getByRole("button", { name: "Try again", exact: true }).click();
     await stateLine().getByText("Saved.", { exact: true }).waitFor();
     await expect(bar().getByRole("alert").count()).resolves.toBe(0);
     await expect(adminBlog(blog.id)).resolves.toMatchObject({ excerpt: "Sent twice" });
     await page.unroute(blogPath(blog.id));
+  });
+});
+
+describe("the offline banner and the action bar", () => {
+  it("on a phone scrolled down, a save failed on the network leaves Save and “Try again” on top of the banner", async () => {
+    await s.setViewport("phone");
+    const body = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1} of a long body.`);
+    const blog = await makeBlog(false, body.join("\n\n"));
+    await openEditor(blog);
+    await page.route(blogPath(blog.id), (route) => {
+      if (route.request().method() === "PATCH") return route.abort("failed");
+      return route.continue();
+    });
+    await page.getByLabel("Excerpt").fill("Not sent");
+    await page.getByRole("tab", { name: "Preview" }).click(); // the long page, as a reader sees it
+    await page.locator(".preview .prose p", { hasText: "Paragraph 120 " }).waitFor();
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+    await expect(page.evaluate(() => scrollY)).resolves.toBeGreaterThan(1000);
+    await saveShortcut("Control");
+    await bar().getByRole("alert").getByText("Could not reach the server").waitFor();
+    await page.locator(".offline-banner").waitFor();
+    s.expectProblems(
+      new RegExp(`^requestfailed PATCH .*/blogs/${blog.id} net::ERR_FAILED$`),
+      /^console\.error Failed to load resource: net::ERR_FAILED/,
+    );
+    // A tap at each button's centre reaches that button, not the banner.
+    for (const target of [button("Save"), bar().getByRole("button", { name: "Try again" })]) {
+      const onTop = await target.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+      });
+      expect(onTop).toBe(true);
+    }
+    await page.unroute(blogPath(blog.id));
+    // The banner goes with the next answered request: Try again now goes through.
+    await bar().getByRole("button", { name: "Try again" }).click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect(page.locator(".offline-banner").count()).resolves.toBe(0);
   });
 });
 

@@ -5,7 +5,11 @@ import { parse } from "yaml";
 import { committedTags, inputOf, parseTags, patchOf } from "../../dashboard/src/blog-draft.js";
 import { timeAgo } from "../../dashboard/src/time.js";
 import type { components } from "../../openapi/generated/admin.js";
-import { adminLimits, type FieldLimits } from "../../openapi/generated/admin-limits.js";
+import {
+  adminLimits,
+  adminQueryLimits,
+  type FieldLimits,
+} from "../../openapi/generated/admin-limits.js";
 
 type AdminBlog = components["schemas"]["AdminBlog"];
 
@@ -160,6 +164,19 @@ describe("the dashboard's form limits are admin.yaml's", () => {
       "blog body",
       adminLimits.createBlog.bodyMarkdown,
       schema("BlogInput", "bodyMarkdown"),
+      ["maxLength"],
+    ],
+    // The blog list's search box, and the `q` it sends to the list and the counts.
+    [
+      "blog search",
+      adminQueryLimits.listAdminBlogs.q,
+      "/components/parameters/BlogSearch/schema",
+      ["maxLength"],
+    ],
+    [
+      "blog counts search",
+      adminQueryLimits.countAdminBlogs.q,
+      "/components/parameters/BlogSearch/schema",
       ["maxLength"],
     ],
     // A cover image URL is null, empty, or an http(s) URL of at most this length.

@@ -114,8 +114,10 @@ export async function openDashboardSession(
   });
   page.on("requestfailed", (request) => {
     const failure = request.failure()?.errorText;
-    // The editor cancels a preview request that newer typing made stale: by design.
-    if (failure === "net::ERR_ABORTED" && /\/blogs\/preview$/.test(request.url())) return;
+    // The editor cancels a preview request that newer typing made stale, and the blog list the
+    // counts of a search typed on (or left): by design.
+    const cancellable = /\/blogs\/preview$|\/blog-counts(\?|$)/;
+    if (failure === "net::ERR_ABORTED" && cancellable.test(request.url())) return;
     problems.push(`requestfailed ${request.method()} ${request.url()} ${failure}`);
   });
   page.on("response", (response) => {

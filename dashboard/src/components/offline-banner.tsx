@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { forgetNetworkFailure, onReachabilityChange, serverReachable } from "../api.js";
 
 /**
@@ -33,8 +33,24 @@ export function useOffline(): boolean {
  */
 export function OfflineBanner() {
   const offline = useOffline();
+  const region = useRef<HTMLDivElement>(null);
+  // Other sticky things (the editor's action bar) stick below the banner, not under it: publish
+  // its height as `--offline-h` on the root (0 while online), kept true as the text wraps.
+  useEffect(() => {
+    const el = region.current;
+    if (!el) return;
+    const root = document.documentElement;
+    const publish = () => root.style.setProperty("--offline-h", `${el.offsetHeight}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty("--offline-h");
+    };
+  }, []);
   return (
-    <div class="offline-region" role="status">
+    <div class="offline-region" role="status" ref={region}>
       {offline && (
         <p class="offline-banner">
           <strong>You are offline.</strong> What is on screen stays readable. Changes you make will

@@ -1,3 +1,4 @@
+import { adminQueryLimits } from "../../../openapi/generated/admin-limits.js";
 import type { BlogCounts, BlogSort, BlogStatus } from "../api.js";
 
 const FILTERS: { value: BlogStatus | null; label: string; count: keyof BlogCounts }[] = [
@@ -70,6 +71,8 @@ export function BlogsToolbar({
           id="blog-search"
           type="search"
           placeholder="Search title, slug or tag"
+          // What the API takes: a longer search would only be refused, "Try again" and all.
+          maxLength={adminQueryLimits.listAdminBlogs.q.maxLength}
           value={typed}
           onInput={(e) => onType(e.currentTarget.value)}
         />

@@ -2,7 +2,6 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import {
   type AdminBlog,
   api,
-  type BlogCounts,
   type BlogSort,
   type BlogStatus,
   call,
@@ -12,6 +11,7 @@ import {
 import { ErrorMessage } from "../components/status.js";
 import { useTitle } from "../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../router.js";
+import { searchable, useBlogCounts } from "./blogs-counts.js";
 import { BlogsEmpty } from "./blogs-empty.js";
 import { BlogRows, SkeletonRows } from "./blogs-rows.js";
 import { BlogsToolbar, type ListChange } from "./blogs-toolbar.js";
@@ -20,6 +20,7 @@ import "./blogs.css";
 const PAGE_SIZE = 20;
 /** Typing waits this long for the next key before the list is searched. */
 const SEARCH_DELAY_MS = 250;
+
 interface BlogsProps {
   workspace: Workspace;
   status: BlogStatus | null;
@@ -33,23 +34,20 @@ interface BlogsProps {
  * slug and tag words, sorted, one page at a time ("Load more" follows `nextCursor`). Filter,
  * search and sort live in the URL, so a list can be reloaded or shared as it is.
  */
-export function Blogs({ workspace, status, q, sort }: BlogsProps) {
+export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
+  const q = searchable(asked);
   useTitle(`Blogs · ${workspace.name}`);
   const [blogs, setBlogs] = useState<AdminBlog[] | null>(null);
-  // What the blogs and counts held were loaded for: after a change of filter, search or sort,
+  // What the blogs held were loaded for: after a change of filter, search or sort,
   // the screen renders once before its effect starts the new load, and must not show the old
   // list (or its empty state) as the new one's answer meanwhile.
   const listKey = `${status}|${sort}|${q}`;
   const [blogsFor, setBlogsFor] = useState<string | null>(null);
-  const [countsFor, setCountsFor] = useState<string | null>(null);
-  const [counts, setCounts] = useState<BlogCounts | null>(null);
-  const [countsLoading, setCountsLoading] = useState(true);
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [typed, setTyped] = useState(q);
   const latest = useRef(0);
-  const latestCounts = useRef(0);
   const ws = workspace.id;
 
   const go = useCallback(
@@ -67,37 +65,15 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
     return () => clearTimeout(timer);
   }, [typed, q, go]);
 
-  /** The counts on the filters, for the current search; they never hold the list back. */
-  const loadCounts = useCallback(async () => {
-    const request = ++latestCounts.current;
-    setCountsLoading(true);
-    try {
-      const total = await call(
-        api.GET("/workspaces/{workspaceId}/blog-counts", {
-          params: { path: { workspaceId: ws }, query: q === "" ? {} : { q } },
-        }),
-      );
-      if (request === latestCounts.current) {
-        setCounts(total);
-        setCountsFor(q);
-      }
-    } catch {
-      // The list's own request reports a failure; stale counts would mislead.
-      if (request === latestCounts.current) {
-        setCounts(null);
-        setCountsFor(q);
-      }
-    }
-    if (request === latestCounts.current) setCountsLoading(false);
-  }, [ws, q]);
+  /** Bumped by "Try again": the counts are fetched again with the list. */
+  const [countsRound, setCountsRound] = useState(0);
+  const counts = useBlogCounts(ws, q, countsRound);
 
   const load = useCallback(
     async (cursor: string | null) => {
       const request = ++latest.current; // a newer request (another filter or search) wins
       setLoading(true);
       setError(null);
-      // The counts follow the list: fetched again with each first page.
-      if (cursor === null) void loadCounts();
       try {
         const page = await call(
           api.GET("/workspaces/{workspaceId}/blogs", {
@@ -123,7 +99,7 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
       }
       setLoading(false);
     },
-    [ws, status, q, sort, loadCounts],
+    [ws, status, q, sort],
   );
   useEffect(() => {
     setBlogs(null);
@@ -131,7 +107,6 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
   }, [load]);
 
   const shown = blogsFor === listKey ? blogs : null;
-  const shownCounts = countsFor === q ? counts : null;
   const firstLoad = shown === null && (loading || error === null);
   return (
     <>
@@ -150,14 +125,22 @@ export function Blogs({ workspace, status, q, sort }: BlogsProps) {
       </div>
       <BlogsToolbar
         status={status}
-        counts={shownCounts}
-        countsLoading={countsLoading}
+        counts={counts.counts}
+        countsLoading={counts.loading}
         typed={typed}
         onType={setTyped}
         sort={sort}
         go={go}
       />
-      {error && <ErrorMessage message={error} onRetry={() => load(shown ? next : null)} />}
+      {error && (
+        <ErrorMessage
+          message={error}
+          onRetry={() => {
+            setCountsRound((n) => n + 1);
+            void load(shown ? next : null);
+          }}
+        />
+      )}
       <div aria-busy={firstLoad || loading ? "true" : "false"} class="blogs-results">
         {firstLoad && (
           <>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useId, useRef, useState } from "preact/hooks";
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
 import type { AdminBlog } from "../api.js";
 import { Field } from "../components/field.js";
@@ -63,32 +63,40 @@ export function BodyEditor({ workspaceId, value, onInput, saved, error }: BodyEd
       )}
     </>
   );
-  if (phone) return <BodyTabs write={write} preview={shown} pending={preview.pending} />;
   return (
-    <div class="body-editor">
-      {write}
-      <section class="preview" aria-labelledby="preview-title" aria-busy={preview.pending}>
-        <h2 id="preview-title" class="label-like">
-          Preview
-        </h2>
-        {shown}
-      </section>
-    </div>
+    <BodyLayout
+      phone={phone}
+      write={write}
+      preview={shown}
+      pending={preview.pending}
+      error={error}
+    />
   );
 }
 
 type Tab = "write" | "preview";
 const TABS: readonly Tab[] = ["write", "preview"];
 
-/** WAI-ARIA tabs (automatic activation): arrows, Home and End move between Write and Preview. */
-function BodyTabs(props: {
+/**
+ * ONE tree at every width, so crossing 720 px (a phone turned, a window resized) never remounts
+ * the text area (its focus, scroll and undo history stay): side by side on a desk; on a phone
+ * the same elements become WAI-ARIA tabs (automatic activation: arrows, Home and End).
+ */
+function BodyLayout(props: {
+  phone: boolean;
   write: ComponentChildren;
   preview: ComponentChildren;
   pending: boolean;
+  error: string | undefined;
 }) {
+  const { phone } = props;
   const [tab, setTab] = useState<Tab>("write");
   const id = useId();
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
+  // A refused body is shown (and focused by focusFirstInvalid, a frame later) on the Write tab.
+  useLayoutEffect(() => {
+    if (props.error) setTab("write");
+  }, [props.error]);
   const choose = (next: Tab) => {
     setTab(next);
     tabRefs.current[next]?.focus();
@@ -109,9 +117,18 @@ function BodyTabs(props: {
     event.preventDefault();
     choose(to);
   };
+  const panel = (t: Tab) =>
+    phone
+      ? {
+          role: "tabpanel" as const,
+          id: `${id}-${t}`,
+          "aria-labelledby": `${id}-${t}-tab`,
+          hidden: tab !== t,
+        }
+      : {};
   return (
-    <div class="body-tabs">
-      <div role="tablist" aria-label="Body" class="tab-list" onKeyDown={onKeyDown}>
+    <div class={phone ? "body-editor body-tabs" : "body-editor"}>
+      <div role="tablist" aria-label="Body" class="tab-list" onKeyDown={onKeyDown} hidden={!phone}>
         {TABS.map((t) => (
           <button
             key={t}
@@ -131,27 +148,23 @@ function BodyTabs(props: {
           </button>
         ))}
       </div>
-      {/* Both panels stay mounted: the text area keeps its scroll and undo history. */}
-      <div
-        role="tabpanel"
-        id={`${id}-write`}
-        aria-labelledby={`${id}-write-tab`}
-        hidden={tab !== "write"}
-      >
+      <div class="body-write" {...panel("write")}>
         {props.write}
       </div>
-      <div
-        role="tabpanel"
-        id={`${id}-preview`}
-        aria-labelledby={`${id}-preview-tab`}
-        aria-busy={props.pending}
-        hidden={tab !== "preview"}
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: the APG's tabs pattern: a panel whose content may hold nothing focusable is itself in the Tab order, so a keyboard reaches (and scrolls) the preview.
-        tabIndex={0}
+      <section
         class="preview"
+        aria-labelledby={phone ? undefined : `${id}-preview-title`}
+        aria-busy={props.pending}
+        {...panel("preview")}
+        // The APG's tabs pattern: a panel that may hold nothing focusable is itself in the Tab
+        // order, so a keyboard reaches (and scrolls) the preview.
+        tabIndex={phone ? 0 : undefined}
       >
+        <h2 id={`${id}-preview-title`} class="label-like" hidden={phone}>
+          Preview
+        </h2>
         {props.preview}
-      </div>
+      </section>
     </div>
   );
 }

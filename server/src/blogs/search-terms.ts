@@ -11,7 +11,11 @@ import type { BlogDoc } from "../db/collections.js";
 
 /** Longer words are stored (and searched) by their first this many characters. */
 export const MAX_TERM_LENGTH = 24;
-/** At most this many terms per blog, the first words' first: bounds a blog's index entries. */
+/**
+ * At most this many terms per blog: bounds a blog's index entries. Every whole word fits (a
+ * title of 200, a slug of 80 and 20 tags of 40 characters hold at most 540 words); only
+ * prefixes can be left out, the last words' shortest ones first (`searchTermsOf`).
+ */
 export const MAX_TERMS = 600;
 
 /**
@@ -33,19 +37,20 @@ const clip = (word: string): string => [...word].slice(0, MAX_TERM_LENGTH).join(
 
 /**
  * What a blog stores for the search: each word of its title, slug and tags with all its
- * prefixes (from one character: a search box is typed one letter at a time), distinct, in the
- * order the words come. "Café" stores `c`, `ca`, `caf`, `cafe`.
+ * prefixes (from one character: a search box is typed one letter at a time), distinct. "Café"
+ * stores `c`, `ca`, `caf`, `cafe`. Every whole word comes first, so the `MAX_TERMS` cap can only
+ * cost prefixes (of the last words, longest kept first), never a whole word: a blog is always
+ * found by each word of its title, slug and tags typed in full.
  */
 export function searchTermsOf(blog: Pick<BlogDoc, "title" | "slug" | "tags">): string[] {
-  const terms = new Set<string>();
-  for (const word of wordsOf([blog.title, blog.slug, ...blog.tags].join(" "))) {
-    const chars = [...clip(word)];
-    for (let n = 1; n <= chars.length && terms.size < MAX_TERMS; n++) {
+  const words = wordsOf([blog.title, blog.slug, ...blog.tags].join(" ")).map((w) => [...clip(w)]);
+  const terms = new Set(words.map((chars) => chars.join("")));
+  for (const chars of words) {
+    for (let n = chars.length - 1; n >= 1 && terms.size < MAX_TERMS; n--) {
       terms.add(chars.slice(0, n).join(""));
     }
-    if (terms.size >= MAX_TERMS) break;
   }
-  return [...terms];
+  return [...terms].slice(0, MAX_TERMS);
 }
 
 /**
