@@ -200,7 +200,12 @@ describe("keys screen — rolling", () => {
     await expectNoAxeViolations("the rolled key's secret");
     await secretDialog.getByRole("button", { name: "Done" }).click();
     await secretDialog.getByRole("button", { name: "Close without copying" }).click();
+    await secretDialog.waitFor({ state: "detached" });
     await expect(page.getByText(secret).count()).resolves.toBe(0);
+    // The focus stays on the page (the old key's Actions, or the notice), not fallen to <body>.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.tagName ?? "none"))
+      .not.toMatch(/^(BODY|none)$/);
 
     const overview = page.getByRole("region", { name: "Rolling “Mobile app”" });
     const oldSide = overview.getByRole("definition").first();
