@@ -3,7 +3,7 @@
 // did not reach the server) and its going away; Retry after a failed load; the workspace switcher
 // (a menu button) by keyboard and by pointer, with "Create workspace" inside it; the password
 // fields' Show/Hide button; inline field errors instead of the browser's bubbles.
-import type { Locator, Page } from "playwright-core";
+import type { Locator, Page, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fieldOfMessage } from "../../dashboard/src/components/checked-form.js";
 import { problemOf } from "../../dashboard/src/components/field-rules.js";
@@ -53,6 +53,20 @@ async function expectRefused(
 }
 
 /** Waits until `control` has the focus (forms move it after the errors have rendered). */
+/**
+ * Resolves once the keys screen's workspace usage has been fetched twice (on mount, then after
+ * the keys' first load), so the next `page.goto` cuts off no request of that screen.
+ */
+const keysScreenSettled = (page: Page) =>
+  new Promise<void>((done) => {
+    let finished = 0;
+    const on = (r: Request) => {
+      if (!new URL(r.url()).pathname.endsWith("/usage") || ++finished < 2) return;
+      page.off("requestfinished", on);
+      done();
+    };
+    page.on("requestfinished", on);
+  });
 const focused = (page: Page, control: Locator) => control.and(page.locator(":focus")).waitFor();
 const focusedLabel = (page: Page) =>
   page.evaluate(() => {
@@ -157,12 +171,31 @@ describe.each(["desktop", "phone"] as const)(
             times: 1,
           },
         );
+        // The invitations, asked at the same moment, are held until the banner shows: their
+        // answer, coming after the failure, must not hide it (only an answer to a request sent
+        // after the failure does).
+        let release = () => {};
+        const released = new Promise<void>((done) => {
+          release = done;
+        });
+        let held = false;
+        await page.route(
+          /\/api\/admin\/workspaces\/[^/]+\/invitations$/,
+          async (r) => {
+            held = true;
+            await released;
+            await r.continue();
+          },
+          { times: 1 },
+        );
         await page.getByRole("link", { name: "Members" }).click();
         await heading(page, "Members").waitFor();
         await banner(page).waitFor();
         s.expectProblems(OFFLINE);
-        // The invitations, asked at the same moment and answered, do not hide it: only an answer
-        // to a request sent after the failure does.
+        expect(held).toBe(true);
+        const answered = page.waitForResponse(/\/invitations$/);
+        release();
+        await answered;
         await page.getByText("None. Invited people show here").waitFor();
         await expect(banner(page).count()).resolves.toBe(1);
         await page.getByRole("button", { name: "Try again" }).click();
@@ -275,9 +308,11 @@ describe.each(["desktop", "phone"] as const)(
         await s.checkScreen(screen("new-workspace-error"));
         await name.fill(`Third desk ${width}`);
         await expect(name.getAttribute("aria-invalid")).resolves.toBeNull();
+        const settled = keysScreenSettled(page);
         await dialog.getByRole("button", { name: "Create workspace" }).click();
         await dialog.waitFor({ state: "detached" });
         await heading(page, "API keys").waitFor();
+        await settled;
         await expect(menuButton().textContent()).resolves.toContain(`Third desk ${width}`);
         await menuButton().click();
         await expect(
@@ -318,6 +353,46 @@ describe.each(["desktop", "phone"] as const)(
         await focused(page, page.getByRole("button", { name: "Show password" }).first());
         const fresh = page.getByLabel("New password", { exact: true });
         await expect(fresh.getAttribute("autocomplete")).resolves.toBe("new-password");
+      });
+
+      it("a shown password is masked again as its form is submitted, and when the field goes away", async () => {
+        await goto("/account", "Your account");
+        const current = page.getByLabel("Current password", { exact: true });
+        await current.fill("abcd");
+        await page.getByRole("button", { name: "Show password" }).first().click();
+        await expect(current.getAttribute("type")).resolves.toBe("text");
+        // The type the form's submit event leaves, read after every handler has run.
+        await page.evaluate(() => {
+          document.addEventListener(
+            "submit",
+            (e) => {
+              const input = (e.target as HTMLFormElement).querySelector(
+                'input[autocomplete="current-password"]',
+              );
+              document.body.dataset.typeAtSubmit = (input as HTMLInputElement).type;
+            },
+            { once: true },
+          );
+        });
+        // The new password is empty: refused on the form, nothing sent, the submit event fired.
+        await page.getByRole("button", { name: "Change password" }).click();
+        await expect(page.locator("body").getAttribute("data-type-at-submit")).resolves.toBe(
+          "password",
+        );
+        await page.getByRole("button", { name: "Show password" }).first().waitFor();
+        await expect(current.getAttribute("type")).resolves.toBe("password");
+        // Shown again, then the screen left: the detached input is a password field again.
+        await page.getByRole("button", { name: "Show password" }).first().click();
+        await expect(current.getAttribute("type")).resolves.toBe("text");
+        const input = await current.elementHandle();
+        const settled = keysScreenSettled(page);
+        await page.locator("a.brand").click(); // home: the first workspace's keys
+        await heading(page, "API keys").waitFor();
+        await settled;
+        await expect(
+          input?.evaluate((el) => [el.isConnected, (el as HTMLInputElement).type]),
+        ).resolves.toEqual([false, "password"]);
+        await input?.dispose();
       });
     });
 

@@ -200,7 +200,20 @@ describe("keys screen — rolling", () => {
     await expectNoAxeViolations("the rolled key's secret");
     await secretDialog.getByRole("button", { name: "Done" }).click();
     await secretDialog.getByRole("button", { name: "Close without copying" }).click();
+    await secretDialog.waitFor({ state: "detached" });
     await expect(page.getByText(secret).count()).resolves.toBe(0);
+    // The focus stays on the page (the old key's Actions, or the notice), not fallen to <body>:
+    // read two frames on, once the screen's own focus fix-up has run.
+    await expect(
+      page.evaluate(
+        () =>
+          new Promise((done) =>
+            requestAnimationFrame(() =>
+              requestAnimationFrame(() => done(document.activeElement?.tagName ?? "none")),
+            ),
+          ),
+      ),
+    ).resolves.not.toMatch(/^(BODY|none)$/);
 
     const overview = page.getByRole("region", { name: "Rolling “Mobile app”" });
     const oldSide = overview.getByRole("definition").first();

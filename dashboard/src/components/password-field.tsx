@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { Field } from "./field.js";
 import "./chrome.css";
 
@@ -38,11 +38,26 @@ export function PasswordField(props: PasswordFieldProps) {
     if (!el) return;
     selection.current = pressedAt.current ?? caretOf(el);
     pressedAt.current = null;
-    // Set on the element, not rendered: Preact's input types tie `type` to a literal, and it
-    // leaves the attribute be, the rendered `type` never changing.
-    el.type = shown ? "password" : "text";
     setShown(!shown);
   };
+  // A shown password is masked again as its form is submitted (capture: before the form's own
+  // handler), so the browser sees a password field — it offers to save it and keeps it out of
+  // the autofill history of text fields — and when the field goes away. Set on the element too,
+  // as the re-render comes after the submit event.
+  useEffect(() => {
+    const el = input.current;
+    const form = el?.form;
+    if (!el || !form) return;
+    const mask = () => {
+      el.type = "password";
+      setShown(false);
+    };
+    form.addEventListener("submit", mask, true);
+    return () => {
+      form.removeEventListener("submit", mask, true);
+      el.type = "password";
+    };
+  }, []);
   // Chromium moves the caret to the start when the type changes and the input is laid out
   // again: put it back once rendered, and again after the next layout.
   useLayoutEffect(() => {
@@ -63,7 +78,8 @@ export function PasswordField(props: PasswordFieldProps) {
           <input
             {...p}
             ref={input}
-            type="password"
+            // Preact types an input's `type` per role, so a union is spread, not one `type`.
+            {...(shown ? { type: "text" as const } : { type: "password" as const })}
             required={props.required}
             minLength={props.minLength}
             maxLength={props.maxLength}

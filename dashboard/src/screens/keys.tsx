@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import {
   type ApiKey,
   api,
@@ -44,19 +44,24 @@ export function Keys({ workspace }: { workspace: Workspace }) {
   /** Bumped by every load (the 10 s refresh too), so the workspace's usage total follows. */
   const [loads, setLoads] = useState(0);
 
+  /** The newest load: the 10 s refresh and the reload after a change can answer out of order,
+   * and an older answer (a just-revoked key still active) must not overwrite a newer one. */
+  const latest = useRef(0);
   const load = useCallback(async () => {
+    const request = ++latest.current;
     const path = { workspaceId: workspace.id };
     try {
       const [list, workspaceLimits] = await Promise.all([
         call(api.GET("/workspaces/{workspaceId}/keys", { params: { path } })),
         call(api.GET("/workspaces/{workspaceId}/rate-limit", { params: { path } })),
       ]);
+      if (request !== latest.current) return;
       setKeys([...list.data].sort(byStatusThenNewest));
       setLimits(workspaceLimits);
       setLoads((n) => n + 1);
       setError(null);
     } catch (err) {
-      setError(messageOf(err));
+      if (request === latest.current) setError(messageOf(err));
     }
   }, [workspace.id]);
   useEffect(() => {
@@ -64,10 +69,30 @@ export function Keys({ workspace }: { workspace: Workspace }) {
   }, [load]);
   useVisibleInterval(load, KEYS_REFRESH_MS);
   const now = Date.now();
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  /**
+   * A change can take away the element that had the focus: a revoked key's row (its Actions
+   * button, where the confirmation returned the focus) goes into the folded, hidden "Show N
+   * revoked" table; "Mint your first key" goes once there is a key. Once the change has rendered,
+   * a focus fallen to <body> goes to the fold's button, else the notice, so keyboard and screen
+   * reader users stay where the key went.
+   */
+  const refocusIfLost = () =>
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if ((active && active !== document.body) || document.querySelector("dialog[open]")) return;
+      const fold = document.querySelector<HTMLElement>(".revoked-fold > button");
+      (fold ?? noticeRef.current)?.focus();
+    });
   const changed = async (message: string) => {
     setNotice(message);
     setVersion((v) => v + 1);
     await load();
+    refocusIfLost();
+  };
+  const closed = (close: () => void) => () => {
+    close();
+    refocusIfLost();
   };
 
   const revoke = async (key: ApiKey) => {
@@ -99,7 +124,13 @@ export function Keys({ workspace }: { workspace: Workspace }) {
           Mint key
         </button>
       </div>
-      <div role="status">{notice && <p class="notice success">{notice}</p>}</div>
+      <div role="status">
+        {notice && (
+          <p class="notice success" ref={noticeRef} tabIndex={-1}>
+            {notice}
+          </p>
+        )}
+      </div>
       {error && (
         <ErrorMessage message={keys ? `Could not refresh: ${error}` : error} onRetry={load} />
       )}
@@ -150,7 +181,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
         <MintKeyDialog
           workspaceId={workspace.id}
           onMinted={(minted) => void changed(`Key “${minted.name}” minted.`)}
-          onClose={() => setMinting(false)}
+          onClose={closed(() => setMinting(false))}
         />
       )}
       {rolling && (
@@ -163,7 +194,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
               `Key “${rolling.name}” rolled. Deploy the new key before the old one expires.`,
             );
           }}
-          onClose={() => setRolling(null)}
+          onClose={closed(() => setRolling(null))}
         />
       )}
       {limiting && (
@@ -180,7 +211,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
           title={`Revoke “${revoking.name}”?`}
           confirmLabel="Revoke key"
           onConfirm={() => revoke(revoking)}
-          onClose={() => setRevoking(null)}
+          onClose={closed(() => setRevoking(null))}
         >
           <p>
             Requests with the key <code>{revoking.prefix}…</code> will get 401 from now on. A
