@@ -447,6 +447,28 @@ describe.each(WIDTHS)("the once-only key dialog at %s width", (width) => {
     await expect(dialog.getByLabel("API key “Unsure key”").inputValue()).resolves.toBe(secret);
   });
 
+  it("a Ctrl+C of the hint or a label is no copy of the key: “Done” still asks; a Ctrl+C of the key is", async () => {
+    const { dialog } = await openSecretDialog("Hint key");
+    // The hint's words selected and copied, as a reader might.
+    await dialog.locator("p.hint", { hasText: "x-api-key" }).evaluate((hint) => {
+      const range = document.createRange();
+      range.selectNodeContents(hint);
+      document.getSelection()?.removeAllRanges();
+      document.getSelection()?.addRange(range);
+    });
+    await page.keyboard.press("Control+C");
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog.getByRole("alert").textContent()).resolves.toContain(
+      "You have not copied the key.",
+    );
+    await dialog.getByRole("button", { name: "Go back and copy" }).click();
+    // The key's field selects itself on focus: Ctrl+C copies the key.
+    await dialog.getByLabel("API key “Hint key”").focus();
+    await page.keyboard.press("Control+C");
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await dialog.waitFor({ state: "detached" });
+  });
+
   it("Copy puts the line on the clipboard, reads “Copied”, then “Copy” again; “Done” after a Copy closes", async () => {
     const { dialog, secret } = await openSecretDialog("Copy key");
     await dialog.getByRole("button", { name: "Copy As an environment variable" }).click();
