@@ -103,9 +103,30 @@ export function onReachabilityChange(listener: (reachable: boolean) => void): ()
   return () => reachabilityListeners.delete(listener);
 }
 
+/** Admin requests sent and not yet answered. */
+let inFlight = 0;
+
+/**
+ * Resolves once no admin request has been in flight for 100 ms (so the requests that the last
+ * answers set off have started and ended too), or after `maxMs` whatever happens. Signing out
+ * waits for it: a request still on its way when the session ends would come back 401, a failed
+ * request in the console of an ordinary sign-out.
+ */
+export async function requestsSettled(maxMs = 3000): Promise<void> {
+  const until = Date.now() + maxMs;
+  let quietSince = Number.POSITIVE_INFINITY;
+  while (Date.now() < until) {
+    if (inFlight > 0) quietSince = Number.POSITIVE_INFINITY;
+    else if (quietSince === Number.POSITIVE_INFINITY) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 100) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
   const started = requestCount++;
   let outcome: Outcome<T>;
+  inFlight++;
   try {
     outcome = await request;
   } catch (err) {
@@ -115,6 +136,8 @@ async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
       setReachable(false);
     }
     throw new ApiError("Could not reach the server. Check your connection and try again.", 0);
+  } finally {
+    inFlight--;
   }
   if (started >= failedAt) setReachable(true);
   if (!outcome.response.ok) {

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { adminLimits } from "../../../openapi/generated/admin-limits.js";
-import { ApiError, api, type Me, messageOf, send } from "../api.js";
+import { ApiError, api, type Me, messageOf, requestsSettled, send } from "../api.js";
 import { fieldOfMessage, useCheckedForm } from "../components/checked-form.js";
 import { problemOf } from "../components/field-rules.js";
 import { NewPasswordField } from "../components/new-password-field.js";
@@ -124,6 +124,7 @@ function ChangePassword() {
 function SignOutEverywhere({ onDone }: { onDone: () => void }) {
   const { busy, error, submit } = useSubmit();
   const signOut = submit(async () => {
+    await requestsSettled(); // none still on its way comes back 401 (api.ts)
     await send(api.DELETE("/me/sessions"));
     onDone();
   });

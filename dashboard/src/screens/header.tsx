@@ -1,5 +1,13 @@
-import { useState } from "preact/hooks";
-import { ApiError, api, type Me, messageOf, send, type Workspace } from "../api.js";
+import { useRef, useState } from "preact/hooks";
+import {
+  ApiError,
+  api,
+  type Me,
+  messageOf,
+  requestsSettled,
+  send,
+  type Workspace,
+} from "../api.js";
 import { Logo } from "../components/logo.js";
 import { ErrorMessage } from "../components/status.js";
 import { hrefOf, navigate, onLinkClick, type Route } from "../router.js";
@@ -34,13 +42,20 @@ export function Header(props: HeaderProps) {
       ),
     );
   };
+  const signingOut = useRef(false);
   const signOut = async () => {
+    if (signingOut.current) return; // a second click would end an ended session: a 401
+    signingOut.current = true;
     setError(null);
+    await requestsSettled();
     try {
       await send(api.DELETE("/session"));
     } catch (err) {
       // 401: the session was already gone, which is what signing out wanted.
-      if (!(err instanceof ApiError && err.status === 401)) return setError(messageOf(err));
+      if (!(err instanceof ApiError && err.status === 401)) {
+        signingOut.current = false;
+        return setError(messageOf(err));
+      }
     }
     onSignedOut();
   };
