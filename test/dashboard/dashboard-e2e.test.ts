@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import { launchChromium } from "../support/chromium.js";
 import { seriousViolations } from "../support/dashboard-axe.js";
 import { newestFileTime } from "../support/dashboard-build.js";
+import { type PageProblems, watchPageProblems } from "../support/page-problems.js";
 import { useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -51,17 +52,10 @@ let page: Page;
 let secret = "";
 const outsideRequests: string[] = [];
 
-/**
- * Everything the page did that a person with the browser's console open would see as a problem:
- * console errors and warnings (failed resources, CSP violations), uncaught errors, failed
- * requests and responses with status ≥ 400. After every step the ones seen must be exactly those
- * the step provoked on purpose and declared with `expectProblems` (README, "First run": a first
- * visit, sign-in and every screen raise none).
- */
-const problems: string[] = [];
-const expected: RegExp[] = [];
-/** Patterns of problems this step provokes on purpose; each must be seen at least once. */
-const expectProblems = (...patterns: RegExp[]) => expected.push(...patterns);
+/** The page's problems (support/page-problems.ts): after every step, exactly those it declared
+ * (README, "First run": a first visit, sign-in and every screen raise none). */
+let problems: PageProblems;
+const expectProblems = (...patterns: RegExp[]) => problems.expectProblems(...patterns);
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A call the page makes on purpose that the server answers with `status`, as the page sees it. */
 const failedCall = (method: string, path: string | RegExp, status: number): RegExp[] => {
@@ -73,9 +67,6 @@ const failedCall = (method: string, path: string | RegExp, status: number): RegE
 };
 const PREVIEW_PATH = /\/api\/admin\/workspaces\/ws_[A-Za-z0-9]+\/blogs\/preview/;
 const isPreview = (url: string) => new RegExp(`${PREVIEW_PATH.source}$`).test(url);
-/** The editor cancels a preview request that newer typing made stale: by design, not a failure. */
-const isStalePreview = (failure: string | undefined, url: string) =>
-  failure === "net::ERR_ABORTED" && isPreview(url);
 
 beforeAll(async () => {
   if (!existsSync(DIST_INDEX)) {
@@ -93,24 +84,7 @@ beforeAll(async () => {
   await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   page = await browser.newPage();
   await page.setViewportSize({ width: 1280, height: 860 });
-  page.on("pageerror", (err) => problems.push(`pageerror ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error" || msg.type() === "warning") {
-      problems.push(`console.${msg.type()} ${msg.text()} at ${msg.location().url}`);
-    }
-  });
-  page.on("requestfailed", (request) => {
-    const failure = request.failure()?.errorText;
-    if (isStalePreview(failure, request.url())) return;
-    problems.push(`requestfailed ${request.method()} ${request.url()} ${failure}`);
-  });
-  page.on("response", (response) => {
-    if (response.status() >= 400) {
-      problems.push(
-        `response ${response.status()} ${response.request().method()} ${response.url()}`,
-      );
-    }
-  });
+  problems = watchPageProblems(page);
   await page.route("**/*", (route) => {
     const url = route.request().url();
     if (url.startsWith(server.url)) return route.continue();
@@ -123,16 +97,7 @@ beforeAll(async () => {
   });
   await mkdir(SHOTS, { recursive: true });
 });
-afterEach(async () => {
-  // A round trip to the page delivers the events of everything it did before.
-  await page.evaluate(() => 0);
-  const seen = problems.splice(0);
-  const patterns = expected.splice(0);
-  expect({
-    unexpected: seen.filter((p) => !patterns.some((re) => re.test(p))),
-    declaredButNotSeen: patterns.filter((re) => !seen.some((p) => re.test(p))).map(String),
-  }).toEqual({ unexpected: [], declaredButNotSeen: [] });
-});
+afterEach(() => problems.assertNoProblems());
 afterAll(async () => {
   await browser?.close();
 });

@@ -12,6 +12,7 @@ import { AdminClient } from "./admin-client.js";
 import { launchChromium } from "./chromium.js";
 import { axeViolations } from "./dashboard-axe.js";
 import { newestFileTime } from "./dashboard-build.js";
+import { watchPageProblems } from "./page-problems.js";
 import { useTestDb } from "./test-db.js";
 import { startTestServer, type TestServer } from "./test-server.js";
 
@@ -104,33 +105,11 @@ export async function openDashboardSession(
   let current: ViewportName = options.viewport ?? "desktop";
   await page.setViewportSize(VIEWPORTS[current]);
 
-  const problems: string[] = [];
-  const expected: RegExp[] = [];
-  page.on("pageerror", (err) => problems.push(`pageerror ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error" || msg.type() === "warning") {
-      problems.push(`console.${msg.type()} ${msg.text()} at ${msg.location().url}`);
-    }
-  });
-  page.on("requestfailed", (request) => {
-    const failure = request.failure()?.errorText;
-    // The editor cancels a preview request that newer typing made stale, and the blog list the
-    // counts of a search typed on (or left): by design.
-    const cancellable = /\/blogs\/preview$|\/blog-counts(\?|$)/;
-    if (failure === "net::ERR_ABORTED" && cancellable.test(request.url())) return;
-    problems.push(`requestfailed ${request.method()} ${request.url()} ${failure}`);
-  });
-  page.on("response", (response) => {
-    if (response.status() >= 400) {
-      problems.push(
-        `response ${response.status()} ${response.request().method()} ${response.url()}`,
-      );
-    }
-  });
+  const problems = watchPageProblems(page);
   // Nothing outside the server is ever fetched: a request elsewhere is refused and reported.
   await page.route("**/*", (route) => {
     if (route.request().url().startsWith(server.url)) return route.continue();
-    problems.push(`outside request ${route.request().url()}`);
+    problems.record(`outside request ${route.request().url()}`);
     return route.abort();
   });
 
@@ -151,16 +130,8 @@ export async function openDashboardSession(
     owner,
     ws,
     url: (path) => `${server.url}/dashboard${path}`,
-    expectProblems: (...patterns) => expected.push(...patterns),
-    async assertNoProblems() {
-      await page.evaluate(() => 0); // a round trip delivers the events of everything before it
-      const seen = problems.splice(0);
-      const patterns = expected.splice(0);
-      expect({
-        unexpected: seen.filter((p) => !patterns.some((re) => re.test(p))),
-        declaredButNotSeen: patterns.filter((re) => !seen.some((p) => re.test(p))).map(String),
-      }).toEqual({ unexpected: [], declaredButNotSeen: [] });
-    },
+    expectProblems: problems.expectProblems,
+    assertNoProblems: problems.assertNoProblems,
     async checkScreen(screen) {
       const before = current;
       for (const name of ["desktop", "phone"] as const) {

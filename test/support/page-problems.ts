@@ -1,0 +1,60 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+
+/**
+ * Everything a page does that a person with the browser's console open would see as a problem:
+ * console errors and warnings (failed resources, CSP violations), uncaught errors, failed
+ * requests and responses with status ≥ 400. A browser suite declares the ones a step provokes on
+ * purpose (`expectProblems`) and checks after each step that the ones seen are exactly those
+ * (`assertNoProblems`): a normal session raises none.
+ */
+export interface PageProblems {
+  /** Patterns of problems the current step provokes on purpose; each must be seen at least once. */
+  expectProblems(...patterns: RegExp[]): void;
+  /** Fails on a problem seen and not declared, or declared and not seen; then starts afresh. */
+  assertNoProblems(): Promise<void>;
+  /** Records a problem the suite itself noticed (a request to somewhere it must not go). */
+  record(problem: string): void;
+}
+
+/**
+ * Requests the dashboard cancels on purpose: a preview that newer typing made stale, the counts
+ * of a search typed on (or left). An abort of those is by design, not a failure.
+ */
+const CANCELLABLE = /\/blogs\/preview$|\/blog-counts(\?|$)/;
+
+export function watchPageProblems(page: Page): PageProblems {
+  const problems: string[] = [];
+  const expected: RegExp[] = [];
+  page.on("pageerror", (err) => problems.push(`pageerror ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error" || msg.type() === "warning") {
+      problems.push(`console.${msg.type()} ${msg.text()} at ${msg.location().url}`);
+    }
+  });
+  page.on("requestfailed", (request) => {
+    const failure = request.failure()?.errorText;
+    if (failure === "net::ERR_ABORTED" && CANCELLABLE.test(request.url())) return;
+    problems.push(`requestfailed ${request.method()} ${request.url()} ${failure}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400) {
+      problems.push(
+        `response ${response.status()} ${response.request().method()} ${response.url()}`,
+      );
+    }
+  });
+  return {
+    expectProblems: (...patterns) => expected.push(...patterns),
+    record: (problem) => problems.push(problem),
+    async assertNoProblems() {
+      await page.evaluate(() => 0); // a round trip delivers the events of everything before it
+      const seen = problems.splice(0);
+      const patterns = expected.splice(0);
+      expect({
+        unexpected: seen.filter((p) => !patterns.some((re) => re.test(p))),
+        declaredButNotSeen: patterns.filter((re) => !seen.some((p) => re.test(p))).map(String),
+      }).toEqual({ unexpected: [], declaredButNotSeen: [] });
+    },
+  };
+}
