@@ -3,17 +3,13 @@ package main
 import (
 	"context"
 	"database/sql"
-	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/FerretDB/FerretDB/ferretdb"
 	"go.mongodb.org/mongo-driver/bson"
-	"go.mongodb.org/mongo-driver/mongo"
-	"go.mongodb.org/mongo-driver/mongo/options"
 )
 
 // FerretDB 1.24.2's SQLite query for an `{_id: …}` filter (internal/backends/sqlite, Query):
@@ -24,30 +20,11 @@ func TestIDLookupsUseAnIndexOnceTheKeeperHasRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	dir := t.TempDir()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	keeperLog := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
-		Logger:    logger,
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); f.Run(runCtx) }()
-	defer func() { stop(); <-done }()
-
-	client, err := mongo.Connect(ctx, options.Client().ApplyURI(f.MongoDBURI()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Disconnect(ctx)
+	client := startFerretDB(ctx, t, dir) // backup_test.go
 	coll := client.Database("db1").Collection("blogs")
 	docs := []any{bson.M{"_id": "b_1", "title": "one"}, bson.M{"_id": "b_2", "title": "two"}}
-	if _, err = coll.InsertMany(ctx, docs); err != nil {
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
 
