@@ -1,7 +1,8 @@
 /**
  * BENCHMARKS.md is written by more than one hand: bench/run.ts writes the whole file,
  * bench/db-scaling.ts owns one section of it, between `<!-- db-scaling:start -->` and
- * `<!-- db-scaling:end -->`, bench/rate-limit-cost.ts another (`rate-limits`), and the lab notes, between `<!-- lab-notes:start -->` and
+ * `<!-- db-scaling:end -->`, bench/rate-limit-cost.ts another (`rate-limits`), bench/fairness.ts
+ * another (`fairness`), and the lab notes, between `<!-- lab-notes:start -->` and
  * `<!-- lab-notes:end -->`, are written by people (what was measured to choose how the benches
  * measure). These helpers put a section in place and carry it over when the rest of the file
  * is written again.
@@ -12,6 +13,8 @@ export const DB_SCALING = "db-scaling";
 export const LAB_NOTES = "lab-notes";
 /** Written by bench/rate-limit-cost.ts. */
 export const RATE_LIMITS = "rate-limits";
+/** Written by bench/fairness.ts. */
+export const FAIRNESS = "fairness";
 
 const markers = (name: string) => ({
   start: `<!-- ${name}:start -->`,

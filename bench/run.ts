@@ -21,6 +21,7 @@ import { ensureIndexes } from "../server/src/db/collections.js";
 import { startEmbeddedDb } from "../server/src/db/embedded.js";
 import {
   DB_SCALING,
+  FAIRNESS,
   keepSections,
   LAB_NOTES,
   RATE_LIMITS,
@@ -86,7 +87,7 @@ async function writeReport(markdown: string, results: Measured[]): Promise<void>
   const file = path.join(ROOT, "BENCHMARKS.md");
   await writeFile(
     file,
-    keepSections(await readOrEmpty(file), markdown, [LAB_NOTES, DB_SCALING, RATE_LIMITS]),
+    keepSections(await readOrEmpty(file), markdown, [LAB_NOTES, DB_SCALING, RATE_LIMITS, FAIRNESS]),
   );
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));
   log("Wrote BENCHMARKS.md and bench/latency.svg");

@@ -1,0 +1,122 @@
+/**
+ * The HTTP pieces the fairness bench shares: an admin client that signs in as the dashboard does
+ * (session cookie, Origin), percentiles, and loopback servers for webhook endpoints — one that
+ * answers at once and records when each event arrived, one that accepts connections and never
+ * answers.
+ */
+import http from "node:http";
+import net from "node:net";
+
+export interface Answer<T> {
+  readonly status: number;
+  readonly body: T;
+  readonly ms: number;
+}
+
+export type AdminCall = <T>(method: string, path: string, body?: unknown) => Promise<Answer<T>>;
+
+/** Admin API calls as the dashboard makes them; the session cookie set by the server is kept. */
+export function adminClient(base: string): AdminCall {
+  let cookie = "";
+  return async <T>(method: string, p: string, body?: unknown): Promise<Answer<T>> => {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/admin${p}`, {
+      method,
+      headers: { "content-type": "application/json", origin: base, cookie },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = res.headers.get("set-cookie");
+    if (set !== null) cookie = set.split(";")[0] ?? "";
+    const text = await res.text();
+    const ms = performance.now() - started;
+    let parsed: unknown;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, body: parsed as T, ms };
+  };
+}
+
+/** `answer`'s body, or an error naming the call when it did not succeed. */
+export function ok<T>(what: string, answer: Answer<T>): T {
+  if (answer.status >= 300) {
+    throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+  }
+  return answer.body;
+}
+
+export const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+};
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+export interface Receiver {
+  readonly url: string;
+  /** When (performance.now()) the first event about each blog arrived. */
+  readonly arrivals: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** A webhook endpoint that answers 204 at once and notes when each blog's first event came. */
+export async function startReceiver(): Promise<Receiver> {
+  const arrivals = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const at = performance.now();
+      try {
+        const event = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          data?: { blogId?: string };
+        };
+        const blogId = event.data?.blogId;
+        if (blogId !== undefined && !arrivals.has(blogId)) arrivals.set(blogId, at);
+      } catch {
+        // Not an event of ours: ignored.
+      }
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    arrivals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A webhook endpoint that accepts every connection and never answers (until closed). */
+export async function startSilentEndpoint(): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.on("close", () => sockets.delete(socket));
+    socket.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/never`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
