@@ -18,7 +18,12 @@ import {
 } from "../transfer/export-workspace.js";
 import { readGhostExport } from "../transfer/ghost-reader.js";
 import { applyImport, unfinishedImport } from "../transfer/import-apply.js";
-import { type ImportPlan, planCounts, planImport } from "../transfer/import-plan.js";
+import {
+  type ImportPlan,
+  planCounts,
+  planImport,
+  RENDERS_AT_ONCE,
+} from "../transfer/import-plan.js";
 import {
   ImportInputError,
   type ImportReader,
@@ -122,7 +127,15 @@ async function importCommand(config: Config, input: CommandInput, out: Output): 
   const onProgress = progressLine(out);
   const set = await reader(source, { onProgress });
   const database = await openDatabase(config, (line) => out.note(line));
-  const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
+  // The CLI's own pool serves this one import (one workspace): all of its threads, and at least
+  // the renders the plan keeps going at once.
+  const renderer = renderPool({
+    timeoutMs: config.renderTimeoutMs,
+    threads: config.renderPool.threads,
+    workspaceRunning: config.renderPool.threads,
+    workspacePending: RENDERS_AT_ONCE,
+    previewPerUser: 1,
+  });
   try {
     const c = collections(database.db);
     const unfinished = await unfinishedImport(c, workspaceId);
