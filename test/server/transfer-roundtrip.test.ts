@@ -1,6 +1,7 @@
 // `pressroom export` / `pressroom import` (README, "Operator CLI"; issue 21): Pressroom's own
 // format round-trips exactly, imports are idempotent, and a bad source writes nothing.
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Db } from "mongodb";
@@ -8,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createStores } from "../../server/src/stores.js";
 import type { WorkspaceExport } from "../../server/src/transfer/export-workspace.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
-import { type CliResult, runCli } from "../support/cli.js";
+import { CLI_PATH, type CliResult, runCli } from "../support/cli.js";
 import { get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -27,6 +28,21 @@ let targetKey: string;
 let sinceToken: string;
 
 const envOf = (t: TestDb) => ({ MONGODB_URI: t.uri, MONGODB_DB: t.name });
+/** `runCli` on the source database under umask 022, with which a plain new file is 0644. */
+const runCliWithUmask022 = (args: string[]): Promise<CliResult> =>
+  new Promise((resolve) => {
+    execFile(
+      "/bin/sh",
+      ["-c", 'umask 022 && exec "$0" "$@"', process.execPath, CLI_PATH, ...args],
+      { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...envOf(source) } },
+      (err, stdout, stderr) =>
+        resolve({
+          code: err === null ? 0 : typeof err.code === "number" ? err.code : 1,
+          stdout,
+          stderr,
+        }),
+    );
+  });
 const ok = (r: CliResult): string => {
   expect(r.stderr.includes("Error"), r.stderr).toBe(false);
   expect(r.code, r.stderr).toBe(0);
@@ -250,6 +266,19 @@ describe("happy: export --out (README, 'Operator CLI': export)", () => {
     const written = JSON.parse(await readFile(out, "utf8")) as WorkspaceExport;
     expect(contentOf(written)).toEqual(contentOf(exported));
     expect(await readdir(folder)).toEqual(["ws.json"]);
+  });
+
+  it("creates the file readable by its owner only (0600, as a backup), also in place of a 0644 one", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "pressroom-export-mode-"));
+    const fresh = path.join(folder, "fresh.json");
+    const replaced = path.join(folder, "replaced.json");
+    await writeFile(replaced, "{}", { mode: 0o644 });
+    await chmod(replaced, 0o644); // whatever the umask
+    for (const out of [fresh, replaced]) {
+      ok(await runCliWithUmask022(["export", "--workspace", sourceWs, "--out", out]));
+      expect((await stat(out)).mode & 0o777).toBe(0o600);
+      expect(contentOf(JSON.parse(await readFile(out, "utf8")))).toEqual(contentOf(exported));
+    }
   });
 });
 

@@ -183,7 +183,9 @@ async function exportCommand(config: Config, input: CommandInput, out: Output): 
 async function exportToFile(doc: WorkspaceExport, file: string): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBase62(8)}.tmp`);
   try {
-    const handle = await open(temp, "wx");
+    // 0600 from the start, as a backup is: the export holds drafts and removed blogs. The rename
+    // replaces an existing file with this one, mode and all.
+    const handle = await open(temp, "wx", 0o600);
     const stream = handle.createWriteStream();
     try {
       await writeExport(doc, stream);
