@@ -1289,7 +1289,8 @@ export interface components {
             releasedAt: string | null;
         };
         /**
-         * @description An absolute `http` or `https` URL of the cover image; `null` (or an empty string) for
+         * @description An absolute `http` or `https` URL of the cover image, with no user name or password
+         *     (no `@` before the host: consumers are handed this URL); `null` (or an empty string) for
          *     none.
          */
         CoverImageUrlInput: null | string;

@@ -328,11 +328,17 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
     (doc.blogs[1] as { slug: string }).slug = "Not A Slug";
     (doc.blogs[3] as { tags: string[] }).tags = ["ok", "OK"];
     (doc.blogs[4] as { releasedAt: unknown }).releasedAt = "yesterday";
+    // As the admin API refuses it (admin.yaml, CoverImageUrlInput): no user name or password.
+    (doc.blogs[2] as { coverImageUrl: string }).coverImageUrl =
+      "https://user:secret@images.example.com/a.png";
     const stderr = await refused("entries.json", JSON.stringify(doc));
+    expect(stderr).toMatch(
+      /blogs\[2\] "[^"]+": "coverImageUrl" must not carry a user name or password/,
+    );
     expect(stderr).toContain('blogs[1] "Not A Slug": "slug" must be lower-case');
     expect(stderr).toContain('blogs[3] "released-then-unreleased": "tags" must be distinct');
     expect(stderr).toContain('blogs[4] "edited-later": "releasedAt" must be an ISO 8601 date-time');
-    expect(stderr).toContain("Nothing was imported: 3 problem(s)");
+    expect(stderr).toContain("Nothing was imported: 4 problem(s)");
   });
 
   it("a slug already used by another blog of the workspace is named", async () => {
