@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseTracing, type TracingSettings } from "./tracing/tracing-settings.js";
+import { IMPORT_MAX_BYTES_DEFAULT } from "./transfer/json-source.js";
 
 /** Every setting Pressroom reads, validated once at boot. Nothing else reads `process.env`. */
 export interface Config {
@@ -34,6 +35,8 @@ export interface Config {
   readonly renderTimeoutMs: number;
   /** The render pool's threads and its per-workspace and per-user limits (README, "Production"). */
   readonly renderPool: RenderPoolSettings;
+  /** IMPORT_MAX_BYTES: the largest JSON file `pressroom import` reads (README, "Import and export"). */
+  readonly importMaxBytes: number;
   /**
    * Express's "trust proxy": which peers' X-Forwarded-For/-Proto to believe, so that `req.ip` is
    * the client's address (sign-in throttling counts per address). False: the TCP peer's address.
@@ -282,6 +285,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       workspacePending: int("RENDER_WORKSPACE_PENDING", 8, 1, 1000),
       previewPerUser: int("RENDER_PREVIEW_PER_USER", 2, 1, 1000),
     },
+    // Below V8's longest string (~512 MiB): the file is read as one.
+    importMaxBytes: int("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES_DEFAULT, 1024, 500 * 1024 * 1024),
     trustProxy: parseTrustProxy(str("TRUST_PROXY"), problems),
     changesRetentionMs: int("CHANGES_RETENTION_DAYS", 30, 1, 3650) * 86_400_000,
     consumerRateLimit: parseRateLimit(str("CONSUMER_RATE_LIMIT"), problems),

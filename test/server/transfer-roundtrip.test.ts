@@ -367,6 +367,27 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
     expect(await readdir(dir)).not.toContain("no-such-folder");
   });
 
+  it("a JSON file over IMPORT_MAX_BYTES is refused unread, naming the file and the limit (README, 'Import and export')", async () => {
+    const ws = JSON.parse(
+      ok(await runCli(["workspace", "create", "--name", "Big", "--json"], envOf(target))),
+    ).id as string;
+    const before = await snapshot(target.db, ws);
+    const big = await file("big.json", exportText);
+    const size = Buffer.byteLength(exportText).toLocaleString("en");
+    for (const from of [[], ["--from", "pressroom"], ["--from", "ghost"]]) {
+      const result = await runCli(["import", "--workspace", ws, ...from, big], {
+        ...envOf(target),
+        IMPORT_MAX_BYTES: "1024",
+      });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(
+        `big.json: is ${size} bytes, over the 1,024-byte limit of a JSON import (IMPORT_MAX_BYTES); not read`,
+      );
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await snapshot(target.db, ws)).toEqual(before);
+  });
+
   it("an unknown format version is refused", async () => {
     const stderr = await refused("v2.json", JSON.stringify({ ...exported, version: 2 }));
     expect(stderr).toContain("export version 2 is not one this Pressroom reads");

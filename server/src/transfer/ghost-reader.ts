@@ -48,7 +48,7 @@ const oneLine = (s: string | undefined): string => (s ?? "").replace(/\s+/gu, " 
 const GHOST_STATUSES = new Set(["published", "draft", "scheduled", "sent"]);
 
 export const readGhostExport: ImportReader = async (source, options) => {
-  const ghost = await loadGhostExport(source);
+  const ghost = await loadGhostExport(source, options.maxJsonBytes);
   const convert = ghostBodyConverter();
   const blogs: ImportBlog[] = [];
   const skipped: SkippedEntry[] = [];
