@@ -9,8 +9,12 @@
  * connections, default 10) for S seconds (default 15) twice, in the same run: alone (the
  * baseline), and while the other tenant saves the slowest body the render tests generate
  * (test/support/pathological-markdown.ts), one save after another. Prints p50/p99/max and
- * requests per second of both windows, their ratios, and what the saves answered. Only the admin
- * and consumer HTTP APIs are used, so the same script measures older builds too.
+ * requests per second of both windows, their ratios, and what the saves answered. Then the
+ * admission of renders per workspace (README, "Production"): the readers' tenant saves small
+ * blogs one after another for S seconds alone, then while the other tenant keeps `--flood`
+ * (default 12) saves of that body going at once; the target is every save of the readers' tenant
+ * succeeding, with a p99 at most 2× its p99 alone. Only the admin and consumer HTTP APIs are
+ * used, so the same script measures older builds too.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -39,11 +43,19 @@ const options = optionsOrExit({
       integer: true,
       help: "closed-loop consumer connections (10)",
     },
+    flood: {
+      kind: "number",
+      arg: "N",
+      min: 1,
+      integer: true,
+      help: "the other tenant's slow saves at once beside the saves window (12)",
+    },
     "no-build": { kind: "flag", help: "run server/dist as it is (no tsc -p server first)" },
   },
 });
 const seconds = options.seconds ?? 15;
 const connections = options.connections ?? 10;
+const floodSize = options.flood ?? 12;
 const WORST = "underscore emphasis (_a…)";
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -107,6 +119,28 @@ async function consumerWindow(url: string, key: string) {
   };
 }
 
+/** `save` one after another for the window; latencies and answers as `consumerWindow` gives. */
+async function saveWindow(save: () => Promise<{ status: number }>) {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    const started = performance.now();
+    const res = await save();
+    latencies.push(performance.now() - started);
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    count: latencies.length,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? Number.NaN,
+    statuses: [...statuses].map(([st, n]) => `${n}×${st}`).join(" "),
+  };
+}
+
 async function main() {
   if (!options["no-build"]) {
     log("tsc -p server…");
@@ -129,6 +163,8 @@ async function main() {
         PORT: String(port),
         MONGODB_URI: db.uri,
         MONGODB_DB: "bench_render",
+        // The consumer windows measure latency, not the rate limit (1,200 per minute by default).
+        CONSUMER_RATE_LIMIT: "off",
       },
       stdio: ["ignore", "ignore", "inherit"],
     },
@@ -181,6 +217,35 @@ async function main() {
     saving = false;
     await saver;
 
+    let small = 0;
+    log(`${seconds} s of saves alone and ${seconds} s beside ${floodSize} slow saves at once…`);
+    const savesAlone = await saveWindow(() =>
+      admin("POST", `/workspaces/${readers}/blogs`, {
+        title: `Small ${++small}`,
+        bodyMarkdown: "A *small* body.",
+      }),
+    );
+    let flooding = true;
+    const flood: number[] = [];
+    const floods = Array.from({ length: floodSize }, async () => {
+      while (flooding) {
+        const res = await admin("POST", `/workspaces/${writer}/blogs`, {
+          title: "Pathological",
+          bodyMarkdown: PATHOLOGICAL[WORST],
+        });
+        flood.push(res.status);
+        if (res.status === 503) await new Promise((r) => setTimeout(r, 100));
+      }
+    });
+    const savesBeside = await saveWindow(() =>
+      admin("POST", `/workspaces/${readers}/blogs`, {
+        title: `Small ${++small}`,
+        bodyMarkdown: "A *small* body.",
+      }),
+    );
+    flooding = false;
+    await Promise.all(floods);
+
     const ms = (n: number) => `${n.toFixed(1)} ms`;
     const row = (name: string, w: typeof alone) =>
       `| ${name} | ${w.rps.toFixed(0)} | ${ms(w.p50)} | ${ms(w.p99)} | ${ms(w.max)} | ${w.statuses} |`;
@@ -195,6 +260,14 @@ async function main() {
         `saves of ${WORST} (${PATHOLOGICAL[WORST]?.length} characters): ${saves.length}, ` +
           `answers ${[...new Set(saves.map((s) => s.status))].join(", ")}, ` +
           `longest ${ms(Math.max(...saves.map((s) => s.ms)))}`,
+        "",
+        `the readers' tenant's saves of a small blog, one at a time, ${seconds} s windows:`,
+        "| window | saves/s | p50 | p99 | max | answers |",
+        "|---|---|---|---|---|---|",
+        row("alone (baseline)", savesAlone),
+        row(`beside ${floodSize} slow saves of the other tenant at once`, savesBeside),
+        `p99 ratio ${(savesBeside.p99 / savesAlone.p99).toFixed(2)}× (target ≤ 2×, every save 201); ` +
+          `the other tenant's saves answered ${[...new Set(flood)].map((st) => `${flood.filter((f) => f === st).length}×${st}`).join(" ")}`,
       ].join("\n"),
     );
   } finally {

@@ -21,7 +21,9 @@ function problemOf(err: unknown): string {
     return `This body cannot be rendered, so saving it would be refused too: ${err.message}`;
   }
   if (err instanceof ApiError && err.status === 503) {
-    return "The server is busy rendering other blogs; the preview will catch up in a moment.";
+    // Busy with this workspace's renders, this person's previews (their own earlier, slow text)
+    // or, rarely, everyone's: the server's message names which; it asks again by itself.
+    return "The server is busy rendering; the preview will catch up in a moment.";
   }
   if (err instanceof ApiError && err.status === 0) {
     return "The preview is not available: the server could not be reached. It will update when you type again.";

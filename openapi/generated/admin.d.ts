@@ -1289,7 +1289,8 @@ export interface components {
             releasedAt: string | null;
         };
         /**
-         * @description An absolute `http` or `https` URL of the cover image; `null` (or an empty string) for
+         * @description An absolute `http` or `https` URL of the cover image, with no user name or password
+         *     (no `@` before the host: consumers are handed this URL); `null` (or an empty string) for
          *     none.
          */
         CoverImageUrlInput: null | string;
@@ -1633,8 +1634,10 @@ export interface components {
             };
         };
         /**
-         * @description The server is busy rendering other blogs; retry after the given number of seconds.
-         *     Nothing was saved.
+         * @description Too many renders are waiting or running: this workspace's own (8 by default,
+         *     `RENDER_WORKSPACE_PENDING`; renders are admitted and served per workspace, so another
+         *     workspace's slow bodies never cause this) or, as a last backstop, the server's. The
+         *     message names the limit; retry after the given number of seconds. Nothing was saved.
          */
         Busy: {
             headers: {
@@ -1645,7 +1648,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "The server is busy rendering other blogs. Retry shortly."
+                 *       "message": "This workspace already has 8 blog bodies rendering or waiting to render, the most one workspace may have at once; retry shortly."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -1669,7 +1672,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The server is busy rendering other blogs; retry after the given number of seconds. */
+        /**
+         * @description Too many renders are waiting or running: the signed-in user's previews (2 by default,
+         *     `RENDER_PREVIEW_PER_USER`), this workspace's renders (8 by default,
+         *     `RENDER_WORKSPACE_PENDING`) or, as a last backstop, the server's. The message names the
+         *     limit; retry after the given number of seconds.
+         */
         PreviewBusy: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -1679,7 +1687,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "The server is busy rendering other blogs. Retry shortly."
+                 *       "message": "You already have 2 previews rendering or waiting to render, the most one person may have at once; retry shortly."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];

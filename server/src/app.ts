@@ -88,7 +88,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
   const stopDbMetrics = observeDbCommands(db.client, metrics);
   const stopDbTracing = tracing?.observeDb(db.client);
   // Blog bodies are rendered in worker threads: a slow body never blocks a consumer request.
-  const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
+  const renderer = renderPool({ timeoutMs: config.renderTimeoutMs, ...config.renderPool });
   // Set below once the relay exists; a blog write that queued a webhook event nudges it.
   let webhooks: WebhookDelivery | undefined;
   const stores = createStores(db, {

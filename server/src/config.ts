@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseTracing, type TracingSettings } from "./tracing/tracing-settings.js";
+import { IMPORT_MAX_BYTES_DEFAULT } from "./transfer/json-source.js";
 
 /** Every setting Pressroom reads, validated once at boot. Nothing else reads `process.env`. */
 export interface Config {
@@ -31,6 +33,10 @@ export interface Config {
   readonly sessionTtlMs: number;
   /** Longest a blog body's Markdown may take to render (in a worker thread) before a 422. */
   readonly renderTimeoutMs: number;
+  /** The render pool's threads and its per-workspace and per-user limits (README, "Production"). */
+  readonly renderPool: RenderPoolSettings;
+  /** IMPORT_MAX_BYTES: the largest JSON file `pressroom import` reads (README, "Import and export"). */
+  readonly importMaxBytes: number;
   /**
    * Express's "trust proxy": which peers' X-Forwarded-For/-Proto to believe, so that `req.ip` is
    * the client's address (sign-in throttling counts per address). False: the TCP peer's address.
@@ -58,6 +64,19 @@ export interface MetricsSettings {
   readonly host: string;
   /** METRICS_TOKEN (16+ characters): `/metrics` then needs `Authorization: Bearer <token>`. */
   readonly token: string | undefined;
+}
+
+export interface RenderPoolSettings {
+  /**
+   * RENDER_THREADS: worker threads rendering blog bodies, all kept running. Default one less
+   * than the machine's cores, at least 2 (so that a workspace, which may use all but one, never
+   * holds them all) and at most 4.
+   */
+  readonly threads: number;
+  /** RENDER_WORKSPACE_PENDING: renders of one workspace waiting or running; more get 503. */
+  readonly workspacePending: number;
+  /** RENDER_PREVIEW_PER_USER: editor previews of one user waiting or running; more get 503. */
+  readonly previewPerUser: number;
 }
 
 export interface WebhookSettings {
@@ -261,6 +280,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicOrigin,
     sessionTtlMs: int("SESSION_TTL_HOURS", 168, 1, 8760) * 3_600_000,
     renderTimeoutMs: int("RENDER_TIMEOUT_MS", 2000, 100, 60_000),
+    renderPool: {
+      threads: int("RENDER_THREADS", Math.max(2, Math.min(4, availableParallelism() - 1)), 1, 16),
+      workspacePending: int("RENDER_WORKSPACE_PENDING", 8, 1, 1000),
+      previewPerUser: int("RENDER_PREVIEW_PER_USER", 2, 1, 1000),
+    },
+    // Below V8's longest string (~512 MiB): the file is read as one.
+    importMaxBytes: int("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES_DEFAULT, 1024, 500 * 1024 * 1024),
     trustProxy: parseTrustProxy(str("TRUST_PROXY"), problems),
     changesRetentionMs: int("CHANGES_RETENTION_DAYS", 30, 1, 3650) * 86_400_000,
     consumerRateLimit: parseRateLimit(str("CONSUMER_RATE_LIMIT"), problems),

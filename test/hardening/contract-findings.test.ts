@@ -177,6 +177,11 @@ describe("coverImageUrl: the spec admits what the server takes", () => {
     ["javascript:alert(1)", 400, undefined],
     ["images.example.com/d.png", 400, undefined],
     ["http://", 400, undefined],
+    // No user name or password (admin.yaml, CoverImageUrlInput): consumers are handed the URL.
+    ["https://user:secret@images.example.com/e.png", 400, undefined],
+    ["https://user@images.example.com/e.png", 400, undefined],
+    ["http://@images.example.com/e.png", 400, undefined],
+    ["https://images.example.com/e.png?by=a@b", 201, "https://images.example.com/e.png?by=a@b"],
   ])("%j → %i", async (coverImageUrl, status, stored) => {
     const res = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
       title: "Cover test",

@@ -353,6 +353,15 @@ const cases: Case[] = [
   ],
   ["admin: malformed JSON", () => admin.postRaw(`/workspaces/${ws}/blogs`, "{not json"), 400],
   [
+    "admin: a coverImageUrl with a user name and password",
+    () =>
+      admin.post(`/workspaces/${ws}/blogs`, {
+        title: "t",
+        coverImageUrl: "https://user:secret@images.example.com/a.png",
+      }),
+    400,
+  ],
+  [
     "admin: a 1 MB bodyMarkdown (past its maxLength, under the body limit)",
     () =>
       admin.post(`/workspaces/${ws}/blogs`, {

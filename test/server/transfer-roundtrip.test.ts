@@ -1,6 +1,7 @@
 // `pressroom export` / `pressroom import` (README, "Operator CLI"; issue 21): Pressroom's own
 // format round-trips exactly, imports are idempotent, and a bad source writes nothing.
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Db } from "mongodb";
@@ -8,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createStores } from "../../server/src/stores.js";
 import type { WorkspaceExport } from "../../server/src/transfer/export-workspace.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
-import { type CliResult, runCli } from "../support/cli.js";
+import { CLI_PATH, type CliResult, runCli } from "../support/cli.js";
 import { get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -27,6 +28,21 @@ let targetKey: string;
 let sinceToken: string;
 
 const envOf = (t: TestDb) => ({ MONGODB_URI: t.uri, MONGODB_DB: t.name });
+/** `runCli` on the source database under umask 022, with which a plain new file is 0644. */
+const runCliWithUmask022 = (args: string[]): Promise<CliResult> =>
+  new Promise((resolve) => {
+    execFile(
+      "/bin/sh",
+      ["-c", 'umask 022 && exec "$0" "$@"', process.execPath, CLI_PATH, ...args],
+      { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...envOf(source) } },
+      (err, stdout, stderr) =>
+        resolve({
+          code: err === null ? 0 : typeof err.code === "number" ? err.code : 1,
+          stdout,
+          stderr,
+        }),
+    );
+  });
 const ok = (r: CliResult): string => {
   expect(r.stderr.includes("Error"), r.stderr).toBe(false);
   expect(r.code, r.stderr).toBe(0);
@@ -251,6 +267,19 @@ describe("happy: export --out (README, 'Operator CLI': export)", () => {
     expect(contentOf(written)).toEqual(contentOf(exported));
     expect(await readdir(folder)).toEqual(["ws.json"]);
   });
+
+  it("creates the file readable by its owner only (0600, as a backup), also in place of a 0644 one", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "pressroom-export-mode-"));
+    const fresh = path.join(folder, "fresh.json");
+    const replaced = path.join(folder, "replaced.json");
+    await writeFile(replaced, "{}", { mode: 0o644 });
+    await chmod(replaced, 0o644); // whatever the umask
+    for (const out of [fresh, replaced]) {
+      ok(await runCliWithUmask022(["export", "--workspace", sourceWs, "--out", out]));
+      expect((await stat(out)).mode & 0o777).toBe(0o600);
+      expect(contentOf(JSON.parse(await readFile(out, "utf8")))).toEqual(contentOf(exported));
+    }
+  });
 });
 
 describe("happy: dry run (README, 'Operator CLI': --dry-run)", () => {
@@ -299,11 +328,17 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
     (doc.blogs[1] as { slug: string }).slug = "Not A Slug";
     (doc.blogs[3] as { tags: string[] }).tags = ["ok", "OK"];
     (doc.blogs[4] as { releasedAt: unknown }).releasedAt = "yesterday";
+    // As the admin API refuses it (admin.yaml, CoverImageUrlInput): no user name or password.
+    (doc.blogs[2] as { coverImageUrl: string }).coverImageUrl =
+      "https://user:secret@images.example.com/a.png";
     const stderr = await refused("entries.json", JSON.stringify(doc));
+    expect(stderr).toMatch(
+      /blogs\[2\] "[^"]+": "coverImageUrl" must not carry a user name or password/,
+    );
     expect(stderr).toContain('blogs[1] "Not A Slug": "slug" must be lower-case');
     expect(stderr).toContain('blogs[3] "released-then-unreleased": "tags" must be distinct');
     expect(stderr).toContain('blogs[4] "edited-later": "releasedAt" must be an ISO 8601 date-time');
-    expect(stderr).toContain("Nothing was imported: 3 problem(s)");
+    expect(stderr).toContain("Nothing was imported: 4 problem(s)");
   });
 
   it("a slug already used by another blog of the workspace is named", async () => {
@@ -330,6 +365,27 @@ describe("error: a bad source is named and nothing is written (README, 'Operator
       `Cannot write the export to ${out}: its folder does not exist.`,
     );
     expect(await readdir(dir)).not.toContain("no-such-folder");
+  });
+
+  it("a JSON file over IMPORT_MAX_BYTES is refused unread, naming the file and the limit (README, 'Import and export')", async () => {
+    const ws = JSON.parse(
+      ok(await runCli(["workspace", "create", "--name", "Big", "--json"], envOf(target))),
+    ).id as string;
+    const before = await snapshot(target.db, ws);
+    const big = await file("big.json", exportText);
+    const size = Buffer.byteLength(exportText).toLocaleString("en");
+    for (const from of [[], ["--from", "pressroom"], ["--from", "ghost"]]) {
+      const result = await runCli(["import", "--workspace", ws, ...from, big], {
+        ...envOf(target),
+        IMPORT_MAX_BYTES: "1024",
+      });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(
+        `big.json: is ${size} bytes, over the 1,024-byte limit of a JSON import (IMPORT_MAX_BYTES); not read`,
+      );
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await snapshot(target.db, ws)).toEqual(before);
   });
 
   it("an unknown format version is refused", async () => {

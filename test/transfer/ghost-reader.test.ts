@@ -275,6 +275,7 @@ describe("happy: a Ghost export's posts become blogs (ghost-reader.ts header)", 
     data.posts[3].visibility = "paid";
     data.posts[3].custom_excerpt = "Faster lists\nand  tag filters.";
     data.posts[7].feature_image = "__GHOST_URL__/content/images/x.jpg";
+    data.posts[6].feature_image = "https://user:secret@example.org/cover.jpg";
     data.tags.push({ id: "internal1", name: "#hidden", slug: "hash-hidden" });
     data.posts_tags.push({
       id: "pt1",
@@ -289,6 +290,13 @@ describe("happy: a Ghost export's posts become blogs (ghost-reader.ts header)", 
       excerpt: "Faster lists and tag filters.",
     });
     expect(bySlug(set, "images-and-quotes").coverImageUrl).toBeNull();
+    // A cover with a user name or password is refused, as the admin API refuses it.
+    const credentialed = set.blogs.find((b) => b.origin.startsWith("posts[6] "));
+    expect(credentialed?.coverImageUrl).toBeNull();
+    expect(set.notes.join("\n")).not.toContain("secret");
+    expect(set.notes).toContainEqual(
+      expect.stringMatching(/^posts\[6\] "[^"]+": feature image carries a user name or password/),
+    );
     expect(set.notes).toEqual(
       expect.arrayContaining([
         'posts[2] "hello-world": sent by email only in Ghost (never on the site); imported as a draft.',

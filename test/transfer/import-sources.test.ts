@@ -188,3 +188,34 @@ describe("error: a bad Markdown folder imports nothing", () => {
     expect(await count()).toBe(before);
   });
 });
+
+describe("security: names from the source reach the terminal escaped (README, 'Operator CLI')", () => {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
+  const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+  /** A file name with an escape sequence (red text) and a right-to-left override in it. */
+  const HOSTILE = "\u001b[31mred\u202eevil";
+  const SHOWN = "\\x1b[31mred\\u202eevil";
+
+  it("a Markdown file named with an escape sequence and a bidi override is printed escaped, never raw: dry run, --json, and a bad file's error", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "pressroom-md-names-"));
+    await writeFile(path.join(root, `${HOSTILE}.md`), "---\ntitle: Red\n---\nRed.\n");
+
+    const text = await runCli(["import", "--workspace", ws, "--dry-run", root], env());
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`${SHOWN}.md`);
+    expect(`${text.stdout}${text.stderr}`).not.toMatch(RAW);
+
+    const json = await runCli(["import", "--workspace", ws, "--dry-run", "--json", root], env());
+    expect(json.code, json.stderr).toBe(0);
+    expect(`${json.stdout}${json.stderr}`).not.toMatch(RAW);
+    // The same JSON value: the name as it is, escaped as JSON.
+    expect(json.stdout).toContain("\\u001b[31mred\\u202eevil.md");
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain("\\u001b[31mred\u202eevil.md");
+
+    await writeFile(path.join(root, `${HOSTILE}.md`), "---\ntitle: Red\ndate: 2024-02-30\n---\n");
+    const bad = await runCli(["import", "--workspace", ws, root], env());
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${SHOWN}.md:3`);
+    expect(`${bad.stdout}${bad.stderr}`).not.toMatch(RAW);
+  });
+});

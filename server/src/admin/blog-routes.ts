@@ -3,6 +3,7 @@ import { toAdminBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeEditorCursor, encodeEditorCursor } from "../blogs/editor-list.js";
 import { parseBlogSearch } from "../blogs/search-terms.js";
+import { signedInUser } from "./guards.js";
 
 const DEFAULT_LIMIT = 20;
 
@@ -32,7 +33,11 @@ export function blogHandlers(blogs: BlogsStore) {
   };
 
   const previewBlogBody: AdminHandler<"previewBlogBody"> = async (req, res) => {
-    const { bodyHtml, excerpt } = await blogs.preview(req.body.bodyMarkdown);
+    const { bodyHtml, excerpt } = await blogs.preview(
+      req.params.workspaceId,
+      signedInUser(res),
+      req.body.bodyMarkdown,
+    );
     res.json({ bodyHtml, excerpt });
   };
 

@@ -42,17 +42,33 @@ export const versionFilter = (doc: Pick<BlogDoc, "updatedAt" | "revision">): Fil
 export const slugTaken = (slug: string) =>
   conflict(`Slug "${slug}" is already used in this workspace.`);
 
-function checkCoverUrl(url: string | null | undefined): string | null {
-  if (url === undefined || url === null || url === "") return null;
-  const badUrl = () => invalid("coverImageUrl must be an absolute http(s) URL.");
+/**
+ * `url` as a cover image is stored (its normal form), or what is wrong with it: it must be an
+ * absolute http(s) URL with no user name or password (admin.yaml, CoverImageUrlInput), which
+ * consumers would otherwise be handed along with the image. The API and imports both apply it.
+ */
+export function coverUrlOf(url: string): { href: string } | { problem: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw badUrl();
+    return { problem: "must be an absolute http(s) URL" };
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw badUrl();
-  return parsed.href;
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    return { problem: "must be an absolute http(s) URL" };
+  }
+  // Also an empty one ("http://@host"): an "@" before the host, as the spec's pattern says.
+  if (parsed.username !== "" || parsed.password !== "" || /^[^:]*:[/\\]*[^/?#\\]*@/.test(url)) {
+    return { problem: "must not carry a user name or password" };
+  }
+  return { href: parsed.href };
+}
+
+function checkCoverUrl(url: string | null | undefined): string | null {
+  if (url === undefined || url === null || url === "") return null;
+  const cover = coverUrlOf(url);
+  if ("problem" in cover) throw invalid(`coverImageUrl ${cover.problem}.`);
+  return cover.href;
 }
 
 export function checkSlug(slug: string): string {

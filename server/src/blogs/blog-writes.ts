@@ -74,7 +74,7 @@ export function blogWrites(
 
   return {
     async create(workspaceId: string, input: NewBlog): Promise<BlogDoc> {
-      const fields = content(input, await renderer.render(input.bodyMarkdown));
+      const fields = content(input, await renderer.render(input.bodyMarkdown, { workspaceId }));
       if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
         throw notFound("Workspace not found.");
       }
@@ -122,7 +122,9 @@ export function blogWrites(
     ): Promise<BlogDoc> {
       // Rendered before the blog is read: a slow body holds no other writer of the blog back.
       const rendered =
-        patch.bodyMarkdown === undefined ? null : await renderer.render(patch.bodyMarkdown);
+        patch.bodyMarkdown === undefined
+          ? null
+          : await renderer.render(patch.bodyMarkdown, { workspaceId });
       const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
       try {
         return await writeVersion(workspaceId, blogId, (doc) => {
@@ -208,11 +210,16 @@ export function blogWrites(
 
     /**
      * What saving `bodyMarkdown` would store as `bodyHtml` (and derive as the excerpt), through
-     * the same renderer and its limits (refused, or busy); nothing is stored. The editor's preview.
+     * the same renderer and its limits (refused, or busy); nothing is stored. The editor's preview,
+     * counted against the workspace's renders and `userId`'s previews.
      */
-    async preview(bodyMarkdown: string): Promise<RenderedBody> {
+    async preview(
+      workspaceId: string,
+      userId: string,
+      bodyMarkdown: string,
+    ): Promise<RenderedBody> {
       try {
-        return await renderer.render(bodyMarkdown);
+        return await renderer.render(bodyMarkdown, { workspaceId, previewBy: userId });
       } catch (err) {
         // The refusal as it is: a preview has nothing to say about saving.
         if (err instanceof RenderRefused)

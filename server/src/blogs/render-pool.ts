@@ -1,7 +1,7 @@
-import { availableParallelism } from "node:os";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { DomainError } from "../domain-error.js";
+import { fairRenderQueue, type RenderTag } from "./fair-render-queue.js";
 import type { RenderedBody, RenderRefusal } from "./render.js";
 import { renderBody } from "./render.js";
 import type { RenderTask } from "./render-worker.js";
@@ -11,7 +11,8 @@ import type { RenderTask } from "./render-worker.js";
  * 422) and, when overloaded, every body ("unavailable": 503 with Retry-After).
  */
 export interface BodyRenderer {
-  render(source: string): Promise<RenderedBody>;
+  /** `tag`: whose render it is, for the pool's per-workspace and per-user turns and limits. */
+  render(source: string, tag: RenderTag): Promise<RenderedBody>;
   /** Has a renderer ready, so that the first save after a start does not wait for one. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -20,10 +21,17 @@ export interface BodyRenderer {
 export interface RenderPoolOptions {
   /** Longest a single render may run before its worker is terminated (the body is refused). */
   readonly timeoutMs: number;
-  /** Worker threads; default: one core less than the machine has, at least 1, at most 4. */
-  readonly threads?: number;
-  /** Renders waiting or running at once, beyond which more are refused as busy; default 8/thread. */
-  readonly maxPending?: number;
+  /** Worker threads, all kept running (RENDER_THREADS; config.ts has the default). */
+  readonly threads: number;
+  /** Renders of one workspace waiting or running, beyond which it is refused as busy. */
+  readonly workspacePending: number;
+  /** Previews of one user waiting or running, beyond which that user's are refused as busy. */
+  readonly previewPerUser: number;
+  /**
+   * Renders of one workspace running at once; default one thread less than `threads` (at least
+   * 1), so another workspace always has a thread. The CLI's import (one workspace) uses all.
+   */
+  readonly workspaceRunning?: number;
 }
 
 /** A body the renderer refused, with the refusal itself for callers that save nothing. */
@@ -33,8 +41,8 @@ export class RenderRefused extends DomainError {
   }
 }
 
-/** How long a caller refused as busy is asked to wait (Retry-After). */
-const BUSY_RETRY_AFTER_SECONDS = 2;
+/** Longest a timed-out render's turn waits for its worker's replacement to be ready. */
+const REPLACEMENT_WAIT_MS = 10_000;
 
 const refused = (refusal: RenderRefusal): DomainError => new RenderRefused(refusal);
 const isRefusal = (r: RenderedBody | RenderRefusal): r is RenderRefusal => "reason" in r;
@@ -45,20 +53,31 @@ const isRefusal = (r: RenderedBody | RenderRefusal): r is RenderRefusal => "reas
  * of a piscina pool: the event loop that serves consumers never waits for it, and a render still
  * running after `timeoutMs` (counted from when a worker starts it, not from when it was queued)
  * is aborted, which terminates that worker (piscina starts a fresh one). Nothing is saved then:
- * the body is refused (the API answers 422). At most `maxPending` renders wait or run at once;
- * more are refused as busy (503 with `Retry-After`), so a flood of slow bodies cannot queue
- * without bound.
+ * the body is refused (the API answers 422). Renders are handed to the pool only when a thread
+ * is free, in the turns of a fair queue (fair-render-queue.ts): per workspace, round-robin, at
+ * most `workspaceRunning` of one workspace at once, and past a workspace's, a user's (previews)
+ * or, as the last backstop, everyone's pending limit refused as busy (503 with `Retry-After`), so
+ * a flood of slow bodies cannot queue without bound and costs the workspace sending it alone.
  */
 export function renderPool(options: RenderPoolOptions): BodyRenderer {
-  const threads = options.threads ?? Math.max(1, Math.min(4, availableParallelism() - 1));
-  const maxPending = options.maxPending ?? threads * 8;
+  const { threads, workspacePending } = options;
+  const queue = fairRenderQueue({
+    running: threads,
+    workspaceRunning: options.workspaceRunning ?? Math.max(1, threads - 1),
+    workspacePending,
+    previewPerUser: options.previewPerUser,
+    // Never reachable by one workspace alone.
+    maxPending: Math.max(threads * 8, workspacePending * 2),
+    retryAfterSeconds: Math.max(1, Math.ceil(options.timeoutMs / 1000)),
+  });
   // Under vitest and tsx the sources run as TypeScript: the worker loads them through tsx too.
   const typescript = import.meta.url.endsWith(".ts");
   const pool = new Piscina<RenderTask, RenderedBody | RenderRefusal>({
     filename: new URL(`./render-worker.${typescript ? "ts" : "js"}`, import.meta.url).href,
-    // One worker is kept (and started with the pool): without it a save or a preview after a
-    // minute's pause waited ~0.1 s for a new thread to load the renderer.
-    minThreads: 1,
+    // Every worker is kept (and started with the pool): without one a save or a preview after a
+    // minute's pause waited ~0.1 s for a new thread to load the renderer, and a workspace's save
+    // beside another's slow renders waited for a thread to start after each one timed out.
+    minThreads: threads,
     maxThreads: threads,
     idleTimeout: 60_000,
     execArgv: typescript ? ["--import", "tsx"] : [],
@@ -69,50 +88,64 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
     // starved render then outlives its wall-clock limit: on a saturated machine a trivial body
     // was refused with 422.
   });
-  let pending = 0;
+
+  /**
+   * Resolves when a worker replacing a terminated one is ready (piscina's `workerCreate`), or
+   * after `REPLACEMENT_WAIT_MS` at the latest (a closing pool starts none).
+   */
+  const replacement = (): Promise<void> =>
+    new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        pool.off("workerCreate", done);
+        resolve();
+      };
+      const timer = setTimeout(done, REPLACEMENT_WAIT_MS);
+      pool.once("workerCreate", done);
+    });
+
+  const renderOnce = async (source: string): Promise<RenderedBody> => {
+    const abort = new AbortController();
+    const { port1, port2 } = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    let replaced: Promise<void> | undefined;
+    port1.once("message", () => {
+      timer = setTimeout(() => {
+        replaced = replacement();
+        abort.abort();
+      }, options.timeoutMs);
+    });
+    try {
+      const result = await pool.run(
+        { source, started: port2 },
+        { transferList: [port2], signal: abort.signal },
+      );
+      if (isRefusal(result)) throw refused(result);
+      return result;
+    } catch (err) {
+      if (abort.signal.aborted) {
+        // The render's thread is taken until its worker's replacement is ready: the workspace
+        // whose body timed out waits for it, not the next workspace's render.
+        await replaced;
+        throw refused({
+          reason: "timeout",
+          message: `bodyMarkdown could not be rendered within ${options.timeoutMs} ms.`,
+        });
+      }
+      if ((err as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY") {
+        throw refused({ reason: "timeout", message: "bodyMarkdown is too complex to render." });
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+    }
+  };
 
   const renderer: BodyRenderer = {
-    async render(source) {
-      if (pending >= maxPending) {
-        throw new DomainError(
-          "unavailable",
-          "The server is busy rendering other blogs; retry shortly.",
-          BUSY_RETRY_AFTER_SECONDS,
-        );
-      }
-      pending++;
-      const abort = new AbortController();
-      const { port1, port2 } = new MessageChannel();
-      let timer: NodeJS.Timeout | undefined;
-      port1.once("message", () => {
-        timer = setTimeout(() => abort.abort(), options.timeoutMs);
-      });
-      try {
-        const result = await pool.run(
-          { source, started: port2 },
-          { transferList: [port2], signal: abort.signal },
-        );
-        if (isRefusal(result)) throw refused(result);
-        return result;
-      } catch (err) {
-        if (abort.signal.aborted) {
-          throw refused({
-            reason: "timeout",
-            message: `bodyMarkdown could not be rendered within ${options.timeoutMs} ms.`,
-          });
-        }
-        if ((err as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY") {
-          throw refused({ reason: "timeout", message: "bodyMarkdown is too complex to render." });
-        }
-        throw err;
-      } finally {
-        clearTimeout(timer);
-        port1.close();
-        pending--;
-      }
-    },
+    render: (source, tag) => queue.run(tag, () => renderOnce(source)),
     warmUp: async () => {
-      await renderer.render("Warm-up.");
+      await renderOnce("Warm-up.");
     },
     close: () => pool.destroy(),
   };

@@ -4,6 +4,7 @@ import { openDatabase, startRecordedEmbeddedDb } from "../db/database.js";
 import { ensureEmbeddedDbBinary } from "../db/embedded.js";
 import { runServer } from "../main.js";
 import { createStores } from "../stores.js";
+import { jsonSafe, visible } from "../terminal-text.js";
 import { runBackupCommand } from "./backup-commands.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import { failureOf } from "./failure.js";
@@ -80,7 +81,7 @@ async function runDb(
     throw new UsageError("--port must be 0-65535.");
   const dataDir = typeof options["data-dir"] === "string" ? options["data-dir"] : config.dataDir;
   const db = await startRecordedEmbeddedDb(dataDir, port, (line) =>
-    process.stderr.write(`${line}\n`),
+    process.stderr.write(`${visible(line)}\n`),
   );
   createOutput(json).result(
     { uri: db.uri, dataDir },
@@ -103,7 +104,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`${visible((err as Error).message)}\n\n${USAGE}\n`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -155,12 +156,12 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      process.stderr.write(`${visible(err.message)}\n\n${USAGE}\n`);
       return 2;
     }
     const { message, exitCode } = failureOf(err);
-    if (json) process.stdout.write(`${JSON.stringify({ message })}\n`);
-    process.stderr.write(`${message}\n`);
+    if (json) process.stdout.write(`${jsonSafe(JSON.stringify({ message }))}\n`);
+    process.stderr.write(`${visible(message)}\n`);
     return exitCode;
   }
 }

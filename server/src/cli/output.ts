@@ -1,4 +1,10 @@
-/** CLI output: one JSON object on stdout with --json, readable text otherwise; notes on stderr. */
+import { jsonSafe, visible } from "../terminal-text.js";
+
+/**
+ * CLI output: one JSON object on stdout with --json, readable text otherwise; notes on stderr.
+ * Everything goes through `visible`/`jsonSafe` (terminal-text.ts): text from input never writes
+ * a control character or a bidi override to the operator's terminal.
+ */
 export interface Output {
   readonly json: boolean;
   result(value: object, text: string): void;
@@ -9,10 +15,10 @@ export function createOutput(json: boolean): Output {
   return {
     json,
     result(value, text) {
-      process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+      process.stdout.write(json ? `${jsonSafe(JSON.stringify(value))}\n` : `${visible(text)}\n`);
     },
     note(line) {
-      process.stderr.write(`${line}\n`);
+      process.stderr.write(`${visible(line)}\n`);
     },
   };
 }

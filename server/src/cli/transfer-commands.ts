@@ -2,7 +2,7 @@
  * `pressroom export` and `pressroom import` (transfer/): a workspace to Pressroom's own JSON, and
  * a source (that JSON, or the formats in READERS) into a workspace, idempotently.
  */
-import { open, readFile, rename, rm, stat } from "node:fs/promises";
+import { open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import { renderPool } from "../blogs/render-pool.js";
@@ -18,14 +18,19 @@ import {
 } from "../transfer/export-workspace.js";
 import { readGhostExport } from "../transfer/ghost-reader.js";
 import { applyImport, unfinishedImport } from "../transfer/import-apply.js";
-import { type ImportPlan, planCounts, planImport } from "../transfer/import-plan.js";
+import {
+  type ImportPlan,
+  planCounts,
+  planImport,
+  RENDERS_AT_ONCE,
+} from "../transfer/import-plan.js";
 import {
   ImportInputError,
   type ImportReader,
   type ImportSet,
   type OnProgress,
 } from "../transfer/import-set.js";
-import { parseJsonSource } from "../transfer/json-source.js";
+import { parseJsonSource, readJsonText } from "../transfer/json-source.js";
 import { readMarkdownFolder } from "../transfer/markdown-reader.js";
 import { readPressroomExport } from "../transfer/pressroom-format.js";
 import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
@@ -42,7 +47,11 @@ const READERS: Readonly<Record<Format, ImportReader>> = {
 };
 
 /** `--from`, or what SOURCE is: a folder → markdown; JSON of an export → pressroom; Ghost's → ghost. */
-async function formatOf(source: string, from: string | undefined): Promise<Format> {
+async function formatOf(
+  source: string,
+  from: string | undefined,
+  maxJsonBytes: number,
+): Promise<Format> {
   if (from !== undefined) {
     if (!FORMATS.includes(from as Format))
       throw new UsageError(`--from takes ${FORMATS.join(", ")}.`);
@@ -51,7 +60,7 @@ async function formatOf(source: string, from: string | undefined): Promise<Forma
   const info = await stat(source).catch(() => null);
   if (info === null) throw new UsageError(`No such file or folder: ${source}`);
   if (info.isDirectory()) return "markdown";
-  const text = await readFile(source, "utf8");
+  const text = await readJsonText(source, path.basename(source), maxJsonBytes);
   if (!/^\s*[[{]/.test(text)) {
     throw new UsageError(`Cannot tell the format of ${source}; give --from ${FORMATS.join("|")}.`);
   }
@@ -116,13 +125,21 @@ function printPlan(plan: ImportPlan, dryRun: boolean, out: Output, applied?: obj
 async function importCommand(config: Config, input: CommandInput, out: Output): Promise<void> {
   const workspaceId = required(input, "workspace");
   const source = positional(input, "SOURCE");
-  const format = await formatOf(source, optional(input, "from"));
+  const format = await formatOf(source, optional(input, "from"), config.importMaxBytes);
   const reader = READERS[format];
   const dryRun = input.options["dry-run"] === true;
   const onProgress = progressLine(out);
-  const set = await reader(source, { onProgress });
+  const set = await reader(source, { onProgress, maxJsonBytes: config.importMaxBytes });
   const database = await openDatabase(config, (line) => out.note(line));
-  const renderer = renderPool({ timeoutMs: config.renderTimeoutMs });
+  // The CLI's own pool serves this one import (one workspace): all of its threads, and at least
+  // the renders the plan keeps going at once.
+  const renderer = renderPool({
+    timeoutMs: config.renderTimeoutMs,
+    threads: config.renderPool.threads,
+    workspaceRunning: config.renderPool.threads,
+    workspacePending: RENDERS_AT_ONCE,
+    previewPerUser: 1,
+  });
   try {
     const c = collections(database.db);
     const unfinished = await unfinishedImport(c, workspaceId);
@@ -170,7 +187,9 @@ async function exportCommand(config: Config, input: CommandInput, out: Output): 
 async function exportToFile(doc: WorkspaceExport, file: string): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBase62(8)}.tmp`);
   try {
-    const handle = await open(temp, "wx");
+    // 0600 from the start, as a backup is: the export holds drafts and removed blogs. The rename
+    // replaces an existing file with this one, mode and all.
+    const handle = await open(temp, "wx", 0o600);
     const stream = handle.createWriteStream();
     try {
       await writeExport(doc, stream);

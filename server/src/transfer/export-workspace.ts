@@ -19,6 +19,7 @@ import type { Writable } from "node:stream";
 import { excerptOf } from "../blogs/render.js";
 import type { BlogDoc, Collections, RateLimitSetting } from "../db/collections.js";
 import { notFound } from "../domain-error.js";
+import { jsonSafe } from "../terminal-text.js";
 
 export const EXPORT_FORMAT = "pressroom.workspace-export";
 export const EXPORT_VERSION = 1;
@@ -150,8 +151,10 @@ function withoutSecrets(url: string): string {
  * buffer is full), so 10,000 blogs never sit in memory twice; resolves once all is handed over.
  */
 export async function writeExport(doc: WorkspaceExport, out: Writable): Promise<void> {
+  // Bidi overrides and C1 controls in titles escaped, as JSON.stringify does C0 controls: the
+  // same JSON, safe to print on a terminal (the CLI writes it to stdout without --out).
   const write = async (text: string) => {
-    if (!out.write(text)) await once(out, "drain");
+    if (!out.write(jsonSafe(text))) await once(out, "drain");
   };
   const { blogs, ...head } = doc;
   const headText = JSON.stringify({ ...head, blogs: [] }, null, 2);
@@ -163,7 +166,7 @@ export async function writeExport(doc: WorkspaceExport, out: Writable): Promise<
     await write(`${i === 0 ? "" : ","}\n    ${blog}`);
   }
   await new Promise<void>((resolve, reject) => {
-    out.write(`${blogs.length === 0 ? "" : "\n  "}]${after}\n`, (err) =>
+    out.write(jsonSafe(`${blogs.length === 0 ? "" : "\n  "}]${after}\n`), (err) =>
       err ? reject(err) : resolve(),
     );
   });

@@ -4,9 +4,8 @@
  * exports) with its posts, tags, posts_tags, posts_authors and users. Of a user only `id` and
  * `name` are ever read: never its email, password hash or anything else.
  */
-import { readFile } from "node:fs/promises";
 import { ImportInputError } from "./import-set.js";
-import { parseJsonSource } from "./json-source.js";
+import { parseJsonSource, readJsonText } from "./json-source.js";
 
 export type GhostRecord = Readonly<Record<string, unknown>>;
 
@@ -56,14 +55,8 @@ function grouped(data: GhostRecord, table: string, key: string, value: string) {
 }
 
 /** The export in `file`, or an ImportInputError: unreadable, not JSON (line, column), not Ghost's. */
-export async function loadGhostExport(file: string): Promise<GhostExport> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new ImportInputError([{ where: file, message: `cannot be read (${reason})` }]);
-  }
+export async function loadGhostExport(file: string, maxBytes?: number): Promise<GhostExport> {
+  const text = await readJsonText(file, file, maxBytes);
   const root = parseJsonSource(text.replace(/^\uFEFF/, ""), file);
   const db = isRecord(root) && Array.isArray(root.db) ? root.db[0] : root;
   const data = isRecord(db) ? db.data : undefined;

@@ -8,15 +8,16 @@
  *   too: releasedAt stays empty, as the contract's "set exactly when released" says); scheduled
  *   → draft, its planned date in a note (Pressroom has no schedule); sent (email-only) → draft;
  * - tags in sort_order, Ghost's internal `#` tags dropped, in Pressroom's normal form;
- * - custom_excerpt → excerpt, else derived; feature_image → cover when an absolute http(s) URL;
+ * - custom_excerpt → excerpt, else derived; feature_image → cover when an absolute http(s) URL without a user name or password;
  * - bodies by ghost-body.ts; Ghost's times ("YYYY-MM-DD HH:MM:SS", UTC) as they are.
  */
+
+import { coverUrlOf } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
 import { normaliseTag } from "../blogs/tag-rule.js";
 import { type BodyConversion, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
 import { CARD_OUTCOMES } from "./ghost-cards.js";
 import { type GhostRecord, loadGhostExport, str } from "./ghost-export.js";
-import { coverUrl } from "./import-checks.js";
 import {
   type ImportBlog,
   ImportInputError,
@@ -47,7 +48,7 @@ const oneLine = (s: string | undefined): string => (s ?? "").replace(/\s+/gu, " 
 const GHOST_STATUSES = new Set(["published", "draft", "scheduled", "sent"]);
 
 export const readGhostExport: ImportReader = async (source, options) => {
-  const ghost = await loadGhostExport(source);
+  const ghost = await loadGhostExport(source, options.maxJsonBytes);
   const convert = ghostBodyConverter();
   const blogs: ImportBlog[] = [];
   const skipped: SkippedEntry[] = [];
@@ -202,6 +203,13 @@ function coverOf(image: string | undefined): { url: string | null; note: string 
     note: `feature image "${image}" ${why}; no cover.`,
   });
   if (image.startsWith("__GHOST_URL__")) return dropped("is on the Ghost site (__GHOST_URL__)");
-  const url = coverUrl(image);
-  return url === null ? dropped("is not an absolute http(s) URL") : { url, note: null };
+  const cover = coverUrlOf(image);
+  if ("href" in cover) return { url: cover.href, note: null };
+  // Not repeated in the note: the user name and password it carries.
+  return cover.problem === "must be an absolute http(s) URL"
+    ? dropped("is not an absolute http(s) URL")
+    : {
+        url: null,
+        note: "feature image carries a user name or password, refused for a cover; no cover.",
+      };
 }

@@ -2,6 +2,7 @@
  * The blog rules (blogs/blog-rules.ts, admin.yaml `BlogInput`) applied to an imported entry
  * before anything is written: every problem of an entry, by field, so that one run names all.
  */
+import { coverUrlOf } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
 import { normaliseTags } from "../blogs/tag-rule.js";
 import type { ImportBlog, ImportProblem } from "./import-set.js";
@@ -21,14 +22,10 @@ function lineProblem(name: string, value: string, max: number): string | null {
   return null;
 }
 
-/** The absolute http(s) URL as the blog rules store it (`URL.href`), or null when it is not one. */
+/** The cover URL as the blog rules store it (`URL.href`), or null when they refuse it. */
 export function coverUrl(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
-  } catch {
-    return null;
-  }
+  const cover = coverUrlOf(url);
+  return "href" in cover ? cover.href : null;
 }
 
 const validDate = (d: Date): boolean => d instanceof Date && !Number.isNaN(d.getTime());
@@ -58,8 +55,9 @@ export function entryProblems(blog: ImportBlog): string[] {
   else if (tags.tags.length !== blog.tags.length || tags.tags.some((t, i) => t !== blog.tags[i])) {
     problems.push(`"tags" must be distinct and in normal form (${JSON.stringify(tags.tags)}).`);
   }
-  if (blog.coverImageUrl !== null && coverUrl(blog.coverImageUrl) === null) {
-    problems.push(`"coverImageUrl" must be an absolute http(s) URL or null.`);
+  const cover = blog.coverImageUrl === null ? null : coverUrlOf(blog.coverImageUrl);
+  if (cover !== null && "problem" in cover) {
+    problems.push(`"coverImageUrl" ${cover.problem} (or be null).`);
   }
   for (const name of ["createdAt", "updatedAt"] as const) {
     if (!validDate(blog[name])) problems.push(`"${name}" is not a date.`);

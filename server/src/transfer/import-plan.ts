@@ -58,8 +58,8 @@ export interface ImportPlan {
 
 /** `_id`s read per query. */
 const CHUNK = 500;
-/** Renders waiting or running at once: below the render pool's own busy limit. */
-const RENDERS_AT_ONCE = 8;
+/** Renders waiting or running at once: the CLI's render pool admits as many for its workspace. */
+export const RENDERS_AT_ONCE = 8;
 
 const same = (a: Date | null, b: Date | null): boolean =>
   a === null || b === null ? a === b : a.getTime() === b.getTime();
@@ -152,7 +152,7 @@ export async function planImport(
     await Promise.all(
       batch.map(async ([entry, i]) => {
         try {
-          entries[i] = { ...entry, fields: await fieldsOf(entry.blog, renderer) };
+          entries[i] = { ...entry, fields: await fieldsOf(entry.blog, renderer, workspaceId) };
         } catch (err) {
           if (!(err instanceof RenderRefused)) throw err;
           problems.push({ where: entry.blog.origin, message: err.refusal.message });
@@ -167,8 +167,12 @@ export async function planImport(
 }
 
 /** What an entry stores, by the blog rules (blog-rules.ts `content`), times from the source. */
-async function fieldsOf(blog: ImportBlog, renderer: BodyRenderer): Promise<ImportedFields> {
-  const { bodyHtml, excerpt } = await renderer.render(blog.bodyMarkdown);
+async function fieldsOf(
+  blog: ImportBlog,
+  renderer: BodyRenderer,
+  workspaceId: string,
+): Promise<ImportedFields> {
+  const { bodyHtml, excerpt } = await renderer.render(blog.bodyMarkdown, { workspaceId });
   return {
     title: blog.title.trim(),
     slug: blog.slug,

@@ -80,5 +80,9 @@ export type OnProgress = (step: string, done: number, total: number) => void;
 /** A reader of one source format. */
 export type ImportReader = (
   source: string,
-  options: { readonly onProgress?: OnProgress },
+  options: {
+    readonly onProgress?: OnProgress;
+    /** Largest JSON file read (IMPORT_MAX_BYTES); default json-source.ts's. */
+    readonly maxJsonBytes?: number;
+  },
 ) => Promise<ImportSet>;

@@ -5,7 +5,6 @@
  * `blogs[12] "slug"`. Keys and webhook endpoints in the file are reported as skipped, never
  * created.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { BlogStatus } from "../db/collections.js";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-workspace.js";
@@ -18,7 +17,7 @@ import {
   type ImportSet,
   type SkippedEntry,
 } from "./import-set.js";
-import { parseJsonSource } from "./json-source.js";
+import { parseJsonSource, readJsonText } from "./json-source.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
@@ -120,7 +119,7 @@ export function pressroomSet(doc: unknown, name: string): ImportSet {
 }
 
 /** `pressroom import --from pressroom FILE`: reads the file `source`. */
-export const readPressroomExport: ImportReader = async (source) => {
-  const text = await readFile(source, "utf8");
+export const readPressroomExport: ImportReader = async (source, options) => {
+  const text = await readJsonText(source, path.basename(source), options.maxJsonBytes);
   return pressroomSet(parseJsonSource(text, path.basename(source)), path.basename(source));
 };

@@ -1,0 +1,138 @@
+import { DomainError } from "../domain-error.js";
+
+/** Whose render it is: its workspace, and for an editor's preview the person asking. */
+export interface RenderTag {
+  readonly workspaceId: string;
+  /** Set for a preview: the user whose previews are counted against `previewPerUser`. */
+  readonly previewBy?: string;
+}
+
+export interface FairQueueLimits {
+  /** Renders running at once in all: the pool's threads. */
+  readonly running: number;
+  /** Renders of one workspace running at once (below `running`, so others always get a thread). */
+  readonly workspaceRunning: number;
+  /** Renders of one workspace waiting or running, beyond which that workspace is refused. */
+  readonly workspacePending: number;
+  /** Previews of one user waiting or running, beyond which that user's previews are refused. */
+  readonly previewPerUser: number;
+  /** Renders waiting or running in all: the last backstop, above any one workspace's share. */
+  readonly maxPending: number;
+  /** The `Retry-After` of a refusal. */
+  readonly retryAfterSeconds: number;
+}
+
+interface Job {
+  readonly start: () => void;
+}
+
+interface Lane {
+  readonly waiting: Job[];
+  running: number;
+  /** Waiting or running. */
+  pending: number;
+}
+
+const busy = (message: string, retryAfterSeconds: number): DomainError =>
+  new DomainError("unavailable", message, retryAfterSeconds);
+
+/**
+ * Admission and order of renders, so that one tenant's slow bodies cost that tenant alone. Each
+ * workspace has a queue of its own; a free thread goes to the next workspace, round-robin, that
+ * has a render waiting and fewer than `workspaceRunning` running, so a workspace can never hold
+ * every thread while another waits. A render is refused at once (503 with `Retry-After`, naming
+ * the limit) when its workspace has `workspacePending` renders waiting or running, when its user
+ * has `previewPerUser` previews so, or, last, when `maxPending` are in all.
+ */
+export function fairRenderQueue(limits: FairQueueLimits) {
+  const lanes = new Map<string, Lane>();
+  const previews = new Map<string, number>();
+  /** Workspaces with renders waiting, in the order they get their next turn. */
+  const turns: string[] = [];
+  let running = 0;
+  let pending = 0;
+
+  const admit = (tag: RenderTag): void => {
+    const lane = lanes.get(tag.workspaceId);
+    const retry = limits.retryAfterSeconds;
+    if (lane !== undefined && lane.pending >= limits.workspacePending) {
+      throw busy(
+        `This workspace already has ${lane.pending} blog bodies rendering or waiting to render, the most one workspace may have at once; retry shortly.`,
+        retry,
+      );
+    }
+    if (
+      tag.previewBy !== undefined &&
+      (previews.get(tag.previewBy) ?? 0) >= limits.previewPerUser
+    ) {
+      throw busy(
+        `You already have ${limits.previewPerUser} previews rendering or waiting to render, the most one person may have at once; retry shortly.`,
+        retry,
+      );
+    }
+    if (pending >= limits.maxPending) {
+      throw busy("The server is busy rendering other blogs; retry shortly.", retry);
+    }
+  };
+
+  /** Starts renders while threads are free, each time the next workspace's in turn. */
+  const pump = (): void => {
+    while (running < limits.running) {
+      const at = turns.findIndex((id) => (lanes.get(id)?.running ?? 0) < limits.workspaceRunning);
+      if (at === -1) return;
+      const id = turns[at] ?? "";
+      const lane = lanes.get(id);
+      const job = lane?.waiting.shift();
+      if (lane === undefined || job === undefined) return;
+      turns.splice(at, 1);
+      if (lane.waiting.length > 0) turns.push(id);
+      lane.running++;
+      running++;
+      job.start();
+    }
+  };
+
+  return {
+    /**
+     * Runs `work` in `tag`'s turn, when a thread is free for its workspace; refuses it at once
+     * (DomainError "unavailable") past a limit.
+     */
+    run<T>(tag: RenderTag, work: () => Promise<T>): Promise<T> {
+      admit(tag);
+      const { workspaceId, previewBy } = tag;
+      let lane = lanes.get(workspaceId);
+      if (lane === undefined) {
+        lane = { waiting: [], running: 0, pending: 0 };
+        lanes.set(workspaceId, lane);
+      }
+      const own = lane;
+      own.pending++;
+      pending++;
+      if (previewBy !== undefined) previews.set(previewBy, (previews.get(previewBy) ?? 0) + 1);
+      return new Promise<T>((resolve, reject) => {
+        const start = () => {
+          work()
+            .then(resolve, reject)
+            .finally(() => {
+              own.running--;
+              own.pending--;
+              running--;
+              pending--;
+              if (own.pending === 0) lanes.delete(workspaceId);
+              if (previewBy !== undefined) {
+                const left = (previews.get(previewBy) ?? 1) - 1;
+                if (left === 0) previews.delete(previewBy);
+                else previews.set(previewBy, left);
+              }
+              pump();
+            });
+        };
+        own.waiting.push({ start });
+        if (own.waiting.length === 1) turns.push(workspaceId);
+        pump();
+      });
+    },
+    /** Renders waiting or running, in all and per workspace (for tests and metrics). */
+    counts: () => ({ running, pending, workspaces: lanes.size }),
+  };
+}

@@ -1,0 +1,121 @@
+// The render pool's turns and limits (README, "Production": renders are admitted per workspace;
+// server/src/blogs/fair-render-queue.ts), with renders that end when the test says so.
+import { describe, expect, it } from "vitest";
+import { fairRenderQueue, type RenderTag } from "../../server/src/blogs/fair-render-queue.js";
+import { DomainError } from "../../server/src/domain-error.js";
+
+const LIMITS = {
+  running: 2,
+  workspaceRunning: 1,
+  workspacePending: 3,
+  previewPerUser: 2,
+  maxPending: 6,
+  retryAfterSeconds: 2,
+};
+
+/** A queue whose renders record their start and wait to be finished by the test. */
+function harness(limits = LIMITS) {
+  const queue = fairRenderQueue(limits);
+  const started: string[] = [];
+  const finish = new Map<string, () => void>();
+  const submit = (name: string, tag: RenderTag) =>
+    queue.run(
+      tag,
+      () =>
+        new Promise<string>((resolve) => {
+          started.push(name);
+          finish.set(name, () => resolve(name));
+        }),
+    );
+  const end = async (name: string) => {
+    finish.get(name)?.();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { queue, started, submit, end };
+}
+
+const refusal = (fn: () => unknown): DomainError => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
+  throw new Error("not refused");
+};
+
+describe("fair render queue: turns", () => {
+  it("a workspace runs at most workspaceRunning renders; the free thread goes to the next workspace", async () => {
+    const h = harness();
+    const a = ["a1", "a2", "a3"].map((n) => h.submit(n, { workspaceId: "A" }));
+    const b = h.submit("b1", { workspaceId: "B" });
+    expect(h.started).toEqual(["a1", "b1"]);
+    await h.end("b1");
+    // B has nothing waiting: A may not take the second thread (its own cap).
+    expect(h.started).toEqual(["a1", "b1"]);
+    await h.end("a1");
+    expect(h.started).toEqual(["a1", "b1", "a2"]);
+    await h.end("a2");
+    await h.end("a3");
+    await expect(Promise.all([...a, b])).resolves.toEqual(["a1", "a2", "a3", "b1"]);
+    expect(h.queue.counts()).toEqual({ running: 0, pending: 0, workspaces: 0 });
+  });
+
+  it("workspaces waiting are served round-robin, whoever queued more", async () => {
+    const h = harness({ ...LIMITS, running: 1, workspacePending: 5, maxPending: 20 });
+    for (const n of ["a1", "a2", "a3"]) void h.submit(n, { workspaceId: "A" });
+    for (const n of ["b1", "b2"]) void h.submit(n, { workspaceId: "B" });
+    void h.submit("c1", { workspaceId: "C" });
+    // A's second render was waiting before B's first came: then one of each, in turn, however
+    // many A has queued.
+    for (const n of ["a1", "a2", "b1", "c1", "a3", "b2"]) {
+      expect(h.started.at(-1)).toBe(n);
+      await h.end(n);
+    }
+  });
+});
+
+describe("fair render queue: limits", () => {
+  it("past workspacePending the workspace is refused, naming the limit; another is not", () => {
+    const h = harness();
+    for (const n of ["a1", "a2", "a3"]) void h.submit(n, { workspaceId: "A" });
+    const err = refusal(() => h.submit("a4", { workspaceId: "A" }));
+    expect(err.code).toBe("unavailable");
+    expect(err.retryAfterSeconds).toBe(2);
+    expect(err.message).toBe(
+      "This workspace already has 3 blog bodies rendering or waiting to render, the most one workspace may have at once; retry shortly.",
+    );
+    expect(() => h.submit("b1", { workspaceId: "B" })).not.toThrow();
+  });
+
+  it("past previewPerUser a person's previews are refused; their saves and others' previews are not", () => {
+    const h = harness({ ...LIMITS, workspacePending: 5, maxPending: 20 });
+    void h.submit("p1", { workspaceId: "A", previewBy: "u1" });
+    void h.submit("p2", { workspaceId: "A", previewBy: "u1" });
+    const err = refusal(() => h.submit("p3", { workspaceId: "A", previewBy: "u1" }));
+    expect(err.message).toBe(
+      "You already have 2 previews rendering or waiting to render, the most one person may have at once; retry shortly.",
+    );
+    expect(() => h.submit("s1", { workspaceId: "A" })).not.toThrow();
+    expect(() => h.submit("q1", { workspaceId: "A", previewBy: "u2" })).not.toThrow();
+  });
+
+  it("past maxPending in all, everyone is refused as the server's backstop", () => {
+    const h = harness();
+    for (const ws of ["A", "B"]) {
+      for (const n of [1, 2, 3]) void h.submit(`${ws}${n}`, { workspaceId: ws });
+    }
+    const err = refusal(() => h.submit("c1", { workspaceId: "C" }));
+    expect(err.message).toBe("The server is busy rendering other blogs; retry shortly.");
+  });
+
+  it("a refused or failed render frees its place", async () => {
+    const h = harness({ ...LIMITS, workspacePending: 1 });
+    const failing = h.queue.run({ workspaceId: "A" }, async () => {
+      throw new Error("render failed");
+    });
+    await expect(failing).rejects.toThrow("render failed");
+    expect(h.queue.counts()).toEqual({ running: 0, pending: 0, workspaces: 0 });
+    expect(() => h.submit("a2", { workspaceId: "A" })).not.toThrow();
+  });
+});
