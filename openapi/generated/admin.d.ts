@@ -52,6 +52,8 @@ export interface paths {
          * @description Attempts are counted before the password is checked: past 5 for one email, or 20 from one
          *     client address (IPv6: per /64), within 15 minutes, further attempts get `429` with
          *     `Retry-After` and no password check. A successful sign-in clears the email's count.
+         *     A sign-in whose password was checked just before the account's password changed (or
+         *     before "sign out everywhere") answers `401` and stores no session: sign in again.
          */
         post: operations["signIn"];
         /**
@@ -99,8 +101,10 @@ export interface paths {
          *     of the account's email and the client's address (the limits of `signIn`: past them,
          *     `429` with `Retry-After` and no password check), so this cannot be used to guess it.
          *     The new password follows the setup rules (10 to 200 characters). On success every
-         *     *other* session of the user ends at once; this one stays signed in. Neither password
-         *     is ever logged, stored or sent back.
+         *     *other* session of the user ends at once, sign-ins under way with the old password
+         *     included (they answer `401` and store no session); this one stays signed in. Of two
+         *     changes at the same moment one applies; the other answers `403`, its current password
+         *     being current no more. Neither password is ever logged, stored or sent back.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -122,7 +126,8 @@ export interface paths {
         /**
          * Sign out everywhere
          * @description Ends every session of the signed-in user, on every browser, this one included, and
-         *     clears this browser's cookie. Other browsers get `401` on their next request.
+         *     clears this browser's cookie. Other browsers get `401` on their next request; a sign-in
+         *     under way at that moment answers `401` and stores no session.
          */
         delete: operations["signOutEverywhere"];
         options?: never;

@@ -59,6 +59,7 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   const account = accountHandlers({
     changePassword: passwordChange({ users, sessions, throttle }),
+    users,
     sessions,
     secureCookies,
   });

@@ -59,6 +59,12 @@ export interface UserDoc {
   name: string;
   /** argon2id PHC string. */
   passwordHash: string;
+  /**
+   * Counts the events that end all of the account's sessions (a password change, "sign out
+   * everywhere"): a sign-in stores its session only if it is unchanged since it read the hash it
+   * checked (sessions/sessions-store.ts). Absent on accounts stored before it existed: 0.
+   */
+  passwordGeneration?: number;
   createdAt: Date;
 }
 

@@ -95,7 +95,10 @@ export function invitationUse(deps: InvitationUseDeps) {
         throw err;
       }
       await deps.invitations.acceptedBy(doc._id, userId);
-      return { userId, session: account === null ? await deps.sessions.create(userId) : null };
+      return {
+        userId,
+        session: account === null ? await deps.sessions.create({ _id: userId }) : null,
+      };
     },
   };
 
