@@ -533,9 +533,12 @@ export interface paths {
         };
         /**
          * The workspace's audit log, newest first
-         * @description Who did what to the workspace's keys and limits, and when: `key.minted`, `key.rolled`,
-         *     `key.revoked`, `key.expired` (written by the server shortly after the key's `expiresAt`,
-         *     with that time and no actor), `key.limit_changed` and `workspace.limit_changed`. Newest
+         * @description Who did what to the workspace's keys, limits and team, and when: `key.minted`,
+         *     `key.rolled`, `key.revoked`, `key.expired` (written by the server shortly after the
+         *     key's `expiresAt`, with that time and no actor), `key.limit_changed`,
+         *     `workspace.limit_changed`, `invitation.created`, `invitation.withdrawn`, `member.added`
+         *     (`addMember`), `member.joined` (an invitation accepted; the actor is the one who
+         *     joined), `member.role_changed`, `member.removed` and `member.left`. Newest
          *     first, one page at a time: pass the previous page's `nextCursor` as `cursor` until it
          *     is `null`. Every member may read it.
          */
@@ -1234,7 +1237,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -1248,9 +1251,25 @@ export interface components {
         /**
          * @description What else the action did: the expiry of a minted key (`expiresAt`), the successor and
          *     grace period of a roll (`successor`, `gracePeriodSeconds`), a limit before and after
-         *     (`from`, `to`; null meaning the default applies).
+         *     (`from`, `to`; null meaning the default applies). Team actions name the invitation
+         *     (`invitationId`), the role invited, joined with or given (`role`), the role before a
+         *     change (`previousRole`), the account acted on (`member`) and why an invitation was
+         *     withdrawn (`reason`). Every member reads the log, so it never holds an invitee's email:
+         *     owners see that in the pending invitations (`listInvitations`).
          */
         AuditDetails: {
+            invitationId?: string;
+            role?: components["schemas"]["Role"];
+            previousRole?: components["schemas"]["Role"];
+            /** @description The account acted on; null when it no longer exists. */
+            member?: components["schemas"]["Actor"];
+            /**
+             * @description `withdrawn`: an owner withdrew it. `inviter_not_owner`: the owner who sent it was
+             *     removed, left or was made a member, so it was withdrawn with that change (by its
+             *     actor) or when the link was next used (no actor).
+             * @enum {string}
+             */
+            reason?: "withdrawn" | "inviter_not_owner";
             /** Format: date-time */
             expiresAt?: string | null;
             successor?: string;
@@ -1741,7 +1760,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The invitation was used already, or has expired. Ask for a new one. */
+        /**
+         * @description The invitation was used already, has expired, or was withdrawn because the owner who
+         *     sent it is an owner of the workspace no more. Ask for a new one.
+         */
         InvitationGone: {
             headers: {
                 [name: string]: unknown;

@@ -4,7 +4,9 @@
  * - a link works once and for 7 days; the token is 32 random bytes, and only its SHA-256 hash
  *   is stored;
  * - a used or expired link is told so (410) while the invitation is kept (7 days past its
- *   expiry); an unknown link — never issued, withdrawn, or deleted — is 404, and nothing more.
+ *   expiry); an unknown link — never issued, withdrawn, or deleted — is 404, and nothing more;
+ * - a link holds only while its sender is an owner of the workspace: otherwise it is withdrawn
+ *   when next used (410, then 404), as it is when the sender stops being one.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { InvitationDoc } from "../db/collections.js";
@@ -20,6 +22,8 @@ export const USED_MESSAGE = "This invitation has been used already.";
 export const EXPIRED_MESSAGE = "This invitation has expired. Ask for a new one.";
 export const SIGN_IN_FIRST_MESSAGE =
   "An account with this email exists. Sign in as it first, then open the link again.";
+export const INVITER_NOT_OWNER_MESSAGE =
+  "This invitation was withdrawn: whoever sent it is no longer an owner of the workspace. Ask an owner for a new one.";
 export const ALREADY_MEMBER_MESSAGE = "This email belongs to a member of the workspace already.";
 
 /** A new link's token (43 base64url characters) and the hash that is stored of it. */

@@ -1,5 +1,7 @@
 import type { components } from "../../../openapi/generated/admin.js";
-import { DomainError, notFound } from "../domain-error.js";
+import type { AuditLog } from "../audit/audit-log.js";
+import type { InvitationDoc } from "../db/collections.js";
+import { DomainError, gone, notFound } from "../domain-error.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
 import type { UsersStore } from "../users/users-store.js";
@@ -7,6 +9,7 @@ import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import {
   acceptanceFits,
   hashInvitationToken,
+  INVITER_NOT_OWNER_MESSAGE,
   SIGN_IN_FIRST_MESSAGE,
   UNKNOWN_LINK_MESSAGE,
   USED_MESSAGE,
@@ -20,8 +23,9 @@ export interface InvitationUseDeps {
   invitations: InvitationsStore;
   throttle: SignInThrottle;
   users: Pick<UsersStore, "findByEmail" | "create" | "namesOf">;
-  workspaces: Pick<WorkspacesStore, "byId" | "join" | "roleIn">;
+  workspaces: Pick<WorkspacesStore, "byId" | "join" | "roleIn" | "removeMember">;
   sessions: Pick<SessionsStore, "create">;
+  audit: AuditLog;
   now?: () => number;
 }
 
@@ -49,7 +53,42 @@ export function invitationUse(deps: InvitationUseDeps) {
     if (workspace === null) throw notFound(UNKNOWN_LINK_MESSAGE);
     // A link that works is no guess: only unknown, used and expired links stay counted.
     await attempt.succeeded();
+    if (!(await inviterIsOwner(doc))) throw await withdrawStale(doc);
     return { doc, workspace };
+  };
+
+  /** Whether the invitation's sender is (still) an owner of its workspace. */
+  const inviterIsOwner = async (doc: InvitationDoc) =>
+    (await deps.workspaces.roleIn(doc.workspaceId, doc.invitedBy)) === "owner";
+
+  /** Withdraws an invitation whose sender is an owner no more; the answer to give (410). */
+  const withdrawStale = async (doc: InvitationDoc) => {
+    if (await deps.invitations.drop(doc._id)) {
+      await deps.audit.record({
+        workspaceId: doc.workspaceId,
+        actor: null,
+        action: "invitation.withdrawn",
+        details: { invitationId: doc._id, reason: "inviter_not_owner" },
+      });
+    }
+    return gone(INVITER_NOT_OWNER_MESSAGE);
+  };
+
+  /**
+   * After joining, the sender's role once more: when it was taken away meanwhile, the join is
+   * undone and the invitation withdrawn. If it still was an owner at this read, the join came
+   * before the sender's loss of the role, as if accepted a moment earlier. An undo that would
+   * leave the workspace without an owner (its last other owner left meanwhile) is not made.
+   */
+  const recheckInviter = async (doc: InvitationDoc, userId: string) => {
+    if (await inviterIsOwner(doc)) return;
+    try {
+      await deps.workspaces.removeMember(doc.workspaceId, userId);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === "conflict") return;
+      throw err;
+    }
+    throw await withdrawStale(doc);
   };
 
   return {
@@ -94,7 +133,14 @@ export function invitationUse(deps: InvitationUseDeps) {
         await deps.invitations.release(doc._id, claimedAt);
         throw err;
       }
+      await recheckInviter(doc, userId);
       await deps.invitations.acceptedBy(doc._id, userId);
+      await deps.audit.record({
+        workspaceId: doc.workspaceId,
+        actor: userId,
+        action: "member.joined",
+        details: { invitationId: doc._id, role: doc.role, userId },
+      });
       return {
         userId,
         session: account === null ? await deps.sessions.create({ _id: userId }) : null,

@@ -64,6 +64,29 @@ export function invitationsStore({ invitations }: Collections, now: () => number
       return res.deletedCount === 1;
     },
 
+    /**
+     * Deletes the pending invitations `inviterId` sent for the workspace (they stopped being an
+     * owner of it); the ids of those it deleted.
+     */
+    async withdrawAllBy(workspaceId: string, inviterId: string): Promise<string[]> {
+      const sent = await invitations
+        .find({ workspaceId, invitedBy: inviterId, acceptedAt: null })
+        .sort({ createdAt: 1, _id: 1 })
+        .toArray();
+      const deleted: string[] = [];
+      for (const doc of sent) {
+        const res = await invitations.deleteOne({ _id: doc._id, acceptedAt: null });
+        if (res.deletedCount === 1) deleted.push(doc._id);
+      }
+      return deleted;
+    },
+
+    /** Deletes an invitation, claimed or not (its sender is no owner any more); false if gone. */
+    async drop(invitationId: string): Promise<boolean> {
+      const res = await invitations.deleteOne({ _id: invitationId });
+      return res.deletedCount === 1;
+    },
+
     /** The invitation of a link's token, or null (a malformed token reads nothing). */
     byToken(token: string): Promise<InvitationDoc | null> {
       if (!isTokenShaped(token)) return Promise.resolve(null);
