@@ -149,10 +149,12 @@ export interface paths {
          * @description The dashboard's join page asks this with the token from the link's fragment
          *     (`…/dashboard/#/join/{token}`): browsers never send a fragment to a server, so the token
          *     reaches the server only in this body, never in a URL or a log. Answers which workspace
-         *     the invitation is for, the invited email and role, who invited, until when it holds and
-         *     whether an account with that email exists already (then the invitee signs in as it
-         *     before accepting). Attempts are counted as sign-ins are (`signIn`: 20 per client address
-         *     in 15 minutes, 5 per link), a successful one is taken off the count.
+         *     the invitation is for, the invited email and role, who invited and until when it holds —
+         *     never whether an account has the invited email: the answer is the same either way, so
+         *     a link (which anyone can make for any email, in a workspace of their own) cannot be used
+         *     to find out who has an account. Attempts are counted as sign-ins are (`signIn`: 20 per
+         *     client address in 15 minutes, 5 per link), a successful one is taken off the count. A
+         *     link whose sender is an owner of the workspace no more answers `410` and is withdrawn.
          */
         post: operations["lookUpInvitation"];
         delete?: never;
@@ -173,13 +175,28 @@ export interface paths {
         /**
          * Accept an invitation, joining the workspace (no session needed)
          * @description Uses the invitation: it can be accepted once, whatever the concurrency (the first of two
-         *     simultaneous accepts wins, the other gets `410`). When no account has the invited email,
-         *     `name` and `password` (the setup rules) create one with that email; it becomes a member
-         *     with the invited role and is signed in (a session cookie, as `signIn`). When an account
-         *     has that email already, the invitee must be signed in as it and send neither `name` nor
-         *     `password`: signed out, or signed in as someone else, answers `409` telling them to sign
-         *     in first. A used or expired link answers `410`, an unknown one (never issued, withdrawn
-         *     by the owner, or deleted a while after it expired) `404`. Counted as `lookUpInvitation`.
+         *     simultaneous accepts wins, the other gets `410`). The one who joins, with the invited
+         *     role, is the account with the invited email, in one of three ways:
+         *     - signed in as it, with neither `name` nor `password`;
+         *     - with its `password` (a sign-in: counted as `signIn` is, against the invited email and
+         *       the client address; `429` past the limits) — `401` when the password is wrong *or no
+         *       account has the email*, the same answer after the same work, so this tells nobody who
+         *       has an account;
+         *     - with `name` and `password` (the setup rules) when no account has the email: one is
+         *       created with it. When one has, this is the previous way (`name` is ignored).
+         *     The last two sign the browser in as that account (a session cookie, as `signIn`). With
+         *     neither, and not signed in as the invited account (signed out, or as someone else), the
+         *     answer is `409` saying to sign in as the invited email or to create an account with it,
+         *     whether or not one exists; `name` alone is `400`.
+         *
+         *     What it cannot hide: creating an account tells by succeeding that none had the email,
+         *     and so `name` and `password` refused with `401` tell that one has. That is no silent
+         *     probe: a success creates an account with that email (and makes it a member of the
+         *     prober's workspace), and a refusal counts as a failed sign-in of that email (5 per 15
+         *     minutes, 20 per client address). A used or expired link answers `410`, an unknown one
+         *     (never issued, withdrawn, or deleted a while after it expired) `404`, one whose sender
+         *     is an owner of the workspace no more `410` (and it is withdrawn). Counted as
+         *     `lookUpInvitation`.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1090,11 +1107,18 @@ export interface components {
         InvitationAcceptance: {
             /** @description The part of the link after `#/join/`. */
             token: string;
-            /** @description The new account's name, as at setup. Only when no account has the invited email. */
+            /** @description A new account's name, as at setup; with `password`. Ignored when an account has the invited email. */
             name?: string;
-            /** @description The new account's password, as at setup. Only when no account has the invited email. */
+            /**
+             * @description The invited account's password (signing in as it), or with `name` a new account's
+             *     password, as at setup.
+             */
             password?: string;
         };
+        /**
+         * @description What a link offers. Never whether an account has the invited email: the same for an
+         *     email with an account and one without.
+         */
         InvitationPreview: {
             /** @description Plain text, not HTML. */
             workspaceName: string;
@@ -1105,8 +1129,6 @@ export interface components {
             invitedBy: string | null;
             /** Format: date-time */
             expiresAt: string;
-            /** @description An account has the invited email; sign in as it, then accept. */
-            accountExists: boolean;
         };
         /** @description Who did it; null when an operator did it with the CLI. */
         Actor: {
@@ -2075,8 +2097,7 @@ export interface operations {
                      *       "email": "nina@example.com",
                      *       "role": "member",
                      *       "invitedBy": "Olive Owner",
-                     *       "expiresAt": "2030-01-08T09:00:00.000Z",
-                     *       "accountExists": false
+                     *       "expiresAt": "2030-01-08T09:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvitationPreview"];
@@ -2106,12 +2127,12 @@ export interface operations {
         };
         responses: {
             /**
-             * @description Joined: the user with their workspaces, the new one among them. A new account is
-             *     signed in (the session cookie is set).
+             * @description Joined: the user with their workspaces, the new one among them. Signed in (the
+             *     session cookie is set) when a password was sent.
              */
             201: {
                 headers: {
-                    /** @description Only when the account was created: `pressroom_session=…; HttpOnly; SameSite=Strict; Path=/; Expires=…` */
+                    /** @description Only when a password was sent: `pressroom_session=…; HttpOnly; SameSite=Strict; Path=/; Expires=…` */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -2120,12 +2141,29 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /**
+             * @description The password is wrong, or no account has the invited email and no `name` was sent:
+             *     one answer for both. Nothing changed; counted as a failed sign-in of the email.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Wrong email or password."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["InvitationNotFound"];
             /**
-             * @description An account has the invited email and this request is not signed in as it (sign in
-             *     first, then open the link again), or that account is a member of the workspace
-             *     already. Nothing changed; the invitation can still be used.
+             * @description No password was sent and this request is not signed in as the invited account (the
+             *     same answer whether or not one exists), or the invited account is a member of the
+             *     workspace already. Nothing changed; the invitation can still be used.
              */
             409: {
                 headers: {
@@ -2134,7 +2172,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "An account with this email exists. Sign in as it first, then open the link again."
+                     *       "message": "To accept, sign in as the invited email, or create an account with it."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
