@@ -53,7 +53,11 @@ export interface AppDeps {
    */
   readonly testHooks?: Pick<
     StoreOptions,
-    "now" | "minKeyLifetimeMs" | "afterSuccessorInsert" | "beforeSessionInsert"
+    | "now"
+    | "minKeyLifetimeMs"
+    | "afterSuccessorInsert"
+    | "beforeSessionInsert"
+    | "afterInvitationClaim"
   > &
     WebhookTestHooks;
   /**

@@ -57,6 +57,8 @@ export interface StoreOptions {
   readonly afterSuccessorInsert?: (keyId: string) => Promise<void>;
   /** Tests only: holds a new session between its sign-in's password check and its insert. */
   readonly beforeSessionInsert?: (userId: string) => Promise<void>;
+  /** Tests only: holds an invitation's accept after its claim, before it joins. */
+  readonly afterInvitationClaim?: (invitationId: string) => Promise<void>;
   /** Tests only: holds a changes-feed recording between an entry and clearing its blog's mark. */
   readonly afterFeedAppend?: (blogId: string) => Promise<void>;
 }
@@ -122,7 +124,7 @@ export function createStores(db: Db, options: StoreOptions = {}) {
         ? {}
         : { beforeSessionInsert: options.beforeSessionInsert },
     ),
-    invitations: invitationsStore(c),
+    invitations: invitationsStore(c, Date.now, options.afterInvitationClaim),
     throttle: signInThrottle(c),
     /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
     webhookEndpoints: endpointsStore(

@@ -23,9 +23,39 @@ let owner: AdminClient;
 let ownerId: string;
 let ws: string;
 
+/** Accepts of an invitation id held after their claim, before they join. */
+const held = new Map<string, { reached: () => void; release: Promise<void> }>();
+
+function holdAccept(invitationId: string) {
+  let reached!: () => void;
+  let release!: () => void;
+  const reachedP = new Promise<void>((r) => {
+    reached = r;
+  });
+  const releaseP = new Promise<void>((r) => {
+    release = r;
+  });
+  held.set(invitationId, { reached, release: releaseP });
+  return { reached: reachedP, release };
+}
+
 beforeAll(async () => {
   t = await useTestDb();
-  server = await startTestServer(t.db);
+  server = await startTestServer(
+    t.db,
+    {},
+    {
+      testHooks: {
+        afterInvitationClaim: async (invitationId) => {
+          const hold = held.get(invitationId);
+          if (hold === undefined) return;
+          held.delete(invitationId);
+          hold.reached();
+          await hold.release;
+        },
+      },
+    },
+  );
   owner = new AdminClient(server.url);
   const me = (await owner.post<Me>("/setup", OWNER)).body;
   ws = me.workspaces[0]?.id ?? "";
@@ -139,6 +169,29 @@ describe("an invitation outlives no sender's authority", () => {
       (e) => e.action === "invitation.withdrawn" && e.details.invitationId === invitation.id,
     );
     expect(withdrawn).toMatchObject({ actor: null, details: { reason: "inviter_not_owner" } });
+  });
+
+  it("a sender removed while the accept is under way (after its checks, before it joins): the join is undone, 410", async () => {
+    const a = await teammate("owner");
+    const invitation = await inviteAs(a.client, "owner");
+    const hold = holdAccept(invitation.id);
+    const accepting = acceptAsNew(invitation.token);
+    await hold.reached; // the link was checked and claimed; the sender was an owner then
+    expect((await owner.delete(`/workspaces/${ws}/members/${a.id}`)).status).toBe(204);
+    hold.release();
+    const res = await accepting;
+    expect(res).toMatchObject({
+      status: 410,
+      body: {
+        message:
+          "This invitation was withdrawn: whoever sent it is no longer an owner of the workspace. Ask an owner for a new one.",
+      },
+    });
+    expect(await roleOf(invitation.email)).toBeNull();
+    const again = await new AdminClient(server.url).post("/invitations/lookup", {
+      token: invitation.token,
+    });
+    expect(again.status).toBe(404);
   });
 
   it("the same when the sender is made a member before the link is first used (accept answers 410)", async () => {

@@ -17,7 +17,12 @@ import {
  * lock, so this process also runs the claims of one invitation one at a time (as blog writes
  * are), and the loser finds `acceptedAt` set.
  */
-export function invitationsStore({ invitations }: Collections, now: () => number = Date.now) {
+export function invitationsStore(
+  { invitations }: Collections,
+  now: () => number = Date.now,
+  /** Tests only: holds an accept after its claim, before it joins. */
+  afterClaim?: (invitationId: string) => Promise<void>,
+) {
   const serial = keyedQueue();
   return {
     /** A new invitation, and its link's token: the only time the token exists outside a link. */
@@ -102,6 +107,9 @@ export function invitationsStore({ invitations }: Collections, now: () => number
           { $set: { acceptedAt: at } },
         );
         return res.modifiedCount === 1 ? at : null;
+      }).then(async (at) => {
+        if (at !== null) await afterClaim?.(invitationId);
+        return at;
       });
     },
 
