@@ -273,7 +273,8 @@ export interface paths {
          * @description Adds the user with this email to the workspace when such an account exists. The answer
          *     is the same `202` whether or not an account has this email, and whether or not it is a
          *     member already, so this operation cannot be used to find out who has an account. List
-         *     the members to see who belongs to the workspace.
+         *     the members to see who belongs to the workspace; an account added is also written to
+         *     the audit log (`member.added`), which tells no more than the list.
          *
          *     Superseded by invitations (`createInvitation`), which the dashboard uses: the person
          *     accepts, and needs no account beforehand. Kept for existing clients.
