@@ -123,6 +123,13 @@ export async function requestsSettled(maxMs = 3000): Promise<void> {
   }
 }
 
+/**
+ * A 401 of accepting an invitation with a password is a wrong password (or no such account: one
+ * answer), not an ended session: the session of this browser, if any, goes on.
+ */
+const refusesCredentials = (response: Response): boolean =>
+  response.url !== "" && new URL(response.url).pathname === "/api/admin/invitations/accept";
+
 async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
   const started = requestCount++;
   let outcome: Outcome<T>;
@@ -141,7 +148,9 @@ async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
   }
   if (started >= failedAt) setReachable(true);
   if (!outcome.response.ok) {
-    if (outcome.response.status === 401) onSessionEnded?.();
+    if (outcome.response.status === 401 && !refusesCredentials(outcome.response)) {
+      onSessionEnded?.();
+    }
     throw toApiError(outcome.error, outcome.response);
   }
   return outcome;

@@ -66,7 +66,6 @@ function Screen() {
       <Join
         token={joinToken}
         me={auth.state === "in" ? auth.me : null}
-        onSignedIn={enter}
         onJoined={(me, workspaceId) => {
           forgetJoinLink();
           setJoinToken(null);

@@ -52,6 +52,8 @@ export interface paths {
          * @description Attempts are counted before the password is checked: past 5 for one email, or 20 from one
          *     client address (IPv6: per /64), within 15 minutes, further attempts get `429` with
          *     `Retry-After` and no password check. A successful sign-in clears the email's count.
+         *     A sign-in whose password was checked just before the account's password changed (or
+         *     before "sign out everywhere") answers `401` and stores no session: sign in again.
          */
         post: operations["signIn"];
         /**
@@ -99,8 +101,10 @@ export interface paths {
          *     of the account's email and the client's address (the limits of `signIn`: past them,
          *     `429` with `Retry-After` and no password check), so this cannot be used to guess it.
          *     The new password follows the setup rules (10 to 200 characters). On success every
-         *     *other* session of the user ends at once; this one stays signed in. Neither password
-         *     is ever logged, stored or sent back.
+         *     *other* session of the user ends at once, sign-ins under way with the old password
+         *     included (they answer `401` and store no session); this one stays signed in. Of two
+         *     changes at the same moment one applies; the other answers `403`, its current password
+         *     being current no more. Neither password is ever logged, stored or sent back.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -122,7 +126,8 @@ export interface paths {
         /**
          * Sign out everywhere
          * @description Ends every session of the signed-in user, on every browser, this one included, and
-         *     clears this browser's cookie. Other browsers get `401` on their next request.
+         *     clears this browser's cookie. Other browsers get `401` on their next request; a sign-in
+         *     under way at that moment answers `401` and stores no session.
          */
         delete: operations["signOutEverywhere"];
         options?: never;
@@ -144,10 +149,12 @@ export interface paths {
          * @description The dashboard's join page asks this with the token from the link's fragment
          *     (`…/dashboard/#/join/{token}`): browsers never send a fragment to a server, so the token
          *     reaches the server only in this body, never in a URL or a log. Answers which workspace
-         *     the invitation is for, the invited email and role, who invited, until when it holds and
-         *     whether an account with that email exists already (then the invitee signs in as it
-         *     before accepting). Attempts are counted as sign-ins are (`signIn`: 20 per client address
-         *     in 15 minutes, 5 per link), a successful one is taken off the count.
+         *     the invitation is for, the invited email and role, who invited and until when it holds —
+         *     never whether an account has the invited email: the answer is the same either way, so
+         *     a link (which anyone can make for any email, in a workspace of their own) cannot be used
+         *     to find out who has an account. Attempts are counted as sign-ins are (`signIn`: 20 per
+         *     client address in 15 minutes, 5 per link), a successful one is taken off the count. A
+         *     link whose sender is an owner of the workspace no more answers `410` and is withdrawn.
          */
         post: operations["lookUpInvitation"];
         delete?: never;
@@ -168,13 +175,28 @@ export interface paths {
         /**
          * Accept an invitation, joining the workspace (no session needed)
          * @description Uses the invitation: it can be accepted once, whatever the concurrency (the first of two
-         *     simultaneous accepts wins, the other gets `410`). When no account has the invited email,
-         *     `name` and `password` (the setup rules) create one with that email; it becomes a member
-         *     with the invited role and is signed in (a session cookie, as `signIn`). When an account
-         *     has that email already, the invitee must be signed in as it and send neither `name` nor
-         *     `password`: signed out, or signed in as someone else, answers `409` telling them to sign
-         *     in first. A used or expired link answers `410`, an unknown one (never issued, withdrawn
-         *     by the owner, or deleted a while after it expired) `404`. Counted as `lookUpInvitation`.
+         *     simultaneous accepts wins, the other gets `410`). The one who joins, with the invited
+         *     role, is the account with the invited email, in one of three ways:
+         *     - signed in as it, with neither `name` nor `password`;
+         *     - with its `password` (a sign-in: counted as `signIn` is, against the invited email and
+         *       the client address; `429` past the limits) — `401` when the password is wrong *or no
+         *       account has the email*, the same answer after the same work, so this tells nobody who
+         *       has an account;
+         *     - with `name` and `password` (the setup rules) when no account has the email: one is
+         *       created with it. When one has, this is the previous way (`name` is ignored).
+         *     The last two sign the browser in as that account (a session cookie, as `signIn`). With
+         *     neither, and not signed in as the invited account (signed out, or as someone else), the
+         *     answer is `409` saying to sign in as the invited email or to create an account with it,
+         *     whether or not one exists; `name` alone is `400`.
+         *
+         *     What it cannot hide: creating an account tells by succeeding that none had the email,
+         *     and so `name` and `password` refused with `401` tell that one has. That is no silent
+         *     probe: a success creates an account with that email (and makes it a member of the
+         *     prober's workspace), and a refusal counts as a failed sign-in of that email (5 per 15
+         *     minutes, 20 per client address). A used or expired link answers `410`, an unknown one
+         *     (never issued, withdrawn, or deleted a while after it expired) `404`, one whose sender
+         *     is an owner of the workspace no more `410` (and it is withdrawn). Counted as
+         *     `lookUpInvitation`.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -251,7 +273,8 @@ export interface paths {
          * @description Adds the user with this email to the workspace when such an account exists. The answer
          *     is the same `202` whether or not an account has this email, and whether or not it is a
          *     member already, so this operation cannot be used to find out who has an account. List
-         *     the members to see who belongs to the workspace.
+         *     the members to see who belongs to the workspace; an account added is also written to
+         *     the audit log (`member.added`), which tells no more than the list.
          *
          *     Superseded by invitations (`createInvitation`), which the dashboard uses: the person
          *     accepts, and needs no account beforehand. Kept for existing clients.
@@ -528,9 +551,12 @@ export interface paths {
         };
         /**
          * The workspace's audit log, newest first
-         * @description Who did what to the workspace's keys and limits, and when: `key.minted`, `key.rolled`,
-         *     `key.revoked`, `key.expired` (written by the server shortly after the key's `expiresAt`,
-         *     with that time and no actor), `key.limit_changed` and `workspace.limit_changed`. Newest
+         * @description Who did what to the workspace's keys, limits and team, and when: `key.minted`,
+         *     `key.rolled`, `key.revoked`, `key.expired` (written by the server shortly after the
+         *     key's `expiresAt`, with that time and no actor), `key.limit_changed`,
+         *     `workspace.limit_changed`, `invitation.created`, `invitation.withdrawn`, `member.added`
+         *     (`addMember`), `member.joined` (an invitation accepted; the actor is the one who
+         *     joined), `member.role_changed`, `member.removed` and `member.left`. Newest
          *     first, one page at a time: pass the previous page's `nextCursor` as `cursor` until it
          *     is `null`. Every member may read it.
          */
@@ -1082,11 +1108,18 @@ export interface components {
         InvitationAcceptance: {
             /** @description The part of the link after `#/join/`. */
             token: string;
-            /** @description The new account's name, as at setup. Only when no account has the invited email. */
+            /** @description A new account's name, as at setup; with `password`. Ignored when an account has the invited email. */
             name?: string;
-            /** @description The new account's password, as at setup. Only when no account has the invited email. */
+            /**
+             * @description The invited account's password (signing in as it), or with `name` a new account's
+             *     password, as at setup.
+             */
             password?: string;
         };
+        /**
+         * @description What a link offers. Never whether an account has the invited email: the same for an
+         *     email with an account and one without.
+         */
         InvitationPreview: {
             /** @description Plain text, not HTML. */
             workspaceName: string;
@@ -1097,8 +1130,6 @@ export interface components {
             invitedBy: string | null;
             /** Format: date-time */
             expiresAt: string;
-            /** @description An account has the invited email; sign in as it, then accept. */
-            accountExists: boolean;
         };
         /** @description Who did it; null when an operator did it with the CLI. */
         Actor: {
@@ -1229,7 +1260,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -1243,9 +1274,25 @@ export interface components {
         /**
          * @description What else the action did: the expiry of a minted key (`expiresAt`), the successor and
          *     grace period of a roll (`successor`, `gracePeriodSeconds`), a limit before and after
-         *     (`from`, `to`; null meaning the default applies).
+         *     (`from`, `to`; null meaning the default applies). Team actions name the invitation
+         *     (`invitationId`), the role invited, joined with or given (`role`), the role before a
+         *     change (`previousRole`), the account acted on (`member`) and why an invitation was
+         *     withdrawn (`reason`). Every member reads the log, so it never holds an invitee's email:
+         *     owners see that in the pending invitations (`listInvitations`).
          */
         AuditDetails: {
+            invitationId?: string;
+            role?: components["schemas"]["Role"];
+            previousRole?: components["schemas"]["Role"];
+            /** @description The account acted on; null when it no longer exists. */
+            member?: components["schemas"]["Actor"];
+            /**
+             * @description `withdrawn`: an owner withdrew it. `inviter_not_owner`: the owner who sent it was
+             *     removed, left or was made a member, so it was withdrawn with that change (by its
+             *     actor) or when the link was next used (no actor).
+             * @enum {string}
+             */
+            reason?: "withdrawn" | "inviter_not_owner";
             /** Format: date-time */
             expiresAt?: string | null;
             successor?: string;
@@ -1744,7 +1791,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The invitation was used already, or has expired. Ask for a new one. */
+        /**
+         * @description The invitation was used already, has expired, or was withdrawn because the owner who
+         *     sent it is an owner of the workspace no more. Ask for a new one.
+         */
         InvitationGone: {
             headers: {
                 [name: string]: unknown;
@@ -2056,8 +2106,7 @@ export interface operations {
                      *       "email": "nina@example.com",
                      *       "role": "member",
                      *       "invitedBy": "Olive Owner",
-                     *       "expiresAt": "2030-01-08T09:00:00.000Z",
-                     *       "accountExists": false
+                     *       "expiresAt": "2030-01-08T09:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvitationPreview"];
@@ -2087,12 +2136,12 @@ export interface operations {
         };
         responses: {
             /**
-             * @description Joined: the user with their workspaces, the new one among them. A new account is
-             *     signed in (the session cookie is set).
+             * @description Joined: the user with their workspaces, the new one among them. Signed in (the
+             *     session cookie is set) when a password was sent.
              */
             201: {
                 headers: {
-                    /** @description Only when the account was created: `pressroom_session=…; HttpOnly; SameSite=Strict; Path=/; Expires=…` */
+                    /** @description Only when a password was sent: `pressroom_session=…; HttpOnly; SameSite=Strict; Path=/; Expires=…` */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -2101,12 +2150,29 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /**
+             * @description The password is wrong, or no account has the invited email and no `name` was sent:
+             *     one answer for both. Nothing changed; counted as a failed sign-in of the email.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Wrong email or password."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["InvitationNotFound"];
             /**
-             * @description An account has the invited email and this request is not signed in as it (sign in
-             *     first, then open the link again), or that account is a member of the workspace
-             *     already. Nothing changed; the invitation can still be used.
+             * @description No password was sent and this request is not signed in as the invited account (the
+             *     same answer whether or not one exists), or the invited account is a member of the
+             *     workspace already. Nothing changed; the invitation can still be used.
              */
             409: {
                 headers: {
@@ -2115,7 +2181,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "An account with this email exists. Sign in as it first, then open the link again."
+                     *       "message": "To accept, sign in as the invited email, or create an account with it."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -51,7 +51,14 @@ export interface AppDeps {
    * stores' other test hooks (stores.ts); the webhook worker's retry delays and sender
    * (webhooks/webhook-delivery.ts). The clock is also the webhook worker's.
    */
-  readonly testHooks?: Pick<StoreOptions, "now" | "minKeyLifetimeMs" | "afterSuccessorInsert"> &
+  readonly testHooks?: Pick<
+    StoreOptions,
+    | "now"
+    | "minKeyLifetimeMs"
+    | "afterSuccessorInsert"
+    | "beforeSessionInsert"
+    | "afterInvitationClaim"
+  > &
     WebhookTestHooks;
   /**
    * Mails invitation links (invitations/mailer.ts; README, "Invitations"). None by default: the

@@ -55,6 +55,10 @@ export interface StoreOptions {
   readonly minKeyLifetimeMs?: number;
   /** Tests only: holds a roll between the successor's insert and the old key's update. */
   readonly afterSuccessorInsert?: (keyId: string) => Promise<void>;
+  /** Tests only: holds a new session between its sign-in's password check and its insert. */
+  readonly beforeSessionInsert?: (userId: string) => Promise<void>;
+  /** Tests only: holds an invitation's accept after its claim, before it joins. */
+  readonly afterInvitationClaim?: (invitationId: string) => Promise<void>;
   /** Tests only: holds a changes-feed recording between an entry and clearing its blog's mark. */
   readonly afterFeedAppend?: (blogId: string) => Promise<void>;
 }
@@ -113,8 +117,14 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     changes: changesFeed({ log, recorder, tokens: changeTokens(c), blogs, retentionMs, now }),
     /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
     tagCounts: tagCountsCache({ compute: blogs.tagCounts, version: recorder.record }),
-    sessions: sessionsStore(c, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
-    invitations: invitationsStore(c),
+    sessions: sessionsStore(
+      c,
+      options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
+      options.beforeSessionInsert === undefined
+        ? {}
+        : { beforeSessionInsert: options.beforeSessionInsert },
+    ),
+    invitations: invitationsStore(c, Date.now, options.afterInvitationClaim),
     throttle: signInThrottle(c),
     /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
     webhookEndpoints: endpointsStore(

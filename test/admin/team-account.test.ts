@@ -1,6 +1,7 @@
 // One's own account (admin.yaml, changePassword and signOutEverywhere): changing the password
 // asks for the current one (a wrong one is 403 and counted as a failed sign-in), ends the
-// user's other sessions and keeps this one; signing out everywhere ends every session.
+// user's other sessions and keeps this one; signing out everywhere ends every session. README,
+// "Team" (Your account): sign-ins in flight at that moment end too.
 import { beforeAll, describe, expect, it } from "vitest";
 import { AdminClient } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
@@ -10,9 +11,40 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 let t: TestDb;
 let server: TestServer;
 
+/** Sign-ins of the user id held between their password check and their session's insert. */
+const holds = new Map<string, { reached: () => void; release: Promise<void> }>();
+
+/** Holds the next sign-in of `userId` before its session is stored; `reached` once it is there. */
+function holdSignIn(userId: string) {
+  let reached!: () => void;
+  let release!: () => void;
+  const reachedP = new Promise<void>((r) => {
+    reached = r;
+  });
+  const releaseP = new Promise<void>((r) => {
+    release = r;
+  });
+  holds.set(userId, { reached, release: releaseP });
+  return { reached: reachedP, release };
+}
+
 beforeAll(async () => {
   t = await useTestDb();
-  server = await startTestServer(t.db);
+  server = await startTestServer(
+    t.db,
+    {},
+    {
+      testHooks: {
+        beforeSessionInsert: async (userId) => {
+          const hold = holds.get(userId);
+          if (hold === undefined) return;
+          holds.delete(userId);
+          hold.reached();
+          await hold.release;
+        },
+      },
+    },
+  );
 });
 
 let n = 0;
@@ -48,6 +80,61 @@ describe("change password: happy path", () => {
     expect((await other2.get("/me")).status).toBe(401);
     expect((await signIn(email, password)).status).toBe(401);
     expect((await signIn(email, "a brand new passphrase")).status).toBe(200);
+  });
+});
+
+describe("change password: sign-ins in flight", () => {
+  it("a sign-in that checked the old password before the change stores no session after it (401)", async () => {
+    const { id, email, password, browsers } = await account(1);
+    const self = browsers[0] as AdminClient;
+    const hold = holdSignIn(id);
+    const late = new AdminClient(server.url);
+    const lateSignIn = late.post("/session", { email, password });
+    await hold.reached; // the old password is checked; the session is not stored yet
+    const change = await self.post("/me/password", {
+      currentPassword: password,
+      newPassword: "a brand new passphrase",
+    });
+    expect(change.status).toBe(204);
+    hold.release();
+    const answered = await lateSignIn;
+    expect(answered.status).toBe(401);
+    expect(answered.body).toEqual({ message: expect.any(String) });
+    expect((await late.get("/me")).status).toBe(401);
+    // Only the session that made the change is left.
+    expect(await stores(t.db).sessions.countDocuments({ userId: id })).toBe(1);
+    expect((await self.get("/me")).status).toBe(200);
+  });
+
+  it('a sign-in in flight during "sign out everywhere" stores no session either (401)', async () => {
+    const { id, email, password, browsers } = await account(1);
+    const self = browsers[0] as AdminClient;
+    const hold = holdSignIn(id);
+    const late = new AdminClient(server.url);
+    const lateSignIn = late.post("/session", { email, password });
+    await hold.reached;
+    expect((await self.delete("/me/sessions")).status).toBe(204);
+    hold.release();
+    expect((await lateSignIn).status).toBe(401);
+    expect((await late.get("/me")).status).toBe(401);
+    expect(await stores(t.db).sessions.countDocuments({ userId: id })).toBe(0);
+    // Nothing else changed: the password still signs in.
+    expect((await signIn(email, password)).status).toBe(200);
+  });
+
+  it("two changes from two sessions at once: one wins, the other's proof is stale (403)", async () => {
+    const { email, password, browsers } = await account(2);
+    const [a, b] = browsers as [AdminClient, AdminClient];
+    const [ra, rb] = await Promise.all([
+      a.post("/me/password", { currentPassword: password, newPassword: "password of browser a" }),
+      b.post("/me/password", { currentPassword: password, newPassword: "password of browser b" }),
+    ]);
+    expect([ra.status, rb.status].sort()).toEqual([204, 403]);
+    const winner = ra.status === 204 ? "password of browser a" : "password of browser b";
+    const loser = ra.status === 204 ? "password of browser b" : "password of browser a";
+    expect((await signIn(email, winner)).status).toBe(200);
+    expect((await signIn(email, loser)).status).toBe(401);
+    expect((await (ra.status === 204 ? b : a).get("/me")).status).toBe(401);
   });
 });
 

@@ -1,6 +1,8 @@
 // Invitations (admin.yaml, createInvitation, listInvitations, withdrawInvitation,
 // lookUpInvitation, acceptInvitation): an owner invites an email, the invitee opens a one-time
 // link, sets a name and password and joins; links expire, work once, and are stored hashed.
+// A link never tells whether the invited email has an account (admin.yaml, lookUpInvitation and
+// acceptInvitation; README, "Team"), but by the success of creating one.
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
@@ -9,6 +11,8 @@ import { AdminClient, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+
+const HOW_TO_ACCEPT = "To accept, sign in as the invited email, or create an account with it.";
 
 type Me = components["schemas"]["Me"];
 type CreatedInvitation = components["schemas"]["CreatedInvitation"];
@@ -78,7 +82,6 @@ describe("invitations: happy path", () => {
       email,
       role: "member",
       invitedBy: OWNER.name,
-      accountExists: false,
     });
     const joined = await accept(invitee, {
       token,
@@ -114,22 +117,50 @@ describe("invitations: happy path", () => {
     await stores(t.db).users.create({ email, name: "Existing", password: "existing password" });
     const { token } = await invite(email);
     const invitee = new AdminClient(server.url);
-    const preview = await invitee.post<InvitationPreview>("/invitations/lookup", { token });
-    expect(preview.body.accountExists).toBe(true);
-    // Signed out: told to sign in first, and the link still works afterwards.
+    // Signed out: told how to accept, and the link still works afterwards.
     const signedOut = await accept(invitee, { token });
-    expect(signedOut).toMatchObject({
-      status: 409,
-      body: {
-        message:
-          "An account with this email exists. Sign in as it first, then open the link again.",
-      },
-    });
+    expect(signedOut).toMatchObject({ status: 409, body: { message: HOW_TO_ACCEPT } });
     await invitee.post("/session", { email, password: "existing password" });
     const joined = await accept(invitee, { token });
     expect(joined.status).toBe(201);
     expect(joined.headers.get("set-cookie")).toBeNull();
     expect(joined.body.workspaces.map((w) => w.id)).toContain(ws);
+  });
+
+  it("an existing account accepts signed out with its password: it joins and is signed in", async () => {
+    const email = freshEmail();
+    const user = await stores(t.db).users.create({
+      email,
+      name: "Existing",
+      password: "existing password",
+    });
+    const { token } = await invite(email, "owner");
+    const invitee = new AdminClient(server.url);
+    const joined = await accept(invitee, { token, password: "existing password" });
+    expect(joined.status).toBe(201);
+    expect(joined.body.user).toMatchObject({ id: user._id, name: "Existing" });
+    expect(joined.body.workspaces).toContainEqual(
+      expect.objectContaining({ id: ws, role: "owner" }),
+    );
+    expect(joined.headers.get("set-cookie")).toMatch(/^pressroom_session=[A-Za-z0-9_-]{43};/);
+    expect((await invitee.get("/me")).status).toBe(200);
+  });
+
+  it("a name and the existing account's password join as that account (the name is ignored)", async () => {
+    const email = freshEmail();
+    const user = await stores(t.db).users.create({
+      email,
+      name: "Kept",
+      password: "kept password",
+    });
+    const { token } = await invite(email);
+    const joined = await accept(new AdminClient(server.url), {
+      token,
+      name: "Another Name",
+      password: "kept password",
+    });
+    expect(joined.status).toBe(201);
+    expect(joined.body.user).toMatchObject({ id: user._id, name: "Kept" });
   });
 
   it("an owner withdraws a pending invitation: its link is then unknown (404)", async () => {
@@ -225,7 +256,7 @@ describe("invitations: errors", () => {
   it("a new account needs a name and a password by the setup rules (400), nothing consumed", async () => {
     const { token } = await invite(freshEmail());
     const c = new AdminClient(server.url);
-    expect((await accept(c, { token })).status).toBe(400);
+    expect((await accept(c, { token, name: "Just A Name" })).status).toBe(400);
     expect((await accept(c, { token, name: "Short", password: "short" })).status).toBe(400);
     expect(
       (await accept(c, { token, name: "   ", password: "long enough passphrase" })).status,
@@ -293,6 +324,93 @@ describe("invitations: security", () => {
       ]);
       expect(results.map((r) => r.status).sort()).toEqual([201, 410]);
       expect(await t.db.collection("users").countDocuments({ email })).toBe(1);
+    }
+  });
+
+  it("the lookup answers alike whether or not the invited email has an account", async () => {
+    const withAccount = freshEmail();
+    const withoutAccount = freshEmail();
+    await stores(t.db).users.create({
+      email: withAccount,
+      name: "Has One",
+      password: "has one password",
+    });
+    const a = await invite(withAccount);
+    const b = await invite(withoutAccount);
+    const lookUp = (token: string) =>
+      new AdminClient(server.url).post<InvitationPreview>("/invitations/lookup", { token });
+    const [ra, rb] = await Promise.all([lookUp(a.token), lookUp(b.token)]);
+    expect(ra.status).toBe(200);
+    expect(rb.status).toBe(200);
+    // The same fields with the same values, but for the email each was made for.
+    const same = (body: InvitationPreview, email: string) => ({
+      ...body,
+      email: body.email === email,
+      expiresAt: typeof body.expiresAt,
+    });
+    expect(same(ra.body, withAccount)).toEqual(same(rb.body, withoutAccount));
+    expect(Object.keys(ra.body).sort()).toEqual(Object.keys(rb.body).sort());
+    expect(Object.keys(ra.body).sort()).toEqual(
+      ["email", "expiresAt", "invitedBy", "role", "workspaceName"].sort(),
+    );
+  });
+
+  it("accept answers alike with and without an account: no credentials 409, a password alone 401", async () => {
+    const withAccount = freshEmail();
+    const withoutAccount = freshEmail();
+    await stores(t.db).users.create({
+      email: withAccount,
+      name: "Has One",
+      password: "has one password",
+    });
+    const a = await invite(withAccount);
+    const b = await invite(withoutAccount);
+    const answers = async (token: string) => {
+      const signedOut = await accept(new AdminClient(server.url), { token });
+      const otherAccount = await accept(owner, { token });
+      const password = await accept(new AdminClient(server.url), {
+        token,
+        password: "a guessed passphrase",
+      });
+      const nameOnly = await accept(new AdminClient(server.url), { token, name: "Just A Name" });
+      return [signedOut, otherAccount, password, nameOnly].map((r) => ({
+        status: r.status,
+        body: r.body,
+        cookie: r.headers.get("set-cookie"),
+      }));
+    };
+    const [forA, forB] = [await answers(a.token), await answers(b.token)];
+    expect(forA).toEqual(forB);
+    expect(forA.map((r) => r.status)).toEqual([409, 409, 401, 400]);
+    expect(forA[0]?.body).toEqual({ message: HOW_TO_ACCEPT });
+    expect(forA[2]?.body).toEqual({ message: "Wrong email or password." });
+    // Nothing was used up: both links still work.
+    for (const token of [a.token, b.token]) {
+      const still = await new AdminClient(server.url).post("/invitations/lookup", { token });
+      expect(still.status).toBe(200);
+    }
+  });
+
+  it("passwords sent to accept count as sign-ins of the invited email: past 5, 429, with or without an account", async () => {
+    // From addresses of their own, so only the email's count (5) is reached.
+    const proxied = await startTestServer(t.db, { TRUST_PROXY: "loopback" });
+    for (const [i, hasAccount] of [true, false].entries()) {
+      const email = freshEmail();
+      if (hasAccount) {
+        await stores(t.db).users.create({ email, name: "Guessed", password: "the real password" });
+      }
+      const { token } = await invite(email);
+      const statuses: number[] = [];
+      for (let guess = 0; guess < 6; guess++) {
+        const res = await new AdminClient(proxied.url).call(
+          "POST",
+          "/invitations/accept",
+          { token, password: `guess number ${guess}` },
+          { "x-forwarded-for": `198.51.100.${i + 1}` },
+        );
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     }
   });
 

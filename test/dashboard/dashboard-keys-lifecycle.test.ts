@@ -322,4 +322,20 @@ describe("keys screen — limits and activity", () => {
     await expectNoAxeViolations("the keys screen of a member");
     await expectFits("the keys screen of a member");
   });
+
+  it('the activity list names team changes too, as the member reads it (README, "Team": Audit log)', async () => {
+    const invited = await owner.post<{ invitation: { id: string } }>(
+      `/workspaces/${ws}/invitations`,
+      { email: "someone.invited@example.com", role: "owner" },
+    );
+    expect(invited.status).toBe(201);
+    await page.reload();
+    const activity = page.getByRole("region", { name: "Activity" });
+    await expect
+      .poll(() => activity.locator("li").first().textContent())
+      .toMatch(/^Olga Owner invited someone as an owner/);
+    const text = await activity.textContent();
+    expect(text).toContain("Olga Owner added Mo Member as a member");
+    expect(text).not.toContain("someone.invited@example.com");
+  });
 });

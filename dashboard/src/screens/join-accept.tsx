@@ -5,11 +5,12 @@ import { fieldOfMessage, useCheckedForm } from "../components/checked-form.js";
 import { Field } from "../components/field.js";
 import { problemOf } from "../components/field-rules.js";
 import { NewPasswordField } from "../components/new-password-field.js";
+import { PasswordField } from "../components/password-field.js";
 import { ErrorMessage } from "../components/status.js";
 import { useSubmit } from "../hooks.js";
 
-// The two ways to accept an invitation (screens/join.tsx): as the signed-in account it was
-// made for, or with a new account.
+// The ways to accept an invitation (screens/join.tsx): as the signed-in account it was made
+// for, with that account's password, or with a new account.
 
 const limits = adminLimits.acceptInvitation;
 
@@ -39,6 +40,55 @@ export function AcceptAsMe(props: {
   );
 }
 
+/** "I have an account": its password signs this browser in as it and joins. */
+export function ExistingAccount(props: {
+  token: string;
+  email: string;
+  known: ReadonlySet<string>;
+  onJoined: OnJoined;
+}) {
+  const [password, setPassword] = useState("");
+  const form = useCheckedForm<"password">();
+  const { busy, error, submit } = useSubmit((err) =>
+    err instanceof ApiError && err.status === 401
+      ? `Wrong password for ${props.email}, or no account has this email.`
+      : messageOf(err),
+  );
+  const join = form.checked(
+    () => ({ password: problemOf(password, { required: "Enter your password." }) }),
+    submit(async () => {
+      const me = await call(
+        api.POST("/invitations/accept", { body: { token: props.token, password } }),
+      );
+      props.onJoined(me, joinedWorkspace(me, props.known));
+    }),
+  );
+  return (
+    <form class="stack" noValidate ref={form.formRef} onSubmit={join}>
+      <input type="hidden" autocomplete="username" value={props.email} />
+      <PasswordField
+        label={`Password of ${props.email}`}
+        error={form.errors.password}
+        required
+        autocomplete="current-password"
+        value={password}
+        onInput={(value) => {
+          setPassword(value);
+          form.clear("password");
+        }}
+      />
+      {error && <ErrorMessage message={error} />}
+      <button type="submit" class="button primary block" disabled={busy}>
+        {busy ? "Joining…" : "Sign in and join"}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * "I'm new here": a name and a password make the account. Should the email have one already,
+ * the server takes the password as that account's (admin.yaml, acceptInvitation).
+ */
 export function NewAccount(props: { token: string; email: string; onJoined: OnJoined }) {
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
@@ -51,6 +101,9 @@ export function NewAccount(props: { token: string; email: string; onJoined: OnJo
             password: /\bpassword\b/i,
           })
         : null;
+    if (err instanceof ApiError && err.status === 401) {
+      return `An account with ${props.email} exists already, and this is not its password. Choose “I have an account”.`;
+    }
     if (field === null) return messageOf(err);
     form.showOnField(field, messageOf(err));
     return null;

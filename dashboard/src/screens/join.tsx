@@ -3,28 +3,28 @@ import { ApiError, api, call, type InvitationPreview, type Me, messageOf } from 
 import { AuthCard } from "../components/auth-card.js";
 import { ErrorMessage, Loading } from "../components/status.js";
 import { useTitle } from "../hooks.js";
-import { AcceptAsMe, NewAccount } from "./join-accept.js";
-import { SignIn } from "./sign-in.js";
+import { AcceptAsMe, ExistingAccount, NewAccount } from "./join-accept.js";
+import "./team.css";
 
 interface JoinProps {
   token: string;
   /** Who is signed in in this browser, if anyone. */
   me: Me | null;
   onJoined: (me: Me, workspaceId: string | null) => void;
-  onSignedIn: (me: Me) => void;
 }
 
 /**
  * The page of an invitation link (`/dashboard/#/join/{token}`): which workspace it is for, then
- * a name and password for a new account, or — when the invited email has an account — signing
- * in as it and accepting.
+ * accepting — as the signed-in account when it is the invited one, else by signing in as the
+ * invited email or by creating an account with it. The server never says whether that email
+ * has an account (admin.yaml, lookUpInvitation), so the person chooses.
  */
-export function Join({ token, me, onJoined, onSignedIn }: JoinProps) {
+export function Join({ token, me, onJoined }: JoinProps) {
   useTitle("Join a workspace");
   const [preview, setPreview] = useState<InvitationPreview | null>(null);
   /** Why the invitation could not be opened; `retry` when asking again may help. */
   const [failure, setFailure] = useState<{ message: string; retry: boolean } | null>(null);
-  const [signingIn, setSigningIn] = useState(false);
+  const [way, setWay] = useState<"new" | "existing">("new");
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     call(api.POST("/invitations/lookup", { body: { token } })).then(setPreview, (err: unknown) =>
@@ -65,35 +65,51 @@ export function Join({ token, me, onJoined, onSignedIn }: JoinProps) {
       </main>
     );
   }
-  if (preview.accountExists && me?.user.email !== preview.email) {
-    if (signingIn) {
-      return (
-        <SignIn
-          notice={`Sign in as ${preview.email} to join ${preview.workspaceName}.`}
-          onSignedIn={onSignedIn}
-        />
-      );
-    }
+  if (me?.user.email === preview.email) {
     return (
       <AuthCard title={`Join ${preview.workspaceName}`}>
         <Invited preview={preview} />
-        <p>
-          An account with <strong>{preview.email}</strong> exists. Sign in as it to accept
-          {me ? ` (you are signed in as ${me.user.email})` : ""}.
-        </p>
-        <button type="button" class="button primary block" onClick={() => setSigningIn(true)}>
-          Sign in to accept
-        </button>
+        <AcceptAsMe token={token} known={known} onJoined={onJoined} />
       </AuthCard>
     );
   }
   return (
     <AuthCard title={`Join ${preview.workspaceName}`}>
       <Invited preview={preview} />
-      {preview.accountExists ? (
-        <AcceptAsMe token={token} known={known} onJoined={onJoined} />
+      {me && (
+        <p class="hint">
+          You are signed in as {me.user.email}. Accepting signs this browser in as {preview.email}.
+        </p>
+      )}
+      <fieldset class="choice">
+        <legend class="visually-hidden">How to accept</legend>
+        <button
+          type="button"
+          class={`button small${way === "new" ? " primary" : ""}`}
+          aria-pressed={way === "new"}
+          onClick={() => setWay("new")}
+        >
+          I'm new here
+        </button>
+        <button
+          type="button"
+          class={`button small${way === "existing" ? " primary" : ""}`}
+          aria-pressed={way === "existing"}
+          onClick={() => setWay("existing")}
+        >
+          I have an account
+        </button>
+      </fieldset>
+      {way === "new" ? (
+        <NewAccount key="new" token={token} email={preview.email} onJoined={onJoined} />
       ) : (
-        <NewAccount token={token} email={preview.email} onJoined={onJoined} />
+        <ExistingAccount
+          key="existing"
+          token={token}
+          email={preview.email}
+          known={known}
+          onJoined={onJoined}
+        />
       )}
     </AuthCard>
   );

@@ -31,6 +31,37 @@ function describe(entry: AuditEntry, nameOf: (id: string | null) => string): str
       return `${who} set the limit of ${key} to ${limitOrDefault(entry.details.to)}`;
     case "workspace.limit_changed":
       return `${who} set the workspace's default limit to ${limitOrDefault(entry.details.to)}`;
+    default:
+      return describeTeam(entry, who);
+  }
+}
+
+const roleText = (role: AuditEntry["details"]["role"]) =>
+  role === "owner" ? "an owner" : "a member";
+
+/** Team entries: "Ada invited someone as an owner", "Nina joined as a member". */
+function describeTeam(entry: AuditEntry, who: string): string {
+  const { details } = entry;
+  const member = details.member?.name ?? "a former account";
+  switch (entry.action) {
+    case "invitation.created":
+      return `${who} invited someone as ${roleText(details.role)}`;
+    case "invitation.withdrawn":
+      return details.reason === "inviter_not_owner"
+        ? "An invitation was withdrawn: whoever sent it is no longer an owner"
+        : `${who} withdrew an invitation`;
+    case "member.added":
+      return `${who} added ${member} as ${roleText(details.role)}`;
+    case "member.joined":
+      return `${member} joined as ${roleText(details.role)}`;
+    case "member.role_changed":
+      return `${who} made ${member} ${roleText(details.role)}`;
+    case "member.removed":
+      return `${who} removed ${member}`;
+    case "member.left":
+      return `${member} left the workspace`;
+    default:
+      return `${who}: ${entry.action}`;
   }
 }
 

@@ -1,11 +1,13 @@
 import type { AdminHandler } from "../admin-api-types.js";
 import type { PasswordChange } from "../sessions/password-change.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
+import type { UsersStore } from "../users/users-store.js";
 import { clearSessionCookie, sessionTokenOf, signedInUser, signInFirst } from "./guards.js";
 
 /** The signed-in user's own account: their password, and all their sessions at once. */
 export function accountHandlers(deps: {
   changePassword: PasswordChange;
+  users: Pick<UsersStore, "endSessions">;
   sessions: Pick<SessionsStore, "endAll">;
   secureCookies: boolean;
 }) {
@@ -23,7 +25,10 @@ export function accountHandlers(deps: {
   };
 
   const signOutEverywhere: AdminHandler<"signOutEverywhere"> = async (_req, res) => {
-    await deps.sessions.endAll(signedInUser(res));
+    const userId = signedInUser(res);
+    // The generation first, so a sign-in in flight does not keep its session (sessions-store.ts).
+    await deps.users.endSessions(userId);
+    await deps.sessions.endAll(userId);
     clearSessionCookie(res, deps.secureCookies);
     res.status(204).end();
   };

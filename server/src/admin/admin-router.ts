@@ -9,6 +9,7 @@ import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
 import { deliveryLog } from "../webhooks/delivery-log.js";
 import { manualDeliveries } from "../webhooks/manual-deliveries.js";
+import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
 import { blogHandlers } from "./blog-routes.js";
 import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
@@ -59,12 +60,14 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   const account = accountHandlers({
     changePassword: passwordChange({ users, sessions, throttle }),
+    users,
     sessions,
     secureCookies,
   });
   const invitation = invitationHandlers({
     invitations,
-    use: invitationUse({ invitations, throttle, users, workspaces, sessions }),
+    use: invitationUse({ invitations, throttle, users, workspaces, sessions, audit }),
+    audit,
     users,
     workspaces,
     sessions,
@@ -73,7 +76,7 @@ export function adminRouter(deps: AdminDeps): Router {
     mailer: deps.mailer,
     secureCookies,
   });
-  const ws = workspaceHandlers(workspaces);
+  const ws = workspaceHandlers(workspaces, teamChanges({ workspaces, invitations, audit }));
   const key = keyHandlers(keys, rollKey, users);
   const limits = limitAndAuditHandlers(rateLimits, audit, users);
   const blog = blogHandlers(blogs);

@@ -1,5 +1,6 @@
 import type { Request } from "express";
 import type { AdminHandler } from "../admin-api-types.js";
+import type { AuditLog } from "../audit/audit-log.js";
 import { conflict, notFound } from "../domain-error.js";
 import { ALREADY_MEMBER_MESSAGE } from "../invitations/invitation-rules.js";
 import type { InvitationUse } from "../invitations/invitation-use.js";
@@ -15,6 +16,7 @@ import type { meView } from "./me-view.js";
 export interface InvitationDeps {
   invitations: InvitationsStore;
   use: InvitationUse;
+  audit: AuditLog;
   users: Pick<UsersStore, "findByEmail" | "namesOf">;
   workspaces: Pick<WorkspacesStore, "byId" | "roleIn">;
   sessions: Pick<SessionsStore, "userOf">;
@@ -46,6 +48,13 @@ export function invitationHandlers(deps: InvitationDeps) {
       email: req.body.email,
       role: req.body.role,
       invitedBy,
+    });
+    // Not the email: every member reads the log; owners see it in the pending invitations.
+    await deps.audit.record({
+      workspaceId,
+      actor: invitedBy,
+      action: "invitation.created",
+      details: { invitationId: doc._id, role: doc.role },
     });
     const link = `${originOf(req)}/dashboard/#/join/${token}`;
     const people = await deps.users.namesOf([invitedBy]);
@@ -80,6 +89,12 @@ export function invitationHandlers(deps: InvitationDeps) {
     if (!(await deps.invitations.withdraw(workspaceId, invitationId))) {
       throw notFound("Invitation not found.");
     }
+    await deps.audit.record({
+      workspaceId,
+      actor: signedInUser(res),
+      action: "invitation.withdrawn",
+      details: { invitationId, reason: "withdrawn" },
+    });
     res.status(204).end();
   };
 

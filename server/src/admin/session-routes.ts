@@ -34,7 +34,7 @@ export function sessionHandlers(deps: SessionDeps) {
 
   const runSetup: AdminHandler<"runSetup"> = async (req, res) => {
     const { user } = await setup.run(req.body);
-    startSession(res, await sessions.create(user._id));
+    startSession(res, await sessions.create(user));
     res.status(201).json(await me(user._id));
   };
 

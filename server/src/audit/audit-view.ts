@@ -5,7 +5,9 @@ import type { UserName } from "../users/users-store.js";
 
 /** The accounts a page of entries names, to look up at once. */
 export const auditActorIds = (docs: readonly AuditEntryDoc[]): string[] =>
-  docs.map((d) => d.actor).filter((id): id is string => id !== null);
+  docs
+    .flatMap((d) => [d.actor, d.details.userId ?? null])
+    .filter((id): id is string => id !== null);
 
 /** Stored entry → the admin spec's `AuditEntry`: ISO times, the actor by name (null: CLI, server). */
 export function toAuditEntry(
@@ -13,6 +15,7 @@ export function toAuditEntry(
   people: ReadonlyMap<string, UserName>,
 ): AuditEntry {
   const { expiresAt, successor, gracePeriodSeconds, from, to } = doc.details;
+  const { invitationId, role, previousRole, userId, reason } = doc.details;
   return {
     id: doc._id,
     at: doc.at.toISOString(),
@@ -25,6 +28,11 @@ export function toAuditEntry(
       ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
+      ...(invitationId === undefined ? {} : { invitationId }),
+      ...(role === undefined ? {} : { role }),
+      ...(previousRole === undefined ? {} : { previousRole }),
+      ...(userId === undefined ? {} : { member: toActor(userId, people) }),
+      ...(reason === undefined ? {} : { reason }),
     },
   };
 }

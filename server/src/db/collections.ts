@@ -59,6 +59,12 @@ export interface UserDoc {
   name: string;
   /** argon2id PHC string. */
   passwordHash: string;
+  /**
+   * Counts the events that end all of the account's sessions (a password change, "sign out
+   * everywhere"): a sign-in stores its session only if it is unchanged since it read the hash it
+   * checked (sessions/sessions-store.ts). Absent on accounts stored before it existed: 0.
+   */
+  passwordGeneration?: number;
   createdAt: Date;
 }
 
@@ -217,7 +223,14 @@ export type AuditAction =
   | "key.revoked"
   | "key.expired"
   | "key.limit_changed"
-  | "workspace.limit_changed";
+  | "workspace.limit_changed"
+  | "invitation.created"
+  | "invitation.withdrawn"
+  | "member.added"
+  | "member.joined"
+  | "member.role_changed"
+  | "member.removed"
+  | "member.left";
 
 export interface AuditDetailsDoc {
   expiresAt?: Date | null;
@@ -227,6 +240,14 @@ export interface AuditDetailsDoc {
   /** A limit before and after a change; null: the default applied. */
   from?: RateLimitSetting | null;
   to?: RateLimitSetting | null;
+  /** Team actions: the invitation, the role invited / joined with / given, and the one before. */
+  invitationId?: string;
+  role?: Role;
+  previousRole?: Role;
+  /** The account acted on (who joined, was removed, left, got a new role). */
+  userId?: string;
+  /** Why an invitation was withdrawn (admin.yaml, AuditDetails). */
+  reason?: "withdrawn" | "inviter_not_owner";
 }
 
 /** One entry of a workspace's audit log (audit/audit-log.ts); inserted, never changed. */

@@ -4,11 +4,16 @@
  * - a link works once and for 7 days; the token is 32 random bytes, and only its SHA-256 hash
  *   is stored;
  * - a used or expired link is told so (410) while the invitation is kept (7 days past its
- *   expiry); an unknown link — never issued, withdrawn, or deleted — is 404, and nothing more.
+ *   expiry); an unknown link — never issued, withdrawn, or deleted — is 404, and nothing more;
+ * - who accepts is the invited email's account — signed in as it, with its password, or created
+ *   with a name and password (invitee.ts) — and no answer tells whether that account exists
+ *   but the one that creates it;
+ * - a link holds only while its sender is an owner of the workspace: otherwise it is withdrawn
+ *   when next used (410, then 404), as it is when the sender stops being one.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { InvitationDoc } from "../db/collections.js";
-import { conflict, gone, invalid, notFound } from "../domain-error.js";
+import { gone, notFound } from "../domain-error.js";
 
 /** How long a link works. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -18,8 +23,11 @@ export const INVITATION_KEEP_MS = 7 * 86_400_000;
 export const UNKNOWN_LINK_MESSAGE = "This invitation link is not valid.";
 export const USED_MESSAGE = "This invitation has been used already.";
 export const EXPIRED_MESSAGE = "This invitation has expired. Ask for a new one.";
-export const SIGN_IN_FIRST_MESSAGE =
-  "An account with this email exists. Sign in as it first, then open the link again.";
+/** The same whether or not an account has the invited email (admin.yaml, acceptInvitation). */
+export const HOW_TO_ACCEPT_MESSAGE =
+  "To accept, sign in as the invited email, or create an account with it.";
+export const INVITER_NOT_OWNER_MESSAGE =
+  "This invitation was withdrawn: whoever sent it is no longer an owner of the workspace. Ask an owner for a new one.";
 export const ALREADY_MEMBER_MESSAGE = "This email belongs to a member of the workspace already.";
 
 /** A new link's token (43 base64url characters) and the hash that is stored of it. */
@@ -40,25 +48,4 @@ export function usableInvitation(doc: InvitationDoc | null, now: Date): Invitati
   if (doc.acceptedAt !== null) throw gone(USED_MESSAGE);
   if (doc.expiresAt.getTime() <= now.getTime()) throw gone(EXPIRED_MESSAGE);
   return doc;
-}
-
-/**
- * What the accept body must hold: a new account needs a name and a password; an existing one
- * must be the signed-in user, and the body neither.
- */
-export function acceptanceFits(
-  account: { id: string } | null,
-  signedInAs: string | null,
-  body: { name?: string | undefined; password?: string | undefined },
-): void {
-  if (account === null) {
-    if (body.name === undefined || body.password === undefined) {
-      throw invalid("Choose a name and a password for your new account.");
-    }
-    return;
-  }
-  if (signedInAs !== account.id) throw conflict(SIGN_IN_FIRST_MESSAGE);
-  if (body.name !== undefined || body.password !== undefined) {
-    throw invalid("You have an account already: accept without a name or password.");
-  }
 }

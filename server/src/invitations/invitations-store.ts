@@ -17,7 +17,12 @@ import {
  * lock, so this process also runs the claims of one invitation one at a time (as blog writes
  * are), and the loser finds `acceptedAt` set.
  */
-export function invitationsStore({ invitations }: Collections, now: () => number = Date.now) {
+export function invitationsStore(
+  { invitations }: Collections,
+  now: () => number = Date.now,
+  /** Tests only: holds an accept after its claim, before it joins. */
+  afterClaim?: (invitationId: string) => Promise<void>,
+) {
   const serial = keyedQueue();
   return {
     /** A new invitation, and its link's token: the only time the token exists outside a link. */
@@ -64,6 +69,29 @@ export function invitationsStore({ invitations }: Collections, now: () => number
       return res.deletedCount === 1;
     },
 
+    /**
+     * Deletes the pending invitations `inviterId` sent for the workspace (they stopped being an
+     * owner of it); the ids of those it deleted.
+     */
+    async withdrawAllBy(workspaceId: string, inviterId: string): Promise<string[]> {
+      const sent = await invitations
+        .find({ workspaceId, invitedBy: inviterId, acceptedAt: null })
+        .sort({ createdAt: 1, _id: 1 })
+        .toArray();
+      const deleted: string[] = [];
+      for (const doc of sent) {
+        const res = await invitations.deleteOne({ _id: doc._id, acceptedAt: null });
+        if (res.deletedCount === 1) deleted.push(doc._id);
+      }
+      return deleted;
+    },
+
+    /** Deletes an invitation, claimed or not (its sender is no owner any more); false if gone. */
+    async drop(invitationId: string): Promise<boolean> {
+      const res = await invitations.deleteOne({ _id: invitationId });
+      return res.deletedCount === 1;
+    },
+
     /** The invitation of a link's token, or null (a malformed token reads nothing). */
     byToken(token: string): Promise<InvitationDoc | null> {
       if (!isTokenShaped(token)) return Promise.resolve(null);
@@ -79,6 +107,9 @@ export function invitationsStore({ invitations }: Collections, now: () => number
           { $set: { acceptedAt: at } },
         );
         return res.modifiedCount === 1 ? at : null;
+      }).then(async (at) => {
+        if (at !== null) await afterClaim?.(invitationId);
+        return at;
       });
     },
 

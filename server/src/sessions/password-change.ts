@@ -11,7 +11,8 @@ export const WRONG_CURRENT_PASSWORD_MESSAGE = "The current password is wrong.";
  * a sign-in is — counted first against the account's email and the client's address, so a
  * stolen session cannot be used to guess it faster than the sign-in form allows — and a wrong
  * one is "forbidden" (the session is fine; the proof is not). On success every other session of
- * the user ends; the one making the change stays.
+ * the user ends — sign-ins in flight with the old password too (sessions-store.ts); the one making
+ * the change stays.
  */
 export function passwordChange(deps: {
   users: Pick<UsersStore, "findById" | "setPassword">;
@@ -32,7 +33,11 @@ export function passwordChange(deps: {
       throw new DomainError("forbidden", WRONG_CURRENT_PASSWORD_MESSAGE);
     }
     await attempt.succeeded();
-    await deps.users.setPassword(user._id, input.newPassword);
+    // Only over the hash just checked: a change that came first makes this one's proof stale.
+    if (!(await deps.users.setPassword(user._id, user.passwordHash, input.newPassword))) {
+      throw new DomainError("forbidden", WRONG_CURRENT_PASSWORD_MESSAGE);
+    }
+    // After the generation grew: a sign-in in flight either is deleted here or deletes itself.
     await deps.sessions.endOthers(user._id, input.sessionToken);
   };
 }

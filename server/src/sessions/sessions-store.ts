@@ -1,16 +1,52 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Collections } from "../db/collections.js";
+import type { Collections, UserDoc } from "../db/collections.js";
+import { DomainError } from "../domain-error.js";
 
 const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
-/** Sign-in sessions: a random token in the cookie, only its hash in the database. */
-export function sessionsStore({ sessions }: Collections, ttlMs: number) {
+export const SESSIONS_ENDED_MESSAGE =
+  "The account's password changed or its sessions were ended while signing in. Sign in again.";
+
+/** An account as a sign-in read it: its id and the generation read with the hash it checked. */
+export type SigningIn = Pick<UserDoc, "_id" | "passwordGeneration">;
+
+export interface SessionsStoreOptions {
+  /** Tests only: holds a new session between the password check and its insert. */
+  readonly beforeSessionInsert?: (userId: string) => Promise<void>;
+}
+
+/**
+ * Sign-in sessions: a random token in the cookie, only its hash in the database.
+ *
+ * A session is never stored for a password (or a "sign out everywhere") older than the
+ * account's current one. The account's `passwordGeneration` grows with each such event, which
+ * then deletes the other sessions; `create` inserts the session, reads the generation again and
+ * takes the session back when it moved since the sign-in read it with the hash it checked. Why
+ * this holds under any interleaving, on every instance: if the second read saw the old
+ * generation, the event's write — and so its delete, which comes after it — came after the
+ * insert, and the delete finds the session; otherwise `create` deletes it itself. The token
+ * leaves `create` only after that read, so no request ever carries a session that could survive.
+ * Requests pay nothing for it: the check is on sign-in, not on every request.
+ */
+export function sessionsStore(
+  { sessions, users }: Collections,
+  ttlMs: number,
+  options: SessionsStoreOptions = {},
+) {
   return {
-    async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
+    /** A new session of the account, unless its sessions were ended since `user` was read. */
+    async create(user: SigningIn): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString("base64url");
       const now = new Date();
       const expiresAt = new Date(now.getTime() + ttlMs);
-      await sessions.insertOne({ _id: hashToken(token), userId, createdAt: now, expiresAt });
+      await options.beforeSessionInsert?.(user._id);
+      const _id = hashToken(token);
+      await sessions.insertOne({ _id, userId: user._id, createdAt: now, expiresAt });
+      const current = await users.findOne({ _id: user._id });
+      if ((current?.passwordGeneration ?? 0) !== (user.passwordGeneration ?? 0)) {
+        await sessions.deleteOne({ _id });
+        throw new DomainError("unauthenticated", SESSIONS_ENDED_MESSAGE);
+      }
       return { token, expiresAt };
     },
 
@@ -31,12 +67,15 @@ export function sessionsStore({ sessions }: Collections, ttlMs: number) {
       await sessions.deleteOne({ _id: hashToken(token) });
     },
 
-    /** Ends every session of the user but the one of `keepToken` (a password change). */
+    /**
+     * Ends every session of the user but the one of `keepToken` (a password change). After the
+     * account's `passwordGeneration` has grown (users-store.ts), so sign-ins in flight end too.
+     */
     async endOthers(userId: string, keepToken: string): Promise<void> {
       await sessions.deleteMany({ userId, _id: { $ne: hashToken(keepToken) } });
     },
 
-    /** Ends every session of the user ("sign out everywhere"). */
+    /** Ends every session of the user ("sign out everywhere"); after the generation grew. */
     async endAll(userId: string): Promise<void> {
       await sessions.deleteMany({ userId });
     },

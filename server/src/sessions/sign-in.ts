@@ -34,7 +34,8 @@ export function passwordSignIn(deps: {
         : await verifyPassword(user.passwordHash, password);
     if (user === null || !ok) throw new DomainError("unauthenticated", WRONG_PASSWORD_MESSAGE);
     await attempt.succeeded();
-    return { user, ...(await deps.sessions.create(user._id)) };
+    // The same read's generation as its hash: a password change since then refuses the session.
+    return { user, ...(await deps.sessions.create(user)) };
   };
 }
 

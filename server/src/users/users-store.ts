@@ -2,6 +2,7 @@ import type { Collections, UserDoc } from "../db/collections.js";
 import { isDuplicateKey } from "../db/duplicate-key.js";
 import { conflict } from "../domain-error.js";
 import { newId } from "../ids.js";
+import { keyedQueue } from "../keyed-queue.js";
 import { hashPassword } from "./passwords.js";
 
 /** An email as accounts are stored and looked up (and sign-in attempts counted) by. */
@@ -18,6 +19,9 @@ export interface NewUser {
 
 /** Dashboard accounts. Their workspaces are the workspaces store's (memberships). */
 export function usersStore({ users }: Collections) {
+  // The embedded database applies an update as a read then a write without a lock: this process
+  // runs one account's session-ending writes one at a time (MongoDB applies each atomically).
+  const serial = keyedQueue();
   return {
     async create(input: NewUser): Promise<UserDoc> {
       const doc: UserDoc = {
@@ -36,11 +40,28 @@ export function usersStore({ users }: Collections) {
       return doc;
     },
 
-    /** Checked by the caller (the spec's length rules, the current password). */
-    async setPassword(userId: string, password: string): Promise<void> {
-      await users.updateOne(
-        { _id: userId },
-        { $set: { passwordHash: await hashPassword(password) } },
+    /**
+     * Replaces the password whose hash the caller checked (`checkedHash`), and grows the
+     * account's `passwordGeneration`, so no sign-in that checked the old one stores its session
+     * afterwards (sessions-store.ts). False, nothing changed, when the hash is no longer
+     * `checkedHash` (another change came first). The new password is checked by the caller (the
+     * spec's length rules).
+     */
+    async setPassword(userId: string, checkedHash: string, password: string): Promise<boolean> {
+      const passwordHash = await hashPassword(password);
+      return serial(userId, async () => {
+        const res = await users.updateOne(
+          { _id: userId, passwordHash: checkedHash },
+          { $set: { passwordHash }, $inc: { passwordGeneration: 1 } },
+        );
+        return res.modifiedCount === 1;
+      });
+    },
+
+    /** Grows `passwordGeneration` ("sign out everywhere"): sign-ins in flight store no session. */
+    async endSessions(userId: string): Promise<void> {
+      await serial(userId, () =>
+        users.updateOne({ _id: userId }, { $inc: { passwordGeneration: 1 } }),
       );
     },
 

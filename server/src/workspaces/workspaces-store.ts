@@ -100,16 +100,20 @@ export function workspacesStore(
 
     /**
      * Makes the account with this email a member, when there is one and it is not a member yet.
-     * Says nothing about which happened: the caller answers alike in every case (admin.yaml,
-     * addMember), so adding members cannot be used to find out who has an account.
+     * The caller answers alike in every case (admin.yaml, addMember), so adding members cannot
+     * be used to find out who has an account; the id of the account added, or null, is for the
+     * audit log.
      */
-    async addMember(workspaceId: string, email: string): Promise<void> {
+    async addMember(workspaceId: string, email: string): Promise<string | null> {
       const user = await users.findByEmail(email);
-      if (user === null) return;
+      if (user === null) return null;
       try {
         await addMembership(workspaceId, user._id, "member");
+        // For the audit log, which only members read: they see the new member listed anyway.
+        return user._id;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
+        return null;
       }
     },
 
@@ -126,8 +130,15 @@ export function workspacesStore(
       }
     },
 
-    /** The member with the new role; never leaves the workspace without an owner (409). */
-    async changeRole(workspaceId: string, userId: string, role: Role): Promise<MemberOf> {
+    /**
+     * The member with the new role, and the role before; never leaves the workspace without an
+     * owner (409).
+     */
+    async changeRole(
+      workspaceId: string,
+      userId: string,
+      role: Role,
+    ): Promise<{ member: MemberOf; previousRole: Role }> {
       const _id = membershipId(workspaceId, userId);
       const current = existingMember(await store.roleIn(workspaceId, userId));
       if (current === "owner" && role === "member") {
@@ -144,17 +155,20 @@ export function workspacesStore(
       }
       const [member] = (await store.members(workspaceId)).filter((m) => m.user._id === userId);
       if (member === undefined) throw notFound("Member not found.");
-      return member;
+      return { member, previousRole: current };
     },
 
-    /** Removes a membership (or leaves); never the workspace's last owner (409). */
-    async removeMember(workspaceId: string, userId: string): Promise<void> {
+    /**
+     * Removes a membership (or leaves); never the workspace's last owner (409). The role the
+     * membership had.
+     */
+    async removeMember(workspaceId: string, userId: string): Promise<Role> {
       const _id = membershipId(workspaceId, userId);
       const doc = await memberships.findOne({ _id });
-      existingMember(doc?.role ?? null);
+      const role = existingMember(doc?.role ?? null);
       if (doc === null || doc.role !== "owner") {
         await memberships.deleteOne({ _id });
-        return;
+        return role;
       }
       await guard.takeAwayOwner(workspaceId, {
         write: async () => {
@@ -168,6 +182,7 @@ export function workspacesStore(
           }
         },
       });
+      return role;
     },
   };
   return store;
