@@ -368,6 +368,11 @@ export interface WebhookDeliveryDoc {
   /** When the next attempt is due; null once settled. */
   nextAttemptAt: Date | null;
   redeliveryOf: string | null;
+  /**
+   * True on a test event or redelivery (queued by an owner, manual-deliveries.ts), which count
+   * against the endpoint's cap on pending ones; absent on deliveries of blog events.
+   */
+  manual?: true;
   createdAt: Date;
   settledAt: Date | null;
 }
@@ -465,6 +470,7 @@ export function collections(db: Db): Collections {
  *   webhookDeliveries {state, nextAttemptAt, _id}: deliveries due; {endpointId, blogId, state,
  *   seq}: an earlier pending delivery of the same blog to the endpoint (per-blog order);
  *   {endpointId, createdAt desc, _id desc}: an endpoint's delivery log, one range per page;
+ *   {endpointId, manual, state}: an endpoint's pending test events and redeliveries (capped);
  *   webhookAttempts {deliveryId}: a log page's attempts, and the retention's; {endpointId}:
  *   a deleted endpoint's; the webhook log's retention (webhooks/retention.ts):
  *   webhookDeliveries {state, settledAt, _id} (settled ones past 30 days, one state at a time in
@@ -548,6 +554,10 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await webhookDeliveries.createIndex(
     { state: 1, settledAt: 1, _id: 1 },
     { name: "settled_deliveries" },
+  );
+  await webhookDeliveries.createIndex(
+    { endpointId: 1, manual: 1, state: 1 },
+    { name: "pending_manual" },
   );
   await webhookAttempts.createIndex({ deliveryId: 1 }, { name: "delivery_attempts" });
   await webhookAttempts.createIndex({ endpointId: 1 }, { name: "endpoint_attempts" });
