@@ -82,6 +82,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const usage = usageHandlers(deps.usage.store, deps.usage);
   const hooks = webhookHandlers({
     endpoints: deps.stores.webhookEndpoints,
+    audit,
     log: deliveryLog(deps.webhooks.collections),
     manual: manualDeliveries({
       collections: deps.webhooks.collections,

@@ -13,6 +13,7 @@ export function toAuditEntry(
   people: ReadonlyMap<string, UserName>,
 ): AuditEntry {
   const { expiresAt, successor, gracePeriodSeconds, from, to } = doc.details;
+  const { endpointId, changed, previousSecretDropped } = doc.details;
   return {
     id: doc._id,
     at: doc.at.toISOString(),
@@ -25,6 +26,9 @@ export function toAuditEntry(
       ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
+      ...(endpointId === undefined ? {} : { endpointId }),
+      ...(changed === undefined ? {} : { changed: [...changed] }),
+      ...(previousSecretDropped === undefined ? {} : { previousSecretDropped }),
     },
   };
 }

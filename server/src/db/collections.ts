@@ -217,7 +217,11 @@ export type AuditAction =
   | "key.revoked"
   | "key.expired"
   | "key.limit_changed"
-  | "workspace.limit_changed";
+  | "workspace.limit_changed"
+  | "webhook.created"
+  | "webhook.updated"
+  | "webhook.deleted"
+  | "webhook.secret_rotated";
 
 export interface AuditDetailsDoc {
   expiresAt?: Date | null;
@@ -227,6 +231,12 @@ export interface AuditDetailsDoc {
   /** A limit before and after a change; null: the default applied. */
   from?: RateLimitSetting | null;
   to?: RateLimitSetting | null;
+  /** The webhook endpoint of a `webhook.*` entry (never its URL, never a secret). */
+  endpointId?: string;
+  /** The settings a `webhook.updated` changed. */
+  changed?: ("url" | "description" | "events" | "enabled")[];
+  /** Whether a `webhook.secret_rotated` stopped the previous secret signing at once. */
+  previousSecretDropped?: boolean;
 }
 
 /** One entry of a workspace's audit log (audit/audit-log.ts); inserted, never changed. */
