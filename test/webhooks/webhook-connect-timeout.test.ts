@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collections } from "../../server/src/db/collections.js";
+import { type Resolve, safeSender } from "../../server/src/webhooks/safe-send.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { onFileEnd } from "../support/cleanup.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -91,6 +92,27 @@ describe("unhappy: a receiver that never completes a connection (README, Webhook
     expect(attempt?.latencyMs).toBeGreaterThanOrEqual(900);
     expect(attempt?.latencyMs).toBeLessThan(7_000);
   }, 60_000);
+
+  it("a name whose lookup never ends gives up at the connect timeout too (the sender itself, WEBHOOK_CONNECT_TIMEOUT_MS=500 within 5 s)", async () => {
+    const hang: Resolve = () => new Promise(() => {});
+    const started = Date.now();
+    const outcome = await safeSender(
+      { allowHttpLoopback: false },
+      { resolve: hang },
+    )({
+      url: "https://hooks.never-resolves.example.com/hook",
+      headers: { "webhook-id": "evt_1" },
+      body: "{}",
+      timeoutMs: 5000,
+      connectTimeoutMs: 500,
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: "could not connect within 0.5 s",
+    });
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
 
   it("refuses to start with a connect timeout longer than the attempt's", async () => {
     const { loadConfig } = await import("../../server/src/config.js");

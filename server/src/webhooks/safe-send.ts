@@ -98,9 +98,13 @@ export function safeSender(policy: UrlPolicy, options: SafeSenderOptions = {}): 
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     // Until the connection is made (connected() clears it): then only the whole attempt's limit.
     let connecting = true;
+    /** Set when the connect timeout, not the whole attempt's, ended the attempt. */
+    let connectTimedOut = false;
     const connectTimer = setTimeout(
       () => {
-        if (connecting) abort.abort();
+        if (!connecting || abort.signal.aborted) return;
+        connectTimedOut = true;
+        abort.abort();
       },
       Math.min(connectTimeoutMs, timeoutMs),
     );
@@ -114,7 +118,7 @@ export function safeSender(policy: UrlPolicy, options: SafeSenderOptions = {}): 
       const message = { headers, body };
       return await post(target, addresses, message, abort.signal, options.ca, elapsed, connected);
     } catch (error) {
-      if (abort.signal.aborted && connecting) {
+      if (connectTimedOut) {
         return failed(`could not connect within ${seconds(connectTimeoutMs)}`, elapsed());
       }
       if (abort.signal.aborted) return failed(`timed out after ${seconds(timeoutMs)}`, elapsed());
