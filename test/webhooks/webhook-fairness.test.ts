@@ -6,6 +6,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebhookDeliveryDoc, WebhookEventDoc } from "../../server/src/db/collections.js";
 import { collections } from "../../server/src/db/collections.js";
+import { FairShare } from "../../server/src/webhooks/fair-share.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { onFileEnd } from "../support/cleanup.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -123,4 +124,60 @@ describe("happy: a workspace's stalled endpoints hold back no other workspace (R
     // B never had more than its share in flight (WEBHOOK_WORKSPACE_IN_FLIGHT, default 4).
     expect(load.mostAtOnce).toBe(4);
   }, 60_000);
+});
+
+describe("happy: free slots go round-robin across workspaces (README, Webhooks: fair share)", () => {
+  const due = (id: string, workspaceId: string, endpointId: string): WebhookDeliveryDoc => ({
+    _id: id,
+    eventId: `evt_${id}`,
+    endpointId,
+    workspaceId,
+    eventType: "webhook.test",
+    blogId: null,
+    seq: 0,
+    state: "pending",
+    attempts: 0,
+    nextAttemptAt: new Date(0),
+    redeliveryOf: null,
+    createdAt: new Date(0),
+    settledAt: null,
+  });
+
+  it("with one slot free per poll and workspace A's deliveries oldest, the slots go to A, B, C, A in turn, not A, A, A (the worker's FairShare)", () => {
+    const inFlight = new Map<string, readonly [string, string]>();
+    // A pool of 4 with 3 slots held by another workspace: one free slot per poll.
+    for (const id of ["x1", "x2", "x3"]) inFlight.set(id, ["ws_X", "we_X"]);
+    const share = new FairShare({ total: 4, perEndpoint: 4, perWorkspace: 4 }, inFlight);
+    // Due deliveries, oldest first, as the worker's pages list them.
+    const pages = [
+      due("a1", "ws_A", "we_A"),
+      due("a2", "ws_A", "we_A"),
+      due("a3", "ws_A", "we_A"),
+      due("b1", "ws_B", "we_B"),
+      due("c1", "ws_C", "we_C"),
+    ];
+    const served: string[] = [];
+    for (let poll = 0; poll < 4; poll++) {
+      share.reset();
+      for (const d of pages) if (!served.includes(d._id) && share.fits(d)) share.add(d);
+      const chosen = share.choose();
+      expect(chosen).toHaveLength(1);
+      served.push(chosen[0]?._id ?? "");
+      // Each attempt ends before the next poll: the slot is free again.
+    }
+    expect(served).toEqual(["a1", "b1", "c1", "a2"]);
+  });
+
+  it("a workspace at its share is left out of the due pages, and its candidates stop at the share", () => {
+    const inFlight = new Map<string, readonly [string, string]>([["b0", ["ws_B", "we_B1"]]]);
+    const share = new FairShare({ total: 16, perEndpoint: 4, perWorkspace: 2 }, inFlight);
+    share.reset();
+    const b1 = due("b1", "ws_B", "we_B2");
+    const b2 = due("b2", "ws_B", "we_B3");
+    expect(share.fits(b1)).toBe(true);
+    share.add(b1);
+    expect(share.fits(b2)).toBe(false);
+    expect(share.saturated().workspaces).toEqual(["ws_B"]);
+    expect(share.choose().map((d) => d._id)).toEqual(["b1"]);
+  });
 });

@@ -165,6 +165,7 @@ export function deliveryWorker(deps: WorkerDeps) {
   };
 
   const poll = async (): Promise<void> => {
+    if (inFlight.size >= MAX_IN_FLIGHT) return; // polled again when an attempt ends
     const now = new Date(deps.now());
     let after: Due | null = null;
     share.reset();

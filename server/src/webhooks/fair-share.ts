@@ -84,9 +84,13 @@ export class FairShare {
     this.gathered++;
   }
 
-  /** Enough gathered to fill the pool (each workspace contributes at most its share). */
+  /**
+   * Enough gathered to choose from: a whole pool's worth, whatever is in flight, so that when
+   * only a few slots are free they go round-robin over several workspaces (each contributes at
+   * most its share), not to the oldest candidates. Bounds a poll's per-blog order checks too.
+   */
   get full(): boolean {
-    return this.inFlight.size + this.gathered >= this.caps.total;
+    return this.gathered >= this.caps.total;
   }
 
   /** Workspaces and endpoints at their cap: the next due page can leave them out. */
