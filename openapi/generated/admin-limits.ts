@@ -121,6 +121,9 @@ export const adminLimits = {
     events: { minItems: 1, maxItems: 4, items: {} },
     enabled: {},
   },
+  rotateWebhookSecret: {
+    dropPrevious: {},
+  },
 } as const satisfies AdminLimits;
 
 /** The query parameters' limits of each GET operation, by operationId. */

@@ -806,7 +806,7 @@ export interface paths {
         /**
          * List the workspace's webhook endpoints
          * @description Every endpoint, oldest first, with its health; never a signing secret. Every member may
-         *     read them.
+         *     read them; members who are not owners get URLs with query values masked (see `url`).
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -819,7 +819,8 @@ export interface paths {
          *     and must not name a private, loopback, link-local or metadata address; names are
          *     resolved again before every delivery (README, "Webhooks"). At most 20 endpoints per
          *     workspace. The signing secret (`whsec_…`) is in this response and nowhere else, ever.
-         *     Only owners may add endpoints; other members get `403`.
+         *     Only owners may add endpoints; other members get `403`. Written to the audit log
+         *     (`webhook.created`).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -842,14 +843,16 @@ export interface paths {
         };
         /**
          * One webhook endpoint
-         * @description The endpoint and its health; never its signing secret. Every member may read it.
+         * @description The endpoint and its health; never its signing secret. Every member may read it;
+         *     members who are not owners get its URL with query values masked (see `url`).
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
          * Delete an endpoint and its delivery log (owner only)
-         * @description Deliveries still pending are dropped. Only owners may delete endpoints.
+         * @description Deliveries still pending are dropped. Only owners may delete endpoints. Written to the
+         *     audit log (`webhook.deleted`).
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -861,7 +864,8 @@ export interface paths {
          *     turned on counts its failures (`failingSince`) afresh. A disabled
          *     endpoint is sent nothing: events that happen while it is off are not queued
          *     for it, and deliveries queued before that fall due while it is off are marked
-         *     `skipped` (they can be redelivered). Only owners may change endpoints.
+         *     `skipped` (they can be redelivered). Only owners may change endpoints. Written to the
+         *     audit log (`webhook.updated`, naming the settings changed, never the URL).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -887,7 +891,13 @@ export interface paths {
          *     one with the previous, so a receiver can switch secrets without rejecting a delivery
          *     (Standard Webhooks verifiers accept a delivery when any signature matches); then the
          *     previous secret is forgotten. Rotating again within those 24 hours replaces the
-         *     previous secret with the one being rotated out. Only owners may rotate.
+         *     previous secret with the one being rotated out. For a secret that leaked, send
+         *     `{"dropPrevious": true}`: the old secret (and any previous one still signing) stops
+         *     signing at once, so every delivery from then on, retries included, carries only the
+         *     new signature (receivers still on the old secret reject them until they switch).
+         *     The body is optional; without it, or with `dropPrevious: false`, the 24 hours apply.
+         *     Only owners may rotate. Written to the audit log (`webhook.secret_rotated`, with
+         *     whether the previous secret was dropped; never a secret).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -914,7 +924,10 @@ export interface paths {
          * Send a test event to an endpoint (owner only)
          * @description Queues one `webhook.test` event for this endpoint only, signed and retried like any
          *     other; it shows in the delivery log. It is sent even when the endpoint does not
-         *     subscribe to any blog event, but not while it is disabled (`409`).
+         *     subscribe to any blog event, but not while it is disabled (`409`). Test events and
+         *     redeliveries are limited (`429`, nothing queued): together at most 10 per minute per
+         *     workspace (the server's `WEBHOOK_MANUAL_RATE_LIMIT`), and at most 20 of them waiting
+         *     to be sent per endpoint (`WEBHOOK_MANUAL_PENDING_MAX`).
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -971,7 +984,8 @@ export interface paths {
          * Send a delivery's event again (owner only)
          * @description Queues a new delivery of the same event, with the same `webhook-id` (so a receiver that
          *     already has it can tell), signed with the endpoint's current secret and retried like
-         *     any other. Not while the endpoint is disabled (`409`).
+         *     any other. Not while the endpoint is disabled (`409`). Limited together with test
+         *     events (`429`, nothing queued): see `sendTestWebhook`.
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -1260,7 +1274,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -1279,6 +1293,9 @@ export interface components {
          *     change (`previousRole`), the account acted on (`member`) and why an invitation was
          *     withdrawn (`reason`). Every member reads the log, so it never holds an invitee's email:
          *     owners see that in the pending invitations (`listInvitations`).
+         *     A `webhook.*` action names the endpoint (`endpointId`; never its URL or a secret),
+         *     which of its settings an update changed (`changed`), and whether a rotation dropped the
+         *     previous secret at once (`previousSecretDropped`).
          */
         AuditDetails: {
             invitationId?: string;
@@ -1293,6 +1310,9 @@ export interface components {
              * @enum {string}
              */
             reason?: "withdrawn" | "inviter_not_owner";
+            endpointId?: string;
+            changed?: ("url" | "description" | "events" | "enabled")[];
+            previousSecretDropped?: boolean;
             /** Format: date-time */
             expiresAt?: string | null;
             successor?: string;
@@ -1408,7 +1428,12 @@ export interface components {
         WebhookEventTypes: components["schemas"]["WebhookEventType"][];
         WebhookEndpoint: {
             id: string;
-            url: components["schemas"]["WebhookUrl"];
+            /**
+             * @description The endpoint's URL. Owners get it whole. Other members get it with the value of
+             *     every query parameter replaced by `…` (and any user name or password too), since
+             *     receivers often take a token there: `https://example.com/hook?token=…`.
+             */
+            url: string;
             description: components["schemas"]["WebhookDescription"];
             events: components["schemas"]["WebhookEventTypes"];
             /** @description Whether deliveries are sent to it. */
@@ -1443,6 +1468,14 @@ export interface components {
              *     succeeded. After 24 hours of failures the endpoint is disabled.
              */
             failingSince: string | null;
+        };
+        WebhookSecretRotation: {
+            /**
+             * @description True: stop signing with the previous secret at once (a leaked secret); false: it
+             *     signs too for 24 hours.
+             * @default false
+             */
+            dropPrevious: boolean;
         };
         WebhookEndpointWithSecret: {
             endpoint: components["schemas"]["WebhookEndpoint"];
@@ -1657,6 +1690,27 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "Too many failed sign-ins. Try again later."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Too many test events and redeliveries: the workspace's limit per window (default 10
+         *     per 60 seconds, counted across all of its endpoints and all server instances), or the
+         *     endpoint's cap on those still waiting to be sent (default 20). The message says
+         *     which; nothing was queued.
+         */
+        WebhookManualLimit: {
+            headers: {
+                /** @description Seconds to wait (to the window's end; for the pending cap, 60). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Too many test events and redeliveries in this workspace: at most 10 per 60 seconds. Try again in 42 seconds."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -3503,7 +3557,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "dropPrevious": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
         responses: {
             /** @description The endpoint, with its new signing secret shown once. */
             200: {
@@ -3562,6 +3625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["WebhookManualLimit"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3646,6 +3710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["WebhookManualLimit"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -362,6 +362,12 @@ func appShapes() []appShape {
 		{coll: "webhookDeliveries", name: "retention batch `find({state, settledAt: {$lt}})` by state, settledAt, _id, limit 500, projection", run: find(d(e("state", "delivered"), e("settledAt", d(e("$lt", at(1000))))), options.Find().SetSort(d(e("state", 1), e("settledAt", 1), e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1))))},
 		{coll: "webhookDeliveries", name: "held back / woken `updateOne({_id, state: pending, nextAttemptAt}, {$set: {nextAttemptAt}})`", run: updateOne(d(e("_id", "dlv_0060"), e("state", "pending"), e("nextAttemptAt", at(60))), d(e("$set", d(e("nextAttemptAt", at(3000))))), 1)},
 		{coll: "webhookDeliveries", name: "due, first page, endpoints at their cap left out `{state, nextAttemptAt: {$lte}, endpointId: {$nin}}`, same", run: find(d(e("state", "pending"), e("nextAttemptAt", d(e("$lte", at(1500)))), e("endpointId", d(e("$nin", bson.A{"we_0001", "we_0002"})))), dueOrder)},
+		{coll: "webhookDeliveries", name: "due, first page, workspaces and endpoints at their share left out `{state, nextAttemptAt: {$lte}, workspaceId: {$nin}, endpointId: {$nin}}`, same", run: find(d(e("state", "pending"), e("nextAttemptAt", d(e("$lte", at(1500)))), e("workspaceId", d(e("$nin", bson.A{"ws_0001", "ws_0002"}))), e("endpointId", d(e("$nin", bson.A{"we_0003"})))), dueOrder)},
+		{coll: "webhookDeliveries", name: "due, keyset page, workspaces at their share left out `{state, workspaceId: {$nin}, $or: […]}`, same", run: find(d(e("state", "pending"), e("workspaceId", d(e("$nin", bson.A{"ws_0001"}))), e("$or", bson.A{
+			d(e("nextAttemptAt", d(e("$gt", at(500)), e("$lte", at(1500))))),
+			d(e("nextAttemptAt", at(500)), e("_id", d(e("$gt", "dlv_0500")))),
+		})), dueOrder)},
+		{coll: "webhookDeliveries", name: "pending test events and redeliveries `countDocuments({endpointId, manual: true, state: pending}, {limit: 20})`", run: countDocuments(d(e("endpointId", "we_0019"), e("manual", true), e("state", "pending")), options.Count().SetLimit(20)), bounded: "the pending test events and redeliveries of one endpoint: at most 20"},
 		{coll: "webhookDeliveries", name: "retention `deleteMany({_id: {$in}})`", run: deleteMany(d(e("_id", d(e("$in", bson.A{"dlv_0051", "dlv_0052", "dlv_0053"})))))},
 		// webhookAttempts (attempt-claims.ts, delivery-log.ts, endpoints-store.ts, retention.ts;
 		// an attempt is taken by inserting it)
@@ -439,6 +445,7 @@ func createAppWebhookIndexes(ctx context.Context, t *testing.T, db *mongo.Databa
 		{"webhookDeliveries", "blog_order", bson.D{e("endpointId", 1), e("blogId", 1), e("state", 1), e("seq", 1)}},
 		{"webhookDeliveries", "endpoint_log", bson.D{e("endpointId", 1), e("createdAt", -1), e("_id", -1)}},
 		{"webhookDeliveries", "settled_deliveries", bson.D{e("state", 1), e("settledAt", 1), e("_id", 1)}},
+		{"webhookDeliveries", "pending_manual", bson.D{e("endpointId", 1), e("manual", 1), e("state", 1)}},
 		{"webhookAttempts", "delivery_attempts", bson.D{e("deliveryId", 1)}},
 		{"webhookAttempts", "endpoint_attempts", bson.D{e("endpointId", 1)}},
 		{"webhookEvents", "event_age", bson.D{e("occurredAt", 1)}},
@@ -682,16 +689,18 @@ func seedWebhooks(add func(string, bson.D), i, n int) {
 		state, nextAttemptAt, settledAt = "pending", at(i), nil
 	}
 	var redeliveryOf any
+	manual := bson.D{}
 	if i%100 == 99 {
 		redeliveryOf = deliveryID(i - 40)
+		manual = bson.D{e("manual", true)}
 	}
 	deliveryEndpoint := fmt.Sprintf("we_%04d", i%40)
-	add("webhookDeliveries", bson.D{
+	add("webhookDeliveries", append(bson.D{
 		e("_id", deliveryID(i)), e("eventId", fmt.Sprintf("evt_%04d", i)), e("endpointId", deliveryEndpoint),
 		e("workspaceId", fmt.Sprintf("ws_%04d", i%40)), e("eventType", eventType), e("blogId", blogID), e("seq", seq),
 		e("state", state), e("attempts", 1+i%4/3), e("nextAttemptAt", nextAttemptAt), e("redeliveryOf", redeliveryOf),
 		e("createdAt", at(i-n)), e("settledAt", settledAt),
-	})
+	}, manual...))
 	for number := 1; number <= 1+i%4/3; number++ {
 		var finishedAt, statusCode any
 		if state != "pending" || number > 1 {

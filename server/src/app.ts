@@ -144,6 +144,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
       blogs: stores.blogs,
       endpoints: stores.webhookEndpoints,
       timeoutMs: config.webhooks.timeoutMs,
+      connectTimeoutMs: config.webhookLimits.connectTimeoutMs,
+      workspaceInFlight: config.webhookLimits.workspaceInFlight,
       urlPolicy: { allowHttpLoopback: config.webhooks.allowHttpLoopback },
       now: clock,
       log: logger,
@@ -214,7 +216,17 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
       mailer,
       usage: { store: usage, apiKeys: c.apiKeys },
       // A test event or redelivery is sent at once when this instance delivers.
-      webhooks: { collections: c, nudge: () => webhooks?.worker.nudge() },
+      webhooks: {
+        collections: c,
+        nudge: () => webhooks?.worker.nudge(),
+        // Test events and redeliveries: a rate per workspace (counted like API keys' requests)
+        // and a cap of pending ones per endpoint (README, "Webhooks": fair share and limits).
+        limits: {
+          limiter,
+          rate: config.webhookLimits.manualRate,
+          pendingMax: config.webhookLimits.manualPendingMax,
+        },
+      },
     }),
   );
   app.use(dashboardRouter(DASHBOARD_DIST_PATH));

@@ -51,6 +51,8 @@ export interface Config {
   readonly consumerRateLimit: { readonly requests: number; readonly windowSeconds: number } | null;
   /** Webhook delivery settings (README, "Webhooks"). */
   readonly webhooks: WebhookSettings;
+  /** Webhook fair share and limits (README, "Webhooks": fair share and limits). */
+  readonly webhookLimits: WebhookLimitSettings;
   /** METRICS_PORT set: Prometheus metrics on a listener of their own (README, "Metrics"). */
   readonly metrics: MetricsSettings | undefined;
   /** OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT set: OpenTelemetry spans (tracing/tracing-settings.ts). */
@@ -98,6 +100,64 @@ export interface WebhookSettings {
    * them; set it to keep the key apart.
    */
   readonly secretsKey: Buffer | undefined;
+}
+
+// --- Webhook fair share and limits (README, "Webhooks": fair share and limits) ---------------
+
+export interface WebhookLimitSettings {
+  /**
+   * WEBHOOK_CONNECT_TIMEOUT_MS: how long an attempt may take to resolve the name and connect
+   * (TLS handshake included), at most WEBHOOK_TIMEOUT_MS. Default 3 s.
+   */
+  readonly connectTimeoutMs: number;
+  /** WEBHOOK_WORKSPACE_IN_FLIGHT: attempts one workspace may have in flight per instance. Default 4. */
+  readonly workspaceInFlight: number;
+  /** WEBHOOK_MANUAL_RATE_LIMIT: test events and redeliveries per workspace per window. Default 10/60. */
+  readonly manualRate: { readonly requests: number; readonly windowSeconds: number };
+  /** WEBHOOK_MANUAL_PENDING_MAX: test events and redeliveries waiting per endpoint. Default 20. */
+  readonly manualPendingMax: number;
+}
+
+function parseWebhookLimits(
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  raw: string | undefined,
+  timeoutMs: number,
+  problems: string[],
+): WebhookLimitSettings {
+  const connectTimeoutMs = int(
+    "WEBHOOK_CONNECT_TIMEOUT_MS",
+    Math.min(3000, timeoutMs),
+    100,
+    30_000,
+  );
+  if (connectTimeoutMs > timeoutMs) {
+    problems.push(
+      `WEBHOOK_CONNECT_TIMEOUT_MS (${connectTimeoutMs}) must not exceed WEBHOOK_TIMEOUT_MS (${timeoutMs})`,
+    );
+  }
+  const match = raw === undefined ? null : /^(\d{1,4})\/(\d{1,4})$/.exec(raw);
+  const manualRate = {
+    requests: Number(match?.[1] ?? 10),
+    windowSeconds: Number(match?.[2] ?? 60),
+  };
+  if (
+    raw !== undefined &&
+    (match === null ||
+      manualRate.requests < 1 ||
+      manualRate.requests > 1000 ||
+      manualRate.windowSeconds < 1 ||
+      manualRate.windowSeconds > 3600)
+  ) {
+    problems.push(
+      `WEBHOOK_MANUAL_RATE_LIMIT must be REQUESTS/SECONDS, 1-1000 per 1-3600 seconds (e.g. 10/60) (got "${raw}")`,
+    );
+  }
+  return {
+    connectTimeoutMs,
+    workspaceInFlight: int("WEBHOOK_WORKSPACE_IN_FLIGHT", 4, 1, 16),
+    manualRate,
+    manualPendingMax: int("WEBHOOK_MANUAL_PENDING_MAX", 20, 1, 1000),
+  };
 }
 
 /** CONSUMER_RATE_LIMIT: `REQUESTS/SECONDS` (1-1000000 per 1-86400 s) or `off`; default 1200/60. */
@@ -264,6 +324,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push("METRICS_PORT must differ from PORT: metrics have a listener of their own");
   }
 
+  // Read once: WEBHOOK_CONNECT_TIMEOUT_MS (webhook limits, below) must not exceed it.
+  const webhookTimeoutMs = int("WEBHOOK_TIMEOUT_MS", 10_000, 1000, 30_000);
   const config: Config = {
     port,
     host: str("HOST") ?? "127.0.0.1",
@@ -292,10 +354,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     consumerRateLimit: parseRateLimit(str("CONSUMER_RATE_LIMIT"), problems),
     webhooks: {
       deliver: flag("WEBHOOK_DELIVERY", true),
-      timeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1000, 30_000),
+      timeoutMs: webhookTimeoutMs,
       allowHttpLoopback: flag("WEBHOOK_ALLOW_HTTP_LOOPBACK", false),
       secretsKey,
     },
+    webhookLimits: parseWebhookLimits(
+      int,
+      str("WEBHOOK_MANUAL_RATE_LIMIT"),
+      webhookTimeoutMs,
+      problems,
+    ),
     metrics:
       metricsPort === undefined
         ? undefined

@@ -99,6 +99,59 @@ describe("audit log — happy path: one entry per action, with who did it", () =
     });
   });
 
+  it("webhook endpoint changes and rotations each write theirs (webhook.created, .updated, .deleted, .secret_rotated) with the endpoint's id, never its URL or a secret", async () => {
+    const ownerActor = { id: ownerId, name: OWNER.name };
+    const hooks = `/workspaces/${ws}/webhooks`;
+    const created = await owner.post<{ endpoint: { id: string }; secret: string }>(hooks, {
+      url: "https://example.com/hook?token=audit-s3cret",
+      events: ["blog.released"],
+    });
+    expect(created.status).toBe(201);
+    const endpointId = created.body.endpoint.id;
+    expect(await newest()).toMatchObject({
+      action: "webhook.created",
+      actor: ownerActor,
+      keyId: null,
+      details: { endpointId },
+    });
+    const patched = await owner.patch(`${hooks}/${endpointId}`, {
+      url: "https://example.com/hook?token=audit-s3cret-2",
+      enabled: false,
+    });
+    expect(patched.status).toBe(200);
+    expect(await newest()).toMatchObject({
+      action: "webhook.updated",
+      actor: ownerActor,
+      details: { endpointId, changed: ["url", "enabled"] },
+    });
+    const kept = await owner.post<{ secret: string }>(`${hooks}/${endpointId}/rotate-secret`);
+    expect(kept.status).toBe(200);
+    expect(await newest()).toMatchObject({
+      action: "webhook.secret_rotated",
+      actor: ownerActor,
+      details: { endpointId, previousSecretDropped: false },
+    });
+    const dropped = await owner.post<{ secret: string }>(`${hooks}/${endpointId}/rotate-secret`, {
+      dropPrevious: true,
+    });
+    expect(dropped.status).toBe(200);
+    expect(await newest()).toMatchObject({
+      action: "webhook.secret_rotated",
+      details: { endpointId, previousSecretDropped: true },
+    });
+    expect((await owner.delete(`${hooks}/${endpointId}`)).status).toBe(204);
+    expect(await newest()).toMatchObject({
+      action: "webhook.deleted",
+      actor: ownerActor,
+      details: { endpointId },
+    });
+    const text = JSON.stringify((await audit("?limit=100", member)).data);
+    for (const secret of [created.body.secret, kept.body.secret, dropped.body.secret]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).not.toMatch(/audit-s3cret|example\.com/);
+  });
+
   it("the operator's CLI is recorded with no actor", async () => {
     const cli = createStores(t.db);
     const { id } = await cli.keys.mint(ws, "From the CLI");

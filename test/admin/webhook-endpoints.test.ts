@@ -32,7 +32,12 @@ const secretsShown: string[] = [];
 beforeAll(async () => {
   t = await useTestDb();
   // No delivery worker here: the attempts the log shows are inserted by the tests themselves.
-  server = await startTestServer(t.db, { WEBHOOK_DELIVERY: "off" });
+  // These tests queue more test events than the default limit of 10 a minute per workspace
+  // (test/webhooks/webhook-manual-limits.test.ts holds that limit): a higher one here.
+  server = await startTestServer(t.db, {
+    WEBHOOK_DELIVERY: "off",
+    WEBHOOK_MANUAL_RATE_LIMIT: "1000/60",
+  });
   owner = new AdminClient(server.url);
   ws = (await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body.workspaces[0]
     ?.id as string;
@@ -161,6 +166,61 @@ describe("happy: endpoints (admin.yaml, createWebhookEndpoint … deleteWebhookE
     expect(expires - before).toBeGreaterThanOrEqual(24 * 3_600_000 - 60_000);
     expect(expires - before).toBeLessThanOrEqual(24 * 3_600_000 + 60_000);
     expect(res.body.endpoint.secretRotatedAt).not.toBeNull();
+  });
+
+  it("rotate with dropPrevious: true gives a new secret and keeps no previous one signing (admin.yaml, rotateWebhookSecret)", async () => {
+    const created = await create();
+    const { id } = created.body.endpoint;
+    // A rotation with the grace period first: the drop ends that one's previous secret too.
+    const first = await owner.post<WithSecret>(`${base()}/${id}/rotate-secret`, {
+      dropPrevious: false,
+    });
+    expect(first.status).toBe(200);
+    secretsShown.push(first.body.secret);
+    expect(first.body.endpoint.previousSecretExpiresAt).not.toBeNull();
+    const res = await owner.post<WithSecret>(`${base()}/${id}/rotate-secret`, {
+      dropPrevious: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    secretsShown.push(res.body.secret);
+    expect(res.body.secret).toMatch(SECRET);
+    expect(res.body.secret).not.toBe(first.body.secret);
+    expect(res.body.endpoint.previousSecretExpiresAt).toBeNull();
+    expect(res.body.endpoint.secretRotatedAt).not.toBeNull();
+    expect((await owner.get<Endpoint>(`${base()}/${id}`)).body.previousSecretExpiresAt).toBeNull();
+    const stored = await stores(t.db).webhookEndpoints.findOne({ _id: id });
+    expect(stored).toMatchObject({ previousSecret: null, previousSecretExpiresAt: null });
+    // A body that is not the spec's is refused, and nothing rotates.
+    const bad = await owner.post(`${base()}/${id}/rotate-secret`, { dropPrevious: "yes" });
+    expect(bad.status).toBe(400);
+    expect((await stores(t.db).webhookEndpoints.findOne({ _id: id }))?.secret).toBe(stored?.secret);
+  });
+
+  it("members read an endpoint's URL with its query values and user info masked; owners read it whole (admin.yaml, WebhookEndpoint.url)", async () => {
+    const url = "https://example.com/hooks/pressroom?token=s3cr3t-t0ken&v=2&bare-t0ken&empty=";
+    const { id } = (await create({ url })).body.endpoint;
+    const masked = "https://example.com/hooks/pressroom?token=…&v=…&…&empty=";
+    expect((await owner.get<Endpoint>(`${base()}/${id}`)).body.url).toBe(url);
+    expect((await list()).find((e) => e.id === id)?.url).toBe(url);
+    const one = await member.get<Endpoint>(`${base()}/${id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.url).toBe(masked);
+    const all = await member.get<{ data: Endpoint[] }>(base());
+    expect(all.status).toBe(200);
+    expect(all.body.data.find((e) => e.id === id)?.url).toBe(masked);
+    expect(JSON.stringify(all.body)).not.toMatch(/s3cr3t|bare-t0ken/);
+    // A URL without a query reads the same for everyone.
+    const plain = (await create()).body.endpoint;
+    expect((await member.get<Endpoint>(`${base()}/${plain.id}`)).body.url).toBe(plain.url);
+    // User info (refused when saving now; masked should an old endpoint hold it).
+    await stores(t.db).webhookEndpoints.updateOne(
+      { _id: id },
+      { $set: { url: "https://user:pa55word@example.com/hook?k=v" } },
+    );
+    expect((await member.get<Endpoint>(`${base()}/${id}`)).body.url).toBe(
+      "https://…@example.com/hook?k=…",
+    );
   });
 
   it("delete removes the endpoint and its delivery log", async () => {

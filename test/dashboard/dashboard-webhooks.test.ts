@@ -35,7 +35,11 @@ const OWNER = {
   workspaceName: "Hooked News",
 };
 const MEMBER = { name: "Max Member", email: "max@example.com", password: "max's long password" };
-const DESK_ENV = { WEBHOOK_DELIVERY: "off", WEBHOOK_ALLOW_HTTP_LOOPBACK: "true" };
+// The log's paging queues more test events than the default limits allow (10 a minute per
+// workspace, 20 pending per endpoint; test/webhooks/webhook-manual-limits.test.ts holds those):
+// higher ones on both instances, which share the counts through the database.
+const LIMITS_ENV = { WEBHOOK_MANUAL_RATE_LIMIT: "1000/60", WEBHOOK_MANUAL_PENDING_MAX: "1000" };
+const DESK_ENV = { WEBHOOK_DELIVERY: "off", WEBHOOK_ALLOW_HTTP_LOOPBACK: "true", ...LIMITS_ENV };
 const URL_OK = "https://example.com/hooks/site";
 const HOSTILE = `<img src=x onerror="document.title='pwned'"><b id="injected">bold</b>\n</pre>`;
 
@@ -345,6 +349,29 @@ describe("happy: rotate, off and on, edit, delete (admin.yaml, rotateWebhookSecr
     await expect(page.content()).resolves.not.toContain(rotated);
   });
 
+  it("Rotate and drop the old secret now: a new secret shown once, and the previous one signs no more (admin.yaml, rotateWebhookSecret, dropPrevious)", async () => {
+    await card()
+      .getByRole("button", { name: /^Rotate secret/ })
+      .click();
+    const confirm = page.getByRole("dialog", { name: "Rotate the signing secret?" });
+    await confirm.waitFor();
+    await confirm.getByRole("button", { name: "Rotate and drop the old secret now" }).click();
+    const shown = page.getByRole("dialog", { name: "Copy the signing secret now" });
+    await shown.waitFor();
+    const rotated = await shown.getByRole("textbox").inputValue();
+    expect(rotated).toMatch(/^whsec_/);
+    await eventually(() => shown.textContent()).toContain("previous secret no longer signs");
+    await shown.getByRole("button", { name: "Done" }).click();
+    await page.getByText(/the old one no longer signs/).waitFor();
+    await eventually(() =>
+      card()
+        .getByText(/the previous one signs too until/)
+        .count(),
+    ).toBe(0);
+    const doc = await stores(t.db).webhookEndpoints.findOne({ _id: endpointId });
+    expect(doc).toMatchObject({ previousSecret: null, previousSecretExpiresAt: null });
+  });
+
   it("Turn off and Turn on change the endpoint", async () => {
     await card()
       .getByRole("button", { name: /^Turn off/ })
@@ -439,7 +466,7 @@ describe("security: a secret made through the API never reaches the screen (admi
 describe("happy: with an instance that delivers (README, “Webhooks”; openapi.yaml, webhooks)", () => {
   it("a test event sent from the screen reaches a real receiver, signed with the secret shown once, and shows as delivered; Redeliver sends the same webhook-id again", async () => {
     const receiver = await startReceiver();
-    await startTestServer(t.db, { WEBHOOK_ALLOW_HTTP_LOOPBACK: "true" });
+    await startTestServer(t.db, { WEBHOOK_ALLOW_HTTP_LOOPBACK: "true", ...LIMITS_ENV });
     await button("Add endpoint").click();
     const dialog = page.getByRole("dialog", { name: "Add a webhook endpoint" });
     await dialog.getByRole("textbox", { name: "Endpoint URL" }).fill(receiver.url);

@@ -157,6 +157,26 @@ describe("happy: a blog's changes reach its workspace's endpoints (README, Webho
     expect(verifies(`whsec_${Buffer.alloc(32, 1).toString("base64")}`, r)).toBe(false);
   });
 
+  it("after a rotation with dropPrevious: true, deliveries carry only the new signature; the old secret verifies none (admin.yaml, rotateWebhookSecret)", async () => {
+    const ws = await newWorkspace(admin, "Rotation, dropped");
+    const receiver = await startReceiver();
+    const endpoints = endpointsOf(t.db);
+    const created = await endpoints.create(ws, { url: receiver.url, events: ALL_EVENTS }, null);
+    const rotated = await admin.post<components["schemas"]["WebhookEndpointWithSecret"]>(
+      `/workspaces/${ws}/webhooks/${created.endpoint._id}/rotate-secret`,
+      { dropPrevious: true },
+    );
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.endpoint.previousSecretExpiresAt).toBeNull();
+    await blogApi(admin, ws).create("Dropped at once", true);
+    await waitFor("a delivery", () => receiver.received.length > 0);
+    const [r] = receiver.received;
+    if (r === undefined) throw new Error("nothing received");
+    expect(r.signature.split(" ")).toHaveLength(1);
+    expect(verifies(rotated.body.secret, r)).toBe(true);
+    expect(verifies(created.secret, r)).toBe(false);
+  });
+
   it("a day after the rotation the previous secret signs no more and is forgotten (admin.yaml, rotateWebhookSecret)", async () => {
     const ws = await newWorkspace(admin, "Rotation over");
     const receiver = await startReceiver();

@@ -31,6 +31,16 @@ function describe(entry: AuditEntry, nameOf: (id: string | null) => string): str
       return `${who} set the limit of ${key} to ${limitOrDefault(entry.details.to)}`;
     case "workspace.limit_changed":
       return `${who} set the workspace's default limit to ${limitOrDefault(entry.details.to)}`;
+    case "webhook.created":
+      return `${who} added a webhook endpoint`;
+    case "webhook.updated":
+      return `${who} changed a webhook endpoint${changedText(entry.details.changed)}`;
+    case "webhook.deleted":
+      return `${who} deleted a webhook endpoint`;
+    case "webhook.secret_rotated":
+      return entry.details.previousSecretDropped
+        ? `${who} rotated a webhook endpoint's signing secret and dropped the old one at once`
+        : `${who} rotated a webhook endpoint's signing secret`;
     default:
       return describeTeam(entry, who);
   }
@@ -64,6 +74,17 @@ function describeTeam(entry: AuditEntry, who: string): string {
       return `${who}: ${entry.action}`;
   }
 }
+
+const SETTING_NAMES = {
+  url: "URL",
+  description: "description",
+  events: "events",
+  enabled: "on/off",
+};
+
+/** " (URL, on/off)": which settings a webhook endpoint's change was about. */
+const changedText = (changed: AuditEntry["details"]["changed"]): string =>
+  changed && changed.length > 0 ? ` (${changed.map((c) => SETTING_NAMES[c]).join(", ")})` : "";
 
 /** The workspace's audit log, newest first, a page at a time. Every member may read it. */
 export function KeyActivity({ workspaceId, keys, version, now }: ActivityProps) {

@@ -9,7 +9,8 @@ export function ShowWebhookSecret({
   onClose,
 }: {
   result: WebhookEndpointWithSecret;
-  rotated: boolean;
+  /** After a rotation: whether the previous secret keeps signing for 24 hours or was dropped. */
+  rotated: "kept" | "dropped" | null;
   onClose: () => void;
 }) {
   return (
@@ -21,8 +22,10 @@ export function ShowWebhookSecret({
           <strong>This secret will not be shown again.</strong> Put it in your receiver's settings
           to verify the <code>webhook-signature</code> header (Standard Webhooks). If you lose it,
           rotate it.
-          {rotated &&
+          {rotated === "kept" &&
             " The previous secret keeps signing deliveries for 24 hours, so you can switch over."}
+          {rotated === "dropped" &&
+            " The previous secret no longer signs: deliveries carry only this one's signature."}
         </p>
       }
     >

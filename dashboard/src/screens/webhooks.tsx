@@ -14,6 +14,7 @@ import { useTitle, useVisibleInterval } from "../hooks.js";
 import { hrefOf, onLinkClick } from "../router.js";
 import { WebhookCard } from "./webhook-card.js";
 import { EndpointDialog } from "./webhook-form.js";
+import { RotateSecretDialog } from "./webhook-rotate.js";
 import { ShowWebhookSecret } from "./webhook-secret.js";
 import "./webhooks.css";
 
@@ -25,7 +26,7 @@ type Dialog =
   | { kind: "edit"; endpoint: WebhookEndpoint }
   | { kind: "rotate"; endpoint: WebhookEndpoint }
   | { kind: "delete"; endpoint: WebhookEndpoint }
-  | { kind: "secret"; result: WebhookEndpointWithSecret; rotated: boolean };
+  | { kind: "secret"; result: WebhookEndpointWithSecret; rotated: "kept" | "dropped" | null };
 
 /** The workspace's webhook endpoints; owners add, change, test and delete them. */
 export function Webhooks({ workspace }: { workspace: Workspace }) {
@@ -102,14 +103,19 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
       await changed(`Test event queued for ${e.url}.`);
       setTestedId(e.id);
     });
-  const rotate = async (e: WebhookEndpoint) => {
+  const rotate = async (e: WebhookEndpoint, dropPrevious: boolean) => {
     const result = await call(
       api.POST("/workspaces/{workspaceId}/webhooks/{endpointId}/rotate-secret", {
         params: { path: path(e) },
+        body: { dropPrevious },
       }),
     );
-    setDialog({ kind: "secret", result, rotated: true });
-    await changed(`New signing secret for ${e.url}.`);
+    setDialog({ kind: "secret", result, rotated: dropPrevious ? "dropped" : "kept" });
+    await changed(
+      dropPrevious
+        ? `New signing secret for ${e.url}; the old one no longer signs.`
+        : `New signing secret for ${e.url}.`,
+    );
   };
   const remove = async (e: WebhookEndpoint) => {
     await send(
@@ -193,7 +199,7 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
         <EndpointDialog
           workspaceId={workspaceId}
           onCreated={(result) => {
-            setDialog({ kind: "secret", result, rotated: false });
+            setDialog({ kind: "secret", result, rotated: null });
             void changed(`Endpoint ${result.endpoint.url} added.`);
           }}
           onSaved={() => {}}
@@ -220,17 +226,11 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
         />
       )}
       {dialog?.kind === "rotate" && (
-        <ConfirmDialog
-          title="Rotate the signing secret?"
-          confirmLabel="Rotate secret"
-          onConfirm={() => rotate(dialog.endpoint)}
+        <RotateSecretDialog
+          endpoint={dialog.endpoint}
+          onRotate={(dropPrevious) => rotate(dialog.endpoint, dropPrevious)}
           onClose={() => setDialog(null)}
-        >
-          <p>
-            <span class="mono">{dialog.endpoint.url}</span> gets a new secret, shown once. For 24
-            hours deliveries are signed with both, so your receiver can switch without missing one.
-          </p>
-        </ConfirmDialog>
+        />
       )}
       {dialog?.kind === "delete" && (
         <ConfirmDialog

@@ -8,7 +8,7 @@ import { passwordChange } from "../sessions/password-change.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
 import { deliveryLog } from "../webhooks/delivery-log.js";
-import { manualDeliveries } from "../webhooks/manual-deliveries.js";
+import { type ManualLimits, manualDeliveries } from "../webhooks/manual-deliveries.js";
 import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
 import { blogHandlers } from "./blog-routes.js";
@@ -39,6 +39,8 @@ export interface AdminDeps {
     >;
     /** Tells the delivery worker a test event or redelivery is due now; default nothing. */
     readonly nudge?: (() => void) | undefined;
+    /** Limits on test events and redeliveries (webhooks/manual-deliveries.ts). */
+    readonly limits?: ManualLimits | undefined;
   };
 }
 
@@ -83,11 +85,13 @@ export function adminRouter(deps: AdminDeps): Router {
   const usage = usageHandlers(deps.usage.store, deps.usage);
   const hooks = webhookHandlers({
     endpoints: deps.stores.webhookEndpoints,
+    audit,
     log: deliveryLog(deps.webhooks.collections),
     manual: manualDeliveries({
       collections: deps.webhooks.collections,
       endpointOf: deps.stores.webhookEndpoints.get,
       ...(deps.webhooks.nudge === undefined ? {} : { nudge: deps.webhooks.nudge }),
+      ...(deps.webhooks.limits === undefined ? {} : { limits: deps.webhooks.limits }),
     }),
   });
   const member = requireMember(workspaces);

@@ -1,30 +1,42 @@
 import type { AdminHandler } from "../admin-api-types.js";
+import type { AuditLog } from "../audit/audit-log.js";
 import type { WebhookEndpointDoc } from "../db/collections.js";
 import type { DeliveryLog } from "../webhooks/delivery-log.js";
 import type { EndpointsStore } from "../webhooks/endpoints-store.js";
 import type { ManualDeliveries } from "../webhooks/manual-deliveries.js";
 import { toWebhookDelivery, toWebhookEndpoint } from "../webhooks/webhook-view.js";
-import { signedInUser } from "./guards.js";
+import { roleInPath, signedInUser } from "./guards.js";
 
 export interface WebhookRouteDeps {
   readonly endpoints: EndpointsStore;
   readonly log: DeliveryLog;
   readonly manual: ManualDeliveries;
+  /** Where endpoint changes and rotations are recorded (`webhook.*`). */
+  readonly audit: AuditLog;
 }
+
+/** The settings of a PATCH an audit entry names (never the URL itself: it may hold a token). */
+const CHANGEABLE = ["url", "description", "events", "enabled"] as const;
 
 /**
  * A workspace's webhook endpoints, their delivery log, test events and redeliveries
  * (admin.yaml, tag Webhooks). Reads for every member; the rest for owners (the router's guard).
- * A signing secret leaves the server only in the answers of create and rotate.
+ * A signing secret leaves the server only in the answers of create and rotate; members who are
+ * not owners read URLs with their query values masked. Changes and rotations go to the audit
+ * log with the endpoint's id, never its URL or a secret.
  */
-export function webhookHandlers({ endpoints, log, manual }: WebhookRouteDeps) {
-  const view = async (doc: WebhookEndpointDoc) =>
-    toWebhookEndpoint(doc, (await endpoints.health([doc._id])).get(doc._id));
+export function webhookHandlers({ endpoints, log, manual, audit }: WebhookRouteDeps) {
+  const masked = (res: Parameters<typeof roleInPath>[0]) => roleInPath(res) !== "owner";
+  const view = async (doc: WebhookEndpointDoc, maskUrl = false) =>
+    toWebhookEndpoint(doc, (await endpoints.health([doc._id])).get(doc._id), Date.now(), maskUrl);
 
   const listWebhookEndpoints: AdminHandler<"listWebhookEndpoints"> = async (req, res) => {
     const docs = await endpoints.list(req.params.workspaceId);
     const health = await endpoints.health(docs.map((d) => d._id));
-    res.json({ data: docs.map((doc) => toWebhookEndpoint(doc, health.get(doc._id))) });
+    const mask = masked(res);
+    res.json({
+      data: docs.map((doc) => toWebhookEndpoint(doc, health.get(doc._id), Date.now(), mask)),
+    });
   };
 
   const createWebhookEndpoint: AdminHandler<"createWebhookEndpoint"> = async (req, res) => {
@@ -33,28 +45,59 @@ export function webhookHandlers({ endpoints, log, manual }: WebhookRouteDeps) {
       req.body,
       signedInUser(res),
     );
+    await audit.record({
+      workspaceId: endpoint.workspaceId,
+      actor: signedInUser(res),
+      action: "webhook.created",
+      details: { endpointId: endpoint._id },
+    });
     // The raw secret leaves the server here, once (and on rotation); nobody may store the answer.
     res.setHeader("Cache-Control", "no-store");
     res.status(201).json({ endpoint: toWebhookEndpoint(endpoint, undefined), secret });
   };
 
   const getWebhookEndpoint: AdminHandler<"getWebhookEndpoint"> = async (req, res) => {
-    res.json(await view(await endpoints.get(req.params.workspaceId, req.params.endpointId)));
+    const doc = await endpoints.get(req.params.workspaceId, req.params.endpointId);
+    res.json(await view(doc, masked(res)));
   };
 
   const updateWebhookEndpoint: AdminHandler<"updateWebhookEndpoint"> = async (req, res) => {
     const { workspaceId, endpointId } = req.params;
-    res.json(await view(await endpoints.update(workspaceId, endpointId, req.body)));
+    const doc = await endpoints.update(workspaceId, endpointId, req.body);
+    const changed = CHANGEABLE.filter((field) => req.body[field] !== undefined);
+    await audit.record({
+      workspaceId,
+      actor: signedInUser(res),
+      action: "webhook.updated",
+      details: { endpointId, changed },
+    });
+    res.json(await view(doc));
   };
 
   const deleteWebhookEndpoint: AdminHandler<"deleteWebhookEndpoint"> = async (req, res) => {
-    await endpoints.remove(req.params.workspaceId, req.params.endpointId);
+    const { workspaceId, endpointId } = req.params;
+    await endpoints.remove(workspaceId, endpointId);
+    await audit.record({
+      workspaceId,
+      actor: signedInUser(res),
+      action: "webhook.deleted",
+      details: { endpointId },
+    });
     res.status(204).end();
   };
 
   const rotateWebhookSecret: AdminHandler<"rotateWebhookSecret"> = async (req, res) => {
     const { workspaceId, endpointId } = req.params;
-    const { endpoint, secret } = await endpoints.rotateSecret(workspaceId, endpointId);
+    const dropPrevious = req.body?.dropPrevious === true;
+    const { endpoint, secret } = await endpoints.rotateSecret(workspaceId, endpointId, {
+      dropPrevious,
+    });
+    await audit.record({
+      workspaceId,
+      actor: signedInUser(res),
+      action: "webhook.secret_rotated",
+      details: { endpointId, previousSecretDropped: dropPrevious },
+    });
     res.setHeader("Cache-Control", "no-store");
     res.json({ endpoint: await view(endpoint), secret });
   };

@@ -16,6 +16,7 @@ export function toAuditEntry(
 ): AuditEntry {
   const { expiresAt, successor, gracePeriodSeconds, from, to } = doc.details;
   const { invitationId, role, previousRole, userId, reason } = doc.details;
+  const { endpointId, changed, previousSecretDropped } = doc.details;
   return {
     id: doc._id,
     at: doc.at.toISOString(),
@@ -33,6 +34,9 @@ export function toAuditEntry(
       ...(previousRole === undefined ? {} : { previousRole }),
       ...(userId === undefined ? {} : { member: toActor(userId, people) }),
       ...(reason === undefined ? {} : { reason }),
+      ...(endpointId === undefined ? {} : { endpointId }),
+      ...(changed === undefined ? {} : { changed: [...changed] }),
+      ...(previousSecretDropped === undefined ? {} : { previousSecretDropped }),
     },
   };
 }

@@ -230,7 +230,11 @@ export type AuditAction =
   | "member.joined"
   | "member.role_changed"
   | "member.removed"
-  | "member.left";
+  | "member.left"
+  | "webhook.created"
+  | "webhook.updated"
+  | "webhook.deleted"
+  | "webhook.secret_rotated";
 
 export interface AuditDetailsDoc {
   expiresAt?: Date | null;
@@ -248,6 +252,12 @@ export interface AuditDetailsDoc {
   userId?: string;
   /** Why an invitation was withdrawn (admin.yaml, AuditDetails). */
   reason?: "withdrawn" | "inviter_not_owner";
+  /** The webhook endpoint of a `webhook.*` entry (never its URL, never a secret). */
+  endpointId?: string;
+  /** The settings a `webhook.updated` changed. */
+  changed?: ("url" | "description" | "events" | "enabled")[];
+  /** Whether a `webhook.secret_rotated` stopped the previous secret signing at once. */
+  previousSecretDropped?: boolean;
 }
 
 /** One entry of a workspace's audit log (audit/audit-log.ts); inserted, never changed. */
@@ -389,6 +399,11 @@ export interface WebhookDeliveryDoc {
   /** When the next attempt is due; null once settled. */
   nextAttemptAt: Date | null;
   redeliveryOf: string | null;
+  /**
+   * True on a test event or redelivery (queued by an owner, manual-deliveries.ts), which count
+   * against the endpoint's cap on pending ones; absent on deliveries of blog events.
+   */
+  manual?: true;
   createdAt: Date;
   settledAt: Date | null;
 }
@@ -486,6 +501,7 @@ export function collections(db: Db): Collections {
  *   webhookDeliveries {state, nextAttemptAt, _id}: deliveries due; {endpointId, blogId, state,
  *   seq}: an earlier pending delivery of the same blog to the endpoint (per-blog order);
  *   {endpointId, createdAt desc, _id desc}: an endpoint's delivery log, one range per page;
+ *   {endpointId, manual, state}: an endpoint's pending test events and redeliveries (capped);
  *   webhookAttempts {deliveryId}: a log page's attempts, and the retention's; {endpointId}:
  *   a deleted endpoint's; the webhook log's retention (webhooks/retention.ts):
  *   webhookDeliveries {state, settledAt, _id} (settled ones past 30 days, one state at a time in
@@ -569,6 +585,10 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await webhookDeliveries.createIndex(
     { state: 1, settledAt: 1, _id: 1 },
     { name: "settled_deliveries" },
+  );
+  await webhookDeliveries.createIndex(
+    { endpointId: 1, manual: 1, state: 1 },
+    { name: "pending_manual" },
   );
   await webhookAttempts.createIndex({ deliveryId: 1 }, { name: "delivery_attempts" });
   await webhookAttempts.createIndex({ endpointId: 1 }, { name: "endpoint_attempts" });

@@ -5,6 +5,7 @@ import { attemptClaims } from "./attempt-claims.js";
 import { blogOrder } from "./blog-order.js";
 import { endpointHealth } from "./endpoint-health.js";
 import type { EndpointsStore } from "./endpoints-store.js";
+import { FairShare, shareOf } from "./fair-share.js";
 import { nudgeLoop } from "./nudge-loop.js";
 import type { RetrySchedule } from "./retry-schedule.js";
 import type { Send, SendOutcome } from "./safe-send.js";
@@ -15,10 +16,11 @@ export const POLL_MS = 500;
 /** Due deliveries read per query, and pages read per poll at most. */
 const BATCH = 50;
 const MAX_PAGES = 10;
-/** Pending deliveries of one blog to one endpoint read to decide its order (they are few). */
 /** Attempts in flight per instance, and per endpoint within an instance. */
 export const MAX_IN_FLIGHT = 16;
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+/** Attempts in flight per workspace within an instance, unless WEBHOOK_WORKSPACE_IN_FLIGHT says. */
+export const DEFAULT_WORKSPACE_IN_FLIGHT = 4;
 
 export interface WorkerDeps {
   readonly collections: Pick<
@@ -30,6 +32,10 @@ export interface WorkerDeps {
   readonly send: Send;
   /** WEBHOOK_TIMEOUT_MS. */
   readonly timeoutMs: number;
+  /** WEBHOOK_CONNECT_TIMEOUT_MS: resolving and connecting, within `timeoutMs`. */
+  readonly connectTimeoutMs?: number;
+  /** WEBHOOK_WORKSPACE_IN_FLIGHT: a workspace's share of this instance's attempts. */
+  readonly workspaceInFlight?: number;
   readonly schedule: RetrySchedule;
   /** The clock of due times, leases and endpoint health (epoch ms); tests move it forward. */
   readonly now: () => number;
@@ -44,8 +50,9 @@ type Due = { readonly at: Date; readonly id: string };
  * Sends due deliveries (README, "Webhooks"): polls every `POLL_MS` and when nudged (after a
  * relay, after each finished attempt). Per endpoint, the events of one blog go out in order:
  * a delivery waits while an earlier event of its blog is still pending for the endpoint
- * (test events and redeliveries wait for nothing). Each attempt is taken by insert
- * (attempt-claims.ts), so several instances never send one attempt twice.
+ * (test events and redeliveries wait for nothing). Each workspace has a share of the pool and
+ * due deliveries are started round-robin across workspaces (fair-share.ts). Each attempt is
+ * taken by insert (attempt-claims.ts), so several instances never send one attempt twice.
  */
 export function deliveryWorker(deps: WorkerDeps) {
   const c = deps.collections;
@@ -58,16 +65,21 @@ export function deliveryWorker(deps: WorkerDeps) {
   });
   const health = endpointHealth(c, deps.endpoints, deps.now);
   const order = blogOrder(c, deps.now);
-  const sendSigned = signedSender(deps.endpoints, deps.send, deps.timeoutMs);
-  /** Delivery id → endpoint id, of the attempts this instance has in flight. */
-  const inFlight = new Map<string, string>();
+  const sendSigned = signedSender(deps.endpoints, deps.send, {
+    timeoutMs: deps.timeoutMs,
+    connectTimeoutMs: Math.min(deps.connectTimeoutMs ?? deps.timeoutMs, deps.timeoutMs),
+  });
+  /** Delivery id → [workspace, endpoint], of the attempts this instance has in flight. */
+  const inFlight = new Map<string, readonly [string, string]>();
   const running = new Set<Promise<void>>();
-
-  const perEndpoint = (endpointId: string): number => {
-    let n = 0;
-    for (const e of inFlight.values()) if (e === endpointId) n++;
-    return n;
-  };
+  const share = new FairShare(
+    {
+      total: MAX_IN_FLIGHT,
+      perEndpoint: MAX_IN_FLIGHT_PER_ENDPOINT,
+      perWorkspace: deps.workspaceInFlight ?? DEFAULT_WORKSPACE_IN_FLIGHT,
+    },
+    inFlight,
+  );
 
   const settleOn = async (
     d: WebhookDeliveryDoc,
@@ -139,7 +151,7 @@ export function deliveryWorker(deps: WorkerDeps) {
   };
 
   const start = (d: WebhookDeliveryDoc): void => {
-    inFlight.set(d._id, d.endpointId);
+    inFlight.set(d._id, [shareOf(d), d.endpointId]);
     const run = attempt(d)
       .catch((err: unknown) => {
         deps.log.warn({ err, deliveryId: d._id }, "webhook delivery attempt failed; will retry");
@@ -153,16 +165,19 @@ export function deliveryWorker(deps: WorkerDeps) {
   };
 
   const poll = async (): Promise<void> => {
+    if (inFlight.size >= MAX_IN_FLIGHT) return; // polled again when an attempt ends
     const now = new Date(deps.now());
     let after: Due | null = null;
-    // Endpoints this instance sends its most to already: their due deliveries would only fill
-    // the pages and hold back everyone else's.
-    const busy = [...new Set(inFlight.values())].filter(
-      (e) => perEndpoint(e) >= MAX_IN_FLIGHT_PER_ENDPOINT,
-    );
-    const notBusy = busy.length === 0 ? {} : { endpointId: { $nin: busy } };
+    share.reset();
     const seen = new Map<string, Awaited<ReturnType<typeof order.heldBy>>>();
-    for (let page = 0; page < MAX_PAGES && inFlight.size < MAX_IN_FLIGHT; page++) {
+    for (let page = 0; page < MAX_PAGES && !share.full; page++) {
+      // Workspaces and endpoints at their share already: their due deliveries would only fill
+      // the pages and hold back everyone else's.
+      const { workspaces, endpoints } = share.saturated();
+      const notBusy = {
+        ...(workspaces.length === 0 ? {} : { workspaceId: { $nin: workspaces } }),
+        ...(endpoints.length === 0 ? {} : { endpointId: { $nin: endpoints } }),
+      };
       const due: WebhookDeliveryDoc[] = await c.webhookDeliveries
         .find(
           after === null
@@ -180,17 +195,17 @@ export function deliveryWorker(deps: WorkerDeps) {
         .limit(BATCH)
         .toArray();
       for (const d of due) {
-        if (inFlight.size >= MAX_IN_FLIGHT) break;
-        if (inFlight.has(d._id) || perEndpoint(d.endpointId) >= MAX_IN_FLIGHT_PER_ENDPOINT)
-          continue;
+        if (share.full) break;
+        if (!share.fits(d)) continue;
         const earlier = await order.heldBy(d, seen);
-        if (earlier === null) start(d);
+        if (earlier === null) share.add(d);
         else await order.holdBack(d, earlier);
       }
       const last = due.at(-1);
       if (due.length < BATCH || last === undefined || last.nextAttemptAt === null) break;
       after = { at: last.nextAttemptAt, id: last._id };
     }
+    for (const d of share.choose()) start(d);
   };
 
   const loop = nudgeLoop(async () => {

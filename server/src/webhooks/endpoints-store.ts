@@ -163,10 +163,14 @@ export function endpointsStore(
       });
     },
 
-    /** A new secret (returned once); the current one keeps signing for `PREVIOUS_SECRET_MS`. */
+    /**
+     * A new secret (returned once); the current one keeps signing for `PREVIOUS_SECRET_MS`, or,
+     * with `dropPrevious` (a leaked secret), signs no more from now on, nor does an older one.
+     */
     rotateSecret(
       workspaceId: string,
       endpointId: string,
+      { dropPrevious = false }: { readonly dropPrevious?: boolean } = {},
     ): Promise<{ endpoint: WebhookEndpointDoc; secret: string }> {
       return oneAtATime(endpointId, async () => {
         const doc = await get(workspaceId, endpointId);
@@ -174,8 +178,10 @@ export function endpointsStore(
         const at = new Date(now());
         const changes = {
           secret: await box.seal(secret, endpointId),
-          previousSecret: doc.secret,
-          previousSecretExpiresAt: new Date(at.getTime() + PREVIOUS_SECRET_MS),
+          previousSecret: dropPrevious ? null : doc.secret,
+          previousSecretExpiresAt: dropPrevious
+            ? null
+            : new Date(at.getTime() + PREVIOUS_SECRET_MS),
           secretRotatedAt: at,
           updatedAt: at,
         };

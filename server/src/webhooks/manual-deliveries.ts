@@ -4,11 +4,27 @@ import type {
   WebhookEndpointDoc,
   WebhookEventDoc,
 } from "../db/collections.js";
-import { conflict, notFound } from "../domain-error.js";
+import { conflict, DomainError, notFound } from "../domain-error.js";
 import { newId } from "../ids.js";
+import type { LimitDecision } from "../limits/rate-limiter.js";
 
 export const DISABLED_MESSAGE = "This endpoint is disabled; enable it first.";
 const DELIVERY_NOT_FOUND = "Webhook delivery not found.";
+/** Retry-After of the per-endpoint pending cap: its deliveries settle in seconds or in hours. */
+const PENDING_RETRY_AFTER_SECONDS = 60;
+
+/** The limits on what owners queue by hand (README, "Webhooks": fair share and limits). */
+export interface ManualLimits {
+  /** The server's rate limiter (limits/rate-limiter.ts): counts shared through the database. */
+  readonly limiter: {
+    check(keyId: string, limit: ManualRate): LimitDecision | Promise<LimitDecision>;
+  };
+  /** WEBHOOK_MANUAL_RATE_LIMIT: test events and redeliveries per workspace per window. */
+  readonly rate: ManualRate;
+  /** WEBHOOK_MANUAL_PENDING_MAX: those still waiting to be sent, per endpoint. */
+  readonly pendingMax: number;
+}
+type ManualRate = { readonly requests: number; readonly windowSeconds: number };
 
 export interface ManualDeliveryDeps {
   readonly collections: Pick<Collections, "webhookEvents" | "webhookDeliveries">;
@@ -17,6 +33,8 @@ export interface ManualDeliveryDeps {
   /** Tells the delivery worker a delivery is due now; by default nothing (it polls). */
   readonly nudge?: () => void;
   readonly now?: () => number;
+  /** Unset: no limits (tests of other rules only; the server always passes them). */
+  readonly limits?: ManualLimits;
 }
 
 /**
@@ -29,7 +47,41 @@ export function manualDeliveries({
   endpointOf,
   nudge = () => {},
   now = Date.now,
+  limits,
 }: ManualDeliveryDeps) {
+  /**
+   * Refuses (429) a test event or redelivery over the workspace's rate or the endpoint's cap on
+   * pending ones. The rate is counted first (a refused attempt counts, as for API keys); the
+   * cap is a count of the endpoint's pending manual deliveries (index `pending_manual`): two
+   * requests at once may both pass it, which bounds the excess by the rate limit.
+   */
+  const admit = async (endpoint: WebhookEndpointDoc): Promise<void> => {
+    if (limits === undefined) return;
+    const { requests, windowSeconds } = limits.rate;
+    const decision = await limits.limiter.check(
+      `webhook-manual:${endpoint.workspaceId}`,
+      limits.rate,
+    );
+    if (!decision.allowed) {
+      throw new DomainError(
+        "throttled",
+        `Too many test events and redeliveries in this workspace: at most ${requests} per ${windowSeconds} seconds. Try again in ${decision.resetSeconds} seconds.`,
+        decision.resetSeconds,
+      );
+    }
+    const pending = await webhookDeliveries.countDocuments(
+      { endpointId: endpoint._id, manual: true, state: "pending" },
+      { limit: limits.pendingMax },
+    );
+    if (pending >= limits.pendingMax) {
+      throw new DomainError(
+        "throttled",
+        `This endpoint already has ${limits.pendingMax} test events and redeliveries waiting to be sent (the most it may have); wait until they are delivered or given up.`,
+        PENDING_RETRY_AFTER_SECONDS,
+      );
+    }
+  };
+
   const enabledEndpoint = async (workspaceId: string, endpointId: string) => {
     const endpoint = await endpointOf(workspaceId, endpointId);
     if (!endpoint.enabled) throw conflict(DISABLED_MESSAGE);
@@ -46,6 +98,7 @@ export function manualDeliveries({
     /** A `webhook.test` event for this endpoint only, and its pending delivery (409 when off). */
     async sendTest(workspaceId: string, endpointId: string): Promise<WebhookDeliveryDoc> {
       const endpoint = await enabledEndpoint(workspaceId, endpointId);
+      await admit(endpoint);
       const at = new Date(now());
       const event: WebhookEventDoc = {
         _id: newId("evt"),
@@ -70,6 +123,7 @@ export function manualDeliveries({
         attempts: 0,
         nextAttemptAt: at,
         redeliveryOf: null,
+        manual: true,
         createdAt: at,
         settledAt: null,
       });
@@ -92,6 +146,7 @@ export function manualDeliveries({
       if ((await webhookEvents.countDocuments({ _id: old.eventId }, { limit: 1 })) === 0) {
         throw notFound("This delivery's event is no longer kept, so it cannot be sent again.");
       }
+      await admit(endpoint);
       const at = new Date(now());
       return queue({
         _id: newId("dlv"),
@@ -105,6 +160,7 @@ export function manualDeliveries({
         attempts: 0,
         nextAttemptAt: at,
         redeliveryOf: old._id,
+        manual: true,
         createdAt: at,
         settledAt: null,
       });

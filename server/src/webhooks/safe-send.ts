@@ -19,6 +19,12 @@ export interface SendRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly timeoutMs: number;
+  /**
+   * How long resolving the name and connecting (TLS handshake included) may take, within
+   * `timeoutMs`; default `timeoutMs`. A receiver that never completes a connection ties up a
+   * slot of the delivery pool only this long.
+   */
+  readonly connectTimeoutMs?: number;
 }
 
 /** What became of one attempt: an HTTP answer (any status), or why none came. */
@@ -75,11 +81,12 @@ function failed(error: string, latencyMs: number | null): SendOutcome {
  * resolution a rebinding DNS server could answer differently). Redirects are never followed,
  * proxies never used (own agent, no keep-alive: every attempt connects to an address checked
  * for it), at most 64 KiB of the answer read, and the whole attempt — resolution, connection,
- * headers and body — bounded by `timeoutMs`.
+ * headers and body — bounded by `timeoutMs`, and resolution plus connection by the shorter
+ * `connectTimeoutMs`.
  */
 export function safeSender(policy: UrlPolicy, options: SafeSenderOptions = {}): Send {
   const resolve = options.resolve ?? systemResolve;
-  return async ({ url, headers, body, timeoutMs }) => {
+  return async ({ url, headers, body, timeoutMs, connectTimeoutMs = timeoutMs }) => {
     const problem = endpointUrlProblem(url, policy);
     if (problem !== null) return failed(`refused: ${problem}`, null);
     const target = new URL(url);
@@ -89,15 +96,37 @@ export function safeSender(policy: UrlPolicy, options: SafeSenderOptions = {}): 
     const elapsed = () => Math.round(performance.now() - started);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
+    // Until the connection is made (connected() clears it): then only the whole attempt's limit.
+    let connecting = true;
+    /** Set when the connect timeout, not the whole attempt's, ended the attempt. */
+    let connectTimedOut = false;
+    const connectTimer = setTimeout(
+      () => {
+        if (!connecting || abort.signal.aborted) return;
+        connectTimedOut = true;
+        abort.abort();
+      },
+      Math.min(connectTimeoutMs, timeoutMs),
+    );
+    const connected = () => {
+      if (abort.signal.aborted) return;
+      connecting = false;
+      clearTimeout(connectTimer);
+    };
     try {
       const addresses = await withAbort(checkedAddresses(host, allowLoopback, resolve), abort);
-      return await post(target, addresses, { headers, body }, abort.signal, options.ca, elapsed);
+      const message = { headers, body };
+      return await post(target, addresses, message, abort.signal, options.ca, elapsed, connected);
     } catch (error) {
+      if (connectTimedOut) {
+        return failed(`could not connect within ${seconds(connectTimeoutMs)}`, elapsed());
+      }
       if (abort.signal.aborted) return failed(`timed out after ${seconds(timeoutMs)}`, elapsed());
       if (error instanceof Refused) return failed(`refused: ${error.message}`, null);
       return failed(sendErrorMessage(error), elapsed());
     } finally {
       clearTimeout(timer);
+      clearTimeout(connectTimer);
     }
   };
 }
@@ -149,6 +178,8 @@ function post(
   signal: AbortSignal,
   ca: string | Buffer | undefined,
   elapsed: () => number,
+  /** Called once the connection is made (for https, once the TLS handshake is done). */
+  connected: () => void,
 ): Promise<SendOutcome> {
   const payload = Buffer.from(message.body, "utf8");
   const secure = target.protocol === "https:";
@@ -199,6 +230,12 @@ function post(
       });
       res.on("end", finish);
       res.on("error", reject);
+    });
+    req.on("socket", (socket) => {
+      const event = secure ? "secureConnect" : "connect";
+      // A socket already connected (never here: own agent, no keep-alive) needs no wait.
+      if (!socket.connecting && !secure) connected();
+      else socket.once(event, connected);
     });
     req.on("error", reject);
     req.end(payload);

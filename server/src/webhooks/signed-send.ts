@@ -21,7 +21,7 @@ export const notSent = (error: string): SendOutcome => ({
 export function signedSender(
   endpoints: Pick<EndpointsStore, "signingKeys">,
   send: Send,
-  timeoutMs: number,
+  limits: { readonly timeoutMs: number; readonly connectTimeoutMs: number },
 ) {
   return async (endpoint: WebhookEndpointDoc, event: WebhookEventDoc): Promise<SendOutcome> => {
     const body = eventBody(event);
@@ -36,7 +36,8 @@ export function signedSender(
       url: endpoint.url,
       headers: signedHeaders(event._id, Math.floor(Date.now() / 1000), body, keys),
       body,
-      timeoutMs,
+      timeoutMs: limits.timeoutMs,
+      connectTimeoutMs: limits.connectTimeoutMs,
     });
   };
 }

@@ -21,6 +21,9 @@ export interface WebhookDeliveryDeps extends WebhookTestHooks {
   readonly blogs: Pick<BlogsStore, "clearWebhookOutbox">;
   readonly endpoints: EndpointsStore;
   readonly timeoutMs: number;
+  /** WEBHOOK_CONNECT_TIMEOUT_MS and WEBHOOK_WORKSPACE_IN_FLIGHT (config.ts `webhookLimits`). */
+  readonly connectTimeoutMs?: number;
+  readonly workspaceInFlight?: number;
   readonly urlPolicy: UrlPolicy;
   readonly now: () => number;
   readonly log: Logger;
@@ -39,6 +42,8 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps) {
     endpoints: deps.endpoints,
     send: deps.webhookSend ?? safeSender(deps.urlPolicy),
     timeoutMs: deps.timeoutMs,
+    ...(deps.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: deps.connectTimeoutMs }),
+    ...(deps.workspaceInFlight === undefined ? {} : { workspaceInFlight: deps.workspaceInFlight }),
     schedule: retrySchedule(deps.webhookRetryDelaysMs ?? RETRY_DELAYS_MS),
     now: deps.now,
     log: deps.log,
