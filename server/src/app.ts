@@ -203,6 +203,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
     adminRouter({
       specValidation: adminSpec.handlers,
       publicOrigin: config.publicOrigin,
+      bodyLimits: config.adminBodyLimits,
       stores,
       mailer,
       usage: { store: usage, apiKeys: c.apiKeys },
