@@ -146,6 +146,25 @@ describe("each admin operation takes the body it needs (README, ADMIN_BODY_LIMIT
     });
   });
 
+  it("an operation without a body in admin.yaml never reads one: a release sent a gzip bomb is a release", async () => {
+    const blog = await admin.post<{ id: string }>(`/workspaces/${ws}/blogs`, { title: "Bodiless" });
+    const res = await fetch(
+      `${server.url}/api/admin/workspaces/${ws}/blogs/${blog.body.id}/release`,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "content-encoding": "gzip",
+          origin: server.url,
+          cookie: admin.cookie ?? "",
+        },
+        body: new Uint8Array(GZIP_BOMB),
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: blog.body.id, status: "released" });
+  });
+
   it("security: without a session a blog write's large body is never read (401)", async () => {
     const body = JSON.stringify({ title: "t", bodyMarkdown: "[".repeat(1_000_000) });
     const res = await post(`/workspaces/${ws}/blogs`, body);

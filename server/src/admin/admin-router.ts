@@ -2,7 +2,8 @@ import { type RequestHandler, Router } from "express";
 import type { AdminBodyLimits } from "../config.js";
 import type { Collections } from "../db/collections.js";
 import { errorHandler } from "../http/errors.js";
-import { jsonBody } from "../http/json-body.js";
+import { jsonBody, jsonBodyRoutes } from "../http/json-body.js";
+import type { SpecDocument } from "../http/validator-warm-up.js";
 import { invitationUse } from "../invitations/invitation-use.js";
 import type { Mailer } from "../invitations/mailer.js";
 import type { UsageStore } from "../limits/usage-store.js";
@@ -26,6 +27,8 @@ import { workspaceHandlers } from "./workspace-routes.js";
 export interface AdminDeps {
   /** The validator of openapi/admin.yaml (http/spec-validator.ts). */
   readonly specValidation: readonly RequestHandler[];
+  /** openapi/admin.yaml itself: which operations take a JSON body (http/json-body.ts). */
+  readonly spec: SpecDocument;
   readonly publicOrigin: string | undefined;
   /** How large a JSON body each operation accepts (config.ts, http/json-body.ts). */
   readonly bodyLimits: AdminBodyLimits;
@@ -44,6 +47,13 @@ export interface AdminDeps {
     readonly nudge?: (() => void) | undefined;
   };
 }
+
+/** The operations whose bodies take BLOG_BODY_LIMIT_BYTES: a blog's Markdown, up to 200,000 characters. */
+const LARGE_BODY_OPERATIONS: ReadonlySet<string> = new Set([
+  "createBlog",
+  "updateBlog",
+  "previewBlogBody",
+]);
 
 /**
  * The admin API (openapi/admin.yaml), mounted at /api/admin with its own validator, so admin
@@ -101,16 +111,28 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   // Host and Origin first (guards.ts): a refused request's body is never parsed.
   router.use(originCheck(deps.publicOrigin));
-  // Bodies (http/json-body.ts), read before the validator, which judges them. A blog's create,
-  // update and preview take up to BLOG_BODY_LIMIT_BYTES (its bodyMarkdown may hold 200,000
-  // characters), and only from a signed-in user: nobody without an account gets megabytes
-  // parsed. Every other operation, the open ones included, takes ADMIN_BODY_LIMIT_BYTES.
+  // Bodies (http/json-body.ts), read before the validator, which judges them, and only for the
+  // operations admin.yaml gives one. A blog's create, update and preview take up to
+  // BLOG_BODY_LIMIT_BYTES (its bodyMarkdown may hold 200,000 characters), and only from a
+  // signed-in user: nobody without an account gets megabytes parsed. Every other operation, the
+  // open ones included, takes ADMIN_BODY_LIMIT_BYTES.
   const signedIn = requireSession(sessions);
   const blogBody = jsonBody({ bytes: deps.bodyLimits.blogBytes, setting: "BLOG_BODY_LIMIT_BYTES" });
-  router.post(`${W}/blogs`, signedIn, ...blogBody);
-  router.post(`${W}/blogs/preview`, signedIn, ...blogBody);
-  router.patch(`${W}/blogs/:blogId`, signedIn, ...blogBody);
-  router.use(...jsonBody({ bytes: deps.bodyLimits.adminBytes, setting: "ADMIN_BODY_LIMIT_BYTES" }));
+  const smallBody = jsonBody({
+    bytes: deps.bodyLimits.adminBytes,
+    setting: "ADMIN_BODY_LIMIT_BYTES",
+  });
+  const withBodies = jsonBodyRoutes(deps.spec);
+  const unknown = [...LARGE_BODY_OPERATIONS].filter(
+    (id) => !withBodies.some((route) => route.operationId === id),
+  );
+  if (unknown.length > 0) throw new Error(`admin.yaml has no JSON body for ${unknown.join(", ")}`);
+  for (const { operationId, method, path } of withBodies) {
+    if (LARGE_BODY_OPERATIONS.has(operationId)) router[method](path, signedIn, ...blogBody);
+  }
+  for (const { operationId, method, path } of withBodies) {
+    if (!LARGE_BODY_OPERATIONS.has(operationId)) router[method](path, ...smallBody);
+  }
   router.use(...deps.specValidation);
 
   // Open to everyone.

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import { HttpError } from "./errors.js";
+import type { SpecDocument } from "./validator-warm-up.js";
 
 /**
  * How deep a JSON request body may nest arrays and objects. Not a setting: it follows from
@@ -105,4 +106,36 @@ export function jsonBody(limit: BodyLimit): [RequestHandler, RequestHandler, Err
     express.json({ limit: limit.bytes, inflate: false, verify }),
     nameTheLimit(limit),
   ];
+}
+
+/** An operation of a spec that takes a JSON body, as an Express route of its router. */
+export interface JsonBodyRoute {
+  readonly operationId: string;
+  readonly method: "post" | "put" | "patch" | "delete";
+  /** The spec's path template in Express's spelling: `/workspaces/:workspaceId/blogs`. */
+  readonly path: string;
+}
+
+const BODY_METHODS = ["post", "put", "patch", "delete"] as const;
+
+/**
+ * The operations of a spec whose request body is JSON: only their routes read a body (an
+ * operation without one never parses what a client sends it, nor answers 413 or 415 for it).
+ */
+export function jsonBodyRoutes(spec: SpecDocument): JsonBodyRoute[] {
+  return Object.entries(spec.document.paths ?? {}).flatMap(([template, item]) =>
+    BODY_METHODS.flatMap((method): JsonBodyRoute[] => {
+      const operation = item[method] as
+        | { operationId?: unknown; requestBody?: { content?: Record<string, unknown> } }
+        | undefined;
+      if (operation?.requestBody?.content?.["application/json"] === undefined) return [];
+      return [
+        {
+          operationId: String(operation.operationId),
+          method,
+          path: template.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1"),
+        },
+      ];
+    }),
+  );
 }
