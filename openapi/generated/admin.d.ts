@@ -1560,7 +1560,10 @@ export interface components {
                 "application/json": components["schemas"]["AdminBlog"];
             };
         };
-        /** @description The request is invalid; the message says what is wrong. */
+        /**
+         * @description The request is invalid; the message says what is wrong. A body nesting arrays or objects
+         *     more than 16 levels deep is refused before it is parsed (no valid body nests more than 2).
+         */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1651,7 +1654,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than 3 MB. */
+        /**
+         * @description The request body is larger than this operation accepts, as sent: a blog's create, update
+         *     and preview take up to 3 MB, every other operation 16 KB (the server's
+         *     `BLOG_BODY_LIMIT_BYTES` and `ADMIN_BODY_LIMIT_BYTES`, by default). The message names the
+         *     limit.
+         */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1659,13 +1667,17 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Request body too large."
+                 *       "message": "Request body too large: this operation accepts at most 16384 bytes (ADMIN_BODY_LIMIT_BYTES)."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is missing or not JSON; send `Content-Type` `application/json`. */
+        /**
+         * @description The request body is missing or not JSON; send `Content-Type` `application/json`, in UTF-8,
+         *     uncompressed: a body with a `Content-Encoding` (gzip, deflate, br, …) is refused before it
+         *     is read.
+         */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;

@@ -128,7 +128,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
     metrics.bufferMonitor("usage"),
   );
   const consumerSpec = specValidator(readSpec(CONSUMER_SPEC_PATH), config.validateResponses);
-  const adminSpec = specValidator(readSpec(ADMIN_SPEC_PATH), config.validateResponses);
+  const adminDocument = readSpec(ADMIN_SPEC_PATH);
+  const adminSpec = specValidator(adminDocument, config.validateResponses);
   // Deletes expired sessions and sign-in records (FerretDB has no TTL indexes); `close` stops it.
   const sweeper = startSweeper(c, logger);
   // Writes `key.expired` to the audit log once a key's expiresAt has passed; `close` stops it.
@@ -211,7 +212,9 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
     "/api/admin",
     adminRouter({
       specValidation: adminSpec.handlers,
+      spec: adminDocument,
       publicOrigin: config.publicOrigin,
+      bodyLimits: config.adminBodyLimits,
       stores,
       mailer,
       usage: { store: usage, apiKeys: c.apiKeys },

@@ -57,6 +57,23 @@ export interface Config {
   readonly metrics: MetricsSettings | undefined;
   /** OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT set: OpenTelemetry spans (tracing/tracing-settings.ts). */
   readonly tracing: TracingSettings | undefined;
+  /** The admin API's request body limits (README, "Configuration"; http/json-body.ts). */
+  readonly adminBodyLimits: AdminBodyLimits;
+}
+
+export interface AdminBodyLimits {
+  /**
+   * ADMIN_BODY_LIMIT_BYTES: the JSON body of every admin operation but a blog's create, update
+   * and preview, the open ones (setup, sign-in, invitations) included. Default 16 KiB: the
+   * largest such body admin.yaml allows is under 9 KB as JSON.stringify sends it.
+   */
+  readonly adminBytes: number;
+  /**
+   * BLOG_BODY_LIMIT_BYTES: a blog's create, update and preview, whose bodyMarkdown may hold
+   * 200,000 characters. Default 3 MiB: room for them however a client escapes them (up to 12
+   * bytes each, as two \u escapes), 2.4 MB.
+   */
+  readonly blogBytes: number;
 }
 
 export interface MetricsSettings {
@@ -369,6 +386,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         ? undefined
         : { port: metricsPort, host: str("METRICS_HOST") ?? "127.0.0.1", token: metricsToken },
     tracing: parseTracing(env, problems),
+    // Admin API body limits (http/json-body.ts): the open operations' small, a blog's large.
+    adminBodyLimits: {
+      adminBytes: int("ADMIN_BODY_LIMIT_BYTES", 16_384, 1024, 1_048_576),
+      blogBytes: int("BLOG_BODY_LIMIT_BYTES", 3_145_728, 65_536, 67_108_864),
+    },
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

@@ -5,52 +5,75 @@ import type { LogFormat, LogLevel } from "./config.js";
 
 export type { Logger };
 
-/** Raw keys must never reach a log line, even when a client puts one where it does not belong. */
-const RAW_KEY = /cp_(live|test)_[A-Za-z0-9]+/g;
-/** A run of characters a key can be spelled with, percent-escapes included. */
-const KEY_RUN = /[A-Za-z0-9_%]+/g;
-/** One level of percent-encoding, of ASCII characters only: all a key is made of. */
+/**
+ * Where a key starts: `cp_live` or `cp_test` (not inside a longer word), with or without its
+ * `_`. Keys are `cp_live_` and 42 base62 characters (keys/key-format.ts), but a client may split
+ * one with anything (`%20`, `+`, `-`, `.`, `/`) or mistype the last `_` of its prefix: from here
+ * on nothing of the path is logged.
+ */
+const KEY_START = /cp_(live|test)(?![A-Za-z0-9])/;
+/** One level of percent-encoding, of ASCII characters only: all a key and its prefix are made of. */
 const ASCII_ESCAPE = /%([0-7][0-9A-Fa-f])/g;
 /**
  * How many levels of percent-encoding are decoded: once by every client, twice by a client that
- * encodes what is encoded already, three and four times by chains of them. A run still not
- * decoded after that is cut whole, so this bounds the work, not what is found.
+ * encodes what is encoded already, three and four times by chains of them. A segment still not
+ * decoded after that is cut whole, with the rest of the path, so this bounds the work, not what
+ * is found.
  */
 const MAX_DECODES = 4;
 
-const KEY = /cp_(?:live|test)_[A-Za-z0-9]/;
 const decodeOnce = (text: string): string =>
   text.replace(ASCII_ESCAPE, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-/**
- * A run holding a "%": decoded level by level (malformed escapes stay as they are). With a key
- * at the last level, that level with the key cut; with a key at an earlier level only (a stray
- * "%4" before "cp_live_…" decodes to "Lp_live_…"), or still not decoded after MAX_DECODES
- * levels, the whole run is cut; with no key at any level, the run as it was.
- */
-function redactEncodedRun(run: string): string {
-  let current = run;
-  let keySeen = KEY.test(current);
-  for (let level = 0; ; level++) {
+/** A segment as sent, then decoded level by level; null when it is still not decoded after MAX_DECODES. */
+function levelsOf(segment: string): string[] | null {
+  const levels = [segment];
+  for (let current = segment; ; ) {
     const next = decodeOnce(current);
-    if (next === current) break;
-    if (level === MAX_DECODES) return "[REDACTED]";
+    if (next === current) return levels;
+    if (levels.length > MAX_DECODES) return null;
+    levels.push(next);
     current = next;
-    keySeen ||= KEY.test(current);
   }
-  if (KEY.test(current)) return current.replace(RAW_KEY, "cp_$1_[REDACTED]");
-  return keySeen ? "[REDACTED]" : run;
 }
 
 /**
- * Cuts API keys out of text bound for the log: raw, or percent-encoded (any case of hex digits,
- * up to MAX_DECODES levels deep, in part or in whole). Text without a key is left as it is.
+ * Cuts API keys out of a URL path bound for the log, in any spelling a client can send: raw or
+ * percent-encoded (any case of hex digits, up to MAX_DECODES levels deep, in part or in whole),
+ * whole or split by separators. Segment by segment: at the first one where a key starts (at any
+ * level of decoding) with anything after it, that segment is logged decoded up to the key, then
+ * `cp_live_[REDACTED]`, and nothing after it — not the rest of the segment, nor of the path, so
+ * no piece of a split key gets through (the access log's `route` still names the operation).
+ * Where the key starts only at an earlier level (a stray `%4` before `cp_live_…` decodes to
+ * `Lp_live_…`), or decoding does not end, the segment is `[REDACTED]` and the rest is cut as
+ * well. A path without a key is left exactly as it is; so is a bare `cp_live_` ending it.
  */
-export function redactKeys(text: string): string {
-  const decoded = text.includes("%")
-    ? text.replace(KEY_RUN, (run) => (run.includes("%") ? redactEncodedRun(run) : run))
-    : text;
-  return decoded.replace(RAW_KEY, "cp_$1_[REDACTED]");
+export function redactKeys(path: string): string {
+  if (!path.includes("cp") && !path.includes("%")) return path;
+  const segments = path.split("/");
+  const out: string[] = [];
+  for (const [i, segment] of segments.entries()) {
+    const levels = levelsOf(segment);
+    if (levels === null) return [...out, "[REDACTED]"].join("/");
+    const isLast = i === segments.length - 1;
+    const keyWithMore = levels.some((level) => {
+      const start = KEY_START.exec(level);
+      if (start === null) return false;
+      const after = level.slice(start.index + start[0].length);
+      return !isLast || (after !== "" && after !== "_");
+    });
+    if (!keyWithMore) {
+      out.push(segment);
+      continue;
+    }
+    const decoded = levels[levels.length - 1] ?? segment;
+    const start = KEY_START.exec(decoded);
+    out.push(
+      start === null ? "[REDACTED]" : `${decoded.slice(0, start.index)}cp_${start[1]}_[REDACTED]`,
+    );
+    return out.join("/");
+  }
+  return path;
 }
 
 /** LOG_FORMAT when set; else readable lines for a person at a terminal, JSON lines for machines. */

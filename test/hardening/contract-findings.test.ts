@@ -12,7 +12,9 @@
 //   characters in the spec, while the server trims them and refuses blank ones ("\v" as a key
 //   name: 400). The spec now says "not blank" (a pattern with exactly the characters
 //   String.prototype.trim removes), which also stops renameWorkspace from storing "".
+
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { components } from "../../openapi/generated/admin.js";
@@ -126,25 +128,38 @@ describe("admin statuses for invalid requests are in the spec", () => {
     }
   });
 
-  it("every operation with a body documents 415 (no body, or not JSON) and 413 (over 3 MB)", async () => {
+  it("every operation with a body documents 415 (no body, not JSON, compressed) and 413 (over its limit)", async () => {
     const withBody = operations.filter(({ op }) => op.requestBody !== undefined);
     expect(withBody.length).toBe(19);
     for (const { path, method, op } of withBody) {
       const url = `${server.url}/api/admin${fill(path, "x")}`;
       const headers = { cookie: owner.cookie ?? "", origin: server.url };
+      const json = { ...headers, "content-type": "application/json" };
       const none = await fetch(url, { method, headers });
       const text = await fetch(url, {
         method,
         headers: { ...headers, "content-type": "text/plain" },
         body: "hello",
       });
+      const gzipped = await fetch(url, {
+        method,
+        headers: { ...json, "content-encoding": "gzip" },
+        body: new Uint8Array(gzipSync("{}")),
+      });
       const big = await fetch(url, {
         method,
-        headers: { ...headers, "content-type": "application/json" },
+        headers: json,
         body: JSON.stringify({ title: "x".repeat(3.1 * 1024 * 1024) }),
       });
-      expect([none.status, text.status, big.status], `${method} ${path}`).toEqual([415, 415, 413]);
-      expect(await big.json()).toEqual({ message: "Request body too large." });
+      expect([none.status, text.status, gzipped.status, big.status], `${method} ${path}`).toEqual([
+        415, 415, 415, 413,
+      ]);
+      // README, "Configuration": ADMIN_BODY_LIMIT_BYTES and BLOG_BODY_LIMIT_BYTES.
+      expect(await big.json()).toEqual({
+        message: expect.stringMatching(
+          /^Request body too large: this operation accepts at most \d+ bytes \((ADMIN|BLOG)_BODY_LIMIT_BYTES\)\.$/,
+        ),
+      });
       expect(Object.keys(op.responses), `${method} ${path}`).toEqual(
         expect.arrayContaining(["413", "415"]),
       );

@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateKey } from "../../server/src/keys/key-format.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
@@ -88,6 +89,21 @@ const rawAdmin = async (head: string) => {
   };
 };
 const wrongChecksum = () => withWrongChecksum(a.key);
+/** 1.4 million nested arrays, `[[[…]]]`: 2.8 MB of JSON in 2,751 gzipped bytes. */
+const GZIP_BOMB = gzipSync(`${"[".repeat(1_400_000)}${"]".repeat(1_400_000)}`, { level: 9 });
+/** A POST to an open admin operation, from the server's own origin, with no session. */
+const openPost = async (
+  path: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+) => {
+  const res = await fetch(`${server.url}/api/admin${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url, ...headers },
+    body: typeof body === "string" ? body : new Uint8Array(body),
+  });
+  return { status: res.status, body: (await res.json()) as unknown };
+};
 
 const cases: Case[] = [
   // keys
@@ -371,13 +387,62 @@ const cases: Case[] = [
     400,
   ],
   [
-    "admin: a 4 MB body (over the 3 MB limit)",
+    "admin: a 4 MB blog body (over BLOG_BODY_LIMIT_BYTES, 3 MB)",
     () =>
       admin.post(`/workspaces/${ws}/blogs`, {
         title: "big",
         bodyMarkdown: "x".repeat(4 * 1024 * 1024),
       }),
     413,
+  ],
+  // bodies of the open operations (README, ADMIN_BODY_LIMIT_BYTES; admin.yaml, 413 and 415)
+  ...["/session", "/setup", "/invitations/lookup", "/invitations/accept"].flatMap(
+    (path): Case[] => [
+      [
+        `admin: ${path} with a 20 KB body (over ADMIN_BODY_LIMIT_BYTES, 16 KB)`,
+        () => openPost(path, JSON.stringify({ token: "t".repeat(20 * 1024) })),
+        413,
+      ],
+      [
+        `admin: ${path} with 1.4 million nested arrays gzipped (2,751 bytes)`,
+        () => openPost(path, GZIP_BOMB, { "content-encoding": "gzip" }),
+        415,
+      ],
+      [
+        `admin: ${path} with 16,000 [ (within the byte limit, nested past the bound)`,
+        () => openPost(path, "[".repeat(16_000)),
+        400,
+      ],
+    ],
+  ),
+  [
+    "admin: sign-in deflated",
+    () =>
+      openPost("/session", deflateSync(JSON.stringify(OWNER)), { "content-encoding": "deflate" }),
+    415,
+  ],
+  [
+    "admin: sign-in in brotli",
+    () =>
+      openPost("/session", brotliCompressSync(JSON.stringify(OWNER)), { "content-encoding": "br" }),
+    415,
+  ],
+  [
+    "admin: sign-in in UTF-16",
+    () =>
+      openPost("/session", Buffer.from(JSON.stringify(OWNER), "utf16le"), {
+        "content-type": "application/json; charset=utf-16le",
+      }),
+    415,
+  ],
+  [
+    "admin: a blog write's large body with no session (never read)",
+    () =>
+      new AdminClient(server.url).post(`/workspaces/${ws}/blogs`, {
+        title: "t",
+        bodyMarkdown: "x".repeat(1024 * 1024),
+      }),
+    401,
   ],
   [
     "admin: unknown fields",

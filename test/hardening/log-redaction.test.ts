@@ -53,6 +53,52 @@ function leaks(text: string, key: string): boolean {
   return false;
 }
 
+/**
+ * A key split by separators, as clients spell them in a URL path (README, "Production": the
+ * access log): a space raw-ish (`%20`, `+`), `-`, `.`, `~`, `,`, `;`, a tab, a no-break space,
+ * a slash raw or encoded, double-encoded, and the last `_` of its prefix replaced or split.
+ */
+function splitKeyPaths(key: string): [name: string, path: string][] {
+  const body = key.slice("cp_live_".length);
+  const [a, b, c] = [body.slice(0, 14), body.slice(14, 28), body.slice(28)];
+  const split = (sep: string) => `cp_live_${a}${sep}${b}${sep}${c}`;
+  const seps: [string, string][] = [
+    ["%20", "%20"],
+    ["+", "+"],
+    ["-", "-"],
+    [".", "."],
+    ["~", "~"],
+    [",", ","],
+    [";", ";"],
+    ["%09 (a tab)", "%09"],
+    ["%C2%A0 (a no-break space)", "%C2%A0"],
+    ["/ (a raw slash)", "/"],
+    ["%2F (an encoded slash)", "%2F"],
+    ["%2520 (a double-encoded space)", "%2520"],
+    ["%252F (a double-encoded slash)", "%252F"],
+  ];
+  return [
+    ...seps.map(([name, sep]): [string, string] => [name, `/api/consumer/blogs/${split(sep)}`]),
+    ["%20 after the prefix", `/api/consumer/blogs/cp_live_%20${body}`],
+    ["%20 in place of the prefix's last _", `/api/consumer/blogs/cp_live%20${body}`],
+    [
+      "%5F-encoded, then split by %20",
+      `/api/consumer/blogs/${split("%20").replaceAll("_", "%5F")}`,
+    ],
+    ["in an admin path, split by -", `/api/admin/workspaces/${split("-")}/keys`],
+  ];
+}
+
+/** The first run of 8 or more characters of the key's body (after `cp_live_`) in the text, decoded. */
+function runOfKey(text: string, key: string): string | undefined {
+  const decoded = decodeFully(text);
+  const body = key.slice("cp_live_".length);
+  for (let i = 0; i + 8 <= body.length; i++) {
+    if (decoded.includes(body.slice(i, i + 8))) return body.slice(i, i + 8);
+  }
+  return undefined;
+}
+
 /** The access-log line of the response with this request id. */
 function accessLine(reqId: string): Record<string, unknown> | undefined {
   return server.logLines
@@ -103,6 +149,20 @@ describe("security: a percent-encoded key in the URL reaches no log line, in any
     expect(leaks(server.logLines.join("\n"), key)).toBe(false);
   });
 
+  it("a key split by a separator in any spelling: no 8 of its characters in a row in any log line", async () => {
+    const problems: string[] = [];
+    for (const [name, path] of splitKeyPaths(a.key)) {
+      const res = await get(`${server.url}${path}`);
+      if (res.status >= 500) problems.push(`${name}: ${res.status}`);
+      const line = accessLine(res.headers.get("x-request-id") ?? "");
+      if (line === undefined) problems.push(`${name}: no access-log line`);
+      const run = runOfKey(JSON.stringify(line ?? {}), a.key);
+      if (run !== undefined) problems.push(`${name}: ${run} in ${String(line?.path)}`);
+    }
+    expect(problems).toEqual([]);
+    expect(runOfKey(server.logLines.join("\n"), a.key)).toBeUndefined();
+  });
+
   it("the access log shows the decoded path with the key cut", async () => {
     const res = await get(`${server.url}/api/consumer/blogs/${a.key.replaceAll("_", "%5F")}`, {
       "x-api-key": a.key,
@@ -122,16 +182,25 @@ describe("redactKeys", () => {
       "/api/consumer/blogs/b_123",
       "/api/consumer/blogs/b_%C3%BCn%C3%AFc%C3%B8d%C3%A9",
       "/100%25/%zz/%E0%A4%A/%",
-      "/cp_live_/cp%5Flive%5F",
+      "/x/cp_live_",
+      "/x/cp%5Flive%5F",
+      "/x/cp_lively/cp_testing",
     ]) {
       expect(redactKeys(text)).toBe(text);
     }
   });
 
-  it("cuts a raw, an encoded and a double-encoded key, and keeps what is around it", () => {
-    expect(redactKeys(`/x/${key}/y`)).toBe("/x/cp_live_[REDACTED]/y");
-    expect(redactKeys(`/x/${key.replaceAll("_", "%5f")}/y`)).toBe("/x/cp_live_[REDACTED]/y");
-    expect(redactKeys(`/x/${key.replaceAll("_", "%255F")}/y`)).toBe("/x/cp_live_[REDACTED]/y");
+  it("cuts a raw, an encoded and a double-encoded key and all after it, and keeps what is before", () => {
+    expect(redactKeys(`/x/${key}/y`)).toBe("/x/cp_live_[REDACTED]");
+    expect(redactKeys(`/x/id-${key.replaceAll("_", "%5f")}/y`)).toBe("/x/id-cp_live_[REDACTED]");
+    expect(redactKeys(`/x/${key.replaceAll("_", "%255F")}/y`)).toBe("/x/cp_live_[REDACTED]");
+  });
+
+  it("security: a key split by a separator, in any spelling, leaves no 8 of its characters in a row", () => {
+    for (const [name, path] of splitKeyPaths(key)) {
+      const logged = redactKeys(path);
+      expect(runOfKey(logged, key), `${name}: ${logged}`).toBeUndefined();
+    }
   });
 
   it("security: a key hidden by a stray escape before it, or encoded deeper than it decodes, is cut whole", () => {

@@ -106,3 +106,22 @@ describe('metrics settings (README, "Configuration" and "Metrics")', () => {
     );
   });
 });
+
+describe('admin body limits (README, "Configuration": ADMIN_BODY_LIMIT_BYTES, BLOG_BODY_LIMIT_BYTES)', () => {
+  it("happy: 16 KiB for every admin body but a blog's, 3 MiB for a blog's, unless set", () => {
+    expect(loadConfig({}).adminBodyLimits).toEqual({ adminBytes: 16_384, blogBytes: 3_145_728 });
+    expect(
+      loadConfig({ ADMIN_BODY_LIMIT_BYTES: "4096", BLOG_BODY_LIMIT_BYTES: "1048576" })
+        .adminBodyLimits,
+    ).toEqual({ adminBytes: 4096, blogBytes: 1_048_576 });
+  });
+
+  it("error: refuses values outside their ranges", () => {
+    expect(() => loadConfig({ ADMIN_BODY_LIMIT_BYTES: "100" })).toThrow(
+      /ADMIN_BODY_LIMIT_BYTES must be an integer from 1024 to 1048576/,
+    );
+    expect(() => loadConfig({ BLOG_BODY_LIMIT_BYTES: "3mb" })).toThrow(
+      /BLOG_BODY_LIMIT_BYTES must be an integer from 65536 to 67108864/,
+    );
+  });
+});

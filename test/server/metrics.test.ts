@@ -1,7 +1,10 @@
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { displayPrefix } from "../../server/src/keys/key-format.js";
-import { metricsReachNote } from "../../server/src/metrics/metrics-server.js";
+import {
+  metricsReachNote,
+  NO_TOKEN_LOOPBACK_ONLY,
+} from "../../server/src/metrics/metrics-server.js";
 import {
   get,
   type SeededWorkspace,
@@ -9,6 +12,7 @@ import {
   withWrongChecksum,
 } from "../support/fixtures.js";
 import { setKeyRateLimit } from "../support/rate-limits.js";
+import { rawRequest } from "../support/raw-http.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -275,6 +279,57 @@ describe("security: metrics stay off the public port, behind their token, and ho
       const ok = await get(url, { authorization: `Bearer ${token}` });
       expect(ok.status).toBe(200);
       expect(ok.text).toContain("pressroom_http_requests_total");
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  it("security: without METRICS_TOKEN only a loopback Host is answered (a DNS-rebinding page's is 403 JSON)", async () => {
+    const { port } = new URL(metricsUrl(server));
+    const scrapeAs = async (hostHeader: string | null) => {
+      const host = hostHeader === null ? "" : `Host: ${hostHeader}\r\n`;
+      const res = await rawRequest(metricsUrl(server), `GET /metrics HTTP/1.1\r\n${host}`);
+      const body = res.raw.split("\r\n\r\n").slice(1).join("\r\n\r\n");
+      return { status: res.status, body };
+    };
+    for (const evil of [
+      `evil.example:${port}`,
+      "evil.example",
+      `127.0.0.1.evil.example:${port}`,
+      `app.localhost:${port}`,
+      `[::2]:${port}`,
+    ]) {
+      const res = await scrapeAs(evil);
+      expect(res.status, evil).toBe(403);
+      expect(JSON.parse(res.body), evil).toEqual({ message: NO_TOKEN_LOOPBACK_ONLY });
+      expect(res.body).not.toContain("pressroom_");
+    }
+    expect((await scrapeAs(null)).status, "no Host").toBe(400);
+    for (const loopback of [
+      `localhost:${port}`,
+      `127.0.0.1:${port}`,
+      "127.0.0.1",
+      `[::1]:${port}`,
+      `LOCALHOST:${port}`,
+    ]) {
+      const res = await scrapeAs(loopback);
+      expect(res.status, loopback).toBe(200);
+      expect(res.body, loopback).toContain("pressroom_http_requests_total");
+    }
+  });
+
+  it("with METRICS_TOKEN the token rule applies, whatever the Host", async () => {
+    const token = "metrics-token-0123456789abcdef";
+    const guarded = await startTestServer(t.db, { METRICS_PORT: "0", METRICS_TOKEN: token });
+    try {
+      const { port } = new URL(metricsUrl(guarded));
+      const scrapeAs = (extra: string) =>
+        rawRequest(
+          metricsUrl(guarded),
+          `GET /metrics HTTP/1.1\r\nHost: evil.example:${port}\r\n${extra}`,
+        );
+      expect((await scrapeAs("")).status).toBe(401);
+      expect((await scrapeAs(`Authorization: Bearer ${token}\r\n`)).status).toBe(200);
     } finally {
       await guarded.stop();
     }

@@ -1,6 +1,9 @@
-import express, { type RequestHandler, Router } from "express";
+import { type RequestHandler, Router } from "express";
+import type { AdminBodyLimits } from "../config.js";
 import type { Collections } from "../db/collections.js";
 import { errorHandler } from "../http/errors.js";
+import { jsonBody, jsonBodyRoutes } from "../http/json-body.js";
+import type { SpecDocument } from "../http/validator-warm-up.js";
 import { invitationUse } from "../invitations/invitation-use.js";
 import type { Mailer } from "../invitations/mailer.js";
 import type { UsageStore } from "../limits/usage-store.js";
@@ -25,7 +28,11 @@ import { workspaceHandlers } from "./workspace-routes.js";
 export interface AdminDeps {
   /** The validator of openapi/admin.yaml (http/spec-validator.ts). */
   readonly specValidation: readonly RequestHandler[];
+  /** openapi/admin.yaml itself: which operations take a JSON body (http/json-body.ts). */
+  readonly spec: SpecDocument;
   readonly publicOrigin: string | undefined;
+  /** How large a JSON body each operation accepts (config.ts, http/json-body.ts). */
+  readonly bodyLimits: AdminBodyLimits;
   readonly stores: Stores;
   /** Mails invitation links when given (invitations/mailer.ts); none by default. */
   readonly mailer?: Mailer | undefined;
@@ -44,6 +51,13 @@ export interface AdminDeps {
   };
 }
 
+/** The operations whose bodies take BLOG_BODY_LIMIT_BYTES: a blog's Markdown, up to 200,000 characters. */
+const LARGE_BODY_OPERATIONS: ReadonlySet<string> = new Set([
+  "createBlog",
+  "updateBlog",
+  "previewBlogBody",
+]);
+
 /**
  * The admin API (openapi/admin.yaml), mounted at /api/admin with its own validator, so admin
  * rules never judge consumer requests nor the other way round.
@@ -51,6 +65,7 @@ export interface AdminDeps {
 export function adminRouter(deps: AdminDeps): Router {
   const { users, workspaces, setup, sessions, throttle, keys, blogs, invitations } = deps.stores;
   const { rollKey, rateLimits, audit } = deps.stores;
+  const W = "/workspaces/:workspaceId";
   const secureCookies = deps.publicOrigin?.startsWith("https:") ?? false;
   const session = sessionHandlers({
     users,
@@ -95,7 +110,6 @@ export function adminRouter(deps: AdminDeps): Router {
     }),
   });
   const member = requireMember(workspaces);
-  const W = "/workspaces/:workspaceId";
 
   const router = Router();
   router.use((_req, res, next) => {
@@ -104,10 +118,28 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   // Host and Origin first (guards.ts): a refused request's body is never parsed.
   router.use(originCheck(deps.publicOrigin));
-  // Room for every body the spec accepts, however its client escapes it: a blog's bodyMarkdown
-  // may hold 200,000 characters (admin.yaml), which JSON spells in up to 12 bytes each (an
-  // astral character as two \u escapes), 2.4 MB; 200,000 CJK characters are 600 KB in UTF-8.
-  router.use(express.json({ limit: "3mb" }));
+  // Bodies (http/json-body.ts), read before the validator, which judges them, and only for the
+  // operations admin.yaml gives one. A blog's create, update and preview take up to
+  // BLOG_BODY_LIMIT_BYTES (its bodyMarkdown may hold 200,000 characters), and only from a
+  // signed-in user: nobody without an account gets megabytes parsed. Every other operation, the
+  // open ones included, takes ADMIN_BODY_LIMIT_BYTES.
+  const signedIn = requireSession(sessions);
+  const blogBody = jsonBody({ bytes: deps.bodyLimits.blogBytes, setting: "BLOG_BODY_LIMIT_BYTES" });
+  const smallBody = jsonBody({
+    bytes: deps.bodyLimits.adminBytes,
+    setting: "ADMIN_BODY_LIMIT_BYTES",
+  });
+  const withBodies = jsonBodyRoutes(deps.spec);
+  const unknown = [...LARGE_BODY_OPERATIONS].filter(
+    (id) => !withBodies.some((route) => route.operationId === id),
+  );
+  if (unknown.length > 0) throw new Error(`admin.yaml has no JSON body for ${unknown.join(", ")}`);
+  for (const { operationId, method, path } of withBodies) {
+    if (LARGE_BODY_OPERATIONS.has(operationId)) router[method](path, signedIn, ...blogBody);
+  }
+  for (const { operationId, method, path } of withBodies) {
+    if (!LARGE_BODY_OPERATIONS.has(operationId)) router[method](path, ...smallBody);
+  }
   router.use(...deps.specValidation);
 
   // Open to everyone.
@@ -119,7 +151,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post("/invitations/accept", invitation.acceptInvitation);
 
   // Signed-in users only.
-  router.use(requireSession(sessions));
+  router.use(signedIn);
   router.delete("/session", session.signOut);
   router.get("/me", session.getMe);
   router.post("/me/password", account.changePassword);

@@ -107,9 +107,16 @@ export function originCheck(publicOrigin: string | undefined): RequestHandler {
 
 export const signInFirst = (): DomainError => new DomainError("unauthenticated", "Sign in first.");
 
-/** Everything after this needs a live session ("unauthenticated": 401 otherwise). */
+/**
+ * Everything after this needs a live session ("unauthenticated": 401 otherwise). Looked up once
+ * per request: a second run (a blog write checks before its large body is read) passes.
+ */
 export function requireSession(sessions: SessionsStore): RequestHandler {
   return async (req, res, next) => {
+    if (res.locals.userId !== undefined) {
+      next();
+      return;
+    }
     const token = sessionTokenOf(req);
     const userId = token === undefined ? null : await sessions.userOf(token);
     if (userId === null) throw signInFirst();

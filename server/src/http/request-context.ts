@@ -62,7 +62,8 @@ export function requestContext(logger: Logger): RequestHandler {
 
 /**
  * The path of a request URL for the log: no query string, and no key in any spelling — raw or
- * percent-encoded, once or more (`redactKeys` decodes before it looks, and logs the decoded
- * part with the key cut; a path without a key is logged as it was sent).
+ * percent-encoded, once or more, whole or split by separators (`redactKeys` decodes before it
+ * looks, and logs the path decoded up to the key, then the key cut and nothing after it; a path
+ * without a key is logged as it was sent).
  */
 const pathOf = (url: string): string => redactKeys(url.split("?", 1)[0] ?? "");

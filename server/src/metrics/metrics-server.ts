@@ -31,11 +31,29 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return match !== null && timingSafeEqual(sent, expected);
 }
 
+export const NO_TOKEN_LOOPBACK_ONLY =
+  "Without METRICS_TOKEN, metrics answer only requests addressed to a loopback host (localhost, 127.0.0.1, [::1]): set METRICS_TOKEN to scrape them at another address.";
+
+/**
+ * Whether a Host header names this machine by a loopback name or address (admin/guards.ts,
+ * `isLoopbackHostname`), as the URL parser reads it. Under DNS rebinding a page's requests carry
+ * the attacker's own name (evil.example resolving to 127.0.0.1), never one of these.
+ */
+function namesLoopback(host: string | undefined): boolean {
+  if (host === undefined || host === "" || /[/?#@\\\s]/.test(host)) return false;
+  try {
+    return isLoopbackHostname(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The metrics listener (METRICS_PORT), apart from the API's port so that a public deployment
  * never serves it: answers `GET /metrics` (and HEAD) with the registry in Prometheus text format,
  * a JSON 404 for anything else, and a JSON 401 without `Authorization: Bearer <METRICS_TOKEN>`
- * when a token is set. Never any of the app's routes.
+ * when a token is set. Without a token, a JSON 403 unless the Host names loopback: a web page
+ * cannot read the metrics through DNS rebinding. Never any of the app's routes.
  */
 export async function startMetricsServer(
   registry: Registry,
@@ -52,8 +70,13 @@ export async function startMetricsServer(
       sendJson(res, 405, "Method not allowed.");
       return;
     }
-    if (settings.token !== undefined && !tokenMatches(req.headers.authorization, settings.token)) {
-      sendJson(res, 401, "Missing or wrong metrics token.");
+    if (settings.token !== undefined) {
+      if (!tokenMatches(req.headers.authorization, settings.token)) {
+        sendJson(res, 401, "Missing or wrong metrics token.");
+        return;
+      }
+    } else if (!namesLoopback(req.headers.host)) {
+      sendJson(res, 403, NO_TOKEN_LOOPBACK_ONLY);
       return;
     }
     registry.metrics().then(
@@ -92,6 +115,6 @@ export function metricsReachNote(
   }
   return {
     level: "warn",
-    msg: `Metrics on ${url}/metrics, beyond loopback (METRICS_HOST=${settings.host}) with no METRICS_TOKEN: anyone who reaches that port can read them`,
+    msg: `Metrics on ${url}/metrics, beyond loopback (METRICS_HOST=${settings.host}) with no METRICS_TOKEN: only requests addressed to a loopback host (localhost, 127.0.0.1, [::1]) are answered; set METRICS_TOKEN to scrape them at another address`,
   };
 }
