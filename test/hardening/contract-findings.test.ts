@@ -27,7 +27,7 @@ type AdminBlog = components["schemas"]["AdminBlog"];
 
 interface Operation {
   operationId: string;
-  requestBody?: unknown;
+  requestBody?: { required?: boolean };
   parameters?: { $ref?: string; in?: string }[];
   responses: Record<string, unknown>;
 }
@@ -130,7 +130,7 @@ describe("admin statuses for invalid requests are in the spec", () => {
 
   it("every operation with a body documents 415 (no body, not JSON, compressed) and 413 (over its limit)", async () => {
     const withBody = operations.filter(({ op }) => op.requestBody !== undefined);
-    expect(withBody.length).toBe(19);
+    expect(withBody.length).toBe(20);
     for (const { path, method, op } of withBody) {
       const url = `${server.url}/api/admin${fill(path, "x")}`;
       const headers = { cookie: owner.cookie ?? "", origin: server.url };
@@ -151,8 +151,14 @@ describe("admin statuses for invalid requests are in the spec", () => {
         headers: json,
         body: JSON.stringify({ title: "x".repeat(3.1 * 1024 * 1024) }),
       });
+      // An optional body may be left out (rotateWebhookSecret's): the request then goes on to
+      // its path parameters, which "x" fails (400).
+      const noBody = op.requestBody?.required === true ? 415 : 400;
       expect([none.status, text.status, gzipped.status, big.status], `${method} ${path}`).toEqual([
-        415, 415, 415, 413,
+        noBody,
+        415,
+        415,
+        413,
       ]);
       // README, "Configuration": ADMIN_BODY_LIMIT_BYTES and BLOG_BODY_LIMIT_BYTES.
       expect(await big.json()).toEqual({
