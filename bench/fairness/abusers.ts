@@ -27,13 +27,19 @@ const tally = () => {
   };
 };
 
-/** Runs `senders` loops of `send` until stopped; a failed send (reset, refused) is counted. */
-function loops(senders: number, send: () => Promise<number>, what: string) {
+/**
+ * Runs `senders` loops of `send` until stopped, each starting a send at most every `paceMs` (0:
+ * back to back); a failed send (reset, refused) is counted.
+ */
+function loops(senders: number, send: () => Promise<number>, what: string, paceMs = 0) {
   const answers = tally();
   let running = true;
   const all = Array.from({ length: senders }, async () => {
     while (running) {
+      const next = performance.now() + paceMs;
       answers.add(await send().catch(() => "network error"));
+      const wait = next - performance.now();
+      if (running && wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
   });
   return {
@@ -84,7 +90,7 @@ export const tenantBRenders: Abuse = {
 };
 
 export const tenantBWebhooks: Abuse = {
-  name: "tenant B: 5 endpoints that never answer, 150 test events at once, then more, and releases",
+  name: "tenant B: 5 endpoints that never answer, 150 test events at once, then 5 a second, and a blog released again every second",
   start: (_base, { b }) => {
     const { admin, workspace, endpoints, blogs } = b;
     let n = 0;
@@ -98,7 +104,7 @@ export const tenantBWebhooks: Abuse = {
         for (const s of await Promise.all(Array.from({ length: 10 }, test))) burst.add(s);
       }
     })();
-    const more = loops(1, test, "further test events");
+    const more = loops(1, test, "further test events", 200);
     let m = 0;
     const flips = loops(
       1,
@@ -109,6 +115,7 @@ export const tenantBWebhooks: Abuse = {
         return (await admin("POST", `/workspaces/${workspace}/blogs/${blog}/release`)).status;
       },
       "unrelease + release",
+      1000,
     );
     return {
       stop: async () => {

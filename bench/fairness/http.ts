@@ -64,12 +64,15 @@ export interface Receiver {
   readonly url: string;
   /** When (performance.now()) the first event about each blog arrived. */
   readonly arrivals: Map<string, number>;
+  /** How long after its `occurredAt` (the write) the first event about each blog arrived, ms. */
+  readonly sinceWrite: Map<string, number>;
   close(): Promise<void>;
 }
 
 /** A webhook endpoint that answers 204 at once and notes when each blog's first event came. */
 export async function startReceiver(): Promise<Receiver> {
   const arrivals = new Map<string, number>();
+  const sinceWrite = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -77,10 +80,14 @@ export async function startReceiver(): Promise<Receiver> {
       const at = performance.now();
       try {
         const event = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          occurredAt?: string;
           data?: { blogId?: string };
         };
         const blogId = event.data?.blogId;
-        if (blogId !== undefined && !arrivals.has(blogId)) arrivals.set(blogId, at);
+        if (blogId !== undefined && !arrivals.has(blogId)) {
+          arrivals.set(blogId, at);
+          sinceWrite.set(blogId, Date.now() - Date.parse(event.occurredAt ?? ""));
+        }
       } catch {
         // Not an event of ours: ignored.
       }
@@ -92,6 +99,7 @@ export async function startReceiver(): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     arrivals,
+    sinceWrite,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

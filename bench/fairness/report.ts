@@ -30,9 +30,9 @@ function commit(): string {
 export function fairnessReport(run: FairnessRun): string {
   const { alone } = run;
   const row = (name: string, f: WindowFigures) =>
-    `| ${name} | ${ms(f.consumer.p50)} | ${ms(f.consumer.p99)} (${ratio(f.consumer.p99, alone.consumer.p99)}) | ` +
+    `| ${name} | ${ms(f.consumer.p50)}${f.consumer.failed > 0 ? ` (${f.consumer.failed} of ${f.consumer.count} not 200)` : ""} | ${ms(f.consumer.p99)} (${ratio(f.consumer.p99, alone.consumer.p99)}) | ` +
     `${f.saves.ok}/${f.saves.count} | ${ms(f.saves.p99)} (${ratio(f.saves.p99, alone.saves.p99)}) | ` +
-    `${ms(f.webhook.p50)} / ${ms(f.webhook.max)}${f.webhook.missing > 0 ? `, ${f.webhook.missing} of ${f.webhook.count} not delivered in 30 s` : ""} |`;
+    `${ms(f.webhook.p50)} / ${ms(f.webhook.max)} (${ms(f.webhook.sinceWriteMax)})${f.webhook.missing > 0 ? `, ${f.webhook.missing} of ${f.webhook.count} not delivered in 30 s` : ""} |`;
   const targets = run.beside.map(({ abuse, figures: f }) => {
     const checks = [
       `consumer p99 ${ratio(f.consumer.p99, alone.consumer.p99)} ≤ 2×: ${mark(f.consumer.p99 <= 2 * alone.consumer.p99)}`,
@@ -52,7 +52,7 @@ export function fairnessReport(run: FairnessRun): string {
       `blog released every second to a webhook endpoint that answers at once; windows of ${run.seconds} s, ` +
       "alone and beside each abuser in turn, in one run. Ratios are to A alone.",
     "",
-    "| tenant A's window | consumer p50 | consumer p99 (ratio) | saves ok | save p99 (ratio) | webhook lag p50 / max |",
+    "| tenant A's window | consumer p50 | consumer p99 (ratio) | saves ok | save p99 (ratio) | webhook lag p50 / max (max from the write) |",
     "|---|---|---|---|---|---|",
     row("alone", alone),
     ...run.beside.map(({ abuse, figures }) => row(`beside ${abuse.name}`, figures)),

@@ -11,7 +11,14 @@ export interface WindowFigures {
   readonly consumer: { count: number; p50: number; p99: number; max: number; failed: number };
   readonly saves: { count: number; ok: number; p50: number; p99: number; statuses: string };
   /** Lag of each release's delivery, ms; a release whose event never came counts as missing. */
-  readonly webhook: { count: number; p50: number; max: number; missing: number };
+  readonly webhook: {
+    count: number;
+    p50: number;
+    max: number;
+    missing: number;
+    /** From the release's write (the event's occurredAt) to its arrival: the delivery alone. */
+    sinceWriteMax: number;
+  };
 }
 
 /** How long, after a window, A's last releases may still take to be delivered. */
@@ -101,6 +108,9 @@ export async function measureTenantA(
       p50: percentile(lags, 50),
       max: lags.length === 0 ? Number.NaN : Math.max(...lags),
       missing: releases.size - lags.length,
+      sinceWriteMax: Math.max(
+        ...[...releases.keys()].map((id) => receiver.sinceWrite.get(id) ?? Number.NaN),
+      ),
     },
   };
 }

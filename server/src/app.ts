@@ -215,6 +215,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
       spec: adminDocument,
       publicOrigin: config.publicOrigin,
       bodyLimits: config.adminBodyLimits,
+      renderer,
       stores,
       mailer,
       usage: { store: usage, apiKeys: c.apiKeys },

@@ -3,6 +3,7 @@
 // slow bodies cost that workspace alone. Another workspace's saves keep succeeding beside a flood
 // of them, and the flooding workspace (or, for previews, the flooding person) is the one refused
 // with 503 and Retry-After, past its own limit.
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { AdminClient, type AdminResponse, OWNER } from "../support/admin-client.js";
@@ -85,6 +86,48 @@ function flood(parallel: number, send: () => Promise<AdminResponse<{ message: st
   };
 }
 
+/**
+ * A POST whose body never finishes: its headers promise `declared` bytes, a few are sent, and
+ * the rest never are. Resolves with the answer's status line and body if one comes while the
+ * body is still unsent (the server refused before reading it), or status 0 after `waitMs`.
+ */
+function unfinishedPost(
+  base: string,
+  path: string,
+  cookie: string,
+  waitMs: number,
+): Promise<{ status: number; retryAfter: string | undefined; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve) => {
+    let raw = "";
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(
+        `POST /api/admin${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nOrigin: ${base}\r\n` +
+          `Cookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n` +
+          `{"title":"Never finished","bodyMarkdown":"`,
+      );
+    });
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      const [head = "", body = ""] = raw.split("\r\n\r\n");
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+        retryAfter: /\r\nretry-after: *(\S+)/i.exec(head)?.[1],
+        body,
+      });
+    };
+    const timer = setTimeout(finish, waitMs);
+    socket.on("data", (d: Buffer) => {
+      raw += d.toString("utf8");
+      const [head, body] = raw.split("\r\n\r\n");
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head ?? "")?.[1] ?? Number.NaN);
+      if (body !== undefined && Buffer.byteLength(body) >= length) finish();
+    });
+    socket.on("error", finish);
+  });
+}
+
 describe("render admission: one workspace's slow bodies cost that workspace alone", () => {
   it("while workspace B floods slow saves, every save of workspace A succeeds promptly and B is refused past its own limit", async () => {
     const b = flood(WORKSPACE_PENDING + 4, () =>
@@ -146,4 +189,36 @@ describe("render admission: one workspace's slow bodies cost that workspace alon
     }
     expect(bobs.filter((r) => r.status === 422)).toHaveLength(PREVIEW_PER_USER);
   }, 60_000);
+  it("a create or preview of a workspace at its render limit is refused before its body is read; a stranger's body is never read", async () => {
+    const b = flood(WORKSPACE_PENDING + 4, () =>
+      owner.post<{ message: string }>(`/workspaces/${wsB}/blogs`, {
+        title: "Slow",
+        bodyMarkdown: SLOW,
+      }),
+    );
+    await b.refused;
+    const cookie = owner.cookie ?? "";
+    // The body never arrives: only an answer given before reading it can come back at all.
+    const [create, preview] = await Promise.all([
+      unfinishedPost(server.url, `/workspaces/${wsB}/blogs`, cookie, 10_000),
+      unfinishedPost(server.url, `/workspaces/${wsB}/blogs/preview`, cookie, 10_000),
+    ]);
+    await b.stop();
+    for (const answer of [create, preview]) {
+      expect(answer.status).toBe(503);
+      expect(answer.retryAfter).toBe(String(TIMEOUT_MS / 1000));
+      expect(JSON.parse(answer.body)).toEqual({
+        message: `This workspace already has ${WORKSPACE_PENDING} blog bodies rendering or waiting to render, the most one workspace may have at once; retry shortly.`,
+      });
+    }
+    // Someone who is not a member of the workspace is answered 404 before the body, too.
+    const stranger = await member(wsA);
+    const notMember = await unfinishedPost(
+      server.url,
+      `/workspaces/${wsB}/blogs`,
+      stranger.cookie ?? "",
+      10_000,
+    );
+    expect(notMember.status).toBe(404);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { type RequestHandler, Router } from "express";
+import type { BodyRenderer } from "../blogs/render-pool.js";
 import type { AdminBodyLimits } from "../config.js";
 import type { Collections } from "../db/collections.js";
 import { errorHandler } from "../http/errors.js";
@@ -20,6 +21,7 @@ import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
 import { limitAndAuditHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
+import { renderAdmission } from "./render-admission.js";
 import { sessionHandlers } from "./session-routes.js";
 import { usageHandlers } from "./usage-routes.js";
 import { webhookHandlers } from "./webhook-routes.js";
@@ -34,6 +36,8 @@ export interface AdminDeps {
   /** How large a JSON body each operation accepts (config.ts, http/json-body.ts). */
   readonly bodyLimits: AdminBodyLimits;
   readonly stores: Stores;
+  /** The render pool, asked before a blog's create or preview reads its body. */
+  readonly renderer: Pick<BodyRenderer, "admit">;
   /** Mails invitation links when given (invitations/mailer.ts); none by default. */
   readonly mailer?: Mailer | undefined;
   /** Stored usage of the consumer API's keys (limits/usage-store.ts) and the keys it is of. */
@@ -134,8 +138,16 @@ export function adminRouter(deps: AdminDeps): Router {
     (id) => !withBodies.some((route) => route.operationId === id),
   );
   if (unknown.length > 0) throw new Error(`admin.yaml has no JSON body for ${unknown.join(", ")}`);
+  // A member's only, and refused before the read when the render would be (render-admission.ts).
+  const beforeRead: Record<string, readonly RequestHandler<{ workspaceId: string }>[]> = {
+    createBlog: [member, renderAdmission(deps.renderer, "save")],
+    previewBlogBody: [member, renderAdmission(deps.renderer, "preview")],
+    updateBlog: [member],
+  };
   for (const { operationId, method, path } of withBodies) {
-    if (LARGE_BODY_OPERATIONS.has(operationId)) router[method](path, signedIn, ...blogBody);
+    if (LARGE_BODY_OPERATIONS.has(operationId)) {
+      router[method](path, signedIn, ...(beforeRead[operationId] ?? []), ...blogBody);
+    }
   }
   for (const { operationId, method, path } of withBodies) {
     if (!LARGE_BODY_OPERATIONS.has(operationId)) router[method](path, ...smallBody);

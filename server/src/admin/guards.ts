@@ -135,6 +135,11 @@ export function requireMember(
   workspaces: WorkspacesStore,
 ): RequestHandler<{ workspaceId: string }> {
   return async (req, res, next) => {
+    // Already run for this request (a blog write checks before its large body is read).
+    if (res.locals.role !== undefined) {
+      next();
+      return;
+    }
     res.locals.role = memberRole(
       await workspaces.roleIn(req.params.workspaceId, signedInUser(res)),
     );

@@ -94,6 +94,11 @@ export function fairRenderQueue(limits: FairQueueLimits) {
 
   return {
     /**
+     * Refuses now (DomainError "unavailable") a render of `tag` that `run` would refuse now;
+     * otherwise nothing. For callers that can refuse before they read the body to render.
+     */
+    admit,
+    /**
      * Runs `work` in `tag`'s turn, when a thread is free for its workspace; refuses it at once
      * (DomainError "unavailable") past a limit.
      */

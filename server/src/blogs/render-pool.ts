@@ -13,6 +13,12 @@ import type { RenderTask } from "./render-worker.js";
 export interface BodyRenderer {
   /** `tag`: whose render it is, for the pool's per-workspace and per-user turns and limits. */
   render(source: string, tag: RenderTag): Promise<RenderedBody>;
+  /**
+   * Throws the busy refusal (DomainError "unavailable") that `render` would throw for `tag` if
+   * called now, so that a request can be refused before its body is read and parsed; a render
+   * let through is still admitted by `render` itself.
+   */
+  admit(tag: RenderTag): void;
   /** Has a renderer ready, so that the first save after a start does not wait for one. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -144,6 +150,7 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
 
   const renderer: BodyRenderer = {
     render: (source, tag) => queue.run(tag, () => renderOnce(source)),
+    admit: (tag) => queue.admit(tag),
     warmUp: async () => {
       await renderOnce("Warm-up.");
     },
@@ -162,6 +169,7 @@ export const inlineRenderer: BodyRenderer = {
     if (isRefusal(result)) throw refused(result);
     return result;
   },
+  admit: () => {},
   warmUp: async () => {},
   close: async () => {},
 };
