@@ -13,13 +13,10 @@
  * (bench/fairness/abusers.ts). Prints each window, the ratios to alone and the targets met or
  * missed, and writes them into BENCHMARKS.md's "fairness" section (unless --no-write).
  */
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { availableParallelism, tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmbeddedDb } from "../server/src/db/embedded.js";
 import { FAIRNESS, readOrEmpty, withSection } from "./benchmarks-section.js";
 import {
   type Abuse,
@@ -27,12 +24,12 @@ import {
   tenantBRenders,
   tenantBWebhooks,
 } from "./fairness/abusers.js";
-import { freePort, startReceiver } from "./fairness/http.js";
+import { startReceiver } from "./fairness/http.js";
 import { fairnessReport } from "./fairness/report.js";
 import { measureTenantA, type WindowFigures } from "./fairness/tenant-a.js";
 import { makeTenants } from "./fairness/tenants.js";
+import { startHttpServerChild } from "./http-server-child.js";
 import { optionsOrExit } from "./options.js";
-import { NODE_FLAGS } from "./start-flags.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const options = optionsOrExit({
@@ -71,43 +68,22 @@ const ABUSES = chosen.flatMap((name) => ALL[name] ?? []);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main() {
-  if (!options["no-build"]) {
-    log("tsc -p server…");
-    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-    execFileSync(process.execPath, [tsc, "-p", "server"], { cwd: ROOT, stdio: "inherit" });
-  }
-  const dataDir = await mkdtemp(path.join(tmpdir(), "pressroom-bench-fairness-"));
-  const db = await startEmbeddedDb({ dataDir, onProgress: log });
-  const port = await freePort();
-  const server = spawn(
-    process.execPath,
-    [...NODE_FLAGS, path.join(ROOT, "server/bin/pressroom.js"), "start"],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        NODE_ENV: "production",
-        LOG_LEVEL: "error",
-        PORT: String(port),
-        MONGODB_URI: db.uri,
-        MONGODB_DB: "bench_fairness",
-        WEBHOOK_ALLOW_HTTP_LOOPBACK: "true",
-        // A's consumers send far more than the default limit allows: measured are the
-        // requests served, not fast 429s.
-        CONSUMER_RATE_LIMIT: "off",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
+  const server = await startHttpServerChild({
+    name: "fairness",
+    env: {
+      LOG_LEVEL: "error",
+      // Endpoints on this machine (the receiver, the silent ones) are plain http on loopback.
+      WEBHOOK_ALLOW_HTTP_LOOPBACK: "true",
+      // A's consumers send far more than the default limit allows: measured are the requests
+      // served, not fast 429s.
+      CONSUMER_RATE_LIMIT: "off",
     },
-  );
-  const base = `http://127.0.0.1:${port}`;
+    build: !options["no-build"],
+    log,
+  });
+  const { base } = server;
   const receiver = await startReceiver();
   try {
-    for (let i = 0; ; i++) {
-      if ((await fetch(`${base}/healthz`).catch(() => null))?.ok) break;
-      if (i > 300) throw new Error("the server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
     log("making tenants A and B…");
     const tenants = await makeTenants(base, receiver);
     const measure = () => measureTenantA(base, tenants, receiver, seconds, connections);
@@ -137,11 +113,8 @@ async function main() {
     }
     await tenants.close();
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    await server.stop();
     await receiver.close();
-    await db.stop();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -16,19 +16,11 @@
  * succeeding, with a p99 at most 2× its p99 alone. Only the admin and consumer HTTP APIs are
  * used, so the same script measures older builds too.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import net from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { startEmbeddedDb } from "../server/src/db/embedded.js";
 import { PATHOLOGICAL } from "../test/support/pathological-markdown.js";
+import { type AdminCall, adminClient, ok, percentile } from "./admin-client.js";
+import { startHttpServerChild } from "./http-server-child.js";
 import { optionsOrExit } from "./options.js";
-import { NODE_FLAGS } from "./start-flags.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const options = optionsOrExit({
   usage: "npm run bench:render -- [options]  (npx tsx bench/render-isolation.ts [options])",
   summary:
@@ -59,39 +51,14 @@ const floodSize = options.flood ?? 12;
 const WORST = "underscore emphasis (_a…)";
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-/** Admin API calls as the dashboard makes them: session cookie, Origin. */
-function adminClient(base: string) {
-  let cookie = "";
-  return async <T>(
-    method: string,
-    p: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${base}/api/admin${p}`, {
-      method,
-      headers: { "content-type": "application/json", origin: base, cookie },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const set = res.headers.get("set-cookie");
-    if (set !== null) cookie = set.split(";")[0] ?? "";
-    const text = await res.text();
-    if (res.status >= 400 && !(method === "POST" && p.endsWith("/blogs"))) {
-      throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 200)}`);
-    }
-    return { status: res.status, body: (text === "" ? undefined : JSON.parse(text)) as T };
+/** Admin calls that must succeed — but a save: its 422s and 503s are what is measured. */
+const strict =
+  (admin: AdminCall): AdminCall =>
+  async <T>(method: string, p: string, body?: unknown) => {
+    const answer = await admin<T>(method, p, body);
+    if (method === "POST" && p.endsWith("/blogs")) return answer;
+    return { ...answer, body: ok(`${method} ${p}`, answer) };
   };
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 
 async function consumerWindow(url: string, key: string) {
   const latencies: number[] = [];
@@ -142,41 +109,16 @@ async function saveWindow(save: () => Promise<{ status: number }>) {
 }
 
 async function main() {
-  if (!options["no-build"]) {
-    log("tsc -p server…");
-    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-    execFileSync(process.execPath, [tsc, "-p", "server"], { cwd: ROOT, stdio: "inherit" });
-  }
-  const dataDir = await mkdtemp(path.join(tmpdir(), "pressroom-bench-render-"));
-  const db = await startEmbeddedDb({ dataDir, onProgress: log });
-  const port = await freePort();
-  const server = spawn(
-    process.execPath,
-    [...NODE_FLAGS, path.join(ROOT, "server/bin/pressroom.js"), "start"],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        NODE_ENV: "production",
-        LOG_LEVEL: "warn",
-        PORT: String(port),
-        MONGODB_URI: db.uri,
-        MONGODB_DB: "bench_render",
-        // The consumer windows measure latency, not the rate limit (1,200 per minute by default).
-        CONSUMER_RATE_LIMIT: "off",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startHttpServerChild({
+    name: "render",
+    // The consumer windows measure latency, not the rate limit (1,200 per minute by default).
+    env: { LOG_LEVEL: "warn", CONSUMER_RATE_LIMIT: "off" },
+    build: !options["no-build"],
+    log,
+  });
+  const { base } = server;
   try {
-    for (let i = 0; ; i++) {
-      if ((await fetch(`${base}/healthz`).catch(() => null))?.ok) break;
-      if (i > 300) throw new Error("the server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const admin = adminClient(base);
+    const admin = strict(adminClient(base));
     type Me = { workspaces: { id: string }[] };
     const me = await admin<Me>("POST", "/setup", {
       name: "Bench Owner",
@@ -271,10 +213,7 @@ async function main() {
       ].join("\n"),
     );
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
-    await db.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

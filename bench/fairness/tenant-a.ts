@@ -3,8 +3,9 @@
  * writer's saves (one after another), and the lag of its webhook deliveries (a blog released
  * every second, timed from the release request to the receiver's first event about it).
  */
+
+import { percentile } from "../admin-client.js";
 import type { Receiver } from "./http.js";
-import { percentile } from "./http.js";
 import { ORDINARY_BODY, type Tenants } from "./tenants.js";
 
 export interface WindowFigures {

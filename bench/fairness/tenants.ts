@@ -4,7 +4,8 @@
  * webhook endpoint that answers at once), and tenant B, the abuser (its own account, its own
  * workspace, endpoints that never answer).
  */
-import { type AdminCall, adminClient, ok, type Receiver, startSilentEndpoint } from "./http.js";
+import { type AdminCall, adminClient, ok } from "../admin-client.js";
+import { type Receiver, startSilentEndpoint } from "./http.js";
 
 export interface Tenants {
   readonly a: { readonly admin: AdminCall; readonly workspace: string; readonly key: string };

@@ -8,6 +8,7 @@ import type { components } from "../../openapi/generated/admin.js";
 import { collections } from "../../server/src/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
+import { holdPoints } from "../support/hold-points.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -24,20 +25,8 @@ let ownerId: string;
 let ws: string;
 
 /** Accepts of an invitation id held after their claim, before they join. */
-const held = new Map<string, { reached: () => void; release: Promise<void> }>();
-
-function holdAccept(invitationId: string) {
-  let reached!: () => void;
-  let release!: () => void;
-  const reachedP = new Promise<void>((r) => {
-    reached = r;
-  });
-  const releaseP = new Promise<void>((r) => {
-    release = r;
-  });
-  held.set(invitationId, { reached, release: releaseP });
-  return { reached: reachedP, release };
-}
+const points = holdPoints();
+const holdAccept = (id: string) => points.hold(id);
 
 beforeAll(async () => {
   t = await useTestDb();
@@ -46,13 +35,7 @@ beforeAll(async () => {
     {},
     {
       testHooks: {
-        afterInvitationClaim: async (invitationId) => {
-          const hold = held.get(invitationId);
-          if (hold === undefined) return;
-          held.delete(invitationId);
-          hold.reached();
-          await hold.release;
-        },
+        afterInvitationClaim: (id) => points.pass(id),
       },
     },
   );

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { AdminClient } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
+import { holdPoints } from "../support/hold-points.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -12,21 +13,8 @@ let t: TestDb;
 let server: TestServer;
 
 /** Sign-ins of the user id held between their password check and their session's insert. */
-const holds = new Map<string, { reached: () => void; release: Promise<void> }>();
-
-/** Holds the next sign-in of `userId` before its session is stored; `reached` once it is there. */
-function holdSignIn(userId: string) {
-  let reached!: () => void;
-  let release!: () => void;
-  const reachedP = new Promise<void>((r) => {
-    reached = r;
-  });
-  const releaseP = new Promise<void>((r) => {
-    release = r;
-  });
-  holds.set(userId, { reached, release: releaseP });
-  return { reached: reachedP, release };
-}
+const points = holdPoints();
+const holdSignIn = (id: string) => points.hold(id);
 
 beforeAll(async () => {
   t = await useTestDb();
@@ -35,13 +23,7 @@ beforeAll(async () => {
     {},
     {
       testHooks: {
-        beforeSessionInsert: async (userId) => {
-          const hold = holds.get(userId);
-          if (hold === undefined) return;
-          holds.delete(userId);
-          hold.reached();
-          await hold.release;
-        },
+        beforeSessionInsert: (id) => points.pass(id),
       },
     },
   );
