@@ -27,7 +27,16 @@ export async function startTestServer(
   /** Tests only: the app's test hooks (a clock of its own …) and a mailer of invitation links. */
   extras: Pick<AppDeps, "testHooks" | "mailer"> = {},
 ): Promise<TestServer> {
-  const config = loadConfig({ PORT: "0", LOG_LEVEL: "debug", DB_TIMEOUT_MS: "1500", ...env });
+  // One render thread unless a test asks for more (the render fairness tests ask for 2, as a
+  // 2-core machine gets by default): each thread loads the renderer through tsx here, and the
+  // suite starts a hundred servers on 2 cores (a second thread each cost ~16 % more CPU).
+  const config = loadConfig({
+    PORT: "0",
+    LOG_LEVEL: "debug",
+    DB_TIMEOUT_MS: "1500",
+    RENDER_THREADS: "1",
+    ...env,
+  });
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
