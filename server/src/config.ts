@@ -96,6 +96,11 @@ export interface RenderPoolSettings {
   readonly workspacePending: number;
   /** RENDER_PREVIEW_PER_USER: editor previews of one user waiting or running; more get 503. */
   readonly previewPerUser: number;
+  /**
+   * RENDER_NICE: how much lower the render threads' CPU priority is than the request thread's
+   * (0-19, Linux; default 10), where RENDER_TIMEOUT_MS can count their CPU time.
+   */
+  readonly nice: number;
 }
 
 export interface WebhookSettings {
@@ -363,6 +368,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       threads: int("RENDER_THREADS", Math.max(2, Math.min(4, availableParallelism() - 1)), 1, 16),
       workspacePending: int("RENDER_WORKSPACE_PENDING", 8, 1, 1000),
       previewPerUser: int("RENDER_PREVIEW_PER_USER", 2, 1, 1000),
+      nice: int("RENDER_NICE", 10, 0, 19),
     },
     // Below V8's longest string (~512 MiB): the file is read as one.
     importMaxBytes: int("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES_DEFAULT, 1024, 500 * 1024 * 1024),

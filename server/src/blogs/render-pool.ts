@@ -1,10 +1,11 @@
-import { MessageChannel } from "node:worker_threads";
+import { MessageChannel, Worker } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { DomainError } from "../domain-error.js";
 import { fairRenderQueue, type RenderTag } from "./fair-render-queue.js";
 import type { RenderedBody, RenderRefusal } from "./render.js";
 import { renderBody } from "./render.js";
-import type { RenderTask } from "./render-worker.js";
+import { type ThreadCpuClock, watchRenderTime } from "./render-time-limit.js";
+import type { RenderStart, RenderTask } from "./render-worker.js";
 
 /**
  * Turns a saved body into its HTML and excerpt; refuses a body (`RenderRefused`, "unprocessable":
@@ -25,8 +26,18 @@ export interface BodyRenderer {
 }
 
 export interface RenderPoolOptions {
-  /** Longest a single render may run before its worker is terminated (the body is refused). */
+  /**
+   * Most a single render may take before its worker is terminated (the body is refused): ms of
+   * its thread's CPU time where the runtime can read it, else of wall-clock time
+   * (render-time-limit.ts); never more than WALL_CAP_FACTOR times this in wall-clock time.
+   */
   readonly timeoutMs: number;
+  /**
+   * How much lower than the request thread's the render threads' CPU priority is (a nice
+   * increment, 0-19; Linux, per thread). Applied only where the limit counts CPU time, since a
+   * starved render would otherwise be refused for time it never got.
+   */
+  readonly nice: number;
   /** Worker threads, all kept running (RENDER_THREADS; config.ts has the default). */
   readonly threads: number;
   /** Renders of one workspace waiting or running, beyond which it is refused as busy. */
@@ -50,15 +61,24 @@ export class RenderRefused extends DomainError {
 /** Longest a timed-out render's turn waits for its worker's replacement to be ready. */
 const REPLACEMENT_WAIT_MS = 10_000;
 
+/** A render is cut after this many times `timeoutMs` of wall-clock time, however starved. */
+const WALL_CAP_FACTOR = 3;
+
+/** Whether this runtime can read a worker thread's CPU time from outside it. */
+const threadCpuReadable = (): boolean =>
+  typeof process.threadCpuUsage === "function" &&
+  typeof (Worker.prototype as Partial<Worker>).cpuUsage === "function";
+
 const refused = (refusal: RenderRefusal): DomainError => new RenderRefused(refusal);
 const isRefusal = (r: RenderedBody | RenderRefusal): r is RenderRefusal => "reason" in r;
 
 /**
  * Markdown rendering off the request thread. `marked` takes time that grows with the square of
  * some inputs (and recursion with their nesting), so every body is rendered in a worker thread
- * of a piscina pool: the event loop that serves consumers never waits for it, and a render still
- * running after `timeoutMs` (counted from when a worker starts it, not from when it was queued)
- * is aborted, which terminates that worker (piscina starts a fresh one). Nothing is saved then:
+ * of a piscina pool at a lower CPU priority: the event loop that serves consumers never waits for
+ * it, and a render that has taken `timeoutMs` of its thread's CPU time (render-time-limit.ts;
+ * counted from when a worker starts it, not from when it was queued) is aborted, which
+ * terminates that worker (piscina starts a fresh one). Nothing is saved then:
  * the body is refused (the API answers 422). Renders are handed to the pool only when a thread
  * is free, in the turns of a fair queue (fair-render-queue.ts): per workspace, round-robin, at
  * most `workspaceRunning` of one workspace at once, and past a workspace's, a user's (previews)
@@ -76,6 +96,7 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
     maxPending: Math.max(threads * 8, workspacePending * 2),
     retryAfterSeconds: Math.max(1, Math.ceil(options.timeoutMs / 1000)),
   });
+  const cpuLimited = threadCpuReadable();
   // Under vitest and tsx the sources run as TypeScript: the worker loads them through tsx too.
   const typescript = import.meta.url.endsWith(".ts");
   const pool = new Piscina<RenderTask, RenderedBody | RenderRefusal>({
@@ -89,11 +110,22 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
     execArgv: typescript ? ["--import", "tsx"] : [],
     // A render needs little memory; a runaway one is cut rather than growing the process.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
-    // Renders run at the request thread's CPU priority. A lower one (niceIncrement 10) cut the
-    // consumers' p99 beside back-to-back slow saves from 1.7-1.9x to 1.1-1.5x of alone, but a
-    // starved render then outlives its wall-clock limit: on a saturated machine a trivial body
-    // was refused with 422.
+    // Renders yield the CPU to the request thread and the database (piscina applies it per
+    // thread through @napi-rs/nice): one workspace's slow bodies then cost the consumers of the
+    // others little even when the machine has few cores. Only with a CPU-time limit: a starved
+    // render outlived a wall-clock one, and a trivial body was refused with 422.
+    niceIncrement: cpuLimited ? options.nice : 0,
   });
+
+  /** The CPU clock of the pool's thread `threadId`, or nothing where it cannot be read. */
+  const clockOf = (threadId: number): ThreadCpuClock | undefined => {
+    const worker = cpuLimited ? pool.threads.find((w) => w.threadId === threadId) : undefined;
+    if (worker === undefined) return undefined;
+    return async () => {
+      const { user, system } = await worker.cpuUsage();
+      return (user + system) / 1000;
+    };
+  };
 
   /**
    * Resolves when a worker replacing a terminated one is ready (piscina's `workerCreate`), or
@@ -113,13 +145,21 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
   const renderOnce = async (source: string): Promise<RenderedBody> => {
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
-    let timer: NodeJS.Timeout | undefined;
+    let watch: { stop(): void } | undefined;
     let replaced: Promise<void> | undefined;
-    port1.once("message", () => {
-      timer = setTimeout(() => {
-        replaced = replacement();
-        abort.abort();
-      }, options.timeoutMs);
+    port1.once("message", (start: RenderStart) => {
+      const clock = clockOf(start.threadId);
+      watch = watchRenderTime({
+        limitMs: options.timeoutMs,
+        wallCapMs: options.timeoutMs * WALL_CAP_FACTOR,
+        ...(clock !== undefined && start.cpuMs !== undefined
+          ? { cpu: { clock, startMs: start.cpuMs } }
+          : {}),
+        expire: () => {
+          replaced = replacement();
+          abort.abort();
+        },
+      });
     });
     try {
       const result = await pool.run(
@@ -143,7 +183,7 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
       }
       throw err;
     } finally {
-      clearTimeout(timer);
+      watch?.stop();
       port1.close();
     }
   };

@@ -136,6 +136,7 @@ async function importCommand(config: Config, input: CommandInput, out: Output): 
   const renderer = renderPool({
     timeoutMs: config.renderTimeoutMs,
     threads: config.renderPool.threads,
+    nice: config.renderPool.nice,
     workspaceRunning: config.renderPool.threads,
     workspacePending: RENDERS_AT_ONCE,
     previewPerUser: 1,
