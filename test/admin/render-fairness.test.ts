@@ -189,6 +189,29 @@ describe("render admission: one workspace's slow bodies cost that workspace alon
     }
     expect(bobs.filter((r) => r.status === 422)).toHaveLength(PREVIEW_PER_USER);
   }, 60_000);
+  it("a session repeating a refused request is refused again without a lookup, answered once the Retry-After has passed, then looked up again", async () => {
+    const dave = await member(wsB);
+    const preview = (client: AdminClient) =>
+      client.post<{ message: string }>(`/workspaces/${wsB}/blogs/preview`, { bodyMarkdown: SLOW });
+    const flooding = Promise.all(Array.from({ length: PREVIEW_PER_USER }, () => preview(dave)));
+    const refused = await preview(dave);
+    expect(refused.status).toBe(503);
+    // The same session from another client, then signed out: from now on a lookup of it says 401.
+    const same = new AdminClient(server.url);
+    same.cookie = dave.cookie;
+    expect((await dave.delete("/session")).status).toBe(204);
+    expect((await same.get("/me")).status).toBe(401);
+
+    // The refused request again: its refusal, as given, without the session being looked up.
+    const replayed = await preview(same);
+    expect(replayed.status).toBe(503);
+    expect(replayed.headers.get("retry-after")).toBe(String(TIMEOUT_MS / 1000));
+    expect(replayed.body).toEqual(refused.body);
+    // Answered when the refusal's Retry-After had passed: the next one is looked up.
+    expect((await preview(same)).status).toBe(401);
+    await flooding;
+  }, 60_000);
+
   it("a create or preview of a workspace at its render limit is refused before its body is read; a stranger's body is never read", async () => {
     const b = flood(WORKSPACE_PENDING + 4, () =>
       owner.post<{ message: string }>(`/workspaces/${wsB}/blogs`, {

@@ -21,6 +21,7 @@ import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
 import { limitAndAuditHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
+import { refusalReplay } from "./refusal-replay.js";
 import { renderAdmission } from "./render-admission.js";
 import { sessionHandlers } from "./session-routes.js";
 import { usageHandlers } from "./usage-routes.js";
@@ -122,6 +123,10 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   // Host and Origin first (guards.ts): a refused request's body is never parsed.
   router.use(originCheck(deps.publicOrigin));
+  // A request a limit has just refused, repeated by the same session, is refused again before
+  // anything is looked up or read (refusal-replay.ts).
+  const refusals = refusalReplay();
+  router.use(refusals.replay);
   // Bodies (http/json-body.ts), read before the validator, which judges them, and only for the
   // operations admin.yaml gives one. A blog's create, update and preview take up to
   // BLOG_BODY_LIMIT_BYTES (its bodyMarkdown may hold 200,000 characters), and only from a
@@ -216,6 +221,6 @@ export function adminRouter(deps: AdminDeps): Router {
   // when response validation (tests, development) refuses an error response, the validator
   // hands its own error to the `next` of this router, which must still lead to an error
   // handler; from the app's last handler it led to Express's HTML page, stack trace included.
-  router.use(errorHandler);
+  router.use(refusals.remember, errorHandler);
   return router;
 }
