@@ -10,7 +10,8 @@
  * five endpoints that never answer) through the admin API, then measures tenant A
  * (bench/fairness/tenant-a.ts: its consumers' list p50/p99, its saves' success and p99, its
  * webhook deliveries' lag) in windows of S seconds: alone, then beside each abuser in turn
- * (bench/fairness/abusers.ts). Prints each window, the ratios to alone and the targets met or
+ * (bench/fairness/abusers.ts), each run in a child process of its own
+ * (bench/fairness/abuser-process.ts) so that its loops never delay the measuring event loop. Prints each window, the ratios to alone and the targets met or
  * missed, and writes them into BENCHMARKS.md's "fairness" section (unless --no-write).
  */
 import { writeFile } from "node:fs/promises";
@@ -18,12 +19,8 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { FAIRNESS, readOrEmpty, withSection } from "./benchmarks-section.js";
-import {
-  type Abuse,
-  noAccountBodies,
-  tenantBRenders,
-  tenantBWebhooks,
-} from "./fairness/abusers.js";
+import { startAbuserProcess } from "./fairness/abuser-process.js";
+import { type Abuse, ABUSES as ALL } from "./fairness/abusers.js";
 import { startReceiver } from "./fairness/http.js";
 import { fairnessReport } from "./fairness/report.js";
 import { measureTenantA, type WindowFigures } from "./fairness/tenant-a.js";
@@ -58,13 +55,7 @@ const options = optionsOrExit({
 });
 const seconds = options.seconds ?? 15;
 const connections = options.connections ?? 4;
-const ALL: Record<string, Abuse> = {
-  bodies: noAccountBodies,
-  renders: tenantBRenders,
-  webhooks: tenantBWebhooks,
-};
 const chosen = options.abusers ?? Object.keys(ALL);
-const ABUSES = chosen.flatMap((name) => ALL[name] ?? []);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main() {
@@ -92,9 +83,11 @@ async function main() {
     log(`tenant A alone, ${seconds} s…`);
     const alone = await measure();
     const beside: { abuse: Abuse; figures: WindowFigures; answered: string }[] = [];
-    for (const abuse of ABUSES) {
+    for (const name of chosen) {
+      const abuse = ALL[name];
+      if (abuse === undefined) continue;
       log(`tenant A beside ${abuse.name}, ${seconds} s…`);
-      const abuser = abuse.start(base, tenants);
+      const abuser = await startAbuserProcess(name, base, tenants.b);
       const figures = await measure();
       beside.push({ abuse, figures, answered: await abuser.stop() });
     }

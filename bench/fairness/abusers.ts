@@ -7,12 +7,12 @@
  */
 import { gzipSync } from "node:zlib";
 import { PATHOLOGICAL } from "../../test/support/pathological-markdown.js";
-import type { Tenants } from "./tenants.js";
+import type { TenantB } from "./tenants.js";
 
 export interface Abuse {
   readonly name: string;
   /** Starts abusing; `stop` ends it and resolves with what the abuser was answered. */
-  start(base: string, tenants: Tenants): { stop(): Promise<string> };
+  start(base: string, b: TenantB): { stop(): Promise<string> };
 }
 
 const tally = () => {
@@ -80,7 +80,7 @@ const SLOWEST = PATHOLOGICAL["underscore emphasis (_a…)"] ?? "";
 
 export const tenantBRenders: Abuse = {
   name: "tenant B: 9 parallel previews and 2 parallel saves of the slowest Markdown body",
-  start: (_base, { b }) => {
+  start: (_base, b) => {
     const send = (p: string, body: unknown) => async () =>
       (await b.admin("POST", `/workspaces/${b.workspace}${p}`, body)).status;
     const previews = loops(9, send("/blogs/preview", { bodyMarkdown: SLOWEST }), "previews");
@@ -91,7 +91,7 @@ export const tenantBRenders: Abuse = {
 
 export const tenantBWebhooks: Abuse = {
   name: "tenant B: 5 endpoints that never answer, 150 test events at once, then 5 a second, and a blog released again every second",
-  start: (_base, { b }) => {
+  start: (_base, b) => {
     const { admin, workspace, endpoints, blogs } = b;
     let n = 0;
     const test = async () => {
@@ -124,4 +124,11 @@ export const tenantBWebhooks: Abuse = {
       },
     };
   },
+};
+
+/** The abusers by the names `--abusers` takes, in the order the bench runs them. */
+export const ABUSES: Readonly<Record<string, Abuse>> = {
+  bodies: noAccountBodies,
+  renders: tenantBRenders,
+  webhooks: tenantBWebhooks,
 };

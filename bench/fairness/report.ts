@@ -50,7 +50,8 @@ export function fairnessReport(run: FairnessRun): string {
       `Pressroom as \`npm start\` runs it on the embedded database; tenant A's ${run.connections} ` +
       `closed-loop consumer connections (list, page of 20), one writer saving blog after blog, and a ` +
       `blog released every second to a webhook endpoint that answers at once; windows of ${run.seconds} s, ` +
-      "alone and beside each abuser in turn, in one run. Ratios are to A alone.",
+      "alone and beside each abuser in turn (each in a process of its own, on the same cores), in " +
+      "one run. Ratios are to A alone.",
     "",
     "| tenant A's window | consumer p50 | consumer p99 (ratio) | saves ok | save p99 (ratio) | webhook lag p50 / max (max from the write) |",
     "|---|---|---|---|---|---|",

@@ -7,19 +7,39 @@
 import { type AdminCall, adminClient, ok } from "../admin-client.js";
 import { type Receiver, startSilentEndpoint } from "./http.js";
 
+/** Tenant B as its abusers need it: where it works, and how it signs in. */
+export interface TenantBPlace {
+  readonly email: string;
+  readonly password: string;
+  readonly workspace: string;
+  readonly endpoints: readonly string[];
+  readonly blogs: readonly string[];
+}
+
+/** Tenant B signed in. */
+export interface TenantB extends TenantBPlace {
+  readonly admin: AdminCall;
+}
+
 export interface Tenants {
   readonly a: { readonly admin: AdminCall; readonly workspace: string; readonly key: string };
-  readonly b: {
-    readonly admin: AdminCall;
-    readonly workspace: string;
-    readonly endpoints: readonly string[];
-    readonly blogs: readonly string[];
-  };
+  readonly b: TenantBPlace;
   close(): Promise<void>;
+}
+
+/** Signs tenant B in, with a session of its own (an abuser process's). */
+export async function signInB(base: string, place: TenantBPlace): Promise<TenantB> {
+  const admin = adminClient(base);
+  ok(
+    "B signs in",
+    await admin("POST", "/session", { email: place.email, password: place.password }),
+  );
+  return { ...place, admin };
 }
 
 const BODY = "A paragraph of *ordinary* text with a [link](https://example.com/).\n\n".repeat(30);
 const PASSWORD = "bench password 1";
+const B_EMAIL = "b@example.com";
 
 /** Creates a blog in `workspace` and releases it; its ID. */
 export async function releasedBlog(admin: AdminCall, workspace: string, title: string) {
@@ -69,7 +89,7 @@ export async function makeTenants(base: string, receiver: Receiver): Promise<Ten
   const invitation = ok(
     "invite B",
     await owner<{ link: string }>("POST", `/workspaces/${wsB}/invitations`, {
-      email: "b@example.com",
+      email: B_EMAIL,
       role: "owner",
     }),
   );
@@ -98,7 +118,7 @@ export async function makeTenants(base: string, receiver: Receiver): Promise<Ten
   for (let i = 0; i < 5; i++) blogs.push(await releasedBlog(abuser, wsB, `Tenant B blog ${i}`));
   return {
     a: { admin: owner, workspace: wsA, key },
-    b: { admin: abuser, workspace: wsB, endpoints, blogs },
+    b: { email: B_EMAIL, password: PASSWORD, workspace: wsB, endpoints, blogs },
     close: async () => {
       await Promise.all(silent.map((s) => s.close()));
     },
