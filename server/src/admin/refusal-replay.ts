@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { DomainError } from "../domain-error.js";
+import { hashToken } from "../sessions/sessions-store.js";
 import { sessionTokenOf } from "./guards.js";
 
 /** Longest a refusal is replayed, however long the Retry-After it gave. */
-export const REPLAY_MAX_MS = 1000;
+const REPLAY_MAX_MS = 1000;
 
 /** Refusals remembered at once; past it the oldest is forgotten first. */
 const MAX_REMEMBERED = 10_000;
@@ -45,8 +45,7 @@ export function refusalReplay(now: () => number = () => performance.now()) {
   const keyOf = (req: Request): string | undefined => {
     const token = sessionTokenOf(req);
     if (token === undefined) return undefined;
-    const session = createHash("sha256").update(token).digest("base64url");
-    return `${session} ${req.method} ${req.path}`;
+    return `${hashToken(token)} ${req.method} ${req.path}`;
   };
 
   const replay: RequestHandler = (req, _res, next) => {

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Collections, UserDoc } from "../db/collections.js";
 import { DomainError } from "../domain-error.js";
 
-const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+/** How a session token is stored and known: its SHA-256, never the token itself. */
+export const hashToken = (token: string) =>
+  createHash("sha256").update(token, "utf8").digest("hex");
 
 export const SESSIONS_ENDED_MESSAGE =
   "The account's password changed or its sessions were ended while signing in. Sign in again.";
