@@ -10,7 +10,7 @@ import { writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import { Session } from "node:inspector/promises";
 import type { MongoClient } from "mongodb";
-import { connectMongo } from "../server/src/db/mongo.js";
+import { connectMongo } from "../server/src/platform/db/mongo.js";
 
 export interface ServerCounters {
   /**

@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureEmbeddedDbBinary } from "../server/src/db/embedded.js";
+import { ensureEmbeddedDbBinary } from "../server/src/platform/embedded-db/launcher.js";
 import { DB_SCALING, readOrEmpty, withSection } from "./benchmarks-section.js";
 import { type ColdBuild, coldBuild } from "./db-scaling/cold-build.js";
 import type { VariantResult } from "./db-scaling/measures.js";

@@ -11,7 +11,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmbeddedDb } from "../server/src/db/embedded.js";
+import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import { NODE_FLAGS } from "./start-flags.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

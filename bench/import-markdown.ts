@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { MongoClient } from "mongodb";
-import { startEmbeddedDb } from "../server/src/db/embedded.js";
+import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import { createStores } from "../server/src/stores.js";
 import { readMarkdownFolder } from "../server/src/transfer/markdown-reader.js";
 import { optionsOrExit } from "./options.js";

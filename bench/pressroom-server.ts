@@ -11,16 +11,16 @@
  * server's own build, `server/dist` (run.ts runs `tsc -p server` first, as `npm run build` does).
  * Not the copy of server/src that `tsc -p bench` also emits under bench/dist/server/src: the
  * server finds its spec files, docs page and dashboard relative to its own module
- * (server/src/paths.ts: `../../openapi/openapi.yaml`, `../dist/docs/index.html`, …), which holds
+ * (server/src/platform/paths.ts: `../../../openapi/openapi.yaml`, `../../dist/docs/index.html`, …), which holds
  * in server/src and server/dist but not one level deeper in bench/dist/server/src. server/dist
  * has no declaration files, so its modules are loaded through a non-literal specifier (which
  * TypeScript leaves untyped) and typed as the sources they are compiled from.
  */
 import type * as AppModule from "../server/src/app.js";
-import type * as ConfigModule from "../server/src/config.js";
-import type * as CollectionsModule from "../server/src/db/collections.js";
-import type * as HttpServerModule from "../server/src/http-server.js";
-import type * as LoggerModule from "../server/src/logger.js";
+import type * as ConfigModule from "../server/src/platform/config.js";
+import type * as CollectionsModule from "../server/src/platform/db/collections.js";
+import type * as HttpServerModule from "../server/src/platform/http/server.js";
+import type * as LoggerModule from "../server/src/platform/logger.js";
 import { benchMongoClient, serveControl, trackServer } from "./child-control.js";
 
 /** A module of server/dist, through the workspace package `@pressroom/server` (server/). */
@@ -30,10 +30,10 @@ const fromDist = <Module>(file: string): Promise<Module> =>
 const [{ createApp }, { loadConfig }, { ensureIndexes }, { listen, urlOf }, { createLogger }] =
   await Promise.all([
     fromDist<typeof AppModule>("app.js"),
-    fromDist<typeof ConfigModule>("config.js"),
-    fromDist<typeof CollectionsModule>("db/collections.js"),
-    fromDist<typeof HttpServerModule>("http-server.js"),
-    fromDist<typeof LoggerModule>("logger.js"),
+    fromDist<typeof ConfigModule>("platform/config.js"),
+    fromDist<typeof CollectionsModule>("platform/db/collections.js"),
+    fromDist<typeof HttpServerModule>("platform/http/server.js"),
+    fromDist<typeof LoggerModule>("platform/logger.js"),
   ]);
 
 const config = loadConfig();

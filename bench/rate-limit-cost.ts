@@ -22,8 +22,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { MongoClient } from "mongodb";
-import { collections } from "../server/src/db/collections.js";
-import { startEmbeddedDb } from "../server/src/db/embedded.js";
 import {
   rateLimitFields,
   reserveOf,
@@ -32,7 +30,9 @@ import {
 import { RateLimiter } from "../server/src/limits/rate-limiter.js";
 import { outcomeOf } from "../server/src/limits/usage-buckets.js";
 import { UsageRecorder } from "../server/src/limits/usage-recorder.js";
-import { createLogger } from "../server/src/logger.js";
+import { collections } from "../server/src/platform/db/collections.js";
+import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
+import { createLogger } from "../server/src/platform/logger.js";
 import { createStores } from "../server/src/stores.js";
 import { RATE_LIMITS, readOrEmpty, withSection } from "./benchmarks-section.js";
 import type { Child } from "./measure.js";

@@ -17,8 +17,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MongoClient } from "mongodb";
-import { ensureIndexes } from "../server/src/db/collections.js";
-import { startEmbeddedDb } from "../server/src/db/embedded.js";
+import { ensureIndexes } from "../server/src/platform/db/collections.js";
+import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import {
   DB_SCALING,
   FAIRNESS,

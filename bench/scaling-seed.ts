@@ -11,8 +11,8 @@
  */
 import type { Db } from "mongodb";
 import { TAGS_NORMALISED_MARKER } from "../server/src/blogs/tag-migration.js";
-import { type BlogDoc, collections } from "../server/src/db/collections.js";
-import { newId } from "../server/src/ids.js";
+import { type BlogDoc, collections } from "../server/src/platform/db/collections.js";
+import { newId } from "../server/src/platform/ids.js";
 import { createStores } from "../server/src/stores.js";
 import { benchBlog, WORDS } from "./seed.js";
 

@@ -6,8 +6,8 @@
  */
 import type { Db } from "mongodb";
 import { excerptOf, renderMarkdown } from "../server/src/blogs/render.js";
-import { type BlogDoc, collections } from "../server/src/db/collections.js";
-import { randomBase62 } from "../server/src/ids.js";
+import { type BlogDoc, collections } from "../server/src/platform/db/collections.js";
+import { randomBase62 } from "../server/src/platform/ids.js";
 import { createStores } from "../server/src/stores.js";
 
 export const COUNTS = { released: 1000, draft: 500, removed: 100 } as const;

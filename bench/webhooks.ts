@@ -21,7 +21,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
-import { startEmbeddedDb } from "../server/src/db/embedded.js";
+import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import { createStores } from "../server/src/stores.js";
 import type { Child } from "./measure.js";
 import { optionsOrExit } from "./options.js";

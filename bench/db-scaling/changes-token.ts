@@ -6,7 +6,7 @@
  */
 import { MongoClient } from "mongodb";
 import { changeTokens } from "../../server/src/changes/change-token.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { createStores } from "../../server/src/stores.js";
 
 export async function caughtUpToken(

@@ -101,7 +101,7 @@ func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * ti
 // appShapes lists the queries of server/src: blogs/blogs-store.ts, workspaces/workspaces-store.ts,
 // keys/keys-store.ts, keys/key-roll.ts, keys/expiry-sweeper.ts, keys/rate-limit-settings.ts,
 // audit/audit-log.ts, workspaces/owner-guard.ts, invitations/invitations-store.ts,
-// users/users-store.ts, sessions/sessions-store.ts, sessions/sweeper.ts,
+// users/users-store.ts, sessions/sessions-store.ts, platform/db/ttl-sweeper.ts,
 // sessions/sign-in-throttle.ts, blogs/blog-writes.ts and webhooks/ (endpoints-store.ts,
 // outbox-relay.ts, delivery-worker.ts, attempt-claims.ts, endpoint-health.ts, delivery-log.ts,
 // manual-deliveries.ts, retention.ts), with values that select seeded documents (seedApp).
@@ -281,7 +281,7 @@ func appShapes() []appShape {
 		// the last owner (workspaces/owner-guard.ts, workspaces-store.ts changeRole)
 		{coll: "memberships", name: "owners `countDocuments({workspaceId, role})`", run: countDocuments(d(e("workspaceId", "ws_0010"), e("role", "owner")))},
 		{coll: "memberships", name: "role change `updateOne({_id}, {$set: {role}})`", run: updateOne(d(e("_id", "ws_0012:usr_0012")), d(e("$set", d(e("role", "owner")))), 1)},
-		// invitations (invitations/invitations-store.ts, sessions/sweeper.ts)
+		// invitations (invitations/invitations-store.ts, platform/db/ttl-sweeper.ts)
 		{coll: "invitations", name: "link `findOne({tokenHash})`", run: findOne(d(e("tokenHash", "t_0010")))},
 		{coll: "invitations", name: "a workspace's `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt")))},
 		{coll: "invitations", name: "withdraw `deleteOne({_id, workspaceId, acceptedAt: null})`", run: deleteOne(d(e("_id", "inv_0011"), e("workspaceId", "ws_0011"), e("acceptedAt", nil)))},
@@ -292,13 +292,13 @@ func appShapes() []appShape {
 		// markers (users-store.ts)
 		{coll: "markers", name: "setup needed `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "setup")), options.Count().SetLimit(1))},
 		{coll: "markers", name: "setup undone `deleteOne({_id})`", run: deleteOne(d(e("_id", "setup")))},
-		// sessions (sessions-store.ts, sweeper.ts)
+		// sessions (sessions-store.ts, platform/db/ttl-sweeper.ts)
 		{coll: "sessions", name: "`findOne({_id})`", run: findOne(d(e("_id", "s_0010")))},
 		{coll: "sessions", name: "sign out / expired `deleteOne({_id})`", run: deleteOne(d(e("_id", "s_0010")))},
 		{coll: "sessions", name: "password change: the others `deleteMany({userId, _id: {$ne}})`", run: deleteMany(d(e("userId", "usr_0020"), e("_id", d(e("$ne", "s_0020")))))},
 		{coll: "sessions", name: "sign out everywhere `deleteMany({userId})`", run: deleteMany(d(e("userId", "usr_0021")))},
 		{coll: "sessions", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-500))))))},
-		// signInFailures (sign-in-throttle.ts, sweeper.ts)
+		// signInFailures (sign-in-throttle.ts, platform/db/ttl-sweeper.ts)
 		{coll: "signInFailures", name: "count by email `countDocuments({email, expiresAt: {$gt}})`", run: countDocuments(d(e("email", "u0010@example.com"), e("expiresAt", live))), bounded: small},
 		{coll: "signInFailures", name: "count by address `countDocuments({address, expiresAt: {$gt}})`", run: countDocuments(d(e("address", "10.0.0.10"), e("expiresAt", live))), bounded: small},
 		{coll: "signInFailures", name: "oldest live by email, `.sort({expiresAt: 1, _id: 1}).limit(1)`", run: find(d(e("email", "u0010@example.com"), e("expiresAt", live)), options.Find().SetSort(asc("expiresAt")).SetLimit(1)), bounded: small},
@@ -380,7 +380,7 @@ func appShapes() []appShape {
 	}
 }
 
-// createAppIndexes creates the indexes of server/src/db/collections.ts (ensureIndexes), one per
+// createAppIndexes creates the indexes of server/src/platform/db/collections.ts (ensureIndexes), one per
 // command as the app does. The app asks for TTL indexes on sessions, signInFailures and
 // invitations; FerretDB refuses TTL indexes, and there the app creates session_expiry,
 // failure_expiry and invitation_expiry as plain {expiresAt: 1} ({keepUntil: 1}) indexes instead (see ensureIndexes in collections.ts): so does this.
@@ -456,7 +456,7 @@ func createAppWebhookIndexes(ctx context.Context, t *testing.T, db *mongo.Databa
 	}
 }
 
-// createAppBlogIndexes creates the blog indexes the app creates (server/src/db/collections.ts,
+// createAppBlogIndexes creates the blog indexes the app creates (server/src/platform/db/collections.ts,
 // ensureIndexes), one per command as the app does.
 func createAppBlogIndexes(ctx context.Context, t *testing.T, blogs *mongo.Collection) {
 	t.Helper()

@@ -1,6 +1,6 @@
 package main
 
-// One-shot modes for `pressroom db backup` and `pressroom db restore` (server/src/db/backup.ts):
+// One-shot modes for `pressroom db backup` and `pressroom db restore` (server/src/platform/embedded-db/backup.ts):
 // a consistent copy of one live database file, and the check of a copy. Both print one JSON
 // object (a report) on stdout; errors go to stderr with exit code 1.
 

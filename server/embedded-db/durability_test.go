@@ -596,7 +596,7 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// buildLauncher builds this directory's launcher (as embedded.ts does) into a temporary dir.
+// buildLauncher builds this directory's launcher (as server/src/platform/embedded-db/launcher.ts does) into a temporary dir.
 func buildLauncher(ctx context.Context, t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "pressroom-db")

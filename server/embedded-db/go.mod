@@ -70,5 +70,5 @@ require (
 	modernc.org/token v1.1.0 // indirect
 )
 // FerretDB v1.24.2 plus ferretdb.patch, made by prepare-ferretdb.mjs (run it before any go
-// command here; embedded.ts and `npm run test:db` do). See README.md, "The FerretDB patch".
+// command here; server/src/platform/embedded-db/launcher.ts and `npm run test:db` do). See README.md, "The FerretDB patch".
 replace github.com/FerretDB/FerretDB v1.24.2 => ./.ferretdb

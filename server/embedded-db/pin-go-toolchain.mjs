@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes go-toolchain.json: the Go toolchain that embedded.ts fetches when no suitable `go` is on
+// Writes go-toolchain.json: the Go toolchain that server/src/platform/embedded-db/launcher.ts fetches when no suitable `go` is on
 // PATH, and the h1: hash of its module zip per platform, as go.sum and sum.golang.org record it.
 // Run by a maintainer, with a Go of their own: `node pin-go-toolchain.mjs go1.26.8`.
 // `go mod download` checks each zip against the checksum database (GOSUMDB=sum.golang.org; Go

@@ -4,7 +4,7 @@
 // checks it against go.sum; its hash is compared with go.sum here too), plus ferretdb.patch,
 // applied strictly (every context line must match at its stated line; no fuzz, no offsets).
 // Deterministic and idempotent: skipped when .ferretdb/ was made from the same inputs.
-// Run before any `go` command in this directory (embedded.ts and `npm run test:db` do).
+// Run before any `go` command in this directory (server/src/platform/embedded-db/launcher.ts and `npm run test:db` do).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs a command with the Go that builds the embedded database first on PATH: the `go` on PATH if
-// it is new enough, else the official toolchain that embedded.ts fetches (see README.md, "Without
+// it is new enough, else the official toolchain that server/src/platform/embedded-db/launcher.ts fetches (see README.md, "Without
 // Go"). `npm run test:db` runs `go test` through it. Needs server/dist (npm run build).
 //   node with-go.mjs <command> [args…]
 import { spawnSync } from "node:child_process";

@@ -4,16 +4,7 @@ import type { Db } from "mongodb";
 import type { Registry } from "prom-client";
 import { adminRouter } from "./admin/admin-router.js";
 import { renderPool } from "./blogs/render-pool.js";
-import type { Config } from "./config.js";
 import { consumerRouter } from "./consumer/consumer-routes.js";
-import { dashboardRouter } from "./dashboard-static.js";
-import { collections } from "./db/collections.js";
-import { docsRouter } from "./docs.js";
-import { healthRouter } from "./health.js";
-import { errorHandler, notFoundHandler } from "./http/errors.js";
-import { requestContext } from "./http/request-context.js";
-import { specValidator } from "./http/spec-validator.js";
-import { readSpec } from "./http/validator-warm-up.js";
 import type { Mailer } from "./invitations/mailer.js";
 import { startExpirySweeper } from "./keys/expiry-sweeper.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
@@ -22,19 +13,28 @@ import { RateLimiter } from "./limits/rate-limiter.js";
 import { UsageRecorder } from "./limits/usage-recorder.js";
 import { usageStore } from "./limits/usage-store.js";
 import { workspaceLimits } from "./limits/workspace-limits.js";
-import type { Logger } from "./logger.js";
-import { observeDbCommands } from "./metrics/db-commands.js";
-import { httpMetrics } from "./metrics/http-metrics.js";
-import { createMetrics } from "./metrics/metrics.js";
+import type { Config } from "./platform/config.js";
+import { collections } from "./platform/db/collections.js";
+import { startSweeper } from "./platform/db/ttl-sweeper.js";
+import { dashboardRouter } from "./platform/http/dashboard-static.js";
+import { docsRouter } from "./platform/http/docs.js";
+import { errorHandler, notFoundHandler } from "./platform/http/errors.js";
+import { healthRouter } from "./platform/http/health.js";
+import { requestContext } from "./platform/http/request-context.js";
+import { specValidator } from "./platform/http/spec-validator.js";
+import { readSpec } from "./platform/http/validator-warm-up.js";
+import type { Logger } from "./platform/logger.js";
+import { observeDbCommands } from "./platform/metrics/db-commands.js";
+import { httpMetrics } from "./platform/metrics/http-metrics.js";
+import { createMetrics } from "./platform/metrics/metrics.js";
 import {
   ADMIN_SPEC_PATH,
   CONSUMER_SPEC_PATH,
   DASHBOARD_DIST_PATH,
   DOCS_HTML_PATH,
-} from "./paths.js";
-import { startSweeper } from "./sessions/sweeper.js";
+} from "./platform/paths.js";
+import type { Tracing } from "./platform/tracing/tracing.js";
 import { createStores, type StoreOptions } from "./stores.js";
-import type { Tracing } from "./tracing/tracing.js";
 import { startWebhookRetention } from "./webhooks/retention.js";
 import {
   startWebhookDelivery,
@@ -65,14 +65,14 @@ export interface AppDeps {
    * owner hands each link over.
    */
   readonly mailer?: Mailer;
-  /** OpenTelemetry tracing (tracing/tracing.ts), when OTEL_* asks for it; its owner closes it. */
+  /** OpenTelemetry tracing (platform/tracing/tracing.ts), when OTEL_* asks for it; its owner closes it. */
   readonly tracing?: Tracing;
 }
 
 export interface App {
   /** The request handler, for `http.createServer`. */
   readonly handler: Express;
-  /** The app's metrics (metrics/metrics.ts), served by the metrics listener when METRICS_PORT is set. */
+  /** The app's metrics (platform/metrics/metrics.ts), served by the metrics listener when METRICS_PORT is set. */
   readonly metrics: Registry;
   /**
    * Readies, before the server listens, what would otherwise be made on the first requests:
@@ -159,7 +159,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
 
   const app = express();
   app.disable("x-powered-by");
-  // Consumer responses set their own strong ETags (http/conditional.ts).
+  // Consumer responses set their own strong ETags (platform/http/conditional.ts).
   app.set("etag", false);
   app.set("query parser", "simple");
   // Which proxies' X-Forwarded-For to believe for `req.ip` (sign-in throttling counts by it).

@@ -1,15 +1,15 @@
 import { isLoopbackHostname } from "./admin/guards.js";
 import { createApp } from "./app.js";
-import { type Config, loadConfig } from "./config.js";
-import { openDatabase } from "./db/database.js";
-import { closeGracefully, type DrainableServer, listen, urlOf } from "./http-server.js";
-import { createLogger, type Logger, logFormatFor } from "./logger.js";
+import { type Config, loadConfig } from "./platform/config.js";
+import { openDatabase } from "./platform/db/database.js";
+import { closeGracefully, type DrainableServer, listen, urlOf } from "./platform/http/server.js";
+import { createLogger, type Logger, logFormatFor } from "./platform/logger.js";
 import {
   type MetricsServer,
   metricsReachNote,
   startMetricsServer,
-} from "./metrics/metrics-server.js";
-import { startTracing } from "./tracing/tracing.js";
+} from "./platform/metrics/metrics-server.js";
+import { startTracing } from "./platform/tracing/tracing.js";
 
 /**
  * `npm start` / `pressroom start`: database (MONGODB_URI or embedded), app, HTTP server, and a

@@ -5,9 +5,9 @@
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { collections } from "../../server/src/db/collections.js";
 import { logExpiredKeys, startExpirySweeper } from "../../server/src/keys/expiry-sweeper.js";
-import { createLogger } from "../../server/src/logger.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import { createLogger } from "../../server/src/platform/logger.js";
 import { createStores } from "../../server/src/stores.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";

@@ -12,9 +12,9 @@ import {
   normaliseStoredTags,
   TAGS_NORMALISED_MARKER,
 } from "../../server/src/blogs/tag-migration.js";
-import { loadConfig } from "../../server/src/config.js";
-import { collections } from "../../server/src/db/collections.js";
-import { openDatabase } from "../../server/src/db/database.js";
+import { loadConfig } from "../../server/src/platform/config.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import { openDatabase } from "../../server/src/platform/db/database.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";

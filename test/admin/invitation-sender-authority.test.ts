@@ -5,7 +5,7 @@
 // audit entries every member reads (admin.yaml, listAudit and AuditDetails), never an email.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
 import { holdPoints } from "../support/hold-points.js";

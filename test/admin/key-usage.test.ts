@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { collections } from "../../server/src/db/collections.js";
-import { purgeExpired } from "../../server/src/sessions/sweeper.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import { purgeExpired } from "../../server/src/platform/db/ttl-sweeper.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { get, stores } from "../support/fixtures.js";
 import { setKeyRateLimit } from "../support/rate-limits.js";

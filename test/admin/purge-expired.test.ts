@@ -7,16 +7,16 @@ import { Writable } from "node:stream";
 import type { Db } from "mongodb";
 import { MongoServerError } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { collections, ensureIndexes } from "../../server/src/db/collections.js";
-import { DomainError } from "../../server/src/domain-error.js";
-import { createLogger } from "../../server/src/logger.js";
+import { collections, ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { purgeExpired, startSweeper } from "../../server/src/platform/db/ttl-sweeper.js";
+import { DomainError } from "../../server/src/platform/domain-error.js";
+import { createLogger } from "../../server/src/platform/logger.js";
 import {
   MAX_FAILURES,
   MAX_FAILURES_PER_ADDRESS,
   signInThrottle,
   WINDOW_MS,
 } from "../../server/src/sessions/sign-in-throttle.js";
-import { purgeExpired, startSweeper } from "../../server/src/sessions/sweeper.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 
 let t: TestDb;

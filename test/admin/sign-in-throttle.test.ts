@@ -5,7 +5,7 @@
 // A password check is visible from outside as any answer other than 429 (401 or 200): the
 // server answers 429 before it looks at the password, and only then.
 import { beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/src/config.js";
+import { ConfigError, loadConfig } from "../../server/src/platform/config.js";
 import {
   addressKey,
   MAX_FAILURES,

@@ -5,7 +5,7 @@ import { parse } from "yaml";
 import type { components } from "../../openapi/generated/admin.js";
 import { normaliseStoredTags } from "../../server/src/blogs/tag-migration.js";
 import { normaliseTag, normaliseTags, REFUSED_CLASS } from "../../server/src/blogs/tag-rule.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

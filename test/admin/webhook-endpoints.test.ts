@@ -8,7 +8,10 @@
 // are inserted directly, as it would write them (collections.ts, WebhookAttemptDoc).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import type { WebhookAttemptDoc, WebhookDeliveryDoc } from "../../server/src/db/collections.js";
+import type {
+  WebhookAttemptDoc,
+  WebhookDeliveryDoc,
+} from "../../server/src/platform/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Blog } from "../../server/src/api-types.js";
 import { toBlog } from "../../server/src/blogs/blog-view.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import type { Blog } from "../../server/src/platform/http/consumer-types.js";
 import { createStores } from "../../server/src/stores.js";
 import { Mirror, releasedBlogs } from "../support/changes-mirror.js";
 import { stores } from "../support/fixtures.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Blog, BlogList } from "../../server/src/api-types.js";
+import type { Blog, BlogList } from "../../server/src/platform/http/consumer-types.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ChangePage } from "../../server/src/api-types.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import type { ChangePage } from "../../server/src/platform/http/consumer-types.js";
 import { Mirror, releasedBlogs, signedToken } from "../support/changes-mirror.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

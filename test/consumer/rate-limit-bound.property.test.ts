@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { reserveOf } from "../../server/src/limits/rate-limit-policy.js";
 import { RateLimiter } from "../../server/src/limits/rate-limiter.js";
-import { createLogger } from "../../server/src/logger.js";
+import { createLogger } from "../../server/src/platform/logger.js";
 
 /**
  * The bound README's "Rate limits" states, as a property: n limiters (instances) sharing one

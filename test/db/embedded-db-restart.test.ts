@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { ensureIndexes } from "../../server/src/db/collections.js";
-import { type EmbeddedDb, startEmbeddedDb } from "../../server/src/db/embedded.js";
-import { connectMongo } from "../../server/src/db/mongo.js";
 import { hashKey } from "../../server/src/keys/key-format.js";
+import { ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { connectMongo } from "../../server/src/platform/db/mongo.js";
+import {
+  type EmbeddedDb,
+  startEmbeddedDb,
+} from "../../server/src/platform/embedded-db/launcher.js";
 import { get, seedWorkspace, stores } from "../support/fixtures.js";
 import { unthrottle } from "../support/rate-limits.js";
 import { recordDatabase } from "../support/secret-scan.js";

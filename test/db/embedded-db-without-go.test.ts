@@ -1,6 +1,6 @@
 // `npm start` on a machine without Go: with every `go` hidden from PATH, the embedded database is
-// built by the official Go toolchain fetched from the Go module proxy (server/src/db/
-// go-toolchain.ts), and it starts and answers. The build goes to a directory of its own, so it
+// built by the official Go toolchain fetched from the Go module proxy (server/src/platform/
+// embedded-db/go-toolchain.ts), and it starts and answers. The build goes to a directory of its own, so it
 // really runs; the caches are the user's: the toolchain (~/.cache/pressroom, 72 MB from GOPROXY)
 // is downloaded only by the first run on a machine, and Go's build cache, warm after
 // `npm run build:db`, makes the build itself take seconds.
@@ -11,8 +11,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import { expect, it } from "vitest";
-import { startEmbeddedDb } from "../../server/src/db/embedded.js";
-import { defaultCacheDir, hostPlatform } from "../../server/src/db/go-toolchain.js";
+import {
+  defaultCacheDir,
+  hostPlatform,
+} from "../../server/src/platform/embedded-db/go-toolchain.js";
+import { startEmbeddedDb } from "../../server/src/platform/embedded-db/launcher.js";
 
 const pin = JSON.parse(
   await readFile(new URL("../../server/embedded-db/go-toolchain.json", import.meta.url), "utf8"),

@@ -1,4 +1,4 @@
-// The Go toolchain fetch behind "npm start without Go" (server/src/db/go-toolchain.ts), against
+// The Go toolchain fetch behind "npm start without Go" (server/src/platform/embedded-db/go-toolchain.ts), against
 // a local HTTP server acting as GOPROXY that serves a small fake toolchain zip: the download, the
 // h1: check (a tampered zip is refused and leaves nothing behind), the unpacking as Go does it,
 // the per-user cache, GOPROXY's list, and when PATH's go is used. No network.
@@ -12,7 +12,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashZip } from "../../server/src/db/go-dirhash.js";
+import { hashZip } from "../../server/src/platform/embedded-db/go-dirhash.js";
 import {
   atLeast,
   fetchToolchain,
@@ -20,7 +20,7 @@ import {
   goProxies,
   goVersionOf,
   type ToolchainPin,
-} from "../../server/src/db/go-toolchain.js";
+} from "../../server/src/platform/embedded-db/go-toolchain.js";
 
 const VERSION = "go1.99.0";
 const PLATFORM = "linux-amd64";

@@ -1,8 +1,8 @@
 import net from "node:net";
 import type { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureIndexes } from "../../server/src/db/collections.js";
-import { connectMongo } from "../../server/src/db/mongo.js";
+import { ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { connectMongo } from "../../server/src/platform/db/mongo.js";
 import { get, type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
 import { firstHost, proxiedUri, TcpProxy } from "../support/tcp-proxy.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -23,7 +23,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * driver 7.9's do after a dropped connection: `socket.write` returns false and writes nothing, so no `drain`
  * ever comes; the driver's socket timeout then destroys the socket without an error, and the
  * heartbeat waits for `drain` for good. (In the wild: a heartbeat written to a socket Node has
- * destroyed but not yet reported closed — see server/src/db/mongo.ts.)
+ * destroyed but not yet reported closed — see server/src/platform/db/mongo.ts.)
  */
 function stallNextHeartbeat(port: number): { stalled: Promise<void>; restore: () => void } {
   const original = net.Socket.prototype.write;

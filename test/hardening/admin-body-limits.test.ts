@@ -6,9 +6,9 @@
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { loadConfig } from "../../server/src/config.js";
-import { MAX_BODY_DEPTH, nestsDeeperThan } from "../../server/src/http/json-body.js";
-import { ADMIN_SPEC_PATH } from "../../server/src/paths.js";
+import { loadConfig } from "../../server/src/platform/config.js";
+import { MAX_BODY_DEPTH, nestsDeeperThan } from "../../server/src/platform/http/json-body.js";
+import { ADMIN_SPEC_PATH } from "../../server/src/platform/paths.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
 import { startHostileSenders } from "../support/hostile-senders.js";

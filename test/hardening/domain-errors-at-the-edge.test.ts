@@ -1,13 +1,13 @@
-// The domain throws errors with a code and knows nothing of HTTP (server/src/domain-error.ts);
-// the API's one error handler (server/src/http/errors.ts) answers each code with its status and
+// The domain throws errors with a code and knows nothing of HTTP (server/src/platform/domain-error.ts);
+// the API's one error handler (server/src/platform/http/errors.ts) answers each code with its status and
 // `{"message": …}` (openapi.yaml and admin.yaml, the `Error` schema), and a retry time with
 // `Retry-After` (README, "Production": 429 and 503 with Retry-After).
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DomainError, type DomainErrorCode } from "../../server/src/domain-error.js";
-import { errorHandler, STATUS_OF } from "../../server/src/http/errors.js";
-import { createLogger } from "../../server/src/logger.js";
+import { DomainError, type DomainErrorCode } from "../../server/src/platform/domain-error.js";
+import { errorHandler, STATUS_OF } from "../../server/src/platform/http/errors.js";
+import { createLogger } from "../../server/src/platform/logger.js";
 
 let server: ReturnType<ReturnType<typeof express>["listen"]>;
 let url: string;

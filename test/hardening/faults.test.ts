@@ -1,8 +1,8 @@
 import type { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureIndexes } from "../../server/src/db/collections.js";
-import { connectMongo } from "../../server/src/db/mongo.js";
 import { hashKey } from "../../server/src/keys/key-format.js";
+import { ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { connectMongo } from "../../server/src/platform/db/mongo.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { firstHost, proxiedUri, TcpProxy } from "../support/tcp-proxy.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

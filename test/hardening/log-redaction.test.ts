@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { redactKeys } from "../../server/src/logger.js";
+import { redactKeys } from "../../server/src/platform/logger.js";
 import { get, type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
 import { useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { type CliResult, runCli } from "../support/cli.js";
 import { get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

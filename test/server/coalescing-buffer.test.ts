@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CoalescingBuffer } from "../../server/src/coalescing-buffer.js";
 import { UsageRecorder } from "../../server/src/limits/usage-recorder.js";
-import { createLogger } from "../../server/src/logger.js";
+import { createLogger } from "../../server/src/platform/logger.js";
+import { CoalescingBuffer } from "../../server/src/platform/timers/coalescing-buffer.js";
 
-// The write-behind of lastUsedAt and usage counts (server/src/coalescing-buffer.ts): values
+// The write-behind of lastUsedAt and usage counts (server/src/platform/timers/coalescing-buffer.ts): values
 // recorded per request are written in one batch per window, and a failed write loses nothing.
 
 const quiet = createLogger("silent");

@@ -1,7 +1,7 @@
 // CONSUMER_RATE_LIMIT (README, "Configuration"): the server's default rate limit of keys,
 // REQUESTS/SECONDS or "off", default 1200/60, validated at boot with a message naming it.
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/src/config.js";
+import { ConfigError, loadConfig } from "../../server/src/platform/config.js";
 
 describe("CONSUMER_RATE_LIMIT — the server's default key limit", () => {
   it("defaults to 1200 requests per 60 seconds", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/src/config.js";
+import { ConfigError, loadConfig } from "../../server/src/platform/config.js";
 
 describe("configuration is read once and validated at boot", () => {
   it("has working defaults", () => {

@@ -2,7 +2,7 @@
 // server/src/blogs/fair-render-queue.ts), with renders that end when the test says so.
 import { describe, expect, it } from "vitest";
 import { fairRenderQueue, type RenderTag } from "../../server/src/blogs/fair-render-queue.js";
-import { DomainError } from "../../server/src/domain-error.js";
+import { DomainError } from "../../server/src/platform/domain-error.js";
 
 const LIMITS = {
   running: 2,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closeGracefully, listen, urlOf } from "../../server/src/http-server.js";
+import { closeGracefully, listen, urlOf } from "../../server/src/platform/http/server.js";
 import { pipeliningClient } from "../support/raw-http.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

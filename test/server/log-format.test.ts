@@ -3,8 +3,8 @@ import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../server/src/config.js";
-import { createLogger, logFormatFor } from "../../server/src/logger.js";
+import { loadConfig } from "../../server/src/platform/config.js";
+import { createLogger, logFormatFor } from "../../server/src/platform/logger.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RAW_KEY = `cp_live_${"Q".repeat(40)}`;

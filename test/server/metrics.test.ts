@@ -4,7 +4,7 @@ import { displayPrefix } from "../../server/src/keys/key-format.js";
 import {
   metricsReachNote,
   NO_TOKEN_LOOPBACK_ONLY,
-} from "../../server/src/metrics/metrics-server.js";
+} from "../../server/src/platform/metrics/metrics-server.js";
 import {
   get,
   type SeededWorkspace,

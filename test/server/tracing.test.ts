@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/src/config.js";
 import { displayPrefix } from "../../server/src/keys/key-format.js";
+import { ConfigError, loadConfig } from "../../server/src/platform/config.js";
 import {
   get,
   type SeededWorkspace,

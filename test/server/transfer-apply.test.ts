@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inlineRenderer } from "../../server/src/blogs/render-pool.js";
-import { type Collections, collections } from "../../server/src/db/collections.js";
+import { type Collections, collections } from "../../server/src/platform/db/collections.js";
 import { createStores } from "../../server/src/stores.js";
 import { applyImport, unfinishedImport } from "../../server/src/transfer/import-apply.js";
 import { importBlogId } from "../../server/src/transfer/import-identity.js";

@@ -4,7 +4,7 @@
 // the changes feed from a token taken before the import sees each of them.
 import { beforeAll, describe, expect, it } from "vitest";
 import { inlineRenderer } from "../../server/src/blogs/render-pool.js";
-import { type Collections, collections } from "../../server/src/db/collections.js";
+import { type Collections, collections } from "../../server/src/platform/db/collections.js";
 import { createStores } from "../../server/src/stores.js";
 import { applyImport } from "../../server/src/transfer/import-apply.js";
 import { importBlogId } from "../../server/src/transfer/import-identity.js";

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { specValidator } from "../../server/src/http/spec-validator.js";
-import { readSpec } from "../../server/src/http/validator-warm-up.js";
-import { ADMIN_SPEC_PATH, CONSUMER_SPEC_PATH } from "../../server/src/paths.js";
+import { specValidator } from "../../server/src/platform/http/spec-validator.js";
+import { readSpec } from "../../server/src/platform/http/validator-warm-up.js";
+import { ADMIN_SPEC_PATH, CONSUMER_SPEC_PATH } from "../../server/src/platform/paths.js";
 
 /** operationIds of a spec, read independently of the code under test. */
 async function operationIdsOf(specPath: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 import type { Db } from "mongodb";
-import type { Blog, ChangePage } from "../../server/src/api-types.js";
 import { changeTokens, type SyncPosition } from "../../server/src/changes/change-token.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import type { Blog, ChangePage } from "../../server/src/platform/http/consumer-types.js";
 import { get } from "./fixtures.js";
 
 /** A consumer's copy of the released blogs, kept by the changes feed as openapi.yaml says. */

@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import type { NewBlog } from "../../server/src/blogs/blogs-store.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { createStores } from "../../server/src/stores.js";
 
 /** The app's stores (blogs rendered inline), and the collections the tests read directly. */

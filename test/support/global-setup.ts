@@ -2,7 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { type EmbeddedDb, startEmbeddedDb } from "../../server/src/db/embedded.js";
+import {
+  type EmbeddedDb,
+  startEmbeddedDb,
+} from "../../server/src/platform/embedded-db/launcher.js";
 import { resetScanDir } from "./secret-scan.js";
 
 declare module "vitest" {

@@ -1,6 +1,6 @@
 /** Logs two lines with a logger made as `pressroom start` makes it (test/log-format.test.ts). */
-import { loadConfig } from "../../server/src/config.js";
-import { createLogger, logFormatFor } from "../../server/src/logger.js";
+import { loadConfig } from "../../server/src/platform/config.js";
+import { createLogger, logFormatFor } from "../../server/src/platform/logger.js";
 
 const config = loadConfig();
 const logger = createLogger(

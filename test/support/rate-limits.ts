@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
-import type { RateLimitSetting } from "../../server/src/db/collections.js";
-import { collections } from "../../server/src/db/collections.js";
+import type { RateLimitSetting } from "../../server/src/platform/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 
 /**
  * Sets a key's own rate limit (`ApiKeyDoc.rateLimit`) by writing its document, as the admin

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { withLockFile } from "../../server/src/db/lock-file.js";
+import { withLockFile } from "../../server/src/platform/embedded-db/lock-file.js";
 
 /**
  * Schemathesis (https://schemathesis.readthedocs.io), the contract-test generator,

@@ -1,11 +1,11 @@
 import { Writable } from "node:stream";
 import type { Db } from "mongodb";
 import { type App, type AppDeps, createApp } from "../../server/src/app.js";
-import { type Config, loadConfig } from "../../server/src/config.js";
-import { closeGracefully, listen, urlOf } from "../../server/src/http-server.js";
-import { createLogger } from "../../server/src/logger.js";
-import { startMetricsServer } from "../../server/src/metrics/metrics-server.js";
-import { startTracing } from "../../server/src/tracing/tracing.js";
+import { type Config, loadConfig } from "../../server/src/platform/config.js";
+import { closeGracefully, listen, urlOf } from "../../server/src/platform/http/server.js";
+import { createLogger } from "../../server/src/platform/logger.js";
+import { startMetricsServer } from "../../server/src/platform/metrics/metrics-server.js";
+import { startTracing } from "../../server/src/platform/tracing/tracing.js";
 import { onFileEnd } from "./cleanup.js";
 import { recordingHandler, recordLogs } from "./secret-scan.js";
 

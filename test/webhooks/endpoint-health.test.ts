@@ -1,7 +1,7 @@
 // Issue 19: an endpoint's health as several instances record it (README, "Webhooks": failing
 // endpoints are disabled; admin.yaml `WebhookEndpoint.failingSince`).
 import { beforeAll, describe, expect, it } from "vitest";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { endpointHealth } from "../../server/src/webhooks/endpoint-health.js";
 import type { SendOutcome } from "../../server/src/webhooks/safe-send.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

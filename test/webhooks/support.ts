@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import { parse } from "yaml";
 import type { components as AdminComponents } from "../../openapi/generated/admin.js";
 import type { components } from "../../openapi/generated/consumer.js";
-import type { WebhookEventType } from "../../server/src/db/collections.js";
+import type { WebhookEventType } from "../../server/src/platform/db/collections.js";
 import { createStores } from "../../server/src/stores.js";
 import type { AdminClient } from "../support/admin-client.js";
 

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { type Resolve, safeSender } from "../../server/src/webhooks/safe-send.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { onFileEnd } from "../support/cleanup.js";
@@ -115,7 +115,7 @@ describe("unhappy: a receiver that never completes a connection (README, Webhook
   });
 
   it("refuses to start with a connect timeout longer than the attempt's", async () => {
-    const { loadConfig } = await import("../../server/src/config.js");
+    const { loadConfig } = await import("../../server/src/platform/config.js");
     expect(() =>
       loadConfig({ WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_CONNECT_TIMEOUT_MS: "3000" }),
     ).toThrow(/WEBHOOK_CONNECT_TIMEOUT_MS \(3000\) must not exceed WEBHOOK_TIMEOUT_MS \(2000\)/);

@@ -2,7 +2,7 @@
 // crash). Real `pressroom start` processes on the test's database, killed with SIGKILL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { type ServerProcess, startServerProcess } from "../support/cli.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

@@ -2,7 +2,7 @@
 // openapi/openapi.yaml, "Webhooks").
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

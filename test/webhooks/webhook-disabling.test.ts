@@ -2,7 +2,7 @@
 // log is kept 30 days (README, "Webhooks"; openapi/admin.yaml, WebhookEndpoint.disabledReason).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { collections, type WebhookDeliveryDoc } from "../../server/src/db/collections.js";
+import { collections, type WebhookDeliveryDoc } from "../../server/src/platform/db/collections.js";
 import { purgeWebhookLog } from "../../server/src/webhooks/retention.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { HOUR, offsetClock } from "../support/test-clock.js";

@@ -4,8 +4,11 @@
 // out at once.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WebhookDeliveryDoc, WebhookEventDoc } from "../../server/src/db/collections.js";
-import { collections } from "../../server/src/db/collections.js";
+import type {
+  WebhookDeliveryDoc,
+  WebhookEventDoc,
+} from "../../server/src/platform/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { FairShare } from "../../server/src/webhooks/fair-share.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { onFileEnd } from "../support/cleanup.js";

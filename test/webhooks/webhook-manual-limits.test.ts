@@ -3,7 +3,7 @@
 // workspace (default 10 per 60 s) and WEBHOOK_MANUAL_PENDING_MAX waiting per endpoint (default 20).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { collections } from "../../server/src/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer } from "../support/test-server.js";

@@ -1,8 +1,8 @@
 // Issue 19: per-blog order holds back only the blog it is about (README, "Webhooks": order per
 // blog, per endpoint). Held-back deliveries must not fill the worker's pages and starve others.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { WebhookDeliveryDoc } from "../../server/src/db/collections.js";
-import { collections } from "../../server/src/db/collections.js";
+import type { WebhookDeliveryDoc } from "../../server/src/platform/db/collections.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer } from "../support/test-server.js";
 import { startReceiver, waitFor } from "../support/webhook-receiver.js";

@@ -1,4 +1,4 @@
-import type { AdminHandler } from "../admin-api-types.js";
+import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { PasswordChange } from "../sessions/password-change.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { UsersStore } from "../users/users-store.js";

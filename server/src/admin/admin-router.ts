@@ -1,13 +1,13 @@
 import { type RequestHandler, Router } from "express";
 import type { BodyRenderer } from "../blogs/render-pool.js";
-import type { AdminBodyLimits } from "../config.js";
-import type { Collections } from "../db/collections.js";
-import { errorHandler } from "../http/errors.js";
-import { jsonBody, jsonBodyRoutes } from "../http/json-body.js";
-import type { SpecDocument } from "../http/validator-warm-up.js";
 import { invitationUse } from "../invitations/invitation-use.js";
 import type { Mailer } from "../invitations/mailer.js";
 import type { UsageStore } from "../limits/usage-store.js";
+import type { AdminBodyLimits } from "../platform/config.js";
+import type { Collections } from "../platform/db/collections.js";
+import { errorHandler } from "../platform/http/errors.js";
+import { jsonBody, jsonBodyRoutes } from "../platform/http/json-body.js";
+import type { SpecDocument } from "../platform/http/validator-warm-up.js";
 import { passwordChange } from "../sessions/password-change.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
@@ -29,12 +29,12 @@ import { webhookHandlers } from "./webhook-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
 
 export interface AdminDeps {
-  /** The validator of openapi/admin.yaml (http/spec-validator.ts). */
+  /** The validator of openapi/admin.yaml (platform/http/spec-validator.ts). */
   readonly specValidation: readonly RequestHandler[];
-  /** openapi/admin.yaml itself: which operations take a JSON body (http/json-body.ts). */
+  /** openapi/admin.yaml itself: which operations take a JSON body (platform/http/json-body.ts). */
   readonly spec: SpecDocument;
   readonly publicOrigin: string | undefined;
-  /** How large a JSON body each operation accepts (config.ts, http/json-body.ts). */
+  /** How large a JSON body each operation accepts (platform/config.ts, platform/http/json-body.ts). */
   readonly bodyLimits: AdminBodyLimits;
   readonly stores: Stores;
   /** The render pool, asked before a blog's create or preview reads its body. */
@@ -127,7 +127,7 @@ export function adminRouter(deps: AdminDeps): Router {
   // anything is looked up or read (refusal-replay.ts).
   const refusals = refusalReplay();
   router.use(refusals.replay);
-  // Bodies (http/json-body.ts), read before the validator, which judges them, and only for the
+  // Bodies (platform/http/json-body.ts), read before the validator, which judges them, and only for the
   // operations admin.yaml gives one. A blog's create, update and preview take up to
   // BLOG_BODY_LIMIT_BYTES (its bodyMarkdown may hold 200,000 characters), and only from a
   // signed-in user: nobody without an account gets megabytes parsed. Every other operation, the

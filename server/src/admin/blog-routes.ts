@@ -1,8 +1,8 @@
-import type { AdminHandler } from "../admin-api-types.js";
 import { toAdminBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { decodeEditorCursor, encodeEditorCursor } from "../blogs/editor-list.js";
 import { parseBlogSearch } from "../blogs/search-terms.js";
+import type { AdminHandler } from "../platform/http/admin-types.js";
 import { signedInUser } from "./guards.js";
 
 const DEFAULT_LIMIT = 20;

@@ -1,8 +1,8 @@
 import { parse as parseCookie } from "cookie";
 import type { CookieOptions, Request, RequestHandler, Response } from "express";
-import type { Role } from "../db/collections.js";
-import { DomainError } from "../domain-error.js";
-import { HttpError } from "../http/errors.js";
+import type { Role } from "../platform/db/collections.js";
+import { DomainError } from "../platform/domain-error.js";
+import { HttpError } from "../platform/http/errors.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import { memberRole, mustBeOwner } from "../workspaces/workspace-rules.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";

@@ -1,12 +1,12 @@
 import type { Request } from "express";
-import type { AdminHandler } from "../admin-api-types.js";
 import type { AuditLog } from "../audit/audit-log.js";
-import { conflict, notFound } from "../domain-error.js";
 import { ALREADY_MEMBER_MESSAGE } from "../invitations/invitation-rules.js";
 import type { InvitationUse } from "../invitations/invitation-use.js";
 import { toInvitation } from "../invitations/invitation-view.js";
 import type { InvitationsStore } from "../invitations/invitations-store.js";
 import type { Mailer } from "../invitations/mailer.js";
+import { conflict, notFound } from "../platform/domain-error.js";
+import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";

@@ -1,8 +1,8 @@
-import type { AdminHandler, ApiKey } from "../admin-api-types.js";
-import type { ApiKeyDoc } from "../db/collections.js";
 import type { KeyRoller } from "../keys/key-roll.js";
 import { actorIdsOf, keyStatusAt, toApiKey } from "../keys/key-view.js";
 import type { KeysStore, MintedApiKey } from "../keys/keys-store.js";
+import type { ApiKeyDoc } from "../platform/db/collections.js";
+import type { AdminHandler, ApiKey } from "../platform/http/admin-types.js";
 import type { UsersStore } from "../users/users-store.js";
 import { signedInUser } from "./guards.js";
 

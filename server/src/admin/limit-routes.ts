@@ -1,7 +1,7 @@
-import type { AdminHandler } from "../admin-api-types.js";
 import type { AuditStore } from "../audit/audit-log.js";
 import { auditActorIds, toAuditEntry } from "../audit/audit-view.js";
 import type { RateLimitSettings } from "../keys/rate-limit-settings.js";
+import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { UsersStore } from "../users/users-store.js";
 import { signedInUser } from "./guards.js";
 

@@ -1,4 +1,4 @@
-import type { Me } from "../admin-api-types.js";
+import type { Me } from "../platform/http/admin-types.js";
 import { toUser } from "../users/user-view.js";
 import type { UsersStore } from "../users/users-store.js";
 import { toWorkspace } from "../workspaces/workspace-view.js";

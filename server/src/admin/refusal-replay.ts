@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
-import { DomainError } from "../domain-error.js";
+import { DomainError } from "../platform/domain-error.js";
 import { hashToken } from "../sessions/sessions-store.js";
 import { sessionTokenOf } from "./guards.js";
 

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import type { AdminHandler } from "../admin-api-types.js";
+import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { PasswordSignIn } from "../sessions/sign-in.js";
 import type { FirstRunSetup } from "../users/first-run-setup.js";

@@ -1,8 +1,8 @@
-import type { AdminHandler } from "../admin-api-types.js";
-import type { Collections } from "../db/collections.js";
-import { invalid, notFound } from "../domain-error.js";
 import { DAY_MS, floorTo, HOUR_MS, KEEP_DAYS_MS, KEEP_HOURS_MS } from "../limits/usage-buckets.js";
 import type { UsageBucket, UsageStore } from "../limits/usage-store.js";
+import type { Collections } from "../platform/db/collections.js";
+import { invalid, notFound } from "../platform/domain-error.js";
+import type { AdminHandler } from "../platform/http/admin-types.js";
 
 /** The span of buckets a usage request asks for, checked against what is kept. */
 export function usageSpan(

@@ -1,6 +1,6 @@
-import type { AdminHandler } from "../admin-api-types.js";
 import type { AuditLog } from "../audit/audit-log.js";
-import type { WebhookEndpointDoc } from "../db/collections.js";
+import type { WebhookEndpointDoc } from "../platform/db/collections.js";
+import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { DeliveryLog } from "../webhooks/delivery-log.js";
 import type { EndpointsStore } from "../webhooks/endpoints-store.js";
 import type { ManualDeliveries } from "../webhooks/manual-deliveries.js";

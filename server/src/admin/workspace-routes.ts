@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import type { AdminHandler } from "../admin-api-types.js";
+import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { TeamActor, TeamChanges } from "../workspaces/team-changes.js";
 import { mayRemove } from "../workspaces/workspace-rules.js";
 import { toMember, toWorkspace } from "../workspaces/workspace-view.js";

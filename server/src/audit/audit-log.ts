@@ -1,12 +1,12 @@
+import { timeIdCursor } from "../platform/cursor.js";
 import type {
   AuditAction,
   AuditDetailsDoc,
   AuditEntryDoc,
   Collections,
-} from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
-import { randomBase62 } from "../ids.js";
-import { timeIdCursor } from "../keyset-cursor.js";
+} from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { randomBase62 } from "../platform/ids.js";
 
 /** One thing that happened, as a caller reports it; `record` fills in the id and the time. */
 export interface AuditRecord {

@@ -1,5 +1,5 @@
-import type { AuditEntry } from "../admin-api-types.js";
-import type { AuditEntryDoc } from "../db/collections.js";
+import type { AuditEntryDoc } from "../platform/db/collections.js";
+import type { AuditEntry } from "../platform/http/admin-types.js";
 import { toActor } from "../users/user-view.js";
 import type { UserName } from "../users/users-store.js";
 

@@ -1,6 +1,6 @@
 import type { Filter } from "mongodb";
-import type { BlogDoc, Collections } from "../db/collections.js";
-import { notFound } from "../domain-error.js";
+import type { BlogDoc, Collections } from "../platform/db/collections.js";
+import { notFound } from "../platform/domain-error.js";
 import type { ListPosition } from "./cursor.js";
 import {
   type EditorListQuery,
@@ -17,7 +17,7 @@ const VALIDATOR_PROJECTION = { _id: 1, updatedAt: 1, releasedAt: 1, revision: 1 
 
 /**
  * How a consumer names a blog: by its ID (the primary index) or by its slug (the unique index
- * `workspace_slug`, db/collections.ts). Either way the same checks decide what is returned.
+ * `workspace_slug`, platform/db/collections.ts). Either way the same checks decide what is returned.
  */
 export type BlogLocator = { readonly id: string } | { readonly slug: string };
 

@@ -1,12 +1,12 @@
 /**
  * The rules of a blog's content: what a writer sets, and how it is checked and normalised once,
- * at save time, into what is stored (db/collections.ts, `BlogDoc`). Slugs are unique within a
+ * at save time, into what is stored (platform/db/collections.ts, `BlogDoc`). Slugs are unique within a
  * workspace (`slugTaken`).
  */
 import type { Filter } from "mongodb";
-import type { BlogDoc } from "../db/collections.js";
-import { conflict, invalid } from "../domain-error.js";
-import { randomBase62 } from "../ids.js";
+import type { BlogDoc } from "../platform/db/collections.js";
+import { conflict, invalid } from "../platform/domain-error.js";
+import { randomBase62 } from "../platform/ids.js";
 import { type RenderedBody, slugify } from "./render.js";
 import { normaliseTags } from "./tag-rule.js";
 
@@ -35,7 +35,7 @@ export const versionFilter = (doc: Pick<BlogDoc, "updatedAt" | "revision">): Fil
     : { revision: doc.revision };
 
 /**
- * A slug is unique in its workspace. The unique index `workspace_slug` (db/collections.ts) is
+ * A slug is unique in its workspace. The unique index `workspace_slug` (platform/db/collections.ts) is
  * what enforces it, atomically on every instance; a write it refuses ends here (blog-writes.ts).
  * A slug derived from the title tries `-2`, `-3`… instead; one the writer chose is refused.
  */

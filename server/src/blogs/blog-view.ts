@@ -1,7 +1,7 @@
-import type { AdminBlog } from "../admin-api-types.js";
-import type { Blog, Change } from "../api-types.js";
 import type { FeedChange } from "../changes/changes-feed.js";
-import type { BlogDoc } from "../db/collections.js";
+import type { BlogDoc } from "../platform/db/collections.js";
+import type { AdminBlog } from "../platform/http/admin-types.js";
+import type { Blog, Change } from "../platform/http/consumer-types.js";
 
 /** Stored blog → the spec's `Blog`: explicit fields, ISO strings, no `_id`, nothing extra. */
 export function toBlog(doc: BlogDoc): Blog {

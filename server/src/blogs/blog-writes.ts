@@ -1,8 +1,8 @@
-import type { BlogDoc, BlogStatus, Collections } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
-import { conflict, DomainError, notFound } from "../domain-error.js";
-import { newId } from "../ids.js";
-import { keyedQueue } from "../keyed-queue.js";
+import type { BlogDoc, BlogStatus, Collections } from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { conflict, DomainError, notFound } from "../platform/domain-error.js";
+import { newId } from "../platform/ids.js";
+import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
 import type { BlogReads } from "./blog-reads.js";
 import {

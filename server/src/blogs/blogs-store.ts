@@ -1,4 +1,4 @@
-import type { Collections } from "../db/collections.js";
+import type { Collections } from "../platform/db/collections.js";
 import { blogReads } from "./blog-reads.js";
 import { blogWrites } from "./blog-writes.js";
 import type { BodyRenderer } from "./render-pool.js";

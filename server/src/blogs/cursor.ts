@@ -1,4 +1,4 @@
-import { invalid as invalidValue } from "../domain-error.js";
+import { invalid as invalidValue } from "../platform/domain-error.js";
 
 /** Position after the last blog of a page: its sort time (ms) and id, the list's sort key. */
 export interface ListPosition {

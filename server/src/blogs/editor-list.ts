@@ -1,6 +1,6 @@
 import type { Collection, Filter, Sort } from "mongodb";
-import type { BlogDoc } from "../db/collections.js";
-import { invalid } from "../domain-error.js";
+import type { BlogDoc } from "../platform/db/collections.js";
+import { invalid } from "../platform/domain-error.js";
 import type { BlogSearch } from "./search-terms.js";
 
 /** The admin list's orders (openapi/admin.yaml `listAdminBlogs`, `sort`). */

@@ -1,4 +1,4 @@
-import { DomainError } from "../domain-error.js";
+import { DomainError } from "../platform/domain-error.js";
 
 /** Whose render it is: its workspace, and for an editor's preview the person asking. */
 export interface RenderTag {

@@ -1,6 +1,6 @@
-import type { Blog, PartialBlog } from "../api-types.js";
-import type { BlogDoc } from "../db/collections.js";
-import { invalid } from "../domain-error.js";
+import type { BlogDoc } from "../platform/db/collections.js";
+import { invalid } from "../platform/domain-error.js";
+import type { Blog, PartialBlog } from "../platform/http/consumer-types.js";
 
 /**
  * The names `fields` may select: the spec's `Blog` properties, in the spec's order (the order of

@@ -1,6 +1,6 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { Piscina } from "piscina";
-import { DomainError } from "../domain-error.js";
+import { DomainError } from "../platform/domain-error.js";
 import { fairRenderQueue, type RenderTag } from "./fair-render-queue.js";
 import type { RenderedBody, RenderRefusal } from "./render.js";
 import { renderBody } from "./render.js";
@@ -38,7 +38,7 @@ export interface RenderPoolOptions {
    * starved render would otherwise be refused for time it never got.
    */
   readonly nice: number;
-  /** Worker threads, all kept running (RENDER_THREADS; config.ts has the default). */
+  /** Worker threads, all kept running (RENDER_THREADS; platform/config.ts has the default). */
   readonly threads: number;
   /** Renders of one workspace waiting or running, beyond which it is refused as busy. */
   readonly workspacePending: number;

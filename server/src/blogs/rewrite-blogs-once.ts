@@ -1,6 +1,6 @@
 import type { UpdateFilter, WithId } from "mongodb";
-import type { BlogDoc, Collections } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
+import type { BlogDoc, Collections } from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { versionFilter } from "./blog-rules.js";
 
 const BATCH = 500;

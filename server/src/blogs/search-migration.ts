@@ -1,4 +1,4 @@
-import type { Collections } from "../db/collections.js";
+import type { Collections } from "../platform/db/collections.js";
 import { rewriteBlogsOnce } from "./rewrite-blogs-once.js";
 import { searchFieldsOf } from "./search-terms.js";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { BlogDoc } from "../db/collections.js";
+import type { BlogDoc } from "../platform/db/collections.js";
 
 /**
  * The admin list's search (`q`, openapi/admin.yaml `BlogSearch`) as exact equalities, so that

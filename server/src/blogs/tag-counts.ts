@@ -1,5 +1,5 @@
 import type { Filter } from "mongodb";
-import type { BlogDoc, Collections } from "../db/collections.js";
+import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { compareCodePoints } from "./tag-filter.js";
 
 /** The spec's bound of the list (TagList.data maxItems): the most used tags. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { invalid } from "../domain-error.js";
+import { invalid } from "../platform/domain-error.js";
 import { normaliseTag, quoteTag } from "./tag-rule.js";
 
 /**

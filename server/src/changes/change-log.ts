@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ChangeEntryDoc, Collections } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
+import type { ChangeEntryDoc, Collections } from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 
 /** Digits of an entry's number in its `_id`: up to 10^15 − 1 entries per workspace. */
 const SEQ_DIGITS = 15;

@@ -1,6 +1,6 @@
 import type { BlogReads } from "../blogs/blog-reads.js";
-import type { BlogDoc } from "../db/collections.js";
-import { keyedQueue } from "../keyed-queue.js";
+import type { BlogDoc } from "../platform/db/collections.js";
+import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import type { ChangeLog } from "./change-log.js";
 
 /** Marked blogs read per query while recording. */

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Collections } from "../db/collections.js";
-import { databaseSecret } from "../db/database-secret.js";
-import { invalid } from "../domain-error.js";
+import type { Collections } from "../platform/db/collections.js";
+import { databaseSecret } from "../platform/db/database-secret.js";
+import { invalid } from "../platform/domain-error.js";
 
 /**
  * Where a sync stands, as a changes-feed token carries it:

@@ -1,6 +1,6 @@
 import type { BlogReads } from "../blogs/blog-reads.js";
-import type { BlogDoc } from "../db/collections.js";
-import { gone, invalid } from "../domain-error.js";
+import type { BlogDoc } from "../platform/db/collections.js";
+import { gone, invalid } from "../platform/domain-error.js";
 import type { ChangeLog } from "./change-log.js";
 import type { ChangeRecorder } from "./change-recorder.js";
 import { type ChangeTokens, INVALID_TOKEN_MESSAGE, type SyncPosition } from "./change-token.js";

@@ -1,7 +1,7 @@
 // `pressroom db backup --out FILE [--force]` and `pressroom db restore FILE`.
-import { loadConfig } from "../config.js";
-import { backupEmbedded, type FileReport } from "../db/backup.js";
-import { restoreEmbedded } from "../db/restore.js";
+import { loadConfig } from "../platform/config.js";
+import { backupEmbedded, type FileReport } from "../platform/embedded-db/backup.js";
+import { restoreEmbedded } from "../platform/embedded-db/restore.js";
 import { UsageError } from "./args.js";
 import { type Output, table } from "./output.js";
 

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { BlogStatus, WorkspaceDoc } from "../db/collections.js";
+import type { BlogStatus, WorkspaceDoc } from "../platform/db/collections.js";
 import type { Stores } from "../stores.js";
 import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
 import { seedDemo } from "./demo.js";

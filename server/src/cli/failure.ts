@@ -1,8 +1,8 @@
-import { ConfigError } from "../config.js";
-import { DomainError, type DomainErrorCode } from "../domain-error.js";
+import { ConfigError } from "../platform/config.js";
+import { DomainError, type DomainErrorCode } from "../platform/domain-error.js";
 
 /**
- * The exit code of each domain error code (domain-error.ts). Every refusal exits 1 today, with
+ * The exit code of each domain error code (platform/domain-error.ts). Every refusal exits 1 today, with
  * its message (README, "Operator CLI": errors exit non-zero); usage errors exit 2 (main.ts).
  * A new code must be given one here.
  */

@@ -1,5 +1,5 @@
-import type { ApiKeyDoc, RateLimitSetting } from "../db/collections.js";
 import { keyStatusAt } from "../keys/key-view.js";
+import type { ApiKeyDoc, RateLimitSetting } from "../platform/db/collections.js";
 import type { Stores } from "../stores.js";
 import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
 import { type Output, table } from "./output.js";

@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.js";
-import { openDatabase, startRecordedEmbeddedDb } from "../db/database.js";
-import { ensureEmbeddedDbBinary } from "../db/embedded.js";
 import { runServer } from "../main.js";
+import { loadConfig } from "../platform/config.js";
+import { openDatabase, startRecordedEmbeddedDb } from "../platform/db/database.js";
+import { ensureEmbeddedDbBinary } from "../platform/embedded-db/launcher.js";
+import { jsonSafe, visible } from "../platform/terminal-text.js";
 import { createStores } from "../stores.js";
-import { jsonSafe, visible } from "../terminal-text.js";
 import { runBackupCommand } from "./backup-commands.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import { failureOf } from "./failure.js";

@@ -1,8 +1,8 @@
-import { jsonSafe, visible } from "../terminal-text.js";
+import { jsonSafe, visible } from "../platform/terminal-text.js";
 
 /**
  * CLI output: one JSON object on stdout with --json, readable text otherwise; notes on stderr.
- * Everything goes through `visible`/`jsonSafe` (terminal-text.ts): text from input never writes
+ * Everything goes through `visible`/`jsonSafe` (platform/terminal-text.ts): text from input never writes
  * a control character or a bidi override to the operator's terminal.
  */
 export interface Output {

@@ -6,11 +6,11 @@ import { open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import { renderPool } from "../blogs/render-pool.js";
-import type { Config } from "../config.js";
-import { collections } from "../db/collections.js";
-import { openDatabase } from "../db/database.js";
-import { DomainError } from "../domain-error.js";
-import { randomBase62 } from "../ids.js";
+import type { Config } from "../platform/config.js";
+import { collections } from "../platform/db/collections.js";
+import { openDatabase } from "../platform/db/database.js";
+import { DomainError } from "../platform/domain-error.js";
+import { randomBase62 } from "../platform/ids.js";
 import {
   exportWorkspace,
   type WorkspaceExport,

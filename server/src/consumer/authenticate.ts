@@ -1,10 +1,10 @@
 import type { Request, RequestHandler } from "express";
-import type { ApiKeyDoc } from "../db/collections.js";
-import { unauthorized } from "../http/errors.js";
 import { hashKey, isWellFormedKey } from "../keys/key-format.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
-import type { RejectionReason } from "../metrics/metrics.js";
+import type { ApiKeyDoc } from "../platform/db/collections.js";
+import { unauthorized } from "../platform/http/errors.js";
+import type { RejectionReason } from "../platform/metrics/metrics.js";
 
 declare global {
   namespace Express {

@@ -1,4 +1,16 @@
 import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { BlogLocator } from "../blogs/blog-reads.js";
+import { toBlog, toChange, validatorOf } from "../blogs/blog-view.js";
+import type { BlogsStore } from "../blogs/blogs-store.js";
+import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
+import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
+import type { TagCount } from "../blogs/tag-counts.js";
+import { parseTagFilter, type TagFilter } from "../blogs/tag-filter.js";
+import type { ChangesFeed } from "../changes/changes-feed.js";
+import type { KeysStore } from "../keys/keys-store.js";
+import type { LastUsedRecorder } from "../keys/last-used.js";
+import { notFound } from "../platform/domain-error.js";
+import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type {
   Blog,
   BlogList,
@@ -12,27 +24,15 @@ import type {
   PartialBlog,
   PartialBlogList,
   TagList,
-} from "../api-types.js";
-import type { BlogLocator } from "../blogs/blog-reads.js";
-import { toBlog, toChange, validatorOf } from "../blogs/blog-view.js";
-import type { BlogsStore } from "../blogs/blogs-store.js";
-import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
-import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
-import type { TagCount } from "../blogs/tag-counts.js";
-import { parseTagFilter, type TagFilter } from "../blogs/tag-filter.js";
-import type { ChangesFeed } from "../changes/changes-feed.js";
-import { notFound } from "../domain-error.js";
-import { notModified, validatorEtag } from "../http/conditional.js";
-import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../http/errors.js";
-import type { KeysStore } from "../keys/keys-store.js";
-import type { LastUsedRecorder } from "../keys/last-used.js";
+} from "../platform/http/consumer-types.js";
+import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../platform/http/errors.js";
 import { authenticate } from "./authenticate.js";
 import { type RateLimitDeps, rateLimit } from "./rate-limit.js";
 import { tagQueryChecked } from "./tag-query.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
 
 export interface ConsumerDeps {
-  /** The validator of openapi/openapi.yaml (http/spec-validator.ts). */
+  /** The validator of openapi/openapi.yaml (platform/http/spec-validator.ts). */
   readonly specValidation: readonly RequestHandler[];
   readonly cacheMaxAgeSeconds: number;
   readonly keys: KeysStore;

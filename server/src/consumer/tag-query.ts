@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { parseTagFilter } from "../blogs/tag-filter.js";
 import { TAG_MAX_LENGTH } from "../blogs/tag-rule.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../platform/http/errors.js";
 
 /**
  * Runs before the spec's validator on listBlogs, as `unknownFieldsNamed` does for `fields`:

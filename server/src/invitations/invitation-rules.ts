@@ -12,8 +12,8 @@
  *   when next used (410, then 404), as it is when the sender stops being one.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { InvitationDoc } from "../db/collections.js";
-import { gone, notFound } from "../domain-error.js";
+import type { InvitationDoc } from "../platform/db/collections.js";
+import { gone, notFound } from "../platform/domain-error.js";
 
 /** How long a link works. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;

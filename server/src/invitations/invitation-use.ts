@@ -1,7 +1,7 @@
 import type { components } from "../../../openapi/generated/admin.js";
 import type { AuditLog } from "../audit/audit-log.js";
-import type { InvitationDoc } from "../db/collections.js";
-import { DomainError, gone, notFound } from "../domain-error.js";
+import type { InvitationDoc } from "../platform/db/collections.js";
+import { DomainError, gone, notFound } from "../platform/domain-error.js";
 import type { SessionsStore, SigningIn } from "../sessions/sessions-store.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
 import type { UsersStore } from "../users/users-store.js";

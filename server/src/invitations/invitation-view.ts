@@ -1,5 +1,5 @@
 import type { components } from "../../../openapi/generated/admin.js";
-import type { InvitationDoc } from "../db/collections.js";
+import type { InvitationDoc } from "../platform/db/collections.js";
 import { toActor } from "../users/user-view.js";
 import type { UserName } from "../users/users-store.js";
 

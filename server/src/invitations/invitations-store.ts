@@ -1,6 +1,6 @@
-import type { Collections, InvitationDoc, Role } from "../db/collections.js";
-import { newId } from "../ids.js";
-import { keyedQueue } from "../keyed-queue.js";
+import type { Collections, InvitationDoc, Role } from "../platform/db/collections.js";
+import { newId } from "../platform/ids.js";
+import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { normalEmail } from "../users/users-store.js";
 import {
   hashInvitationToken,

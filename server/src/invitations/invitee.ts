@@ -1,5 +1,5 @@
-import type { UserDoc } from "../db/collections.js";
-import { conflict, DomainError, invalid } from "../domain-error.js";
+import type { UserDoc } from "../platform/db/collections.js";
+import { conflict, DomainError, invalid } from "../platform/domain-error.js";
 import { WRONG_PASSWORD_MESSAGE } from "../sessions/sign-in.js";
 import type { SignInAttempt, SignInThrottle } from "../sessions/sign-in-throttle.js";
 import { verifyAgainstNothing, verifyPassword } from "../users/passwords.js";

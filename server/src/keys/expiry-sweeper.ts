@@ -1,12 +1,12 @@
 import type { AuditLog } from "../audit/audit-log.js";
-import type { ApiKeyDoc, Collections } from "../db/collections.js";
-import type { Logger } from "../logger.js";
-import { startPeriodicTask } from "../periodic-task.js";
+import type { ApiKeyDoc, Collections } from "../platform/db/collections.js";
 import {
   FIRST_SWEEP_DELAY_MS,
   SWEEP_INTERVAL_MS,
   type SweeperOptions,
-} from "../sessions/sweeper.js";
+} from "../platform/db/ttl-sweeper.js";
+import type { Logger } from "../platform/logger.js";
+import { startPeriodicTask } from "../platform/timers/periodic-task.js";
 
 /**
  * Writes the `key.expired` audit entry of every key whose `expiresAt` has passed by `now` (and

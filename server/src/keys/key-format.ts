@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { BASE62, randomBase62 } from "../ids.js";
+import { BASE62, randomBase62 } from "../platform/ids.js";
 
 /**
  * Workspace API keys, in the manner of GitHub's token format:

@@ -1,6 +1,6 @@
 import type { AuditLog } from "../audit/audit-log.js";
-import type { Collections } from "../db/collections.js";
-import { conflict } from "../domain-error.js";
+import type { Collections } from "../platform/db/collections.js";
+import { conflict } from "../platform/domain-error.js";
 import { checkGrace } from "./key-rules.js";
 import { keyStatusAt } from "./key-view.js";
 import type { KeysStore, MintedApiKey } from "./keys-store.js";

@@ -1,4 +1,4 @@
-import { invalid } from "../domain-error.js";
+import { invalid } from "../platform/domain-error.js";
 
 /** The shortest a key may live when minted with an expiry: a minute (admin.yaml, mintKey). */
 export const MIN_KEY_LIFETIME_MS = 60_000;

@@ -1,5 +1,5 @@
-import type { ApiKey } from "../admin-api-types.js";
-import type { ApiKeyDoc } from "../db/collections.js";
+import type { ApiKeyDoc } from "../platform/db/collections.js";
+import type { ApiKey } from "../platform/http/admin-types.js";
 import { toActor } from "../users/user-view.js";
 import type { UserName } from "../users/users-store.js";
 

@@ -1,5 +1,5 @@
-import { type BufferMonitor, CoalescingBuffer } from "../coalescing-buffer.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../platform/logger.js";
+import { type BufferMonitor, CoalescingBuffer } from "../platform/timers/coalescing-buffer.js";
 
 type Flush = (entries: ReadonlyMap<string, Date>) => Promise<void>;
 

@@ -1,6 +1,6 @@
 import type { AuditLog } from "../audit/audit-log.js";
-import type { Collections, RateLimitSetting } from "../db/collections.js";
-import { notFound } from "../domain-error.js";
+import type { Collections, RateLimitSetting } from "../platform/db/collections.js";
+import { notFound } from "../platform/domain-error.js";
 import { checkRateLimit } from "./key-rules.js";
 
 /** The limit settings that apply to a workspace's keys, as the admin API shows them. */

@@ -1,4 +1,4 @@
-import type { Collections, RateCounterDoc } from "../db/collections.js";
+import type { Collections, RateCounterDoc } from "../platform/db/collections.js";
 
 /** How long a window's counters are kept after the window ends (they are never read then). */
 const KEEP_AFTER_WINDOW_MS = 60_000;

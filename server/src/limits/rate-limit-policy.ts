@@ -1,4 +1,4 @@
-import type { RateLimitSetting } from "../db/collections.js";
+import type { RateLimitSetting } from "../platform/db/collections.js";
 
 /**
  * The limit a consumer request is held to: the key's own, else its workspace's default, else

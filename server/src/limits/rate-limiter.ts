@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { RateLimitSetting } from "../db/collections.js";
-import type { Logger } from "../logger.js";
+import type { RateLimitSetting } from "../platform/db/collections.js";
+import type { Logger } from "../platform/logger.js";
 import type { RateCounters } from "./rate-counters.js";
 import { reserveOf, windowStartOf } from "./rate-limit-policy.js";
 

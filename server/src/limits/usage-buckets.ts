@@ -1,4 +1,4 @@
-import { USAGE_OUTCOMES, type UsageOutcome } from "../db/collections.js";
+import { USAGE_OUTCOMES, type UsageOutcome } from "../platform/db/collections.js";
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
-import { type BufferMonitor, CoalescingBuffer } from "../coalescing-buffer.js";
-import type { UsageOutcome } from "../db/collections.js";
-import type { Logger } from "../logger.js";
+import type { UsageOutcome } from "../platform/db/collections.js";
+import type { Logger } from "../platform/logger.js";
+import { type BufferMonitor, CoalescingBuffer } from "../platform/timers/coalescing-buffer.js";
 import { addCounts, floorTo, HOUR_MS, type UsageCounts, zeroCounts } from "./usage-buckets.js";
 
 /** Counts of one key in one hour, as recorded in memory. */
@@ -15,7 +15,7 @@ export interface UsageEntry {
 type Flush = (entries: readonly UsageEntry[]) => Promise<void>;
 
 /**
- * Coalesces usage counts as `LastUsedRecorder` does `lastUsedAt` (coalescing-buffer.ts):
+ * Coalesces usage counts as `LastUsedRecorder` does `lastUsedAt` (platform/timers/coalescing-buffer.ts):
  * requests count in memory, and one batched write per window adds them to the stored buckets
  * (usage-store.ts), whatever the load. A failed flush keeps its counts for the next one;
  * `close` flushes the rest.

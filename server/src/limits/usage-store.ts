@@ -1,5 +1,5 @@
 import { type AnyBulkWriteOperation, MongoBulkWriteError } from "mongodb";
-import { type Collections, type KeyUsageDoc, USAGE_OUTCOMES } from "../db/collections.js";
+import { type Collections, type KeyUsageDoc, USAGE_OUTCOMES } from "../platform/db/collections.js";
 import {
   addCounts,
   bucketId,

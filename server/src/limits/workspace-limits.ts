@@ -1,4 +1,4 @@
-import type { Collections, RateLimitSetting } from "../db/collections.js";
+import type { Collections, RateLimitSetting } from "../platform/db/collections.js";
 
 export interface WorkspaceLimitsOptions {
   /** How long a workspace's default is kept: a changed default reaches other instances within it. */

@@ -1,4 +1,4 @@
-import { DomainError } from "../domain-error.js";
+import { DomainError } from "../platform/domain-error.js";
 import { verifyPassword } from "../users/passwords.js";
 import type { UsersStore } from "../users/users-store.js";
 import type { SessionsStore } from "./sessions-store.js";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Collections, UserDoc } from "../db/collections.js";
-import { DomainError } from "../domain-error.js";
+import type { Collections, UserDoc } from "../platform/db/collections.js";
+import { DomainError } from "../platform/domain-error.js";
 
 /** How a session token is stored and known: its SHA-256, never the token itself. */
 export const hashToken = (token: string) =>

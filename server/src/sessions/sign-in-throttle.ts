@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import type { Collections } from "../db/collections.js";
-import { DomainError } from "../domain-error.js";
+import type { Collections } from "../platform/db/collections.js";
+import { DomainError } from "../platform/domain-error.js";
 import { normalEmail } from "../users/users-store.js";
 
 /** Password checks per email per window (a success clears them). */
@@ -96,7 +96,7 @@ export interface SignInAttempt {
  *
  * Refused attempts leave nothing behind, so an email holds at most MAX_FAILURES live records and
  * an address at most MAX_FAILURES_PER_ADDRESS. Expired records are deleted by a TTL index on
- * MongoDB and by the sweeper (sweeper.ts) everywhere.
+ * MongoDB and by the sweeper (platform/db/ttl-sweeper.ts) everywhere.
  */
 export function signInThrottle({ signInFailures }: Collections, options: ThrottleOptions = {}) {
   const now = options.now ?? Date.now;

@@ -1,5 +1,5 @@
-import type { UserDoc } from "../db/collections.js";
-import { DomainError } from "../domain-error.js";
+import type { UserDoc } from "../platform/db/collections.js";
+import { DomainError } from "../platform/domain-error.js";
 import { verifyAgainstNothing, verifyPassword } from "../users/passwords.js";
 import type { UsersStore } from "../users/users-store.js";
 import type { SessionsStore } from "./sessions-store.js";

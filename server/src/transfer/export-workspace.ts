@@ -17,9 +17,9 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { excerptOf } from "../blogs/render.js";
-import type { BlogDoc, Collections, RateLimitSetting } from "../db/collections.js";
-import { notFound } from "../domain-error.js";
-import { jsonSafe } from "../terminal-text.js";
+import type { BlogDoc, Collections, RateLimitSetting } from "../platform/db/collections.js";
+import { notFound } from "../platform/domain-error.js";
+import { jsonSafe } from "../platform/terminal-text.js";
 
 export const EXPORT_FORMAT = "pressroom.workspace-export";
 export const EXPORT_VERSION = 1;

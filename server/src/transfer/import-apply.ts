@@ -16,10 +16,10 @@
 import { MongoBulkWriteError } from "mongodb";
 import { newRevision, slugTaken, versionFilter } from "../blogs/blog-rules.js";
 import { searchFieldsOf } from "../blogs/search-terms.js";
-import type { BlogDoc, Collections } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
-import { conflict } from "../domain-error.js";
-import { randomBase62 } from "../ids.js";
+import type { BlogDoc, Collections } from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { conflict } from "../platform/domain-error.js";
+import { randomBase62 } from "../platform/ids.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
 import { type ImportedFields, type ImportPlan, type PlanEntry, unchanged } from "./import-plan.js";
 import type { OnProgress } from "./import-set.js";

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { BASE62 } from "../ids.js";
+import { BASE62 } from "../platform/ids.js";
 
 /**
  * The id of the blog an import makes of entry `sourceKey` in workspace `workspaceId`: `b_` and
  * 16 base62 characters of SHA-256(workspace id, NUL, source key), the length and alphabet of
- * every blog id (ids.ts). The same entry imported again finds the same blog by `_id` — an exact
+ * every blog id (platform/ids.ts). The same entry imported again finds the same blog by `_id` — an exact
  * lookup on MongoDB and the embedded database alike, with no index of its own — and two
  * concurrent imports of it insert the same `_id`: one of them only.
  */

@@ -6,7 +6,7 @@
  */
 import { excerptOf } from "../blogs/render.js";
 import { type BodyRenderer, RenderRefused } from "../blogs/render-pool.js";
-import type { BlogDoc, Collections } from "../db/collections.js";
+import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { coverUrl, setProblems } from "./import-checks.js";
 import { importBlogId } from "./import-identity.js";
 import {

@@ -1,4 +1,4 @@
-import type { BlogStatus } from "../db/collections.js";
+import type { BlogStatus } from "../platform/db/collections.js";
 
 /**
  * What every importer reads a source into, and what `applyImport` (import-apply.ts) writes:

@@ -6,7 +6,7 @@
  * created.
  */
 import path from "node:path";
-import type { BlogStatus } from "../db/collections.js";
+import type { BlogStatus } from "../platform/db/collections.js";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-workspace.js";
 import { setProblems } from "./import-checks.js";
 import {

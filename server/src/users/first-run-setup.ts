@@ -1,6 +1,6 @@
-import type { Collections, UserDoc, WorkspaceDoc } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
-import { conflict } from "../domain-error.js";
+import type { Collections, UserDoc, WorkspaceDoc } from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { conflict } from "../platform/domain-error.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import type { NewUser, UsersStore } from "./users-store.js";
 

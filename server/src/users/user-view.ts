@@ -1,4 +1,4 @@
-import type { Actor, User } from "../admin-api-types.js";
+import type { Actor, User } from "../platform/http/admin-types.js";
 import type { UserName } from "./users-store.js";
 
 /** Stored account → the admin spec's `User`: id, name and email, never the password hash. */

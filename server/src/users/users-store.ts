@@ -1,8 +1,8 @@
-import type { Collections, UserDoc } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
-import { conflict } from "../domain-error.js";
-import { newId } from "../ids.js";
-import { keyedQueue } from "../keyed-queue.js";
+import type { Collections, UserDoc } from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { conflict } from "../platform/domain-error.js";
+import { newId } from "../platform/ids.js";
+import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { hashPassword } from "./passwords.js";
 
 /** An email as accounts are stored and looked up (and sign-in attempts counted) by. */

@@ -1,5 +1,9 @@
-import type { Collections, WebhookAttemptDoc, WebhookDeliveryDoc } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
+import type {
+  Collections,
+  WebhookAttemptDoc,
+  WebhookDeliveryDoc,
+} from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import type { SendOutcome } from "./safe-send.js";
 
 /** What the attempt of an instance that stopped before finishing it says in the log. */

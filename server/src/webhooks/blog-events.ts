@@ -1,6 +1,11 @@
 import type { UpdateFilter } from "mongodb";
-import type { BlogDoc, BlogStatus, OutboxEventDoc, WebhookEventType } from "../db/collections.js";
-import { newId } from "../ids.js";
+import type {
+  BlogDoc,
+  BlogStatus,
+  OutboxEventDoc,
+  WebhookEventType,
+} from "../platform/db/collections.js";
+import { newId } from "../platform/ids.js";
 
 /**
  * The webhook event a blog write makes, from the status before it (null: the blog is being

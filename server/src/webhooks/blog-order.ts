@@ -1,4 +1,4 @@
-import type { Collections, WebhookDeliveryDoc } from "../db/collections.js";
+import type { Collections, WebhookDeliveryDoc } from "../platform/db/collections.js";
 
 /** Pending deliveries of one blog to one endpoint read at most, to find the earliest. */
 const GATE_READ = 1000;

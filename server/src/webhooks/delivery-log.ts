@@ -1,5 +1,9 @@
-import type { Collections, WebhookAttemptDoc, WebhookDeliveryDoc } from "../db/collections.js";
-import { timeIdCursor } from "../keyset-cursor.js";
+import { timeIdCursor } from "../platform/cursor.js";
+import type {
+  Collections,
+  WebhookAttemptDoc,
+  WebhookDeliveryDoc,
+} from "../platform/db/collections.js";
 
 /** A delivery-log page's cursor: its last delivery's `createdAt` and id. */
 const cursors = timeIdCursor(/^dlv_[A-Za-z0-9]{1,60}$/);

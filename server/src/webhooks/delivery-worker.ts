@@ -1,12 +1,16 @@
-import type { Collections, WebhookAttemptDoc, WebhookDeliveryDoc } from "../db/collections.js";
-import { randomBase62 } from "../ids.js";
-import type { Logger } from "../logger.js";
+import type {
+  Collections,
+  WebhookAttemptDoc,
+  WebhookDeliveryDoc,
+} from "../platform/db/collections.js";
+import { randomBase62 } from "../platform/ids.js";
+import type { Logger } from "../platform/logger.js";
+import { nudgeLoop } from "../platform/timers/nudge-loop.js";
 import { attemptClaims } from "./attempt-claims.js";
 import { blogOrder } from "./blog-order.js";
 import { endpointHealth } from "./endpoint-health.js";
 import type { EndpointsStore } from "./endpoints-store.js";
 import { FairShare, shareOf } from "./fair-share.js";
-import { nudgeLoop } from "./nudge-loop.js";
 import type { RetrySchedule } from "./retry-schedule.js";
 import type { Send, SendOutcome } from "./safe-send.js";
 import { notSent, signedSender } from "./signed-send.js";

@@ -1,5 +1,5 @@
-import type { Collections } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
+import type { Collections } from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import type { EndpointsStore } from "./endpoints-store.js";
 import type { SendOutcome } from "./safe-send.js";
 

@@ -4,10 +4,10 @@ import type {
   WebhookEndpointDoc,
   WebhookEventType,
   WebhookHealthDoc,
-} from "../db/collections.js";
-import { conflict, invalid, notFound } from "../domain-error.js";
-import { newId } from "../ids.js";
-import { keyedQueue } from "../keyed-queue.js";
+} from "../platform/db/collections.js";
+import { conflict, invalid, notFound } from "../platform/domain-error.js";
+import { newId } from "../platform/ids.js";
+import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { endpointUrlProblem, type UrlPolicy } from "./endpoint-url.js";
 import type { SecretBox } from "./secret-box.js";
 

@@ -1,4 +1,4 @@
-import type { WebhookDeliveryDoc } from "../db/collections.js";
+import type { WebhookDeliveryDoc } from "../platform/db/collections.js";
 
 /**
  * The workspace a delivery counts against. Every delivery has stored its workspace since

@@ -1,12 +1,12 @@
+import type { LimitDecision } from "../limits/rate-limiter.js";
 import type {
   Collections,
   WebhookDeliveryDoc,
   WebhookEndpointDoc,
   WebhookEventDoc,
-} from "../db/collections.js";
-import { conflict, DomainError, notFound } from "../domain-error.js";
-import { newId } from "../ids.js";
-import type { LimitDecision } from "../limits/rate-limiter.js";
+} from "../platform/db/collections.js";
+import { conflict, DomainError, notFound } from "../platform/domain-error.js";
+import { newId } from "../platform/ids.js";
 
 export const DISABLED_MESSAGE = "This endpoint is disabled; enable it first.";
 const DELIVERY_NOT_FOUND = "Webhook delivery not found.";

@@ -5,11 +5,11 @@ import type {
   OutboxEventDoc,
   WebhookDeliveryDoc,
   WebhookEventDoc,
-} from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
-import type { Logger } from "../logger.js";
+} from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import type { Logger } from "../platform/logger.js";
+import { nudgeLoop } from "../platform/timers/nudge-loop.js";
 import type { EndpointsStore } from "./endpoints-store.js";
-import { nudgeLoop } from "./nudge-loop.js";
 import { deliveryIdOf } from "./signing.js";
 
 /** How often every instance looks for outboxes left by other instances, the CLI, or a crash. */

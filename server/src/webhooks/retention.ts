@@ -1,7 +1,7 @@
-import type { Collections } from "../db/collections.js";
-import type { Logger } from "../logger.js";
-import { type PeriodicTask, startPeriodicTask } from "../periodic-task.js";
-import { FIRST_SWEEP_DELAY_MS, SWEEP_INTERVAL_MS } from "../sessions/sweeper.js";
+import type { Collections } from "../platform/db/collections.js";
+import { FIRST_SWEEP_DELAY_MS, SWEEP_INTERVAL_MS } from "../platform/db/ttl-sweeper.js";
+import type { Logger } from "../platform/logger.js";
+import { type PeriodicTask, startPeriodicTask } from "../platform/timers/periodic-task.js";
 
 /** How long settled deliveries, their attempts and events are kept (the delivery log's reach). */
 export const WEBHOOK_RETENTION_MS = 30 * 86_400_000;

@@ -1,4 +1,4 @@
-import type { WebhookEndpointDoc, WebhookEventDoc } from "../db/collections.js";
+import type { WebhookEndpointDoc, WebhookEventDoc } from "../platform/db/collections.js";
 import { type EndpointsStore, SecretUnreadable } from "./endpoints-store.js";
 import type { Send, SendOutcome } from "./safe-send.js";
 import { eventBody, signedHeaders } from "./signing.js";

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import type { components } from "../../../openapi/generated/consumer.js";
-import type { WebhookEventDoc } from "../db/collections.js";
-import { BASE62 } from "../ids.js";
+import type { WebhookEventDoc } from "../platform/db/collections.js";
+import { BASE62 } from "../platform/ids.js";
 
 export type BlogEvent = components["schemas"]["BlogEvent"];
 export type TestEvent = components["schemas"]["TestEvent"];

@@ -1,6 +1,6 @@
 import type { BlogsStore } from "../blogs/blogs-store.js";
-import type { Collections } from "../db/collections.js";
-import type { Logger } from "../logger.js";
+import type { Collections } from "../platform/db/collections.js";
+import type { Logger } from "../platform/logger.js";
 import { deliveryWorker } from "./delivery-worker.js";
 import type { UrlPolicy } from "./endpoint-url.js";
 import type { EndpointsStore } from "./endpoints-store.js";
@@ -21,7 +21,7 @@ export interface WebhookDeliveryDeps extends WebhookTestHooks {
   readonly blogs: Pick<BlogsStore, "clearWebhookOutbox">;
   readonly endpoints: EndpointsStore;
   readonly timeoutMs: number;
-  /** WEBHOOK_CONNECT_TIMEOUT_MS and WEBHOOK_WORKSPACE_IN_FLIGHT (config.ts `webhookLimits`). */
+  /** WEBHOOK_CONNECT_TIMEOUT_MS and WEBHOOK_WORKSPACE_IN_FLIGHT (platform/config.ts `webhookLimits`). */
   readonly connectTimeoutMs?: number;
   readonly workspaceInFlight?: number;
   readonly urlPolicy: UrlPolicy;

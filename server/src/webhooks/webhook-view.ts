@@ -1,10 +1,14 @@
-import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "../admin-api-types.js";
 import type {
   WebhookAttemptDoc,
   WebhookDeliveryDoc,
   WebhookEndpointDoc,
   WebhookHealthDoc,
-} from "../db/collections.js";
+} from "../platform/db/collections.js";
+import type {
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from "../platform/http/admin-types.js";
 
 const iso = (at: Date | null): string | null => (at === null ? null : at.toISOString());
 

@@ -1,5 +1,5 @@
-import type { Collections } from "../db/collections.js";
-import { keyedQueue } from "../keyed-queue.js";
+import type { Collections } from "../platform/db/collections.js";
+import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { lastOwner } from "./workspace-rules.js";
 
 /** A change that takes an owner away (a demotion, a removal), and how to take it back. */

@@ -1,7 +1,7 @@
 import type { AuditLog } from "../audit/audit-log.js";
-import type { Role } from "../db/collections.js";
 import type { InvitationsStore } from "../invitations/invitations-store.js";
-import type { Logger } from "../logger.js";
+import type { Role } from "../platform/db/collections.js";
+import type { Logger } from "../platform/logger.js";
 import type { MemberOf, WorkspacesStore } from "./workspaces-store.js";
 
 /** Who acts (the signed-in user), in which workspace, and where to log a best-effort failure. */

@@ -13,8 +13,8 @@
  * - a workspace always keeps an owner: its last owner can be neither removed, nor demoted, nor
  *   leave (owner-guard.ts keeps this under concurrency).
  */
-import type { Role } from "../db/collections.js";
-import { conflict, DomainError, invalid, notFound } from "../domain-error.js";
+import type { Role } from "../platform/db/collections.js";
+import { conflict, DomainError, invalid, notFound } from "../platform/domain-error.js";
 
 export type { Role };
 

@@ -1,5 +1,5 @@
-import type { Member, Workspace } from "../admin-api-types.js";
-import type { Role, WorkspaceDoc } from "../db/collections.js";
+import type { Role, WorkspaceDoc } from "../platform/db/collections.js";
+import type { Member, Workspace } from "../platform/http/admin-types.js";
 import { toUser } from "../users/user-view.js";
 import type { MemberOf } from "./workspaces-store.js";
 

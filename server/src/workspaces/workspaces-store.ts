@@ -1,7 +1,13 @@
-import type { Collections, MembershipDoc, Role, UserDoc, WorkspaceDoc } from "../db/collections.js";
-import { isDuplicateKey } from "../db/duplicate-key.js";
-import { conflict, notFound } from "../domain-error.js";
-import { newId } from "../ids.js";
+import type {
+  Collections,
+  MembershipDoc,
+  Role,
+  UserDoc,
+  WorkspaceDoc,
+} from "../platform/db/collections.js";
+import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { conflict, notFound } from "../platform/domain-error.js";
+import { newId } from "../platform/ids.js";
 import type { UsersStore } from "../users/users-store.js";
 import { ownerGuard } from "./owner-guard.js";
 import { existingMember, workspaceName } from "./workspace-rules.js";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { Router } from "express";
-import { HttpError } from "./http/errors.js";
+import { HttpError } from "./errors.js";
 
 /**
  * The consumer API's reference: Redoc HTML built by `npm run build:docs` with its scripts

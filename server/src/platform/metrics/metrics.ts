@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { BufferMonitor, BufferState } from "../coalescing-buffer.js";
+import type { BufferMonitor, BufferState } from "../timers/coalescing-buffer.js";
 
 /** Why the consumer API refused a request (README, "Metrics"). */
 export type RejectionReason = "invalid_key" | "not_found" | "rate_limited";
@@ -20,7 +20,7 @@ export interface Metrics {
   rejected(reason: RejectionReason): void;
   /** A webhook attempt recorded by this instance: delivered (2xx) or failed. */
   webhookAttempt(delivered: boolean): void;
-  /** The monitor of one coalescing buffer (coalescing-buffer.ts). */
+  /** The monitor of one coalescing buffer (platform/timers/coalescing-buffer.ts). */
   bufferMonitor(name: BufferName): BufferMonitor;
 }
 

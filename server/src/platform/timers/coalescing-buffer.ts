@@ -1,4 +1,4 @@
-import type { Logger } from "./logger.js";
+import type { Logger } from "../logger.js";
 
 export interface CoalescingBufferOptions<V> {
   /** One batched write of everything pending; a rejection keeps the batch for the next flush. */

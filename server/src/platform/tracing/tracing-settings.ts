@@ -14,7 +14,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Tracing is on when OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (used as is) or OTEL_EXPORTER_OTLP_ENDPOINT
  * (`/v1/traces` appended) is set, unless OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none.
  * Spans go over HTTP as JSON only: another OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL is refused
- * rather than silently replaced. Called by config.ts with its env; pushes problems, never throws.
+ * rather than silently replaced. Called by platform/config.ts with its env; pushes problems, never throws.
  */
 export function parseTracing(env: Env, problems: string[]): TracingSettings | undefined {
   const str = (name: string): string | undefined => {

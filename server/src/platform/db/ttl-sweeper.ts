@@ -1,6 +1,6 @@
-import type { Collections } from "../db/collections.js";
 import type { Logger } from "../logger.js";
-import { startPeriodicTask } from "../periodic-task.js";
+import { startPeriodicTask } from "../timers/periodic-task.js";
+import type { Collections } from "./collections.js";
 
 /** How often expired sessions and sign-in records are deleted. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;

@@ -1,7 +1,7 @@
 /**
  * The one error type of the domain (stores, rules, sign-in, rendering): what went wrong, by a
  * code, and a message for people. It knows nothing of HTTP: the API's edge maps each code to a
- * status (http/errors.ts) and the CLI to an exit code (cli/failure.ts).
+ * status (platform/http/errors.ts) and the CLI to an exit code (cli/failure.ts).
  *
  * It is an answer, not a fault: no stack trace is captured (a 404 is thrown on many bad
  * requests, and capturing one cost ~2 % of the server's CPU under a flood of them). Faults keep

@@ -5,7 +5,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.js";
 import { DomainError } from "../domain-error.js";
-import { ensureEmbeddedDbBinary } from "./embedded.js";
+import { ensureEmbeddedDbBinary } from "./launcher.js";
 
 /** What the launcher's `-backup-from`/`-verify` print (backup.go `fileReport`). */
 export interface FileReport {

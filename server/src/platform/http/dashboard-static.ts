@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import express, { Router } from "express";
-import { HttpError } from "./http/errors.js";
+import { HttpError } from "./errors.js";
 
 // Images from http: and https: URLs, as the sanitiser keeps them in a blog's body (openapi.yaml,
 // "Putting blogs on a page"): the editor's preview shows what consumers will get. A dashboard

@@ -4,10 +4,10 @@ import { constants } from "node:fs";
 import { copyFile, link, mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.js";
+import { runningEmbedded } from "../db/database.js";
 import { conflict, DomainError } from "../domain-error.js";
 import { embeddedFile, type FileReport, refuseExternal, runLauncherMode } from "./backup.js";
 import { tryDataDirLock } from "./data-dir-lock.js";
-import { runningEmbedded } from "./database.js";
 import { checkFerretDbReads } from "./restore-check.js";
 
 export interface RestoreResult {

@@ -115,7 +115,7 @@ export async function connectMongo(
   uri: string,
   timeoutMs: number,
   onMonitorStuck: OnMonitorStuck = defaultOnMonitorStuck,
-  /** Emit command events, which time every round trip for the metrics (metrics/db-commands.ts). */
+  /** Emit command events, which time every round trip for the metrics (platform/metrics/db-commands.ts). */
   monitorCommands = false,
 ): Promise<MongoClient> {
   const options: MongoClientOptions = {

@@ -27,7 +27,7 @@ export const commandLabel = (name: string): string => (KNOWN_COMMANDS.has(name) 
 
 /**
  * Times every database round trip from the driver's command monitoring (the client needs
- * `monitorCommands: true`: db/mongo.ts turns it on when metrics are on): one histogram sample per
+ * `monitorCommands: true`: platform/db/mongo.ts turns it on when metrics are on): one histogram sample per
  * command, labelled by its name (bounded) and outcome. Returns the function that stops watching.
  */
 export function observeDbCommands(client: MongoClient, metrics: Metrics): () => void {

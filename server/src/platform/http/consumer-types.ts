@@ -1,7 +1,7 @@
 /** Shapes of the consumer API, generated from openapi/openapi.yaml. Never written by hand. */
-import type { components, operations } from "../../openapi/generated/consumer.js";
+import type { components, operations } from "../../../../openapi/generated/consumer.js";
 
-export type { paths } from "../../openapi/generated/consumer.js";
+export type { paths } from "../../../../openapi/generated/consumer.js";
 export type Blog = components["schemas"]["Blog"];
 export type BlogList = components["schemas"]["BlogList"];
 export type PartialBlog = components["schemas"]["PartialBlog"];

@@ -1,4 +1,4 @@
-/** A task run on a timer, at most one run at a time (sessions/sweeper.ts, keys/expiry-sweeper.ts). */
+/** A task run on a timer, at most one run at a time (platform/db/ttl-sweeper.ts, keys/expiry-sweeper.ts). */
 export interface PeriodicTask {
   /** Runs the task now (after a run under way); never rejects: the task handles its failures. */
   run(): Promise<void>;

@@ -6,7 +6,7 @@ import { MongoClient } from "mongodb";
 import type { Config } from "../config.js";
 import { DomainError } from "../domain-error.js";
 import type { FileReport } from "./backup.js";
-import { startEmbeddedDb } from "./embedded.js";
+import { startEmbeddedDb } from "./launcher.js";
 
 /**
  * What a user means by "the backup is good": FerretDB opens it and reads every document. Starts

@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { IMPORT_MAX_BYTES_DEFAULT } from "../transfer/json-source.js";
 import { parseTracing, type TracingSettings } from "./tracing/tracing-settings.js";
-import { IMPORT_MAX_BYTES_DEFAULT } from "./transfer/json-source.js";
 
 /** Every setting Pressroom reads, validated once at boot. Nothing else reads `process.env`. */
 export interface Config {
@@ -55,9 +55,9 @@ export interface Config {
   readonly webhookLimits: WebhookLimitSettings;
   /** METRICS_PORT set: Prometheus metrics on a listener of their own (README, "Metrics"). */
   readonly metrics: MetricsSettings | undefined;
-  /** OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT set: OpenTelemetry spans (tracing/tracing-settings.ts). */
+  /** OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT set: OpenTelemetry spans (platform/tracing/tracing-settings.ts). */
   readonly tracing: TracingSettings | undefined;
-  /** The admin API's request body limits (README, "Configuration"; http/json-body.ts). */
+  /** The admin API's request body limits (README, "Configuration"; platform/http/json-body.ts). */
   readonly adminBodyLimits: AdminBodyLimits;
 }
 
@@ -392,7 +392,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         ? undefined
         : { port: metricsPort, host: str("METRICS_HOST") ?? "127.0.0.1", token: metricsToken },
     tracing: parseTracing(env, problems),
-    // Admin API body limits (http/json-body.ts): the open operations' small, a blog's large.
+    // Admin API body limits (platform/http/json-body.ts): the open operations' small, a blog's large.
     adminBodyLimits: {
       adminBytes: int("ADMIN_BODY_LIMIT_BYTES", 16_384, 1024, 1_048_576),
       blogBytes: int("BLOG_BODY_LIMIT_BYTES", 3_145_728, 65_536, 67_108_864),

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Registry } from "prom-client";
-import { isLoopbackHostname } from "../admin/guards.js";
+import { isLoopbackHostname } from "../../admin/guards.js";
 import type { MetricsSettings } from "../config.js";
-import { closeGracefully, type DrainableServer, listen, urlOf } from "../http-server.js";
+import { closeGracefully, type DrainableServer, listen, urlOf } from "../http/server.js";
 
 export interface MetricsServer {
   /** `http://host:port` of the listener; scrape `${url}/metrics`. */

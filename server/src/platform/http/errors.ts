@@ -29,7 +29,7 @@ export const unauthorized = (): HttpError => new HttpError(401, INVALID_KEY_MESS
 export const badRequest = (message: string): HttpError => new HttpError(400, message);
 
 /**
- * The status of each domain error code (domain-error.ts): where the domain's 400s, 401s, 403s,
+ * The status of each domain error code (platform/domain-error.ts): where the domain's 400s, 401s, 403s,
  * 404s, 409s, 410s, 422s, 429s and 503s come from. The body is `{"message": …}` with its message.
  */
 export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {

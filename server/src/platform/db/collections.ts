@@ -509,7 +509,7 @@ export function collections(db: Db): Collections {
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
  *   signInFailures, invitations, rateCounters and keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
- *   sweeper (sessions/sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
+ *   sweeper (platform/db/ttl-sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
  *   index of the same name on `expiresAt` serves the sweeper's query there.
  *
  * Returns whether the TTL indexes exist.

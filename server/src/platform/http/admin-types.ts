@@ -4,7 +4,7 @@
  * and the compiler then points at every handler and view it breaks.
  */
 import type { RequestHandler } from "express";
-import type { components, operations } from "../../openapi/generated/admin.js";
+import type { components, operations } from "../../../../openapi/generated/admin.js";
 
 type Schemas = components["schemas"];
 export type AdminBlog = Schemas["AdminBlog"];

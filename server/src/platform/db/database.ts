@@ -1,15 +1,15 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db, MongoClient } from "mongodb";
-import { fillSearchFields } from "../blogs/search-migration.js";
-import { normaliseStoredTags } from "../blogs/tag-migration.js";
+import { fillSearchFields } from "../../blogs/search-migration.js";
+import { normaliseStoredTags } from "../../blogs/tag-migration.js";
 import type { Config } from "../config.js";
 import { conflict } from "../domain-error.js";
+import { tryDataDirLock } from "../embedded-db/data-dir-lock.js";
+import { type EmbeddedDb, startEmbeddedDb } from "../embedded-db/launcher.js";
+import { isProcessAlive } from "../embedded-db/process-alive.js";
 import { collections, ensureIndexes } from "./collections.js";
-import { tryDataDirLock } from "./data-dir-lock.js";
-import { type EmbeddedDb, startEmbeddedDb } from "./embedded.js";
 import { connectMongo, type OnMonitorStuck } from "./mongo.js";
-import { isProcessAlive } from "./process-alive.js";
 
 export interface Database {
   readonly db: Db;

@@ -12,7 +12,7 @@ import type { SpecDocument } from "./validator-warm-up.js";
  */
 export const MAX_BODY_DEPTH = 16;
 
-/** One byte limit and the setting (config.ts) it comes from, named in the 413's message. */
+/** One byte limit and the setting (platform/config.ts) it comes from, named in the 413's message. */
 export interface BodyLimit {
   readonly bytes: number;
   readonly setting: string;

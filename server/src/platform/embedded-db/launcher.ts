@@ -2,7 +2,7 @@
 // The Go program in server/embedded-db/ is built on first use; see its README for limits.
 // Longer than our ~250-line rule on purpose: building the binary (source stamp, FerretDB
 // preparation, `go build` under a lock) and starting it share one set of paths and are
-// described as one unit, "embedded.ts", by server/embedded-db/README.md.
+// described as one unit, "launcher.ts", by server/embedded-db/README.md.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
@@ -32,8 +32,8 @@ export interface EmbeddedDb {
   stop(): Promise<void>;
 }
 
-// Both src/db/embedded.ts and dist/db/embedded.js sit two levels below server/.
-const SOURCE_DIR = fileURLToPath(new URL("../../embedded-db/", import.meta.url));
+// Both src/platform/embedded-db/launcher.ts and its dist/ twin sit three levels below server/.
+const SOURCE_DIR = fileURLToPath(new URL("../../../embedded-db/", import.meta.url));
 const DEFAULT_BIN_DIR = path.join(SOURCE_DIR, "bin");
 const BIN_NAME = "pressroom-db";
 const START_TIMEOUT_MS = 60_000;
