@@ -1,7 +1,8 @@
-import { isLoopbackHostname } from "./admin/guards.js";
 import { createApp } from "./app.js";
+import { MIGRATIONS } from "./migrations.js";
 import { type Config, loadConfig } from "./platform/config.js";
 import { openDatabase } from "./platform/db/database.js";
+import { isLoopbackHostname } from "./platform/http/loopback.js";
 import { closeGracefully, type DrainableServer, listen, urlOf } from "./platform/http/server.js";
 import { createLogger, type Logger, logFormatFor } from "./platform/logger.js";
 import {
@@ -26,6 +27,7 @@ export async function runServer(
 ): Promise<void> {
   const database = await openDatabase(
     config,
+    MIGRATIONS,
     (line) => logger.info(line),
     (message) => logger.warn(message),
   );

@@ -12,6 +12,7 @@ import {
   normaliseStoredTags,
   TAGS_NORMALISED_MARKER,
 } from "../../server/src/blogs/tag-migration.js";
+import { MIGRATIONS } from "../../server/src/migrations.js";
 import { loadConfig } from "../../server/src/platform/config.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { openDatabase } from "../../server/src/platform/db/database.js";
@@ -354,7 +355,10 @@ describe("blogs stored before the search get its fields once at start-up", () =>
     await c.blogs.updateOne({ _id: old.id }, { $unset: { searchTerms: "", titleKey: "" } });
     await c.markers.deleteOne({ _id: SEARCH_FIELDS_MARKER });
     expect(await titlesFor(ws, "q=almanac")).toEqual([]);
-    const database = await openDatabase(loadConfig({ MONGODB_URI: t.uri, MONGODB_DB: t.name }));
+    const database = await openDatabase(
+      loadConfig({ MONGODB_URI: t.uri, MONGODB_DB: t.name }),
+      MIGRATIONS,
+    );
     await database.close();
     expect(await titlesFor(ws, "q=almanac")).toEqual(["Forgotten almanac"]);
   });

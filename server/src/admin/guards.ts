@@ -3,6 +3,7 @@ import type { CookieOptions, Request, RequestHandler, Response } from "express";
 import type { Role } from "../platform/db/collections.js";
 import { DomainError } from "../platform/domain-error.js";
 import { HttpError } from "../platform/http/errors.js";
+import { isLoopbackHostname } from "../platform/http/loopback.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import { memberRole, mustBeOwner } from "../workspaces/workspace-rules.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
@@ -46,16 +47,6 @@ export function clearSessionCookie(
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
-/**
- * Host names that always mean this machine: `localhost`, 127.0.0.0/8 and `[::1]`, as the URL
- * parser spells them (so `127.1` and `0x7f.0.0.1` count as `127.0.0.1`). Not `*.localhost`:
- * some browsers pin it to loopback, but other clients resolve it through DNS, which the
- * attacker of a DNS-rebinding page controls; PUBLIC_URL=http://app.localhost:3000 serves it.
- */
-export function isLoopbackHostname(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
-}
 
 /** `http://host[:port]` for a Host header, normalised as a browser's Origin is; null if unusable. */
 function originAt(protocol: string, host: string | undefined): URL | null {

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { runServer } from "../main.js";
+import { MIGRATIONS } from "../migrations.js";
 import { loadConfig } from "../platform/config.js";
 import { openDatabase, startRecordedEmbeddedDb } from "../platform/db/database.js";
 import { ensureEmbeddedDbBinary } from "../platform/embedded-db/launcher.js";
@@ -146,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
     const command = COMMANDS[words];
     if (command === undefined) throw new UsageError(`Unknown command: ${positionals.join(" ")}`);
     const config = loadConfig();
-    const database = await openDatabase(config, (line) => out.note(line));
+    const database = await openDatabase(config, MIGRATIONS, (line) => out.note(line));
     try {
       const stores = createStores(database.db, { consumerRateLimit: config.consumerRateLimit });
       await command(stores, { words: words.split(" "), args, options: values }, out);

@@ -1,8 +1,16 @@
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { IMPORT_MAX_BYTES_DEFAULT } from "../transfer/json-source.js";
 import { parseTracing, type TracingSettings } from "./tracing/tracing-settings.js";
+
+/**
+ * IMPORT_MAX_BYTES by default: the largest JSON file an import reads (Pressroom's export format
+ * or a Ghost export), 256 MiB. A Pressroom export of 10,000 blogs of ~2 KB of Markdown is under 30 MB, and a Ghost
+ * export holds each post about three times (html, lexical, mobiledoc); the file is held as one
+ * string and parsed whole (text and tree in memory at once), and V8 cannot hold a string of
+ * 512 MiB at all.
+ */
+export const IMPORT_MAX_BYTES_DEFAULT = 256 * 1024 * 1024;
 
 /** Every setting Pressroom reads, validated once at boot. Nothing else reads `process.env`. */
 export interface Config {

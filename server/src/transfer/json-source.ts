@@ -1,15 +1,7 @@
 import { open } from "node:fs/promises";
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { IMPORT_MAX_BYTES_DEFAULT } from "../platform/config.js";
 import { ImportInputError } from "./import-set.js";
-
-/**
- * IMPORT_MAX_BYTES by default: the largest JSON file an import reads (Pressroom's export format
- * or a Ghost export), 256 MiB. A Pressroom export of 10,000 blogs of ~2 KB of Markdown is under 30 MB, and a Ghost
- * export holds each post about three times (html, lexical, mobiledoc); the file is held as one
- * string and parsed whole (text and tree in memory at once), and V8 cannot hold a string of
- * 512 MiB at all.
- */
-export const IMPORT_MAX_BYTES_DEFAULT = 256 * 1024 * 1024;
 
 const cannotRead = (name: string, err: unknown): ImportInputError =>
   new ImportInputError([

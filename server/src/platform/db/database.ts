@@ -1,14 +1,13 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db, MongoClient } from "mongodb";
-import { fillSearchFields } from "../../blogs/search-migration.js";
-import { normaliseStoredTags } from "../../blogs/tag-migration.js";
 import type { Config } from "../config.js";
 import { conflict } from "../domain-error.js";
 import { tryDataDirLock } from "../embedded-db/data-dir-lock.js";
 import { type EmbeddedDb, startEmbeddedDb } from "../embedded-db/launcher.js";
 import { isProcessAlive } from "../embedded-db/process-alive.js";
-import { collections, ensureIndexes } from "./collections.js";
+import { ensureIndexes } from "./collections.js";
+import { type Migration, runMigrations } from "./migrations.js";
 import { connectMongo, type OnMonitorStuck } from "./mongo.js";
 
 export interface Database {
@@ -104,10 +103,12 @@ const withoutCredentials = (uri: string): string => uri.replace(/\/\/[^@/]*@/, "
 
 /**
  * The database named by the configuration: `MONGODB_URI` when set; otherwise the embedded
- * database of `DATA_DIR` — the running one if there is one, else one started now.
+ * database of `DATA_DIR` — the running one if there is one, else one started now. Ensures the
+ * indexes, then runs `migrations` (the composition root's list, server/src/migrations.ts).
  */
 export async function openDatabase(
   config: Config,
+  migrations: readonly Migration[],
   onProgress?: (line: string) => void,
   onMonitorStuck?: OnMonitorStuck,
 ): Promise<Database> {
@@ -130,8 +131,7 @@ export async function openDatabase(
     );
     const db = client.db(config.mongodbDb);
     await ensureIndexes(db);
-    await normaliseStoredTags(collections(db));
-    await fillSearchFields(collections(db));
+    await runMigrations(db, migrations);
     return {
       db,
       client,

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Registry } from "prom-client";
-import { isLoopbackHostname } from "../../admin/guards.js";
 import type { MetricsSettings } from "../config.js";
+import { isLoopbackHostname } from "../http/loopback.js";
 import { closeGracefully, type DrainableServer, listen, urlOf } from "../http/server.js";
 
 export interface MetricsServer {

@@ -1,0 +1,12 @@
+import { fillSearchFields } from "./blogs/search-migration.js";
+import { normaliseStoredTags } from "./blogs/tag-migration.js";
+import type { Migration } from "./platform/db/migrations.js";
+
+/**
+ * The data migrations every start runs (`openDatabase`), in order: the tag rewrite first, so the
+ * search fields are derived from tags in normal form.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  { name: "tags in normal form", run: normaliseStoredTags },
+  { name: "blog search fields", run: fillSearchFields },
+];
