@@ -99,7 +99,7 @@ var appStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * time.Minute) }
 
 // appShapes lists the queries of server/src: blogs/blogs-store.ts, workspaces/workspaces-store.ts,
-// keys/keys-store.ts, keys/key-roll.ts, keys/expiry-sweeper.ts, keys/rate-limit-settings.ts,
+// keys/keys-store.ts, keys/key-roll.ts, keys/expiry-sweeper.ts, limits/rate-limit-settings.ts,
 // audit/audit-log.ts, workspaces/owner-guard.ts, invitations/invitations-store.ts,
 // users/users-store.ts, sessions/sessions-store.ts, platform/db/ttl-sweeper.ts,
 // sessions/sign-in-throttle.ts, blogs/blog-writes.ts and webhooks/ (endpoints-store.ts,
@@ -238,7 +238,7 @@ func appShapes() []appShape {
 		{coll: "apiKeys", name: "key limit: `updateOne({_id}, {$set: {rateLimit}})`", run: updateOne(d(e("_id", "h_0014")), d(e("$set", d(e("rateLimit", d(e("requests", 100), e("windowSeconds", 60)))))), 1)},
 		{coll: "apiKeys", name: "expiry sweep `find({expiryLogged: false, status: Active, expiresAt: {$lte}}).limit(500)`", run: find(d(e("expiryLogged", false), e("status", "Active"), e("expiresAt", d(e("$lte", at(100))))), options.Find().SetLimit(500).SetProjection(d(e("_id", 1), e("keyId", 1), e("workspaceId", 1), e("expiresAt", 1)))), bounded: "the keys past their expiry and not logged yet: few, once per sweep"},
 		{coll: "apiKeys", name: "expiry sweep mark `updateOne({_id, expiryLogged: false})`", run: updateOne(d(e("_id", "h_0020"), e("expiryLogged", false)), d(e("$set", d(e("expiryLogged", true)))), 1)},
-		// workspaces' default rate limit (keys/rate-limit-settings.ts)
+		// workspaces' default rate limit (limits/rate-limit-settings.ts)
 		{coll: "workspaces", name: "default limit `findOne({_id})` + projection", run: findOne(d(e("_id", "ws_0010")), options.FindOne().SetProjection(d(e("rateLimit", 1))))},
 		{coll: "workspaces", name: "default limit `updateOne({_id}, {$set: {rateLimit}})`", run: updateOne(d(e("_id", "ws_0011")), d(e("$set", d(e("rateLimit", nil)))), 1)},
 		// audit (audit/audit-log.ts)

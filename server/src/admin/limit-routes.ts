@@ -1,6 +1,6 @@
 import type { AuditStore } from "../audit/audit-log.js";
 import { auditActorIds, toAuditEntry } from "../audit/audit-view.js";
-import type { RateLimitSettings } from "../keys/rate-limit-settings.js";
+import type { RateLimitSettings } from "../limits/rate-limit-settings.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { UsersStore } from "../users/users-store.js";
 import { signedInUser } from "./guards.js";

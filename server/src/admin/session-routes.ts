@@ -2,9 +2,9 @@ import type { Response } from "express";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { PasswordSignIn } from "../sessions/sign-in.js";
-import type { FirstRunSetup } from "../users/first-run-setup.js";
 import type { UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
+import type { FirstRunSetup } from "./first-run-setup.js";
 import { clearSessionCookie, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
 import { meView } from "./me-view.js";
 

@@ -11,7 +11,7 @@ declare global {
     interface Locals {
       /** The workspace the request's API key belongs to. */
       workspaceId?: string;
-      /** The request's API key: its public id and its own rate limit (consumer/rate-limit.ts). */
+      /** The request's API key: its public id and its own rate limit (limits/consumer-rate-limit.ts). */
       apiKey?: Pick<ApiKeyDoc, "keyId" | "rateLimit">;
     }
   }

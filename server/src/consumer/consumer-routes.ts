@@ -9,6 +9,7 @@ import { parseTagFilter, type TagFilter } from "../blogs/tag-filter.js";
 import type { ChangesFeed } from "../changes/changes-feed.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
+import { type RateLimitDeps, rateLimit } from "../limits/consumer-rate-limit.js";
 import { notFound } from "../platform/domain-error.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type {
@@ -27,7 +28,6 @@ import type {
 } from "../platform/http/consumer-types.js";
 import { errorHandler, HttpError, INTERNAL_ERROR_MESSAGE } from "../platform/http/errors.js";
 import { authenticate } from "./authenticate.js";
-import { type RateLimitDeps, rateLimit } from "./rate-limit.js";
 import { tagQueryChecked } from "./tag-query.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
 
@@ -41,7 +41,7 @@ export interface ConsumerDeps {
   /** The tag counts of released blogs (blogs/tag-counts-cache.ts). */
   readonly tagCounts: (workspaceId: string) => Promise<TagCount[]>;
   readonly lastUsed: LastUsedRecorder;
-  /** Per-key rate limits and usage counting (rate-limit.ts). */
+  /** Per-key rate limits and usage counting (limits/consumer-rate-limit.ts). */
   readonly limits: RateLimitDeps;
 }
 

@@ -170,7 +170,7 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
      * Active now — not revoked, not past its `expiresAt`. Unknown, revoked and expired keys alike
      * are null, and the consumer API refuses the request (consumer/authenticate.ts: 401). Read on
      * every request, so a revocation or an expiry counts at once, and so does a change of the
-     * key's own rate limit (`rateLimit`, consumer/rate-limit.ts).
+     * key's own rate limit (`rateLimit`, limits/consumer-rate-limit.ts).
      */
     async findActive(
       hash: string,

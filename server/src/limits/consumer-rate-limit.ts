@@ -1,12 +1,12 @@
 import type { RequestHandler } from "express";
-import { effectiveLimit, rateLimitFields } from "../limits/rate-limit-policy.js";
-import type { RateLimiter } from "../limits/rate-limiter.js";
-import { outcomeOf } from "../limits/usage-buckets.js";
-import type { UsageRecorder } from "../limits/usage-recorder.js";
-import type { WorkspaceLimits } from "../limits/workspace-limits.js";
 import type { RateLimitSetting } from "../platform/db/collections.js";
 import { HttpError } from "../platform/http/errors.js";
 import type { RejectionReason } from "../platform/metrics/metrics.js";
+import { effectiveLimit, rateLimitFields } from "./rate-limit-policy.js";
+import type { RateLimiter } from "./rate-limiter.js";
+import { outcomeOf } from "./usage-buckets.js";
+import type { UsageRecorder } from "./usage-recorder.js";
+import type { WorkspaceLimits } from "./workspace-limits.js";
 
 export interface RateLimitDeps {
   readonly limiter: RateLimiter;

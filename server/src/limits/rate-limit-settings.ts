@@ -1,7 +1,7 @@
 import type { AuditLog } from "../audit/audit-log.js";
+import { checkRateLimit } from "../keys/key-rules.js";
 import type { Collections, RateLimitSetting } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
-import { checkRateLimit } from "./key-rules.js";
 
 /** The limit settings that apply to a workspace's keys, as the admin API shows them. */
 export interface WorkspaceLimits {

@@ -1,8 +1,8 @@
 import type { Collections, UserDoc, WorkspaceDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict } from "../platform/domain-error.js";
+import type { NewUser, UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
-import type { NewUser, UsersStore } from "./users-store.js";
 
 export interface SetupInput extends NewUser {
   workspaceName: string;
