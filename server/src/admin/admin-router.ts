@@ -15,11 +15,12 @@ import { deliveryLog } from "../webhooks/delivery-log.js";
 import { type ManualLimits, manualDeliveries } from "../webhooks/manual-deliveries.js";
 import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
+import { auditHandlers } from "./audit-routes.js";
 import { blogHandlers } from "./blog-routes.js";
 import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
 import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
-import { limitAndAuditHandlers } from "./limit-routes.js";
+import { limitHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
 import { refusalReplay } from "./refusal-replay.js";
 import { renderAdmission } from "./render-admission.js";
@@ -100,7 +101,8 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   const ws = workspaceHandlers(workspaces, teamChanges({ workspaces, invitations, audit }));
   const key = keyHandlers(keys, rollKey, users);
-  const limits = limitAndAuditHandlers(rateLimits, audit, users);
+  const limits = limitHandlers(rateLimits);
+  const auditLog = auditHandlers(audit, users);
   const blog = blogHandlers(blogs);
   const usage = usageHandlers(deps.usage.store, deps.usage);
   const hooks = webhookHandlers({
@@ -194,7 +196,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/keys/:keyId/roll`, key.rollKey);
   router.get(`${W}/rate-limit`, limits.getWorkspaceRateLimit);
   router.put(`${W}/rate-limit`, requireOwner, limits.setWorkspaceRateLimit);
-  router.get(`${W}/audit`, limits.listAudit);
+  router.get(`${W}/audit`, auditLog.listAudit);
   router.get(`${W}/keys/:keyId/usage`, usage.getKeyUsage);
   router.get(`${W}/usage`, usage.getWorkspaceUsage);
   router.get(`${W}/blogs`, blog.listAdminBlogs);

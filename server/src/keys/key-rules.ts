@@ -39,18 +39,3 @@ export function checkGrace(seconds: number): number {
   }
   return seconds;
 }
-
-/** A rate limit: 1 to 1,000,000 requests per 1 to 86,400 seconds (admin.yaml, RateLimit). */
-export function checkRateLimit<T extends { requests: number; windowSeconds: number }>(
-  limit: T | null,
-): { requests: number; windowSeconds: number } | null {
-  if (limit === null) return null;
-  const { requests, windowSeconds } = limit;
-  if (!Number.isInteger(requests) || requests < 1 || requests > 1_000_000) {
-    throw invalid("rateLimit.requests must be a whole number from 1 to 1000000.");
-  }
-  if (!Number.isInteger(windowSeconds) || windowSeconds < 1 || windowSeconds > 86_400) {
-    throw invalid("rateLimit.windowSeconds must be a whole number from 1 to 86400.");
-  }
-  return { requests, windowSeconds };
-}

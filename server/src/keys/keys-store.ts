@@ -1,11 +1,12 @@
 import type { AnyBulkWriteOperation } from "mongodb";
 import type { AuditLog } from "../audit/audit-log.js";
+import { checkRateLimit } from "../limits/rate-limit-policy.js";
 import type { ApiKeyDoc, Collections, RateLimitSetting } from "../platform/db/collections.js";
 import { conflict, invalid, notFound } from "../platform/domain-error.js";
 import { newId } from "../platform/ids.js";
 import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { generateKey } from "./key-format.js";
-import { checkExpiry, checkRateLimit, MIN_KEY_LIFETIME_MS } from "./key-rules.js";
+import { checkExpiry, MIN_KEY_LIFETIME_MS } from "./key-rules.js";
 import { keyStatusAt } from "./key-view.js";
 
 /** A key just minted: its stored document, and the raw key, returned here once and nowhere else. */

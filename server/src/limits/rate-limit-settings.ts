@@ -1,10 +1,10 @@
 import type { AuditLog } from "../audit/audit-log.js";
-import { checkRateLimit } from "../keys/key-rules.js";
 import type { Collections, RateLimitSetting } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
+import { checkRateLimit } from "./rate-limit-policy.js";
 
-/** The limit settings that apply to a workspace's keys, as the admin API shows them. */
-export interface WorkspaceLimits {
+/** The limit settings that apply to a workspace's keys, as the admin API shows them (admin.yaml, WorkspaceRateLimit). */
+export interface WorkspaceRateLimit {
   /** The workspace's own default; null: the server's applies. */
   readonly rateLimit: RateLimitSetting | null;
   /** The server's default (config `CONSUMER_RATE_LIMIT`); null: no limit. */
@@ -26,7 +26,7 @@ export function rateLimitSettings(
     return doc.rateLimit ?? null;
   };
   return {
-    async of(workspaceId: string): Promise<WorkspaceLimits> {
+    async of(workspaceId: string): Promise<WorkspaceRateLimit> {
       return { rateLimit: await read(workspaceId), serverDefault };
     },
 
@@ -34,7 +34,7 @@ export function rateLimitSettings(
       workspaceId: string,
       rateLimit: RateLimitSetting | null,
       actor: string | null = null,
-    ): Promise<WorkspaceLimits> {
+    ): Promise<WorkspaceRateLimit> {
       const to = checkRateLimit(rateLimit);
       const from = await read(workspaceId);
       await workspaces.updateOne({ _id: workspaceId }, { $set: { rateLimit: to } });
