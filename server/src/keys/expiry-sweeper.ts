@@ -6,7 +6,7 @@ import {
   type SweeperOptions,
 } from "../platform/db/ttl-sweeper.js";
 import type { Logger } from "../platform/logger.js";
-import { startPeriodicTask } from "../platform/timers/periodic-task.js";
+import { startTimerLoop } from "../platform/timers/timer-loop.js";
 
 /**
  * Writes the `key.expired` audit entry of every key whose `expiresAt` has passed by `now` (and
@@ -68,7 +68,7 @@ export function startExpirySweeper(
   options: SweeperOptions = {},
 ): ExpirySweeper {
   const now = options.now ?? Date.now;
-  const task = startPeriodicTask(
+  const task = startTimerLoop(
     () =>
       logExpiredKeys(collections, audit, new Date(now())).then(
         (marked) => {
@@ -83,5 +83,5 @@ export function startExpirySweeper(
       firstDelayMs: options.firstDelayMs ?? FIRST_SWEEP_DELAY_MS,
     },
   );
-  return { sweep: task.run, close: task.close };
+  return { sweep: task.runNow, close: task.close };
 }

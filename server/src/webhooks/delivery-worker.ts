@@ -5,7 +5,7 @@ import type {
 } from "../platform/db/collections.js";
 import { randomBase62 } from "../platform/ids.js";
 import type { Logger } from "../platform/logger.js";
-import { nudgeLoop } from "../platform/timers/nudge-loop.js";
+import { startTimerLoop } from "../platform/timers/timer-loop.js";
 import { attemptClaims } from "./attempt-claims.js";
 import { blogOrder } from "./blog-order.js";
 import { endpointHealth } from "./endpoint-health.js";
@@ -212,13 +212,16 @@ export function deliveryWorker(deps: WorkerDeps) {
     for (const d of share.choose()) start(d);
   };
 
-  const loop = nudgeLoop(async () => {
-    try {
-      await poll();
-    } catch (err) {
-      deps.log.warn({ err }, "polling webhook deliveries failed; will retry");
-    }
-  }, POLL_MS);
+  const loop = startTimerLoop(
+    async () => {
+      try {
+        await poll();
+      } catch (err) {
+        deps.log.warn({ err }, "polling webhook deliveries failed; will retry");
+      }
+    },
+    { intervalMs: POLL_MS },
+  );
 
   return {
     instanceId,

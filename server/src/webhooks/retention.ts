@@ -1,7 +1,7 @@
 import type { Collections } from "../platform/db/collections.js";
 import { FIRST_SWEEP_DELAY_MS, SWEEP_INTERVAL_MS } from "../platform/db/ttl-sweeper.js";
 import type { Logger } from "../platform/logger.js";
-import { type PeriodicTask, startPeriodicTask } from "../platform/timers/periodic-task.js";
+import { startTimerLoop, type TimerLoop } from "../platform/timers/timer-loop.js";
 
 /** How long settled deliveries, their attempts and events are kept (the delivery log's reach). */
 export const WEBHOOK_RETENTION_MS = 30 * 86_400_000;
@@ -56,8 +56,8 @@ export function startWebhookRetention(
   collections: Collections,
   log: Logger,
   now: () => number,
-): PeriodicTask {
-  return startPeriodicTask(
+): TimerLoop {
+  return startTimerLoop(
     () =>
       purgeWebhookLog(collections, new Date(now() - WEBHOOK_RETENTION_MS)).then(
         (purged) => {

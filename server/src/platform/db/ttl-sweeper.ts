@@ -1,5 +1,5 @@
 import type { Logger } from "../logger.js";
-import { startPeriodicTask } from "../timers/periodic-task.js";
+import { startTimerLoop } from "../timers/timer-loop.js";
 import type { Collections } from "./collections.js";
 
 /** How often expired sessions and sign-in records are deleted. */
@@ -68,7 +68,7 @@ export function startSweeper(
   options: SweeperOptions = {},
 ): Sweeper {
   const now = options.now ?? Date.now;
-  const task = startPeriodicTask(
+  const task = startTimerLoop(
     () =>
       purgeExpired(collections, new Date(now())).then(
         (purged) => {
@@ -85,5 +85,5 @@ export function startSweeper(
       firstDelayMs: options.firstDelayMs ?? FIRST_SWEEP_DELAY_MS,
     },
   );
-  return { sweep: task.run, close: task.close };
+  return { sweep: task.runNow, close: task.close };
 }
