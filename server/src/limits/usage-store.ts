@@ -1,5 +1,6 @@
 import { type AnyBulkWriteOperation, MongoBulkWriteError } from "mongodb";
 import { type Collections, type KeyUsageDoc, USAGE_OUTCOMES } from "../platform/db/collections.js";
+import { isDuplicateWriteError } from "../platform/db/duplicate-key.js";
 import {
   addCounts,
   bucketId,
@@ -12,10 +13,6 @@ import {
   zeroCounts,
 } from "./usage-buckets.js";
 import type { UsageEntry } from "./usage-recorder.js";
-
-/** A write error of a bulk write that a unique index refused (MongoDB 11000; FerretDB's text). */
-const duplicateKey = (code: number, message: string | undefined): boolean =>
-  code === 11000 || /UNIQUE constraint failed|duplicate key/.test(message ?? "");
 
 /** One bucket of a usage answer. */
 export interface UsageBucket extends UsageCounts {
@@ -105,7 +102,7 @@ export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">) {
       } catch (err) {
         const failed = err instanceof MongoBulkWriteError ? err.writeErrors : undefined;
         const list = failed === undefined ? [] : Array.isArray(failed) ? failed : [failed];
-        if (list.length === 0 || !list.every((e) => duplicateKey(e.code, e.errmsg))) throw err;
+        if (list.length === 0 || !list.every(isDuplicateWriteError)) throw err;
         const again = list.flatMap((e) => {
           const op = ops[e.index];
           return op === undefined ? [] : [op];

@@ -13,11 +13,12 @@
  * workspace did not finish (or is still running); a run that finishes deletes its own and those
  * of earlier runs of the same source.
  */
+
 import { MongoBulkWriteError } from "mongodb";
 import { newRevision, slugTaken, versionFilter } from "../blogs/blog-rules.js";
 import { searchFieldsOf } from "../blogs/search-terms.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
-import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
 import { conflict } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
@@ -194,7 +195,7 @@ async function insertAll(c: Pick<Collections, "blogs">, docs: BlogDoc[]): Promis
   } catch (err) {
     if (!(err instanceof MongoBulkWriteError)) throw err;
     const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-    if (errors.some((e) => e.code !== 11000)) throw err;
+    if (!errors.every(isDuplicateWriteError)) throw err;
     return errors.map((e) => e.index);
   }
 }

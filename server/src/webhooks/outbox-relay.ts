@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, type WriteError } from "mongodb";
+import { MongoBulkWriteError } from "mongodb";
 import type {
   BlogDoc,
   Collections,
@@ -6,9 +6,9 @@ import type {
   WebhookDeliveryDoc,
   WebhookEventDoc,
 } from "../platform/db/collections.js";
-import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
 import type { Logger } from "../platform/logger.js";
-import { nudgeLoop } from "../platform/timers/nudge-loop.js";
+import { startTimerLoop } from "../platform/timers/timer-loop.js";
 import type { EndpointsStore } from "./endpoints-store.js";
 import { deliveryIdOf } from "./signing.js";
 
@@ -19,9 +19,6 @@ export const RELAY_SWEEP_MS = 1000;
  * a younger one only by the instance that wrote it (see `outboxRelay`).
  */
 export const ORPHAN_AFTER_MS = 5000;
-/** A refused insert of a bulk write that was a duplicate key (MongoDB; FerretDB's wording). */
-const duplicate = (e: WriteError): boolean =>
-  e.code === 11000 || /UNIQUE constraint failed/.test(e.errmsg ?? "");
 /** Blogs with waiting events read per query. */
 const BATCH = 100;
 
@@ -116,7 +113,10 @@ export function outboxRelay(deps: RelayDeps) {
     try {
       return (await webhookDeliveries.insertMany(deliveries, { ordered: false })).insertedCount;
     } catch (err) {
-      if (err instanceof MongoBulkWriteError && [err.writeErrors].flat().every(duplicate)) {
+      if (
+        err instanceof MongoBulkWriteError &&
+        [err.writeErrors].flat().every(isDuplicateWriteError)
+      ) {
         return err.insertedCount;
       }
       throw err;
@@ -157,13 +157,16 @@ export function outboxRelay(deps: RelayDeps) {
     return made;
   };
 
-  const loop = nudgeLoop(async () => {
-    try {
-      if ((await relayOnce()) > 0) deps.onRelayed();
-    } catch (err) {
-      deps.log.warn({ err }, "relaying webhook events failed; the next round retries");
-    }
-  }, RELAY_SWEEP_MS);
+  const loop = startTimerLoop(
+    async () => {
+      try {
+        if ((await relayOnce()) > 0) deps.onRelayed();
+      } catch (err) {
+        deps.log.warn({ err }, "relaying webhook events failed; the next round retries");
+      }
+    },
+    { intervalMs: RELAY_SWEEP_MS },
+  );
   return {
     ...loop,
     relayOnce,
