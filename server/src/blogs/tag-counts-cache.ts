@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { TagCount } from "./tag-counts.js";
 
 /** Workspaces whose counts one process keeps (least recently asked dropped first). */
@@ -23,24 +24,19 @@ export interface TagCountsCacheDeps {
  * spares the calls in between.
  */
 export function tagCountsCache(deps: TagCountsCacheDeps) {
-  const kept = new Map<string, { version: number; counts: Promise<TagCount[]> }>();
+  const kept = new LRUCache<string, { version: number; counts: Promise<TagCount[]> }>({
+    max: MAX_WORKSPACES,
+  });
   return async (workspaceId: string): Promise<TagCount[]> => {
     const version = await deps.version(workspaceId);
     const hit = kept.get(workspaceId);
-    kept.delete(workspaceId); // re-inserted below: the Map's order is the recency order
-    if (hit !== undefined && hit.version === version) {
-      kept.set(workspaceId, hit);
-      return hit.counts;
-    }
+    if (hit !== undefined && hit.version === version) return hit.counts;
     const counts = deps.compute(workspaceId);
     kept.set(workspaceId, { version, counts });
+    // A failed computation is not kept.
     counts.catch(() => {
-      if (kept.get(workspaceId)?.counts === counts) kept.delete(workspaceId);
+      if (kept.peek(workspaceId)?.counts === counts) kept.delete(workspaceId);
     });
-    for (const oldest of kept.keys()) {
-      if (kept.size <= MAX_WORKSPACES) break;
-      kept.delete(oldest);
-    }
     return counts;
   };
 }

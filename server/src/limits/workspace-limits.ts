@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Collections, RateLimitSetting } from "../platform/db/collections.js";
 
 export interface WorkspaceLimitsOptions {
@@ -9,62 +10,40 @@ export interface WorkspaceLimitsOptions {
   readonly now?: () => number;
 }
 
-interface Entry {
-  readonly value: Promise<RateLimitSetting | null>;
-  readonly until: number;
-}
-
 /**
  * Workspaces' default rate limits (`WorkspaceDoc.rateLimit`), cached in this process for a few
  * seconds (default 5 s, at most 10,000 workspaces, least recently used out first), so a key
  * without a limit of its own costs no round trip per request. A changed default therefore
- * applies within `ttlMs` on every instance; a key's own limit is read with the key on every
- * request and applies at once. Concurrent misses share one read.
+ * applies within `ttlMs` (after the read that fetched the old one) on every instance; a key's
+ * own limit is read with the key on every request and applies at once. Concurrent misses share
+ * one read, and a failed read is not kept.
  */
+export interface WorkspaceLimits {
+  /** The workspace's default limit; null when it sets none. */
+  defaultOf(workspaceId: string): Promise<RateLimitSetting | null>;
+}
+
 export function workspaceLimits(
   { workspaces }: Pick<Collections, "workspaces">,
   options: WorkspaceLimitsOptions = {},
-) {
-  const ttlMs = options.ttlMs ?? 5000;
-  const maxEntries = options.maxEntries ?? 10_000;
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
-
-  const read = async (workspaceId: string): Promise<RateLimitSetting | null> => {
-    const doc = await workspaces.findOne(
-      { _id: workspaceId },
-      { projection: { _id: 1, rateLimit: 1 } },
-    );
-    return doc?.rateLimit ?? null;
-  };
-
+): WorkspaceLimits {
+  const now = options.now;
+  // lru-cache keeps no null: the setting is boxed.
+  const cache = new LRUCache<string, { readonly setting: RateLimitSetting | null }>({
+    max: options.maxEntries ?? 10_000,
+    ttl: options.ttlMs ?? 5000,
+    ...(now === undefined ? {} : { perf: { now } }),
+    fetchMethod: async (workspaceId) => {
+      const doc = await workspaces.findOne(
+        { _id: workspaceId },
+        { projection: { _id: 1, rateLimit: 1 } },
+      );
+      return { setting: doc?.rateLimit ?? null };
+    },
+  });
   return {
-    /** The workspace's default limit; null when it sets none. */
-    defaultOf(workspaceId: string): Promise<RateLimitSetting | null> {
-      const at = now();
-      const cached = entries.get(workspaceId);
-      if (cached !== undefined && cached.until > at) {
-        // Most recently used last: Map keeps insertion order.
-        entries.delete(workspaceId);
-        entries.set(workspaceId, cached);
-        return cached.value;
-      }
-      const value = read(workspaceId);
-      const entry = { value, until: at + ttlMs };
-      entries.delete(workspaceId);
-      entries.set(workspaceId, entry);
-      // A failed read is not kept.
-      value.catch(() => {
-        if (entries.get(workspaceId) === entry) entries.delete(workspaceId);
-      });
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next();
-        if (oldest.done === true) break;
-        entries.delete(oldest.value);
-      }
-      return value;
+    async defaultOf(workspaceId) {
+      return (await cache.fetch(workspaceId))?.setting ?? null;
     },
   };
 }
-
-export type WorkspaceLimits = ReturnType<typeof workspaceLimits>;
