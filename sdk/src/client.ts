@@ -4,6 +4,7 @@ import { PressroomError } from "./errors.js";
 import { fieldsQuery } from "./fields.js";
 import type { components, paths } from "./generated/consumer.js";
 import {
+  type Answer,
   DEFAULT_RETRY,
   defaultSleep,
   type FetchLike,
@@ -12,7 +13,6 @@ import {
   type RetryOptions,
   type RetryPolicy,
   resolveRetry,
-  responseMeta,
   type Sleep,
 } from "./retry.js";
 import { type Changes, changesApi } from "./sync.js";
@@ -254,10 +254,10 @@ function transportOf(apiBase: string, apiKey: string, options: ClientOptions): T
   const redact = (text: string) => text.split(apiKey).join("[redacted]");
   let keyPrefix: Promise<string> | undefined;
 
-  /** The fetch openapi-fetch sends a call's request through: cache → retries → transport. */
+  /** How a call's request is sent: cache → retries → transport. */
   const pipeline =
-    (call: CallOptions): FetchLike =>
-    (request) => {
+    (call: CallOptions) =>
+    (request: Request): Promise<Answer> => {
       const retry: RetryContext = {
         transport,
         policy: resolveRetry(policy, call.retry),
@@ -267,7 +267,7 @@ function transportOf(apiBase: string, apiKey: string, options: ClientOptions): T
         random: Math.random,
         redact,
       };
-      const next: FetchLike = (r) => fetchWithRetries(r, retry);
+      const next = (r: Request) => fetchWithRetries(r, retry);
       if (store === undefined || call.cache === false || request.method !== "GET") {
         return next(request);
       }
@@ -279,7 +279,8 @@ function transportOf(apiBase: string, apiKey: string, options: ClientOptions): T
   const api: Client<paths> = createFetchClient<paths>({
     baseUrl: apiBase,
     headers: { "x-api-key": apiKey, accept: "application/json" },
-    fetch: pipeline({}),
+    // Every call passes a fetch of its own (see `run`); without one, a call still goes through here.
+    fetch: async (request) => (await pipeline({})(request)).response,
   });
 
   /** Runs one openapi-fetch call and turns its outcome into data or a typed error. */
@@ -289,11 +290,12 @@ function transportOf(apiBase: string, apiKey: string, options: ClientOptions): T
   ): Promise<{ data: T; notModified: boolean }> {
     const through = pipeline(call);
     let sent: Request | undefined;
-    let received: Response | undefined;
+    // What the call's one request got: openapi-fetch hands back `answer.response` as is.
+    let answer: Answer | undefined;
     const fetch: FetchLike = async (request) => {
       sent = request;
-      received = await through(request);
-      return received;
+      answer = await through(request);
+      return answer.response;
     };
     let outcome: Outcome<T>;
     try {
@@ -302,15 +304,14 @@ function transportOf(apiBase: string, apiKey: string, options: ClientOptions): T
         ...(call.signal === undefined ? {} : { signal: call.signal }),
       });
     } catch (error) {
-      if (error instanceof SyntaxError && received !== undefined) {
+      if (error instanceof SyntaxError && answer !== undefined) {
+        const { status, headers } = answer.response;
         throw new PressroomError(
-          redact(
-            `The Pressroom API answered with a body that is not JSON (HTTP ${received.status}).`,
-          ),
+          redact(`The Pressroom API answered with a body that is not JSON (HTTP ${status}).`),
           {
-            status: received.status,
-            requestId: received.headers.get("x-request-id") ?? undefined,
-            attempts: responseMeta.get(received)?.attempts ?? 1,
+            status,
+            requestId: headers.get("x-request-id") ?? undefined,
+            attempts: answer.attempts,
             cause: error,
           },
         );
@@ -318,21 +319,22 @@ function transportOf(apiBase: string, apiKey: string, options: ClientOptions): T
       throw error;
     }
     const { response } = outcome;
-    const meta = responseMeta.get(response);
+    const attempts = answer?.attempts ?? 1;
+    const notModified = answer?.notModified ?? false;
     onResponse?.({
       method: sent?.method ?? "GET",
       url: sent?.url ?? "",
       status: response.status,
-      attempts: meta?.attempts ?? 1,
-      notModified: meta?.notModified ?? false,
+      attempts,
+      notModified,
       requestId: response.headers.get("x-request-id") ?? undefined,
     });
     if (response.ok && outcome.data !== undefined) {
-      return { data: outcome.data, notModified: meta?.notModified ?? false };
+      return { data: outcome.data, notModified };
     }
     throw PressroomError.fromResponse(response, outcome.error, {
-      attempts: meta?.attempts ?? 1,
-      retryAfterMs: meta?.retryAfterMs,
+      attempts,
+      retryAfterMs: answer?.retryAfterMs,
       redact,
     });
   }
