@@ -4,27 +4,7 @@
  */
 export type { CacheEntry, CacheStore } from "./cache.js";
 export { MemoryCacheStore } from "./cache.js";
-export type {
-  Blog,
-  BlogField,
-  BlogList,
-  BlogPage,
-  Blogs,
-  BlogWith,
-  CacheOptions,
-  CallOptions,
-  ClientOptions,
-  FieldsOptions,
-  GetOptions,
-  ListAllOptions,
-  ListOptions,
-  PartialBlog,
-  ResponseInfo,
-  Slug,
-  TagCount,
-  TagList,
-  TagListResult,
-} from "./client.js";
+export type { Blogs } from "./client.js";
 export { createClient, PressroomClient } from "./client.js";
 export type { FromResponseOptions, PressroomErrorDetails } from "./errors.js";
 export {
@@ -49,6 +29,26 @@ export type {
   SyncStore,
 } from "./sync.js";
 export { MemorySyncStore } from "./sync.js";
+export type {
+  Blog,
+  BlogField,
+  BlogList,
+  BlogPage,
+  BlogWith,
+  CacheOptions,
+  CallOptions,
+  ClientOptions,
+  FieldsOptions,
+  GetOptions,
+  ListAllOptions,
+  ListOptions,
+  PartialBlog,
+  ResponseInfo,
+  Slug,
+  TagCount,
+  TagList,
+  TagListResult,
+} from "./types.js";
 export type {
   HeadersLike,
   VerifyWebhookOptions,
