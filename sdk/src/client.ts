@@ -1,24 +1,12 @@
-import createFetchClient, { type Client } from "openapi-fetch";
-import { type CacheStore, cacheKeyPrefix, fetchWithCache, MemoryCacheStore } from "./cache.js";
+import { checkApiKey, checkBaseUrl } from "./arguments.js";
 import { PressroomError } from "./errors.js";
 import { fieldsQuery } from "./fields.js";
-import type { paths } from "./generated/consumer.js";
-import {
-  type Answer,
-  DEFAULT_RETRY,
-  defaultSleep,
-  type FetchLike,
-  fetchWithRetries,
-  type RetryContext,
-  type RetryPolicy,
-  resolveRetry,
-} from "./retry.js";
 import { type Changes, changesApi } from "./sync.js";
+import { createTransport, type Transport } from "./transport.js";
 import type {
   BlogField,
   BlogPage,
   BlogWith,
-  CacheOptions,
   CallOptions,
   ClientOptions,
   GetOptions,
@@ -62,7 +50,6 @@ export interface Blogs {
   listTags(options?: CallOptions): Promise<TagListResult>;
 }
 
-const CONSUMER_PATH = "/api/consumer";
 const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
 
 /**
@@ -94,7 +81,7 @@ export class PressroomClient {
     const apiKey = checkApiKey(options.apiKey);
     const { origin, apiBase } = checkBaseUrl(options.baseUrl);
     this.baseUrl = origin;
-    const transport = transportOf(apiBase, apiKey, options);
+    const transport = createTransport(apiBase, apiKey, options);
     this.blogs = blogsApi(transport);
     this.changes = changesApi(transport);
   }
@@ -113,118 +100,6 @@ export class PressroomClient {
 /** Creates a {@link PressroomClient}. */
 export function createClient(options: ClientOptions): PressroomClient {
   return new PressroomClient(options);
-}
-
-/** Runs one call of the API: the request through cache → retries → transport, typed outcome. */
-export type Runner = <T>(
-  call: CallOptions,
-  send: (init: { fetch: FetchLike; signal?: AbortSignal }) => Promise<Outcome<T>>,
-) => Promise<{ data: T; notModified: boolean }>;
-
-/** What every resource of the client sends its calls through. */
-export interface Transport {
-  readonly api: Client<paths>;
-  readonly run: Runner;
-}
-
-function transportOf(apiBase: string, apiKey: string, options: ClientOptions): Transport {
-  const timeoutMs = checkTimeout(options.timeoutMs ?? 10_000);
-  const policy: RetryPolicy = resolveRetry(DEFAULT_RETRY, options.retry);
-  const store = cacheStoreOf(options.cache);
-  const sleep = options.sleep ?? defaultSleep;
-  const now = options.now ?? Date.now;
-  const onResponse = options.onResponse;
-  // Looked up at each request, so a fetch installed after createClient (instrumentation) is used.
-  const transport: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
-  const redact = (text: string) => text.split(apiKey).join("[redacted]");
-  let keyPrefix: Promise<string> | undefined;
-
-  /** How a call's request is sent: cache → retries → transport. */
-  const pipeline =
-    (call: CallOptions) =>
-    (request: Request): Promise<Answer> => {
-      const retry: RetryContext = {
-        transport,
-        policy: resolveRetry(policy, call.retry),
-        timeoutMs: call.timeoutMs === undefined ? timeoutMs : checkTimeout(call.timeoutMs),
-        sleep,
-        now,
-        random: Math.random,
-        redact,
-      };
-      const next = (r: Request) => fetchWithRetries(r, retry);
-      if (store === undefined || call.cache === false || request.method !== "GET") {
-        return next(request);
-      }
-      keyPrefix ??= cacheKeyPrefix(apiKey);
-      const prefix = keyPrefix;
-      return fetchWithCache(request, { store, keyPrefix: () => prefix, now, next });
-    };
-
-  const api: Client<paths> = createFetchClient<paths>({
-    baseUrl: apiBase,
-    headers: { "x-api-key": apiKey, accept: "application/json" },
-    // Every call passes a fetch of its own (see `run`); without one, a call still goes through here.
-    fetch: async (request) => (await pipeline({})(request)).response,
-  });
-
-  /** Runs one openapi-fetch call and turns its outcome into data or a typed error. */
-  async function run<T>(
-    call: CallOptions,
-    send: (init: { fetch: FetchLike; signal?: AbortSignal }) => Promise<Outcome<T>>,
-  ): Promise<{ data: T; notModified: boolean }> {
-    const through = pipeline(call);
-    let sent: Request | undefined;
-    // What the call's one request got: openapi-fetch hands back `answer.response` as is.
-    let answer: Answer | undefined;
-    const fetch: FetchLike = async (request) => {
-      sent = request;
-      answer = await through(request);
-      return answer.response;
-    };
-    let outcome: Outcome<T>;
-    try {
-      outcome = await send({
-        fetch,
-        ...(call.signal === undefined ? {} : { signal: call.signal }),
-      });
-    } catch (error) {
-      if (error instanceof SyntaxError && answer !== undefined) {
-        const { status, headers } = answer.response;
-        throw new PressroomError(
-          redact(`The Pressroom API answered with a body that is not JSON (HTTP ${status}).`),
-          {
-            status,
-            requestId: headers.get("x-request-id") ?? undefined,
-            attempts: answer.attempts,
-            cause: error,
-          },
-        );
-      }
-      throw error;
-    }
-    const { response } = outcome;
-    const attempts = answer?.attempts ?? 1;
-    const notModified = answer?.notModified ?? false;
-    onResponse?.({
-      method: sent?.method ?? "GET",
-      url: sent?.url ?? "",
-      status: response.status,
-      attempts,
-      notModified,
-      requestId: response.headers.get("x-request-id") ?? undefined,
-    });
-    if (response.ok && outcome.data !== undefined) {
-      return { data: outcome.data, notModified };
-    }
-    throw PressroomError.fromResponse(response, outcome.error, {
-      attempts,
-      retryAfterMs: answer?.retryAfterMs,
-      redact,
-    });
-  }
-
-  return { api, run };
 }
 
 function blogsApi({ api, run }: Transport): Blogs {
@@ -325,56 +200,7 @@ function tagQuery(tag: string | readonly string[] | undefined): { tag?: string[]
   return { tag: [...new Set(tags)].sort() };
 }
 
-export interface Outcome<T> {
-  readonly data?: T | undefined;
-  readonly error?: unknown;
-  readonly response: Response;
-}
-
 /** Browser detection: all three globals a page has and a server normally lacks. */
 function isBrowser(): boolean {
   return "window" in globalThis && "document" in globalThis && "navigator" in globalThis;
-}
-
-function checkApiKey(apiKey: unknown): string {
-  if (typeof apiKey !== "string" || apiKey.trim() === "") {
-    throw new TypeError("createClient needs apiKey: a workspace API key (cp_live_…).");
-  }
-  for (let i = 0; i < apiKey.length; i++) {
-    const code = apiKey.charCodeAt(i);
-    if (code < 0x20 || code > 0x7e) {
-      // Never quote the key: it would end up in logs.
-      throw new TypeError("apiKey contains a character that cannot be sent in an HTTP header.");
-    }
-  }
-  return apiKey.trim();
-}
-
-function checkBaseUrl(baseUrl: unknown): { origin: string; apiBase: string } {
-  if (typeof baseUrl !== "string" || !URL.canParse(baseUrl)) {
-    throw new TypeError("createClient needs baseUrl: the Pressroom server, e.g. https://host.");
-  }
-  const url = new URL(baseUrl);
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new TypeError("baseUrl must be an http: or https: URL.");
-  }
-  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") {
-    throw new TypeError("baseUrl must not contain credentials, a query or a fragment.");
-  }
-  const path = url.pathname.replace(/\/+$/, "");
-  const root = path.endsWith(CONSUMER_PATH) ? path.slice(0, -CONSUMER_PATH.length) : path;
-  const origin = `${url.origin}${root}`;
-  return { origin, apiBase: `${origin}${CONSUMER_PATH}` };
-}
-
-function checkTimeout(timeoutMs: number): number {
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new RangeError("timeoutMs must be a positive number of milliseconds.");
-  }
-  return timeoutMs;
-}
-
-function cacheStoreOf(cache: CacheOptions | false | undefined): CacheStore | undefined {
-  if (cache === false) return undefined;
-  return cache?.store ?? new MemoryCacheStore({ maxEntries: cache?.maxEntries ?? 500 });
 }

@@ -1,6 +1,6 @@
-import type { Transport } from "./client.js";
 import { PressroomError } from "./errors.js";
 import type { components } from "./generated/consumer.js";
+import type { Transport } from "./transport.js";
 import type { Blog, CallOptions } from "./types.js";
 
 /** One change of the feed, exactly as the API's `Change` schema defines it. */
