@@ -4,7 +4,6 @@
  */
 export type { CacheEntry, CacheStore } from "./cache.js";
 export { MemoryCacheStore } from "./cache.js";
-export type { Blogs } from "./client.js";
 export { createClient, PressroomClient } from "./client.js";
 export type { FromResponseOptions, PressroomErrorDetails } from "./errors.js";
 export {
@@ -18,7 +17,7 @@ export {
   TimeoutError,
 } from "./errors.js";
 export type { components, operations, paths } from "./generated/consumer.js";
-export type { FetchLike, RetryOptions, Sleep } from "./retry.js";
+export type { Blogs } from "./resources/blogs.js";
 export type {
   Change,
   ChangePage,
@@ -27,8 +26,9 @@ export type {
   SyncOptions,
   SyncResult,
   SyncStore,
-} from "./sync.js";
-export { MemorySyncStore } from "./sync.js";
+} from "./resources/changes.js";
+export { MemorySyncStore } from "./resources/changes.js";
+export type { FetchLike, RetryOptions, Sleep } from "./retry.js";
 export type {
   Blog,
   BlogField,
