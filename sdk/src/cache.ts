@@ -1,5 +1,5 @@
 import { PressroomError } from "./errors.js";
-import { type FetchLike, type ResponseMeta, responseMeta } from "./retry.js";
+import type { Answer } from "./retry.js";
 
 /** One cached response: what `If-None-Match` revalidates and what a 304 gives back. */
 export interface CacheEntry {
@@ -95,7 +95,7 @@ export interface CacheContext {
   readonly keyPrefix: () => Promise<string>;
   readonly now: () => number;
   /** The retrying fetch below the cache. */
-  readonly next: FetchLike;
+  readonly next: (request: Request) => Promise<Answer>;
 }
 
 /**
@@ -107,40 +107,41 @@ export interface CacheContext {
  *   entry evicted. A 304 to a request sent without `If-None-Match` (something in between
  *   answered it) is fetched once more, unconditionally, with `Cache-Control: no-cache`.
  */
-export async function fetchWithCache(request: Request, ctx: CacheContext): Promise<Response> {
+export async function fetchWithCache(request: Request, ctx: CacheContext): Promise<Answer> {
   const key = `${await ctx.keyPrefix()} ${request.method} ${request.url}`;
   const entry = usable(await ctx.store.get(key));
 
   const sent =
     entry === undefined ? request : new Request(request, { headers: withEtag(request, entry) });
-  const response = await ctx.next(sent);
+  const answer = await ctx.next(sent);
 
-  if (response.status === 304) {
-    if (entry !== undefined) return fromCache(response, entry);
+  if (answer.response.status === 304) {
+    if (entry !== undefined) return fromCache(answer, entry);
     if (ctx.store.delete !== undefined) await ctx.store.delete(key);
     const again = await ctx.next(unconditional(request));
-    if (again.status === 304) {
+    const attempts = answer.attempts + again.attempts;
+    if (again.response.status === 304) {
       throw new PressroomError(
         "The Pressroom API answered 304 Not Modified to a request without If-None-Match.",
         {
           status: 304,
-          requestId: again.headers.get("x-request-id") ?? undefined,
-          attempts: attemptsOf(response) + attemptsOf(again),
+          requestId: again.response.headers.get("x-request-id") ?? undefined,
+          attempts,
         },
       );
     }
-    setMeta(again, { attempts: attemptsOf(response) + attemptsOf(again) });
-    return remember(again, key, undefined, ctx);
+    return remember({ ...again, attempts }, key, undefined, ctx);
   }
-  return remember(response, key, entry, ctx);
+  return remember(answer, key, entry, ctx);
 }
 
 async function remember(
-  response: Response,
+  answer: Answer,
   key: string,
   previous: CacheEntry | undefined,
   ctx: CacheContext,
-): Promise<Response> {
+): Promise<Answer> {
+  const { response } = answer;
   const etag = response.headers.get("etag");
   if (response.status === 200 && etag !== null) {
     await ctx.store.set(key, {
@@ -156,23 +157,18 @@ async function remember(
   ) {
     await ctx.store.delete(key);
   }
-  return response;
+  return answer;
 }
 
 /** The cached body, as the 200 it was, with the 304's fresh headers (request id, ETag …). */
-function fromCache(notModified: Response, entry: CacheEntry): Response {
-  const headers = new Headers(notModified.headers);
+function fromCache(notModified: Answer, entry: CacheEntry): Answer {
+  const headers = new Headers(notModified.response.headers);
   for (const name of ["content-length", "content-encoding", "transfer-encoding"]) {
     headers.delete(name);
   }
   headers.set("content-type", entry.contentType ?? "application/json");
   const response = new Response(entry.body, { status: 200, statusText: "OK", headers });
-  responseMeta.set(response, {
-    attempts: attemptsOf(notModified),
-    notModified: true,
-    retryAfterMs: undefined,
-  });
-  return response;
+  return { response, attempts: notModified.attempts, notModified: true, retryAfterMs: undefined };
 }
 
 function withEtag(request: Request, entry: CacheEntry): Headers {
@@ -204,18 +200,4 @@ function usable(entry: unknown): CacheEntry | undefined {
     contentType: typeof contentType === "string" ? contentType : undefined,
     storedAt: typeof storedAt === "number" ? storedAt : 0,
   };
-}
-
-function attemptsOf(response: Response): number {
-  return responseMeta.get(response)?.attempts ?? 1;
-}
-
-function setMeta(response: Response, patch: Partial<ResponseMeta>): void {
-  const meta = responseMeta.get(response);
-  responseMeta.set(response, {
-    attempts: meta?.attempts ?? 1,
-    notModified: meta?.notModified ?? false,
-    retryAfterMs: meta?.retryAfterMs,
-    ...patch,
-  });
 }

@@ -4,12 +4,36 @@
  */
 export type { CacheEntry, CacheStore } from "./cache.js";
 export { MemoryCacheStore } from "./cache.js";
+export { createClient, PressroomClient } from "./client.js";
+export type { FromResponseOptions, PressroomErrorDetails } from "./errors.js";
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  NotFoundError,
+  PressroomError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+} from "./errors.js";
+export type { components, operations, paths } from "./generated/consumer.js";
+export type { Blogs } from "./resources/blogs.js";
+export type {
+  Change,
+  ChangePage,
+  Changes,
+  ChangesOptions,
+  SyncOptions,
+  SyncResult,
+  SyncStore,
+} from "./resources/changes.js";
+export { MemorySyncStore } from "./resources/changes.js";
+export type { FetchLike, RetryOptions, Sleep } from "./retry.js";
 export type {
   Blog,
   BlogField,
   BlogList,
   BlogPage,
-  Blogs,
   BlogWith,
   CacheOptions,
   CallOptions,
@@ -24,31 +48,7 @@ export type {
   TagCount,
   TagList,
   TagListResult,
-} from "./client.js";
-export { createClient, PressroomClient } from "./client.js";
-export type { FromResponseOptions, PressroomErrorDetails } from "./errors.js";
-export {
-  AuthenticationError,
-  BadRequestError,
-  ConnectionError,
-  NotFoundError,
-  PressroomError,
-  RateLimitError,
-  ServerError,
-  TimeoutError,
-} from "./errors.js";
-export type { components, operations, paths } from "./generated/consumer.js";
-export type { FetchLike, RetryOptions, Sleep } from "./retry.js";
-export type {
-  Change,
-  ChangePage,
-  Changes,
-  ChangesOptions,
-  SyncOptions,
-  SyncResult,
-  SyncStore,
-} from "./sync.js";
-export { MemorySyncStore } from "./sync.js";
+} from "./types.js";
 export type {
   HeadersLike,
   VerifyWebhookOptions,

@@ -70,13 +70,19 @@ function definedOnly(options: RetryOptions): RetryOptions {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
-/** Per-response facts the layers pass up to the client, keyed by the Response they return. */
-export interface ResponseMeta {
+/**
+ * A final HTTP answer with the facts the layers that produced it know: each layer returns it to
+ * the one above (retries → cache → client), so nothing about a response travels on the side.
+ */
+export interface Answer {
+  readonly response: Response;
+  /** HTTP attempts made for this answer, retries included. */
   readonly attempts: number;
+  /** `true` when the ETag cache gave back its body after a 304. */
   readonly notModified: boolean;
+  /** The `Retry-After` of a 429 or 503, in ms from when it arrived, when it sent one. */
   readonly retryAfterMs: number | undefined;
 }
-export const responseMeta = new WeakMap<Response, ResponseMeta>();
 
 export interface RetryContext {
   readonly transport: FetchLike;
@@ -98,9 +104,10 @@ export interface RetryContext {
  * - every other status is final and returned as is (the client turns it into an error);
  * - the caller's abort (on `request.signal`) is never retried: the call rejects with its reason.
  * Every attempt sends a fresh clone of `request` with its own timeout, and the response body is
- * read within that timeout, so the returned Response is fully buffered.
+ * read within that timeout, so the returned Response is fully buffered. The answer also carries
+ * the attempts made and the final response's `Retry-After`.
  */
-export async function fetchWithRetries(request: Request, ctx: RetryContext): Promise<Response> {
+export async function fetchWithRetries(request: Request, ctx: RetryContext): Promise<Answer> {
   const caller = request.signal;
   const { policy } = ctx;
   for (let attempt = 1; ; attempt++) {
@@ -124,8 +131,7 @@ export async function fetchWithRetries(request: Request, ctx: RetryContext): Pro
     const retryable = response.status >= 500 || response.status === 429;
     const tooLong = retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs;
     if (!retryable || tooLong || attempt >= policy.maxAttempts) {
-      responseMeta.set(response, { attempts: attempt, notModified: false, retryAfterMs });
-      return response;
+      return { response, attempts: attempt, notModified: false, retryAfterMs };
     }
     await pause(ctx, retryAfterMs ?? backoff(policy, attempt, ctx.random), caller);
   }

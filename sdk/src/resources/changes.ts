@@ -1,6 +1,7 @@
-import type { Blog, CallOptions, Transport } from "./client.js";
-import { PressroomError } from "./errors.js";
-import type { components } from "./generated/consumer.js";
+import { PressroomError } from "../errors.js";
+import type { components } from "../generated/consumer.js";
+import type { Transport } from "../transport.js";
+import type { Blog, CallOptions } from "../types.js";
 
 /** One change of the feed, exactly as the API's `Change` schema defines it. */
 export type Change = components["schemas"]["Change"];
@@ -86,6 +87,7 @@ export interface Changes {
 /** Most pages one walk follows before suspecting a server that never says "no more". */
 const MAX_PAGES = 1_000_000;
 
+/** The changes resource of a client: every call goes through its `transport`. */
 export function changesApi({ api, run }: Transport): Changes {
   async function page(options: ChangesOptions = {}): Promise<ChangePage> {
     const { since, limit } = options;
