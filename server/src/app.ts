@@ -8,11 +8,8 @@ import { consumerRouter } from "./consumer/consumer-routes.js";
 import type { Mailer } from "./invitations/mailer.js";
 import { startExpirySweeper } from "./keys/expiry-sweeper.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
-import { rateCounters } from "./limits/rate-counters.js";
 import { RateLimiter } from "./limits/rate-limiter.js";
 import { UsageRecorder } from "./limits/usage-recorder.js";
-import { usageStore } from "./limits/usage-store.js";
-import { workspaceLimits } from "./limits/workspace-limits.js";
 import type { Config } from "./platform/config.js";
 import { collections } from "./platform/db/collections.js";
 import { startSweeper } from "./platform/db/ttl-sweeper.js";
@@ -118,11 +115,9 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
   );
   // Rate limits (counts shared through the database, no round trip while well under) and usage
   // counts (coalesced like lastUsedAt): README, "Rate limits".
-  const c = collections(db);
-  const limiter = new RateLimiter(rateCounters(c), logger);
-  const usage = usageStore(c);
+  const limiter = new RateLimiter(stores.rateCounters, logger);
   const usageRecorder = new UsageRecorder(
-    (entries) => usage.add(entries),
+    (entries) => stores.usage.add(entries),
     config.lastUsedFlushMs,
     logger,
     metrics.bufferMonitor("usage"),
@@ -130,6 +125,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
   const consumerSpec = specValidator(readSpec(CONSUMER_SPEC_PATH), config.validateResponses);
   const adminDocument = readSpec(ADMIN_SPEC_PATH);
   const adminSpec = specValidator(adminDocument, config.validateResponses);
+  // The background jobs below work on the collections themselves; requests go through stores.
+  const c = collections(db);
   // Deletes expired sessions and sign-in records (FerretDB has no TTL indexes); `close` stops it.
   const sweeper = startSweeper(c, logger);
   // Writes `key.expired` to the audit log once a key's expiresAt has passed; `close` stops it.
@@ -199,7 +196,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
       lastUsed,
       limits: {
         limiter,
-        workspaceLimits: workspaceLimits(c),
+        workspaceLimits: stores.workspaceLimits,
         serverDefault: config.consumerRateLimit,
         usage: usageRecorder,
         rejected: metrics.rejected,
@@ -218,10 +215,8 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
       renderer,
       stores,
       mailer,
-      usage: { store: usage, apiKeys: c.apiKeys },
       // A test event or redelivery is sent at once when this instance delivers.
       webhooks: {
-        collections: c,
         nudge: () => webhooks?.worker.nudge(),
         // Test events and redeliveries: a rate per workspace (counted like API keys' requests)
         // and a cap of pending ones per endpoint (README, "Webhooks": fair share and limits).

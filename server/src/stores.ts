@@ -11,14 +11,19 @@ import { changesFeed } from "./changes/changes-feed.js";
 import { invitationsStore } from "./invitations/invitations-store.js";
 import { keyRoller } from "./keys/key-roll.js";
 import { keysStore } from "./keys/keys-store.js";
+import { rateCounters } from "./limits/rate-counters.js";
 import { rateLimitSettings } from "./limits/rate-limit-settings.js";
+import { usageStore } from "./limits/usage-store.js";
+import { workspaceLimits } from "./limits/workspace-limits.js";
 import { collections, type RateLimitSetting } from "./platform/db/collections.js";
 import { databaseSecret } from "./platform/db/database-secret.js";
 import { sessionsStore } from "./sessions/sessions-store.js";
 import { signInThrottle } from "./sessions/sign-in-throttle.js";
 import { usersStore } from "./users/users-store.js";
+import { deliveryLog } from "./webhooks/delivery-log.js";
 import type { UrlPolicy } from "./webhooks/endpoint-url.js";
 import { endpointsStore } from "./webhooks/endpoints-store.js";
+import { type ManualDeliveryDeps, manualDeliveries } from "./webhooks/manual-deliveries.js";
 import { secretBox } from "./webhooks/secret-box.js";
 import { workspacesStore } from "./workspaces/workspaces-store.js";
 
@@ -91,6 +96,16 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     ...(options.afterFeedAppend === undefined ? {} : { afterAppend: options.afterFeedAppend }),
   });
   const audit = auditLog(c, now);
+  const webhookEndpoints = endpointsStore(
+    c,
+    secretBox(
+      sealKey === undefined
+        ? databaseSecret(c, WEBHOOK_SECRETS_MARKER)
+        : () => Promise.resolve(sealKey),
+    ),
+    options.webhookUrlPolicy ?? { allowHttpLoopback: false },
+    now,
+  );
   const keys = keysStore(c, {
     audit,
     now,
@@ -112,6 +127,12 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     }),
     /** The workspace's default rate limit beside the server's (settings; enforced elsewhere). */
     rateLimits: rateLimitSettings(c, options.consumerRateLimit ?? null, audit),
+    /** Workspaces' default rate limits as the consumer API reads them: cached a few seconds. */
+    workspaceLimits: workspaceLimits(c),
+    /** The rate limiter's shared counters (limits/rate-limiter.ts counts through them). */
+    rateCounters: rateCounters(c),
+    /** Stored usage of the consumer API's keys, by hour and day (limits/usage-store.ts). */
+    usage: usageStore(c),
     audit,
     blogs,
     changes: changesFeed({ log, recorder, tokens: changeTokens(c), blogs, retentionMs, now }),
@@ -127,16 +148,15 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     invitations: invitationsStore(c, Date.now, options.afterInvitationClaim),
     throttle: signInThrottle(c),
     /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
-    webhookEndpoints: endpointsStore(
-      c,
-      secretBox(
-        sealKey === undefined
-          ? databaseSecret(c, WEBHOOK_SECRETS_MARKER)
-          : () => Promise.resolve(sealKey),
-      ),
-      options.webhookUrlPolicy ?? { allowHttpLoopback: false },
-      now,
-    ),
+    webhookEndpoints,
+    /** Each endpoint's deliveries and their attempts, newest first (webhooks/delivery-log.ts). */
+    deliveryLog: deliveryLog(c),
+    /**
+     * Test events and redeliveries (webhooks/manual-deliveries.ts), given how to nudge the
+     * delivery worker and the limits on them, which the server's composition root holds.
+     */
+    manualDeliveries: (deps: Pick<ManualDeliveryDeps, "nudge" | "limits">) =>
+      manualDeliveries({ collections: c, endpointOf: webhookEndpoints.get, ...deps }),
   };
 }
 

@@ -2,17 +2,14 @@ import { type RequestHandler, Router } from "express";
 import type { BodyRenderer } from "../blogs/render-pool.js";
 import { invitationUse } from "../invitations/invitation-use.js";
 import type { Mailer } from "../invitations/mailer.js";
-import type { UsageStore } from "../limits/usage-store.js";
 import type { AdminBodyLimits } from "../platform/config.js";
-import type { Collections } from "../platform/db/collections.js";
 import { errorHandler } from "../platform/http/errors.js";
 import { jsonBody, jsonBodyRoutes } from "../platform/http/json-body.js";
 import type { SpecDocument } from "../platform/http/validator-warm-up.js";
 import { passwordChange } from "../sessions/password-change.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
-import { deliveryLog } from "../webhooks/delivery-log.js";
-import { type ManualLimits, manualDeliveries } from "../webhooks/manual-deliveries.js";
+import type { ManualLimits } from "../webhooks/manual-deliveries.js";
 import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
 import { auditHandlers } from "./audit-routes.js";
@@ -42,14 +39,8 @@ export interface AdminDeps {
   readonly renderer: Pick<BodyRenderer, "admit">;
   /** Mails invitation links when given (invitations/mailer.ts); none by default. */
   readonly mailer?: Mailer | undefined;
-  /** Stored usage of the consumer API's keys (limits/usage-store.ts) and the keys it is of. */
-  readonly usage: { readonly store: UsageStore; readonly apiKeys: Collections["apiKeys"] };
-  /** The webhook collections the delivery log and manual deliveries read and write. */
+  /** Test events and redeliveries: how they reach the delivery worker, and their limits. */
   readonly webhooks: {
-    readonly collections: Pick<
-      Collections,
-      "webhookEvents" | "webhookDeliveries" | "webhookAttempts"
-    >;
     /** Tells the delivery worker a test event or redelivery is due now; default nothing. */
     readonly nudge?: (() => void) | undefined;
     /** Limits on test events and redeliveries (webhooks/manual-deliveries.ts). */
@@ -104,14 +95,12 @@ export function adminRouter(deps: AdminDeps): Router {
   const limits = limitHandlers(rateLimits);
   const auditLog = auditHandlers(audit, users);
   const blog = blogHandlers(blogs);
-  const usage = usageHandlers(deps.usage.store, deps.usage);
+  const usage = usageHandlers(deps.stores.usage, keys);
   const hooks = webhookHandlers({
     endpoints: deps.stores.webhookEndpoints,
     audit,
-    log: deliveryLog(deps.webhooks.collections),
-    manual: manualDeliveries({
-      collections: deps.webhooks.collections,
-      endpointOf: deps.stores.webhookEndpoints.get,
+    log: deps.stores.deliveryLog,
+    manual: deps.stores.manualDeliveries({
       ...(deps.webhooks.nudge === undefined ? {} : { nudge: deps.webhooks.nudge }),
       ...(deps.webhooks.limits === undefined ? {} : { limits: deps.webhooks.limits }),
     }),

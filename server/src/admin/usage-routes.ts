@@ -1,6 +1,6 @@
+import type { KeysStore } from "../keys/keys-store.js";
 import { DAY_MS, floorTo, HOUR_MS, KEEP_DAYS_MS, KEEP_HOURS_MS } from "../limits/usage-buckets.js";
 import type { UsageBucket, UsageStore } from "../limits/usage-store.js";
-import type { Collections } from "../platform/db/collections.js";
 import { invalid, notFound } from "../platform/domain-error.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 
@@ -33,15 +33,14 @@ const view = (buckets: UsageBucket[]) =>
 /** Usage of a workspace's keys (limits/usage-store.ts); members may read. */
 export function usageHandlers(
   usage: UsageStore,
-  { apiKeys }: Pick<Collections, "apiKeys">,
+  keys: Pick<KeysStore, "exists">,
   now: () => number = Date.now,
 ) {
   const getKeyUsage: AdminHandler<"getKeyUsage"> = async (req, res) => {
     const { workspaceId, keyId } = req.params;
     const unit = req.query.granularity === "hour" ? "h" : "d";
     const { from, to } = usageSpan(req.query, unit, now());
-    const key = await apiKeys.findOne({ keyId, workspaceId }, { projection: { _id: 1 } });
-    if (key === null) throw notFound("Key not found.");
+    if (!(await keys.exists(workspaceId, keyId))) throw notFound("Key not found.");
     res.json({
       granularity: unit === "h" ? "hour" : "day",
       from: new Date(from).toISOString(),

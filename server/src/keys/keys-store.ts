@@ -161,6 +161,11 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
       });
     },
 
+    /** Whether the workspace has (or had: revoked and expired count) the key `keyId`. */
+    async exists(workspaceId: string, keyId: string): Promise<boolean> {
+      return (await apiKeys.findOne({ keyId, workspaceId }, { projection: { _id: 1 } })) !== null;
+    },
+
     /** A workspace's keys, oldest first, revoked and expired ones included. */
     list(workspaceId: string): Promise<ApiKeyDoc[]> {
       return apiKeys.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
