@@ -1,6 +1,6 @@
 /**
  * `npm run bench:import` (`npx tsx bench/import-markdown.ts [--files N] [--keep]`; `--help` lists
- * them): how fast `pressroom import --from markdown` reads a large folder (issue 21).
+ * them): how fast `pressroom import --from markdown` reads a large folder (README, "Import and export").
  *
  * Generates N Markdown files (default 10,000) with front matter (title, slug, tags, date,
  * draft, author) and a body of a few hundred words with a heading, a list and a code block, in

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:render` (`npx tsx bench/render-isolation.ts [--seconds S] [--connections N]
  * [--no-build]`; `--help` lists them): does one tenant saving a pathological blog body slow down another tenant's
- * consumers? (issue 20, finding 1)
+ * consumers? (README, "Fair sharing between tenants")
  *
  * Builds server/dist (`tsc -p server`, unless --no-build), starts a throwaway embedded database
  * and Pressroom on it as `npm start` runs it (compiled, NODE_ENV=production), seeds two tenants

@@ -157,7 +157,7 @@ export function renderMarkdownReport(report: Report): string {
     "",
     ...report.syncs.map((s) => `- \`${s.summary}\``),
     "",
-    "## Targets (issue 6)",
+    "## Targets",
     "",
     "| Target | Measured | |",
     "|---|---|---|",

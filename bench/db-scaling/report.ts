@@ -182,7 +182,7 @@ export function report(
     `- **Requests:** over HTTP on loopback, one at a time on one keep-alive connection, with workspace A's key; the deep page's cursor points 21 blogs before the end of the list (the page holds the oldest 20). "first after start": the first request of its kind after both processes were started (the app's first consumer request also loads its OpenAPI validator). Then per kind ${plans.patched.warmup} warm-up and ${plans.patched.samples} measured requests (patched), ${plans.stock.warmup} and ${plans.stock.samples} (stock); n is beside each figure. "after db restart": then the database alone is restarted on the same port, the app (warm) waits for \`/readyz\`, and the first read of each kind is timed again. The OS file cache is warm in both cases. Create + release: signed in as the dashboard is (session cookie, Origin), \`POST …/blogs\` then \`POST …/blogs/{id}/release\`, both times together. Peak RSS: VmHWM of /proc/PID/status since the process started.`,
     "",
     ...sizes.flatMap((size) => [sizeTable(size, results), ""]),
-    "### Targets (issue 14)",
+    "### Targets",
     "",
     targetsTable(results, cold),
   ].join("\n");

@@ -1,4 +1,4 @@
-// Issue 20, finding 3: state changes fired in parallel never break the blog state machine.
+// State changes fired in parallel never break the blog state machine (admin.yaml, AdminBlog.status):
 // draft ⇄ released; draft or released → removed, which is final (every later write: 404).
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -6,7 +6,8 @@ import { useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 /**
- * Issue 20, findings 4 and 5: who may use the admin API. Without PUBLIC_URL it answers only on
+ * Who may use the admin API (README, "Production"; admin.yaml, the
+ * Origin check in its description). Without PUBLIC_URL it answers only on
  * loopback hosts, and a state-changing request needs an Origin equal to the origin the server
  * was reached at (scheme, host and port); with PUBLIC_URL, an Origin equal to PUBLIC_URL's.
  *
@@ -158,7 +159,7 @@ describe("security: the Origin must equal the server's origin in scheme, host an
     port = new URL(fresh.url).port;
   });
 
-  it("an https:// Origin on a plain HTTP server is refused (finding 5)", async () => {
+  it("an https:// Origin on a plain HTTP server is refused (the origin includes the scheme)", async () => {
     const res = await adminRequest(
       fresh.url,
       "POST",

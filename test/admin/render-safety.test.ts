@@ -1,4 +1,5 @@
-// Issue 20, finding 1: no body the admin spec accepts may block the server or take unbounded time.
+// No body the admin spec accepts may block the server or take unbounded time (README, "Fair
+// sharing between tenants"; admin.yaml, BlogInput.bodyMarkdown).
 // Markdown is rendered in worker threads with a time limit (server/src/blogs/render-pool.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";

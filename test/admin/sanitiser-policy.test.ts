@@ -1,4 +1,4 @@
-// Issue 20, finding 6: the sanitiser does what its documented policy says (render.ts POLICY and
+// The sanitiser does what its documented policy says (render.ts POLICY and
 // the consumer spec's `bodyHtml`), rule by rule, for Markdown and for raw HTML in Markdown.
 import { describe, expect, it } from "vitest";
 import { renderBody, renderMarkdown } from "../../server/src/blogs/render.js";

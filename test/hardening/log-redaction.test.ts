@@ -5,7 +5,7 @@ import { useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 /**
- * Issue 20, finding 7: a key a client puts in the URL percent-encoded (`cp%5Flive%5F…`) must not
+ * README, "API keys" (never logged): a key a client puts in the URL percent-encoded (`cp%5Flive%5F…`) must not
  * reach the access log in any form — raw, encoded, with either case of hex digits, or encoded
  * twice.
  */

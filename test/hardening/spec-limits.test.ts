@@ -1,6 +1,6 @@
-// Issue 20: what the contracts now refuse at the edge, through the spec's request validation.
-// Finding 10: single-line plain-text fields refuse control and bidi-override characters, and
-// integer query parameters are read as decimal digits only, on both APIs. Finding 12: limits
+// What the contracts refuse at the edge, through the spec's request validation (openapi.yaml and
+// admin.yaml, their request schemas). Single-line plain-text fields refuse control and bidi-override characters, and
+// integer query parameters are read as decimal digits only, on both APIs. Limits
 // added to request schemas for the OWASP ruleset (Spectral, `npm run lint`) hold exactly at
 // their edge: the limit is accepted, one past it is a 400 naming the field.
 import { beforeAll, describe, expect, it } from "vitest";

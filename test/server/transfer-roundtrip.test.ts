@@ -1,4 +1,4 @@
-// `pressroom export` / `pressroom import` (README, "Operator CLI"; issue 21): Pressroom's own
+// `pressroom export` / `pressroom import` (README, "Operator CLI" and "Import and export"): Pressroom's own
 // format round-trips exactly, imports are idempotent, and a bad source writes nothing.
 import { execFile } from "node:child_process";
 import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";

@@ -9,7 +9,7 @@ import type { ImportBlog, ImportSet } from "../../server/src/transfer/import-set
 import { ImportInputError } from "../../server/src/transfer/import-set.js";
 
 // The Ghost importer's reader (server/src/transfer/ghost-reader.ts, its header states the mapping;
-// issue 21 part 3), against a real Ghost 6.65 export (test/fixtures/ghost-6.65-export.json).
+// README, "Import and export"), against a real Ghost 6.65 export (test/fixtures/ghost-6.65-export.json).
 
 const FIXTURE = path.join(import.meta.dirname, "../fixtures/ghost-6.65-export.json");
 const read = (file = FIXTURE, onProgress?: (s: string, d: number, t: number) => void) =>

@@ -1,4 +1,4 @@
-// Ghost and Markdown imports end to end (README, "Operating Pressroom": import; issue 21):
+// Ghost and Markdown imports end to end (README, "Import and export"):
 // `pressroom import` of a real Ghost 6.65 export and of a folder of Markdown files lands each
 // entry released or draft as mapped, visible to consumers only when released, listed for
 // editors in every state, and a second run changes nothing.

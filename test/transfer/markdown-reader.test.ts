@@ -6,7 +6,7 @@ import { ImportInputError } from "../../server/src/transfer/import-set.js";
 import { readMarkdownFolder } from "../../server/src/transfer/markdown-reader.js";
 
 // The Markdown folder importer's reader (server/src/transfer/markdown-reader.ts and
-// markdown-fields.ts, their headers state the rules; issue 21 part 3).
+// markdown-fields.ts, their headers state the rules; README, "Import and export").
 
 async function folder(files: Record<string, string | Uint8Array>): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), "markdown-reader-"));

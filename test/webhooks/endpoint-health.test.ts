@@ -1,4 +1,4 @@
-// Issue 19: an endpoint's health as several instances record it (README, "Webhooks": failing
+// An endpoint's health as several instances record it (README, "Webhooks": failing
 // endpoints are disabled; admin.yaml `WebhookEndpoint.failingSince`).
 import { beforeAll, describe, expect, it } from "vitest";
 import { collections } from "../../server/src/platform/db/collections.js";

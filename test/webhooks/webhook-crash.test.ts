@@ -1,4 +1,4 @@
-// Issue 19: no event is lost across a server kill (README, "Webhooks": how an event survives a
+// No event is lost across a server kill (README, "Webhooks": how an event survives a
 // crash). Real `pressroom start` processes on the test's database, killed with SIGKILL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";

@@ -1,4 +1,4 @@
-// Issue 19: webhook deliveries from the blog's outbox to a real receiver (README, "Webhooks";
+// Webhook deliveries from the blog's outbox to a real receiver (README, "Webhooks";
 // openapi/openapi.yaml, "Webhooks").
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";

@@ -1,4 +1,4 @@
-// Issue 19: an endpoint failing for a day is turned off and its owner sees why; the delivery
+// An endpoint failing for a day is turned off and its owner sees why; the delivery
 // log is kept 30 days (README, "Webhooks"; openapi/admin.yaml, WebhookEndpoint.disabledReason).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";

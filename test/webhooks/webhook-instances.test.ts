@@ -1,4 +1,4 @@
-// Issue 19: several server instances deliver each event once (README, "Webhooks": several
+// Several server instances deliver each event once (README, "Webhooks": several
 // instances — attempts taken by insert, leases).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";

@@ -1,4 +1,4 @@
-// Issue 19: signing secrets are sealed at rest with WEBHOOK_SECRETS_KEY, or a key kept in the
+// Signing secrets are sealed at rest with WEBHOOK_SECRETS_KEY, or a key kept in the
 // database (README, "Configuration" and "Webhooks"). A secret sealed under another key than the
 // server's cannot sign: the delivery log says so and what to do, and rotating the secret mends it.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// Issue 19: per-blog order holds back only the blog it is about (README, "Webhooks": order per
+// Per-blog order holds back only the blog it is about (README, "Webhooks": order per
 // blog, per endpoint). Held-back deliveries must not fill the worker's pages and starve others.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WebhookDeliveryDoc } from "../../server/src/platform/db/collections.js";
