@@ -1,4 +1,4 @@
-/** Logs two lines with a logger made as `pressroom start` makes it (test/log-format.test.ts). */
+/** Logs two lines with a logger made as `pressroom start` makes it (test/server/log-format.test.ts). */
 import { loadConfig } from "../../server/src/platform/config.js";
 import { createLogger, logFormatFor } from "../../server/src/platform/logger.js";
 

@@ -1,5 +1,5 @@
 /**
- * One plain ES module, run unchanged by Node, Bun and Deno (test/sdk-runtimes.test.ts copies it
+ * One plain ES module, run unchanged by Node, Bun and Deno (test/sdk/sdk-runtimes.test.ts copies it
  * into a scratch project where `@pressroom/sdk` is installed from the packed tarball):
  *
  *   node smoke.mjs | bun smoke.mjs | deno run --allow-net --allow-env --allow-read smoke.mjs

@@ -20,7 +20,7 @@ export interface BufferState {
   readonly oldestAgeSeconds: number;
 }
 
-/** Watches a buffer from outside (metrics/buffer-metrics.ts) without reaching into it. */
+/** Watches a buffer from outside (platform/metrics/metrics.ts, `bufferMonitor`) without reaching into it. */
 export interface BufferMonitor {
   /** Called once, at construction: reads the buffer's state at any later time. */
   watch(state: () => BufferState): void;
