@@ -20,6 +20,7 @@ import { MongoClient } from "mongodb";
 import { ensureIndexes } from "../server/src/platform/db/collections.js";
 import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import {
+  BY_HAND,
   DB_SCALING,
   FAIRNESS,
   keepSections,
@@ -90,7 +91,13 @@ async function writeReport(markdown: string, results: Measured[]): Promise<void>
   const file = path.join(ROOT, "BENCHMARKS.md");
   await writeFile(
     file,
-    keepSections(await readOrEmpty(file), markdown, [LAB_NOTES, DB_SCALING, RATE_LIMITS, FAIRNESS]),
+    keepSections(await readOrEmpty(file), markdown, [
+      LAB_NOTES,
+      DB_SCALING,
+      RATE_LIMITS,
+      BY_HAND,
+      FAIRNESS,
+    ]),
   );
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));
   log("Wrote BENCHMARKS.md and bench/latency.svg");

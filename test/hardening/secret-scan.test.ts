@@ -6,7 +6,7 @@ import { scanRun } from "../support/secret-scan.js";
 
 /**
  * The run-wide secrets scan itself (test/support/secret-scan.ts), on a directory of its own, so
- * that what it plants here never reaches the run's scan (README, "Layout"): it must find a
+ * that what it plants here never reaches the run's scan (README, "Scripts and CI"): it must find a
  * key in any spelling a URL gives it, not only the raw one.
  */
 
