@@ -18,7 +18,7 @@
  */
 import type * as AppModule from "../server/src/app.js";
 import type * as ConfigModule from "../server/src/platform/config.js";
-import type * as CollectionsModule from "../server/src/platform/db/collections.js";
+import type * as IndexesModule from "../server/src/platform/db/indexes.js";
 import type * as HttpServerModule from "../server/src/platform/http/server.js";
 import type * as LoggerModule from "../server/src/platform/logger.js";
 import { benchMongoClient, serveControl, trackServer } from "./child-control.js";
@@ -31,7 +31,7 @@ const [{ createApp }, { loadConfig }, { ensureIndexes }, { listen, urlOf }, { cr
   await Promise.all([
     fromDist<typeof AppModule>("app.js"),
     fromDist<typeof ConfigModule>("platform/config.js"),
-    fromDist<typeof CollectionsModule>("platform/db/collections.js"),
+    fromDist<typeof IndexesModule>("platform/db/indexes.js"),
     fromDist<typeof HttpServerModule>("platform/http/server.js"),
     fromDist<typeof LoggerModule>("platform/logger.js"),
   ]);

@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MongoClient } from "mongodb";
-import { ensureIndexes } from "../server/src/platform/db/collections.js";
+import { ensureIndexes } from "../server/src/platform/db/indexes.js";
 import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import {
   BY_HAND,

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { MongoClient } from "mongodb";
-import { ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { ensureIndexes } from "../../server/src/platform/db/indexes.js";
 import { type ScalingSeed, SEED_FORMAT, seedScaling } from "../scaling-seed.js";
 import { type Children, startLauncher } from "./processes.js";
 

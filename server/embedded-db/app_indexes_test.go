@@ -1,6 +1,6 @@
 package main
 
-// The app's indexes, as server/src/platform/db/collections.ts (ensureIndexes) creates them on
+// The app's indexes, as server/src/platform/db/indexes.ts (ensureIndexes) creates them on
 // this database: read from testdata/app-indexes.json, which test/db/app-indexes.test.ts checks
 // against what ensureIndexes asks for (and rewrites on request). One list, so the plan test, the
 // durability test and the benchmarks never test indexes the app no longer has. The app asks for

@@ -1,3 +1,8 @@
+/**
+ * The composition root of the HTTP server (README, "Architecture"). Longer than ~250 lines on
+ * purpose: it wires every part in one sequence, so what is built from what, and what `close`
+ * stops in which order, read top to bottom in one file.
+ */
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { Db } from "mongodb";

@@ -1,4 +1,4 @@
-// The app's indexes have one source, `ensureIndexes` (server/src/platform/db/collections.ts). The
+// The app's indexes have one source, `ensureIndexes` (server/src/platform/db/indexes.ts). The
 // embedded database's Go tests (the plan test of every query shape, the durability and scaling
 // tests; server/embedded-db/README.md, "Plans") cannot import it, so they read the list from
 // server/embedded-db/testdata/app-indexes.json. This test proves that file is exactly what

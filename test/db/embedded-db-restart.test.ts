@@ -4,7 +4,7 @@ import path from "node:path";
 import { MongoClient } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { hashKey } from "../../server/src/keys/key-format.js";
-import { ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { ensureIndexes } from "../../server/src/platform/db/indexes.js";
 import { connectMongo } from "../../server/src/platform/db/mongo.js";
 import {
   type EmbeddedDb,

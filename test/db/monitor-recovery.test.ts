@@ -1,7 +1,7 @@
 import net from "node:net";
 import type { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { ensureIndexes } from "../../server/src/platform/db/indexes.js";
 import { connectMongo } from "../../server/src/platform/db/mongo.js";
 import { get, type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
 import { firstHost, proxiedUri, TcpProxy } from "../support/tcp-proxy.js";

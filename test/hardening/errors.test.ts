@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { ensureIndexes } from "../../server/src/platform/db/indexes.js";
 import { connectMongo } from "../../server/src/platform/db/mongo.js";
 import { get, type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
 import { firstHost, proxiedUri, TcpProxy } from "../support/tcp-proxy.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Db, MongoClient } from "mongodb";
 import { inject } from "vitest";
-import { ensureIndexes } from "../../server/src/platform/db/collections.js";
+import { ensureIndexes } from "../../server/src/platform/db/indexes.js";
 import { onFileEnd } from "./cleanup.js";
 import { recordDatabase } from "./secret-scan.js";
 

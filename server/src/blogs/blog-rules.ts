@@ -35,7 +35,7 @@ export const versionFilter = (doc: Pick<BlogDoc, "updatedAt" | "revision">): Fil
     : { revision: doc.revision };
 
 /**
- * A slug is unique in its workspace. The unique index `workspace_slug` (platform/db/collections.ts) is
+ * A slug is unique in its workspace. The unique index `workspace_slug` (platform/db/indexes.ts) is
  * what enforces it, atomically on every instance; a write it refuses ends here (blog-writes.ts).
  * A slug derived from the title tries `-2`, `-3`… instead; one the writer chose is refused.
  */

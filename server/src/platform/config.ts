@@ -1,3 +1,8 @@
+/**
+ * Configuration: every setting Pressroom reads, parsed and checked once at start (README,
+ * "Configuration"). Longer than ~250 lines on purpose: one place reads `process.env`, so every
+ * setting, its default and its bounds are here together.
+ */
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";

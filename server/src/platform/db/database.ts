@@ -6,7 +6,7 @@ import { conflict } from "../domain-error.js";
 import { tryDataDirLock } from "../embedded-db/data-dir-lock.js";
 import { type EmbeddedDb, startEmbeddedDb } from "../embedded-db/launcher.js";
 import { isProcessAlive } from "../embedded-db/process-alive.js";
-import { ensureIndexes } from "./collections.js";
+import { ensureIndexes } from "./indexes.js";
 import { type Migration, runMigrations } from "./migrations.js";
 import { connectMongo, type OnMonitorStuck } from "./mongo.js";
 

@@ -22,7 +22,7 @@ export interface RestoreResult {
   readonly tookMs: number;
 }
 
-/** Collections every Pressroom database has: ensureIndexes (collections.ts) makes them at start. */
+/** Collections every Pressroom database has: ensureIndexes (platform/db/indexes.ts) makes them at start. */
 const PRESSROOM_COLLECTIONS = ["apiKeys", "blogs"];
 
 const exists = (file: string) =>
