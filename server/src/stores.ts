@@ -1,31 +1,35 @@
 import type { Db } from "mongodb";
-import { firstRunSetup } from "./admin/first-run-setup.js";
-import { auditLog } from "./audit/audit-log.js";
-import { blogsStore } from "./blogs/blogs-store.js";
+import { type FirstRunSetup, firstRunSetup } from "./admin/first-run-setup.js";
+import { type AuditStore, auditLog } from "./audit/audit-log.js";
+import { type BlogsStore, blogsStore } from "./blogs/blogs-store.js";
 import { type BodyRenderer, inlineRenderer } from "./blogs/render-pool.js";
-import { tagCountsCache } from "./blogs/tag-counts-cache.js";
+import { type TagCountsCache, tagCountsCache } from "./blogs/tag-counts-cache.js";
 import { changeLog } from "./changes/change-log.js";
 import { changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
-import { changesFeed } from "./changes/changes-feed.js";
-import { invitationsStore } from "./invitations/invitations-store.js";
-import { keyRoller } from "./keys/key-roll.js";
-import { keysStore } from "./keys/keys-store.js";
-import { rateCounters } from "./limits/rate-counters.js";
-import { rateLimitSettings } from "./limits/rate-limit-settings.js";
-import { usageStore } from "./limits/usage-store.js";
-import { workspaceLimits } from "./limits/workspace-limits.js";
+import { type ChangesFeed, changesFeed } from "./changes/changes-feed.js";
+import { type InvitationsStore, invitationsStore } from "./invitations/invitations-store.js";
+import { type KeyRoller, keyRoller } from "./keys/key-roll.js";
+import { type KeysStore, keysStore } from "./keys/keys-store.js";
+import { type RateCounters, rateCounters } from "./limits/rate-counters.js";
+import { type RateLimitSettings, rateLimitSettings } from "./limits/rate-limit-settings.js";
+import { type UsageStore, usageStore } from "./limits/usage-store.js";
+import { type WorkspaceLimits, workspaceLimits } from "./limits/workspace-limits.js";
 import { collections, type RateLimitSetting } from "./platform/db/collections.js";
 import { databaseSecret } from "./platform/db/database-secret.js";
-import { sessionsStore } from "./sessions/sessions-store.js";
-import { signInThrottle } from "./sessions/sign-in-throttle.js";
-import { usersStore } from "./users/users-store.js";
-import { deliveryLog } from "./webhooks/delivery-log.js";
+import { type SessionsStore, sessionsStore } from "./sessions/sessions-store.js";
+import { type SignInThrottle, signInThrottle } from "./sessions/sign-in-throttle.js";
+import { type UsersStore, usersStore } from "./users/users-store.js";
+import { type DeliveryLog, deliveryLog } from "./webhooks/delivery-log.js";
 import type { UrlPolicy } from "./webhooks/endpoint-url.js";
-import { endpointsStore } from "./webhooks/endpoints-store.js";
-import { type ManualDeliveryDeps, manualDeliveries } from "./webhooks/manual-deliveries.js";
+import { type EndpointsStore, endpointsStore } from "./webhooks/endpoints-store.js";
+import {
+  type ManualDeliveries,
+  type ManualDeliveryDeps,
+  manualDeliveries,
+} from "./webhooks/manual-deliveries.js";
 import { secretBox } from "./webhooks/secret-box.js";
-import { workspacesStore } from "./workspaces/workspaces-store.js";
+import { type WorkspacesStore, workspacesStore } from "./workspaces/workspaces-store.js";
 
 export interface StoreOptions {
   /**
@@ -74,11 +78,46 @@ const DEFAULT_CHANGES_RETENTION_MS = 30 * 86_400_000;
 /** Entries are kept a day longer than tokens, so clocks a little apart never lose one. */
 const ENTRY_MARGIN_MS = 86_400_000;
 
+/** Every store of the domain, over one database. */
+export interface Stores {
+  readonly users: UsersStore;
+  readonly workspaces: WorkspacesStore;
+  readonly setup: FirstRunSetup;
+  readonly keys: KeysStore;
+  /** `rollKey`: a successor now, the old key expiring after a grace period (keys/key-roll.ts). */
+  readonly rollKey: KeyRoller;
+  /** The workspace's default rate limit beside the server's (settings; enforced elsewhere). */
+  readonly rateLimits: RateLimitSettings;
+  /** Workspaces' default rate limits as the consumer API reads them: cached a few seconds. */
+  readonly workspaceLimits: WorkspaceLimits;
+  /** The rate limiter's shared counters (limits/rate-limiter.ts counts through them). */
+  readonly rateCounters: RateCounters;
+  /** Stored usage of the consumer API's keys, by hour and day (limits/usage-store.ts). */
+  readonly usage: UsageStore;
+  readonly audit: AuditStore;
+  readonly blogs: BlogsStore;
+  readonly changes: ChangesFeed;
+  /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
+  readonly tagCounts: TagCountsCache;
+  readonly sessions: SessionsStore;
+  readonly invitations: InvitationsStore;
+  readonly throttle: SignInThrottle;
+  /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
+  readonly webhookEndpoints: EndpointsStore;
+  /** Each endpoint's deliveries and their attempts, newest first (webhooks/delivery-log.ts). */
+  readonly deliveryLog: DeliveryLog;
+  /**
+   * Test events and redeliveries (webhooks/manual-deliveries.ts), given how to nudge the
+   * delivery worker and the limits on them, which the server's composition root holds.
+   */
+  manualDeliveries(deps: Pick<ManualDeliveryDeps, "nudge" | "limits">): ManualDeliveries;
+}
+
 /**
- * Every store of the domain, over one database: the one place they are built, for the server
- * (app.ts), the operator's CLI, the tests and the benchmark's seeding alike.
+ * The one place the stores are built, for the server (app.ts), the operator's CLI, the tests and
+ * the benchmark's seeding alike.
  */
-export function createStores(db: Db, options: StoreOptions = {}) {
+export function createStores(db: Db, options: StoreOptions = {}): Stores {
   const c = collections(db);
   const users = usersStore(c);
   const workspaces = workspacesStore(c, users);
@@ -118,25 +157,19 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     workspaces,
     setup: firstRunSetup(c, users, workspaces),
     keys,
-    /** `rollKey`: a successor now, the old key expiring after a grace period (keys/key-roll.ts). */
     rollKey: keyRoller(c, keys, {
       audit,
       ...(options.afterSuccessorInsert === undefined
         ? {}
         : { afterSuccessorInsert: options.afterSuccessorInsert }),
     }),
-    /** The workspace's default rate limit beside the server's (settings; enforced elsewhere). */
     rateLimits: rateLimitSettings(c, options.consumerRateLimit ?? null, audit),
-    /** Workspaces' default rate limits as the consumer API reads them: cached a few seconds. */
     workspaceLimits: workspaceLimits(c),
-    /** The rate limiter's shared counters (limits/rate-limiter.ts counts through them). */
     rateCounters: rateCounters(c),
-    /** Stored usage of the consumer API's keys, by hour and day (limits/usage-store.ts). */
     usage: usageStore(c),
     audit,
     blogs,
     changes: changesFeed({ log, recorder, tokens: changeTokens(c), blogs, retentionMs, now }),
-    /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
     tagCounts: tagCountsCache({ compute: blogs.tagCounts, version: recorder.record }),
     sessions: sessionsStore(
       c,
@@ -147,17 +180,9 @@ export function createStores(db: Db, options: StoreOptions = {}) {
     ),
     invitations: invitationsStore(c, Date.now, options.afterInvitationClaim),
     throttle: signInThrottle(c),
-    /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
     webhookEndpoints,
-    /** Each endpoint's deliveries and their attempts, newest first (webhooks/delivery-log.ts). */
     deliveryLog: deliveryLog(c),
-    /**
-     * Test events and redeliveries (webhooks/manual-deliveries.ts), given how to nudge the
-     * delivery worker and the limits on them, which the server's composition root holds.
-     */
     manualDeliveries: (deps: Pick<ManualDeliveryDeps, "nudge" | "limits">) =>
       manualDeliveries({ collections: c, endpointOf: webhookEndpoints.get, ...deps }),
   };
 }
-
-export type Stores = ReturnType<typeof createStores>;

@@ -8,22 +8,38 @@ export interface SetupInput extends NewUser {
   workspaceName: string;
 }
 
+/** What first-run setup made: the owner account and its workspace. */
+export interface SetupResult {
+  user: UserDoc;
+  workspace: WorkspaceDoc;
+}
+
+/** First-run setup: the owner account and its first workspace, once ever. */
+export interface FirstRunSetup {
+  /** Whether setup is still to be done (no setup has happened on any instance). */
+  needed(): Promise<boolean>;
+  /**
+   * The owner and the workspace; "conflict" when setup happened already, on any instance. When
+   * making them fails, setup is to be done again.
+   */
+  run(input: SetupInput): Promise<SetupResult>;
+}
+
 /**
- * First-run setup: the owner account and its first workspace, once ever. A marker document
- * (`markers`, `_id: "setup"`) records that it happened; its unique `_id` lets exactly one caller
- * through, on every instance.
+ * A marker document (`markers`, `_id: "setup"`) records that setup happened; its unique `_id`
+ * lets exactly one caller through, on every instance.
  */
 export function firstRunSetup(
   { markers }: Collections,
   users: Pick<UsersStore, "create">,
   workspaces: Pick<WorkspacesStore, "create">,
-) {
+): FirstRunSetup {
   return {
     async needed(): Promise<boolean> {
       return (await markers.countDocuments({ _id: "setup" }, { limit: 1 })) === 0;
     },
 
-    async run(input: SetupInput): Promise<{ user: UserDoc; workspace: WorkspaceDoc }> {
+    async run(input: SetupInput): Promise<SetupResult> {
       try {
         await markers.insertOne({ _id: "setup", at: new Date() });
       } catch (err) {
@@ -42,5 +58,3 @@ export function firstRunSetup(
     },
   };
 }
-
-export type FirstRunSetup = ReturnType<typeof firstRunSetup>;

@@ -11,7 +11,7 @@ import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import { sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
-import type { meView } from "./me-view.js";
+import type { MeView } from "./me-view.js";
 
 export interface InvitationDeps {
   invitations: InvitationsStore;
@@ -20,7 +20,7 @@ export interface InvitationDeps {
   users: Pick<UsersStore, "findByEmail" | "namesOf">;
   workspaces: Pick<WorkspacesStore, "byId" | "roleIn">;
   sessions: Pick<SessionsStore, "userOf">;
-  me: ReturnType<typeof meView>["me"];
+  me: MeView["me"];
   publicOrigin: string | undefined;
   mailer: Mailer | undefined;
   secureCookies: boolean;

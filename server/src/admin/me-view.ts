@@ -6,11 +6,17 @@ import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import { signInFirst } from "./guards.js";
 
 /** The admin spec's `Me` of a user: the account with every workspace they belong to. */
+export interface MeView {
+  /** The user with their workspaces; "unauthenticated" when the account no longer exists. */
+  me(userId: string): Promise<Me>;
+  /** The user with their workspaces, or null when the account no longer exists. */
+  meOrNull(userId: string): Promise<Me | null>;
+}
+
 export function meView(
   users: Pick<UsersStore, "findById">,
   workspaces: Pick<WorkspacesStore, "of">,
-) {
-  /** The user with their workspaces, or null when the account no longer exists. */
+): MeView {
   const meOrNull = async (userId: string): Promise<Me | null> => {
     const user = await users.findById(userId);
     if (user === null) return null;

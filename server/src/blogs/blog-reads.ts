@@ -1,3 +1,4 @@
+// Longer than ~250 lines: its interface documents each read.
 import type { Filter } from "mongodb";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
@@ -51,12 +52,97 @@ export interface BlogPage<Doc = BlogDoc> {
   next: ListPosition | null;
 }
 
+/** A page of the dashboard's list (editor-list.ts). */
+export interface EditorPage {
+  blogs: BlogDoc[];
+  /** Position after the last blog, or null on the last page. */
+  next: EditorPosition | null;
+}
+
+/** How many blogs each of the dashboard list's status filters shows. */
+export interface EditorCounts {
+  all: number;
+  draft: number;
+  released: number;
+}
+
 /**
  * Reading the blogs of a workspace: the editors' (every state but removed) and the consumer
  * API's (released only, and only the workspace's own: anything else is as if it did not exist).
  */
-export function blogReads({ blogs }: Pick<Collections, "blogs">) {
+export interface BlogReads {
   /** A blog of this workspace in any state but removed; "not found" otherwise. */
+  get(workspaceId: string, blogId: string): Promise<BlogDoc>;
+  /** Every blog of the workspace, removed ones included, newest created first. */
+  listAll(workspaceId: string): Promise<BlogDoc[]>;
+  /**
+   * The dashboard's list: drafts and released blogs (or one state), in `query`'s order and
+   * search (editor-list.ts).
+   */
+  listForEditors(
+    workspaceId: string,
+    query: EditorListQuery,
+    limit: number,
+    after: EditorPosition | null,
+  ): Promise<EditorPage>;
+  /** How many blogs each of the list's status filters shows, for the same search. */
+  countForEditors(workspaceId: string, search: BlogSearch | null): Promise<EditorCounts>;
+  /**
+   * The consumer list: released blogs, newest release first (keyset on releasedAt, _id); with
+   * `tags`, those that carry any of them, in the same order.
+   */
+  listReleased(
+    workspaceId: string,
+    limit: number,
+    after: ListPosition | null,
+    tags?: readonly string[] | null,
+  ): Promise<BlogPage>;
+  /** The same page as `listReleased`, with only the fields of its validator: no content. */
+  listReleasedValidators(
+    workspaceId: string,
+    limit: number,
+    after: ListPosition | null,
+    tags?: readonly string[] | null,
+  ): Promise<BlogPage<BlogValidatorFields>>;
+  /**
+   * The same page as `listReleased`, reading only the validator fields and `fields` (the stored
+   * fields a `fields` selection is made of, field-selection.ts): `fields=id,slug,title` reads no
+   * bodies. Same filter, sort and index as `listReleased`; only the projection differs.
+   */
+  listReleasedProjected(
+    workspaceId: string,
+    limit: number,
+    after: ListPosition | null,
+    fields: Readonly<Record<string, 1>>,
+    tags?: readonly string[] | null,
+  ): Promise<BlogPage<ProjectedBlogDoc>>;
+  /**
+   * Blogs whose `feedPending` mark is set, by `_id` after `afterId` (index `feed_pending`):
+   * only what the changes feed needs to record them and to clear the mark.
+   */
+  listFeedPending(
+    workspaceId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<Pick<BlogDoc, "_id" | "updatedAt" | "revision">[]>;
+  /** These blogs of this workspace, in any state, as stored (the changes feed's reads). */
+  getMany(workspaceId: string, ids: readonly string[]): Promise<BlogDoc[]>;
+  /**
+   * A released blog of this workspace, found by ID or slug, or null: drafts, removed and
+   * foreign blogs alike.
+   */
+  getReleased(workspaceId: string, at: BlogLocator): Promise<BlogDoc | null>;
+  /** `getReleased` with only the fields of the blog's validator: no content. */
+  getReleasedValidator(workspaceId: string, at: BlogLocator): Promise<BlogValidatorFields | null>;
+  /** `getReleased` reading only the validator fields and `fields` (as `listReleasedProjected`). */
+  getReleasedProjected(
+    workspaceId: string,
+    at: BlogLocator,
+    fields: Readonly<Record<string, 1>>,
+  ): Promise<ProjectedBlogDoc | null>;
+}
+
+export function blogReads({ blogs }: Pick<Collections, "blogs">): BlogReads {
   const get = async (workspaceId: string, blogId: string): Promise<BlogDoc> => {
     const doc = await blogs.findOne({ _id: blogId, workspaceId, status: { $ne: "removed" } });
     if (doc === null) throw notFound("Blog not found.");
@@ -94,28 +180,19 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       return blogs.find({ workspaceId }).sort({ createdAt: -1, _id: -1 }).toArray();
     },
 
-    /**
-     * The dashboard's list: drafts and released blogs (or one state), in `query`'s order and
-     * search (editor-list.ts).
-     */
     listForEditors(
       workspaceId: string,
       query: EditorListQuery,
       limit: number,
       after: EditorPosition | null,
-    ) {
+    ): Promise<EditorPage> {
       return editorPage(blogs, workspaceId, query, limit, after);
     },
 
-    /** How many blogs each of the list's status filters shows, for the same search. */
-    countForEditors(workspaceId: string, search: BlogSearch | null) {
+    countForEditors(workspaceId: string, search: BlogSearch | null): Promise<EditorCounts> {
       return editorCounts(blogs, workspaceId, search);
     },
 
-    /**
-     * The consumer list: released blogs, newest release first (keyset on releasedAt, _id); with
-     * `tags`, those that carry any of them, in the same order.
-     */
     listReleased(
       workspaceId: string,
       limit: number,
@@ -125,7 +202,6 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       return page(released(workspaceId, tags), "releasedAt", limit, after);
     },
 
-    /** The same page as `listReleased`, with only the fields of its validator: no content. */
     listReleasedValidators(
       workspaceId: string,
       limit: number,
@@ -141,11 +217,6 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       );
     },
 
-    /**
-     * The same page as `listReleased`, reading only the validator fields and `fields` (the stored
-     * fields a `fields` selection is made of, field-selection.ts): `fields=id,slug,title` reads no
-     * bodies. Same filter, sort and index as `listReleased`; only the projection differs.
-     */
     listReleasedProjected(
       workspaceId: string,
       limit: number,
@@ -162,10 +233,6 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       );
     },
 
-    /**
-     * Blogs whose `feedPending` mark is set, by `_id` after `afterId` (index `feed_pending`):
-     * only what the changes feed needs to record them and to clear the mark.
-     */
     listFeedPending(
       workspaceId: string,
       afterId: string,
@@ -181,22 +248,16 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
         .toArray();
     },
 
-    /** These blogs of this workspace, in any state, as stored (the changes feed's reads). */
     async getMany(workspaceId: string, ids: readonly string[]): Promise<BlogDoc[]> {
       if (ids.length === 0) return [];
       const docs = await blogs.find({ _id: { $in: [...ids] } }).toArray();
       return docs.filter((doc) => doc.workspaceId === workspaceId);
     },
 
-    /**
-     * A released blog of this workspace, found by ID or slug (`locate`), or null: drafts,
-     * removed and foreign blogs alike.
-     */
     async getReleased(workspaceId: string, at: BlogLocator): Promise<BlogDoc | null> {
       return releasedIn(workspaceId, await blogs.findOne(locate(workspaceId, at)));
     },
 
-    /** `getReleased` with only the fields of the blog's validator: no content. */
     async getReleasedValidator(
       workspaceId: string,
       at: BlogLocator,
@@ -209,7 +270,6 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
       return releasedIn(workspaceId, doc);
     },
 
-    /** `getReleased` reading only the validator fields and `fields` (as `listReleasedProjected`). */
     async getReleasedProjected(
       workspaceId: string,
       at: BlogLocator,
@@ -223,5 +283,3 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">) {
     },
   };
 }
-
-export type BlogReads = ReturnType<typeof blogReads>;

@@ -1,3 +1,4 @@
+// Longer than ~250 lines: its interface documents each write.
 import type { BlogDoc, BlogStatus, Collections } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict, DomainError, notFound } from "../platform/domain-error.js";
@@ -22,13 +23,54 @@ import { searchFieldsOf } from "./search-terms.js";
 const MAX_WRITE_ATTEMPTS = 5;
 
 /** Writing the blogs of a workspace: create, edit, change state, and preview a body. */
+export interface BlogWrites {
+  /**
+   * A new blog, a draft or (`release`) released at once; its slug is `input.slug` ("conflict"
+   * when taken) or one made from its title (`-2`, `-3`… when taken).
+   */
+  create(workspaceId: string, input: NewBlog): Promise<BlogDoc>;
+  /** Edits content; on a released blog consumers see the change (and a new ETag) at once. */
+  update(workspaceId: string, blogId: string, patch: Partial<BlogFields>): Promise<BlogDoc>;
+  /**
+   * draft ⇄ released, and either → removed, which is final: a removed blog is never written
+   * again (every later change or edit finds it "not found"). Setting the state a blog has
+   * changes nothing.
+   */
+  setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc>;
+  /**
+   * The changes feed has recorded the blog as it was at `version`: clears its `feedPending`
+   * mark, unless the blog was written since (then the mark stays, and the newer write gets an
+   * entry of its own). Returns whether it cleared it. Takes the blog's turn like every write.
+   */
+  clearFeedPending(
+    workspaceId: string,
+    version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
+  ): Promise<boolean>;
+  /**
+   * The outbox relay has relayed the events the blog's outbox held at `version`: empties it and
+   * clears `webhookPending`, unless the blog was written since (a write that queued an event
+   * also made a new revision; the events stay for the next round, whose relay of the ones
+   * already relayed changes nothing). Returns whether it cleared. Takes the blog's turn.
+   */
+  clearWebhookOutbox(
+    workspaceId: string,
+    version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
+  ): Promise<boolean>;
+  /**
+   * What saving `bodyMarkdown` would store as `bodyHtml` (and derive as the excerpt), through
+   * the same renderer and its limits (refused, or busy); nothing is stored. The editor's preview,
+   * counted against the workspace's renders and `userId`'s previews.
+   */
+  preview(workspaceId: string, userId: string, bodyMarkdown: string): Promise<RenderedBody>;
+}
+
 export function blogWrites(
   { blogs, workspaces }: Pick<Collections, "blogs" | "workspaces">,
   renderer: BodyRenderer,
   find: BlogReads["get"],
   /** Told the blog a write queued a webhook event for (the relay's nudge); must not throw. */
   onOutboxEvent: (blogId: string) => void = () => {},
-) {
+): BlogWrites {
   // The embedded database (FerretDB) applies an update as a read, then a write by `_id`, without
   // a lock, so two updates whose filters both matched the same version would both win; writing a
   // blog one at a time per process makes the compare-and-set below exact there too. On MongoDB
@@ -114,7 +156,6 @@ export function blogWrites(
       }
     },
 
-    /** Edits content; on a released blog consumers see the change (and a new ETag) at once. */
     async update(
       workspaceId: string,
       blogId: string,
@@ -154,10 +195,6 @@ export function blogWrites(
       }
     },
 
-    /**
-     * draft ⇄ released, and either → removed, which is final: a removed blog is never written
-     * again (every later change or edit finds it "not found"). Setting the state a blog has changes nothing.
-     */
     async setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc> {
       return writeVersion(workspaceId, blogId, (doc) => {
         if (doc.status === status) return null;
@@ -171,11 +208,6 @@ export function blogWrites(
       });
     },
 
-    /**
-     * The changes feed has recorded the blog as it was at `version`: clears its `feedPending`
-     * mark, unless the blog was written since (then the mark stays, and the newer write gets an
-     * entry of its own). Returns whether it cleared it. Takes the blog's turn like every write.
-     */
     clearFeedPending(
       workspaceId: string,
       version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
@@ -189,12 +221,6 @@ export function blogWrites(
       });
     },
 
-    /**
-     * The outbox relay has relayed the events the blog's outbox held at `version`: empties it and
-     * clears `webhookPending`, unless the blog was written since (a write that queued an event
-     * also made a new revision; the events stay for the next round, whose relay of the ones
-     * already relayed changes nothing). Returns whether it cleared. Takes the blog's turn.
-     */
     clearWebhookOutbox(
       workspaceId: string,
       version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
@@ -208,11 +234,6 @@ export function blogWrites(
       });
     },
 
-    /**
-     * What saving `bodyMarkdown` would store as `bodyHtml` (and derive as the excerpt), through
-     * the same renderer and its limits (refused, or busy); nothing is stored. The editor's preview,
-     * counted against the workspace's renders and `userId`'s previews.
-     */
     async preview(
       workspaceId: string,
       userId: string,

@@ -15,15 +15,20 @@ export interface TagCountsCacheDeps {
 }
 
 /**
- * The tag counts of `GET /tags`, computed once per position of the workspace's changes feed.
- * Every write that can change them (a release, an unrelease, a removal, an edit of a released
- * blog) marks its blog for the feed in the same update, and the position is read after those
- * marks are recorded; so counts kept for the current position are the counts a fresh aggregate
- * would give, in every instance (the position lives in the database). Computing them reads
- * every released blog of the workspace (on the embedded database, in Go), which is what this
- * spares the calls in between.
+ * The tag counts of `GET /tags`, computed once per position of the workspace's changes feed:
+ * the counts a fresh computation would give, without one per call.
  */
-export function tagCountsCache(deps: TagCountsCacheDeps) {
+export type TagCountsCache = (workspaceId: string) => Promise<TagCount[]>;
+
+/**
+ * Every write that can change the counts (a release, an unrelease, a removal, an edit of a
+ * released blog) marks its blog for the feed in the same update, and the position is read after
+ * those marks are recorded; so counts kept for the current position are the counts a fresh
+ * aggregate would give, in every instance (the position lives in the database). Computing them
+ * reads every released blog of the workspace (on the embedded database, in Go), which is what
+ * this spares the calls in between.
+ */
+export function tagCountsCache(deps: TagCountsCacheDeps): TagCountsCache {
   const kept = new LRUCache<string, { version: number; counts: Promise<TagCount[]> }>({
     max: MAX_WORKSPACES,
   });

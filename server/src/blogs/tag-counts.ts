@@ -13,17 +13,25 @@ export interface TagCount {
 /** Released blogs read per query while counting. */
 const BATCH = 1000;
 
+/** The blogs store's tag counts, as stored now (tag-counts-cache.ts keeps them per change). */
+export interface BlogTagCounts {
+  /**
+   * How many released blogs of a workspace carry each tag (openapi.yaml, listTags): most used
+   * first, ties in code point order, the first 1,000.
+   */
+  tagCounts(workspaceId: string): Promise<TagCount[]>;
+}
+
 /**
- * How many released blogs of a workspace carry each tag (openapi.yaml, listTags): most used
- * first, ties in code point order, the first 1,000. The workspace's released blogs are read in
- * pages of 1,000 along the `released_list` index (the consumer list's keyset walk), only their
- * tags and sort keys, and counted here; a blog's tags are distinct, so a tag's count is its
- * blogs. Drafts, removed blogs and other workspaces are never read. Pages, not one aggregate:
- * the embedded database runs an aggregate's later stages over every matched blog at once in its
- * own memory (hundreds of MB at 50,000 blogs); a page at a time it holds 1,000. The answer is
- * kept per change of the workspace (tag-counts-cache.ts), so this runs once per change.
+ * The workspace's released blogs are read in pages of 1,000 along the `released_list` index (the
+ * consumer list's keyset walk), only their tags and sort keys, and counted here; a blog's tags
+ * are distinct, so a tag's count is its blogs. Drafts, removed blogs and other workspaces are
+ * never read. Pages, not one aggregate: the embedded database runs an aggregate's later stages
+ * over every matched blog at once in its own memory (hundreds of MB at 50,000 blogs); a page at a
+ * time it holds 1,000. The answer is kept per change of the workspace (tag-counts-cache.ts), so
+ * this runs once per change.
  */
-export function tagCounts({ blogs }: Pick<Collections, "blogs">, batch = BATCH) {
+export function tagCounts({ blogs }: Pick<Collections, "blogs">, batch = BATCH): BlogTagCounts {
   return {
     async tagCounts(workspaceId: string): Promise<TagCount[]> {
       const counts = new Map<string, number>();

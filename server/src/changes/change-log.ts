@@ -25,17 +25,33 @@ export interface ChangeEntry {
 }
 
 /**
- * The changes feed's log: per workspace, entries numbered 1, 2, 3, … ("blog X changed").
- *
+ * The changes feed's log: per workspace, entries numbered 1, 2, 3, … ("blog X changed"), across
+ * any number of server instances. **Once a reader has seen `n` as the last number, no entry
+ * numbered `n` or less can appear any more**, so a reader that has read every entry up to the
+ * last number it saw has missed none; numbers never go back.
+ */
+export interface ChangeLog {
+  /** The workspace's last entry number; 0 before its first. */
+  last(workspaceId: string): Promise<number>;
+  /**
+   * Appends "blog `blogId` changed" to the workspace's log and returns its number. `after` is
+   * the last number the caller read (it saves a read when several are appended in a row).
+   */
+  append(workspaceId: string, blogId: string, after?: number): Promise<number>;
+  /** Entries numbered `after + 1` … `upTo`, in order, at most `limit`. */
+  read(workspaceId: string, after: number, upTo: number, limit: number): Promise<ChangeEntry[]>;
+  /** Deletes the workspace's entries made before `cutoff`, except its last one. */
+  purgeBefore(workspaceId: string, cutoff: Date): Promise<number>;
+}
+
+/**
  * Numbers are taken by insert alone: an entry is inserted as number `m + 1` only after `m` was
  * read as the workspace's last, and `_id` is unique, so two writers never share a number (the
- * loser reads again and takes the next). Hence, without transactions and across any number of
- * server instances: **once a reader has seen `n` as the last number, no entry numbered `n` or
- * less can appear any more** (every entry numbered ≤ n was inserted before `n` was). A reader
- * that has read every entry up to the last number it saw has missed none. Deleting old entries
+ * loser reads again and takes the next). Hence, without transactions, every entry numbered ≤ n
+ * was inserted before `n` was: none can appear once `n` has been seen. Deleting old entries
  * (`purgeBefore`) keeps each workspace's last one, so numbers never go back.
  */
-export function changeLog({ changes }: Pick<Collections, "changes">) {
+export function changeLog({ changes }: Pick<Collections, "changes">): ChangeLog {
   const last = async (workspaceId: string): Promise<number> => {
     const [entry] = await changes
       .find({ _id: rangeOf(workspaceId) }, { projection: { _id: 1 } })
@@ -46,13 +62,8 @@ export function changeLog({ changes }: Pick<Collections, "changes">) {
   };
 
   return {
-    /** The workspace's last entry number; 0 before its first. */
     last,
 
-    /**
-     * Appends "blog `blogId` changed" to the workspace's log and returns its number. `after` is
-     * the last number the caller read (it saves a read when several are appended in a row).
-     */
     async append(workspaceId: string, blogId: string, after?: number): Promise<number> {
       let previous = after ?? (await last(workspaceId));
       for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
@@ -76,7 +87,6 @@ export function changeLog({ changes }: Pick<Collections, "changes">) {
       throw new Error(`changes feed: no entry number free after ${MAX_APPEND_ATTEMPTS} attempts`);
     },
 
-    /** Entries numbered `after + 1` … `upTo`, in order, at most `limit`. */
     async read(
       workspaceId: string,
       after: number,
@@ -92,7 +102,6 @@ export function changeLog({ changes }: Pick<Collections, "changes">) {
       return docs.map((doc) => ({ seq: seqOf(doc), blogId: doc.blogId, at: doc.at }));
     },
 
-    /** Deletes the workspace's entries made before `cutoff`, except its last one. */
     async purgeBefore(workspaceId: string, cutoff: Date): Promise<number> {
       const lastSeq = await last(workspaceId);
       if (lastSeq === 0) return 0;
@@ -104,5 +113,3 @@ export function changeLog({ changes }: Pick<Collections, "changes">) {
     },
   };
 }
-
-export type ChangeLog = ReturnType<typeof changeLog>;

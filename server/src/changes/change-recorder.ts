@@ -26,11 +26,17 @@ export interface RecorderDeps {
   readonly afterAppend?: (blogId: string) => Promise<void>;
 }
 
+/** Turns `feedPending` marks into log entries, so no write of a blog is missed by the feed. */
+export interface ChangeRecorder {
+  /** Records every marked blog of the workspace; returns the log's last number after it. */
+  record(workspaceId: string): Promise<number>;
+}
+
 /**
- * Turns `feedPending` marks into log entries. A write of a blog sets its mark in the same update
- * as the change (blog-writes.ts); `record` appends one entry for every marked blog, then clears
- * the mark if the blog was not written again meanwhile (else the mark stays for the next round),
- * and returns the log's last number, read after all that.
+ * A write of a blog sets its mark in the same update as the change (blog-writes.ts); `record`
+ * appends one entry for every marked blog, then clears the mark if the blog was not written again
+ * meanwhile (else the mark stays for the next round), and returns the log's last number, read
+ * after all that.
  *
  * Why no change is ever missed: a write finished before `record` began left its blog marked,
  * or the mark was cleared by a recording that appended its entry before clearing. Either way the
@@ -42,7 +48,7 @@ export interface RecorderDeps {
  * a read and a write without a lock); across instances the log's numbering and the clearing's
  * compare-and-set keep them exact on MongoDB.
  */
-export function changeRecorder(deps: RecorderDeps) {
+export function changeRecorder(deps: RecorderDeps): ChangeRecorder {
   const oneAtATime = keyedQueue();
   const lastPurge = new Map<string, number>();
 
@@ -54,7 +60,6 @@ export function changeRecorder(deps: RecorderDeps) {
   };
 
   return {
-    /** Records every marked blog of the workspace; returns the log's last number after it. */
     record(workspaceId: string): Promise<number> {
       return oneAtATime(workspaceId, async () => {
         let afterId = "";
@@ -76,5 +81,3 @@ export function changeRecorder(deps: RecorderDeps) {
     },
   };
 }
-
-export type ChangeRecorder = ReturnType<typeof changeRecorder>;

@@ -25,13 +25,23 @@ export const INVALID_TOKEN_MESSAGE =
   "Invalid query parameter since: pass a nextToken unchanged, or call without since to start over.";
 
 /**
- * Changes-feed tokens: `base64url(JSON payload) "." base64url(HMAC-SHA256)` (the MAC cut to 128
- * bits). The key is random, made once per database and kept in `markers` (so every instance
- * signs and checks alike, with nothing to configure). A token that was edited, forged, cut, or
- * made for another workspace is refused with one message, whichever it was: the answer says
- * nothing about what the token holds.
+ * Changes-feed tokens: a `SyncPosition`, signed. A token that was edited, forged, cut, or made
+ * for another workspace is refused with one message, whichever it was: the answer says nothing
+ * about what the token holds.
  */
-export function changeTokens({ markers }: Pick<Collections, "markers">) {
+export interface ChangeTokens {
+  /** The token of a position. */
+  encode(position: SyncPosition): Promise<string>;
+  /** The position a token of this workspace carries; "invalid" for anything else. */
+  decode(token: string, workspaceId: string): Promise<SyncPosition>;
+}
+
+/**
+ * `base64url(JSON payload) "." base64url(HMAC-SHA256)` (the MAC cut to 128 bits). The key is
+ * random, made once per database and kept in `markers` (so every instance signs and checks
+ * alike, with nothing to configure).
+ */
+export function changeTokens({ markers }: Pick<Collections, "markers">): ChangeTokens {
   const loadKey = databaseSecret({ markers }, KEY_MARKER);
   const mac = (secret: Buffer, payload: string): Buffer =>
     createHmac("sha256", secret)
@@ -47,7 +57,6 @@ export function changeTokens({ markers }: Pick<Collections, "markers">) {
       return `${payload}.${mac(await loadKey(), payload).toString("base64url")}`;
     },
 
-    /** The position a token of this workspace carries; "invalid" for anything else. */
     async decode(token: string, workspaceId: string): Promise<SyncPosition> {
       const [payload = "", signature = "", ...rest] = token.split(".");
       const given = Buffer.from(signature, "base64url");
@@ -68,8 +77,6 @@ export function changeTokens({ markers }: Pick<Collections, "markers">) {
     },
   };
 }
-
-export type ChangeTokens = ReturnType<typeof changeTokens>;
 
 const count = (value: unknown): value is number =>
   typeof value === "number" && Number.isSafeInteger(value) && value >= 0;

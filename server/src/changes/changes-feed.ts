@@ -29,16 +29,22 @@ export interface FeedDeps {
   readonly now: () => number;
 }
 
+/** The changes feed of a workspace (openapi.yaml, "Syncing a mirror"). */
+export interface ChangesFeed {
+  /** One page of changes after `token` (absent: from the start), at most `limit`. */
+  page(workspaceId: string, token: string | undefined, limit: number): Promise<FeedPage>;
+}
+
 /**
- * The changes feed of a workspace (openapi.yaml, "Syncing a mirror"). Every call first records
- * the workspace's marked blogs (change-recorder.ts), then answers from one of two places:
+ * Every call first records the workspace's marked blogs (change-recorder.ts), then answers from
+ * one of two places:
  * - without a token, or with a token of the first walk: the released list itself, page after
  *   page (upserts), remembering the log's last number from before the walk began; once the walk
  *   is done the sync continues from that number, so whatever changed during the walk comes next;
  * - otherwise the log's entries after the token's number, up to the number just recorded: each
  *   blog named is read as it is now, an upsert if it is released, else a delete.
  */
-export function changesFeed(deps: FeedDeps) {
+export function changesFeed(deps: FeedDeps): ChangesFeed {
   const expiredMessage = `This sync token has expired (changes are kept for ${Math.round(
     deps.retentionMs / 86_400_000,
   )} days): clear your copy and sync again without since.`;
@@ -97,7 +103,6 @@ export function changesFeed(deps: FeedDeps) {
   };
 
   return {
-    /** One page of changes after `token` (absent: from the start), at most `limit`. */
     async page(workspaceId: string, token: string | undefined, limit: number): Promise<FeedPage> {
       const now = deps.now();
       const from = await positionOf(workspaceId, token, now);
@@ -111,5 +116,3 @@ export function changesFeed(deps: FeedDeps) {
     },
   };
 }
-
-export type ChangesFeed = ReturnType<typeof changesFeed>;

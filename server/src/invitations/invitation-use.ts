@@ -2,7 +2,7 @@ import type { components } from "../../../openapi/generated/admin.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { InvitationDoc } from "../platform/db/collections.js";
 import { DomainError, gone, notFound } from "../platform/domain-error.js";
-import type { SessionsStore, SigningIn } from "../sessions/sessions-store.js";
+import type { NewSession, SessionsStore, SigningIn } from "../sessions/sessions-store.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
 import type { UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
@@ -35,13 +35,34 @@ export interface Acceptance {
   password?: string | undefined;
 }
 
+/** An accepted invitation: who joined, and their new session unless they were signed in. */
+export interface AcceptedInvitation {
+  userId: string;
+  session: NewSession | null;
+}
+
 /**
  * Looking at and accepting an invitation link, the two things a person without a session may do
  * with one. Each attempt is counted as a sign-in is (sign-in-throttle.ts): against the client's
  * address (20 per window) and against the link (5); one with a link that works is taken off
  * again, so only unknown, used or expired links use the allowance up.
  */
-export function invitationUse(deps: InvitationUseDeps) {
+export interface InvitationUse {
+  /** What the link invites to, for the page that accepts it; nothing about the email's account. */
+  lookUp(token: string, ip: string | undefined): Promise<InvitationPreview>;
+  /**
+   * Joins the workspace with the link, as the invited email's account: the signed-in one, one
+   * signed in with its password, or a new one (invitee.ts); the last two get a new session.
+   * Nothing changes when it fails.
+   */
+  accept(
+    body: Acceptance,
+    signedInAs: string | null,
+    ip: string | undefined,
+  ): Promise<AcceptedInvitation>;
+}
+
+export function invitationUse(deps: InvitationUseDeps): InvitationUse {
   const now = deps.now ?? Date.now;
   const inviteeOf = inviteeCheck(deps);
   /** What the throttle counts a link's attempts by, in place of an email: never the token. */
@@ -106,16 +127,11 @@ export function invitationUse(deps: InvitationUseDeps) {
       };
     },
 
-    /**
-     * Joins the workspace with the link, as the invited email's account: the signed-in one, one
-     * signed in with its password, or a new one (invitee.ts); the last two get a new session.
-     * Nothing changes when it fails.
-     */
     async accept(
       body: Acceptance,
       signedInAs: string | null,
       ip: string | undefined,
-    ): Promise<{ userId: string; session: { token: string; expiresAt: Date } | null }> {
+    ): Promise<AcceptedInvitation> {
       const { doc } = await usable(body.token, ip);
       const invitee = await inviteeOf(doc.email, body, signedInAs, ip);
       if (
@@ -165,5 +181,3 @@ export function invitationUse(deps: InvitationUseDeps) {
     }
   }
 }
-
-export type InvitationUse = ReturnType<typeof invitationUse>;

@@ -10,28 +10,63 @@ import {
   newInvitationToken,
 } from "./invitation-rules.js";
 
+/** An invitation an owner sends. */
+export interface NewInvitation {
+  workspaceId: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+}
+
+/** An invitation just made, and its link's token. */
+export interface CreatedInvitation {
+  doc: InvitationDoc;
+  token: string;
+}
+
 /**
- * Invitations (the rules: invitation-rules.ts). A link is used by compare-and-set on
- * `acceptedAt` (null → the time of use): on MongoDB one update is atomic, so of two accepts on
- * any instances one wins; on the embedded database an update is a read then a write without a
- * lock, so this process also runs the claims of one invitation one at a time (as blog writes
- * are), and the loser finds `acceptedAt` set.
+ * Invitations (the rules: invitation-rules.ts). Of any number of accepts of one link, on any
+ * instances, one claims it (`claim`).
+ */
+export interface InvitationsStore {
+  /** A new invitation, and its link's token: the only time the token exists outside a link. */
+  create(input: NewInvitation): Promise<CreatedInvitation>;
+  /** Not accepted and not expired, oldest first. */
+  pending(workspaceId: string): Promise<InvitationDoc[]>;
+  /** Deletes a pending invitation of the workspace; false when there is none. */
+  withdraw(workspaceId: string, invitationId: string): Promise<boolean>;
+  /**
+   * Deletes the pending invitations `inviterId` sent for the workspace (they stopped being an
+   * owner of it); the ids of those it deleted.
+   */
+  withdrawAllBy(workspaceId: string, inviterId: string): Promise<string[]>;
+  /** Deletes an invitation, claimed or not (its sender is no owner any more); false if gone. */
+  drop(invitationId: string): Promise<boolean>;
+  /** The invitation of a link's token, or null (a malformed token reads nothing). */
+  byToken(token: string): Promise<InvitationDoc | null>;
+  /** Marks the invitation used; the time it was marked, or null when it was used already. */
+  claim(invitationId: string): Promise<Date | null>;
+  /** Takes back a claim whose joining failed, so the link can be used again. */
+  release(invitationId: string, claimedAt: Date): Promise<void>;
+  /** Records who joined with a claimed invitation. */
+  acceptedBy(invitationId: string, userId: string): Promise<void>;
+}
+
+/**
+ * A link is used by compare-and-set on `acceptedAt` (null → the time of use): on MongoDB one
+ * update is atomic, so of two accepts on any instances one wins; on the embedded database an
+ * update is a read then a write without a lock, so this process also runs the claims of one
+ * invitation one at a time (as blog writes are), and the loser finds `acceptedAt` set.
  */
 export function invitationsStore(
   { invitations }: Collections,
   now: () => number = Date.now,
   /** Tests only: holds an accept after its claim, before it joins. */
   afterClaim?: (invitationId: string) => Promise<void>,
-) {
+): InvitationsStore {
   const serial = keyedQueue();
   return {
-    /** A new invitation, and its link's token: the only time the token exists outside a link. */
-    async create(input: {
-      workspaceId: string;
-      email: string;
-      role: Role;
-      invitedBy: string;
-    }): Promise<{ doc: InvitationDoc; token: string }> {
+    async create(input: NewInvitation): Promise<CreatedInvitation> {
       const { token, tokenHash } = newInvitationToken();
       const createdAt = new Date(now());
       const expiresAt = new Date(createdAt.getTime() + INVITATION_TTL_MS);
@@ -52,14 +87,12 @@ export function invitationsStore(
       return { doc, token };
     },
 
-    /** Not accepted and not expired, oldest first. */
     async pending(workspaceId: string): Promise<InvitationDoc[]> {
       const all = await invitations.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
       const at = now();
       return all.filter((i) => i.acceptedAt === null && i.expiresAt.getTime() > at);
     },
 
-    /** Deletes a pending invitation of the workspace; false when there is none. */
     async withdraw(workspaceId: string, invitationId: string): Promise<boolean> {
       const res = await invitations.deleteOne({
         _id: invitationId,
@@ -69,10 +102,6 @@ export function invitationsStore(
       return res.deletedCount === 1;
     },
 
-    /**
-     * Deletes the pending invitations `inviterId` sent for the workspace (they stopped being an
-     * owner of it); the ids of those it deleted.
-     */
     async withdrawAllBy(workspaceId: string, inviterId: string): Promise<string[]> {
       const sent = await invitations
         .find({ workspaceId, invitedBy: inviterId, acceptedAt: null })
@@ -86,19 +115,16 @@ export function invitationsStore(
       return deleted;
     },
 
-    /** Deletes an invitation, claimed or not (its sender is no owner any more); false if gone. */
     async drop(invitationId: string): Promise<boolean> {
       const res = await invitations.deleteOne({ _id: invitationId });
       return res.deletedCount === 1;
     },
 
-    /** The invitation of a link's token, or null (a malformed token reads nothing). */
     byToken(token: string): Promise<InvitationDoc | null> {
       if (!isTokenShaped(token)) return Promise.resolve(null);
       return invitations.findOne({ tokenHash: hashInvitationToken(token) });
     },
 
-    /** Marks the invitation used; the time it was marked, or null when it was used already. */
     claim(invitationId: string): Promise<Date | null> {
       return serial(invitationId, async () => {
         const at = new Date(now());
@@ -113,7 +139,6 @@ export function invitationsStore(
       });
     },
 
-    /** Takes back a claim whose joining failed, so the link can be used again. */
     async release(invitationId: string, claimedAt: Date): Promise<void> {
       await serial(invitationId, () =>
         invitations.updateOne(
@@ -123,11 +148,8 @@ export function invitationsStore(
       );
     },
 
-    /** Records who joined with a claimed invitation. */
     async acceptedBy(invitationId: string, userId: string): Promise<void> {
       await invitations.updateOne({ _id: invitationId }, { $set: { acceptedBy: userId } });
     },
   };
 }
-
-export type InvitationsStore = ReturnType<typeof invitationsStore>;

@@ -40,10 +40,17 @@ export type Invitee =
  * The user document returned is the one whose hash was checked: its `passwordGeneration` goes
  * with it to the new session (sessions-store.ts).
  */
+export type InviteeCheck = (
+  email: string,
+  body: Credentials,
+  signedInAs: string | null,
+  ip: string | undefined,
+) => Promise<Invitee>;
+
 export function inviteeCheck(deps: {
   users: Pick<UsersStore, "findByEmail">;
   throttle: SignInThrottle;
-}) {
+}): InviteeCheck {
   return async (
     email: string,
     body: Credentials,
@@ -73,5 +80,3 @@ export function inviteeCheck(deps: {
     return { kind: "new", name: body.name, password: body.password, attempt };
   };
 }
-
-export type InviteeCheck = ReturnType<typeof inviteeCheck>;

@@ -13,8 +13,18 @@ export interface KeyRollOptions {
 
 /**
  * Rolling a key (admin.yaml, rollKey): a successor with the same name and limit, and the old key
- * set to expire after a grace period, so both work while consumers move over.
- *
+ * set to expire after a grace period, so both work while consumers move over. "conflict" for a
+ * revoked, expired or already rolled key. `actor`: the user rolling it, or null for the operator
+ * CLI.
+ */
+export type KeyRoller = (
+  workspaceId: string,
+  keyId: string,
+  gracePeriodSeconds: number,
+  actor?: string | null,
+) => Promise<MintedApiKey>;
+
+/**
  * There are no transactions, so the writes are ordered for a crash at any point to leave no key
  * worse off than before:
  *   1. insert the successor (until step 2 it is an extra key whose secret nobody has seen);
@@ -30,7 +40,7 @@ export function keyRoller(
   { apiKeys }: Pick<Collections, "apiKeys">,
   keys: KeysStore,
   options: KeyRollOptions,
-) {
+): KeyRoller {
   return async (
     workspaceId: string,
     keyId: string,
@@ -83,5 +93,3 @@ export function keyRoller(
     });
   };
 }
-
-export type KeyRoller = ReturnType<typeof keyRoller>;

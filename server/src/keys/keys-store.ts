@@ -36,8 +36,65 @@ export interface NewKeySettings {
   readonly createdAt?: Date;
 }
 
+/** What the consumer API reads of the key a request uses (`findActive`). */
+export type ActiveKey = Pick<ApiKeyDoc, "_id" | "keyId" | "workspaceId" | "prefix" | "rateLimit">;
+
 /** Workspace API keys: mint, revoke, list, limits, and the lookup that authenticates a request. */
-export function keysStore({ apiKeys, workspaces }: Collections, options: KeysStoreOptions) {
+export interface KeysStore {
+  /** The store's clock now: what "expired" is judged by. */
+  now(): Date;
+  /** The workspace's key `keyId`, in any state; "not found" otherwise. */
+  find(workspaceId: string, keyId: string): Promise<ApiKeyDoc>;
+  /**
+   * Inserts a new Active key (no audit entry: the caller writes the one that fits, as a roll
+   * does; key-roll.ts).
+   */
+  insert(
+    workspaceId: string,
+    name: string,
+    actor: string | null,
+    settings: NewKeySettings,
+  ): Promise<MintedApiKey>;
+  /** Runs `work` after any revoke, roll or limit change of `keyId` under way here. */
+  serially<T>(keyId: string, work: () => Promise<T>): Promise<T>;
+  /** Removes a key that never left the server (a roll that lost its race). */
+  discard(doc: ApiKeyDoc): Promise<void>;
+  /** `actor`: the user minting it, or null for the operator CLI. `expiresAt`: null = never. */
+  mint(
+    workspaceId: string,
+    name: string,
+    actor?: string | null,
+    settings?: { expiresAt?: Date | null },
+  ): Promise<MintedApiKey>;
+  /** Immediate and final: a revoked key is never active again (see `findActive`). */
+  revoke(workspaceId: string, keyId: string, actor?: string | null): Promise<ApiKeyDoc>;
+  /** A key's own rate limit; null returns it to the workspace's default. Not of a revoked key. */
+  setRateLimit(
+    workspaceId: string,
+    keyId: string,
+    rateLimit: RateLimitSetting | null,
+    actor?: string | null,
+  ): Promise<ApiKeyDoc>;
+  /** Whether the workspace has (or had: revoked and expired count) the key `keyId`. */
+  exists(workspaceId: string, keyId: string): Promise<boolean>;
+  /** A workspace's keys, oldest first, revoked and expired ones included. */
+  list(workspaceId: string): Promise<ApiKeyDoc[]>;
+  /**
+   * The key a consumer request may use: the one with this hash, read by primary key, if it is
+   * Active now — not revoked, not past its `expiresAt`. Unknown, revoked and expired keys alike
+   * are null, and the consumer API refuses the request (consumer/authenticate.ts: 401). Read on
+   * every request, so a revocation or an expiry counts at once, and so does a change of the
+   * key's own rate limit (`rateLimit`, limits/consumer-rate-limit.ts).
+   */
+  findActive(hash: string): Promise<ActiveKey | null>;
+  /** One round trip for a batch of `lastUsedAt` values; `$max` never moves a value back. */
+  recordLastUsed(entries: ReadonlyMap<string, Date>): Promise<void>;
+}
+
+export function keysStore(
+  { apiKeys, workspaces }: Collections,
+  options: KeysStoreOptions,
+): KeysStore {
   const { audit } = options;
   const clock = options.now ?? Date.now;
   const minLifetimeMs = options.minKeyLifetimeMs ?? MIN_KEY_LIFETIME_MS;
@@ -52,7 +109,6 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
     return doc;
   };
 
-  /** Inserts a new Active key (no audit entry: the caller writes the one that fits). */
   const insert = async (
     workspaceId: string,
     name: string,
@@ -86,14 +142,11 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
     now: (): Date => new Date(clock()),
     find,
     insert,
-    /** Runs `work` after any revoke, roll or limit change of `keyId` under way here. */
     serially: <T>(keyId: string, work: () => Promise<T>): Promise<T> => oneAtATime(keyId, work),
-    /** Removes a key that never left the server (a roll that lost its race). */
     async discard(doc: ApiKeyDoc): Promise<void> {
       await apiKeys.deleteOne({ _id: doc._id });
     },
 
-    /** `actor`: the user minting it, or null for the operator CLI. `expiresAt`: null = never. */
     async mint(
       workspaceId: string,
       name: string,
@@ -119,7 +172,6 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
       return minted;
     },
 
-    /** Immediate and final: a revoked key is never active again (see `findActive`). */
     async revoke(
       workspaceId: string,
       keyId: string,
@@ -138,7 +190,6 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
       });
     },
 
-    /** A key's own rate limit; null returns it to the workspace's default. Not of a revoked key. */
     async setRateLimit(
       workspaceId: string,
       keyId: string,
@@ -161,26 +212,15 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
       });
     },
 
-    /** Whether the workspace has (or had: revoked and expired count) the key `keyId`. */
     async exists(workspaceId: string, keyId: string): Promise<boolean> {
       return (await apiKeys.findOne({ keyId, workspaceId }, { projection: { _id: 1 } })) !== null;
     },
 
-    /** A workspace's keys, oldest first, revoked and expired ones included. */
     list(workspaceId: string): Promise<ApiKeyDoc[]> {
       return apiKeys.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
     },
 
-    /**
-     * The key a consumer request may use: the one with this hash, read by primary key, if it is
-     * Active now — not revoked, not past its `expiresAt`. Unknown, revoked and expired keys alike
-     * are null, and the consumer API refuses the request (consumer/authenticate.ts: 401). Read on
-     * every request, so a revocation or an expiry counts at once, and so does a change of the
-     * key's own rate limit (`rateLimit`, limits/consumer-rate-limit.ts).
-     */
-    async findActive(
-      hash: string,
-    ): Promise<Pick<ApiKeyDoc, "_id" | "keyId" | "workspaceId" | "prefix" | "rateLimit"> | null> {
+    async findActive(hash: string): Promise<ActiveKey | null> {
       const doc = await apiKeys.findOne(
         { _id: hash },
         {
@@ -198,7 +238,6 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
       return doc !== null && keyStatusAt(doc, new Date(clock())) === "Active" ? doc : null;
     },
 
-    /** One round trip for a batch of `lastUsedAt` values; `$max` never moves a value back. */
     async recordLastUsed(entries: ReadonlyMap<string, Date>): Promise<void> {
       const ops: AnyBulkWriteOperation<ApiKeyDoc>[] = [];
       for (const [hash, at] of entries) {
@@ -208,5 +247,3 @@ export function keysStore({ apiKeys, workspaces }: Collections, options: KeysSto
     },
   };
 }
-
-export type KeysStore = ReturnType<typeof keysStore>;

@@ -3,19 +3,30 @@ import type { Collections, RateCounterDoc } from "../platform/db/collections.js"
 /** How long a window's counters are kept after the window ends (they are never read then). */
 const KEEP_AFTER_WINDOW_MS = 60_000;
 
+/** The shared counts of the rate limiter (rate-limiter.ts), per key and window, over instances. */
+export interface RateCounters {
+  /**
+   * Stores this instance's total for the window (`$max`: never moves it back), then reads the
+   * window's total over every instance. Two round trips; the caller runs one at a time per
+   * document (rate-limiter.ts).
+   */
+  exchange(
+    keyId: string,
+    windowStart: number,
+    windowEnd: number,
+    instanceId: string,
+    ownTotal: number,
+  ): Promise<number>;
+}
+
 /**
- * The shared counts of the rate limiter: per key and window, one document per server instance
- * (`_id` = key id / window start / instance id), written by that instance alone — so an update
- * is never lost, even where an update is a read then a write without a lock (the embedded
- * database). A window's total is the sum over its documents: one `_id` range.
+ * Per key and window, one document per server instance (`_id` = key id / window start /
+ * instance id), written by that instance alone — so an update is never lost, even where an
+ * update is a read then a write without a lock (the embedded database). A window's total is the
+ * sum over its documents: one `_id` range.
  */
-export function rateCounters({ rateCounters }: Pick<Collections, "rateCounters">) {
+export function rateCounters({ rateCounters }: Pick<Collections, "rateCounters">): RateCounters {
   return {
-    /**
-     * Stores this instance's total for the window (`$max`: never moves it back), then reads the
-     * window's total over every instance. Two round trips; the caller runs one at a time per
-     * document (rate-limiter.ts).
-     */
     async exchange(
       keyId: string,
       windowStart: number,
@@ -44,5 +55,3 @@ export function rateCounters({ rateCounters }: Pick<Collections, "rateCounters">
     },
   };
 }
-
-export type RateCounters = ReturnType<typeof rateCounters>;

@@ -15,11 +15,25 @@ export interface WorkspaceRateLimit {
  * The workspace's default rate limit (`WorkspaceDoc.rateLimit`) beside the server's. Settings
  * only: the consumer API's limiter reads them and enforces them (README, "Rate limits").
  */
+export interface RateLimitSettings {
+  /** The workspace's settings; "not found" for an unknown workspace. */
+  of(workspaceId: string): Promise<WorkspaceRateLimit>;
+  /**
+   * Sets the workspace's default (null: the server's applies), with an audit entry by `actor`
+   * (null: the operator CLI); the settings as they are now.
+   */
+  set(
+    workspaceId: string,
+    rateLimit: RateLimitSetting | null,
+    actor?: string | null,
+  ): Promise<WorkspaceRateLimit>;
+}
+
 export function rateLimitSettings(
   { workspaces }: Pick<Collections, "workspaces">,
   serverDefault: RateLimitSetting | null,
   audit: AuditLog,
-) {
+): RateLimitSettings {
   const read = async (workspaceId: string): Promise<RateLimitSetting | null> => {
     const doc = await workspaces.findOne({ _id: workspaceId }, { projection: { rateLimit: 1 } });
     if (doc === null) throw notFound("Workspace not found.");
@@ -48,5 +62,3 @@ export function rateLimitSettings(
     },
   };
 }
-
-export type RateLimitSettings = ReturnType<typeof rateLimitSettings>;

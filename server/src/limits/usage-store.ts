@@ -28,8 +28,17 @@ interface BucketWrite {
 
 /**
  * Stored usage (`keyUsage`): per key per hour (kept 48 h, plus the hour itself) and per day (kept
- * 90 days, plus the day itself), and per
- * workspace per day, each bucket a document whose `_id` orders its owner's buckets in time.
+ * 90 days, plus the day itself), and per workspace per day.
+ */
+export interface UsageStore {
+  /** One round trip for a flush; duplicate-key losers of a concurrent upsert retried once. */
+  add(entries: readonly UsageEntry[]): Promise<void>;
+  /** A key's (or workspace's) buckets of `unit` from `from` to `to` (aligned starts). */
+  buckets(owner: string, unit: "h" | "d", from: number, to: number): Promise<UsageBucket[]>;
+}
+
+/**
+ * Each bucket is a document whose `_id` orders its owner's buckets in time.
  *
  * Written by `$inc` upserts in one batch per flush (usage-recorder.ts). MongoDB applies each
  * atomically, so any number of instances may share a bucket; two instances upserting a new
@@ -38,7 +47,7 @@ interface BucketWrite {
  * a write without a lock: one server process must be its only writer (as for blog writes), or
  * counts of a bucket two processes flush at the same moment can be lost.
  */
-export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">) {
+export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">): UsageStore {
   const operations = (entries: readonly UsageEntry[]): AnyBulkWriteOperation<KeyUsageDoc>[] => {
     const writes = new Map<string, BucketWrite>();
     const add = (id: string, start: number, keepMs: number, counts: UsageCounts) => {
@@ -93,7 +102,6 @@ export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">) {
   };
 
   return {
-    /** One round trip for a flush; duplicate-key losers of a concurrent upsert retried once. */
     async add(entries: readonly UsageEntry[]): Promise<void> {
       const ops = operations(entries);
       if (ops.length === 0) return;
@@ -111,7 +119,6 @@ export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">) {
       }
     },
 
-    /** A key's (or workspace's) buckets of `unit` from `from` to `to` (aligned starts). */
     async buckets(
       owner: string,
       unit: "h" | "d",
@@ -123,5 +130,3 @@ export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">) {
     },
   };
 }
-
-export type UsageStore = ReturnType<typeof usageStore>;

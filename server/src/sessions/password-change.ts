@@ -6,6 +6,16 @@ import type { SignInThrottle } from "./sign-in-throttle.js";
 
 export const WRONG_CURRENT_PASSWORD_MESSAGE = "The current password is wrong.";
 
+/** A password change as the signed-in user asks for it. */
+export interface PasswordChangeRequest {
+  userId: string;
+  /** The session making the change: the one that stays. */
+  sessionToken: string;
+  currentPassword: string;
+  newPassword: string;
+  ip: string | undefined;
+}
+
 /**
  * Changing one's own password (admin.yaml, changePassword). The current password is checked as
  * a sign-in is — counted first against the account's email and the client's address, so a
@@ -14,18 +24,14 @@ export const WRONG_CURRENT_PASSWORD_MESSAGE = "The current password is wrong.";
  * the user ends — sign-ins in flight with the old password too (sessions-store.ts); the one making
  * the change stays.
  */
+export type PasswordChange = (input: PasswordChangeRequest) => Promise<void>;
+
 export function passwordChange(deps: {
   users: Pick<UsersStore, "findById" | "setPassword">;
   sessions: Pick<SessionsStore, "endOthers">;
   throttle: SignInThrottle;
-}) {
-  return async (input: {
-    userId: string;
-    sessionToken: string;
-    currentPassword: string;
-    newPassword: string;
-    ip: string | undefined;
-  }): Promise<void> => {
+}): PasswordChange {
+  return async (input: PasswordChangeRequest): Promise<void> => {
     const user = await deps.users.findById(input.userId);
     if (user === null) throw new DomainError("unauthenticated", "Sign in first.");
     const attempt = await deps.throttle.begin(user.email, input.ip);
@@ -41,5 +47,3 @@ export function passwordChange(deps: {
     await deps.sessions.endOthers(user._id, input.sessionToken);
   };
 }
-
-export type PasswordChange = ReturnType<typeof passwordChange>;

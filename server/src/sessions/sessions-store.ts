@@ -17,9 +17,30 @@ export interface SessionsStoreOptions {
   readonly beforeSessionInsert?: (userId: string) => Promise<void>;
 }
 
+/** A session just made: its token, for the cookie (only its hash is stored), and its end. */
+export interface NewSession {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Sign-in sessions: a random token in the cookie, only its hash in the database. */
+export interface SessionsStore {
+  /** A new session of the account, unless its sessions were ended since `user` was read. */
+  create(user: SigningIn): Promise<NewSession>;
+  /** The user id of a live session, or null; expired sessions are deleted on sight. */
+  userOf(token: string): Promise<string | null>;
+  /** Ends the session of this token (signing out); nothing when there is none. */
+  delete(token: string): Promise<void>;
+  /**
+   * Ends every session of the user but the one of `keepToken` (a password change). After the
+   * account's `passwordGeneration` has grown (users-store.ts), so sign-ins in flight end too.
+   */
+  endOthers(userId: string, keepToken: string): Promise<void>;
+  /** Ends every session of the user ("sign out everywhere"); after the generation grew. */
+  endAll(userId: string): Promise<void>;
+}
+
 /**
- * Sign-in sessions: a random token in the cookie, only its hash in the database.
- *
  * A session is never stored for a password (or a "sign out everywhere") older than the
  * account's current one. The account's `passwordGeneration` grows with each such event, which
  * then deletes the other sessions; `create` inserts the session, reads the generation again and
@@ -34,10 +55,9 @@ export function sessionsStore(
   { sessions, users }: Collections,
   ttlMs: number,
   options: SessionsStoreOptions = {},
-) {
+): SessionsStore {
   return {
-    /** A new session of the account, unless its sessions were ended since `user` was read. */
-    async create(user: SigningIn): Promise<{ token: string; expiresAt: Date }> {
+    async create(user: SigningIn): Promise<NewSession> {
       const token = randomBytes(32).toString("base64url");
       const now = new Date();
       const expiresAt = new Date(now.getTime() + ttlMs);
@@ -52,7 +72,6 @@ export function sessionsStore(
       return { token, expiresAt };
     },
 
-    /** The user id of a live session, or null; expired sessions are deleted on sight. */
     async userOf(token: string): Promise<string | null> {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
       const id = hashToken(token);
@@ -69,19 +88,12 @@ export function sessionsStore(
       await sessions.deleteOne({ _id: hashToken(token) });
     },
 
-    /**
-     * Ends every session of the user but the one of `keepToken` (a password change). After the
-     * account's `passwordGeneration` has grown (users-store.ts), so sign-ins in flight end too.
-     */
     async endOthers(userId: string, keepToken: string): Promise<void> {
       await sessions.deleteMany({ userId, _id: { $ne: hashToken(keepToken) } });
     },
 
-    /** Ends every session of the user ("sign out everywhere"); after the generation grew. */
     async endAll(userId: string): Promise<void> {
       await sessions.deleteMany({ userId });
     },
   };
 }
-
-export type SessionsStore = ReturnType<typeof sessionsStore>;

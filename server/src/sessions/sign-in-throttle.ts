@@ -77,8 +77,19 @@ export interface SignInAttempt {
 }
 
 /**
- * Sign-in throttling, counted in the database so every instance sees it.
- *
+ * Sign-in throttling, counted in the database so every instance sees it: per `WINDOW_MS`, at
+ * most `MAX_FAILURES` password checks per email (a success clears them) and
+ * `MAX_FAILURES_PER_ADDRESS` per client address (`addressKey`).
+ */
+export interface SignInThrottle {
+  /**
+   * Counts the attempt; throttled (with its retry time) when over a limit. Call before the
+   * check.
+   */
+  begin(rawEmail: string, ip: string | undefined): Promise<SignInAttempt>;
+}
+
+/**
  * Every attempt first inserts a record of its own (a random `_id`, the email, the client
  * address, `expiresAt` = now + WINDOW_MS), then counts the live records of its email and of its
  * address. Over either limit, it deletes its record again and is refused ("throttled": 429) —
@@ -98,7 +109,10 @@ export interface SignInAttempt {
  * an address at most MAX_FAILURES_PER_ADDRESS. Expired records are deleted by a TTL index on
  * MongoDB and by the sweeper (platform/db/ttl-sweeper.ts) everywhere.
  */
-export function signInThrottle({ signInFailures }: Collections, options: ThrottleOptions = {}) {
+export function signInThrottle(
+  { signInFailures }: Collections,
+  options: ThrottleOptions = {},
+): SignInThrottle {
   const now = options.now ?? Date.now;
 
   /** Seconds until the oldest live record of `filter` expires (at least 1). */
@@ -113,7 +127,6 @@ export function signInThrottle({ signInFailures }: Collections, options: Throttl
   };
 
   return {
-    /** Counts the attempt; throttled (with its retry time) when over a limit. Call before the check. */
     async begin(rawEmail: string, ip: string | undefined): Promise<SignInAttempt> {
       const at = now();
       // As the users store looks it up, so every spelling of an account's email shares one count.
@@ -149,5 +162,3 @@ export function signInThrottle({ signInFailures }: Collections, options: Throttl
     },
   };
 }
-
-export type SignInThrottle = ReturnType<typeof signInThrottle>;

@@ -15,16 +15,26 @@ export interface SignedIn {
 }
 
 /**
- * Signing in with an email and a password: the attempt is counted before the password is
- * checked (sign-in-throttle.ts), so parallel attempts cannot outrun the count, and over a limit
- * it is refused ("throttled") with no password checked. A wrong password and an unknown email
- * get the same answer ("unauthenticated"), after as much work; a failure stays counted.
+ * Signing in with an email and a password: a new session, or "throttled" over a limit of
+ * attempts (sign-in-throttle.ts), or "unauthenticated" alike for a wrong password and an
+ * unknown email.
+ */
+export type PasswordSignIn = (
+  email: string,
+  password: string,
+  ip: string | undefined,
+) => Promise<SignedIn>;
+
+/**
+ * The attempt is counted before the password is checked, so parallel attempts cannot outrun
+ * the count, and over a limit it is refused with no password checked. A wrong password and an
+ * unknown email get the same answer after as much work; a failure stays counted.
  */
 export function passwordSignIn(deps: {
   users: Pick<UsersStore, "findByEmail">;
   sessions: Pick<SessionsStore, "create">;
   throttle: SignInThrottle;
-}) {
+}): PasswordSignIn {
   return async (email: string, password: string, ip: string | undefined): Promise<SignedIn> => {
     const attempt = await deps.throttle.begin(email, ip);
     const user = await deps.users.findByEmail(email);
@@ -38,5 +48,3 @@ export function passwordSignIn(deps: {
     return { user, ...(await deps.sessions.create(user)) };
   };
 }
-
-export type PasswordSignIn = ReturnType<typeof passwordSignIn>;

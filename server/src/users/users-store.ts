@@ -1,3 +1,4 @@
+import type { WithId } from "mongodb";
 import type { Collections, UserDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict } from "../platform/domain-error.js";
@@ -18,7 +19,27 @@ export interface NewUser {
 }
 
 /** Dashboard accounts. Their workspaces are the workspaces store's (memberships). */
-export function usersStore({ users }: Collections) {
+export interface UsersStore {
+  /** A new account; "conflict" when one has the email already. */
+  create(input: NewUser): Promise<UserDoc>;
+  /**
+   * Replaces the password whose hash the caller checked (`checkedHash`), and grows the
+   * account's `passwordGeneration`, so no sign-in that checked the old one stores its session
+   * afterwards (sessions-store.ts). False, nothing changed, when the hash is no longer
+   * `checkedHash` (another change came first). The new password is checked by the caller (the
+   * spec's length rules).
+   */
+  setPassword(userId: string, checkedHash: string, password: string): Promise<boolean>;
+  /** Grows `passwordGeneration` ("sign out everywhere"): sign-ins in flight store no session. */
+  endSessions(userId: string): Promise<void>;
+  /** The account with this email, however it is spelled (`normalEmail`), or null. */
+  findByEmail(email: string): Promise<WithId<UserDoc> | null>;
+  findById(id: string): Promise<WithId<UserDoc> | null>;
+  /** id → name and email, for showing who did what. One query. */
+  namesOf(ids: Iterable<string>): Promise<Map<string, UserName>>;
+}
+
+export function usersStore({ users }: Collections): UsersStore {
   // The embedded database applies an update as a read then a write without a lock: this process
   // runs one account's session-ending writes one at a time (MongoDB applies each atomically).
   const serial = keyedQueue();
@@ -40,13 +61,6 @@ export function usersStore({ users }: Collections) {
       return doc;
     },
 
-    /**
-     * Replaces the password whose hash the caller checked (`checkedHash`), and grows the
-     * account's `passwordGeneration`, so no sign-in that checked the old one stores its session
-     * afterwards (sessions-store.ts). False, nothing changed, when the hash is no longer
-     * `checkedHash` (another change came first). The new password is checked by the caller (the
-     * spec's length rules).
-     */
     async setPassword(userId: string, checkedHash: string, password: string): Promise<boolean> {
       const passwordHash = await hashPassword(password);
       return serial(userId, async () => {
@@ -58,7 +72,6 @@ export function usersStore({ users }: Collections) {
       });
     },
 
-    /** Grows `passwordGeneration` ("sign out everywhere"): sign-ins in flight store no session. */
     async endSessions(userId: string): Promise<void> {
       await serial(userId, () =>
         users.updateOne({ _id: userId }, { $inc: { passwordGeneration: 1 } }),
@@ -68,7 +81,6 @@ export function usersStore({ users }: Collections) {
     findByEmail: (email: string) => users.findOne({ email: normalEmail(email) }),
     findById: (id: string) => users.findOne({ _id: id }),
 
-    /** id → name and email, for showing who did what. One query. */
     async namesOf(ids: Iterable<string>): Promise<Map<string, UserName>> {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return new Map();
@@ -79,5 +91,3 @@ export function usersStore({ users }: Collections) {
     },
   };
 }
-
-export type UsersStore = ReturnType<typeof usersStore>;

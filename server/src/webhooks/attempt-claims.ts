@@ -27,13 +27,23 @@ export type ClaimResult =
 const attemptId = (deliveryId: string, number: number): string =>
   `${deliveryId}#${String(number).padStart(2, "0")}`;
 
+/** Taking attempts at deliveries, exactly once across instances. */
+export interface AttemptClaims {
+  /** Takes the delivery's next attempt, or says why not (`ClaimResult`). */
+  claim(delivery: WebhookDeliveryDoc): Promise<ClaimResult>;
+  /**
+   * Records the outcome on the attempt, unless its lease has run out (another instance may
+   * have taken over): returns whether it was written, and the delivery may be settled.
+   */
+  finish(attempt: WebhookAttemptDoc, outcome: SendOutcome): Promise<boolean>;
+}
+
 /**
- * Taking attempts at deliveries, exactly once across instances on MongoDB and on the embedded
- * database alike: an attempt is taken by inserting its document, whose `_id` is the delivery's
- * id and the attempt's number, and only one insert of an `_id` can succeed. The taker holds a
- * lease (the send's timeout + `LEASE_MARGIN_MS`); an attempt whose lease ran out unfinished
- * belongs to an instance that stopped: it is marked lost and counted, and the next number is
- * taken instead.
+ * On MongoDB and on the embedded database alike: an attempt is taken by inserting its document,
+ * whose `_id` is the delivery's id and the attempt's number, and only one insert of an `_id` can
+ * succeed. The taker holds a lease (the send's timeout + `LEASE_MARGIN_MS`); an attempt whose
+ * lease ran out unfinished belongs to an instance that stopped: it is marked lost and counted,
+ * and the next number is taken instead.
  */
 export function attemptClaims(
   {
@@ -41,7 +51,7 @@ export function attemptClaims(
     webhookDeliveries,
   }: Pick<Collections, "webhookAttempts" | "webhookDeliveries">,
   options: { instanceId: string; timeoutMs: number; maxAttempts: number; now: () => number },
-) {
+): AttemptClaims {
   const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
 
   return {
@@ -91,10 +101,6 @@ export function attemptClaims(
       return { kind: "exhausted", attempts: options.maxAttempts };
     },
 
-    /**
-     * Records the outcome on the attempt, unless its lease has run out (another instance may
-     * have taken over): returns whether it was written, and the delivery may be settled.
-     */
     async finish(attempt: WebhookAttemptDoc, outcome: SendOutcome): Promise<boolean> {
       const now = options.now();
       if (now > attempt.leaseUntil.getTime()) return false;
@@ -114,8 +120,6 @@ export function attemptClaims(
     },
   };
 }
-
-export type AttemptClaims = ReturnType<typeof attemptClaims>;
 
 /** An error message as the delivery log shows it: one line, at most 500 characters. */
 export const logText = (text: string): string =>

@@ -14,27 +14,52 @@ export const HOLD_MARGIN_MS = 60_000;
  */
 export const HOLD_IN_FLIGHT_MS = 2000;
 
-type Ordered = Pick<WebhookDeliveryDoc, "_id" | "seq" | "redeliveryOf" | "nextAttemptAt">;
+/** What the order of a blog's deliveries is decided by (and a held-back one is moved by). */
+export type OrderedDelivery = Pick<
+  WebhookDeliveryDoc,
+  "_id" | "seq" | "redeliveryOf" | "nextAttemptAt"
+>;
 
 /**
  * Per-blog order of an endpoint's deliveries (README, "Webhooks"): a blog's event waits while an
- * earlier one of the same blog is still pending for the endpoint. A held-back delivery is moved
- * out of the due range (to its predecessor's next attempt, plus a margin) instead of staying at
- * its head, where held-back deliveries of one busy blog would fill every poll's pages and starve
- * every other endpoint; the predecessor, once settled, makes its successor due at once.
+ * earlier one of the same blog is still pending for the endpoint. Test events and redeliveries
+ * (`redeliveryOf`) neither wait nor hold anything back.
+ */
+export interface BlogOrder {
+  /**
+   * The earliest pending delivery of the blog before `d`; null when `d` may go. `seen` holds
+   * one poll's answers: the blog's earliest pending delivery, read once per poll and blog.
+   */
+  heldBy(
+    d: WebhookDeliveryDoc,
+    seen: Map<string, OrderedDelivery | null>,
+  ): Promise<OrderedDelivery | null>;
+  /**
+   * Moves `d` out of the due range: until `earlier`'s next attempt plus a margin when that one
+   * waits for a retry, or for a moment when it is being sent now.
+   */
+  holdBack(d: WebhookDeliveryDoc, earlier: OrderedDelivery): Promise<void>;
+  /** `d` settled: the blog's next pending delivery to the endpoint is due now. */
+  wakeNext(d: WebhookDeliveryDoc): Promise<void>;
+}
+
+/**
+ * A held-back delivery is moved out of the due range (to its predecessor's next attempt, plus a
+ * margin) instead of staying at its head, where held-back deliveries of one busy blog would fill
+ * every poll's pages and starve every other endpoint; the predecessor, once settled, makes its
+ * successor due at once.
  *
  * The queries name only string fields (index `blog_order`'s prefix: the embedded database
  * answers a comparison of numbers such as `seq` by reading the whole collection) and read the
- * blog's few pending deliveries; their numbers are compared here. Test events and redeliveries
- * (`redeliveryOf`) neither wait nor hold anything back.
+ * blog's few pending deliveries; their numbers are compared here.
  */
 export function blogOrder(
   { webhookDeliveries }: Pick<Collections, "webhookDeliveries">,
   now: () => number,
-) {
+): BlogOrder {
   const pendingOfBlog = (d: Pick<WebhookDeliveryDoc, "endpointId" | "blogId">) =>
     webhookDeliveries
-      .find<Ordered>(
+      .find<OrderedDelivery>(
         { endpointId: d.endpointId, blogId: d.blogId, state: "pending" },
         { projection: { _id: 1, seq: 1, redeliveryOf: 1, nextAttemptAt: 1 } },
       )
@@ -44,31 +69,23 @@ export function blogOrder(
     d.blogId !== null && d.redeliveryOf === null;
 
   return {
-    /**
-     * The earliest pending delivery of the blog before `d`; null when `d` may go. `seen` holds
-     * one poll's answers: the blog's earliest pending delivery, read once per poll and blog.
-     */
     async heldBy(
       d: WebhookDeliveryDoc,
-      seen: Map<string, Ordered | null>,
-    ): Promise<Ordered | null> {
+      seen: Map<string, OrderedDelivery | null>,
+    ): Promise<OrderedDelivery | null> {
       if (!ordered(d)) return null;
       const key = `${d.endpointId}/${d.blogId}`;
       let first = seen.get(key);
       if (first === undefined) {
         first = (await pendingOfBlog(d))
           .filter((p) => p.redeliveryOf === null)
-          .reduce<Ordered | null>((a, p) => (a === null || p.seq < a.seq ? p : a), null);
+          .reduce<OrderedDelivery | null>((a, p) => (a === null || p.seq < a.seq ? p : a), null);
         seen.set(key, first);
       }
       return first !== null && first.seq < d.seq ? first : null;
     },
 
-    /**
-     * Moves `d` out of the due range: until `earlier`'s next attempt plus a margin when that one
-     * waits for a retry, or for a moment when it is being sent now.
-     */
-    async holdBack(d: WebhookDeliveryDoc, earlier: Ordered): Promise<void> {
+    async holdBack(d: WebhookDeliveryDoc, earlier: OrderedDelivery): Promise<void> {
       const at = now();
       const retryAt = earlier.nextAttemptAt?.getTime() ?? at;
       const until = retryAt > at ? retryAt + HOLD_MARGIN_MS : at + HOLD_IN_FLIGHT_MS;
@@ -79,13 +96,12 @@ export function blogOrder(
       );
     },
 
-    /** `d` settled: the blog's next pending delivery to the endpoint is due now. */
     async wakeNext(d: WebhookDeliveryDoc): Promise<void> {
       if (!ordered(d)) return;
       const later = (await pendingOfBlog(d)).filter(
         (p) => p.redeliveryOf === null && p.seq > d.seq,
       );
-      const next = later.reduce<Ordered | null>(
+      const next = later.reduce<OrderedDelivery | null>(
         (a, p) => (a === null || p.seq < a.seq ? p : a),
         null,
       );
@@ -100,5 +116,3 @@ export function blogOrder(
     },
   };
 }
-
-export type BlogOrder = ReturnType<typeof blogOrder>;

@@ -7,7 +7,7 @@ import { randomBase62 } from "../platform/ids.js";
 import type { Logger } from "../platform/logger.js";
 import { startTimerLoop } from "../platform/timers/timer-loop.js";
 import { attemptClaims } from "./attempt-claims.js";
-import { blogOrder } from "./blog-order.js";
+import { blogOrder, type OrderedDelivery } from "./blog-order.js";
 import { endpointHealth } from "./endpoint-health.js";
 import type { EndpointsStore } from "./endpoints-store.js";
 import { FairShare, shareOf } from "./fair-share.js";
@@ -51,14 +51,29 @@ export interface WorkerDeps {
 type Due = { readonly at: Date; readonly id: string };
 
 /**
- * Sends due deliveries (README, "Webhooks"): polls every `POLL_MS` and when nudged (after a
- * relay, after each finished attempt). Per endpoint, the events of one blog go out in order:
- * a delivery waits while an earlier event of its blog is still pending for the endpoint
- * (test events and redeliveries wait for nothing). Each workspace has a share of the pool and
- * due deliveries are started round-robin across workspaces (fair-share.ts). Each attempt is
- * taken by insert (attempt-claims.ts), so several instances never send one attempt twice.
+ * Sends due deliveries (README, "Webhooks"): per endpoint, the events of one blog in order (test
+ * events and redeliveries wait for nothing), each workspace within its share of the instance's
+ * attempts, and no attempt twice, however many instances send.
  */
-export function deliveryWorker(deps: WorkerDeps) {
+export interface DeliveryWorker {
+  /** This instance's id in the attempts it takes (attempt-claims.ts). */
+  readonly instanceId: string;
+  /** Polls soon (now, or once more after the poll under way): deliveries were made due. */
+  nudge(): void;
+  /** Polls now; resolves when the poll (not the attempts it started) is done. */
+  pollNow(): Promise<void>;
+  /** Stops polling and waits for the attempts in flight (each bounded by the timeout). */
+  close(): Promise<void>;
+}
+
+/**
+ * Polls every `POLL_MS` and when nudged (after a relay, after each finished attempt). A delivery
+ * waits while an earlier event of its blog is still pending for the endpoint (blog-order.ts).
+ * Each workspace has a share of the pool and due deliveries are started round-robin across
+ * workspaces (fair-share.ts). Each attempt is taken by insert (attempt-claims.ts), so several
+ * instances never send one attempt twice.
+ */
+export function deliveryWorker(deps: WorkerDeps): DeliveryWorker {
   const c = deps.collections;
   const instanceId = randomBase62(12);
   const claims = attemptClaims(c, {
@@ -173,7 +188,7 @@ export function deliveryWorker(deps: WorkerDeps) {
     const now = new Date(deps.now());
     let after: Due | null = null;
     share.reset();
-    const seen = new Map<string, Awaited<ReturnType<typeof order.heldBy>>>();
+    const seen = new Map<string, OrderedDelivery | null>();
     for (let page = 0; page < MAX_PAGES && !share.full; page++) {
       // Workspaces and endpoints at their share already: their due deliveries would only fill
       // the pages and hold back everyone else's.
@@ -226,14 +241,10 @@ export function deliveryWorker(deps: WorkerDeps) {
   return {
     instanceId,
     nudge: loop.nudge,
-    /** Polls now; resolves when the poll (not the attempts it started) is done. */
     pollNow: loop.runNow,
-    /** Stops polling and waits for the attempts in flight (each bounded by the timeout). */
     async close(): Promise<void> {
       await loop.close();
       while (running.size > 0) await Promise.all([...running]);
     },
   };
 }
-
-export type DeliveryWorker = ReturnType<typeof deliveryWorker>;

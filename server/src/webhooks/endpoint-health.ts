@@ -32,11 +32,18 @@ export const disabledReasonOf = (failingSince: Date, outcome: SendOutcome): stri
  * success, and since when every attempt has failed. A failure that finds the endpoint failing
  * for `DISABLE_AFTER_MS` turns it off, saying why.
  */
+export interface EndpointHealth {
+  /** Records a successful attempt: the endpoint is failing no more. */
+  succeeded(endpointId: string): Promise<void>;
+  /** Records a failed attempt; returns whether the endpoint was turned off by it. */
+  failed(endpointId: string, outcome: SendOutcome): Promise<boolean>;
+}
+
 export function endpointHealth(
   { webhookHealth }: Pick<Collections, "webhookHealth">,
   endpoints: Pick<EndpointsStore, "disable">,
   now: () => number,
-) {
+): EndpointHealth {
   /** Endpoint id → when this instance last wrote a success of it. */
   const successWritten = new Map<string, number>();
   return {
@@ -62,7 +69,6 @@ export function endpointHealth(
       );
     },
 
-    /** Records a failed attempt; returns whether the endpoint was turned off by it. */
     async failed(endpointId: string, outcome: SendOutcome): Promise<boolean> {
       successWritten.delete(endpointId);
       const at = new Date(now());
@@ -89,5 +95,3 @@ export function endpointHealth(
     },
   };
 }
-
-export type EndpointHealth = ReturnType<typeof endpointHealth>;

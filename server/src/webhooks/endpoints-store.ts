@@ -1,3 +1,4 @@
+// Longer than ~250 lines: its interface documents each operation.
 import { randomBytes } from "node:crypto";
 import type {
   Collections,
@@ -41,17 +42,73 @@ const formatSecret = (bytes: Buffer): string => SECRET_PREFIX + bytes.toString("
 
 const NOT_FOUND = "Webhook endpoint not found.";
 
+/** An endpoint as just made or given a new secret, and its raw secret: shown this once. */
+export interface EndpointWithSecret {
+  endpoint: WebhookEndpointDoc;
+  secret: string;
+}
+
+/** How `rotateSecret` treats the secret it replaces. */
+export interface SecretRotation {
+  /** The replaced secret (and any older one) signs no more from now on: it leaked. Default no. */
+  readonly dropPrevious?: boolean;
+}
+
 /**
  * A workspace's webhook endpoints: what owners configure, and the secrets deliveries are signed
- * with. Writes of one endpoint take turns in this process (on the embedded database an update
- * is a read and a write without a lock).
+ * with, sealed at rest (secret-box.ts).
+ */
+export interface EndpointsStore {
+  /** The workspace's endpoint `endpointId`; "not found" otherwise. */
+  get(workspaceId: string, endpointId: string): Promise<WebhookEndpointDoc>;
+  /** The workspace's endpoints, oldest first. */
+  list(workspaceId: string): Promise<WebhookEndpointDoc[]>;
+  /** Delivery health of these endpoints, by id (absent: nothing sent yet). */
+  health(endpointIds: readonly string[]): Promise<Map<string, WebhookHealthDoc>>;
+  /** Adds an endpoint; its raw secret is returned here once. */
+  create(
+    workspaceId: string,
+    input: EndpointInput,
+    createdBy: string | null,
+  ): Promise<EndpointWithSecret>;
+  /** Changes what was sent; `enabled: true` also clears the server's `disabledReason`. */
+  update(
+    workspaceId: string,
+    endpointId: string,
+    patch: EndpointPatch,
+  ): Promise<WebhookEndpointDoc>;
+  /** Deletes the endpoint, its health and its delivery log; pending deliveries are dropped. */
+  remove(workspaceId: string, endpointId: string): Promise<void>;
+  /**
+   * A new secret (returned once); the current one keeps signing for `PREVIOUS_SECRET_MS`, or,
+   * with `dropPrevious` (a leaked secret), signs no more from now on, nor does an older one.
+   */
+  rotateSecret(
+    workspaceId: string,
+    endpointId: string,
+    options?: SecretRotation,
+  ): Promise<EndpointWithSecret>;
+  /** Endpoints to send an event of `type` that happened at `at` to: on, subscribed, older. */
+  subscribers(workspaceId: string, type: WebhookEventType, at: Date): Promise<WebhookEndpointDoc[]>;
+  /**
+   * The keys a delivery is signed with now: the current secret, and the previous one if still
+   * valid. Throws `SecretUnreadable` when the current one was sealed under another key.
+   */
+  signingKeys(endpoint: WebhookEndpointDoc): Promise<Buffer[]>;
+  /** The server turns an endpoint off (a day of failures), saying why. */
+  disable(endpointId: string, reason: string): Promise<void>;
+}
+
+/**
+ * Writes of one endpoint take turns in this process (on the embedded database an update is a
+ * read and a write without a lock).
  */
 export function endpointsStore(
   { webhookEndpoints, webhookHealth, webhookDeliveries, webhookAttempts }: Collections,
   box: SecretBox,
   policy: UrlPolicy,
   now: () => number = Date.now,
-) {
+): EndpointsStore {
   const oneAtATime = keyedQueue();
 
   const checkUrl = (url: string): string => {
@@ -72,7 +129,6 @@ export function endpointsStore(
   return {
     get,
 
-    /** The workspace's endpoints, oldest first. */
     list(workspaceId: string): Promise<WebhookEndpointDoc[]> {
       return webhookEndpoints
         .find({ workspaceId })
@@ -81,19 +137,17 @@ export function endpointsStore(
         .toArray();
     },
 
-    /** Delivery health of these endpoints, by id (absent: nothing sent yet). */
     async health(endpointIds: readonly string[]): Promise<Map<string, WebhookHealthDoc>> {
       if (endpointIds.length === 0) return new Map();
       const docs = await webhookHealth.find({ _id: { $in: [...endpointIds] } }).toArray();
       return new Map(docs.map((doc) => [doc._id, doc]));
     },
 
-    /** Adds an endpoint; its raw secret is returned here once. */
     async create(
       workspaceId: string,
       input: EndpointInput,
       createdBy: string | null,
-    ): Promise<{ endpoint: WebhookEndpointDoc; secret: string }> {
+    ): Promise<EndpointWithSecret> {
       const url = checkUrl(input.url);
       if ((await webhookEndpoints.countDocuments({ workspaceId })) >= MAX_ENDPOINTS) {
         throw conflict(`A workspace can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
@@ -126,7 +180,6 @@ export function endpointsStore(
       return { endpoint, secret: formatSecret(secret) };
     },
 
-    /** Changes what was sent; `enabled: true` also clears the server's `disabledReason`. */
     update(
       workspaceId: string,
       endpointId: string,
@@ -152,7 +205,6 @@ export function endpointsStore(
       });
     },
 
-    /** Deletes the endpoint, its health and its delivery log; pending deliveries are dropped. */
     remove(workspaceId: string, endpointId: string): Promise<void> {
       return oneAtATime(endpointId, async () => {
         await get(workspaceId, endpointId);
@@ -163,15 +215,11 @@ export function endpointsStore(
       });
     },
 
-    /**
-     * A new secret (returned once); the current one keeps signing for `PREVIOUS_SECRET_MS`, or,
-     * with `dropPrevious` (a leaked secret), signs no more from now on, nor does an older one.
-     */
     rotateSecret(
       workspaceId: string,
       endpointId: string,
-      { dropPrevious = false }: { readonly dropPrevious?: boolean } = {},
-    ): Promise<{ endpoint: WebhookEndpointDoc; secret: string }> {
+      { dropPrevious = false }: SecretRotation = {},
+    ): Promise<EndpointWithSecret> {
       return oneAtATime(endpointId, async () => {
         const doc = await get(workspaceId, endpointId);
         const secret = randomBytes(SECRET_BYTES);
@@ -190,7 +238,6 @@ export function endpointsStore(
       });
     },
 
-    /** Endpoints to send an event of `type` that happened at `at` to: on, subscribed, older. */
     async subscribers(
       workspaceId: string,
       type: WebhookEventType,
@@ -203,7 +250,6 @@ export function endpointsStore(
       return all.filter((e) => e.enabled && e.events.includes(type) && e.createdAt <= at);
     },
 
-    /** The keys a delivery is signed with now: the current secret, and the previous one if still valid. */
     async signingKeys(endpoint: WebhookEndpointDoc): Promise<Buffer[]> {
       const keys = [await box.open(endpoint.secret, endpoint._id).catch(() => null)];
       const until = endpoint.previousSecretExpiresAt;
@@ -224,7 +270,6 @@ export function endpointsStore(
       return keys.filter((k): k is Buffer => k !== null);
     },
 
-    /** The server turns an endpoint off (a day of failures), saying why. */
     disable(endpointId: string, reason: string): Promise<void> {
       return oneAtATime(endpointId, async () => {
         await webhookEndpoints.updateOne(
@@ -235,5 +280,3 @@ export function endpointsStore(
     },
   };
 }
-
-export type EndpointsStore = ReturnType<typeof endpointsStore>;

@@ -38,9 +38,26 @@ export interface ManualDeliveryDeps {
 }
 
 /**
- * What an owner queues by hand: a test event, or a delivery's event again. Each is a pending
- * delivery document, inserted with a new unique `_id` (exact across instances, no update); the
- * delivery worker sends it like any other.
+ * What an owner queues by hand: a test event, or a delivery's event again, within the limits
+ * given (`ManualLimits`: "throttled" over them). The delivery worker sends them like any other.
+ */
+export interface ManualDeliveries {
+  /** A `webhook.test` event for this endpoint only, and its pending delivery (409 when off). */
+  sendTest(workspaceId: string, endpointId: string): Promise<WebhookDeliveryDoc>;
+  /**
+   * A new delivery of the same event (same `webhook-id`) to the same endpoint; 404 when the
+   * delivery is not this endpoint's, 409 when the endpoint is off.
+   */
+  redeliver(
+    workspaceId: string,
+    endpointId: string,
+    deliveryId: string,
+  ): Promise<WebhookDeliveryDoc>;
+}
+
+/**
+ * Each is a pending delivery document, inserted with a new unique `_id` (exact across instances,
+ * no update).
  */
 export function manualDeliveries({
   collections: { webhookEvents, webhookDeliveries },
@@ -48,7 +65,7 @@ export function manualDeliveries({
   nudge = () => {},
   now = Date.now,
   limits,
-}: ManualDeliveryDeps) {
+}: ManualDeliveryDeps): ManualDeliveries {
   /**
    * Refuses (429) a test event or redelivery over the workspace's rate or the endpoint's cap on
    * pending ones. The rate is counted first (a refused attempt counts, as for API keys); the
@@ -95,7 +112,6 @@ export function manualDeliveries({
   };
 
   return {
-    /** A `webhook.test` event for this endpoint only, and its pending delivery (409 when off). */
     async sendTest(workspaceId: string, endpointId: string): Promise<WebhookDeliveryDoc> {
       const endpoint = await enabledEndpoint(workspaceId, endpointId);
       await admit(endpoint);
@@ -129,10 +145,6 @@ export function manualDeliveries({
       });
     },
 
-    /**
-     * A new delivery of the same event (same `webhook-id`) to the same endpoint; 404 when the
-     * delivery is not this endpoint's, 409 when the endpoint is off.
-     */
     async redeliver(
       workspaceId: string,
       endpointId: string,
@@ -167,5 +179,3 @@ export function manualDeliveries({
     },
   };
 }
-
-export type ManualDeliveries = ReturnType<typeof manualDeliveries>;

@@ -8,7 +8,7 @@ import type {
 } from "../platform/db/collections.js";
 import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
 import type { Logger } from "../platform/logger.js";
-import { startTimerLoop } from "../platform/timers/timer-loop.js";
+import { startTimerLoop, type TimerLoop } from "../platform/timers/timer-loop.js";
 import type { EndpointsStore } from "./endpoints-store.js";
 import { deliveryIdOf } from "./signing.js";
 
@@ -43,8 +43,18 @@ export interface RelayDeps {
 
 /**
  * Moves webhook events from blogs' outboxes into `webhookEvents` and one `webhookDeliveries`
- * document per subscribed endpoint (README, "Webhooks").
- *
+ * document per subscribed endpoint (README, "Webhooks"), on a timer (every `RELAY_SWEEP_MS`) and
+ * when nudged. An event written with its blog survives any crash, and makes each of its
+ * deliveries once.
+ */
+export interface OutboxRelay extends TimerLoop {
+  /** One round over every blog with waiting events; returns the deliveries it made. */
+  relayOnce(): Promise<number>;
+  /** A blog write of this process queued an event for `blogId`: relay it now. */
+  wrote(blogId: string): void;
+}
+
+/**
  * How an event survives a crash between the blog write and its delivery: the event is written
  * in the blog's own document, in the same update as the change (blog-writes.ts,
  * blog-events.ts), so from that moment it is as durable as the change. The relay removes it
@@ -60,7 +70,7 @@ export interface RelayDeps {
  * one process to one blog are exact (they take turns); emptying outboxes the writer has
  * abandoned (it stopped, or lost its compare-and-set) is the rare write from elsewhere.
  */
-export function outboxRelay(deps: RelayDeps) {
+export function outboxRelay(deps: RelayDeps): OutboxRelay {
   const { blogs, webhookEvents, webhookDeliveries } = deps.collections;
   /** Blogs this process wrote events for whose outbox it has not emptied yet. */
   const ownWrites = new Set<string>();
@@ -123,7 +133,6 @@ export function outboxRelay(deps: RelayDeps) {
     }
   };
 
-  /** One round over every blog with waiting events; returns the deliveries it made. */
   const relayOnce = async (): Promise<number> => {
     let made = 0;
     let afterId = "";
@@ -170,12 +179,9 @@ export function outboxRelay(deps: RelayDeps) {
   return {
     ...loop,
     relayOnce,
-    /** A blog write of this process queued an event for `blogId`: relay it now. */
     wrote(blogId: string): void {
       ownWrites.add(blogId);
       loop.nudge();
     },
   };
 }
-
-export type OutboxRelay = ReturnType<typeof outboxRelay>;

@@ -5,11 +5,22 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * Seals endpoints' signing secrets at rest (AES-256-GCM). The endpoint's id is bound in as
- * associated data, so a sealed secret copied onto another endpoint does not open. `key` is the
- * `WEBHOOK_SECRETS_KEY` setting, or a key kept in the database (README, "Webhooks").
+ * Seals endpoints' signing secrets at rest. A sealed secret opens only for the endpoint it was
+ * sealed for, and only with the key it was sealed with.
  */
-export function secretBox(key: () => Promise<Buffer>) {
+export interface SecretBox {
+  /** The secret, sealed for the endpoint `endpointId`. */
+  seal(secret: Buffer, endpointId: string): Promise<string>;
+  /** The secret; throws when it was sealed with another key or for another endpoint. */
+  open(sealed: string, endpointId: string): Promise<Buffer>;
+}
+
+/**
+ * AES-256-GCM. The endpoint's id is bound in as associated data, so a sealed secret copied onto
+ * another endpoint does not open. `key` is the `WEBHOOK_SECRETS_KEY` setting, or a key kept in
+ * the database (README, "Webhooks").
+ */
+export function secretBox(key: () => Promise<Buffer>): SecretBox {
   return {
     async seal(secret: Buffer, endpointId: string): Promise<string> {
       const iv = randomBytes(IV_BYTES);
@@ -19,7 +30,6 @@ export function secretBox(key: () => Promise<Buffer>) {
       return `${VERSION}.${iv.toString("base64url")}.${sealed.toString("base64url")}`;
     },
 
-    /** The secret; throws when it was sealed with another key or for another endpoint. */
     async open(sealed: string, endpointId: string): Promise<Buffer> {
       const [version, iv = "", body = ""] = sealed.split(".");
       const bytes = Buffer.from(body, "base64url");
@@ -36,5 +46,3 @@ export function secretBox(key: () => Promise<Buffer>) {
     },
   };
 }
-
-export type SecretBox = ReturnType<typeof secretBox>;

@@ -1,10 +1,10 @@
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import type { Collections } from "../platform/db/collections.js";
 import type { Logger } from "../platform/logger.js";
-import { deliveryWorker } from "./delivery-worker.js";
+import { type DeliveryWorker, deliveryWorker } from "./delivery-worker.js";
 import type { UrlPolicy } from "./endpoint-url.js";
 import type { EndpointsStore } from "./endpoints-store.js";
-import { outboxRelay } from "./outbox-relay.js";
+import { type OutboxRelay, outboxRelay } from "./outbox-relay.js";
 import { RETRY_DELAYS_MS, retrySchedule } from "./retry-schedule.js";
 import { type Send, safeSender } from "./safe-send.js";
 
@@ -36,7 +36,14 @@ export interface WebhookDeliveryDeps extends WebhookTestHooks {
  * local blog write that queued an event and sweeping every second, and the delivery worker,
  * nudged after each relay round that made deliveries.
  */
-export function startWebhookDelivery(deps: WebhookDeliveryDeps) {
+export interface WebhookDelivery {
+  readonly relay: OutboxRelay;
+  readonly worker: DeliveryWorker;
+  /** Stops the relay, then the worker (after its attempts in flight). */
+  close(): Promise<void>;
+}
+
+export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery {
   const worker = deliveryWorker({
     collections: deps.collections,
     endpoints: deps.endpoints,
@@ -66,5 +73,3 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps) {
     },
   };
 }
-
-export type WebhookDelivery = ReturnType<typeof startWebhookDelivery>;

@@ -8,9 +8,15 @@ export interface OwnerLoss {
   undo(): Promise<void>;
 }
 
+/** Keeps every workspace with at least one owner. */
+export interface OwnerGuard {
+  /** Applies `change` unless it would leave `workspaceId` without an owner ("conflict"). */
+  takeAwayOwner(workspaceId: string, change: OwnerLoss): Promise<void>;
+}
+
 /**
- * Keeps every workspace with at least one owner, without transactions (FerretDB has none, and
- * a count then a write is not atomic on MongoDB either).
+ * Without transactions (FerretDB has none, and a count then a write is not atomic on MongoDB
+ * either):
  *
  * - In this process, changes that take an owner away run one at a time per workspace, so two
  *   owners demoting each other here see each other's change: the second gets 409.
@@ -24,12 +30,11 @@ export interface OwnerLoss {
  * What it cannot cover: a process that dies between the write and the undo. Then the
  * workspace may be left without an owner until an operator repairs it.
  */
-export function ownerGuard({ memberships }: Collections) {
+export function ownerGuard({ memberships }: Collections): OwnerGuard {
   const serial = keyedQueue();
   const owners = (workspaceId: string) =>
     memberships.countDocuments({ workspaceId, role: "owner" });
   return {
-    /** Applies `change` unless it would leave `workspaceId` without an owner ("conflict"). */
     takeAwayOwner(workspaceId: string, change: OwnerLoss): Promise<void> {
       return serial(workspaceId, async () => {
         if ((await owners(workspaceId)) <= 1) throw lastOwner();
@@ -42,5 +47,3 @@ export function ownerGuard({ memberships }: Collections) {
     },
   };
 }
-
-export type OwnerGuard = ReturnType<typeof ownerGuard>;

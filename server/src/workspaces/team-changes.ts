@@ -18,11 +18,20 @@ export interface TeamActor {
  * `invitation.withdrawn` entry. That is best effort — a failure is logged, the change stands —
  * because accepting checks the sender's role again anyway (invitations/invitation-use.ts).
  */
+export interface TeamChanges {
+  /** `addMember`: an entry only when an account was made a member (members see it listed). */
+  add(at: TeamActor, email: string): Promise<void>;
+  /** The member with the new role; an entry only when the role changed. */
+  changeRole(at: TeamActor, userId: string, role: Role): Promise<MemberOf>;
+  /** Removing a member, or leaving (`userId` is the actor). */
+  remove(at: TeamActor, userId: string): Promise<void>;
+}
+
 export function teamChanges(deps: {
   workspaces: Pick<WorkspacesStore, "addMember" | "changeRole" | "removeMember">;
   invitations: Pick<InvitationsStore, "withdrawAllBy">;
   audit: AuditLog;
-}) {
+}): TeamChanges {
   const { workspaces, invitations, audit } = deps;
 
   /** Withdraws the invitations of `inviterId`, who is no owner of the workspace any more. */
@@ -46,7 +55,6 @@ export function teamChanges(deps: {
   }
 
   return {
-    /** `addMember`: an entry only when an account was made a member (members see it listed). */
     async add(at: TeamActor, email: string): Promise<void> {
       const userId = await workspaces.addMember(at.workspaceId, email);
       if (userId === null) return;
@@ -72,7 +80,6 @@ export function teamChanges(deps: {
       return member;
     },
 
-    /** Removing a member, or leaving (`userId` is the actor). */
     async remove(at: TeamActor, userId: string): Promise<void> {
       const role = await workspaces.removeMember(at.workspaceId, userId);
       await audit.record({
@@ -85,5 +92,3 @@ export function teamChanges(deps: {
     },
   };
 }
-
-export type TeamChanges = ReturnType<typeof teamChanges>;

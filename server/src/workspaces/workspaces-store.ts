@@ -1,3 +1,4 @@
+import type { WithId } from "mongodb";
 import type {
   Collections,
   MembershipDoc,
@@ -24,16 +25,61 @@ export interface MemberOf {
   user: Pick<UserDoc, "_id" | "name" | "email">;
 }
 
-const membershipId = (workspaceId: string, userId: string) => `${workspaceId}:${userId}`;
+/** A member's role changed: the member as it is now, and the role it had. */
+export interface RoleChange {
+  member: MemberOf;
+  previousRole: Role;
+}
 
 /**
  * Workspaces and their memberships (the rules they follow: workspace-rules.ts). Accounts are the
  * users store's: this one looks them up by email and id.
  */
+export interface WorkspacesStore {
+  /** A new workspace; with `ownerId`, that user is its owner (the operator's CLI has none). */
+  create(name: string, ownerId?: string | null): Promise<WorkspaceDoc>;
+  /** Every workspace, oldest first: the operator's list. */
+  list(): Promise<WorkspaceDoc[]>;
+  /** Checked as on create; the workspace as renamed. */
+  rename(workspaceId: string, name: string): Promise<WorkspaceDoc>;
+  /** The workspace, or null. */
+  byId(workspaceId: string): Promise<WithId<WorkspaceDoc> | null>;
+  /** The user's role in the workspace, or null when they are not a member. */
+  roleIn(workspaceId: string, userId: string): Promise<Role | null>;
+  /** The workspaces a user belongs to, oldest first, with their role in each. */
+  of(userId: string): Promise<WorkspaceWithRole[]>;
+  /** Members in the order they were added; memberships of deleted accounts are left out. */
+  members(workspaceId: string): Promise<MemberOf[]>;
+  /**
+   * Makes the account with this email a member, when there is one and it is not a member yet.
+   * The caller answers alike in every case (admin.yaml, addMember), so adding members cannot
+   * be used to find out who has an account; the id of the account added, or null, is for the
+   * audit log.
+   */
+  addMember(workspaceId: string, email: string): Promise<string | null>;
+  /**
+   * Makes a user with an accepted invitation a member ("conflict" when they are one already).
+   * The caller has checked the invitation.
+   */
+  join(workspaceId: string, userId: string, role: Role): Promise<void>;
+  /**
+   * The member with the new role, and the role before; never leaves the workspace without an
+   * owner (409).
+   */
+  changeRole(workspaceId: string, userId: string, role: Role): Promise<RoleChange>;
+  /**
+   * Removes a membership (or leaves); never the workspace's last owner (409). The role the
+   * membership had.
+   */
+  removeMember(workspaceId: string, userId: string): Promise<Role>;
+}
+
+const membershipId = (workspaceId: string, userId: string) => `${workspaceId}:${userId}`;
+
 export function workspacesStore(
   c: Collections,
   users: Pick<UsersStore, "findByEmail" | "namesOf">,
-) {
+): WorkspacesStore {
   const { workspaces, memberships } = c;
   const guard = ownerGuard(c);
   const addMembership = async (workspaceId: string, userId: string, role: Role) => {
@@ -48,8 +94,7 @@ export function workspacesStore(
     return doc;
   };
 
-  const store = {
-    /** A new workspace; with `ownerId`, that user is its owner (the operator's CLI has none). */
+  const store: WorkspacesStore = {
     async create(name: string, ownerId: string | null = null): Promise<WorkspaceDoc> {
       const doc: WorkspaceDoc = {
         _id: newId("ws"),
@@ -61,12 +106,10 @@ export function workspacesStore(
       return doc;
     },
 
-    /** Every workspace, oldest first: the operator's list. */
     list(): Promise<WorkspaceDoc[]> {
       return workspaces.find({}).sort({ createdAt: 1, _id: 1 }).toArray();
     },
 
-    /** Checked as on create; the workspace as renamed. */
     async rename(workspaceId: string, name: string): Promise<WorkspaceDoc> {
       const trimmed = workspaceName(name);
       await workspaces.updateOne({ _id: workspaceId }, { $set: { name: trimmed } });
@@ -77,13 +120,11 @@ export function workspacesStore(
 
     byId: (workspaceId: string) => workspaces.findOne({ _id: workspaceId }),
 
-    /** The user's role in the workspace, or null when they are not a member. */
     async roleIn(workspaceId: string, userId: string): Promise<Role | null> {
       const m = await memberships.findOne({ _id: membershipId(workspaceId, userId) });
       return m?.role ?? null;
     },
 
-    /** The workspaces a user belongs to, oldest first, with their role in each. */
     async of(userId: string): Promise<WorkspaceWithRole[]> {
       const mine = await memberships.find({ userId }).toArray();
       const docs = await workspaces
@@ -94,7 +135,6 @@ export function workspacesStore(
       return docs.map((workspace) => ({ workspace, role: roles.get(workspace._id) ?? "member" }));
     },
 
-    /** Members in the order they were added; memberships of deleted accounts are left out. */
     async members(workspaceId: string): Promise<MemberOf[]> {
       const list = await memberships.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).toArray();
       const people = await users.namesOf(list.map((m) => m.userId));
@@ -104,12 +144,6 @@ export function workspacesStore(
       });
     },
 
-    /**
-     * Makes the account with this email a member, when there is one and it is not a member yet.
-     * The caller answers alike in every case (admin.yaml, addMember), so adding members cannot
-     * be used to find out who has an account; the id of the account added, or null, is for the
-     * audit log.
-     */
     async addMember(workspaceId: string, email: string): Promise<string | null> {
       const user = await users.findByEmail(email);
       if (user === null) return null;
@@ -123,10 +157,6 @@ export function workspacesStore(
       }
     },
 
-    /**
-     * Makes a user with an accepted invitation a member ("conflict" when they are one already).
-     * The caller has checked the invitation.
-     */
     async join(workspaceId: string, userId: string, role: Role): Promise<void> {
       try {
         await addMembership(workspaceId, userId, role);
@@ -136,15 +166,7 @@ export function workspacesStore(
       }
     },
 
-    /**
-     * The member with the new role, and the role before; never leaves the workspace without an
-     * owner (409).
-     */
-    async changeRole(
-      workspaceId: string,
-      userId: string,
-      role: Role,
-    ): Promise<{ member: MemberOf; previousRole: Role }> {
+    async changeRole(workspaceId: string, userId: string, role: Role): Promise<RoleChange> {
       const _id = membershipId(workspaceId, userId);
       const current = existingMember(await store.roleIn(workspaceId, userId));
       if (current === "owner" && role === "member") {
@@ -164,10 +186,6 @@ export function workspacesStore(
       return { member, previousRole: current };
     },
 
-    /**
-     * Removes a membership (or leaves); never the workspace's last owner (409). The role the
-     * membership had.
-     */
     async removeMember(workspaceId: string, userId: string): Promise<Role> {
       const _id = membershipId(workspaceId, userId);
       const doc = await memberships.findOne({ _id });
@@ -193,5 +211,3 @@ export function workspacesStore(
   };
   return store;
 }
-
-export type WorkspacesStore = ReturnType<typeof workspacesStore>;
