@@ -3,13 +3,13 @@ import { api, call, type Me, messageOf, setSessionEndedHandler } from "./api.js"
 import { AuthCard } from "./components/auth-card.js";
 import { OfflineBanner } from "./components/offline-banner.js";
 import { ErrorMessage, Loading } from "./components/status.js";
-import { forgetJoinLink, joinTokenOf } from "./join-link.js";
+import { Setup } from "./features/account/setup.js";
+import { Join } from "./features/team/join.js";
+import { forgetJoinLink, joinTokenOf } from "./features/team/join-link.js";
 import { hrefOf, navigate } from "./router.js";
-import { Join } from "./screens/join.js";
-import { Setup } from "./screens/setup.js";
-import { Shell } from "./screens/shell.js";
+import { Shell } from "./shell.js";
 import "./components/chrome.css";
-import { SignIn } from "./screens/sign-in.js";
+import { SignIn } from "./features/account/sign-in.js";
 
 type Auth =
   | { state: "loading" }

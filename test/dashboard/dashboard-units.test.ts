@@ -2,7 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { committedTags, inputOf, parseTags, patchOf } from "../../dashboard/src/blog-draft.js";
+import {
+  committedTags,
+  inputOf,
+  parseTags,
+  patchOf,
+} from "../../dashboard/src/features/blogs/blog-draft.js";
 import { timeAgo } from "../../dashboard/src/time.js";
 import type { components } from "../../openapi/generated/admin.js";
 import {

@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { api, call, type Invitation, messageOf, send } from "../../api.js";
+import { ConfirmDialog } from "../../components/confirm.js";
+import { ErrorMessage, TimeAgo } from "../../components/status.js";
+
+interface PendingProps {
+  workspaceId: string;
+  /** Bumped by the parent after an invitation is made, to reload. */
+  version: number;
+  onWithdrawn: (email: string) => void;
+}
+
+/** An owner's list of invitations not yet used, each with "Withdraw". */
+export function PendingInvitations({ workspaceId, version, onWithdrawn }: PendingProps) {
+  const [list, setList] = useState<Invitation[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [withdrawing, setWithdrawing] = useState<Invitation | null>(null);
+  const load = useCallback(async () => {
+    try {
+      const { data } = await call(
+        api.GET("/workspaces/{workspaceId}/invitations", {
+          params: { path: { workspaceId } },
+        }),
+      );
+      setList(data);
+      setError(null);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }, [workspaceId]);
+  useEffect(() => {
+    void load();
+  }, [load, version]);
+
+  const withdraw = async (invitation: Invitation) => {
+    await send(
+      api.DELETE("/workspaces/{workspaceId}/invitations/{invitationId}", {
+        params: { path: { workspaceId, invitationId: invitation.id } },
+      }),
+    );
+    setWithdrawing(null);
+    onWithdrawn(invitation.email);
+    await load();
+  };
+
+  const now = Date.now();
+  return (
+    <section class="card invitations" aria-labelledby="invitations-title">
+      <h2 id="invitations-title">Pending invitations</h2>
+      {error && <ErrorMessage message={error} onRetry={load} />}
+      {list?.length === 0 && <p class="muted">None. Invited people show here until they join.</p>}
+      {list && list.length > 0 && (
+        <ul class="member-list">
+          {list.map((i) => (
+            <li key={i.id} class="member">
+              <div class="member-main">
+                <span class="member-name">{i.email}</span>
+                <span class="sub">
+                  invited <TimeAgo iso={i.createdAt} now={now} />
+                  {i.invitedBy && ` by ${i.invitedBy.name}`}
+                </span>
+              </div>
+              <div class="member-meta">
+                <span class="badge">{i.role}</span>
+                <span class="sub">expires {new Date(i.expiresAt).toLocaleDateString()}</span>
+              </div>
+              <div class="member-actions">
+                <button
+                  type="button"
+                  class="button small danger-outline"
+                  onClick={() => setWithdrawing(i)}
+                >
+                  Withdraw<span class="visually-hidden"> the invitation for {i.email}</span>
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {withdrawing && (
+        <ConfirmDialog
+          title={`Withdraw the invitation for ${withdrawing.email}?`}
+          confirmLabel="Withdraw"
+          onConfirm={() => withdraw(withdrawing)}
+          onClose={() => setWithdrawing(null)}
+        >
+          <p>Its link stops working at once. You can invite them again later.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,208 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { api, call, type Member, messageOf, type Role, send, type Workspace } from "../../api.js";
+import { ConfirmDialog } from "../../components/confirm.js";
+import { ErrorMessage, Loading, TimeAgo } from "../../components/status.js";
+import { useTitle } from "../../hooks.js";
+import { PendingInvitations } from "./invitations.js";
+import { InviteDialog } from "./invite.js";
+import "./team.css";
+
+interface MembersProps {
+  workspace: Workspace;
+  meId: string;
+  /** The signed-in user's own membership changed (left, or their role): reload who they are. */
+  onOwnMembershipChanged: (left: boolean) => Promise<void>;
+}
+
+type Pending =
+  | { kind: "remove"; member: Member }
+  | { kind: "leave"; member: Member }
+  | { kind: "role"; member: Member; role: Role };
+
+/**
+ * A workspace's members: name, email, role and when they were added. Owners change roles,
+ * remove members, invite people and see pending invitations; anyone may leave. The server
+ * decides (admin.yaml): a workspace always keeps an owner, and its answer says so.
+ */
+export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProps) {
+  useTitle(`Members · ${workspace.name}`);
+  const owner = workspace.role === "owner";
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [inviting, setInviting] = useState(false);
+  const [notice, setNotice] = useState("");
+  const [invitationsVersion, setInvitationsVersion] = useState(0);
+
+  const path = { params: { path: { workspaceId: workspace.id } } };
+  const load = useCallback(async () => {
+    try {
+      const { data } = await call(api.GET("/workspaces/{workspaceId}/members", path));
+      setMembers(data);
+      setError(null);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }, [workspace.id]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const act = async (p: Pending) => {
+    const userPath = { params: { path: { workspaceId: workspace.id, userId: p.member.user.id } } };
+    const self = p.member.user.id === meId;
+    if (p.kind === "role") {
+      await call(
+        api.PATCH("/workspaces/{workspaceId}/members/{userId}", {
+          ...userPath,
+          body: { role: p.role },
+        }),
+      );
+      setNotice(`${p.member.user.name} is now ${p.role === "owner" ? "an owner" : "a member"}.`);
+    } else {
+      await send(api.DELETE("/workspaces/{workspaceId}/members/{userId}", userPath));
+      setNotice(self ? "" : `${p.member.user.name} was removed from ${workspace.name}.`);
+    }
+    setPending(null);
+    if (self) await onOwnMembershipChanged(p.kind === "leave");
+    if (!(self && p.kind === "leave")) await load();
+  };
+
+  const me = members?.find((m) => m.user.id === meId);
+  return (
+    <>
+      <div class="page-header">
+        <div>
+          <h1 tabIndex={-1}>Members</h1>
+          <p class="lead">
+            Everyone in <strong>{workspace.name}</strong> writes blogs and manages API keys. Owners
+            also rename the workspace, invite people and manage members.
+          </p>
+        </div>
+        <div class="action-buttons">
+          {owner && (
+            <button type="button" class="button primary" onClick={() => setInviting(true)}>
+              Invite someone
+            </button>
+          )}
+          {me && (
+            <button
+              type="button"
+              class="button danger-outline"
+              onClick={() => setPending({ kind: "leave", member: me })}
+            >
+              Leave workspace
+            </button>
+          )}
+        </div>
+      </div>
+      <div role="status">{notice && <p class="notice success">{notice}</p>}</div>
+      {error && <ErrorMessage message={error} onRetry={load} />}
+      {members === null && !error && <Loading label="Loading members…" />}
+      {members && (
+        <ul class="member-list" aria-label={`Members of ${workspace.name}`}>
+          {members.map((m) => (
+            <MemberItem
+              key={m.user.id}
+              member={m}
+              self={m.user.id === meId}
+              canManage={owner}
+              onPick={setPending}
+            />
+          ))}
+        </ul>
+      )}
+      {owner && (
+        <PendingInvitations
+          workspaceId={workspace.id}
+          version={invitationsVersion}
+          onWithdrawn={(email) => setNotice(`The invitation for ${email} was withdrawn.`)}
+        />
+      )}
+      {inviting && (
+        <InviteDialog
+          workspace={workspace}
+          onInvited={() => setInvitationsVersion((v) => v + 1)}
+          onClose={() => setInviting(false)}
+        />
+      )}
+      {pending && (
+        <ConfirmDialog
+          title={titleOf(pending, workspace.name)}
+          confirmLabel={labelOf(pending)}
+          onConfirm={() => act(pending)}
+          onClose={() => setPending(null)}
+        >
+          <p>{explain(pending)}</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
+
+function MemberItem(props: {
+  member: Member;
+  self: boolean;
+  canManage: boolean;
+  onPick: (p: Pending) => void;
+}) {
+  const { member: m, self, canManage, onPick } = props;
+  const other: Role = m.role === "owner" ? "member" : "owner";
+  return (
+    <li class="member">
+      <div class="member-main">
+        <span class="member-name">
+          {m.user.name}
+          {self && <span class="muted"> (you)</span>}
+        </span>
+        <span class="sub">{m.user.email}</span>
+      </div>
+      <div class="member-meta">
+        <span class={m.role === "owner" ? "badge active" : "badge"}>{m.role}</span>
+        <span class="sub">
+          added <TimeAgo iso={m.addedAt} now={Date.now()} />
+        </span>
+      </div>
+      {canManage && (
+        <div class="member-actions">
+          <button
+            type="button"
+            class="button small"
+            onClick={() => onPick({ kind: "role", member: m, role: other })}
+          >
+            {other === "owner" ? "Make owner" : "Make member"}
+            <span class="visually-hidden"> {m.user.name}</span>
+          </button>
+          {!self && (
+            <button
+              type="button"
+              class="button small danger-outline"
+              onClick={() => onPick({ kind: "remove", member: m })}
+            >
+              Remove<span class="visually-hidden"> {m.user.name}</span>
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+const titleOf = (p: Pending, workspaceName: string): string =>
+  p.kind === "leave"
+    ? `Leave “${workspaceName}”?`
+    : p.kind === "remove"
+      ? `Remove ${p.member.user.name}?`
+      : `Make ${p.member.user.name} ${p.role === "owner" ? "an owner" : "a member"}?`;
+
+const labelOf = (p: Pending): string =>
+  p.kind === "leave" ? "Leave" : p.kind === "remove" ? "Remove member" : "Change role";
+
+const explain = (p: Pending): string =>
+  p.kind === "leave"
+    ? "You lose access to its blogs and keys at once. An owner can invite you back."
+    : p.kind === "remove"
+      ? `${p.member.user.name} loses access to this workspace at once.`
+      : p.role === "owner"
+        ? "Owners can invite and remove members, change roles and rename the workspace."
+        : "Members write blogs and manage keys, but cannot manage members. A workspace always keeps at least one owner.";

@@ -1,0 +1,250 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
+import {
+  api,
+  call,
+  messageOf,
+  send,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
+  type Workspace,
+} from "../../api.js";
+import { ConfirmDialog } from "../../components/confirm.js";
+import { ErrorMessage, Loading } from "../../components/status.js";
+import { useTitle, useVisibleInterval } from "../../hooks.js";
+import { hrefOf, onLinkClick } from "../../router.js";
+import { WebhookCard } from "./webhook-card.js";
+import { EndpointDialog } from "./webhook-form.js";
+import { RotateSecretDialog } from "./webhook-rotate.js";
+import { ShowWebhookSecret } from "./webhook-secret.js";
+import "./webhooks.css";
+
+/** How often the list refreshes while visible, so health and "last delivered" move. */
+const REFRESH_MS = 10_000;
+
+type Dialog =
+  | { kind: "add" }
+  | { kind: "edit"; endpoint: WebhookEndpoint }
+  | { kind: "rotate"; endpoint: WebhookEndpoint }
+  | { kind: "delete"; endpoint: WebhookEndpoint }
+  | { kind: "secret"; result: WebhookEndpointWithSecret; rotated: "kept" | "dropped" | null };
+
+/** The workspace's webhook endpoints; owners add, change, test and delete them. */
+export function Webhooks({ workspace }: { workspace: Workspace }) {
+  useTitle(`Webhooks · ${workspace.name}`);
+  const owner = workspace.role === "owner";
+  const workspaceId = workspace.id;
+  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  /** A failed toggle or test, with the action itself to try again. */
+  const [actionError, setActionError] = useState<{ message: string; retry: () => void } | null>(
+    null,
+  );
+  const [notice, setNotice] = useState("");
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [testedId, setTestedId] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const list = await call(
+        api.GET("/workspaces/{workspaceId}/webhooks", { params: { path: { workspaceId } } }),
+      );
+      setEndpoints(list.data);
+      setError(null);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }, [workspaceId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const now = useVisibleInterval(load, REFRESH_MS);
+
+  /** The list as changed first, then the notice that announces it. */
+  const changed = async (message: string) => {
+    await load();
+    setNotice(message);
+    setActionError(null);
+  };
+  const path = (e: WebhookEndpoint) => ({ workspaceId, endpointId: e.id });
+  const act = (what: string, task: () => Promise<void>) => {
+    const run = async () => {
+      setNotice("");
+      setTestedId(null);
+      try {
+        await task();
+      } catch (err) {
+        setActionError({ message: `Could not ${what}: ${messageOf(err)}`, retry: run });
+      }
+    };
+    return run;
+  };
+
+  const toggle = (e: WebhookEndpoint) =>
+    act(e.enabled ? "turn it off" : "turn it on", async () => {
+      await call(
+        api.PATCH("/workspaces/{workspaceId}/webhooks/{endpointId}", {
+          params: { path: path(e) },
+          body: { enabled: !e.enabled },
+        }),
+      );
+      await changed(
+        e.enabled
+          ? `${e.url} is off: nothing is sent to it until you turn it back on.`
+          : `${e.url} is on again.`,
+      );
+    });
+  const test = (e: WebhookEndpoint) =>
+    act("send a test event", async () => {
+      await call(
+        api.POST("/workspaces/{workspaceId}/webhooks/{endpointId}/test", {
+          params: { path: path(e) },
+        }),
+      );
+      await changed(`Test event queued for ${e.url}.`);
+      setTestedId(e.id);
+    });
+  const rotate = async (e: WebhookEndpoint, dropPrevious: boolean) => {
+    const result = await call(
+      api.POST("/workspaces/{workspaceId}/webhooks/{endpointId}/rotate-secret", {
+        params: { path: path(e) },
+        body: { dropPrevious },
+      }),
+    );
+    setDialog({ kind: "secret", result, rotated: dropPrevious ? "dropped" : "kept" });
+    await changed(
+      dropPrevious
+        ? `New signing secret for ${e.url}; the old one no longer signs.`
+        : `New signing secret for ${e.url}.`,
+    );
+  };
+  const remove = async (e: WebhookEndpoint) => {
+    await send(
+      api.DELETE("/workspaces/{workspaceId}/webhooks/{endpointId}", {
+        params: { path: path(e) },
+      }),
+    );
+    setDialog(null);
+    await changed(`${e.url} deleted, with its delivery log.`);
+  };
+
+  return (
+    <>
+      <div class="page-header">
+        <div>
+          <h1 tabIndex={-1}>Webhooks</h1>
+          <p class="lead">
+            Pressroom tells your servers the moment a blog of <strong>{workspace.name}</strong> is
+            released, edited, unreleased or removed: a signed POST to each endpoint.
+            {!owner && " Only owners of the workspace can change endpoints."}
+          </p>
+        </div>
+        {owner && (
+          <button type="button" class="button primary" onClick={() => setDialog({ kind: "add" })}>
+            Add endpoint
+          </button>
+        )}
+      </div>
+      <div role="status">
+        {notice && (
+          <p class="notice success">
+            <span>{notice}</span>
+            {testedId && (
+              <a
+                href={hrefOf({ name: "webhookLog", ws: workspaceId, endpointId: testedId })}
+                onClick={onLinkClick}
+              >
+                See its deliveries
+              </a>
+            )}
+          </p>
+        )}
+      </div>
+      {actionError && <ErrorMessage message={actionError.message} onRetry={actionError.retry} />}
+      {error && (
+        <ErrorMessage message={endpoints ? `Could not refresh: ${error}` : error} onRetry={load} />
+      )}
+      {endpoints === null && !error && <Loading label="Loading webhook endpoints…" />}
+      {endpoints?.length === 0 && (
+        <div class="empty">
+          <p>
+            No endpoints yet.
+            {owner ? " Add one to be told when blogs change." : " An owner can add one."}
+          </p>
+        </div>
+      )}
+      {endpoints && endpoints.length > 0 && (
+        <ul class="webhook-list" aria-label={`Webhook endpoints of ${workspace.name}`}>
+          {endpoints.map((e) => (
+            <WebhookCard
+              key={e.id}
+              workspaceId={workspaceId}
+              endpoint={e}
+              now={now}
+              actions={
+                owner
+                  ? {
+                      onEdit: () => setDialog({ kind: "edit", endpoint: e }),
+                      onToggle: toggle(e),
+                      onRotate: () => setDialog({ kind: "rotate", endpoint: e }),
+                      onTest: test(e),
+                      onDelete: () => setDialog({ kind: "delete", endpoint: e }),
+                    }
+                  : undefined
+              }
+            />
+          ))}
+        </ul>
+      )}
+      {dialog?.kind === "add" && (
+        <EndpointDialog
+          workspaceId={workspaceId}
+          onCreated={(result) => {
+            setDialog({ kind: "secret", result, rotated: null });
+            void changed(`Endpoint ${result.endpoint.url} added.`);
+          }}
+          onSaved={() => {}}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "edit" && (
+        <EndpointDialog
+          workspaceId={workspaceId}
+          endpoint={dialog.endpoint}
+          onCreated={() => {}}
+          onSaved={(e) => {
+            setDialog(null);
+            void changed(`Endpoint ${e.url} saved.`);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "secret" && (
+        <ShowWebhookSecret
+          result={dialog.result}
+          rotated={dialog.rotated}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "rotate" && (
+        <RotateSecretDialog
+          endpoint={dialog.endpoint}
+          onRotate={(dropPrevious) => rotate(dialog.endpoint, dropPrevious)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "delete" && (
+        <ConfirmDialog
+          title="Delete this endpoint?"
+          confirmLabel="Delete endpoint"
+          onConfirm={() => remove(dialog.endpoint)}
+          onClose={() => setDialog(null)}
+        >
+          <p>
+            Nothing more is sent to <span class="mono">{dialog.endpoint.url}</span>, deliveries
+            still pending are dropped, and its delivery log is deleted.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
