@@ -4,6 +4,7 @@ import { useFlash } from "../../components/flash.js";
 import { focusFirstInvalid, isValid } from "../../components/form-check.js";
 import { useSubmit, useTitle } from "../../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../../router.js";
+import { type LoadFailure, useLoad } from "../../use-load.js";
 import {
   type BlogErrors,
   checkDraft,
@@ -20,6 +21,9 @@ import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
 import { BlogFields } from "./blog-form.js";
 import { type Action, EditorBar } from "./editor-actions.js";
 import { EditorDialogs, type EditorQuestion } from "./editor-dialogs.js";
+
+const apiErrorOf = ({ cause, message }: LoadFailure): ApiError =>
+  cause instanceof ApiError ? cause : new ApiError(message, 0);
 
 interface EditorProps {
   workspace: Workspace;
@@ -38,7 +42,6 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     latestDraft.current = d;
     setDraftState(d);
   };
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [errors, setErrors] = useState<BlogErrors>({});
   /** The action that failed in a way worth retrying unchanged; null otherwise. */
   const [failed, setFailed] = useState<Action | null>(null);
@@ -61,18 +64,21 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
   useTitle(blog ? `${blog.title} · Blogs` : "New blog");
 
   const workspaceId = workspace.id;
-  const load = async (id: string) => {
-    setLoadError(null);
-    try {
-      const loaded = await loadBlog(workspaceId, id);
-      setBlog(loaded);
-      setDraft(draftOf(loaded));
-    } catch (err) {
-      setLoadError(err instanceof ApiError ? err : new ApiError(messageOf(err), 0));
-    }
-  };
+  // The blog the address names, unless it is the one here already (just created, or saved).
+  const unloaded = blogId !== null && blog?.id !== blogId ? blogId : null;
+  const loaded = useLoad(
+    unloaded === null ? null : () => loadBlog(workspaceId, unloaded),
+    [unloaded],
+    {
+      clearError: "request",
+      onAnswer: (answer) => {
+        setBlog(answer);
+        setDraft(draftOf(answer));
+      },
+    },
+  );
+  const loadError = loaded.error && apiErrorOf(loaded.error);
   useEffect(() => {
-    if (blogId !== null && blog?.id !== blogId) void load(blogId);
     if (blogId === null && blog !== null) {
       setBlog(null);
       setDraft(fresh);
@@ -187,7 +193,7 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     </a>
   );
   if (blogId !== null && blog?.id !== blogId) {
-    return <EditorLoading back={back} error={loadError} onRetry={() => load(blogId)} />;
+    return <EditorLoading back={back} error={loadError} onRetry={loaded.reload} />;
   }
 
   return (

@@ -1,6 +1,6 @@
-import { useEffect, useState } from "preact/hooks";
 import { adminQueryLimits } from "../../../../openapi/generated/admin-limits.js";
 import { api, type BlogCounts, call } from "../../api.js";
+import { useLoad } from "../../use-load.js";
 
 /**
  * A search the API takes: at most its `maxLength` characters (code points, as the API counts
@@ -28,26 +28,16 @@ export function useBlogCounts(
   q: string,
   round: number,
 ): { counts: BlogCounts | null; loading: boolean } {
-  const [counts, setCounts] = useState<BlogCounts | null>(null);
-  // The search the counts held are for: after a new search, the old ones are not shown.
-  const [countsFor, setCountsFor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    const settle = (total: BlogCounts | null) => {
-      if (controller.signal.aborted) return; // a newer search (or leaving the screen) took over
-      setCounts(total);
-      setCountsFor(`${ws}|${q}`);
-      setLoading(false);
-    };
-    call(
-      api.GET("/workspaces/{workspaceId}/blog-counts", {
-        params: { path: { workspaceId: ws }, query: q === "" ? {} : { q } },
-        signal: controller.signal,
-      }),
-    ).then(settle, () => settle(null));
-    return () => controller.abort();
-  }, [ws, q, round]);
-  return { counts: countsFor === `${ws}|${q}` ? counts : null, loading };
+  const counts = useLoad(
+    (signal) =>
+      call(
+        api.GET("/workspaces/{workspaceId}/blog-counts", {
+          params: { path: { workspaceId: ws }, query: q === "" ? {} : { q } },
+          signal,
+        }),
+      ),
+    [ws, q],
+    { refreshOn: [round] },
+  );
+  return { counts: counts.error ? null : counts.data, loading: counts.loading };
 }

@@ -1,16 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useState } from "preact/hooks";
 import {
   type AdminBlog,
   api,
   type BlogSort,
   type BlogStatus,
   call,
-  messageOf,
   type Workspace,
 } from "../../api.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useTitle } from "../../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../../router.js";
+import { useLoad } from "../../use-load.js";
 import { searchable, useBlogCounts } from "./blogs-counts.js";
 import { BlogsEmpty } from "./blogs-empty.js";
 import { BlogRows, SkeletonRows } from "./blogs-rows.js";
@@ -20,6 +20,12 @@ import "./blogs.css";
 const PAGE_SIZE = 20;
 /** Typing waits this long for the next key before the list is searched. */
 const SEARCH_DELAY_MS = 250;
+
+/** The blogs shown, and the cursor of the page after them. */
+interface Listed {
+  blogs: AdminBlog[];
+  next: string | null;
+}
 
 interface BlogsProps {
   workspace: Workspace;
@@ -37,17 +43,7 @@ interface BlogsProps {
 export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
   const q = searchable(asked);
   useTitle(`Blogs · ${workspace.name}`);
-  const [blogs, setBlogs] = useState<AdminBlog[] | null>(null);
-  // What the blogs held were loaded for: after a change of filter, search or sort,
-  // the screen renders once before its effect starts the new load, and must not show the old
-  // list (or its empty state) as the new one's answer meanwhile.
-  const listKey = `${status}|${sort}|${q}`;
-  const [blogsFor, setBlogsFor] = useState<string | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [typed, setTyped] = useState(q);
-  const latest = useRef(0);
   const ws = workspace.id;
 
   const go = useCallback(
@@ -69,44 +65,33 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
   const [countsRound, setCountsRound] = useState(0);
   const counts = useBlogCounts(ws, q, countsRound);
 
-  const load = useCallback(
-    async (cursor: string | null) => {
-      const request = ++latest.current; // a newer request (another filter or search) wins
-      setLoading(true);
-      setError(null);
-      try {
-        const page = await call(
-          api.GET("/workspaces/{workspaceId}/blogs", {
-            params: {
-              path: { workspaceId: ws },
-              query: {
-                limit: PAGE_SIZE,
-                sort,
-                ...(q === "" ? {} : { q }),
-                ...(status ? { status } : {}),
-                ...(cursor ? { cursor } : {}),
-              },
-            },
-          }),
-        );
-        if (request !== latest.current) return;
-        setBlogs((shown) => (cursor && shown ? [...shown, ...page.data] : page.data));
-        setBlogsFor(`${status}|${sort}|${q}`);
-        setNext(page.nextCursor);
-      } catch (err) {
-        if (request !== latest.current) return;
-        setError(messageOf(err));
-      }
-      setLoading(false);
-    },
-    [ws, status, q, sort],
-  );
-  useEffect(() => {
-    setBlogs(null);
-    void load(null);
-  }, [load]);
+  /** A page of the list after `cursor` (null: the first), added to the blogs shown `before`. */
+  const page = async (cursor: string | null, before: AdminBlog[]): Promise<Listed> => {
+    const answer = await call(
+      api.GET("/workspaces/{workspaceId}/blogs", {
+        params: {
+          path: { workspaceId: ws },
+          query: {
+            limit: PAGE_SIZE,
+            sort,
+            ...(q === "" ? {} : { q }),
+            ...(status ? { status } : {}),
+            ...(cursor ? { cursor } : {}),
+          },
+        },
+      }),
+    );
+    return { blogs: [...before, ...answer.data], next: answer.nextCursor };
+  };
+  // A newer request (another filter, search or sort) wins, and the list of one is never shown
+  // as the answer of another while the new one loads.
+  const list = useLoad(() => page(null, []), [ws, status, q, sort], { clearError: "request" });
+  const shown = list.data?.blogs ?? null;
+  const next = list.data?.next ?? null;
+  const { loading } = list;
+  const error = list.error?.message ?? null;
+  const loadMore = (cursor: string) => list.run(() => page(cursor, shown ?? []));
 
-  const shown = blogsFor === listKey ? blogs : null;
   const firstLoad = shown === null && (loading || error === null);
   return (
     <>
@@ -137,7 +122,7 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
           message={error}
           onRetry={() => {
             setCountsRound((n) => n + 1);
-            void load(shown ? next : null);
+            void (shown && next ? loadMore(next) : list.reload());
           }}
         />
       )}
@@ -171,7 +156,12 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
         )}
       </div>
       {shown && next && (
-        <button type="button" class="button block" onClick={() => load(next)} disabled={loading}>
+        <button
+          type="button"
+          class="button block"
+          onClick={() => loadMore(next)}
+          disabled={loading}
+        >
           {loading ? "Loading…" : "Load more"}
         </button>
       )}

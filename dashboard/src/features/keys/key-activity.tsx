@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { type ApiKey, type AuditEntry, api, call, messageOf } from "../../api.js";
+import { type ApiKey, type AuditEntry, api, call } from "../../api.js";
 import { ErrorMessage, TimeAgo } from "../../components/status.js";
+import { useLoad } from "../../use-load.js";
 import { limitText } from "./key-text.js";
 
 interface ActivityProps {
@@ -88,36 +88,35 @@ const changedText = (changed: AuditEntry["details"]["changed"]): string =>
 
 /** The workspace's audit log, newest first, a page at a time. Every member may read it. */
 export function KeyActivity({ workspaceId, keys, version, now }: ActivityProps) {
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(
-    async (cursor: string | null) => {
-      try {
-        const page = await call(
-          api.GET("/workspaces/{workspaceId}/audit", {
-            params: { path: { workspaceId }, query: cursor ? { cursor } : {} },
-          }),
-        );
-        setEntries((before) => (cursor && before ? [...before, ...page.data] : page.data));
-        setNext(page.nextCursor);
-        setError(null);
-      } catch (err) {
-        setError(messageOf(err));
-      }
+  const page = (cursor: string | null) =>
+    call(
+      api.GET("/workspaces/{workspaceId}/audit", {
+        params: { path: { workspaceId }, query: cursor ? { cursor } : {} },
+      }),
+    );
+  const activity = useLoad(
+    async () => {
+      const first = await page(null);
+      return { entries: first.data, next: first.nextCursor };
     },
     [workspaceId],
+    { refreshOn: [version] },
   );
-  useEffect(() => {
-    void load(null);
-  }, [load, version]);
+  const entries = activity.data?.entries ?? null;
+  const next = activity.data?.next ?? null;
+  const error = activity.error?.message ?? null;
+  const older = (cursor: string) =>
+    activity.run(async () => {
+      const more = await page(cursor);
+      return { entries: [...(entries ?? []), ...more.data], next: more.nextCursor };
+    });
   const names = new Map(keys.map((k) => [k.id, k.name]));
   const nameOf = (id: string | null) => (id ? `key “${names.get(id) ?? id}”` : "a key");
 
   return (
     <section class="card activity" aria-labelledby="activity-title">
       <h2 id="activity-title">Activity</h2>
-      {error && <ErrorMessage message={error} onRetry={() => load(null)} />}
+      {error && <ErrorMessage message={error} onRetry={activity.reload} />}
       {entries?.length === 0 && <p class="muted">Nothing yet.</p>}
       {entries && entries.length > 0 && (
         <ol class="activity-list">
@@ -132,7 +131,7 @@ export function KeyActivity({ workspaceId, keys, version, now }: ActivityProps) 
         </ol>
       )}
       {next && (
-        <button type="button" class="button small" onClick={() => load(next)}>
+        <button type="button" class="button small" onClick={() => older(next)}>
           Show older activity
         </button>
       )}

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { type ApiKey, api, call, messageOf } from "../../api.js";
+import { useState } from "preact/hooks";
+import { type ApiKey, api, call } from "../../api.js";
 import { Modal } from "../../components/modal.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
-import { type UsageBucket, UsageChart } from "./usage-chart.js";
+import { useLoad } from "../../use-load.js";
+import { UsageChart } from "./usage-chart.js";
 
 type Granularity = "day" | "hour";
 
@@ -19,33 +20,18 @@ export function KeyUsageDialog({
   onClose: () => void;
 }) {
   const [granularity, setGranularity] = useState<Granularity>("day");
-  // Buckets are kept with the granularity they were asked for, and an answer for a granularity
-  // no longer chosen is dropped: right after a switch, or when an earlier answer arrives late,
-  // the chart never shows days under an hourly title.
-  const [loaded, setLoaded] = useState<{ of: Granularity; buckets: UsageBucket[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const chosen = useRef(granularity);
-  chosen.current = granularity;
-
-  const load = useCallback(async () => {
-    const asked = granularity;
-    try {
-      const usage = await call(
-        api.GET("/workspaces/{workspaceId}/keys/{keyId}/usage", {
-          params: { path: { workspaceId, keyId: apiKey.id }, query: { granularity: asked } },
-        }),
-      );
-      if (chosen.current !== asked) return;
-      setLoaded({ of: asked, buckets: usage.data });
-      setError(null);
-    } catch (err) {
-      if (chosen.current === asked) setError(messageOf(err));
-    }
+  // The buckets are those of the granularity chosen: right after a switch, or when an earlier
+  // answer arrives late, the chart never shows days under an hourly title.
+  const usage = useLoad(async () => {
+    const answer = await call(
+      api.GET("/workspaces/{workspaceId}/keys/{keyId}/usage", {
+        params: { path: { workspaceId, keyId: apiKey.id }, query: { granularity } },
+      }),
+    );
+    return answer.data;
   }, [workspaceId, apiKey.id, granularity]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  const buckets = loaded?.of === granularity ? loaded.buckets : null;
+  const buckets = usage.data;
+  const error = usage.error?.message ?? null;
 
   return (
     <Modal
@@ -73,7 +59,7 @@ export function KeyUsageDialog({
           </label>
         ))}
       </fieldset>
-      {error && <ErrorMessage message={error} onRetry={load} />}
+      {error && <ErrorMessage message={error} onRetry={usage.reload} />}
       {buckets === null && !error && <Loading label="Loading usage…" />}
       {buckets && (
         <UsageChart
@@ -93,29 +79,31 @@ export function KeyUsageDialog({
 }
 
 /** The workspace's requests per day over the last 30 days, all keys together. */
-export function WorkspaceUsage({ workspaceId, version }: { workspaceId: string; version: number }) {
-  const [buckets, setBuckets] = useState<UsageBucket[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      const usage = await call(
+export function WorkspaceUsage({
+  workspaceId,
+  version,
+}: {
+  workspaceId: string;
+  /** Changes (by identity) whenever the keys table refreshes: the total follows it. */
+  version: unknown;
+}) {
+  const usage = useLoad(
+    async () => {
+      const answer = await call(
         api.GET("/workspaces/{workspaceId}/usage", { params: { path: { workspaceId } } }),
       );
-      setBuckets(usage.data);
-      setError(null);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  }, [workspaceId]);
-  // `version` changes when the keys table refreshes: the total follows it.
-  useEffect(() => {
-    void load();
-  }, [load, version]);
+      return answer.data;
+    },
+    [workspaceId],
+    { refreshOn: [version] },
+  );
+  const buckets = usage.data;
+  const error = usage.error?.message ?? null;
 
   return (
     <section class="card usage" aria-labelledby="workspace-usage-title">
       <h2 id="workspace-usage-title">Requests, all keys, last 30 days</h2>
-      {error && <ErrorMessage message={error} onRetry={load} />}
+      {error && <ErrorMessage message={error} onRetry={usage.reload} />}
       {buckets === null && !error && <Loading label="Loading usage…" />}
       {buckets && (
         <UsageChart

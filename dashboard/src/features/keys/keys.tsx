@@ -1,15 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import {
-  type ApiKey,
-  api,
-  call,
-  messageOf,
-  type Workspace,
-  type WorkspaceRateLimit,
-} from "../../api.js";
+import { useRef, useState } from "preact/hooks";
+import { type ApiKey, api, call, type Workspace } from "../../api.js";
 import { ConfirmDialog } from "../../components/confirm.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle, useVisibleInterval } from "../../hooks.js";
+import { useLoad } from "../../use-load.js";
 import { KeyActivity } from "./key-activity.js";
 import { KeyLimitDialog } from "./key-limit.js";
 import { KEYS_REFRESH_MS } from "./key-text.js";
@@ -29,9 +23,6 @@ const byStatusThenNewest = (a: ApiKey, b: ApiKey): number =>
 export function Keys({ workspace }: { workspace: Workspace }) {
   useTitle(`API keys · ${workspace.name}`);
   const owner = workspace.role === "owner";
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [limits, setLimits] = useState<WorkspaceRateLimit | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [minting, setMinting] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [rolling, setRolling] = useState<ApiKey | null>(null);
@@ -41,32 +32,21 @@ export function Keys({ workspace }: { workspace: Workspace }) {
   /** Bumped by every change made here, so the activity list fetches its newest entries. */
   const [version, setVersion] = useState(0);
   const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
-  /** Bumped by every load (the 10 s refresh too), so the workspace's usage total follows. */
-  const [loads, setLoads] = useState(0);
 
-  /** The newest load: the 10 s refresh and the reload after a change can answer out of order,
-   * and an older answer (a just-revoked key still active) must not overwrite a newer one. */
-  const latest = useRef(0);
-  const load = useCallback(async () => {
-    const request = ++latest.current;
+  // The 10 s refresh and the reload after a change can answer out of order: useLoad keeps the
+  // newest, so an older answer (a just-revoked key still active) never overwrites it.
+  const loaded = useLoad(async () => {
     const path = { workspaceId: workspace.id };
-    try {
-      const [list, workspaceLimits] = await Promise.all([
-        call(api.GET("/workspaces/{workspaceId}/keys", { params: { path } })),
-        call(api.GET("/workspaces/{workspaceId}/rate-limit", { params: { path } })),
-      ]);
-      if (request !== latest.current) return;
-      setKeys([...list.data].sort(byStatusThenNewest));
-      setLimits(workspaceLimits);
-      setLoads((n) => n + 1);
-      setError(null);
-    } catch (err) {
-      if (request === latest.current) setError(messageOf(err));
-    }
+    const [list, limits] = await Promise.all([
+      call(api.GET("/workspaces/{workspaceId}/keys", { params: { path } })),
+      call(api.GET("/workspaces/{workspaceId}/rate-limit", { params: { path } })),
+    ]);
+    return { keys: [...list.data].sort(byStatusThenNewest), limits };
   }, [workspace.id]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const keys = loaded.data?.keys ?? null;
+  const limits = loaded.data?.limits ?? null;
+  const error = loaded.error?.message ?? null;
+  const load = loaded.reload;
   useVisibleInterval(load, KEYS_REFRESH_MS);
   const now = Date.now();
   const noticeRef = useRef<HTMLParagraphElement>(null);
@@ -167,7 +147,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
           }
         />
       )}
-      <WorkspaceUsage workspaceId={workspace.id} version={loads} />
+      <WorkspaceUsage workspaceId={workspace.id} version={loaded.data} />
       <KeyActivity workspaceId={workspace.id} keys={keys ?? []} version={version} now={now} />
       <RotationGuide />
       {usageOf && (

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { api, call, type Invitation, messageOf, send } from "../../api.js";
+import { useState } from "preact/hooks";
+import { api, call, type Invitation, send } from "../../api.js";
 import { ConfirmDialog } from "../../components/confirm.js";
 import { ErrorMessage, TimeAgo } from "../../components/status.js";
+import { useLoad } from "../../use-load.js";
 
 interface PendingProps {
   workspaceId: string;
@@ -12,25 +13,21 @@ interface PendingProps {
 
 /** An owner's list of invitations not yet used, each with "Withdraw". */
 export function PendingInvitations({ workspaceId, version, onWithdrawn }: PendingProps) {
-  const [list, setList] = useState<Invitation[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [withdrawing, setWithdrawing] = useState<Invitation | null>(null);
-  const load = useCallback(async () => {
-    try {
+  const loaded = useLoad(
+    async () => {
       const { data } = await call(
         api.GET("/workspaces/{workspaceId}/invitations", {
           params: { path: { workspaceId } },
         }),
       );
-      setList(data);
-      setError(null);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  }, [workspaceId]);
-  useEffect(() => {
-    void load();
-  }, [load, version]);
+      return data;
+    },
+    [workspaceId],
+    { refreshOn: [version] },
+  );
+  const list = loaded.data;
+  const error = loaded.error?.message ?? null;
 
   const withdraw = async (invitation: Invitation) => {
     await send(
@@ -40,14 +37,14 @@ export function PendingInvitations({ workspaceId, version, onWithdrawn }: Pendin
     );
     setWithdrawing(null);
     onWithdrawn(invitation.email);
-    await load();
+    await loaded.reload();
   };
 
   const now = Date.now();
   return (
     <section class="card invitations" aria-labelledby="invitations-title">
       <h2 id="invitations-title">Pending invitations</h2>
-      {error && <ErrorMessage message={error} onRetry={load} />}
+      {error && <ErrorMessage message={error} onRetry={loaded.reload} />}
       {list?.length === 0 && <p class="muted">None. Invited people show here until they join.</p>}
       {list && list.length > 0 && (
         <ul class="member-list">

@@ -1,10 +1,15 @@
-import { useEffect, useState } from "preact/hooks";
-import { ApiError, api, call, type InvitationPreview, type Me, messageOf } from "../../api.js";
+import { useState } from "preact/hooks";
+import { ApiError, api, call, type InvitationPreview, type Me } from "../../api.js";
 import { AuthCard } from "../../components/auth-card.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle } from "../../hooks.js";
+import { useLoad } from "../../use-load.js";
 import { AcceptAsMe, ExistingAccount, NewAccount } from "./join-accept.js";
 import "./team.css";
+
+/** Not reached, or a server error: the link may be fine. A 4xx is about the link itself. */
+const worthRetrying = (err: unknown): boolean =>
+  !(err instanceof ApiError && err.status >= 400 && err.status < 500);
 
 interface JoinProps {
   token: string;
@@ -21,32 +26,26 @@ interface JoinProps {
  */
 export function Join({ token, me, onJoined }: JoinProps) {
   useTitle("Join a workspace");
-  const [preview, setPreview] = useState<InvitationPreview | null>(null);
-  /** Why the invitation could not be opened; `retry` when asking again may help. */
-  const [failure, setFailure] = useState<{ message: string; retry: boolean } | null>(null);
+  const lookup = useLoad(
+    () => call(api.POST("/invitations/lookup", { body: { token } })),
+    [token],
+    {
+      clearError: "request",
+    },
+  );
+  const preview = lookup.data;
   const [way, setWay] = useState<"new" | "existing">("new");
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    call(api.POST("/invitations/lookup", { body: { token } })).then(setPreview, (err: unknown) =>
-      setFailure({
-        message: messageOf(err),
-        // Not reached, or a server error: the link may be fine. A 4xx is about the link itself.
-        retry: !(err instanceof ApiError && err.status >= 400 && err.status < 500),
-      }),
-    );
-  }, [token, attempt]);
+  /** Why the invitation could not be opened; `retry` when asking again may help. */
+  const failure = lookup.error && {
+    message: lookup.error.message,
+    retry: worthRetrying(lookup.error.cause),
+  };
 
   const known = new Set(me?.workspaces.map((w) => w.id) ?? []);
   if (failure?.retry) {
     return (
       <AuthCard title="The invitation could not be opened">
-        <ErrorMessage
-          message={failure.message}
-          onRetry={() => {
-            setFailure(null);
-            setAttempt((n) => n + 1);
-          }}
-        />
+        <ErrorMessage message={failure.message} onRetry={lookup.reload} />
       </AuthCard>
     );
   }

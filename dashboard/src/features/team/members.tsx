@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { api, call, type Member, messageOf, type Role, send, type Workspace } from "../../api.js";
+import { useState } from "preact/hooks";
+import { api, call, type Member, type Role, send, type Workspace } from "../../api.js";
 import { ConfirmDialog } from "../../components/confirm.js";
 import { ErrorMessage, Loading, TimeAgo } from "../../components/status.js";
 import { useTitle } from "../../hooks.js";
+import { useLoad } from "../../use-load.js";
 import { PendingInvitations } from "./invitations.js";
 import { InviteDialog } from "./invite.js";
 import "./team.css";
@@ -27,26 +28,18 @@ type Pending =
 export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProps) {
   useTitle(`Members · ${workspace.name}`);
   const owner = workspace.role === "owner";
-  const [members, setMembers] = useState<Member[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [inviting, setInviting] = useState(false);
   const [notice, setNotice] = useState("");
   const [invitationsVersion, setInvitationsVersion] = useState(0);
 
-  const path = { params: { path: { workspaceId: workspace.id } } };
-  const load = useCallback(async () => {
-    try {
-      const { data } = await call(api.GET("/workspaces/{workspaceId}/members", path));
-      setMembers(data);
-      setError(null);
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  const loaded = useLoad(async () => {
+    const path = { params: { path: { workspaceId: workspace.id } } };
+    const { data } = await call(api.GET("/workspaces/{workspaceId}/members", path));
+    return data;
   }, [workspace.id]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const members = loaded.data;
+  const error = loaded.error?.message ?? null;
 
   const act = async (p: Pending) => {
     const userPath = { params: { path: { workspaceId: workspace.id, userId: p.member.user.id } } };
@@ -65,7 +58,7 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
     }
     setPending(null);
     if (self) await onOwnMembershipChanged(p.kind === "leave");
-    if (!(self && p.kind === "leave")) await load();
+    if (!(self && p.kind === "leave")) await loaded.reload();
   };
 
   const me = members?.find((m) => m.user.id === meId);
@@ -97,7 +90,7 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
         </div>
       </div>
       <div role="status">{notice && <p class="notice success">{notice}</p>}</div>
-      {error && <ErrorMessage message={error} onRetry={load} />}
+      {error && <ErrorMessage message={error} onRetry={loaded.reload} />}
       {members === null && !error && <Loading label="Loading members…" />}
       {members && (
         <ul class="member-list" aria-label={`Members of ${workspace.name}`}>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import {
   api,
   call,
@@ -10,6 +10,7 @@ import {
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useSubmit, useTitle } from "../../hooks.js";
 import { hrefOf, onLinkClick } from "../../router.js";
+import { useLoad } from "../../use-load.js";
 import { DeliveryItem } from "./delivery-item.js";
 import "./webhooks.css";
 
@@ -18,6 +19,13 @@ const PAGE_SIZE = 20;
 interface Log {
   deliveries: WebhookDelivery[];
   nextCursor: string | null;
+}
+
+interface Loaded {
+  endpoint: WebhookEndpoint;
+  log: Log;
+  /** When it was loaded: the times in the log count from then. */
+  at: number;
 }
 
 /** One endpoint's delivery log, newest first, a page at a time; owners redeliver from it. */
@@ -32,15 +40,11 @@ export function WebhookLog({
   const owner = workspace.role === "owner";
   const workspaceId = workspace.id;
   const path = { workspaceId, endpointId };
-  const [endpoint, setEndpoint] = useState<WebhookEndpoint | null>(null);
-  const [log, setLog] = useState<Log | null>(null);
-  const [error, setError] = useState<string | null>(null);
   /** A failed redelivery, with the redelivery itself to try again. */
   const [actionError, setActionError] = useState<{ message: string; retry: () => void } | null>(
     null,
   );
   const [notice, setNotice] = useState("");
-  const [now, setNow] = useState(Date.now);
   const more = useSubmit();
 
   const page = (cursor: string | undefined) =>
@@ -50,29 +54,33 @@ export function WebhookLog({
       }),
     );
 
-  /** The endpoint and the first page again (Refresh, and after a redelivery). */
-  const load = useCallback(async () => {
-    try {
-      const [e, first] = await Promise.all([
-        call(api.GET("/workspaces/{workspaceId}/webhooks/{endpointId}", { params: { path } })),
-        page(undefined),
-      ]);
-      setEndpoint(e);
-      setLog({ deliveries: first.data, nextCursor: first.nextCursor });
-      setNow(Date.now());
-      setError(null);
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  /** The endpoint and the first page (again on Refresh, and after a redelivery). */
+  const loaded = useLoad(async (): Promise<Loaded> => {
+    const [endpoint, first] = await Promise.all([
+      call(api.GET("/workspaces/{workspaceId}/webhooks/{endpointId}", { params: { path } })),
+      page(undefined),
+    ]);
+    return {
+      endpoint,
+      log: { deliveries: first.data, nextCursor: first.nextCursor },
+      at: Date.now(),
+    };
   }, [workspaceId, endpointId]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const endpoint = loaded.data?.endpoint ?? null;
+  const log = loaded.data?.log ?? null;
+  const now = loaded.data?.at ?? Date.now();
+  const error = loaded.error?.message ?? null;
+  const load = loaded.reload;
 
   const loadMore = more.submit(async () => {
-    if (!log?.nextCursor) return;
-    const next = await page(log.nextCursor);
-    setLog({ deliveries: [...log.deliveries, ...next.data], nextCursor: next.nextCursor });
+    const from = loaded.data;
+    if (!from?.log.nextCursor) return;
+    const next = await page(from.log.nextCursor);
+    const deliveries = [...from.log.deliveries, ...next.data];
+    // Unless a refresh answered meanwhile: its first page is newer than this one's.
+    loaded.mutate((shown) =>
+      shown === from ? { ...from, log: { deliveries, nextCursor: next.nextCursor } } : shown,
+    );
   });
 
   const redeliver = (d: WebhookDelivery) => async (): Promise<void> => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import {
   api,
   call,
@@ -12,6 +12,7 @@ import { ConfirmDialog } from "../../components/confirm.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle, useVisibleInterval } from "../../hooks.js";
 import { hrefOf, onLinkClick } from "../../router.js";
+import { useLoad } from "../../use-load.js";
 import { WebhookCard } from "./webhook-card.js";
 import { EndpointDialog } from "./webhook-form.js";
 import { RotateSecretDialog } from "./webhook-rotate.js";
@@ -33,8 +34,6 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
   useTitle(`Webhooks · ${workspace.name}`);
   const owner = workspace.role === "owner";
   const workspaceId = workspace.id;
-  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   /** A failed toggle or test, with the action itself to try again. */
   const [actionError, setActionError] = useState<{ message: string; retry: () => void } | null>(
     null,
@@ -43,20 +42,15 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [testedId, setTestedId] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      const list = await call(
-        api.GET("/workspaces/{workspaceId}/webhooks", { params: { path: { workspaceId } } }),
-      );
-      setEndpoints(list.data);
-      setError(null);
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  const loaded = useLoad(async () => {
+    const list = await call(
+      api.GET("/workspaces/{workspaceId}/webhooks", { params: { path: { workspaceId } } }),
+    );
+    return list.data;
   }, [workspaceId]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const endpoints = loaded.data;
+  const error = loaded.error?.message ?? null;
+  const load = loaded.reload;
   const now = useVisibleInterval(load, REFRESH_MS);
 
   /** The list as changed first, then the notice that announces it. */
