@@ -1,17 +1,15 @@
 import { useRef, useState } from "preact/hooks";
 import { type ApiKey, api, call, type Workspace } from "../../api.js";
-import { ConfirmDialog } from "../../components/confirm.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle, useVisibleInterval } from "../../hooks.js";
 import { useLoad } from "../../use-load.js";
 import { KeyActivity } from "./key-activity.js";
-import { KeyLimitDialog } from "./key-limit.js";
+import { type KeyDialog, KeyDialogs } from "./key-dialogs.js";
 import { KEYS_REFRESH_MS } from "./key-text.js";
-import { KeyUsageDialog, WorkspaceUsage } from "./key-usage.js";
+import { WorkspaceUsage } from "./key-usage.js";
 import { KeysEmpty } from "./keys-empty.js";
 import { KeysTable } from "./keys-table.js";
-import { MintKeyDialog } from "./mint-key.js";
-import { RollKeyDialog, RollOverview } from "./roll-key.js";
+import { RollOverview } from "./roll-key.js";
 import { RotationGuide } from "./rotation-guide.js";
 import { effectiveLimitText, WorkspaceLimit } from "./workspace-limit.js";
 import "./keys.css";
@@ -23,15 +21,11 @@ const byStatusThenNewest = (a: ApiKey, b: ApiKey): number =>
 export function Keys({ workspace }: { workspace: Workspace }) {
   useTitle(`API keys · ${workspace.name}`);
   const owner = workspace.role === "owner";
-  const [minting, setMinting] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const [rolling, setRolling] = useState<ApiKey | null>(null);
-  const [limiting, setLimiting] = useState<ApiKey | null>(null);
+  const [dialog, setDialog] = useState<KeyDialog | null>(null);
   const [rolled, setRolled] = useState<{ from: string; to: string } | null>(null);
   const [notice, setNotice] = useState("");
   /** Bumped by every change made here, so the activity list fetches its newest entries. */
   const [version, setVersion] = useState(0);
-  const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
 
   // The 10 s refresh and the reload after a change can answer out of order: useLoad keeps the
   // newest, so an older answer (a just-revoked key still active) never overwrites it.
@@ -70,20 +64,12 @@ export function Keys({ workspace }: { workspace: Workspace }) {
     await load();
     refocusIfLost();
   };
-  const closed = (close: () => void) => () => {
-    close();
-    refocusIfLost();
+  const close = (refocus: boolean) => {
+    setDialog(null);
+    if (refocus) refocusIfLost();
   };
-
-  const revoke = async (key: ApiKey) => {
-    await call(
-      api.POST("/workspaces/{workspaceId}/keys/{keyId}/revoke", {
-        params: { path: { workspaceId: workspace.id, keyId: key.id } },
-      }),
-    );
-    setRevoking(null);
-    await changed(`Key “${key.name}” revoked. Requests that use it now get 401.`);
-  };
+  const openDialog = (kind: "usage" | "roll" | "limit" | "revoke") => (key: ApiKey) =>
+    setDialog({ kind, key });
 
   const byId = new Map((keys ?? []).map((k) => [k.id, k]));
   const defaultLimit = limits ? effectiveLimitText(limits) : "workspace default";
@@ -100,7 +86,7 @@ export function Keys({ workspace }: { workspace: Workspace }) {
             browser or mobile app code.
           </p>
         </div>
-        <button type="button" class="button primary" onClick={() => setMinting(true)}>
+        <button type="button" class="button primary" onClick={() => setDialog({ kind: "mint" })}>
           Mint key
         </button>
       </div>
@@ -123,17 +109,17 @@ export function Keys({ workspace }: { workspace: Workspace }) {
         />
       )}
       {keys === null && !error && <Loading label="Loading keys…" />}
-      {keys?.length === 0 && <KeysEmpty onMint={() => setMinting(true)} />}
+      {keys?.length === 0 && <KeysEmpty onMint={() => setDialog({ kind: "mint" })} />}
       {keys && keys.length > 0 && (
         <KeysTable
           keys={keys}
           workspaceName={workspace.name}
           now={now}
           defaultLimit={defaultLimit}
-          onEditLimit={owner ? setLimiting : undefined}
-          onRoll={setRolling}
-          onRevoke={setRevoking}
-          onUsage={setUsageOf}
+          onEditLimit={owner ? openDialog("limit") : undefined}
+          onRoll={openDialog("roll")}
+          onRevoke={openDialog("revoke")}
+          onUsage={openDialog("usage")}
         />
       )}
       {limits && (
@@ -150,55 +136,14 @@ export function Keys({ workspace }: { workspace: Workspace }) {
       <WorkspaceUsage workspaceId={workspace.id} version={loaded.data} />
       <KeyActivity workspaceId={workspace.id} keys={keys ?? []} version={version} now={now} />
       <RotationGuide />
-      {usageOf && (
-        <KeyUsageDialog
-          workspaceId={workspace.id}
-          apiKey={usageOf}
-          onClose={() => setUsageOf(null)}
-        />
-      )}
-      {minting && (
-        <MintKeyDialog
-          workspaceId={workspace.id}
-          onMinted={(minted) => void changed(`Key “${minted.name}” minted.`)}
-          onClose={closed(() => setMinting(false))}
-        />
-      )}
-      {rolling && (
-        <RollKeyDialog
-          workspaceId={workspace.id}
-          apiKey={rolling}
-          onRolled={(successor) => {
-            setRolled({ from: rolling.id, to: successor.id });
-            void changed(
-              `Key “${rolling.name}” rolled. Deploy the new key before the old one expires.`,
-            );
-          }}
-          onClose={closed(() => setRolling(null))}
-        />
-      )}
-      {limiting && (
-        <KeyLimitDialog
-          workspaceId={workspace.id}
-          apiKey={limiting}
-          fallback={defaultLimit}
-          onSaved={(key) => void changed(`Limit of “${key.name}” saved.`)}
-          onClose={() => setLimiting(null)}
-        />
-      )}
-      {revoking && (
-        <ConfirmDialog
-          title={`Revoke “${revoking.name}”?`}
-          confirmLabel="Revoke key"
-          onConfirm={() => revoke(revoking)}
-          onClose={closed(() => setRevoking(null))}
-        >
-          <p>
-            Requests with the key <code>{revoking.prefix}…</code> will get 401 from now on. A
-            revoked key cannot be turned back on; mint a new one if you need access again.
-          </p>
-        </ConfirmDialog>
-      )}
+      <KeyDialogs
+        dialog={dialog}
+        workspaceId={workspace.id}
+        defaultLimit={defaultLimit}
+        onChanged={changed}
+        onRolled={(previous, successor) => setRolled({ from: previous.id, to: successor.id })}
+        onClose={close}
+      />
     </>
   );
 }
