@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState } from "preact/hooks";
-import { type AdminBlog, ApiError, messageOf, type Workspace } from "../../api.js";
+import { useRef, useState } from "preact/hooks";
+import { type AdminBlog, messageOf, type Workspace } from "../../api.js";
 import { useFlash } from "../../components/flash.js";
 import { focusFirstInvalid, isValid } from "../../components/form-check.js";
 import { useSubmit, useTitle } from "../../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../../router.js";
-import { type LoadFailure, useLoad } from "../../use-load.js";
 import {
   type BlogErrors,
   checkDraft,
@@ -13,17 +12,15 @@ import {
   withoutChanged,
   withProblem,
 } from "./blog-checks.js";
-import { type Draft, draftOf, EMPTY_DRAFT, inputOf, isBlank, patchOf } from "./blog-draft.js";
-import { createBlog, loadBlog, moveBlog, removeBlog, updateBlog } from "./blog-requests.js";
+import { draftOf, inputOf, patchOf } from "./blog-draft.js";
+import { createBlog, moveBlog, removeBlog, updateBlog } from "./blog-requests.js";
 import { useSaveShortcut } from "./save-shortcut.js";
 import "./editor.css";
 import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
 import { BlogFields } from "./blog-form.js";
+import { useEditedBlog } from "./edited-blog.js";
 import { type Action, EditorBar } from "./editor-actions.js";
 import { EditorDialogs, type EditorQuestion } from "./editor-dialogs.js";
-
-const apiErrorOf = ({ cause, message }: LoadFailure): ApiError =>
-  cause instanceof ApiError ? cause : new ApiError(message, 0);
 
 interface EditorProps {
   workspace: Workspace;
@@ -34,14 +31,9 @@ interface EditorProps {
 }
 
 export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
-  const fresh: Draft = { ...EMPTY_DRAFT, authorName: defaultAuthor };
-  const [blog, setBlog] = useState<AdminBlog | null>(null);
-  const [draft, setDraftState] = useState<Draft>(fresh);
-  const latestDraft = useRef(draft);
-  const setDraft = (d: Draft) => {
-    latestDraft.current = d;
-    setDraftState(d);
-  };
+  const workspaceId = workspace.id;
+  const edited = useEditedBlog(workspaceId, blogId, defaultAuthor);
+  const { blog, setBlog, draft, setDraft, latestDraft, dirty } = edited;
   const [errors, setErrors] = useState<BlogErrors>({});
   /** The action that failed in a way worth retrying unchanged; null otherwise. */
   const [failed, setFailed] = useState<Action | null>(null);
@@ -62,36 +54,6 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
   const [dialog, setDialog] = useState<EditorQuestion | null>(null);
   const flash = useFlash();
   useTitle(blog ? `${blog.title} · Blogs` : "New blog");
-
-  const workspaceId = workspace.id;
-  // The blog the address names, unless it is the one here already (just created, or saved).
-  const unloaded = blogId !== null && blog?.id !== blogId ? blogId : null;
-  const loaded = useLoad(
-    unloaded === null ? null : () => loadBlog(workspaceId, unloaded),
-    [unloaded],
-    {
-      clearError: "request",
-      onAnswer: (answer) => {
-        setBlog(answer);
-        setDraft(draftOf(answer));
-      },
-    },
-  );
-  const loadError = loaded.error && apiErrorOf(loaded.error);
-  useEffect(() => {
-    if (blogId === null && blog !== null) {
-      setBlog(null);
-      setDraft(fresh);
-    }
-  }, [blogId]);
-
-  const dirty = blog ? Object.keys(patchOf(blog, draft)).length > 0 : !isBlank(draft, fresh);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    addEventListener("beforeunload", warn);
-    return () => removeEventListener("beforeunload", warn);
-  }, [dirty]);
 
   /** Saves pending changes onto `base` (creating the blog if null); what was sent, if anything. */
   const saveOnto = async (base: AdminBlog | null): Promise<{ saved: AdminBlog; sent: boolean }> => {
@@ -193,7 +155,7 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     </a>
   );
   if (blogId !== null && blog?.id !== blogId) {
-    return <EditorLoading back={back} error={loadError} onRetry={loaded.reload} />;
+    return <EditorLoading back={back} error={edited.loadError} onRetry={edited.reload} />;
   }
 
   return (

@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks";
-import { api, call, type Member, type Role, send, type Workspace } from "../../api.js";
+import { api, call, send, type Workspace } from "../../api.js";
 import { ConfirmDialog } from "../../components/confirm.js";
-import { ErrorMessage, Loading, TimeAgo } from "../../components/status.js";
+import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle } from "../../hooks.js";
 import { useLoad } from "../../use-load.js";
 import { PendingInvitations } from "./invitations.js";
 import { InviteDialog } from "./invite.js";
+import { explain, labelOf, MemberItem, type Pending, titleOf } from "./member-item.js";
 import "./team.css";
 
 interface MembersProps {
@@ -14,11 +15,6 @@ interface MembersProps {
   /** The signed-in user's own membership changed (left, or their role): reload who they are. */
   onOwnMembershipChanged: (left: boolean) => Promise<void>;
 }
-
-type Pending =
-  | { kind: "remove"; member: Member }
-  | { kind: "leave"; member: Member }
-  | { kind: "role"; member: Member; role: Role };
 
 /**
  * A workspace's members: name, email, role and when they were added. Owners change roles,
@@ -132,70 +128,3 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
     </>
   );
 }
-
-function MemberItem(props: {
-  member: Member;
-  self: boolean;
-  canManage: boolean;
-  onPick: (p: Pending) => void;
-}) {
-  const { member: m, self, canManage, onPick } = props;
-  const other: Role = m.role === "owner" ? "member" : "owner";
-  return (
-    <li class="member">
-      <div class="member-main">
-        <span class="member-name">
-          {m.user.name}
-          {self && <span class="muted"> (you)</span>}
-        </span>
-        <span class="sub">{m.user.email}</span>
-      </div>
-      <div class="member-meta">
-        <span class={m.role === "owner" ? "badge active" : "badge"}>{m.role}</span>
-        <span class="sub">
-          added <TimeAgo iso={m.addedAt} now={Date.now()} />
-        </span>
-      </div>
-      {canManage && (
-        <div class="member-actions">
-          <button
-            type="button"
-            class="button small"
-            onClick={() => onPick({ kind: "role", member: m, role: other })}
-          >
-            {other === "owner" ? "Make owner" : "Make member"}
-            <span class="visually-hidden"> {m.user.name}</span>
-          </button>
-          {!self && (
-            <button
-              type="button"
-              class="button small danger-outline"
-              onClick={() => onPick({ kind: "remove", member: m })}
-            >
-              Remove<span class="visually-hidden"> {m.user.name}</span>
-            </button>
-          )}
-        </div>
-      )}
-    </li>
-  );
-}
-
-const titleOf = (p: Pending, workspaceName: string): string =>
-  p.kind === "leave"
-    ? `Leave “${workspaceName}”?`
-    : p.kind === "remove"
-      ? `Remove ${p.member.user.name}?`
-      : `Make ${p.member.user.name} ${p.role === "owner" ? "an owner" : "a member"}?`;
-
-const labelOf = (p: Pending): string =>
-  p.kind === "leave" ? "Leave" : p.kind === "remove" ? "Remove member" : "Change role";
-
-const explain = (p: Pending): string =>
-  p.kind === "leave"
-    ? "You lose access to its blogs and keys at once. An owner can invite you back."
-    : p.kind === "remove"
-      ? `${p.member.user.name} loses access to this workspace at once.`
-      : p.role === "owner"
-        ? "Owners can invite and remove members, change roles and rename the workspace."
-        : "Members write blogs and manage keys, but cannot manage members. A workspace always keeps at least one owner.";

@@ -1,33 +1,15 @@
 import { useState } from "preact/hooks";
-import {
-  api,
-  call,
-  messageOf,
-  send,
-  type WebhookEndpoint,
-  type WebhookEndpointWithSecret,
-  type Workspace,
-} from "../../api.js";
-import { ConfirmDialog } from "../../components/confirm.js";
+import { api, call, messageOf, type WebhookEndpoint, type Workspace } from "../../api.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle, useVisibleInterval } from "../../hooks.js";
 import { hrefOf, onLinkClick } from "../../router.js";
 import { useLoad } from "../../use-load.js";
 import { WebhookCard } from "./webhook-card.js";
-import { EndpointDialog } from "./webhook-form.js";
-import { RotateSecretDialog } from "./webhook-rotate.js";
-import { ShowWebhookSecret } from "./webhook-secret.js";
+import { type WebhookDialog, WebhookDialogs } from "./webhook-dialogs.js";
 import "./webhooks.css";
 
 /** How often the list refreshes while visible, so health and "last delivered" move. */
 const REFRESH_MS = 10_000;
-
-type Dialog =
-  | { kind: "add" }
-  | { kind: "edit"; endpoint: WebhookEndpoint }
-  | { kind: "rotate"; endpoint: WebhookEndpoint }
-  | { kind: "delete"; endpoint: WebhookEndpoint }
-  | { kind: "secret"; result: WebhookEndpointWithSecret; rotated: "kept" | "dropped" | null };
 
 /** The workspace's webhook endpoints; owners add, change, test and delete them. */
 export function Webhooks({ workspace }: { workspace: Workspace }) {
@@ -39,7 +21,7 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
     null,
   );
   const [notice, setNotice] = useState("");
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog] = useState<WebhookDialog | null>(null);
   const [testedId, setTestedId] = useState<string | null>(null);
 
   const loaded = useLoad(async () => {
@@ -97,30 +79,6 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
       await changed(`Test event queued for ${e.url}.`);
       setTestedId(e.id);
     });
-  const rotate = async (e: WebhookEndpoint, dropPrevious: boolean) => {
-    const result = await call(
-      api.POST("/workspaces/{workspaceId}/webhooks/{endpointId}/rotate-secret", {
-        params: { path: path(e) },
-        body: { dropPrevious },
-      }),
-    );
-    setDialog({ kind: "secret", result, rotated: dropPrevious ? "dropped" : "kept" });
-    await changed(
-      dropPrevious
-        ? `New signing secret for ${e.url}; the old one no longer signs.`
-        : `New signing secret for ${e.url}.`,
-    );
-  };
-  const remove = async (e: WebhookEndpoint) => {
-    await send(
-      api.DELETE("/workspaces/{workspaceId}/webhooks/{endpointId}", {
-        params: { path: path(e) },
-      }),
-    );
-    setDialog(null);
-    await changed(`${e.url} deleted, with its delivery log.`);
-  };
-
   return (
     <>
       <div class="page-header">
@@ -189,56 +147,12 @@ export function Webhooks({ workspace }: { workspace: Workspace }) {
           ))}
         </ul>
       )}
-      {dialog?.kind === "add" && (
-        <EndpointDialog
-          workspaceId={workspaceId}
-          onCreated={(result) => {
-            setDialog({ kind: "secret", result, rotated: null });
-            void changed(`Endpoint ${result.endpoint.url} added.`);
-          }}
-          onSaved={() => {}}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === "edit" && (
-        <EndpointDialog
-          workspaceId={workspaceId}
-          endpoint={dialog.endpoint}
-          onCreated={() => {}}
-          onSaved={(e) => {
-            setDialog(null);
-            void changed(`Endpoint ${e.url} saved.`);
-          }}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === "secret" && (
-        <ShowWebhookSecret
-          result={dialog.result}
-          rotated={dialog.rotated}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === "rotate" && (
-        <RotateSecretDialog
-          endpoint={dialog.endpoint}
-          onRotate={(dropPrevious) => rotate(dialog.endpoint, dropPrevious)}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === "delete" && (
-        <ConfirmDialog
-          title="Delete this endpoint?"
-          confirmLabel="Delete endpoint"
-          onConfirm={() => remove(dialog.endpoint)}
-          onClose={() => setDialog(null)}
-        >
-          <p>
-            Nothing more is sent to <span class="mono">{dialog.endpoint.url}</span>, deliveries
-            still pending are dropped, and its delivery log is deleted.
-          </p>
-        </ConfirmDialog>
-      )}
+      <WebhookDialogs
+        dialog={dialog}
+        workspaceId={workspaceId}
+        onDialog={setDialog}
+        onChanged={changed}
+      />
     </>
   );
 }
