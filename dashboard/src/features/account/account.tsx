@@ -7,7 +7,7 @@ import { NewPasswordField } from "../../components/new-password-field.js";
 import { PasswordField } from "../../components/password-field.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit, useTitle } from "../../hooks.js";
-import "../team/team.css";
+import "./account.css";
 
 const limits = adminLimits.changePassword;
 

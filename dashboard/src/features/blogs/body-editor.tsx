@@ -5,6 +5,7 @@ import type { AdminBlog } from "../../api.js";
 import { Field } from "../../components/field.js";
 import { PHONE_QUERY, useMediaQuery } from "../../media.js";
 import { useBodyPreview } from "./preview.js";
+import "./body-editor.css";
 
 interface BodyEditorProps {
   workspaceId: string;

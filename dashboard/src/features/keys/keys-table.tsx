@@ -3,6 +3,7 @@ import type { ApiKey } from "../../api.js";
 import { ChoiceGroup } from "../../components/choice-group.js";
 import { KeyRow } from "./key-row.js";
 import { KEYS_REFRESH_MS, matchesFilter, STATUS_FILTERS, type StatusFilter } from "./key-text.js";
+import "./keys-table.css";
 
 const FILTER_OPTIONS = STATUS_FILTERS.map((f) => ({ value: f, label: f }));
 const COLUMNS = ["Name", "Key", "Status", "Expires", "Limit", "Created", "Last used"];

@@ -1,4 +1,5 @@
 import type { components } from "../../../../openapi/generated/admin.js";
+import "./usage.css";
 
 export type UsageBucket = components["schemas"]["UsageBucket"];
 

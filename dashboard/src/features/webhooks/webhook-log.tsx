@@ -13,6 +13,7 @@ import { hrefOf, onLinkClick } from "../../router.js";
 import { useLoad } from "../../use-load.js";
 import { DeliveryItem } from "./delivery-item.js";
 import "./webhooks.css";
+import "./webhook-log.css";
 
 const PAGE_SIZE = 20;
 

@@ -1,5 +1,6 @@
 import type { Workspace } from "../../api.js";
 import { MenuButton, type MenuItem } from "../../components/menu-button.js";
+import "./workspaces.css";
 
 interface WorkspaceMenuProps {
   workspaces: readonly Workspace[];
