@@ -123,7 +123,7 @@ describe("the dashboard's form limits are admin.yaml's", () => {
   const mintKeyName =
     "/paths/~1workspaces~1{workspaceId}~1keys/post/requestBody/content/application~1json/schema/properties/name";
 
-  // Every limit a form sets (dashboard/src/screens), with the spec's field it must equal.
+  // Every limit a form sets (dashboard/src/features), with the spec's field it must equal.
   const used: [
     form: string,
     limits: FieldLimits,

@@ -9,7 +9,7 @@ import { PasswordField } from "../../components/password-field.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit } from "../../hooks.js";
 
-// The ways to accept an invitation (screens/join.tsx): as the signed-in account it was made
+// The ways to accept an invitation (join.tsx): as the signed-in account it was made
 // for, with that account's password, or with a new account.
 
 const limits = adminLimits.acceptInvitation;
