@@ -4,6 +4,7 @@ import type { components, paths } from "../../openapi/generated/admin.js";
 // Every shape comes from openapi/admin.yaml (through the generated types); none is hand-written.
 type Schemas = components["schemas"];
 export type Me = Schemas["Me"];
+export type SessionStatus = Schemas["SessionStatus"];
 export type Workspace = Schemas["Workspace"];
 export type ApiKey = Schemas["ApiKey"];
 export type MintedKey = Schemas["MintedKey"];

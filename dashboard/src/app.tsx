@@ -1,15 +1,16 @@
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { api, call, type Me, messageOf, setSessionEndedHandler } from "./api.js";
+import { useEffect, useState } from "preact/hooks";
+import { api, call, type Me, type SessionStatus, setSessionEndedHandler } from "./api.js";
 import { AuthCard } from "./components/auth-card.js";
 import { OfflineBanner } from "./components/offline-banner.js";
 import { ErrorMessage, Loading } from "./components/status.js";
-import { forgetJoinLink, joinTokenOf } from "./join-link.js";
+import { Setup } from "./features/account/setup.js";
+import { Join } from "./features/team/join.js";
+import { forgetJoinLink, joinTokenOf } from "./features/team/join-link.js";
 import { hrefOf, navigate } from "./router.js";
-import { Join } from "./screens/join.js";
-import { Setup } from "./screens/setup.js";
-import { Shell } from "./screens/shell.js";
+import { Shell } from "./shell.js";
+import { type Load, useLoad } from "./use-load.js";
 import "./components/chrome.css";
-import { SignIn } from "./screens/sign-in.js";
+import { SignIn } from "./features/account/sign-in.js";
 
 type Auth =
   | { state: "loading" }
@@ -17,6 +18,15 @@ type Auth =
   | { state: "setup" }
   | { state: "signIn"; notice: string | null }
   | { state: "in"; me: Me };
+
+/** The screen the session's answer asks for, until something happens. */
+function authOf(session: Load<SessionStatus>): Auth {
+  if (session.data?.signedIn) return { state: "in", me: session.data.me };
+  if (session.data) {
+    return session.data.setupNeeded ? { state: "setup" } : { state: "signIn", notice: null };
+  }
+  return session.error ? { state: "failed", message: session.error.message } : { state: "loading" };
+}
 
 /** Every screen, with the connection notice above it. */
 export function App() {
@@ -30,26 +40,14 @@ export function App() {
 
 /** Who is here decides the screen: first-run setup, sign-in, or the dashboard itself. */
 function Screen() {
-  const [auth, setAuth] = useState<Auth>({ state: "loading" });
-  // An invitation link opened this page (`#/join/{token}`): the join screen comes first.
-  const [joinToken, setJoinToken] = useState(() => joinTokenOf(location.hash));
-
   // One request decides: GET /session answers 200 signed in or not (a 401 here would show as a
   // failed request in the console of every first visit).
-  const load = useCallback(async () => {
-    setAuth({ state: "loading" });
-    try {
-      const session = await call(api.GET("/session"));
-      if (session.signedIn) setAuth({ state: "in", me: session.me });
-      else setAuth(session.setupNeeded ? { state: "setup" } : { state: "signIn", notice: null });
-    } catch (err) {
-      setAuth({ state: "failed", message: messageOf(err) });
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const session = useLoad(() => call(api.GET("/session")), [], { clearError: "request" });
+  /** Once someone signs in or out (or the session ends), that decides instead of the answer. */
+  const [decided, setAuth] = useState<Auth | null>(null);
+  // An invitation link opened this page (`#/join/{token}`): the join screen comes first.
+  const [joinToken, setJoinToken] = useState(() => joinTokenOf(location.hash));
+  const auth: Auth = decided ?? authOf(session);
 
   const signedIn = auth.state === "in";
   useEffect(() => {
@@ -87,7 +85,7 @@ function Screen() {
     case "failed":
       return (
         <AuthCard title="Pressroom is not answering">
-          <ErrorMessage message={auth.message} onRetry={load} />
+          <ErrorMessage message={auth.message} onRetry={session.reload} />
         </AuthCard>
       );
     case "setup":

@@ -13,5 +13,5 @@ export function useMediaQuery(query: string): boolean {
   return matches;
 }
 
-/** The width below which the dashboard lays screens out for a phone (styles.css's breakpoint). */
+/** The width below which the dashboard lays screens out for a phone (the CSS breakpoint). */
 export const PHONE_QUERY = "(max-width: 720px)";

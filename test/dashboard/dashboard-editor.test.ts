@@ -1,8 +1,8 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../dashboard/src/api.js";
-import { checkDraft, fieldErrorOf } from "../../dashboard/src/blog-checks.js";
-import { EMPTY_DRAFT } from "../../dashboard/src/blog-draft.js";
+import { checkDraft, fieldErrorOf } from "../../dashboard/src/features/blogs/blog-checks.js";
+import { EMPTY_DRAFT } from "../../dashboard/src/features/blogs/blog-draft.js";
 import {
   type DashboardSession,
   openDashboardSession,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { joinTokenOf } from "../../dashboard/src/join-link.js";
+import { joinTokenOf } from "../../dashboard/src/features/team/join-link.js";
 
 // An invitation link is `/dashboard/#/join/{token}` (admin.yaml, createInvitation): the join
 // screen opens only for a fragment of exactly that shape.

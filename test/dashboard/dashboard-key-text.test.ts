@@ -13,7 +13,7 @@ import {
   expiryText,
   GRACE_PRESETS,
   limitText,
-} from "../../dashboard/src/key-text.js";
+} from "../../dashboard/src/features/keys/key-text.js";
 import { timeUntil } from "../../dashboard/src/time.js";
 import { adminLimits } from "../../openapi/generated/admin-limits.js";
 

@@ -2,7 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { committedTags, inputOf, parseTags, patchOf } from "../../dashboard/src/blog-draft.js";
+import {
+  committedTags,
+  inputOf,
+  parseTags,
+  patchOf,
+} from "../../dashboard/src/features/blogs/blog-draft.js";
 import { timeAgo } from "../../dashboard/src/time.js";
 import type { components } from "../../openapi/generated/admin.js";
 import {
@@ -118,7 +123,7 @@ describe("the dashboard's form limits are admin.yaml's", () => {
   const mintKeyName =
     "/paths/~1workspaces~1{workspaceId}~1keys/post/requestBody/content/application~1json/schema/properties/name";
 
-  // Every limit a form sets (dashboard/src/screens), with the spec's field it must equal.
+  // Every limit a form sets (dashboard/src/features), with the spec's field it must equal.
   const used: [
     form: string,
     limits: FieldLimits,

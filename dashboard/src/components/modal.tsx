@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useId, useLayoutEffect, useRef } from "preact/hooks";
+import "./modal.css";
 
 interface ModalProps {
   title: string;

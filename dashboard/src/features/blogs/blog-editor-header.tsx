@@ -1,0 +1,49 @@
+import type { ComponentChildren } from "preact";
+import type { AdminBlog, ApiError } from "../../api.js";
+import { ErrorMessage, Loading, TimeAgo } from "../../components/status.js";
+
+/** The editor while its blog loads, or why it did not: gone (404), or a failure to retry. */
+export function EditorLoading(props: {
+  back: ComponentChildren;
+  error: ApiError | null;
+  onRetry: () => void;
+}) {
+  const { error } = props;
+  return (
+    <>
+      {props.back}
+      <h1 tabIndex={-1}>{error?.status === 404 ? "Blog not found" : "Edit blog"}</h1>
+      {error === null && <Loading label="Loading the blog…" />}
+      {error?.status === 404 && <p>It was removed, or it never existed in this workspace.</p>}
+      {error && error.status !== 404 && (
+        <ErrorMessage message={error.message} onRetry={props.onRetry} />
+      )}
+    </>
+  );
+}
+
+/** The editor's title and a sentence on what the blog's state means for consumers. */
+export function EditorHeader({ blog }: { blog: AdminBlog | null }) {
+  const released = blog?.status === "released";
+  return (
+    <div class="page-header">
+      <div>
+        <h1 tabIndex={-1}>{blog ? "Edit blog" : "New blog"}</h1>
+        <p class="lead">
+          {blog === null && "A new blog is a draft until you release it."}
+          {blog && !released && (
+            <>
+              Consumers do not see it. Last saved <TimeAgo iso={blog.updatedAt} now={Date.now()} />.
+            </>
+          )}
+          {released && blog.releasedAt && (
+            <>
+              Consumers see it since <TimeAgo iso={blog.releasedAt} now={Date.now()} />; saved
+              changes reach them at once.
+            </>
+          )}
+        </p>
+      </div>
+    </div>
+  );
+}

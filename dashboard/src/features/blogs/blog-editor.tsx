@@ -1,0 +1,205 @@
+import { useRef, useState } from "preact/hooks";
+import { type AdminBlog, messageOf, type Workspace } from "../../api.js";
+import { useFlash } from "../../components/flash.js";
+import { focusFirstInvalid, isValid } from "../../components/form-check.js";
+import { useSubmit, useTitle } from "../../hooks.js";
+import { hrefOf, navigate, onLinkClick } from "../../router.js";
+import {
+  type BlogErrors,
+  checkDraft,
+  fieldErrorOf,
+  isRetryable,
+  withoutChanged,
+  withProblem,
+} from "./blog-checks.js";
+import { draftOf, inputOf, patchOf } from "./blog-draft.js";
+import { createBlog, moveBlog, removeBlog, updateBlog } from "./blog-requests.js";
+import { useSaveShortcut } from "./save-shortcut.js";
+import "./editor.css";
+import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
+import { BlogFields } from "./blog-form.js";
+import { useEditedBlog } from "./edited-blog.js";
+import { type Action, EditorBar } from "./editor-actions.js";
+import { EditorDialogs, type EditorQuestion } from "./editor-dialogs.js";
+
+interface EditorProps {
+  workspace: Workspace;
+  /** null: a new blog, created on its first save. */
+  blogId: string | null;
+  /** A new blog's author, until changed: the signed-in user. */
+  defaultAuthor: string;
+}
+
+export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
+  const workspaceId = workspace.id;
+  const edited = useEditedBlog(workspaceId, blogId, defaultAuthor);
+  const { blog, setBlog, draft, setDraft, latestDraft, dirty } = edited;
+  const [errors, setErrors] = useState<BlogErrors>({});
+  /** The action that failed in a way worth retrying unchanged; null otherwise. */
+  const [failed, setFailed] = useState<Action | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  /** The action of the latest submit: while `busy`, the one running. */
+  const [action, setAction] = useState<Action>("save");
+  const actionRef = useRef<Action>("save");
+  const { busy, error, submit } = useSubmit((err) => {
+    // A refusal about one field is shown on that field, which takes the focus.
+    const onField = fieldErrorOf(err);
+    setFailed(onField === null && isRetryable(err) ? actionRef.current : null);
+    if (onField === null) return messageOf(err);
+    setErrors((e) => withProblem(e, onField.field, onField.message));
+    focusFirstInvalid(formRef.current);
+    return "Not saved: see the field marked below.";
+  });
+  const [notice, setNotice] = useState("");
+  const [dialog, setDialog] = useState<EditorQuestion | null>(null);
+  const flash = useFlash();
+  useTitle(blog ? `${blog.title} · Blogs` : "New blog");
+
+  /** Saves pending changes onto `base` (creating the blog if null); what was sent, if anything. */
+  const saveOnto = async (base: AdminBlog | null): Promise<{ saved: AdminBlog; sent: boolean }> => {
+    const sent = latestDraft.current;
+    let saved: AdminBlog;
+    if (base === null) {
+      saved = await createBlog(workspaceId, inputOf(sent));
+      setBlog(saved); // before the address changes, so the editor does not reload it
+      navigate(hrefOf({ name: "blog", ws: workspaceId, blogId: saved.id }), { replace: true });
+    } else {
+      const patch = patchOf(base, sent);
+      if (Object.keys(patch).length === 0) return { saved: base, sent: false };
+      saved = await updateBlog(workspaceId, base.id, patch);
+    }
+    setBlog(saved);
+    setErrors({});
+    // Keep what was typed while the request was in flight.
+    if (latestDraft.current === sent) setDraft(draftOf(saved));
+    return { saved, sent: true };
+  };
+
+  /** The form's own check before anything is sent; false (and the first problem focused) if refused. */
+  const checked = (): boolean => {
+    const problems = checkDraft(latestDraft.current);
+    setErrors(problems);
+    if (isValid(problems)) return true;
+    setNotice("");
+    focusFirstInvalid(formRef.current);
+    return false;
+  };
+
+  /** Save, Release or Unrelease, as the bar's buttons, Ctrl/⌘+S and Retry ask. */
+  const perform = (chosen: Action) => {
+    // Nothing to act on while the blog loads (Ctrl+S is listened to from the start).
+    if (busy || dialog !== null || (blogId !== null && blog?.id !== blogId)) return;
+    setFailed(null);
+    if (chosen === "unrelease") {
+      // Opened at once, in the click's own task: a key typed next lands in the dialog.
+      if (blog && (!dirty || checked())) setDialog({ kind: "unrelease", blog });
+      return;
+    }
+    if (!checked()) return;
+    if (chosen === "release" && blog && !dirty) {
+      setDialog({ kind: "release", blog });
+      return;
+    }
+    setAction(chosen);
+    actionRef.current = chosen;
+    setNotice("");
+    submit(async () => {
+      const { saved, sent } = await saveOnto(blog);
+      if (chosen === "release") setDialog({ kind: "release", blog: saved, savedFirst: sent });
+      else if (sent && saved.status === "released") {
+        setNotice("Live blog updated: consumers see the changes now.");
+      } else setNotice("Saved.");
+    })();
+  };
+  useSaveShortcut(() => perform("save"));
+
+  const release = async (target: AdminBlog) => {
+    setBlog(await moveBlog(workspaceId, target.id, "release"));
+    setDialog(null);
+    setNotice("Released: consumers can read it now.");
+  };
+  // Unreleased first, then saved: pending changes never reach consumers on the way out. The
+  // save runs as a Save of its own, so a failure shows in the bar, with Retry.
+  const unrelease = async (target: AdminBlog) => {
+    const moved = await moveBlog(workspaceId, target.id, "unrelease");
+    setBlog(moved);
+    setDialog(null);
+    const notice = "Back to draft: consumers no longer see it.";
+    setNotice(notice);
+    if (Object.keys(patchOf(moved, latestDraft.current)).length === 0) return;
+    setAction("save");
+    actionRef.current = "save";
+    submit(async () => {
+      await saveOnto(moved);
+      setNotice(notice);
+    })();
+  };
+  const remove = async (target: AdminBlog) => {
+    await removeBlog(workspaceId, target.id);
+    flash(`Blog “${target.title}” removed.`);
+    navigate(hrefOf({ name: "blogs", ws: workspaceId, status: null }));
+  };
+
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    perform("save"); // Save is the form's only submit button: Enter in a field saves too
+  };
+
+  const back = (
+    <a
+      class="back-link"
+      href={hrefOf({ name: "blogs", ws: workspaceId, status: null })}
+      onClick={onLinkClick}
+    >
+      ← All blogs
+    </a>
+  );
+  if (blogId !== null && blog?.id !== blogId) {
+    return <EditorLoading back={back} error={edited.loadError} onRetry={edited.reload} />;
+  }
+
+  return (
+    <form class="editor" onSubmit={onSubmit} aria-busy={busy} noValidate ref={formRef}>
+      {back}
+      <EditorHeader blog={blog} />
+      <EditorBar
+        blog={blog}
+        busy={busy ? action : null}
+        dirty={dirty}
+        notice={notice}
+        error={
+          error === null
+            ? null
+            : { message: error, retry: failed === null ? null : () => perform(failed) }
+        }
+        onRelease={() => perform("release")}
+        onUnrelease={() => perform("unrelease")}
+        onRemove={() => blog && !busy && setDialog({ kind: "remove", blog })}
+      />
+      <BlogFields
+        workspaceId={workspaceId}
+        draft={draft}
+        onChange={(d) => {
+          setDraft(d);
+          setNotice("");
+          setErrors((e) => withoutChanged(e, draft, d));
+        }}
+        saved={blog}
+        errors={errors}
+        onError={(field, problem) => setErrors((e) => withProblem(e, field, problem))}
+      />
+      <EditorDialogs
+        question={dialog}
+        dirty={dirty}
+        onConfirm={(q) =>
+          q.kind === "release"
+            ? release(q.blog)
+            : q.kind === "unrelease"
+              ? unrelease(q.blog)
+              : remove(q.blog)
+        }
+        onClose={() => setDialog(null)}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,139 @@
+import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
+import type { AdminBlog } from "../../api.js";
+import { Field } from "../../components/field.js";
+import type { BlogErrors, BlogField } from "./blog-checks.js";
+import { committedTags, type Draft } from "./blog-draft.js";
+import { BodyEditor } from "./body-editor.js";
+
+/** A new blog's limits; an edit's (updateBlog) are the same, as admin.yaml's BlogPatch says. */
+const limits = adminLimits.createBlog;
+
+interface BlogFormProps {
+  workspaceId: string;
+  draft: Draft;
+  onChange: (draft: Draft) => void;
+  /** The blog as loaded or last saved (its body's HTML needs no preview request); null if new. */
+  saved: Pick<AdminBlog, "bodyMarkdown" | "bodyHtml" | "slug"> | null;
+  /** Each field's problem, shown under it (the form checks on submit: `noValidate`). */
+  errors: BlogErrors;
+  /** Sets (or, with null, clears) one field's problem: the tags' as soon as the field is left. */
+  onError: (field: BlogField, problem: string | null) => void;
+}
+
+/** The editor's fields, each with its inline error, and the Markdown body with its live preview. */
+export function BlogFields({
+  workspaceId,
+  draft,
+  onChange,
+  saved,
+  errors,
+  onError,
+}: BlogFormProps) {
+  const bind = (field: keyof Draft) => ({
+    value: draft[field],
+    onInput: (event: Event) =>
+      onChange({ ...draft, [field]: (event.currentTarget as HTMLInputElement).value }),
+  });
+  const currentSlug = saved?.slug ?? null;
+  // A tag is committed when the field is left: it shows at once the form the server will store.
+  const commitTags = () => {
+    const { tags, problem } = committedTags(draft.tags);
+    onError("tags", problem);
+    if (problem === null && tags.join(", ") !== draft.tags) {
+      onChange({ ...draft, tags: tags.join(", ") });
+    }
+  };
+
+  return (
+    <>
+      <div class="form-grid">
+        <Field label="Title" class="span-2" error={errors.title}>
+          {(p) => (
+            <input
+              {...p}
+              {...bind("title")}
+              required
+              maxLength={limits.title.maxLength}
+              class="title-input"
+            />
+          )}
+        </Field>
+        <Field
+          label="Slug"
+          hint="Lower-case letters, digits and dashes. Empty: made from the title."
+          error={errors.slug}
+        >
+          {(p) => (
+            <input
+              {...p}
+              {...bind("slug")}
+              maxLength={limits.slug.maxLength}
+              pattern={limits.slug.pattern}
+              placeholder={currentSlug ?? "made-from-the-title"}
+              autocomplete="off"
+              spellcheck={false}
+            />
+          )}
+        </Field>
+        <Field
+          label="Tags"
+          hint="Separated by commas. Stored in lower case, spaces as dashes: Release Notes → release-notes."
+          error={errors.tags}
+        >
+          {(p) => (
+            <input
+              {...p}
+              {...bind("tags")}
+              onBlur={commitTags}
+              placeholder="news, product"
+              autocomplete="off"
+              spellcheck={false}
+            />
+          )}
+        </Field>
+        <Field
+          label="Cover image URL"
+          hint="An absolute http(s) address, or empty."
+          error={errors.coverImageUrl}
+        >
+          {(p) => (
+            <input
+              {...p}
+              {...bind("coverImageUrl")}
+              type="url"
+              maxLength={limits.coverImageUrl.maxLength}
+              placeholder="https://…"
+            />
+          )}
+        </Field>
+        <Field label="Author" hint="The name readers see." error={errors.authorName}>
+          {(p) => (
+            <input
+              {...p}
+              {...bind("authorName")}
+              maxLength={limits.authorName.maxLength}
+              autocomplete="name"
+            />
+          )}
+        </Field>
+        <Field
+          label="Excerpt"
+          class="span-2"
+          hint="Optional. Empty: the start of the first paragraph."
+          error={errors.excerpt}
+        >
+          {(p) => (
+            <textarea {...p} {...bind("excerpt")} maxLength={limits.excerpt.maxLength} rows={2} />
+          )}
+        </Field>
+      </div>
+      <BodyEditor
+        workspaceId={workspaceId}
+        value={draft.bodyMarkdown}
+        onInput={(bodyMarkdown) => onChange({ ...draft, bodyMarkdown })}
+        saved={saved}
+        error={errors.bodyMarkdown}
+      />
+    </>
+  );
+}

@@ -1,0 +1,140 @@
+import { type ApiKey, type AuditEntry, api, call } from "../../api.js";
+import { ErrorMessage, TimeAgo } from "../../components/status.js";
+import { useLoad } from "../../use-load.js";
+import { limitText } from "./key-text.js";
+
+interface ActivityProps {
+  workspaceId: string;
+  keys: readonly ApiKey[];
+  /** Changes whenever the keys were changed here, to fetch the newest entries again. */
+  version: number;
+  now: number;
+}
+
+const limitOrDefault = (limit: AuditEntry["details"]["to"]) =>
+  limit ? limitText(limit) : "the default";
+
+/** One entry as a sentence: "Ada minted key “Website”", "Key “Website” expired". */
+function describe(entry: AuditEntry, nameOf: (id: string | null) => string): string {
+  const who = entry.actor?.name ?? "An operator (CLI)";
+  const key = nameOf(entry.keyId);
+  switch (entry.action) {
+    case "key.minted":
+      return `${who} minted ${key}`;
+    case "key.rolled":
+      return `${who} rolled ${key} to a new key`;
+    case "key.revoked":
+      return `${who} revoked ${key}`;
+    case "key.expired":
+      return `${key[0]?.toUpperCase()}${key.slice(1)} expired`;
+    case "key.limit_changed":
+      return `${who} set the limit of ${key} to ${limitOrDefault(entry.details.to)}`;
+    case "workspace.limit_changed":
+      return `${who} set the workspace's default limit to ${limitOrDefault(entry.details.to)}`;
+    case "webhook.created":
+      return `${who} added a webhook endpoint`;
+    case "webhook.updated":
+      return `${who} changed a webhook endpoint${changedText(entry.details.changed)}`;
+    case "webhook.deleted":
+      return `${who} deleted a webhook endpoint`;
+    case "webhook.secret_rotated":
+      return entry.details.previousSecretDropped
+        ? `${who} rotated a webhook endpoint's signing secret and dropped the old one at once`
+        : `${who} rotated a webhook endpoint's signing secret`;
+    default:
+      return describeTeam(entry, who);
+  }
+}
+
+const roleText = (role: AuditEntry["details"]["role"]) =>
+  role === "owner" ? "an owner" : "a member";
+
+/** Team entries: "Ada invited someone as an owner", "Nina joined as a member". */
+function describeTeam(entry: AuditEntry, who: string): string {
+  const { details } = entry;
+  const member = details.member?.name ?? "a former account";
+  switch (entry.action) {
+    case "invitation.created":
+      return `${who} invited someone as ${roleText(details.role)}`;
+    case "invitation.withdrawn":
+      return details.reason === "inviter_not_owner"
+        ? "An invitation was withdrawn: whoever sent it is no longer an owner"
+        : `${who} withdrew an invitation`;
+    case "member.added":
+      return `${who} added ${member} as ${roleText(details.role)}`;
+    case "member.joined":
+      return `${member} joined as ${roleText(details.role)}`;
+    case "member.role_changed":
+      return `${who} made ${member} ${roleText(details.role)}`;
+    case "member.removed":
+      return `${who} removed ${member}`;
+    case "member.left":
+      return `${member} left the workspace`;
+    default:
+      return `${who}: ${entry.action}`;
+  }
+}
+
+const SETTING_NAMES = {
+  url: "URL",
+  description: "description",
+  events: "events",
+  enabled: "on/off",
+};
+
+/** " (URL, on/off)": which settings a webhook endpoint's change was about. */
+const changedText = (changed: AuditEntry["details"]["changed"]): string =>
+  changed && changed.length > 0 ? ` (${changed.map((c) => SETTING_NAMES[c]).join(", ")})` : "";
+
+/** The workspace's audit log, newest first, a page at a time. Every member may read it. */
+export function KeyActivity({ workspaceId, keys, version, now }: ActivityProps) {
+  const page = (cursor: string | null) =>
+    call(
+      api.GET("/workspaces/{workspaceId}/audit", {
+        params: { path: { workspaceId }, query: cursor ? { cursor } : {} },
+      }),
+    );
+  const activity = useLoad(
+    async () => {
+      const first = await page(null);
+      return { entries: first.data, next: first.nextCursor };
+    },
+    [workspaceId],
+    { refreshOn: [version] },
+  );
+  const entries = activity.data?.entries ?? null;
+  const next = activity.data?.next ?? null;
+  const error = activity.error?.message ?? null;
+  const older = (cursor: string) =>
+    activity.run(async () => {
+      const more = await page(cursor);
+      return { entries: [...(entries ?? []), ...more.data], next: more.nextCursor };
+    });
+  const names = new Map(keys.map((k) => [k.id, k.name]));
+  const nameOf = (id: string | null) => (id ? `key “${names.get(id) ?? id}”` : "a key");
+
+  return (
+    <section class="card activity" aria-labelledby="activity-title">
+      <h2 id="activity-title">Activity</h2>
+      {error && <ErrorMessage message={error} onRetry={activity.reload} />}
+      {entries?.length === 0 && <p class="muted">Nothing yet.</p>}
+      {entries && entries.length > 0 && (
+        <ol class="activity-list">
+          {entries.map((entry) => (
+            <li key={entry.id}>
+              <span>{describe(entry, nameOf)}</span>{" "}
+              <span class="sub">
+                <TimeAgo iso={entry.at} now={now} />
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {next && (
+        <button type="button" class="button small" onClick={() => older(next)}>
+          Show older activity
+        </button>
+      )}
+    </section>
+  );
+}
