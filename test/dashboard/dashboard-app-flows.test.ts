@@ -1,4 +1,4 @@
-// The dashboard's app-wide flows (issue 22, items 7 and 8) in headless Chromium against the real
+// The dashboard's app-wide flows (dashboard/README.md, "How it is put together": offline, forms, errors) in headless Chromium against the real
 // server, at 1280×800 and at 390×844: the offline banner (the browser offline, or a request that
 // did not reach the server) and its going away; Retry after a failed load; the workspace switcher
 // (a menu button) by keyboard and by pointer, with "Create workspace" inside it; the password

@@ -4,7 +4,7 @@ import type { components } from "../../openapi/generated/admin.js";
 import { adminQueryLimits } from "../../openapi/generated/admin-limits.js";
 import { type DashboardSession, openDashboardSession } from "../support/dashboard-session.js";
 
-// The Blogs screen (issue 22, items 4 and 5), in Chromium against the real server: counts on
+// The Blogs screen (dashboard/README.md), in Chromium against the real server: counts on
 // the filters, the server-side search by title, slug and tag words, the sort, skeleton rows
 // while a page loads, empty states with a next step, and “Try again” after a failed load; at
 // 1280×800 and at 390×844.

@@ -9,7 +9,7 @@ import {
   type ViewportName,
 } from "../support/dashboard-session.js";
 
-// The blog editor (issue 22, items 2, 3, 7 and 8; dashboard/README.md, "The editor"), in headless
+// The blog editor (dashboard/README.md: `blog-editor.tsx`), in headless
 // Chromium against the real server, at 1280×800 and 390×844: the sticky action bar, Ctrl/⌘+S,
 // Write/Preview tabs on a phone, Tab order, deliberate Release/Unrelease/Remove, inline field
 // errors and “Try again” after a failed save.

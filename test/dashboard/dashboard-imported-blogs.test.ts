@@ -1,4 +1,4 @@
-// Imported blogs in the dashboard (README, "Operator CLI": import; issue 21): after
+// Imported blogs in the dashboard (README, "Import and export"): after
 // `pressroom import` the Blogs screen, in headless Chromium, lists the imported titles.
 import { existsSync, statSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";

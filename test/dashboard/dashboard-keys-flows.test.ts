@@ -1,4 +1,4 @@
-// The keys screen's flows of issue 22, in headless Chromium against the real server, each at
+// The keys screen's flows (dashboard/README.md, "API keys"), in headless Chromium against the real server, each at
 // 1280×800 and at 390×844 (dashboard/README.md, "API keys"): the empty state's next step, the
 // once-only key dialog that is hard to lose (Escape, the backdrop, "Done" without a copy), its
 // environment line and curl example, a key typed at once after the dialog opens, the row's

@@ -1,4 +1,4 @@
-// A tour of every screen of the dashboard (issue 22, acceptance) in headless Chromium against the
+// A tour of every screen of the dashboard (dashboard/README.md) in headless Chromium against the
 // real server, as a normal session goes: first-run setup on a fresh server, then an owner's API
 // keys, blogs, a blog in the editor, members with the invite dialogs, an invitation's join page,
 // webhooks with their dialogs, a delivery log, the account, page and workspace not found, the

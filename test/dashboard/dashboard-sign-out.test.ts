@@ -1,6 +1,6 @@
 // Signing out while the screen still loads: the requests on their way are answered before the
 // session ends, so none comes back 401 — no failed request in the console of an ordinary sign-out
-// (issue 22: no console error or failed request in a normal session).
+// (dashboard/README.md, "Tests": no console error or failed request in a normal session).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DashboardSession, openDashboardSession } from "../support/dashboard-session.js";
 

@@ -1,5 +1,5 @@
 // The Webhooks screen in headless Chromium against the real server (admin.yaml, tag Webhooks;
-// issue 19, items 1 and 4): an owner adds an endpoint (all four events checked by default; a URL
+// README, "Webhooks"): an owner adds an endpoint (all four events checked by default; a URL
 // the server refuses gets its message next to the field; the signing secret is shown once, with
 // Copy), sees it listed with its health and a banner when the server turned it off, sends a test
 // event and finds it pending in the delivery log (attempts with their response as text, never
