@@ -66,7 +66,7 @@ export const COMMON_TAG = "weekly-digest";
 export const RARE_TAG = "security-advisory";
 
 /** Blog `i`'s tags, in normal form as saves store them: two everywhere, plus the bench's two. */
-/** Distinct and in normal form, as the app stores tags (blogs/tag-rule.ts). */
+/** Distinct and in normal form, as the app stores tags (@pressroom/tag-rule). */
 const benchTags = (i: number): string[] => [
   ...new Set([
     "release",

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
+import { normaliseTag, normaliseTags, REFUSED_CLASS } from "@pressroom/tag-rule";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { components } from "../../openapi/generated/admin.js";
 import { normaliseStoredTags } from "../../server/src/blogs/tag-migration.js";
-import { normaliseTag, normaliseTags, REFUSED_CLASS } from "../../server/src/blogs/tag-rule.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";

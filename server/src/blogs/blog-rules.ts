@@ -3,12 +3,13 @@
  * at save time, into what is stored (platform/db/collections.ts, `BlogDoc`). Slugs are unique within a
  * workspace (`slugTaken`).
  */
+
+import { normaliseTags } from "@pressroom/tag-rule";
 import type { Filter } from "mongodb";
 import type { BlogDoc } from "../platform/db/collections.js";
 import { conflict, invalid } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
 import { type RenderedBody, slugify } from "./render.js";
-import { normaliseTags } from "./tag-rule.js";
 
 /** What a writer sets; everything else (html, excerpt default, times) is derived. */
 export interface BlogFields {
@@ -79,7 +80,7 @@ export function checkSlug(slug: string): string {
   return slug;
 }
 
-/** A writer's tags as stored (tag-rule.ts): normal form, no blanks, no repeats; else a 400. */
+/** A writer's tags as stored (@pressroom/tag-rule): normal form, no blanks, no repeats; else a 400. */
 function cleanTags(tags: string[] | undefined): string[] {
   const result = normaliseTags(tags ?? []);
   if (!result.ok) throw invalid(result.problem);

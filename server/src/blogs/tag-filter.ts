@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { normaliseTag, quoteTag } from "@pressroom/tag-rule";
 import { invalid } from "../platform/domain-error.js";
-import { normaliseTag, quoteTag } from "./tag-rule.js";
 
 /**
  * A consumer's `tag` filter (openapi.yaml, "Tags") in its canonical form: the distinct tags in

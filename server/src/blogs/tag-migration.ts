@@ -1,14 +1,14 @@
+import { normaliseTag } from "@pressroom/tag-rule";
 import type { Collections } from "../platform/db/collections.js";
 import { newRevision } from "./blog-rules.js";
 import { rewriteBlogsOnce } from "./rewrite-blogs-once.js";
 import { searchFieldsOf } from "./search-terms.js";
-import { normaliseTag } from "./tag-rule.js";
 
 /** Set once every stored blog's tags are in normal form; its absence makes the next start look. */
 export const TAGS_NORMALISED_MARKER = "tags-normal-form-1";
 
 /**
- * Blogs saved before tags had a normal form (blogs/tag-rule.ts) may hold `Release Notes` and
+ * Blogs saved before tags had a normal form (@pressroom/tag-rule) may hold `Release Notes` and
  * `release-notes` side by side, which a consumer's exact `tag=` filter would tell apart. At
  * start-up, until done once, each blog whose tags are not in normal form gets them rewritten:
  * each tag normalised, repeats dropped (the first kept, order kept), and a tag that cannot be

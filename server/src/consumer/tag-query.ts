@@ -1,6 +1,6 @@
+import { TAG_MAX_LENGTH } from "@pressroom/tag-rule";
 import type { RequestHandler } from "express";
 import { parseTagFilter } from "../blogs/tag-filter.js";
-import { TAG_MAX_LENGTH } from "../blogs/tag-rule.js";
 import { badRequest } from "../platform/http/errors.js";
 
 /**

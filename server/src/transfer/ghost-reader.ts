@@ -12,9 +12,9 @@
  * - bodies by ghost-body.ts; Ghost's times ("YYYY-MM-DD HH:MM:SS", UTC) as they are.
  */
 
+import { normaliseTag } from "@pressroom/tag-rule";
 import { coverUrlOf } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
-import { normaliseTag } from "../blogs/tag-rule.js";
 import { type BodyConversion, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
 import { CARD_OUTCOMES } from "./ghost-cards.js";
 import { type GhostRecord, loadGhostExport, str } from "./ghost-export.js";

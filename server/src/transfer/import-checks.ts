@@ -2,9 +2,10 @@
  * The blog rules (blogs/blog-rules.ts, admin.yaml `BlogInput`) applied to an imported entry
  * before anything is written: every problem of an entry, by field, so that one run names all.
  */
+
+import { normaliseTags } from "@pressroom/tag-rule";
 import { coverUrlOf } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
-import { normaliseTags } from "../blogs/tag-rule.js";
 import type { ImportBlog, ImportProblem } from "./import-set.js";
 
 /** admin.yaml `BlogInput`'s limits. */

@@ -21,7 +21,7 @@ export interface ImportBlog {
   readonly bodyMarkdown: string;
   /** Undefined: derived from the body, as when a blog is written without one. */
   readonly excerpt: string | undefined;
-  /** In normal form (blogs/tag-rule.ts), distinct. */
+  /** In normal form (@pressroom/tag-rule), distinct. */
   readonly tags: readonly string[];
   readonly authorName: string;
   /** An absolute http(s) URL, or null. */

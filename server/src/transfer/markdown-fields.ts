@@ -4,14 +4,15 @@
  *   body); else a problem;
  * - slug: in Pressroom's form (blog-rules.ts `checkSlug`), else a problem; when absent, the file
  *   name slugified (render.ts `slugify`), or its folder's name for `index.md` / `_index.md`;
- * - tags: a list, or one comma-separated string, in Pressroom's normal form (tag-rule.ts);
+ * - tags: a list, or one comma-separated string, in Pressroom's normal form (@pressroom/tag-rule);
  * - date, updated: `YYYY-MM-DD` (midnight UTC) or an ISO date-time (UTC when it names no zone);
  * - draft: true → draft; false or absent → released (at `date`);
  * - excerpt, author: strings; cover (or coverImage, cover_image): an absolute http(s) URL.
  * Other keys are reported in a note, never an error.
  */
+
+import { normaliseTags } from "@pressroom/tag-rule";
 import { slugify } from "../blogs/render.js";
-import { normaliseTags } from "../blogs/tag-rule.js";
 import type { FrontMatter, LineProblem } from "./front-matter.js";
 
 export const KNOWN_KEYS = new Set([

@@ -1,4 +1,4 @@
-import { normaliseTag } from "../../../../server/src/blogs/tag-rule.js";
+import { normaliseTag } from "@pressroom/tag-rule";
 import type { AdminBlog, BlogInput, BlogPatch } from "../../api.js";
 
 /** The editor's form values, as typed. */

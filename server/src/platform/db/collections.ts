@@ -158,7 +158,7 @@ export interface BlogDoc {
   bodyMarkdown: string;
   /** `bodyMarkdown` rendered and sanitised when the blog was saved (blogs/render.ts). */
   bodyHtml: string;
-  /** In normal form (blogs/tag-rule.ts), distinct, none empty (index `released_by_tag`). */
+  /** In normal form (@pressroom/tag-rule), distinct, none empty (index `released_by_tag`). */
   tags: string[];
   authorName: string;
   /** An absolute http(s) URL, or null. */

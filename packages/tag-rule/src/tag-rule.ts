@@ -1,8 +1,10 @@
 /**
  * The normal form of a tag (openapi.yaml, "Tags"; admin.yaml, `BlogInput.tags`): the one rule
- * applied wherever a tag is written — the admin API and the CLI through blog-rules.ts, the
- * dashboard's editor (dashboard/src/blog-draft.ts imports this module) — and what a consumer's
- * `tag=` must already be in. No imports: it runs in the browser as it is.
+ * applied wherever a tag is written — the admin API and the CLI through the server's
+ * blogs/blog-rules.ts, the dashboard's editor (dashboard/src/features/blogs/blog-draft.ts) — and
+ * what a consumer's `tag=` must already be in. A package of its own (`@pressroom/tag-rule`) so
+ * that both import it and neither reaches into the other; no imports, so it runs in the browser
+ * as it is.
  */
 
 /** The longest tag, in Unicode code points of its normal form. */
