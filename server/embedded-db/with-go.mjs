@@ -5,7 +5,7 @@
 //   node with-go.mjs <command> [args…]
 import { spawnSync } from "node:child_process";
 
-const { findBuildGo } = await import("../dist/db/embedded.js");
+const { findBuildGo } = await import("../dist/platform/embedded-db/launcher.js");
 const go = await findBuildGo(process.env, (line) => process.stderr.write(`${line}\n`));
 const [command = "go", ...args] = process.argv.slice(2);
 const run = spawnSync(command, args, {
