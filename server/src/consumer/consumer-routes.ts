@@ -2,7 +2,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, toChange, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
-import { decodeCursor, encodeCursor } from "../blogs/cursor.js";
+import { type ListPosition, listCursor } from "../blogs/cursor.js";
 import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
 import type { TagCount } from "../blogs/tag-counts.js";
 import { parseTagFilter, type TagFilter } from "../blogs/tag-filter.js";
@@ -108,10 +108,8 @@ export function consumerRouter(deps: ConsumerDeps): Router {
     );
   const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
     validatorEtag(kindOf("blog", fields), [validatorOf(doc)]);
-  const nextCursorOf = (
-    page: { next: Parameters<typeof encodeCursor>[0] | null },
-    tags: TagFilter | null,
-  ) => (page.next === null ? null : encodeCursor(page.next, tags?.scope ?? null));
+  const nextCursorOf = (page: { next: ListPosition | null }, tags: TagFilter | null) =>
+    page.next === null ? null : listCursor.encode(page.next, tags);
 
   router.get<"/blogs", Record<string, never>, BlogList | PartialBlogList, never, ListBlogsQuery>(
     "/blogs",
@@ -120,7 +118,7 @@ export function consumerRouter(deps: ConsumerDeps): Router {
       const limit = req.query.limit ?? DEFAULT_LIMIT;
       const tags = parseTagFilter(req.query.tag);
       const after =
-        req.query.cursor === undefined ? null : decodeCursor(req.query.cursor, tags?.scope ?? null);
+        req.query.cursor === undefined ? null : listCursor.decode(req.query.cursor, tags);
       const fields = parseFields(req.query.fields);
       const tagList = tags?.tags ?? null;
       const ifNoneMatch = req.get("if-none-match");
