@@ -3,8 +3,8 @@ import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { type ListPosition, listCursor } from "../blogs/cursor.js";
-import { type FieldSelection, parseFields, toPartialBlog } from "../blogs/field-selection.js";
-import { parseTagFilter, type TagFilter } from "../blogs/tag-filter.js";
+import { type FieldSelection, toPartialBlog } from "../blogs/field-selection.js";
+import type { TagFilter } from "../blogs/tag-filter.js";
 import { notFound } from "../platform/domain-error.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type {
@@ -14,6 +14,8 @@ import type {
   PartialBlogList,
 } from "../platform/http/consumer-types.js";
 import { requestWorkspace } from "./authenticate.js";
+import { requestTagFilter } from "./tag-query.js";
+import { requestFields } from "./unknown-fields.js";
 
 const DEFAULT_LIMIT = 20;
 
@@ -46,9 +48,9 @@ export function blogHandlers(blogs: BlogsStore) {
   const listBlogs: ConsumerHandler<"listBlogs"> = async (req, res) => {
     const workspaceId = requestWorkspace(res);
     const limit = req.query.limit ?? DEFAULT_LIMIT;
-    const tags = parseTagFilter(req.query.tag);
+    const tags = requestTagFilter(res);
     const after = req.query.cursor === undefined ? null : listCursor.decode(req.query.cursor, tags);
-    const fields = parseFields(req.query.fields);
+    const fields = requestFields(res);
     const tagList = tags?.tags ?? null;
     const ifNoneMatch = req.get("if-none-match");
     if (ifNoneMatch !== undefined) {
@@ -87,10 +89,9 @@ export function blogHandlers(blogs: BlogsStore) {
     req: Request,
     res: Response<ConsumerResponseBody<"getBlog" | "getBlogBySlug">>,
     at: BlogLocator,
-    fieldsParam: string | undefined,
   ): Promise<void> => {
     const workspaceId = requestWorkspace(res);
-    const fields = parseFields(fieldsParam);
+    const fields = requestFields(res);
     const ifNoneMatch = req.get("if-none-match");
     if (ifNoneMatch !== undefined) {
       const current = await blogs.getReleasedValidator(workspaceId, at);
@@ -111,12 +112,12 @@ export function blogHandlers(blogs: BlogsStore) {
   };
 
   const getBlog: ConsumerHandler<"getBlog"> = (req, res) =>
-    sendReleasedBlog(req, res, { id: req.params.blogId }, req.query.fields);
+    sendReleasedBlog(req, res, { id: req.params.blogId });
 
   // Three segments, never matched by "/blogs/:blogId" (a parameter never spans a "/"); the
   // validator has already refused a slug outside the spec's `Slug` rule with 400.
   const getBlogBySlug: ConsumerHandler<"getBlogBySlug"> = (req, res) =>
-    sendReleasedBlog(req, res, { slug: req.params.slug }, req.query.fields);
+    sendReleasedBlog(req, res, { slug: req.params.slug });
 
   return { listBlogs, getBlog, getBlogBySlug };
 }

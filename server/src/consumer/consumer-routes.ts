@@ -37,9 +37,10 @@ const DEFAULT_CHANGES_LIMIT = 100;
  *   GET /blogs/by-slug/:slug    getBlogBySlug   (blog-handlers.ts)
  *   GET /changes                listChanges
  *   GET /tags                   listTags
- * Authentication runs first, then the key's rate limit (429 over it), then the spec's request
- * validation (after `unknownFieldsNamed`, so
- * an unknown name in `fields` gets a message naming it), then the handler.
+ * Authentication runs first, then the key's rate limit (429 over it), then `fields` and `tag`
+ * are parsed (`unknownFieldsNamed`, `tagQueryChecked`: before the spec's request validation, so
+ * an unknown name in `fields` or a tag not in normal form gets a message naming it; the handlers
+ * use what they parsed), then the validation, then the handler.
  */
 export function consumerRouter(deps: ConsumerDeps): Router {
   const router = Router();
