@@ -3,7 +3,7 @@
  * dashboard's create + release), each checking its answer and returning its time, and the
  * figures a variant (stock or patched FerretDB) collects per kind.
  */
-import { encodeCursor } from "../../server/src/blogs/cursor.js";
+import { listCursor } from "../../server/src/blogs/cursor.js";
 import { markdown2k, prng, type ScalingSeed } from "../scaling-seed.js";
 import { COMMON_TAG, RARE_TAG } from "../seed.js";
 import type { Client, Reply } from "./http-client.js";
@@ -119,7 +119,10 @@ export function consumerSteps(
   let foreignIndex = 0;
   let changesToken = "";
   const bytes = { full: 0, fields: 0 };
-  const deepCursor = encodeCursor({ at: new Date(seed.deepPosition.at), id: seed.deepPosition.id });
+  const deepCursor = listCursor.encode(
+    { at: new Date(seed.deepPosition.at), id: seed.deepPosition.id },
+    null,
+  );
   const list = async (query: string, count: number, what: string) => {
     const reply = expect(await api.call("GET", `/api/consumer/blogs${query}`, auth), 200, what);
     const body = JSON.parse(reply.body) as ListBody;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { BLOG_FIELDS } from "../../server/src/blogs/field-selection.js";
+import { BLOG_FIELDS } from "../../server/src/blogs/blog-view.js";
 import type { Blog, BlogList, PartialBlog } from "../../server/src/platform/http/consumer-types.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";

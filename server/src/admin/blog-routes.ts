@@ -1,6 +1,6 @@
 import { toAdminBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
-import { decodeEditorCursor, encodeEditorCursor } from "../blogs/editor-list.js";
+import { editorCursor } from "../blogs/cursor.js";
 import { parseBlogSearch } from "../blogs/search-terms.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import { signedInUser } from "./guards.js";
@@ -12,11 +12,11 @@ export function blogHandlers(blogs: BlogsStore) {
   const listAdminBlogs: AdminHandler<"listAdminBlogs"> = async (req, res) => {
     const { status, limit = DEFAULT_LIMIT, cursor, q, sort = "newest" } = req.query;
     const query = { status, sort, search: parseBlogSearch(q) };
-    const after = cursor === undefined ? null : decodeEditorCursor(query, cursor);
+    const after = cursor === undefined ? null : editorCursor.decode(cursor, query);
     const page = await blogs.listForEditors(req.params.workspaceId, query, limit, after);
     res.json({
       data: page.blogs.map(toAdminBlog),
-      nextCursor: page.next === null ? null : encodeEditorCursor(query, page.next),
+      nextCursor: page.next === null ? null : editorCursor.encode(page.next, query),
     });
   };
 

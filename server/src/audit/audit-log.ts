@@ -1,4 +1,4 @@
-import { timeIdCursor } from "../platform/cursor.js";
+import { keysetCursor, readTime } from "../platform/cursor.js";
 import type {
   AuditAction,
   AuditDetailsDoc,
@@ -31,7 +31,7 @@ export interface AuditLog {
 }
 
 /** An audit page's cursor: its last entry's time and id. */
-const cursors = timeIdCursor(/^[A-Za-z0-9_:]{1,100}$/);
+export const auditCursor = keysetCursor({ value: readTime, idPattern: /^[A-Za-z0-9_:]{1,100}$/ });
 
 export interface AuditPage {
   readonly entries: AuditEntryDoc[];
@@ -64,13 +64,13 @@ export function auditLog({ audit }: Collections, now: () => number = Date.now) {
 
     /** Newest first; `cursor` is a page's `nextCursor`. */
     async page(workspaceId: string, limit: number, cursor?: string): Promise<AuditPage> {
-      const after = cursor === undefined ? null : cursors.decode(cursor);
+      const after = cursor === undefined ? null : auditCursor.decode(cursor);
       const filter =
         after === null
           ? { workspaceId }
           : {
               workspaceId,
-              $or: [{ at: { $lt: after.at } }, { at: after.at, _id: { $lt: after.id } }],
+              $or: [{ at: { $lt: after.value } }, { at: after.value, _id: { $lt: after.id } }],
             };
       const docs = await audit
         .find(filter)
@@ -81,7 +81,7 @@ export function auditLog({ audit }: Collections, now: () => number = Date.now) {
       const last = entries.at(-1);
       const nextCursor =
         docs.length > limit && last !== undefined
-          ? cursors.encode({ at: last.at, id: last._id })
+          ? auditCursor.encode({ value: last.at, id: last._id })
           : null;
       return { entries, nextCursor };
     },

@@ -3,20 +3,83 @@ import type { BlogDoc } from "../platform/db/collections.js";
 import type { AdminBlog } from "../platform/http/admin-types.js";
 import type { Blog, Change } from "../platform/http/consumer-types.js";
 
-/** Stored blog → the spec's `Blog`: explicit fields, ISO strings, no `_id`, nothing extra. */
+/**
+ * The spec's `Blog` properties in the spec's order: the order of every blog's keys, whole or
+ * partial (openapi.yaml, "Choosing fields"). The type below fails to compile when one is missing.
+ */
+export const BLOG_FIELDS = [
+  "id",
+  "slug",
+  "title",
+  "excerpt",
+  "bodyMarkdown",
+  "bodyHtml",
+  "tags",
+  "authorName",
+  "coverImageUrl",
+  "releasedAt",
+  "updatedAt",
+] as const satisfies readonly (keyof Blog)[];
+
+export type BlogField = (typeof BLOG_FIELDS)[number];
+// Every Blog property is listed: otherwise this is `never` and the assignment fails.
+const everyPropertyListed: Exclude<keyof Blog, BlogField> extends never ? true : never = true;
+void everyPropertyListed;
+
+/** How one property of the consumer `Blog` is made from a stored blog. */
+export interface BlogProperty<K extends BlogField> {
+  /** The stored fields it is made of: what a `fields` selection of it reads (its projection). */
+  readonly stored: readonly [keyof BlogDoc, ...(keyof BlogDoc)[]];
+  /**
+   * It is its stored field as it is: read from a projection that missed that field it would
+   * silently go missing from the answer, so a partial blog refuses (field-selection.ts).
+   */
+  readonly asStored?: true;
+  readonly of: (doc: BlogDoc) => Blog[K];
+}
+
+/**
+ * The consumer view of a stored blog, property by property: explicit fields, ISO strings, no
+ * `_id`, nothing extra. The one definition of `Blog`: `toBlog` (every property), `toPartialBlog`
+ * and the projection of a `fields` selection (field-selection.ts) are all made from it.
+ */
+export const BLOG_VIEW: { readonly [K in BlogField]: BlogProperty<K> } = {
+  id: { stored: ["_id"], of: (doc) => doc._id },
+  slug: { stored: ["slug"], asStored: true, of: (doc) => doc.slug },
+  title: { stored: ["title"], asStored: true, of: (doc) => doc.title },
+  excerpt: { stored: ["excerpt"], asStored: true, of: (doc) => doc.excerpt },
+  bodyMarkdown: { stored: ["bodyMarkdown"], asStored: true, of: (doc) => doc.bodyMarkdown },
+  bodyHtml: { stored: ["bodyHtml"], asStored: true, of: (doc) => doc.bodyHtml },
+  tags: { stored: ["tags"], asStored: true, of: (doc) => doc.tags },
+  authorName: { stored: ["authorName"], asStored: true, of: (doc) => doc.authorName },
+  coverImageUrl: { stored: ["coverImageUrl"], asStored: true, of: (doc) => doc.coverImageUrl },
+  releasedAt: {
+    stored: ["releasedAt", "updatedAt"],
+    of: (doc) => (doc.releasedAt ?? doc.updatedAt).toISOString(),
+  },
+  updatedAt: { stored: ["updatedAt"], of: (doc) => doc.updatedAt.toISOString() },
+};
+
+const V = BLOG_VIEW;
+
+/**
+ * Stored blog → the spec's `Blog`: every property of `BLOG_VIEW`, in BLOG_FIELDS' order. One
+ * object literal rather than a loop over the names: it is on the path of every list page, and a
+ * literal is built in one step with its final shape (a loop is about 30% slower per blog).
+ */
 export function toBlog(doc: BlogDoc): Blog {
   return {
-    id: doc._id,
-    slug: doc.slug,
-    title: doc.title,
-    excerpt: doc.excerpt,
-    bodyMarkdown: doc.bodyMarkdown,
-    bodyHtml: doc.bodyHtml,
-    tags: doc.tags,
-    authorName: doc.authorName,
-    coverImageUrl: doc.coverImageUrl,
-    releasedAt: (doc.releasedAt ?? doc.updatedAt).toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
+    id: V.id.of(doc),
+    slug: V.slug.of(doc),
+    title: V.title.of(doc),
+    excerpt: V.excerpt.of(doc),
+    bodyMarkdown: V.bodyMarkdown.of(doc),
+    bodyHtml: V.bodyHtml.of(doc),
+    tags: V.tags.of(doc),
+    authorName: V.authorName.of(doc),
+    coverImageUrl: V.coverImageUrl.of(doc),
+    releasedAt: V.releasedAt.of(doc),
+    updatedAt: V.updatedAt.of(doc),
   };
 }
 

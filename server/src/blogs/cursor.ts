@@ -1,4 +1,11 @@
-import { invalid as invalidValue } from "../platform/domain-error.js";
+import { keysetCursor, readText, readTime } from "../platform/cursor.js";
+import type { EditorListQuery, EditorPosition } from "./editor-list.js";
+import type { TagFilter } from "./tag-filter.js";
+
+/**
+ * The cursors of the two blog lists, each the one cursor codec (platform/cursor.ts) bound to
+ * what its query can change: the consumer list's tag filter, the dashboard list's sort and search.
+ */
 
 /** Position after the last blog of a page: its sort time (ms) and id, the list's sort key. */
 export interface ListPosition {
@@ -6,45 +13,51 @@ export interface ListPosition {
   id: string;
 }
 
-/**
- * `scope` binds the cursor to the list it came from (a tag filter's, blogs/tag-filter.ts): the
- * plain list's cursors have none, and are exactly what they always were.
- */
-export function encodeCursor({ at, id }: ListPosition, scope: string | null = null): string {
-  const parts: unknown[] = scope === null ? [at.getTime(), id] : [at.getTime(), id, scope];
-  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
-}
+const BLOG_ID = /^b_[A-Za-z0-9]{1,64}$/;
+/** A title key (search-terms.ts `titleKeyOf`): far shorter than this bound, as titles are. */
+const readTitleKey = readText(1000);
+
+const consumerCodec = keysetCursor<TagFilter | null>({
+  value: readTime,
+  idPattern: BLOG_ID,
+  base64urlOnly: true,
+  scope: {
+    of: (tags) => tags?.scope ?? null,
+    refusal:
+      "Invalid query parameter cursor: pass a nextCursor unchanged, with the same tag values as the request that returned it.",
+  },
+});
 
 /**
- * Anything that is not a cursor this server produced for this `scope` is invalid; the message
- * names the parameter (and, for a cursor of another tag set, says so).
+ * The consumer list's cursors (openapi.yaml, "Tags": a `nextCursor` is bound to its tag set).
+ * The plain list's cursors have no scope, and are exactly what they always were. Positions keep
+ * their `at`, as the store's pages and the changes feed's tokens hold them.
  */
-export function decodeCursor(cursor: string, scope: string | null = null): ListPosition {
-  const invalid = () =>
-    invalidValue("Invalid query parameter cursor: pass a nextCursor unchanged.");
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length < 2 || parsed.length > 3) throw invalid();
-  const [millis, id, boundTo = null] = parsed as unknown[];
-  if (
-    typeof millis !== "number" ||
-    !Number.isSafeInteger(millis) ||
-    millis < 0 ||
-    typeof id !== "string" ||
-    !/^b_[A-Za-z0-9]{1,64}$/.test(id)
-  ) {
-    throw invalid();
-  }
-  if (parsed.length === 3 && typeof boundTo !== "string") throw invalid();
-  if (boundTo !== scope) {
-    throw invalidValue(
-      "Invalid query parameter cursor: pass a nextCursor unchanged, with the same tag values as the request that returned it.",
-    );
-  }
-  return { at: new Date(millis), id };
-}
+export const listCursor = {
+  encode: ({ at, id }: ListPosition, tags: TagFilter | null): string =>
+    consumerCodec.encode({ value: at, id }, tags),
+
+  decode(cursor: string, tags: TagFilter | null): ListPosition {
+    const { value, id } = consumerCodec.decode(cursor, tags);
+    return { at: value, id };
+  },
+};
+
+/**
+ * The dashboard list's cursors (admin.yaml `listAdminBlogs`): the sort value is a time, or the
+ * title key for the title order, and the cursor is bound to the sort and the search's words.
+ * The newest-first list without a search has no scope: its cursors are exactly what they were
+ * before sorts and search existed.
+ */
+export const editorCursor = keysetCursor<EditorListQuery, EditorPosition["value"]>({
+  valueFor: ({ sort }) => (sort === "title" ? readTitleKey : readTime),
+  idPattern: BLOG_ID,
+  scope: {
+    of: ({ sort, search }) =>
+      sort === "newest" && search === null
+        ? null
+        : `${sort}${search === null ? "" : `~${search.scope}`}`,
+    refusal:
+      "Invalid query parameter cursor: it belongs to another sort or q; pass a nextCursor with the same sort and q as the request that returned it.",
+  },
+});

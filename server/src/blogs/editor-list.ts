@@ -1,6 +1,5 @@
 import type { Collection, Filter, Sort } from "mongodb";
 import type { BlogDoc } from "../platform/db/collections.js";
-import { invalid } from "../platform/domain-error.js";
 import type { BlogSearch } from "./search-terms.js";
 
 /** The admin list's orders (openapi/admin.yaml `listAdminBlogs`, `sort`). */
@@ -24,48 +23,6 @@ export interface EditorListQuery {
   status: "draft" | "released" | undefined;
   sort: EditorSort;
   search: BlogSearch | null;
-}
-
-/**
- * What a cursor is bound to: the sort and the search's words. None for the newest-first list
- * without a search, whose cursors are exactly what they were before sorts and search existed.
- */
-const scopeOf = ({ sort, search }: EditorListQuery): string | null =>
-  sort === "newest" && search === null
-    ? null
-    : `${sort}${search === null ? "" : `~${search.scope}`}`;
-
-export function encodeEditorCursor(query: EditorListQuery, { value, id }: EditorPosition): string {
-  const scope = scopeOf(query);
-  const v = value instanceof Date ? value.getTime() : value;
-  const parts: unknown[] = scope === null ? [v, id] : [v, id, scope];
-  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
-}
-
-/** A cursor this server made for this sort and search, else a 400 that says which. */
-export function decodeEditorCursor(query: EditorListQuery, cursor: string): EditorPosition {
-  const bad = () => invalid("Invalid query parameter cursor: pass a nextCursor unchanged.");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(parsed) || parsed.length < 2 || parsed.length > 3) throw bad();
-  const [v, id, scope = null] = parsed as unknown[];
-  if (typeof id !== "string" || !/^b_[A-Za-z0-9]{1,64}$/.test(id)) throw bad();
-  if (parsed.length === 3 && typeof scope !== "string") throw bad();
-  if (scope !== scopeOf(query)) {
-    throw invalid(
-      "Invalid query parameter cursor: it belongs to another sort or q; pass a nextCursor with the same sort and q as the request that returned it.",
-    );
-  }
-  if (query.sort === "title") {
-    if (typeof v !== "string" || v.length > 1000) throw bad();
-    return { value: v, id };
-  }
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw bad();
-  return { value: new Date(v), id };
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { hashKey, isWellFormedKey } from "../keys/key-format.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import type { ApiKeyDoc } from "../platform/db/collections.js";
-import { unauthorized } from "../platform/http/errors.js";
+import { HttpError, INTERNAL_ERROR_MESSAGE, unauthorized } from "../platform/http/errors.js";
 import type { RejectionReason } from "../platform/metrics/metrics.js";
 
 declare global {
@@ -56,4 +56,11 @@ export function authenticate(
     });
     next();
   };
+}
+
+/** The workspace of the request's key, as `authenticate` found it; a 500 if it did not run. */
+export function requestWorkspace(res: Response): string {
+  const { workspaceId } = res.locals;
+  if (workspaceId === undefined) throw new HttpError(500, INTERNAL_ERROR_MESSAGE);
+  return workspaceId;
 }

@@ -1,7 +1,16 @@
 import { TAG_MAX_LENGTH } from "@pressroom/tag-rule";
-import type { RequestHandler } from "express";
-import { parseTagFilter } from "../blogs/tag-filter.js";
+import type { RequestHandler, Response } from "express";
+import { parseTagFilter, type TagFilter } from "../blogs/tag-filter.js";
 import { badRequest } from "../platform/http/errors.js";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** The request's `tag` filter (null: none), parsed once by `tagQueryChecked`. */
+      tagFilter?: TagFilter | null;
+    }
+  }
+}
 
 /**
  * Runs before the spec's validator on listBlogs, as `unknownFieldsNamed` does for `fields`:
@@ -12,18 +21,40 @@ import { badRequest } from "../platform/http/errors.js";
  *   the tag rule's message, naming the character or telling the normal form, rather than the
  *   pattern's. Values outside the spec's other bounds (empty, too long, too many) are left to
  *   the validator.
+ * The filter it parses is the request's (`requestTagFilter`): the handler does not parse again.
+ * It is kept only when it is made of every value sent; otherwise the validator refuses the
+ * request anyway.
  */
-export const tagQueryChecked: RequestHandler = (req, _res, next) => {
+export const tagQueryChecked: RequestHandler = (req, res, next) => {
   const bracketed = Object.keys(req.query).find((name) => name.startsWith("tag["));
   if (bracketed !== undefined) {
     next(badRequest(`Unknown query parameter ${bracketed}: repeat tag=… once for each tag.`));
     return;
   }
   const sent: unknown = req.query.tag;
+  if (sent === undefined) {
+    res.locals.tagFilter = null;
+    next();
+    return;
+  }
   const values = typeof sent === "string" ? [sent] : Array.isArray(sent) ? sent : [];
   const checkable = values.filter(
     (v): v is string => typeof v === "string" && v !== "" && [...v].length <= TAG_MAX_LENGTH,
   );
-  if (checkable.length > 0) parseTagFilter(checkable);
+  if (checkable.length > 0) {
+    const filter = parseTagFilter(checkable);
+    if (checkable.length === values.length) res.locals.tagFilter = filter;
+  }
   next();
 };
+
+/**
+ * The tag filter `tagQueryChecked` parsed for this request. When it parsed no filter for the
+ * values sent, the spec's validator refused the request before any handler: missing here means
+ * the middleware did not run before the handler, a wiring bug (500), never the client's.
+ */
+export function requestTagFilter(res: Response): TagFilter | null {
+  const filter = res.locals.tagFilter;
+  if (filter === undefined) throw new Error("tagQueryChecked did not parse this request's tag.");
+  return filter;
+}

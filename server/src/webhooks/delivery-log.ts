@@ -1,4 +1,4 @@
-import { timeIdCursor } from "../platform/cursor.js";
+import { keysetCursor, readTime } from "../platform/cursor.js";
 import type {
   Collections,
   WebhookAttemptDoc,
@@ -6,7 +6,10 @@ import type {
 } from "../platform/db/collections.js";
 
 /** A delivery-log page's cursor: its last delivery's `createdAt` and id. */
-const cursors = timeIdCursor(/^dlv_[A-Za-z0-9]{1,60}$/);
+export const deliveryCursor = keysetCursor({
+  value: readTime,
+  idPattern: /^dlv_[A-Za-z0-9]{1,60}$/,
+});
 
 /** The spec's cap on attempts shown per delivery (`WebhookDelivery.attempts` maxItems). */
 const MAX_ATTEMPTS_SHOWN = 20;
@@ -51,15 +54,15 @@ export function deliveryLog({
   return {
     /** Newest first; `cursor` is a page's `nextCursor`. */
     async page(endpointId: string, limit: number, cursor?: string): Promise<DeliveryLogPage> {
-      const after = cursor === undefined ? null : cursors.decode(cursor);
+      const after = cursor === undefined ? null : deliveryCursor.decode(cursor);
       const filter =
         after === null
           ? { endpointId }
           : {
               endpointId,
               $or: [
-                { createdAt: { $lt: after.at } },
-                { createdAt: after.at, _id: { $lt: after.id } },
+                { createdAt: { $lt: after.value } },
+                { createdAt: after.value, _id: { $lt: after.id } },
               ],
             };
       const docs = await webhookDeliveries
@@ -77,7 +80,7 @@ export function deliveryLog({
         })),
         nextCursor:
           docs.length > limit && last !== undefined
-            ? cursors.encode({ at: last.createdAt, id: last._id })
+            ? deliveryCursor.encode({ value: last.createdAt, id: last._id })
             : null,
       };
     },

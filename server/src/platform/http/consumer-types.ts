@@ -1,18 +1,54 @@
-/** Shapes of the consumer API, generated from openapi/openapi.yaml. Never written by hand. */
+/**
+ * Shapes of the consumer API, generated from openapi/openapi.yaml, and `ConsumerHandler`, the type
+ * of a handler of one of its operations (as admin-types.ts has `AdminHandler` for admin.yaml).
+ * Never written by hand: a change of the spec changes these, and the compiler then points at
+ * every handler and view it breaks.
+ */
+import type { RequestHandler } from "express";
 import type { components, operations } from "../../../../openapi/generated/consumer.js";
 
 export type { paths } from "../../../../openapi/generated/consumer.js";
-export type Blog = components["schemas"]["Blog"];
-export type BlogList = components["schemas"]["BlogList"];
-export type PartialBlog = components["schemas"]["PartialBlog"];
-export type PartialBlogList = components["schemas"]["PartialBlogList"];
-export type TagList = components["schemas"]["TagList"];
-export type ErrorBody = components["schemas"]["Error"];
-export type ListBlogsQuery = NonNullable<operations["listBlogs"]["parameters"]["query"]>;
-export type GetBlogParams = operations["getBlog"]["parameters"]["path"];
-export type GetBlogQuery = NonNullable<operations["getBlog"]["parameters"]["query"]>;
-export type GetBlogBySlugParams = operations["getBlogBySlug"]["parameters"]["path"];
-export type GetBlogBySlugQuery = NonNullable<operations["getBlogBySlug"]["parameters"]["query"]>;
-export type ChangePage = components["schemas"]["ChangePage"];
-export type Change = components["schemas"]["Change"];
-export type ListChangesQuery = NonNullable<operations["listChanges"]["parameters"]["query"]>;
+
+type Schemas = components["schemas"];
+export type Blog = Schemas["Blog"];
+export type BlogList = Schemas["BlogList"];
+export type PartialBlog = Schemas["PartialBlog"];
+export type PartialBlogList = Schemas["PartialBlogList"];
+export type TagList = Schemas["TagList"];
+export type ErrorBody = Schemas["Error"];
+export type ChangePage = Schemas["ChangePage"];
+export type Change = Schemas["Change"];
+
+/** An operation of openapi.yaml, by its operationId. */
+export type ConsumerOperation = keyof operations;
+
+/** `T`, or `Otherwise` when `T` is never (the spec has none: no path parameters, no query…). */
+type OrElse<T, Otherwise> = [T] extends [never] ? Otherwise : T;
+type JsonContent<R> = R extends { content: { "application/json": infer Body } } ? Body : never;
+type Responses<K extends ConsumerOperation> = operations[K]["responses"];
+
+/** The path parameters of operation `K`. */
+export type ConsumerParams<K extends ConsumerOperation> = OrElse<
+  NonNullable<operations[K]["parameters"]["path"]>,
+  Record<string, never>
+>;
+/** The query parameters of operation `K` (validated and coerced by the spec's validator). */
+export type ConsumerQuery<K extends ConsumerOperation> = OrElse<
+  NonNullable<operations[K]["parameters"]["query"]>,
+  Record<string, never>
+>;
+/** The JSON body of operation `K`'s 200 answer. */
+export type ConsumerResponseBody<K extends ConsumerOperation> = JsonContent<
+  Responses<K>[Extract<keyof Responses<K>, 200>]
+>;
+
+/**
+ * A handler of operation `K`: `req.params`, `req.query` and `res.json` typed by the spec, as
+ * `ConsumerHandler<"listBlogs">`. The consumer API takes no request bodies.
+ */
+export type ConsumerHandler<K extends ConsumerOperation> = RequestHandler<
+  ConsumerParams<K>,
+  ConsumerResponseBody<K>,
+  never,
+  ConsumerQuery<K>
+>;

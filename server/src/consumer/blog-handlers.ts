@@ -1,0 +1,123 @@
+import type { Request, Response } from "express";
+import type { BlogLocator } from "../blogs/blog-reads.js";
+import { toBlog, validatorOf } from "../blogs/blog-view.js";
+import type { BlogsStore } from "../blogs/blogs-store.js";
+import { type ListPosition, listCursor } from "../blogs/cursor.js";
+import { type FieldSelection, toPartialBlog } from "../blogs/field-selection.js";
+import type { TagFilter } from "../blogs/tag-filter.js";
+import { notFound } from "../platform/domain-error.js";
+import { notModified, validatorEtag } from "../platform/http/conditional.js";
+import type {
+  BlogList,
+  ConsumerHandler,
+  ConsumerResponseBody,
+  PartialBlogList,
+} from "../platform/http/consumer-types.js";
+import { requestWorkspace } from "./authenticate.js";
+import { requestTagFilter } from "./tag-query.js";
+import { requestFields } from "./unknown-fields.js";
+
+const DEFAULT_LIMIT = 20;
+
+// ETags are derived from the blogs' validators (id, revision, times — blog-view.ts), not from
+// the body: a conditional request reads only those fields, and an unchanged page or blog
+// answers 304 without its content ever leaving the database. A page's tag covers its blogs in
+// order and whether more follow, which is everything its body (data, nextCursor) is made of.
+// A `fields` selection is another representation of the same blogs: its canonical key (names
+// in the spec's order, each once) joins the kind, so each set has its own tags; the whole Blog
+// (no `fields`, or all of them) keeps the kinds it always had, hence the same ETags.
+// A tag set (canonical: distinct, in code point order) is likewise its own representation.
+const kindOf = (kind: string, fields: FieldSelection | null, tags: TagFilter | null = null) =>
+  `${kind}${tags === null ? "" : `;tags=${tags.key}`}${fields === null ? "" : `;fields=${fields.key}`}`;
+const pageEtag = (
+  page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown },
+  fields: FieldSelection | null,
+  tags: TagFilter | null,
+) =>
+  validatorEtag(
+    kindOf(page.next === null ? "list-last" : "list-more", fields, tags),
+    page.blogs.map(validatorOf),
+  );
+const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
+  validatorEtag(kindOf("blog", fields), [validatorOf(doc)]);
+const nextCursorOf = (page: { next: ListPosition | null }, tags: TagFilter | null) =>
+  page.next === null ? null : listCursor.encode(page.next, tags);
+
+/** listBlogs, getBlog and getBlogBySlug (openapi.yaml): the released blogs of the key's workspace. */
+export function blogHandlers(blogs: BlogsStore) {
+  const listBlogs: ConsumerHandler<"listBlogs"> = async (req, res) => {
+    const workspaceId = requestWorkspace(res);
+    const limit = req.query.limit ?? DEFAULT_LIMIT;
+    const tags = requestTagFilter(res);
+    const after = req.query.cursor === undefined ? null : listCursor.decode(req.query.cursor, tags);
+    const fields = requestFields(res);
+    const tagList = tags?.tags ?? null;
+    const ifNoneMatch = req.get("if-none-match");
+    if (ifNoneMatch !== undefined) {
+      const current = await blogs.listReleasedValidators(workspaceId, limit, after, tagList);
+      if (notModified(ifNoneMatch, res, pageEtag(current, fields, tags))) return;
+    }
+    if (fields === null) {
+      const page = await blogs.listReleased(workspaceId, limit, after, tagList);
+      res.setHeader("ETag", pageEtag(page, null, tags));
+      res.json({
+        data: page.blogs.map(toBlog),
+        nextCursor: nextCursorOf(page, tags),
+      } satisfies BlogList);
+      return;
+    }
+    const page = await blogs.listReleasedProjected(
+      workspaceId,
+      limit,
+      after,
+      fields.projection,
+      tagList,
+    );
+    res.setHeader("ETag", pageEtag(page, fields, tags));
+    res.json({
+      data: page.blogs.map((doc) => toPartialBlog(doc, fields)),
+      nextCursor: nextCursorOf(page, tags),
+    } satisfies PartialBlogList);
+  };
+
+  /**
+   * One released blog, by ID or by slug: both operations are this one path (read, checks,
+   * `fields`, ETag, 304, 404), so their bodies, tags and "not found" answers cannot drift apart.
+   * A blog has one ETag per field set, whichever way it is named.
+   */
+  const sendReleasedBlog = async (
+    req: Request,
+    res: Response<ConsumerResponseBody<"getBlog" | "getBlogBySlug">>,
+    at: BlogLocator,
+  ): Promise<void> => {
+    const workspaceId = requestWorkspace(res);
+    const fields = requestFields(res);
+    const ifNoneMatch = req.get("if-none-match");
+    if (ifNoneMatch !== undefined) {
+      const current = await blogs.getReleasedValidator(workspaceId, at);
+      if (current === null) throw notFound("Blog not found.");
+      if (notModified(ifNoneMatch, res, blogEtag(current, fields))) return;
+    }
+    if (fields === null) {
+      const doc = await blogs.getReleased(workspaceId, at);
+      if (doc === null) throw notFound("Blog not found.");
+      res.setHeader("ETag", blogEtag(doc, null));
+      res.json(toBlog(doc));
+      return;
+    }
+    const doc = await blogs.getReleasedProjected(workspaceId, at, fields.projection);
+    if (doc === null) throw notFound("Blog not found.");
+    res.setHeader("ETag", blogEtag(doc, fields));
+    res.json(toPartialBlog(doc, fields));
+  };
+
+  const getBlog: ConsumerHandler<"getBlog"> = (req, res) =>
+    sendReleasedBlog(req, res, { id: req.params.blogId });
+
+  // Three segments, never matched by "/blogs/:blogId" (a parameter never spans a "/"); the
+  // validator has already refused a slug outside the spec's `Slug` rule with 400.
+  const getBlogBySlug: ConsumerHandler<"getBlogBySlug"> = (req, res) =>
+    sendReleasedBlog(req, res, { slug: req.params.slug });
+
+  return { listBlogs, getBlog, getBlogBySlug };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { BLOG_FIELDS, BLOG_VIEW, toBlog } from "../../server/src/blogs/blog-view.js";
+import {
+  type ProjectedBlogDoc,
+  parseFields,
+  toPartialBlog,
+} from "../../server/src/blogs/field-selection.js";
+import type { BlogDoc } from "../../server/src/platform/db/collections.js";
+
+// The consumer `Blog` has one definition (server/src/blogs/blog-view.ts, BLOG_VIEW): the whole
+// blog, a `fields` selection and its projection are all made from it (openapi.yaml, "Choosing
+// fields": "Each property, when present, is exactly the Blog property of the same name; the keys
+// come in the Blog schema's order").
+
+const doc: BlogDoc = {
+  _id: "b_7KcXw2Qm9TfL3pZa",
+  workspaceId: "ws_1",
+  status: "released",
+  slug: "spring-release-notes",
+  title: "Spring <release> notes",
+  excerpt: "Everything that shipped & more.",
+  bodyMarkdown: "# Spring\n\nText.",
+  bodyHtml: "<h1>Spring</h1>\n<p>Text.</p>\n",
+  tags: ["release-notes", "product"],
+  authorName: "Ada Lovelace",
+  coverImageUrl: null,
+  createdAt: new Date("2026-01-01T00:00:00Z"),
+  updatedAt: new Date("2026-01-03T00:00:00Z"),
+  releasedAt: new Date("2026-01-02T00:00:00Z"),
+  removedAt: null,
+  revision: "r1",
+  searchTerms: ["spring"],
+  titleKey: "spring release notes",
+};
+
+const project = (fields: Readonly<Record<string, 1>>): ProjectedBlogDoc => {
+  const read: Record<string, unknown> = { _id: doc._id, updatedAt: doc.updatedAt };
+  read.releasedAt = doc.releasedAt;
+  for (const name of Object.keys(fields)) read[name] = doc[name as keyof BlogDoc];
+  return read as ProjectedBlogDoc;
+};
+
+describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
+  it("toBlog sends every property, as before, in the Blog schema's order", () => {
+    const blog = toBlog(doc);
+    expect(Object.keys(blog)).toEqual([...BLOG_FIELDS]);
+    expect(JSON.stringify(blog)).toBe(
+      '{"id":"b_7KcXw2Qm9TfL3pZa","slug":"spring-release-notes","title":"Spring <release> notes",' +
+        '"excerpt":"Everything that shipped & more.","bodyMarkdown":"# Spring\\n\\nText.",' +
+        '"bodyHtml":"<h1>Spring</h1>\\n<p>Text.</p>\\n","tags":["release-notes","product"],' +
+        '"authorName":"Ada Lovelace","coverImageUrl":null,"releasedAt":"2026-01-02T00:00:00.000Z",' +
+        '"updatedAt":"2026-01-03T00:00:00.000Z"}',
+    );
+  });
+
+  it("a blog never released is sent with its updatedAt as releasedAt", () => {
+    expect(toBlog({ ...doc, releasedAt: null }).releasedAt).toBe("2026-01-03T00:00:00.000Z");
+  });
+
+  it("each selected property is exactly the whole Blog's, read from its projection alone", () => {
+    const whole = toBlog(doc);
+    for (const name of BLOG_FIELDS) {
+      const selection = parseFields(name);
+      if (selection === null) throw new Error("a single name is a selection");
+      const partial = toPartialBlog(project(selection.projection), selection);
+      expect(partial).toEqual({ id: whole.id, [name]: whole[name] });
+      expect(Object.keys(selection.projection).sort()).toEqual(
+        [...new Set([...BLOG_VIEW.id.stored, ...BLOG_VIEW[name].stored])].sort(),
+      );
+    }
+  });
+
+  it("every property but one is the whole Blog less that one, in the same order", () => {
+    for (const left of BLOG_FIELDS.filter((name) => name !== "id")) {
+      const selection = parseFields(BLOG_FIELDS.filter((name) => name !== left).join(","));
+      if (selection === null) throw new Error("not every name");
+      const { [left]: _left, ...rest } = toBlog(doc);
+      expect(JSON.stringify(toPartialBlog(project(selection.projection), selection))).toBe(
+        JSON.stringify(rest),
+      );
+    }
+  });
+
+  it("a projection that missed a stored field is a bug (500), never a property left out", () => {
+    const selection = parseFields("id,title");
+    if (selection === null) throw new Error("a selection");
+    expect(() => toPartialBlog(project({}), selection)).toThrow("Blog field title was not read.");
+  });
+});
