@@ -38,11 +38,17 @@ export interface AuditPage {
   readonly nextCursor: string | null;
 }
 
+/** A workspace's audit log: what is recorded, and its pages for the dashboard. */
+export interface AuditStore extends AuditLog {
+  /** Newest first; `cursor` is a page's `nextCursor`. */
+  page(workspaceId: string, limit: number, cursor?: string): Promise<AuditPage>;
+}
+
 /**
  * The `audit` collection: entries are only ever inserted (never updated), so they need no
  * transaction; a page is one index range of `{workspaceId, at desc, _id desc}` (keyset, no skip).
  */
-export function auditLog({ audit }: Collections, now: () => number = Date.now) {
+export function auditLog({ audit }: Collections, now: () => number = Date.now): AuditStore {
   return {
     async record(entry: AuditRecord): Promise<void> {
       const doc: AuditEntryDoc = {
@@ -62,7 +68,6 @@ export function auditLog({ audit }: Collections, now: () => number = Date.now) {
       }
     },
 
-    /** Newest first; `cursor` is a page's `nextCursor`. */
     async page(workspaceId: string, limit: number, cursor?: string): Promise<AuditPage> {
       const after = cursor === undefined ? null : auditCursor.decode(cursor);
       const filter =
@@ -87,5 +92,3 @@ export function auditLog({ audit }: Collections, now: () => number = Date.now) {
     },
   };
 }
-
-export type AuditStore = ReturnType<typeof auditLog>;

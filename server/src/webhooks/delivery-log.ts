@@ -25,6 +25,14 @@ export interface DeliveryLogPage {
   readonly nextCursor: string | null;
 }
 
+/** Each webhook endpoint's delivery log, as the dashboard reads it. */
+export interface DeliveryLog {
+  /** Newest first; `cursor` is a page's `nextCursor`. */
+  page(endpointId: string, limit: number, cursor?: string): Promise<DeliveryLogPage>;
+  /** One delivery of the endpoint with its attempts; null when it is not this endpoint's. */
+  one(endpointId: string, deliveryId: string): Promise<DeliveryLogEntry | null>;
+}
+
 /**
  * An endpoint's delivery log, newest first: a page is one range of the index
  * `{endpointId, createdAt desc, _id desc}` (keyset, no skip), and the page's attempts one query
@@ -33,7 +41,7 @@ export interface DeliveryLogPage {
 export function deliveryLog({
   webhookDeliveries,
   webhookAttempts,
-}: Pick<Collections, "webhookDeliveries" | "webhookAttempts">) {
+}: Pick<Collections, "webhookDeliveries" | "webhookAttempts">): DeliveryLog {
   const attemptsOf = async (
     deliveries: readonly WebhookDeliveryDoc[],
   ): Promise<Map<string, WebhookAttemptDoc[]>> => {
@@ -52,7 +60,6 @@ export function deliveryLog({
   };
 
   return {
-    /** Newest first; `cursor` is a page's `nextCursor`. */
     async page(endpointId: string, limit: number, cursor?: string): Promise<DeliveryLogPage> {
       const after = cursor === undefined ? null : deliveryCursor.decode(cursor);
       const filter =
@@ -85,7 +92,6 @@ export function deliveryLog({
       };
     },
 
-    /** One delivery of the endpoint with its attempts; null when it is not this endpoint's. */
     async one(endpointId: string, deliveryId: string): Promise<DeliveryLogEntry | null> {
       const delivery = await webhookDeliveries.findOne({ _id: deliveryId });
       if (delivery === null || delivery.endpointId !== endpointId) return null;
@@ -94,5 +100,3 @@ export function deliveryLog({
     },
   };
 }
-
-export type DeliveryLog = ReturnType<typeof deliveryLog>;

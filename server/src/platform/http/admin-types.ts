@@ -5,6 +5,7 @@
  */
 import type { RequestHandler } from "express";
 import type { components, operations } from "../../../../openapi/generated/admin.js";
+import type { PathParamsOf, QueryOf, RequestBodyOf, ResponseBodyOf } from "./spec-types.js";
 
 type Schemas = components["schemas"];
 export type AdminBlog = Schemas["AdminBlog"];
@@ -22,30 +23,16 @@ export type WebhookAttempt = Schemas["WebhookAttempt"];
 /** An operation of admin.yaml, by its operationId. */
 export type AdminOperation = keyof operations;
 
-/** `T`, or `Otherwise` when `T` is never (the spec has none: no path parameters, no body…). */
-type OrElse<T, Otherwise> = [T] extends [never] ? Otherwise : T;
-type JsonContent<R> = R extends { content: { "application/json": infer Body } } ? Body : never;
-type Responses<K extends AdminOperation> = operations[K]["responses"];
-type SuccessStatus<K extends AdminOperation> = Extract<keyof Responses<K>, 200 | 201 | 202>;
-
 /** The path parameters of operation `K`. */
-export type AdminParams<K extends AdminOperation> = OrElse<
-  NonNullable<operations[K]["parameters"]["path"]>,
-  Record<string, never>
->;
+export type AdminParams<K extends AdminOperation> = PathParamsOf<operations[K]>;
 /** The query parameters of operation `K` (validated and coerced by the spec's validator). */
-export type AdminQuery<K extends AdminOperation> = OrElse<
-  NonNullable<operations[K]["parameters"]["query"]>,
-  Record<string, never>
->;
+export type AdminQuery<K extends AdminOperation> = QueryOf<operations[K]>;
 /** The JSON request body of operation `K`; undefined for operations without one. */
-export type AdminRequestBody<K extends AdminOperation> = OrElse<
-  JsonContent<NonNullable<operations[K]["requestBody"]>>,
-  undefined
->;
+export type AdminRequestBody<K extends AdminOperation> = RequestBodyOf<operations[K]>;
 /** The JSON body of operation `K`'s success answers (200, 201, 202); never for 204 only. */
-export type AdminResponseBody<K extends AdminOperation> = JsonContent<
-  Responses<K>[SuccessStatus<K>]
+export type AdminResponseBody<K extends AdminOperation> = ResponseBodyOf<
+  operations[K],
+  200 | 201 | 202
 >;
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { RequestHandler } from "express";
 import type { components, operations } from "../../../../openapi/generated/consumer.js";
+import type { PathParamsOf, QueryOf, ResponseBodyOf } from "./spec-types.js";
 
 export type { paths } from "../../../../openapi/generated/consumer.js";
 
@@ -22,25 +23,12 @@ export type Change = Schemas["Change"];
 /** An operation of openapi.yaml, by its operationId. */
 export type ConsumerOperation = keyof operations;
 
-/** `T`, or `Otherwise` when `T` is never (the spec has none: no path parameters, no query…). */
-type OrElse<T, Otherwise> = [T] extends [never] ? Otherwise : T;
-type JsonContent<R> = R extends { content: { "application/json": infer Body } } ? Body : never;
-type Responses<K extends ConsumerOperation> = operations[K]["responses"];
-
 /** The path parameters of operation `K`. */
-export type ConsumerParams<K extends ConsumerOperation> = OrElse<
-  NonNullable<operations[K]["parameters"]["path"]>,
-  Record<string, never>
->;
+export type ConsumerParams<K extends ConsumerOperation> = PathParamsOf<operations[K]>;
 /** The query parameters of operation `K` (validated and coerced by the spec's validator). */
-export type ConsumerQuery<K extends ConsumerOperation> = OrElse<
-  NonNullable<operations[K]["parameters"]["query"]>,
-  Record<string, never>
->;
+export type ConsumerQuery<K extends ConsumerOperation> = QueryOf<operations[K]>;
 /** The JSON body of operation `K`'s 200 answer. */
-export type ConsumerResponseBody<K extends ConsumerOperation> = JsonContent<
-  Responses<K>[Extract<keyof Responses<K>, 200>]
->;
+export type ConsumerResponseBody<K extends ConsumerOperation> = ResponseBodyOf<operations[K], 200>;
 
 /**
  * A handler of operation `K`: `req.params`, `req.query` and `res.json` typed by the spec, as

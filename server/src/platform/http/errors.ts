@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { DomainError, type DomainErrorCode } from "../domain-error.js";
+import type { ErrorBody } from "./consumer-types.js";
 
 /**
  * An answer the edge itself gives (a bad key, a refused origin, a path outside every route);
@@ -99,7 +100,9 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, next) => {
     if (httpError.status >= 500) res.locals.log.error({ err }, "request failed");
     for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
     res.removeHeader("ETag");
-    res.status(httpError.status).json({ message: httpError.message });
+    // Both specs' `Error` schema: the consumer's and the admin's are the same `{message}`.
+    const body: ErrorBody = { message: httpError.message };
+    res.status(httpError.status).json(body);
   } catch (fault) {
     // Never Express's HTML page (which would show a stack trace outside production).
     res.locals.log.error({ err: fault, cause: err }, "error handler failed");
