@@ -1,5 +1,5 @@
 // What the keys screen says of expiry and limits (README, "API keys"), and the mint dialog's
-// expiry choices: pure functions of dashboard/src/key-text.ts and time.ts.
+// expiry choices: pure functions of dashboard/src/features/keys/key-text.ts and dashboard/src/time.ts.
 import { describe, expect, it } from "vitest";
 import {
   consumerListUrl,
