@@ -1,6 +1,6 @@
-// The platform floor imports no feature (README, "Architecture"): `npm run lint` runs
-// test/tools/check-layers.ts, which fails when a file of server/src/platform imports anything of
-// server/src outside it. Each case runs the real check, as lint does, on a scratch copy of
+// Each floor of server/src imports only its own and those below (README, "Architecture"):
+// `npm run lint` runs test/tools/check-layers.ts, which fails when a file of server/src/platform
+// imports anything of server/src outside it, or a feature imports an edge or a composition file. Each case runs the real check, as lint does, on a scratch copy of
 // server/src with one import added.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,11 +34,11 @@ function checkWith(file: string, line: string) {
   }
 }
 
-describe("the platform floor imports no feature (npm run lint)", () => {
+describe("each floor imports nothing above it (npm run lint)", () => {
   it("passes on the repository's tree", () => {
     const run = check();
     expect(run.stderr).toBe("");
-    expect(run.stdout).toContain("imports nothing above it");
+    expect(run.stdout).toContain("imports a floor above its own");
     expect(run.status).toBe(0);
   });
 
@@ -72,5 +72,32 @@ describe("the platform floor imports no feature (npm run lint)", () => {
     const run = checkWith("server/src/platform/config.ts", 'import "../app.js";');
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("server/src/app.js");
+  });
+
+  it("fails when a feature imports an edge, or the composition root's stores", () => {
+    const edge = checkWith(
+      "server/src/webhooks/retention.ts",
+      'import type { AdminDeps } from "../admin/admin-router.js";',
+    );
+    expect(edge.status).toBe(1);
+    expect(edge.stderr).toContain(
+      "server/src/webhooks/retention.ts: imports ../admin/admin-router.js",
+    );
+    expect(edge.stderr).toContain("a feature imports no edge or composition file");
+    const composition = checkWith(
+      "server/src/blogs/blog-rules.ts",
+      'import type { Stores } from "../stores.js";',
+    );
+    expect(composition.status).toBe(1);
+    expect(composition.stderr).toContain("../stores.js");
+  });
+
+  it("lets an edge import a feature, the platform and the composition root's types", () => {
+    const run = checkWith(
+      "server/src/admin/usage-routes.ts",
+      'import type { Stores } from "../stores.js";\nimport type { BlogDoc } from "../platform/db/collections.js";',
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
   });
 });
