@@ -1,7 +1,7 @@
 import type { KeysStore } from "../keys/keys-store.js";
 import { DAY_MS, floorTo, HOUR_MS, KEEP_DAYS_MS, KEEP_HOURS_MS } from "../limits/usage-buckets.js";
 import type { UsageBucket, UsageStore } from "../limits/usage-store.js";
-import { invalid, notFound } from "../platform/domain-error.js";
+import { invalid } from "../platform/domain-error.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 
 /** The span of buckets a usage request asks for, checked against what is kept. */
@@ -33,14 +33,14 @@ const view = (buckets: UsageBucket[]) =>
 /** Usage of a workspace's keys (limits/usage-store.ts); members may read. */
 export function usageHandlers(
   usage: UsageStore,
-  keys: Pick<KeysStore, "exists">,
+  keys: Pick<KeysStore, "find">,
   now: () => number = Date.now,
 ) {
   const getKeyUsage: AdminHandler<"getKeyUsage"> = async (req, res) => {
     const { workspaceId, keyId } = req.params;
     const unit = req.query.granularity === "hour" ? "h" : "d";
     const { from, to } = usageSpan(req.query, unit, now());
-    if (!(await keys.exists(workspaceId, keyId))) throw notFound("Key not found.");
+    await keys.find(workspaceId, keyId); // 404 when the workspace has no such key
     res.json({
       granularity: unit === "h" ? "hour" : "day",
       from: new Date(from).toISOString(),

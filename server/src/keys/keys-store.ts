@@ -75,8 +75,6 @@ export interface KeysStore {
     rateLimit: RateLimitSetting | null,
     actor?: string | null,
   ): Promise<ApiKeyDoc>;
-  /** Whether the workspace has (or had: revoked and expired count) the key `keyId`. */
-  exists(workspaceId: string, keyId: string): Promise<boolean>;
   /** A workspace's keys, oldest first, revoked and expired ones included. */
   list(workspaceId: string): Promise<ApiKeyDoc[]>;
   /**
@@ -210,10 +208,6 @@ export function keysStore(
         });
         return { ...doc, rateLimit: to };
       });
-    },
-
-    async exists(workspaceId: string, keyId: string): Promise<boolean> {
-      return (await apiKeys.findOne({ keyId, workspaceId }, { projection: { _id: 1 } })) !== null;
     },
 
     list(workspaceId: string): Promise<ApiKeyDoc[]> {
