@@ -615,9 +615,9 @@ type launcher struct {
 	exited chan struct{}
 }
 
-func startLauncher(ctx context.Context, t *testing.T, bin, dir string) *launcher {
+func startLauncher(ctx context.Context, t *testing.T, bin, dir string, flags ...string) *launcher {
 	t.Helper()
-	cmd := exec.Command(bin, "-listen", "127.0.0.1:0", "-data-dir", dir, "-exit-on-stdin-close")
+	cmd := exec.Command(bin, append([]string{"-listen", "127.0.0.1:0", "-data-dir", dir, "-exit-on-stdin-close"}, flags...)...)
 	stdout := &firstLine{line: make(chan string, 1)}
 	l := &launcher{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = stdout, l.stderr

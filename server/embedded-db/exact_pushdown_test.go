@@ -124,6 +124,7 @@ func startFerret(ctx context.Context, t *testing.T, dir string, exact bool, hand
 		Handler:       "sqlite",
 		SQLiteURL:     "file:" + dir + "/",
 		ExactPushdown: exact,
+		AtomicWrites:  exact, // the launcher's defaults against stock FerretDB
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ func run() int {
 	exitOnStdinClose := flag.Bool("exit-on-stdin-close", false, "shut down when stdin is closed (parent process died)")
 	idIndexEvery := flag.Duration("id-index-interval", time.Second, "how often to add the `_id` path index and the exact pushdown's indexes to new collections (see id_index.go, exact_index.go); 0 turns it off")
 	exactPushdown := flag.Bool("exact-pushdown", true, "answer finds, updates, deletes and counts in SQL where that is exact (our FerretDB patch); false runs stock FerretDB's query path")
+	atomicWrites := flag.Bool("atomic-writes", true, "apply each update, delete and findAndModify statement's read and write in one turn, as MongoDB does (our FerretDB patch); false runs stock FerretDB's read-then-write")
 	backupFrom := flag.String("backup-from", "", "one-shot: copy this database `file` (live or not) consistently to -backup-to, then exit (backup.go)")
 	backupTo := flag.String("backup-to", "", "one-shot: where -backup-from's copy goes (`file`; refused if it exists, unless -force)")
 	force := flag.Bool("force", false, "with -backup-to: replace an existing file")
@@ -86,6 +87,7 @@ func run() int {
 		SQLiteURL: sqliteURL.String(),
 
 		ExactPushdown: *exactPushdown,
+		AtomicWrites:  *atomicWrites,
 	})
 	if err != nil {
 		return fail(1, "%v", err)
