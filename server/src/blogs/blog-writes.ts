@@ -3,7 +3,6 @@ import type { BlogDoc, BlogStatus, Collections } from "../platform/db/collection
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict, DomainError, notFound } from "../platform/domain-error.js";
 import { newId } from "../platform/ids.js";
-import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
 import type { BlogReads } from "./blog-reads.js";
 import {
@@ -71,12 +70,6 @@ export function blogWrites(
   /** Told the blog a write queued a webhook event for (the relay's nudge); must not throw. */
   onOutboxEvent: (blogId: string) => void = () => {},
 ): BlogWrites {
-  // The embedded database (FerretDB) applies an update as a read, then a write by `_id`, without
-  // a lock, so two updates whose filters both matched the same version would both win; writing a
-  // blog one at a time per process makes the compare-and-set below exact there too. On MongoDB
-  // the filter alone is atomic across instances.
-  const oneAtATime = keyedQueue();
-
   /**
    * Every write of an existing blog: read its current version ("not found" when removed),
    * derive the changes from it, and store them only if the blog still has the status and
@@ -85,34 +78,36 @@ export function blogWrites(
    * "not found", never in a removed blog brought back; a conflict after `MAX_WRITE_ATTEMPTS`
    * lost races in a row.
    */
-  const writeVersion = (
+  const writeVersion = async (
     workspaceId: string,
     blogId: string,
     change: (doc: BlogDoc) => Partial<BlogDoc> | null,
-  ): Promise<BlogDoc> =>
-    oneAtATime(blogId, async () => {
-      for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
-        const doc = await find(workspaceId, blogId);
-        const edit = change(doc);
-        if (edit === null) return doc;
-        // Consumers of the changes feed hear of every write of a blog that is released after
-        // it or was before it, and of no other: the mark goes in with the change itself.
-        const visible = doc.status === "released" || (edit.status ?? doc.status) === "released";
-        // So does the webhook event, into the blog's outbox (webhooks/blog-events.ts).
-        const write = updateWithEvent(doc, visible ? { ...edit, feedPending: true } : edit);
-        const { matchedCount } = await blogs.updateOne(
-          { _id: blogId, workspaceId, status: doc.status, ...versionFilter(doc) },
-          write.update,
-        );
-        if (matchedCount === 1) {
-          if (write.queued) onOutboxEvent(blogId);
-          return { ...doc, ...write.changes };
-        }
-      }
-      throw conflict(
-        "The blog was changed by someone else at the same time; reload it and try again.",
+  ): Promise<BlogDoc> => {
+    // The filter is the compare-and-set: one atomic step on MongoDB and on the embedded database
+    // alike (server/embedded-db/README.md, "Single-document writes are atomic"), so writes of one
+    // blog need no turns, in one process or across instances.
+    for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+      const doc = await find(workspaceId, blogId);
+      const edit = change(doc);
+      if (edit === null) return doc;
+      // Consumers of the changes feed hear of every write of a blog that is released after
+      // it or was before it, and of no other: the mark goes in with the change itself.
+      const visible = doc.status === "released" || (edit.status ?? doc.status) === "released";
+      // So does the webhook event, into the blog's outbox (webhooks/blog-events.ts).
+      const write = updateWithEvent(doc, visible ? { ...edit, feedPending: true } : edit);
+      const { matchedCount } = await blogs.updateOne(
+        { _id: blogId, workspaceId, status: doc.status, ...versionFilter(doc) },
+        write.update,
       );
-    });
+      if (matchedCount === 1) {
+        if (write.queued) onOutboxEvent(blogId);
+        return { ...doc, ...write.changes };
+      }
+    }
+    throw conflict(
+      "The blog was changed by someone else at the same time; reload it and try again.",
+    );
+  };
 
   return {
     async create(workspaceId: string, input: NewBlog): Promise<BlogDoc> {
@@ -208,30 +203,26 @@ export function blogWrites(
       });
     },
 
-    clearFeedPending(
+    async clearFeedPending(
       workspaceId: string,
       version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
     ): Promise<boolean> {
-      return oneAtATime(version._id, async () => {
-        const { matchedCount } = await blogs.updateOne(
-          { _id: version._id, workspaceId, feedPending: true, ...versionFilter(version) },
-          { $set: { feedPending: false } },
-        );
-        return matchedCount === 1;
-      });
+      const { matchedCount } = await blogs.updateOne(
+        { _id: version._id, workspaceId, feedPending: true, ...versionFilter(version) },
+        { $set: { feedPending: false } },
+      );
+      return matchedCount === 1;
     },
 
-    clearWebhookOutbox(
+    async clearWebhookOutbox(
       workspaceId: string,
       version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
     ): Promise<boolean> {
-      return oneAtATime(version._id, async () => {
-        const { matchedCount } = await blogs.updateOne(
-          { _id: version._id, workspaceId, webhookPending: true, ...versionFilter(version) },
-          { $set: { webhookOutbox: [], webhookPending: false } },
-        );
-        return matchedCount === 1;
-      });
+      const { matchedCount } = await blogs.updateOne(
+        { _id: version._id, workspaceId, webhookPending: true, ...versionFilter(version) },
+        { $set: { webhookOutbox: [], webhookPending: false } },
+      );
+      return matchedCount === 1;
     },
 
     async preview(
