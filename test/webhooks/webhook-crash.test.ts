@@ -92,7 +92,7 @@ describe("happy: an event survives a kill between the blog write and its deliver
     expect(ofBlog(a).map(typeOf)).toEqual(["blog.released", "blog.updated", "blog.unreleased"]);
     expect(ofBlog(b).map(typeOf)).toEqual(["blog.released", "blog.removed"]);
     expect(receiver.received.every((r) => verifies(secret, r))).toBe(true);
-    // The writer is gone: the outbox is emptied by the next server once abandoned (5 s old).
+    // The writer is gone: the next server relays and empties its outboxes.
     await waitFor(
       "the outboxes emptied",
       async () => (await c.blogs.countDocuments({ workspaceId: ws, webhookPending: true })) === 0,

@@ -14,11 +14,6 @@ import { deliveryIdOf } from "./signing.js";
 
 /** How often every instance looks for outboxes left by other instances, the CLI, or a crash. */
 export const RELAY_SWEEP_MS = 1000;
-/**
- * An outbox whose newest event is older than this is emptied by whichever instance finds it;
- * a younger one only by the instance that wrote it (see `outboxRelay`).
- */
-export const ORPHAN_AFTER_MS = 5000;
 /** Blogs with waiting events read per query. */
 const BATCH = 100;
 
@@ -30,7 +25,7 @@ type PendingBlog = Pick<
 export interface RelayDeps {
   readonly collections: Pick<Collections, "blogs" | "webhookEvents" | "webhookDeliveries">;
   readonly endpoints: Pick<EndpointsStore, "subscribers">;
-  /** blog-writes.ts `clearWebhookOutbox`: a compare-and-set taking the blog's turn. */
+  /** blog-writes.ts `clearWebhookOutbox`: a compare-and-set on the version read. */
   readonly clearWebhookOutbox: (
     workspaceId: string,
     version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
@@ -50,7 +45,7 @@ export interface RelayDeps {
 export interface OutboxRelay extends TimerLoop {
   /** One round over every blog with waiting events; returns the deliveries it made. */
   relayOnce(): Promise<number>;
-  /** A blog write of this process queued an event for `blogId`: relay it now. */
+  /** A blog write of this process queued an event: relay it now. */
   wrote(blogId: string): void;
 }
 
@@ -62,18 +57,12 @@ export interface OutboxRelay extends TimerLoop {
  * ids (the event's own, `deliveryIdOf(event, endpoint)`), so a relay cut short by a crash and
  * run again, by this instance or another (every instance sweeps every `RELAY_SWEEP_MS`),
  * creates nothing twice. Emptying the outbox is a compare-and-set on the blog's revision: a
- * write in between keeps every event for the next round.
- *
- * Any instance relays any blog's events (deliveries go out at once), but the outbox of a blog
- * written by another instance is emptied only once its newest event is `ORPHAN_AFTER_MS` old:
- * on the embedded database an update is a read then a write without a lock, so only writes of
- * one process to one blog are exact (they take turns); emptying outboxes the writer has
- * abandoned (it stopped, or lost its compare-and-set) is the rare write from elsewhere.
+ * write in between keeps every event for the next round. That filter is atomic on MongoDB and on
+ * the embedded database alike (server/embedded-db/README.md, "Single-document writes are
+ * atomic"), so any instance relays and empties any blog's outbox, whoever wrote it.
  */
 export function outboxRelay(deps: RelayDeps): OutboxRelay {
   const { blogs, webhookEvents, webhookDeliveries } = deps.collections;
-  /** Blogs this process wrote events for whose outbox it has not emptied yet. */
-  const ownWrites = new Set<string>();
 
   const insertOnce = async <T>(insert: () => Promise<T>): Promise<boolean> => {
     try {
@@ -136,8 +125,6 @@ export function outboxRelay(deps: RelayDeps): OutboxRelay {
   const relayOnce = async (): Promise<number> => {
     let made = 0;
     let afterId = "";
-    const seen = new Set<string>();
-    const ownBefore = [...ownWrites];
     for (;;) {
       const page = await blogs
         .find<PendingBlog>(
@@ -148,21 +135,15 @@ export function outboxRelay(deps: RelayDeps): OutboxRelay {
         .limit(BATCH)
         .toArray();
       for (const blog of page) {
-        seen.add(blog._id);
         const events = [...(blog.webhookOutbox ?? [])].sort((a, b) => a.seq - b.seq);
         for (const event of events) made += await relayEvent(blog, event);
-        // Event times are the writers' wall clocks (blog-writes.ts), hence Date.now here.
-        const newest = events.at(-1)?.at.getTime() ?? 0;
-        if (ownWrites.has(blog._id) || newest < Date.now() - ORPHAN_AFTER_MS) {
-          if (await deps.clearWebhookOutbox(blog.workspaceId, blog)) ownWrites.delete(blog._id);
-        }
+        // A write since this read keeps its events (and these) for the next round.
+        await deps.clearWebhookOutbox(blog.workspaceId, blog);
       }
       const last = page.at(-1);
       if (page.length < BATCH || last === undefined) break;
       afterId = last._id;
     }
-    // Emptied elsewhere meanwhile: nothing left to clear.
-    for (const id of ownBefore) if (!seen.has(id)) ownWrites.delete(id);
     return made;
   };
 
@@ -179,8 +160,7 @@ export function outboxRelay(deps: RelayDeps): OutboxRelay {
   return {
     ...loop,
     relayOnce,
-    wrote(blogId: string): void {
-      ownWrites.add(blogId);
+    wrote(): void {
       loop.nudge();
     },
   };
