@@ -1,6 +1,5 @@
 import type { Collections, InvitationDoc, Role } from "../platform/db/collections.js";
 import { newId } from "../platform/ids.js";
-import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { normalEmail } from "../users/users-store.js";
 import {
   hashInvitationToken,
@@ -53,10 +52,10 @@ export interface InvitationsStore {
 }
 
 /**
- * A link is used by compare-and-set on `acceptedAt` (null → the time of use): on MongoDB one
- * update is atomic, so of two accepts on any instances one wins; on the embedded database an
- * update is a read then a write without a lock, so this process also runs the claims of one
- * invitation one at a time (as blog writes are), and the loser finds `acceptedAt` set.
+ * A link is used by compare-and-set on `acceptedAt` (null → the time of use): one update is
+ * atomic on MongoDB and on the embedded database alike (server/embedded-db/README.md,
+ * "Single-document writes are atomic"), so of two accepts on any instances one wins, and the
+ * loser finds `acceptedAt` set.
  */
 export function invitationsStore(
   { invitations }: Collections,
@@ -64,7 +63,6 @@ export function invitationsStore(
   /** Tests only: holds an accept after its claim, before it joins. */
   afterClaim?: (invitationId: string) => Promise<void>,
 ): InvitationsStore {
-  const serial = keyedQueue();
   return {
     async create(input: NewInvitation): Promise<CreatedInvitation> {
       const { token, tokenHash } = newInvitationToken();
@@ -125,26 +123,21 @@ export function invitationsStore(
       return invitations.findOne({ tokenHash: hashInvitationToken(token) });
     },
 
-    claim(invitationId: string): Promise<Date | null> {
-      return serial(invitationId, async () => {
-        const at = new Date(now());
-        const res = await invitations.updateOne(
-          { _id: invitationId, acceptedAt: null },
-          { $set: { acceptedAt: at } },
-        );
-        return res.modifiedCount === 1 ? at : null;
-      }).then(async (at) => {
-        if (at !== null) await afterClaim?.(invitationId);
-        return at;
-      });
+    async claim(invitationId: string): Promise<Date | null> {
+      const at = new Date(now());
+      const res = await invitations.updateOne(
+        { _id: invitationId, acceptedAt: null },
+        { $set: { acceptedAt: at } },
+      );
+      if (res.modifiedCount !== 1) return null;
+      await afterClaim?.(invitationId);
+      return at;
     },
 
     async release(invitationId: string, claimedAt: Date): Promise<void> {
-      await serial(invitationId, () =>
-        invitations.updateOne(
-          { _id: invitationId, acceptedAt: claimedAt },
-          { $set: { acceptedAt: null } },
-        ),
+      await invitations.updateOne(
+        { _id: invitationId, acceptedAt: claimedAt },
+        { $set: { acceptedAt: null } },
       );
     },
 

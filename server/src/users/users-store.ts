@@ -3,7 +3,6 @@ import type { Collections, UserDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict } from "../platform/domain-error.js";
 import { newId } from "../platform/ids.js";
-import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { hashPassword } from "./passwords.js";
 
 /** An email as accounts are stored and looked up (and sign-in attempts counted) by. */
@@ -40,9 +39,9 @@ export interface UsersStore {
 }
 
 export function usersStore({ users }: Collections): UsersStore {
-  // The embedded database applies an update as a read then a write without a lock: this process
-  // runs one account's session-ending writes one at a time (MongoDB applies each atomically).
-  const serial = keyedQueue();
+  // Session-ending writes are one update each, with the checked hash in its filter: atomic on
+  // MongoDB and on the embedded database (server/embedded-db/README.md, "Single-document writes
+  // are atomic"), so concurrent ones need no turns.
   return {
     async create(input: NewUser): Promise<UserDoc> {
       const doc: UserDoc = {
@@ -63,19 +62,15 @@ export function usersStore({ users }: Collections): UsersStore {
 
     async setPassword(userId: string, checkedHash: string, password: string): Promise<boolean> {
       const passwordHash = await hashPassword(password);
-      return serial(userId, async () => {
-        const res = await users.updateOne(
-          { _id: userId, passwordHash: checkedHash },
-          { $set: { passwordHash }, $inc: { passwordGeneration: 1 } },
-        );
-        return res.modifiedCount === 1;
-      });
+      const res = await users.updateOne(
+        { _id: userId, passwordHash: checkedHash },
+        { $set: { passwordHash }, $inc: { passwordGeneration: 1 } },
+      );
+      return res.modifiedCount === 1;
     },
 
     async endSessions(userId: string): Promise<void> {
-      await serial(userId, () =>
-        users.updateOne({ _id: userId }, { $inc: { passwordGeneration: 1 } }),
-      );
+      await users.updateOne({ _id: userId }, { $inc: { passwordGeneration: 1 } });
     },
 
     findByEmail: (email: string) => users.findOne({ email: normalEmail(email) }),
