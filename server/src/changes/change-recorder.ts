@@ -11,7 +11,7 @@ const PURGE_EVERY_MS = 3_600_000;
 export interface RecorderDeps {
   readonly log: ChangeLog;
   readonly blogs: Pick<BlogReads, "listFeedPending">;
-  /** blog-writes.ts `clearFeedPending`: takes the blog's turn like every write of it. */
+  /** blog-writes.ts `clearFeedPending`: a compare-and-set on the version recorded. */
   readonly clearFeedPending: (
     workspaceId: string,
     version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
@@ -44,9 +44,10 @@ export interface ChangeRecorder {
  * reading the blog at that entry reads the write (or a later one). A crash between append and
  * clear leaves the mark: the blog is recorded twice, which a mirror applies twice, harmlessly.
  *
- * Recordings of one workspace take turns in this process (on the embedded database an update is
- * a read and a write without a lock); across instances the log's numbering and the clearing's
- * compare-and-set keep them exact on MongoDB.
+ * Across instances (and the CLI) the log's numbering and the clearing's compare-and-set keep
+ * recordings exact, on MongoDB and on the embedded database alike (each update is atomic on both).
+ * Recordings of one workspace still take turns in this process, so that its concurrent feed
+ * requests do not append entries for the same marks twice.
  */
 export function changeRecorder(deps: RecorderDeps): ChangeRecorder {
   const oneAtATime = keyedQueue();

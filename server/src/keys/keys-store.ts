@@ -96,9 +96,9 @@ export function keysStore(
   const { audit } = options;
   const clock = options.now ?? Date.now;
   const minLifetimeMs = options.minKeyLifetimeMs ?? MIN_KEY_LIFETIME_MS;
-  // Revoke, roll and limit changes of one key run one at a time in this process: on the
-  // embedded database an update is a read then a write without a lock, so two compare-and-sets
-  // of one key at once could both succeed there (on MongoDB each is atomic, across instances).
+  // Revoke, roll and limit changes of one key run one at a time in this process: each reads the
+  // key, writes, then records an audit entry from what it read, so two at once would record one
+  // change twice (or a limit's "from" wrongly). The writes themselves are atomic on both databases.
   const oneAtATime = keyedQueue();
 
   const find = async (workspaceId: string, keyId: string): Promise<ApiKeyDoc> => {

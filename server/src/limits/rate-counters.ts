@@ -21,9 +21,9 @@ export interface RateCounters {
 
 /**
  * Per key and window, one document per server instance (`_id` = key id / window start /
- * instance id), written by that instance alone — so an update is never lost, even where an
- * update is a read then a write without a lock (the embedded database). A window's total is the
- * sum over its documents: one `_id` range.
+ * instance id), written by that instance alone with `$max` of its own running total — so a write
+ * retried after a timeout counts nothing twice, which a shared `$inc` could. A window's total is
+ * the sum over its documents: one `_id` range.
  */
 export function rateCounters({ rateCounters }: Pick<Collections, "rateCounters">): RateCounters {
   return {

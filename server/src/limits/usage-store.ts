@@ -43,9 +43,9 @@ export interface UsageStore {
  * Written by `$inc` upserts in one batch per flush (usage-recorder.ts). MongoDB applies each
  * atomically, so any number of instances may share a bucket; two instances upserting a new
  * bucket at once may meet a duplicate-key error, and the losing writes are retried once (then
- * they update the document the winner made). On the embedded database an update is a read then
- * a write without a lock: one server process must be its only writer (as for blog writes), or
- * counts of a bucket two processes flush at the same moment can be lost.
+ * they update the document the winner made). The embedded database applies each update
+ * atomically too (server/embedded-db/README.md, "Single-document writes are atomic"), so the
+ * same holds there.
  */
 export function usageStore({ keyUsage }: Pick<Collections, "keyUsage">): UsageStore {
   const operations = (entries: readonly UsageEntry[]): AnyBulkWriteOperation<KeyUsageDoc>[] => {

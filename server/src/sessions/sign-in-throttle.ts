@@ -96,9 +96,8 @@ export interface SignInThrottle {
  * before any password check; otherwise the password is checked, and a failure leaves the record
  * in place.
  *
- * Why this is exact under any concurrency, on MongoDB and on FerretDB (whose `$inc` is a
- * read-modify-write without a lock, so a shared counter would lose increments): inserts of
- * distinct documents are never lost, and an attempt counts only after its own insert is
+ * Why this is exact under any concurrency, on any database (it needs no atomic update at all):
+ * inserts of distinct documents are never lost, and an attempt counts only after its own insert is
  * acknowledged. Of any MAX + 1 attempts let through within one window, the last one inserted
  * counted after all the others' records were in place — records of attempts let through are
  * deleted only by a success or by expiry — so it saw at least MAX + 1 and was refused instead.

@@ -100,8 +100,10 @@ export interface EndpointsStore {
 }
 
 /**
- * Writes of one endpoint take turns in this process (on the embedded database an update is a
- * read and a write without a lock).
+ * Writes of one endpoint take turns in this process: an update and a secret rotation derive their
+ * changes from the endpoint they read (a rotation keeps the secret it replaces as the previous
+ * one), so two at once would lose one of them. Across instances the same two owner actions at
+ * the same moment are not guarded.
  */
 export function endpointsStore(
   { webhookEndpoints, webhookHealth, webhookDeliveries, webhookAttempts }: Collections,
