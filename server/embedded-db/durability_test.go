@@ -4,8 +4,8 @@ package main
 
 // A kill -9 of the launcher in the middle of writes loses no
 // acknowledged write. The test builds the real launcher binary, runs it as a separate process,
-// has several writers insert, update (by `_id`, by the app's compare-and-set filter and by a
-// filter without `_id`) and delete, SIGKILLs the process at a random moment, restarts it on the
+// has several writers, each with a client (and connections) of its own, insert, update (by
+// `_id`, by the app's compare-and-set filter and by a filter without `_id`) and delete, SIGKILLs the process at a random moment, restarts it on the
 // same data directory and compares what it holds with every acknowledged result. An operation
 // in flight at the kill may have happened or not; anything acknowledged must be there.
 //
@@ -75,10 +75,14 @@ func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
 		var wg sync.WaitGroup
 		acked := make(chan struct{}, durabilityWriters)
 		for _, w := range writers {
+			// Each writer has a client of its own (its own connections), as separate processes
+			// would: the launcher's atomic writes and its durability hold whoever sends them.
+			own := connectLauncher(ctx, t, srv.uri)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				w.run(ctx, blogs, &killed, acked)
+				defer func() { _ = own.Disconnect(context.Background()) }()
+				w.run(ctx, own.Database("app").Collection("blogs"), &killed, acked)
 			}()
 		}
 		// The kill comes once every writer is under way, plus the seeded delay: where it lands
