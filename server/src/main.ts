@@ -2,6 +2,7 @@ import { createApp } from "./app.js";
 import { MIGRATIONS } from "./migrations.js";
 import { type Config, loadConfig } from "./platform/config.js";
 import { openDatabase } from "./platform/db/database.js";
+import { launcherEventLog } from "./platform/embedded-db/supervisor.js";
 import { isLoopbackHostname } from "./platform/http/loopback.js";
 import { closeGracefully, type DrainableServer, listen, urlOf } from "./platform/http/server.js";
 import { createLogger, type Logger, logFormatFor } from "./platform/logger.js";
@@ -15,7 +16,8 @@ import { startTracing } from "./platform/tracing/tracing.js";
 /**
  * `npm start` / `pressroom start`: database (MONGODB_URI or embedded), app, HTTP server, and a
  * graceful stop on SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush
- * `lastUsedAt`, close the driver (and the embedded database), exit 0.
+ * `lastUsedAt`, close the driver (and the embedded database), exit 0. The embedded database it
+ * started is restarted when it dies; if that keeps failing, the same stop ends in exit 1.
  */
 export async function runServer(
   config: Config = loadConfig(),
@@ -25,12 +27,23 @@ export async function runServer(
     logFormatFor(config.logFormat, process.stdout.isTTY === true),
   ),
 ): Promise<void> {
-  const database = await openDatabase(
-    config,
-    MIGRATIONS,
-    (line) => logger.info(line),
-    (message) => logger.warn(message),
-  );
+  /** Set once serving: what to do when the embedded database can no longer be kept running. */
+  let onDatabaseLost: (() => void) | undefined;
+  const database = await openDatabase(config, MIGRATIONS, {
+    onProgress: (line) => logger.info(line),
+    onMonitorStuck: (message) => logger.warn(message),
+    onLauncherEvent: (event) => {
+      const { level, fields, msg } = launcherEventLog(event);
+      if (event.kind !== "gave-up") return logger[level](fields, msg);
+      logger[level](
+        fields,
+        `${msg} Pressroom stops with exit code 1, for a process manager (or you) to start it again.`,
+      );
+      if (onDatabaseLost !== undefined) return onDatabaseLost();
+      logger.flush(); // still starting: nothing to drain
+      process.exit(1);
+    },
+  });
   // OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT: the SDK is loaded only then (README, "Tracing").
   const tracing = config.tracing === undefined ? undefined : await startTracing(config.tracing);
   if (config.tracing !== undefined) {
@@ -74,10 +87,11 @@ export async function runServer(
   const api = server;
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  /** Drains and closes everything, then exits with `exitCode` (1 if the stop itself fails). */
+  const stop = async (why: Record<string, string>, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
+    logger.info(why, "shutting down");
     try {
       const cut = await closeGracefully(api, config.shutdownTimeoutMs);
       if (cut > 0) {
@@ -92,7 +106,7 @@ export async function runServer(
       await database.close();
       logger.info("stopped");
       logger.flush();
-      process.exit(0);
+      process.exit(exitCode);
     } catch (err) {
       logger.error({ err }, "shutdown failed");
       logger.flush();
@@ -101,8 +115,9 @@ export async function runServer(
   };
   // Nothing a request does may take the process down; a stray rejection is logged, not fatal.
   process.on("unhandledRejection", (err) => logger.error({ err }, "unhandled rejection"));
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop({ signal: "SIGTERM" }));
+  process.once("SIGINT", () => void stop({ signal: "SIGINT" }));
+  onDatabaseLost = () => void stop({ reason: "the embedded database could not be restarted" }, 1);
 }
 
 /**

@@ -4,6 +4,7 @@ import { MIGRATIONS } from "../migrations.js";
 import { loadConfig } from "../platform/config.js";
 import { openDatabase, startRecordedEmbeddedDb } from "../platform/db/database.js";
 import { ensureEmbeddedDbBinary } from "../platform/embedded-db/launcher.js";
+import { launcherEventLog } from "../platform/embedded-db/supervisor.js";
 import { jsonSafe, visible } from "../platform/terminal-text.js";
 import { createStores } from "../stores.js";
 import { runBackupCommand } from "./backup-commands.js";
@@ -81,9 +82,16 @@ async function runDb(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError("--port must be 0-65535.");
   const dataDir = typeof options["data-dir"] === "string" ? options["data-dir"] : config.dataDir;
-  const db = await startRecordedEmbeddedDb(dataDir, port, (line) =>
-    process.stderr.write(`${visible(line)}\n`),
-  );
+  const note = (line: string) => process.stderr.write(`${visible(line)}\n`);
+  // A launcher that dies is restarted (supervisor.ts); once that keeps failing, this exits 1.
+  const db = await startRecordedEmbeddedDb(dataDir, port, note, (event) => {
+    note(launcherEventLog(event).msg);
+    if (event.kind === "died") for (const line of event.exit.stderr) note(`  ${line}`);
+    if (event.kind === "gave-up") {
+      note("`pressroom db` exits with code 1.");
+      process.exit(1);
+    }
+  });
   createOutput(json).result(
     { uri: db.uri, dataDir },
     `Embedded database ready: ${db.uri}\nData: ${dataDir}\nPress Ctrl+C to stop.`,
@@ -147,7 +155,9 @@ export async function main(argv: string[]): Promise<number> {
     const command = COMMANDS[words];
     if (command === undefined) throw new UsageError(`Unknown command: ${positionals.join(" ")}`);
     const config = loadConfig();
-    const database = await openDatabase(config, MIGRATIONS, (line) => out.note(line));
+    const database = await openDatabase(config, MIGRATIONS, {
+      onProgress: (line) => out.note(line),
+    });
     try {
       const stores = createStores(database.db, { consumerRateLimit: config.consumerRateLimit });
       await command(stores, { words: words.split(" "), args, options: values }, out);

@@ -132,7 +132,7 @@ async function importCommand(config: Config, input: CommandInput, out: Output): 
   const dryRun = input.options["dry-run"] === true;
   const onProgress = progressLine(out);
   const set = await reader(source, { onProgress, maxJsonBytes: config.importMaxBytes });
-  const database = await openDatabase(config, MIGRATIONS, (line) => out.note(line));
+  const database = await openDatabase(config, MIGRATIONS, { onProgress: (line) => out.note(line) });
   // The CLI's own pool serves this one import (one workspace): all of its threads, and at least
   // the renders the plan keeps going at once.
   const renderer = renderPool({
@@ -169,7 +169,7 @@ async function exportCommand(config: Config, input: CommandInput, out: Output): 
   const workspaceId = required(input, "workspace");
   if (input.args.length > 0) throw new UsageError("export takes no positional arguments.");
   const file = optional(input, "out");
-  const database = await openDatabase(config, MIGRATIONS, (line) => out.note(line));
+  const database = await openDatabase(config, MIGRATIONS, { onProgress: (line) => out.note(line) });
   try {
     const doc = await exportWorkspace(collections(database.db), workspaceId, new Date());
     if (file === undefined) await writeExport(doc, process.stdout);

@@ -1,11 +1,16 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db, MongoClient } from "mongodb";
 import type { Config } from "../config.js";
 import { conflict } from "../domain-error.js";
 import { tryDataDirLock } from "../embedded-db/data-dir-lock.js";
-import { type EmbeddedDb, startEmbeddedDb } from "../embedded-db/launcher.js";
 import { isProcessAlive } from "../embedded-db/process-alive.js";
+import {
+  type LauncherEvent,
+  launcherEventLog,
+  type SupervisedEmbeddedDb,
+  superviseEmbeddedDb,
+} from "../embedded-db/supervisor.js";
 import { ensureIndexes } from "./indexes.js";
 import { type Migration, runMigrations } from "./migrations.js";
 import { connectMongo, type OnMonitorStuck } from "./mongo.js";
@@ -19,9 +24,13 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** `<dataDir>/embedded-db.json`, while an embedded database serves `dataDir`. */
 interface EmbeddedState {
   uri: string;
+  /** The process that started the launcher and supervises it: while it lives, `uri` is served. */
   pid: number;
+  /** The launcher running now; a restart changes it (absent in files of older versions). */
+  launcherPid?: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -36,7 +45,11 @@ export async function runningEmbedded(dataDir: string): Promise<EmbeddedState | 
       typeof state.pid === "number" &&
       isProcessAlive(state.pid)
     ) {
-      return { uri: state.uri, pid: state.pid };
+      return {
+        uri: state.uri,
+        pid: state.pid,
+        ...(typeof state.launcherPid === "number" ? { launcherPid: state.launcherPid } : {}),
+      };
     }
   } catch {
     // No state file, or a broken one: nothing is running.
@@ -59,39 +72,76 @@ async function lockToStart(dataDir: string): Promise<() => Promise<void>> {
   }
 }
 
+/** Writes the state file whole (a temporary file renamed over it): readers never see half. */
+async function writeState(dataDir: string, state: EmbeddedState): Promise<void> {
+  const tmp = `${stateFile(dataDir)}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(state)}\n`);
+  await rename(tmp, stateFile(dataDir));
+}
+
 /**
  * Starts the embedded database on `dataDir` and records its URI there, so the CLI and other
  * processes of this machine find it while it runs. Holds the data dir's lock (data-dir-lock.ts)
  * until it is recorded; refuses while `pressroom db restore` holds it. The record is removed
  * only once the database has stopped: a restore never swaps a file a launcher still writes.
+ * This process supervises it (supervisor.ts): a restart records the new launcher's pid before
+ * `onEvent` hears of it, and giving up removes the record before `onEvent` hears that.
  */
 export async function startRecordedEmbeddedDb(
   dataDir: string,
   port = 0,
   onProgress?: (line: string) => void,
-): Promise<EmbeddedDb> {
+  onEvent: (event: LauncherEvent) => void = () => {},
+): Promise<SupervisedEmbeddedDb> {
   await mkdir(dataDir, { recursive: true });
   const release = await lockToStart(dataDir);
-  let embedded: EmbeddedDb;
+  let [uri, launcherPid] = ["", 0];
+  const record = () => writeState(dataDir, { uri, pid: process.pid, launcherPid });
+  // The record's changes, one at a time and in order, each writing what is known when it runs:
+  // a record never outlives the one after it, nor its removal.
+  let records = Promise.resolve();
+  const queue = (step: () => Promise<void>): Promise<void> => {
+    const next = records.then(step);
+    records = next.catch(() => {}); // a failed change does not stop the ones after it
+    return next;
+  };
+  let embedded: SupervisedEmbeddedDb;
   try {
-    embedded = await startEmbeddedDb({
+    embedded = await superviseEmbeddedDb({
       dataDir: path.join(dataDir, "ferretdb"),
       port,
       onProgress,
+      onEvent: (event) => {
+        if (event.kind === "restarted") [uri, launcherPid] = [event.uri, event.pid];
+        const step =
+          event.kind === "restarted"
+            ? record
+            : event.kind === "gave-up"
+              ? () => rm(stateFile(dataDir), { force: true })
+              : async () => {};
+        // The record is for other processes: this one carries on if it cannot be written.
+        void queue(step)
+          .catch(() => {})
+          .then(() => onEvent(event));
+      },
     });
-    await writeFile(
-      stateFile(dataDir),
-      `${JSON.stringify({ uri: embedded.uri, pid: process.pid })}\n`,
-    );
+    [uri, launcherPid] = [embedded.uri, embedded.pid];
+    await queue(record);
   } finally {
     await release();
   }
   return {
     uri: embedded.uri,
-    dataDir: embedded.dataDir,
+    get dataDir() {
+      return embedded.dataDir;
+    },
+    get pid() {
+      return embedded.pid;
+    },
     stop: async () => {
       try {
         await embedded.stop();
+        await records;
       } finally {
         await rm(stateFile(dataDir), { force: true });
       }
@@ -101,23 +151,39 @@ export async function startRecordedEmbeddedDb(
 
 const withoutCredentials = (uri: string): string => uri.replace(/\/\/[^@/]*@/, "//***@");
 
+/** What `openDatabase` tells its caller about, all optional. */
+export interface DatabaseHooks {
+  /** Build progress and status lines for humans (launcher.ts). */
+  onProgress?: (line: string) => void;
+  onMonitorStuck?: OnMonitorStuck;
+  /**
+   * What befalls the embedded database this process started (supervisor.ts); default: its
+   * message to `onProgress`. After "gave-up" nothing restarts it: the caller should exit non-zero.
+   */
+  onLauncherEvent?: (event: LauncherEvent) => void;
+}
+
 /**
  * The database named by the configuration: `MONGODB_URI` when set; otherwise the embedded
- * database of `DATA_DIR` — the running one if there is one, else one started now. Ensures the
- * indexes, then runs `migrations` (the composition root's list, server/src/migrations.ts).
+ * database of `DATA_DIR` — the running one if there is one (its starter supervises it), else one
+ * started and supervised now. Ensures the indexes, then runs `migrations` (the composition
+ * root's list, server/src/migrations.ts).
  */
 export async function openDatabase(
   config: Config,
   migrations: readonly Migration[],
-  onProgress?: (line: string) => void,
-  onMonitorStuck?: OnMonitorStuck,
+  { onProgress, onMonitorStuck, onLauncherEvent }: DatabaseHooks = {},
 ): Promise<Database> {
-  let embedded: EmbeddedDb | undefined;
+  let embedded: SupervisedEmbeddedDb | undefined;
   let uri = config.mongodbUri;
   let description = uri === undefined ? "" : withoutCredentials(uri);
   if (uri === undefined) {
     const running = await runningEmbedded(config.dataDir);
-    if (running === null) embedded = await startRecordedEmbeddedDb(config.dataDir, 0, onProgress);
+    if (running === null) {
+      const onEvent =
+        onLauncherEvent ?? ((event: LauncherEvent) => onProgress?.(launcherEventLog(event).msg));
+      embedded = await startRecordedEmbeddedDb(config.dataDir, 0, onProgress, onEvent);
+    }
     uri = running?.uri ?? embedded?.uri ?? "";
     description = `embedded database in ${config.dataDir} (${uri})`;
   }

@@ -25,9 +25,31 @@ export interface EmbeddedDbOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** How a launcher ended. */
+export interface EmbeddedDbExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** Whether `stop()` asked for it. */
+  readonly stopped: boolean;
+  /**
+   * Its last lines on stderr (at most 10, each cut to 500 characters), without FerretDB's dumps
+   * of failed commands' requests and responses: those are about a command, not about the exit,
+   * and may quote its values.
+   */
+  readonly stderr: readonly string[];
+  /** The line a Go crash begins with (`panic: …`, `fatal error: …`), when it crashed so. */
+  readonly crash: string | undefined;
+}
+
 export interface EmbeddedDb {
   readonly uri: string;
   readonly dataDir: string;
+  /** The launcher's process id. */
+  readonly pid: number;
+  /** The binary it runs, to start it again without the build check (`runEmbeddedDb`). */
+  readonly bin: string;
+  /** Settles once the launcher has exited, whatever ended it (never rejects). */
+  readonly exited: Promise<EmbeddedDbExit>;
   /** SIGTERM, wait for exit (SIGKILL after 5 s). */
   stop(): Promise<void>;
 }
@@ -263,15 +285,44 @@ async function waitForUri(child: ChildProcess, tail: string[]): Promise<string> 
  */
 export async function startEmbeddedDb(options: EmbeddedDbOptions): Promise<EmbeddedDb> {
   const onProgress = options.onProgress ?? defaultProgress;
+  return runEmbeddedDb(await ensureEmbeddedDbBinary(onProgress, options), {
+    ...options,
+    onProgress,
+  });
+}
+
+/** A line of stderr as kept for an exit's report. */
+const cutLine = (line: string): string => (line.length > 500 ? `${line.slice(0, 500)}…` : line);
+/** FerretDB's log lines dumping one command's request or response (conn.go, logResponse). */
+const COMMAND_DUMP = /\bmsg="(proxy )?(request|response) (header|message):/i;
+
+/** `startEmbeddedDb` with the binary `bin` as it is (no build check): what a restart runs. */
+export async function runEmbeddedDb(
+  bin: string,
+  options: Pick<EmbeddedDbOptions, "dataDir" | "port" | "onProgress">,
+): Promise<EmbeddedDb> {
+  const onProgress = options.onProgress ?? defaultProgress;
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}`);
-  const bin = await ensureEmbeddedDbBinary(onProgress, options);
   const dataDir = path.resolve(options.dataDir);
   const args = ["-listen", `127.0.0.1:${port}`, "-data-dir", dataDir, "-exit-on-stdin-close"];
   const child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const tail: string[] = [];
-  keepTail(child.stderr, tail);
+  const report: string[] = []; // the last 10 lines of `tail` that are not command dumps
+  let crash: string | undefined;
+  keepTail(child.stderr, tail, (line) => {
+    if (/^(panic|fatal error): /.test(line)) crash ??= cutLine(line);
+    if (COMMAND_DUMP.test(line)) return;
+    report.push(cutLine(line));
+    if (report.length > 10) report.shift();
+  });
+  let stopped = false;
+  // "close": after the exit and the end of its output, so the tail is whole.
+  const exited = new Promise<EmbeddedDbExit>((resolve) =>
+    child.once("close", (code, signal) =>
+      resolve({ code, signal, stopped, stderr: [...report], crash }),
+    ),
+  );
 
   let uri: string;
   try {
@@ -287,6 +338,7 @@ export async function startEmbeddedDb(options: EmbeddedDbOptions): Promise<Embed
 
   let stopping: Promise<void> | undefined;
   const stop = async (): Promise<void> => {
+    stopped = true;
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
@@ -294,5 +346,12 @@ export async function startEmbeddedDb(options: EmbeddedDbOptions): Promise<Embed
     clearTimeout(timer);
   };
   onProgress(`Embedded database (FerretDB/SQLite) at ${uri}, data in ${dataDir}`);
-  return { uri, dataDir, stop: () => (stopping ??= stop()) };
+  return {
+    uri,
+    dataDir,
+    pid: child.pid ?? 0,
+    bin,
+    exited,
+    stop: () => (stopping ??= stop()),
+  };
 }
