@@ -71,7 +71,7 @@ async function main(settings: ScalingSettings): Promise<void> {
   log("tsc -p server…");
   execFileSync(process.execPath, [tsc, "-p", "server"], { cwd: ROOT, stdio: ["ignore", 2, 2] });
   const group = children();
-  const bin = await ensureEmbeddedDbBinary(log);
+  const bin = settings.launcher ?? (await ensureEmbeddedDbBinary(log));
   const cold: ColdBuild | null = settings.coldBuild ? await coldBuild(group, log) : null;
   const tmp = await mkdtemp(path.join(os.tmpdir(), "pressroom-db-scaling-"));
   const setup: VariantSetup = {

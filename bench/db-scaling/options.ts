@@ -52,6 +52,11 @@ const OPTIONS = {
     kind: "flag",
     help: "also time a cold build of the launcher (empty Go caches, a worktree of HEAD)",
   },
+  launcher: {
+    kind: "string",
+    arg: "FILE",
+    help: "measure this launcher binary (e.g. one built from another commit, for an A/B) instead of server/embedded-db's; writes nothing",
+  },
   write: { kind: "flag", help: "with --quick: write its section of BENCHMARKS.md" },
   "no-write": { kind: "flag", help: "print the section, write nothing" },
 } satisfies Record<string, OptionSpec>;
@@ -73,6 +78,8 @@ export interface ScalingSettings {
   timeoutMs: number;
   seedDir: string | undefined;
   coldBuild: boolean;
+  /** A launcher binary to measure instead of the one built from server/embedded-db. */
+  launcher: string | undefined;
   write: boolean;
 }
 
@@ -80,6 +87,12 @@ const defaultSizes = (quick: boolean) => (quick ? [1000, 5000] : [1000, 10_000, 
 
 function check(o: Values<typeof OPTIONS>): void {
   refuseTogether("write", "no-write", o.write && o["no-write"], "pick one");
+  refuseTogether(
+    "launcher",
+    "write",
+    o.launcher !== undefined && o.write,
+    "another build's figures stay out of BENCHMARKS.md",
+  );
   const stockOnly = ["stock-sizes", "stock-samples", "stock-warmup"] as const;
   for (const name of stockOnly) {
     const given = o.only === "patched" && o[name] !== undefined;
@@ -113,6 +126,7 @@ export function scalingSettings(): ScalingSettings {
     timeoutMs: (o.timeout ?? 120) * 1000,
     seedDir: o["seed-dir"] === undefined ? undefined : path.resolve(o["seed-dir"]),
     coldBuild: o["cold-build"],
-    write: quick ? o.write : !o["no-write"],
+    launcher: o.launcher === undefined ? undefined : path.resolve(o.launcher),
+    write: o.launcher === undefined && (quick ? o.write : !o["no-write"]),
   };
 }
