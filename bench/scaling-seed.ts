@@ -10,6 +10,7 @@
  * stores. The caller runs the app's `ensureIndexes` first.
  */
 import type { Db } from "mongodb";
+import { SEARCH_FIELDS_MARKER } from "../server/src/blogs/search-migration.js";
 import { TAGS_NORMALISED_MARKER } from "../server/src/blogs/tag-migration.js";
 import { type BlogDoc, collections } from "../server/src/platform/db/collections.js";
 import { newId } from "../server/src/platform/ids.js";
@@ -17,8 +18,9 @@ import { createStores } from "../server/src/stores.js";
 import { benchBlog, WORDS } from "./seed.js";
 
 /** Bump when the generated data changes, so that a kept seed (`--seed-dir`) is made again. */
-// 2: the tag scenarios' tags (seed.ts, benchTags); 3: distinct; 4: the tags-normalised marker
-export const SEED_FORMAT = "db-scaling/4";
+// 2: the tag scenarios' tags (seed.ts, benchTags); 3: distinct; 4: the tags-normalised marker;
+// 5: the search fields and their marker
+export const SEED_FORMAT = "db-scaling/5";
 
 const OWNER = {
   email: "scaling-owner@example.com",
@@ -167,6 +169,8 @@ export async function seedScaling(
   // The seeded tags are in normal form (seed.ts, benchTags), as this version stores them: the
   // one-time rewrite of older tags has nothing to do, and is marked done as it would mark it.
   await stores.markers.insertOne({ _id: TAGS_NORMALISED_MARKER, at: new Date() });
+  // Each blog has its search fields (seed.ts, benchBlog): the fill is done, marked as it marks it.
+  await stores.markers.insertOne({ _id: SEARCH_FIELDS_MARKER, at: new Date() });
 
   const mine = releasedOf[0] ?? [];
   const theirs = releasedOf[1] ?? [];

@@ -6,6 +6,7 @@
  */
 import type { Db } from "mongodb";
 import { excerptOf, renderMarkdown } from "../server/src/blogs/render.js";
+import { searchFieldsOf } from "../server/src/blogs/search-terms.js";
 import { type BlogDoc, collections } from "../server/src/platform/db/collections.js";
 import { randomBase62 } from "../server/src/platform/ids.js";
 import { createStores } from "../server/src/stores.js";
@@ -89,7 +90,7 @@ export function benchBlog(b: {
 }): BlogDoc {
   const { i, bodyMarkdown } = b;
   const bodyHtml = renderMarkdown(bodyMarkdown);
-  return {
+  const doc: BlogDoc = {
     _id: b._id,
     workspaceId: b.workspaceId,
     status: b.status,
@@ -107,6 +108,9 @@ export function benchBlog(b: {
     removedAt: b.removedAt,
     revision: randomBase62(12),
   };
+  // The admin search's derived fields, as every write of this version stores them: the app's
+  // one-time fill (search-migration.ts) then has nothing to write at its first start.
+  return { ...doc, ...searchFieldsOf(doc) };
 }
 
 export async function seed(db: Db): Promise<SeededWorkspace[]> {
