@@ -621,7 +621,9 @@ func seedWebhooks(add func(string, bson.D), i, n int) {
 // TestAppQueryShapesAreIndexSearches fails on a SCAN of a table (except the one intended full
 // read) and on a temporary B-tree that is not documented as sorting a bounded set. A SCAN of a
 // "_pressroom_t_" partial index is expected: the check for uncomparable values reads it, and it
-// holds only the documents that have such values (none here).
+// holds only the documents that have such values (none here). So is the SCAN of the subquery
+// of a count with a limit (`SELECT COUNT(*) FROM (SELECT 1 … LIMIT ? OFFSET ?)`), which reads
+// the rows the search in it selected.
 func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -647,7 +649,9 @@ func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 			plan := explain(ctx, t, file, q.sql, q.args...)
 			plan = strings.ReplaceAll(strings.ReplaceAll(plan, table+"_", ""), table, s.coll)
 			for _, step := range strings.Split(plan, "; ") {
-				scan := strings.HasPrefix(step, "SCAN ") && step != "SCAN CONSTANT ROW" && !strings.Contains(step, "INDEX pressroom_t_")
+				// "SCAN (subquery-1)" reads the rows of a count's LIMIT subquery, not a table.
+				scan := strings.HasPrefix(step, "SCAN ") && step != "SCAN CONSTANT ROW" && !strings.Contains(step, "INDEX pressroom_t_") &&
+					!strings.HasPrefix(step, "SCAN (subquery-")
 				if scan && !s.fullRead {
 					t.Errorf("%s %s: %q scans the table: %s", s.coll, s.name, q.sql, plan)
 				}
