@@ -198,8 +198,13 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   process.once("SIGINT", () => void exitAfter("SIGINT", 0));
   async function exitAfter(reason: string, code: number): Promise<void> {
     log.info({ reason }, "shutting down every worker");
-    const clean = await stopAll();
-    log.info({ clean }, "stopped");
+    let clean = false;
+    try {
+      clean = await stopAll();
+      log.info({ clean }, "stopped");
+    } catch (err) {
+      log.error({ err }, "shutdown failed");
+    }
     log.flush();
     process.exit(clean ? code : 1);
   }
