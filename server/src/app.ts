@@ -69,6 +69,11 @@ export interface AppDeps {
   readonly mailer?: Mailer;
   /** OpenTelemetry tracing (platform/tracing/tracing.ts), when OTEL_* asks for it; its owner closes it. */
   readonly tracing?: Tracing;
+  /**
+   * A worker of `--workers` (platform/cluster/worker-link.ts): why it is not ready yet although
+   * it serves (another worker is not up); `/readyz` answers 503 with it until undefined.
+   */
+  readonly notReady?: () => string | undefined;
 }
 
 export interface App {
@@ -90,7 +95,15 @@ export interface App {
 }
 
 /** The composition root: builds the whole HTTP application from its parts. */
-export function createApp({ config, db, logger, testHooks = {}, mailer, tracing }: AppDeps): App {
+export function createApp({
+  config,
+  db,
+  logger,
+  testHooks = {},
+  mailer,
+  tracing,
+  notReady,
+}: AppDeps): App {
   const { webhookRetryDelaysMs, webhookSend, ...storeHooks } = testHooks;
   // Metrics (README, "Metrics"): recorded always (cheap), served only with METRICS_PORT.
   const metrics = createMetrics({ processMetrics: config.metrics !== undefined });
@@ -208,7 +221,7 @@ export function createApp({ config, db, logger, testHooks = {}, mailer, tracing 
       },
     }),
   );
-  app.use(healthRouter(db));
+  app.use(healthRouter(db, notReady));
   app.use(docsRouter(CONSUMER_SPEC_PATH, DOCS_HTML_PATH));
   app.use(
     "/api/admin",

@@ -1,11 +1,15 @@
+import cluster from "node:cluster";
 import { createApp } from "./app.js";
 import { MIGRATIONS } from "./migrations.js";
+import { superviseWorkers } from "./platform/cluster/supervisor.js";
+import { joinCluster, type WorkerLink } from "./platform/cluster/worker-link.js";
 import { type Config, loadConfig } from "./platform/config.js";
-import { openDatabase } from "./platform/db/database.js";
+import { openDatabase, runningEmbedded, startRecordedEmbeddedDb } from "./platform/db/database.js";
 import { launcherEventLog } from "./platform/embedded-db/supervisor.js";
 import { isLoopbackHostname } from "./platform/http/loopback.js";
 import { closeGracefully, type DrainableServer, listen, urlOf } from "./platform/http/server.js";
 import { createLogger, type Logger, logFormatFor } from "./platform/logger.js";
+import { shareWithPrimary, workersMetrics } from "./platform/metrics/cluster-metrics.js";
 import {
   type MetricsServer,
   metricsReachNote,
@@ -17,7 +21,9 @@ import { startTracing } from "./platform/tracing/tracing.js";
  * `npm start` / `pressroom start`: database (MONGODB_URI or embedded), app, HTTP server, and a
  * graceful stop on SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush
  * `lastUsedAt`, close the driver (and the embedded database), exit 0. The embedded database it
- * started is restarted when it dies; if that keeps failing, the same stop ends in exit 1.
+ * started is restarted when it dies; if that keeps failing, the same stop ends in exit 1. With
+ * `--workers N` (N > 1) this process is the cluster primary (`runPrimary`) and each of its N
+ * workers runs the rest.
  */
 export async function runServer(
   config: Config = loadConfig(),
@@ -26,6 +32,28 @@ export async function runServer(
     undefined,
     logFormatFor(config.logFormat, process.stdout.isTTY === true),
   ),
+): Promise<void> {
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  const link = config.workers > 1 ? joinCluster() : undefined;
+  try {
+    await runInstance(
+      config,
+      link === undefined
+        ? logger
+        : logger.child({ role: "worker", worker: link.id, pid: process.pid }),
+      link,
+    );
+  } catch (err) {
+    link?.leave();
+    throw err;
+  }
+}
+
+/** One server: what `pressroom start` runs, alone or as one of the workers. */
+async function runInstance(
+  config: Config,
+  logger: Logger,
+  link: WorkerLink | undefined,
 ): Promise<void> {
   /** Set once serving: what to do when the embedded database can no longer be kept running. */
   let onDatabaseLost: (() => void) | undefined;
@@ -49,7 +77,13 @@ export async function runServer(
   if (config.tracing !== undefined) {
     logger.info({ otlp: new URL(config.tracing.url).origin }, "tracing: spans sent over OTLP/HTTP");
   }
-  const app = createApp({ config, db: database.db, logger, tracing });
+  const app = createApp({
+    config,
+    db: database.db,
+    logger,
+    tracing,
+    ...(link === undefined ? {} : { notReady: link.notReady }),
+  });
   let server: DrainableServer | undefined;
   let metricsServer: MetricsServer | undefined;
   try {
@@ -58,7 +92,9 @@ export async function runServer(
     logger.debug({ ms: Math.round(warm.ms) }, "validators and renderer ready");
     // METRICS_PORT: Prometheus metrics on a listener of their own (README, "Metrics"), opened
     // first, so that a port already taken stops the start before the API serves anything.
-    if (config.metrics !== undefined) {
+    // A worker's are served by the primary, with the other workers' (cluster-metrics.ts).
+    if (config.metrics !== undefined && link !== undefined) shareWithPrimary(app.metrics);
+    else if (config.metrics !== undefined) {
       metricsServer = await startMetricsServer(app.metrics, config.metrics);
     }
     server = await listen(app.handler, config.port, config.host);
@@ -78,8 +114,12 @@ export async function runServer(
     `Pressroom listening on ${url} — dashboard ${url}/dashboard/, API docs ${url}/docs`,
   );
 
-  const note = adminReachNote(config);
-  logger[note.level]({ publicUrl: config.publicOrigin ?? null }, note.msg);
+  link?.serving(url);
+  // With workers the primary says it once, for all of them.
+  if (link === undefined) {
+    const note = adminReachNote(config);
+    logger[note.level]({ publicUrl: config.publicOrigin ?? null }, note.msg);
+  }
   if (config.metrics !== undefined && metricsServer !== undefined) {
     const metricsNote = metricsReachNote(config.metrics, metricsServer.url);
     logger[metricsNote.level]({ metricsUrl: `${metricsServer.url}/metrics` }, metricsNote.msg);
@@ -118,6 +158,101 @@ export async function runServer(
   process.once("SIGTERM", () => void stop({ signal: "SIGTERM" }));
   process.once("SIGINT", () => void stop({ signal: "SIGINT" }));
   onDatabaseLost = () => void stop({ reason: "the embedded database could not be restarted" }, 1);
+}
+
+/**
+ * `--workers N` (README, "Workers"): this process prepares the database once — starts the
+ * embedded one and records it in DATA_DIR (the workers attach to it, as the CLI does), and runs
+ * the indexes and migrations, so N workers do not run them at once — then keeps N workers
+ * serving on the one port, and on SIGTERM/SIGINT stops them (each drains as one server does),
+ * then the embedded database. It gives up (exit 1) when a worker fails to start, or after
+ * repeated crashes (platform/cluster/restart-policy.ts).
+ */
+async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  const log = logger.child({ role: "primary", pid: process.pid });
+  const progress = (line: string) => log.info(line);
+  /** Set once the workers are started: what to do when the embedded database is lost for good. */
+  let onDatabaseLost: (() => void) | undefined;
+  const embedded =
+    config.mongodbUri === undefined && (await runningEmbedded(config.dataDir)) === null
+      ? await startRecordedEmbeddedDb(config.dataDir, 0, progress, (event) => {
+          const { level, fields, msg } = launcherEventLog(event);
+          if (event.kind !== "gave-up") return log[level](fields, msg);
+          log[level](fields, `${msg} Pressroom stops with exit code 1.`);
+          if (onDatabaseLost !== undefined) return onDatabaseLost();
+          log.flush(); // still starting: nothing to drain
+          process.exit(1);
+        })
+      : undefined;
+  try {
+    const database = await openDatabase(config, MIGRATIONS, { onProgress: progress });
+    log.info({ database: database.description }, "database ready: indexes and migrations done");
+    await database.close();
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+
+  // Opened before any worker starts, as one server opens it before it listens: a port taken
+  // stops the start before anything serves.
+  let metricsServer: MetricsServer | undefined;
+  try {
+    if (config.metrics !== undefined) {
+      metricsServer = await startMetricsServer(workersMetrics(), config.metrics);
+    }
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+  const supervisor = superviseWorkers({
+    count: config.workers,
+    log,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+  });
+  let stopping: Promise<boolean> | undefined;
+  const stopAll = () => {
+    stopping ??= (async () => {
+      const clean = await supervisor.stop();
+      await metricsServer?.close();
+      await embedded?.stop();
+      return clean;
+    })();
+    return stopping;
+  };
+  process.once("SIGTERM", () => void exitAfter("SIGTERM", 0));
+  process.once("SIGINT", () => void exitAfter("SIGINT", 0));
+  async function exitAfter(reason: string, code: number): Promise<void> {
+    log.info({ reason }, "shutting down every worker");
+    let clean = false;
+    try {
+      clean = await stopAll();
+      log.info({ clean }, "stopped");
+    } catch (err) {
+      log.error({ err }, "shutdown failed");
+    }
+    log.flush();
+    process.exit(clean ? code : 1);
+  }
+  void supervisor.gaveUp.then((reason) => exitAfter(reason, 1));
+  onDatabaseLost = () => void exitAfter("the embedded database could not be restarted", 1);
+
+  try {
+    const { url, pids } = await supervisor.started;
+    log.info(
+      { url, workers: config.workers, pids },
+      `Pressroom listening on ${url} with ${config.workers} workers — dashboard ${url}/dashboard/, API docs ${url}/docs`,
+    );
+  } catch (err) {
+    if (stopping !== undefined) return; // a signal came first: exitAfter is stopping
+    await stopAll();
+    throw err;
+  }
+  const note = adminReachNote(config);
+  log[note.level]({ publicUrl: config.publicOrigin ?? null }, note.msg);
+  if (config.metrics !== undefined && metricsServer !== undefined) {
+    const metricsNote = metricsReachNote(config.metrics, metricsServer.url);
+    log[metricsNote.level]({ metricsUrl: `${metricsServer.url}/metrics` }, metricsNote.msg);
+  }
 }
 
 /**

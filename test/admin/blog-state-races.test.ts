@@ -1,5 +1,7 @@
 // State changes fired in parallel never break the blog state machine (admin.yaml, AdminBlog.status):
-// draft ⇄ released; draft or released → removed, which is final (every later write: 404).
+// draft ⇄ released; draft or released → removed, which is final (every later write: 404). Fired
+// at one server process, and at `pressroom start --workers 2` on the same database, where the
+// racing requests reach two processes (README, "Workers").
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
@@ -7,6 +9,7 @@ import { AdminClient, OWNER } from "../support/admin-client.js";
 import { get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { startWorkersServer } from "../support/workers-server.js";
 
 type Me = components["schemas"]["Me"];
 type AdminBlog = components["schemas"]["AdminBlog"];
@@ -29,7 +32,24 @@ beforeAll(async () => {
 type Op = "release" | "unrelease" | "remove" | "update";
 const OPS: readonly Op[] = ["release", "unrelease", "remove", "update"];
 
+/** Where the requests go: this file's server, or two workers on its database. */
+const TARGETS = [
+  { name: "one server process", start: async () => ({ url: server.url, admin }) },
+  {
+    name: 'two workers on one database (README, "Workers")',
+    start: async () => {
+      const workers = await startWorkersServer("2", { MONGODB_URI: t.uri, MONGODB_DB: t.name });
+      const client = new AdminClient(workers.url);
+      client.cookie = admin.cookie;
+      return { url: workers.url, admin: client };
+    },
+  },
+];
+let target: { url: string; admin: AdminClient };
+let propertyBlogs = 0;
+
 const fire = (blogId: string, op: Op, i: number) => {
+  const admin = target.admin;
   const path = `/workspaces/${ws}/blogs/${blogId}`;
   switch (op) {
     case "release":
@@ -46,10 +66,14 @@ const fire = (blogId: string, op: Op, i: number) => {
 const storedStatus = async (blogId: string) =>
   (await t.db.collection("blogs").findOne({ _id: blogId as never }))?.status as string | undefined;
 
-describe("blog state under concurrent writes", () => {
+describe.each(TARGETS)("blog state under concurrent writes, $name", ({ start }) => {
+  beforeAll(async () => {
+    target = await start();
+  });
+
   it("a removal racing releases is final: the blog stays removed and invisible to consumers", async () => {
     for (let round = 0; round < 12; round++) {
-      const created = await admin.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
+      const created = await target.admin.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
         title: `Race ${round}`,
       });
       const id = created.body.id;
@@ -62,7 +86,7 @@ describe("blog state under concurrent writes", () => {
       ]);
       expect(results[2]?.status).toBe(204);
       expect(await storedStatus(id)).toBe("removed");
-      const consumer = await get(`${server.url}/api/consumer/blogs/${id}`, { "x-api-key": key });
+      const consumer = await get(`${target.url}/api/consumer/blogs/${id}`, { "x-api-key": key });
       expect(consumer.status).toBe(404);
     }
   }, 60_000);
@@ -73,10 +97,12 @@ describe("blog state under concurrent writes", () => {
         fc.constantFrom<"draft" | "released">("draft", "released"),
         fc.array(fc.constantFrom(...OPS), { minLength: 2, maxLength: 6 }),
         async (start, ops) => {
-          const created = await admin.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
-            title: "Property",
+          const created = await target.admin.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
+            // A title of its own: slugs are unique per workspace, and both targets share one.
+            title: `Property ${++propertyBlogs}`,
           });
           const id = created.body.id;
+          expect(created.status, JSON.stringify(created.body)).toBe(201);
           if (start === "released") await fire(id, "release", -1);
           const results = await Promise.all(ops.map((op, i) => fire(id, op, i)));
           const final = await storedStatus(id);
@@ -104,7 +130,7 @@ describe("blog state under concurrent writes", () => {
             });
           }
           // Consumers see the blog exactly when it is stored as released.
-          const consumer = await get(`${server.url}/api/consumer/blogs/${id}`, {
+          const consumer = await get(`${target.url}/api/consumer/blogs/${id}`, {
             "x-api-key": key,
           });
           expect(consumer.status).toBe(final === "released" ? 200 : 404);

@@ -8,6 +8,7 @@ import { Mirror, releasedBlogs } from "../support/changes-mirror.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { startWorkersServer } from "../support/workers-server.js";
 
 let t: TestDb;
 let server: TestServer;
@@ -38,67 +39,92 @@ async function cleanUp(workspaceId: string): Promise<void> {
   await c.workspaces.deleteMany({ _id: workspaceId });
 }
 
-describe('changes feed as a property: a mirror that applies every page ends equal to the released set (openapi.yaml, "Syncing a mirror")', () => {
-  it(`random release / edit / unrelease / remove / re-release interleaved with sync pages: after each round the drained mirror equals the truth (${RUNS} runs)`, async () => {
-    const s = stores(t.db);
-    let compared = 0;
-    let pages = 0;
-    await fc.assert(
-      fc.asyncProperty(rounds, fc.integer({ min: 1, max: 3 }), async (plan, pageSize) => {
-        const { _id: workspaceId } = await s.workspaces.create("property");
-        const { key } = await s.keys.mint(workspaceId, "mirror");
-        const blogs: string[] = [];
-        const mirror = new Mirror(server.url, key, pageSize);
-        try {
-          for (const round of plan) {
-            for (const action of round) {
-              if (action.op === "sync") {
-                await mirror.step();
-                continue;
-              }
-              if (action.op === "create") {
-                const created = await s.blogs.create(workspaceId, {
-                  title: `Blog ${blogs.length}`,
-                  bodyMarkdown: "Body.",
-                  release: action.release,
+/**
+ * Where the mirror syncs: this file's server, or two workers on its database, each call on a
+ * connection of its own so that calls alternate between the workers' processes, which then
+ * record the feed in turn (README, "Workers").
+ */
+const TARGETS = [
+  { name: "one server process", start: async () => ({ url: server.url, headers: {} }) },
+  {
+    name: 'two workers on one database (README, "Workers")',
+    start: async () => ({
+      url: (await startWorkersServer("2", { MONGODB_URI: t.uri, MONGODB_DB: t.name })).url,
+      headers: { connection: "close" },
+    }),
+  },
+];
+
+describe.each(TARGETS)(
+  'changes feed as a property: a mirror that applies every page ends equal to the released set (openapi.yaml, "Syncing a mirror"), $name',
+  ({ start }) => {
+    let url: string;
+    let headers: Record<string, string>;
+    beforeAll(async () => {
+      ({ url, headers } = await start());
+    });
+
+    it(`random release / edit / unrelease / remove / re-release interleaved with sync pages: after each round the drained mirror equals the truth (${RUNS} runs)`, async () => {
+      const s = stores(t.db);
+      let compared = 0;
+      let pages = 0;
+      await fc.assert(
+        fc.asyncProperty(rounds, fc.integer({ min: 1, max: 3 }), async (plan, pageSize) => {
+          const { _id: workspaceId } = await s.workspaces.create("property");
+          const { key } = await s.keys.mint(workspaceId, "mirror");
+          const blogs: string[] = [];
+          const mirror = new Mirror(url, key, pageSize, headers);
+          try {
+            for (const round of plan) {
+              for (const action of round) {
+                if (action.op === "sync") {
+                  await mirror.step();
+                  continue;
+                }
+                if (action.op === "create") {
+                  const created = await s.blogs.create(workspaceId, {
+                    title: `Blog ${blogs.length}`,
+                    bodyMarkdown: "Body.",
+                    release: action.release,
+                  });
+                  blogs.push(created._id);
+                  continue;
+                }
+                const id = blogs[action.blog % Math.max(blogs.length, 1)];
+                if (id === undefined) continue;
+                // A removed blog is "not found" to every later write: the product's own rule.
+                const write =
+                  action.op === "edit"
+                    ? s.blogs.update(workspaceId, id, { title: `Edited ${Math.random()}` })
+                    : s.blogs.setStatus(
+                        workspaceId,
+                        id,
+                        action.op === "release"
+                          ? "released"
+                          : action.op === "unrelease"
+                            ? "draft"
+                            : "removed",
+                      );
+                await write.catch((err: unknown) => {
+                  if ((err as { code?: string }).code !== "not_found") throw err;
                 });
-                blogs.push(created._id);
-                continue;
               }
-              const id = blogs[action.blog % Math.max(blogs.length, 1)];
-              if (id === undefined) continue;
-              // A removed blog is "not found" to every later write: the product's own rule.
-              const write =
-                action.op === "edit"
-                  ? s.blogs.update(workspaceId, id, { title: `Edited ${Math.random()}` })
-                  : s.blogs.setStatus(
-                      workspaceId,
-                      id,
-                      action.op === "release"
-                        ? "released"
-                        : action.op === "unrelease"
-                          ? "draft"
-                          : "removed",
-                    );
-              await write.catch((err: unknown) => {
-                if ((err as { code?: string }).code !== "not_found") throw err;
-              });
+              await mirror.drain();
+              expect(mirror.sorted()).toEqual(await releasedBlogs(url, key, headers));
+              compared++;
             }
-            await mirror.drain();
-            expect(mirror.sorted()).toEqual(await releasedBlogs(server.url, key));
-            compared++;
+          } finally {
+            pages += mirror.pages;
+            await cleanUp(workspaceId);
           }
-        } finally {
-          pages += mirror.pages;
-          await cleanUp(workspaceId);
-        }
-      }),
-      { numRuns: RUNS },
-    );
-    console.log(`changes property: ${RUNS} runs, ${compared} rounds compared, ${pages} pages`);
-    expect(compared).toBeGreaterThanOrEqual(RUNS);
-  }, 600_000);
-});
+        }),
+        { numRuns: RUNS },
+      );
+      console.log(`changes property: ${RUNS} runs, ${compared} rounds compared, ${pages} pages`);
+      expect(compared).toBeGreaterThanOrEqual(RUNS);
+    }, 600_000);
+  },
+);
 
 describe("changes feed with several server instances and no transactions (change-log.ts, change-recorder.ts)", () => {
   it("a write that lands between an entry and the clearing of its mark keeps the mark: the blog comes again, as written", async () => {

@@ -1,5 +1,6 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/src/platform/config.js";
+import { ConfigError, loadConfig, MAX_WORKERS } from "../../server/src/platform/config.js";
 
 describe("configuration is read once and validated at boot", () => {
   it("has working defaults", () => {
@@ -123,5 +124,32 @@ describe('admin body limits (README, "Configuration": ADMIN_BODY_LIMIT_BYTES, BL
     expect(() => loadConfig({ BLOG_BODY_LIMIT_BYTES: "3mb" })).toThrow(
       /BLOG_BODY_LIMIT_BYTES must be an integer from 65536 to 67108864/,
     );
+  });
+});
+
+describe('workers (README, "Workers": WORKERS and pressroom start --workers)', () => {
+  it("happy: one process by default; a number; auto is one per core; the flag wins over the variable", () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: "" }).workers).toBe(1);
+    expect(loadConfig({ WORKERS: "3" }).workers).toBe(3);
+    expect(loadConfig({ WORKERS: "auto" }).workers).toBe(
+      Math.min(MAX_WORKERS, availableParallelism()),
+    );
+    expect(loadConfig({ WORKERS: "3" }, "/srv", { workers: "2" }).workers).toBe(2);
+    expect(loadConfig({}, "/srv", { workers: "auto" }).workers).toBe(
+      Math.min(MAX_WORKERS, availableParallelism()),
+    );
+  });
+
+  it("error: zero, too many, fractions and words are refused, naming where the value came from", () => {
+    for (const bad of ["0", "-1", "1.5", "65", "two", "2x", " "]) {
+      expect(() => loadConfig({}, "/srv", { workers: bad })).toThrow(
+        new RegExp(
+          `--workers must be a whole number of server processes from 1 to 64, or "auto" for one per core \\(got "${bad.trim()}"\\)`,
+        ),
+      );
+    }
+    expect(() => loadConfig({ WORKERS: "0" })).toThrow(/WORKERS must be a whole number/);
+    expect(() => loadConfig({ WORKERS: "0" })).toThrow(ConfigError);
   });
 });

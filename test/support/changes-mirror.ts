@@ -14,6 +14,8 @@ export class Mirror {
     private readonly baseUrl: string,
     private readonly key: string,
     private readonly limit = 100,
+    /** Sent with every call (`connection: close`: each call on a connection of its own). */
+    private readonly headers: Record<string, string> = {},
   ) {}
 
   /** One call: applies its page in order, keeps its token; returns the page. */
@@ -21,6 +23,7 @@ export class Mirror {
     const query = new URLSearchParams({ limit: String(this.limit) });
     if (this.token !== undefined) query.set("since", this.token);
     const res = await get(`${this.baseUrl}/api/consumer/changes?${query}`, {
+      ...this.headers,
       "x-api-key": this.key,
     });
     if (res.status !== 200) throw new Error(`changes answered ${res.status}: ${res.text}`);
@@ -47,12 +50,19 @@ export class Mirror {
 }
 
 /** Every released blog of the key's workspace, through the list: the truth a mirror must equal. */
-export async function releasedBlogs(baseUrl: string, key: string): Promise<Blog[]> {
+export async function releasedBlogs(
+  baseUrl: string,
+  key: string,
+  headers: Record<string, string> = {},
+): Promise<Blog[]> {
   const out: Blog[] = [];
   let cursor: string | null = null;
   do {
     const query: string = cursor === null ? "limit=100" : `limit=100&cursor=${cursor}`;
-    const res = await get(`${baseUrl}/api/consumer/blogs?${query}`, { "x-api-key": key });
+    const res = await get(`${baseUrl}/api/consumer/blogs?${query}`, {
+      ...headers,
+      "x-api-key": key,
+    });
     const page = res.body as { data: Blog[]; nextCursor: string | null };
     out.push(...page.data);
     cursor = page.nextCursor;

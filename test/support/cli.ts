@@ -47,13 +47,15 @@ export interface ServerProcess {
 
 /**
  * `pressroom start` (what `npm start` runs) as its own process, with only PATH, HOME and `env`
- * in its environment (PORT 0 unless given); resolves once it logs the URL it listens on.
+ * in its environment (PORT 0 unless given) and `args` after `start`; resolves once it logs the
+ * URL it listens on (with workers: once the first worker does).
  */
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 120_000,
+  args: string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [CLI_PATH, "start"], {
+  const child = spawn(process.execPath, [CLI_PATH, "start", ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -15,7 +15,8 @@ import { runTransfer } from "./transfer-commands.js";
 
 const USAGE = `Usage: pressroom <command> [options]
 
-  start                                   run the server (same as npm start)
+  start [--workers N|auto]                run the server (same as npm start); --workers: N
+                                          server processes on one port (auto: one per core)
   db [--port N] [--data-dir DIR]          run the embedded database in the foreground
   db --build-only                         build the embedded database if needed, then exit
   db backup --out FILE [--force]          copy the embedded database, also while it runs
@@ -71,6 +72,7 @@ const OPTIONS = {
   force: { type: "boolean" },
   from: { type: "string" },
   "dry-run": { type: "boolean" },
+  workers: { type: "string" },
 } as const;
 
 async function runDb(
@@ -126,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
       return first === undefined && values.help !== true ? 2 : 0;
     }
     if (first === "start") {
-      await runServer();
+      await runServer(loadConfig(process.env, process.cwd(), { workers: values.workers }));
       return -1; // keeps running until a signal
     }
     if (first === "db" && (second === "backup" || second === "restore")) {

@@ -72,6 +72,40 @@ export interface Config {
   readonly tracing: TracingSettings | undefined;
   /** The admin API's request body limits (README, "Configuration"; platform/http/json-body.ts). */
   readonly adminBodyLimits: AdminBodyLimits;
+  /**
+   * WORKERS or `pressroom start --workers`: server processes sharing the port and the database
+   * (README, "Workers"). 1 (the default): one process, no cluster; `auto`: one per core.
+   */
+  readonly workers: number;
+}
+
+/** Settings given on `pressroom start`'s command line; each wins over its variable. */
+export interface StartFlags {
+  /** `--workers N|auto`, over WORKERS. */
+  readonly workers?: string | undefined;
+}
+
+/** The most workers a start may ask for: far beyond any machine's need, short of a fork bomb. */
+export const MAX_WORKERS = 64;
+
+/** WORKERS / `--workers`: a whole number from 1 to MAX_WORKERS, or `auto` (the available cores). */
+function parseWorkers(
+  flag: string | undefined,
+  env: string | undefined,
+  problems: string[],
+): number {
+  const source = flag !== undefined ? "--workers" : "WORKERS";
+  const raw = (flag ?? env)?.trim();
+  if (raw === undefined || (flag === undefined && raw === "")) return 1;
+  if (raw === "auto") return Math.min(MAX_WORKERS, availableParallelism());
+  const n = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_WORKERS)) {
+    problems.push(
+      `${source} must be a whole number of server processes from 1 to ${MAX_WORKERS}, or "auto" for one per core (got "${raw}")`,
+    );
+    return 1;
+  }
+  return n;
 }
 
 export interface AdminBodyLimits {
@@ -267,7 +301,11 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+export function loadConfig(
+  env: Env = process.env,
+  cwd: string = process.cwd(),
+  flags: StartFlags = {},
+): Config {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name]?.trim();
@@ -410,6 +448,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       adminBytes: int("ADMIN_BODY_LIMIT_BYTES", 16_384, 1024, 1_048_576),
       blogBytes: int("BLOG_BODY_LIMIT_BYTES", 3_145_728, 65_536, 67_108_864),
     },
+    workers: parseWorkers(flags.workers, env.WORKERS, problems),
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

@@ -101,7 +101,9 @@ export async function warmUpValidator(
   app.use(onError);
 
   const server = http.createServer(app);
-  server.listen(0, "127.0.0.1");
+  // Exclusive: in a cluster worker (README, "Workers") a port-0 listen is otherwise shared by
+  // every worker through the primary, and this worker's requests could reach another's server.
+  server.listen({ port: 0, host: "127.0.0.1", exclusive: true });
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const warmed: WarmedOperation[] = [];

@@ -56,7 +56,7 @@ function namesLoopback(host: string | undefined): boolean {
  * cannot read the metrics through DNS rebinding. Never any of the app's routes.
  */
 export async function startMetricsServer(
-  registry: Registry,
+  registry: Pick<Registry, "metrics" | "contentType">,
   settings: MetricsSettings,
 ): Promise<MetricsServer> {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {

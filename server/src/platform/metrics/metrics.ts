@@ -106,6 +106,8 @@ function bufferMetrics(registers: Registry[]): (name: BufferName) => BufferMonit
     help: "How long the oldest entry waiting in a coalescing buffer has waited (0: none waits).",
     labelNames: ["buffer"] as const,
     registers,
+    // With workers the primary serves them all (cluster-metrics.ts): the oldest wait, not a sum.
+    aggregator: "max",
     collect() {
       for (const [buffer, state] of states) this.set({ buffer }, state().oldestAgeSeconds);
     },
