@@ -18,6 +18,9 @@
  * processes, the database, this load generator, and anything else running on the machine), with
  * the load average before and after: on a machine the load generator and the database share with
  * the servers, that says what more workers could have used.
+ *
+ * Longer than ~250 lines on purpose: one program read top to bottom (servers, scenarios, a
+ * window, the report), as the other bench entry points are.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";

@@ -1,3 +1,8 @@
+/**
+ * The process entry of `pressroom start` (README, "Architecture"): one server, or with
+ * `--workers` the cluster primary and its workers. Just past ~250 lines: the two ways a start
+ * composes the same parts read best side by side.
+ */
 import cluster from "node:cluster";
 import { createApp } from "./app.js";
 import { MIGRATIONS } from "./migrations.js";
