@@ -647,7 +647,9 @@ export interface paths {
         /**
          * Create a draft blog
          * @description The body is rendered to sanitised HTML and the excerpt derived from it (unless one is
-         *     given) when the blog is saved. The slug defaults to one made from the title.
+         *     given) when the blog is saved. The slug defaults to one made from the title (its words,
+         *     lower case, joined by dashes); if the workspace has it already, `-2` … `-9` is added,
+         *     then a dash and 6 random letters and digits. A slug given and taken answers `409`.
          *     Tags are stored in normal form (`BlogInput.tags`); the `AdminBlog` returned shows them
          *     as stored.
          */

@@ -321,6 +321,18 @@ describe("blogs in the dashboard, and what consumers see", () => {
     const res = await owner.post(`/workspaces/${ws}/blogs`, { title: "Two", slug: "same-slug" });
     expect(res.status).toBe(409);
   });
+
+  it("blogs of one title each get a slug of their own, however many (admin.yaml: the slug defaults to one made from the title)", async () => {
+    const slugs: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, { title: "Untitled" });
+      expect(res.status).toBe(201);
+      slugs.push(res.body.slug);
+    }
+    expect(new Set(slugs).size).toBe(60);
+    expect(slugs.slice(0, 3)).toEqual(["untitled", "untitled-2", "untitled-3"]);
+    for (const slug of slugs) expect(slug).toMatch(/^untitled(-[a-z0-9]+)?$/);
+  });
 });
 
 describe("the editor's preview: the server's own rendering, nothing saved (admin.yaml, previewBlogBody)", () => {

@@ -2,7 +2,7 @@
 import type { BlogDoc, BlogStatus, Collections } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict, DomainError, notFound } from "../platform/domain-error.js";
-import { newId } from "../platform/ids.js";
+import { newId, randomBase62 } from "../platform/ids.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
 import type { BlogReads } from "./blog-reads.js";
 import {
@@ -20,6 +20,19 @@ import { searchFieldsOf } from "./search-terms.js";
 
 /** A state change or edit lost to another one this many times in a row gives up (conflict). */
 const MAX_WRITE_ATTEMPTS = 5;
+/** Slugs tried for a blog whose slug comes from its title before giving up (409). */
+const MAX_SLUG_ATTEMPTS = 20;
+
+/**
+ * The slug tried at `attempt` for a blog named `base` by its title: `base`, then `base-2` …
+ * `base-9`, then `base-` and 6 random characters, so that many blogs of one title (an
+ * "Untitled" per draft) still cost a few tries each, never one per blog before them.
+ */
+export function slugCandidate(base: string, attempt: number): string {
+  if (attempt === 1) return base;
+  if (attempt < 10) return `${base}-${attempt}`;
+  return `${base}-${randomBase62(6).toLowerCase()}`;
+}
 
 /** Writing the blogs of a workspace: create, edit, change state, and preview a body. */
 export interface BlogWrites {
@@ -120,16 +133,14 @@ export function blogWrites(
       const now = new Date();
       const release = input.release === true;
       for (let attempt = 1; ; attempt++) {
+        const slug = slugCandidate(baseSlug, attempt);
         const doc: BlogDoc = {
           _id: newId("b"),
           workspaceId,
           status: release ? "released" : "draft",
-          slug: attempt === 1 ? baseSlug : `${baseSlug}-${attempt}`,
+          slug,
           ...fields,
-          ...searchFieldsOf({
-            ...fields,
-            slug: attempt === 1 ? baseSlug : `${baseSlug}-${attempt}`,
-          }),
+          ...searchFieldsOf({ ...fields, slug }),
           createdAt: now,
           updatedAt: now,
           releasedAt: release ? now : null,
@@ -146,7 +157,9 @@ export function blogWrites(
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
           if (explicitSlug) throw slugTaken(baseSlug);
-          if (attempt >= 50) throw err;
+          if (attempt >= MAX_SLUG_ATTEMPTS) {
+            throw conflict(`No free slug was found for "${baseSlug}"; give the blog a slug.`);
+          }
         }
       }
     },
