@@ -10,7 +10,7 @@ import { superviseWorkers } from "./platform/cluster/supervisor.js";
 import { joinCluster, type WorkerLink } from "./platform/cluster/worker-link.js";
 import { type Config, loadConfig } from "./platform/config.js";
 import { openDatabase, runningEmbedded, startRecordedEmbeddedDb } from "./platform/db/database.js";
-import { launcherEventLog } from "./platform/embedded-db/supervisor.js";
+import { type LauncherEvent, launcherEventLog } from "./platform/embedded-db/supervisor.js";
 import { isLoopbackHostname } from "./platform/http/loopback.js";
 import { closeGracefully, type DrainableServer, listen, urlOf } from "./platform/http/server.js";
 import { createLogger, type Logger, logFormatFor } from "./platform/logger.js";
@@ -54,6 +54,28 @@ export async function runServer(
   }
 }
 
+/**
+ * The embedded database supervisor's events, logged; when it gives up, `lost()` (the stop a
+ * serving process makes, exit code 1) or, while still starting, exit 1 at once.
+ */
+function logLauncherEvent(
+  logger: Logger,
+  lost: () => (() => void) | undefined,
+): (event: LauncherEvent) => void {
+  return (event) => {
+    const { level, fields, msg } = launcherEventLog(event);
+    if (event.kind !== "gave-up") return logger[level](fields, msg);
+    logger[level](
+      fields,
+      `${msg} Pressroom stops with exit code 1, for a process manager (or you) to start it again.`,
+    );
+    const stop = lost();
+    if (stop !== undefined) return stop();
+    logger.flush(); // still starting: nothing to drain
+    process.exit(1);
+  };
+}
+
 /** One server: what `pressroom start` runs, alone or as one of the workers. */
 async function runInstance(
   config: Config,
@@ -65,17 +87,7 @@ async function runInstance(
   const database = await openDatabase(config, MIGRATIONS, {
     onProgress: (line) => logger.info(line),
     onMonitorStuck: (message) => logger.warn(message),
-    onLauncherEvent: (event) => {
-      const { level, fields, msg } = launcherEventLog(event);
-      if (event.kind !== "gave-up") return logger[level](fields, msg);
-      logger[level](
-        fields,
-        `${msg} Pressroom stops with exit code 1, for a process manager (or you) to start it again.`,
-      );
-      if (onDatabaseLost !== undefined) return onDatabaseLost();
-      logger.flush(); // still starting: nothing to drain
-      process.exit(1);
-    },
+    onLauncherEvent: logLauncherEvent(logger, () => onDatabaseLost),
   });
   // OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT: the SDK is loaded only then (README, "Tracing").
   const tracing = config.tracing === undefined ? undefined : await startTracing(config.tracing);
@@ -180,14 +192,12 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   let onDatabaseLost: (() => void) | undefined;
   const embedded =
     config.mongodbUri === undefined && (await runningEmbedded(config.dataDir)) === null
-      ? await startRecordedEmbeddedDb(config.dataDir, 0, progress, (event) => {
-          const { level, fields, msg } = launcherEventLog(event);
-          if (event.kind !== "gave-up") return log[level](fields, msg);
-          log[level](fields, `${msg} Pressroom stops with exit code 1.`);
-          if (onDatabaseLost !== undefined) return onDatabaseLost();
-          log.flush(); // still starting: nothing to drain
-          process.exit(1);
-        })
+      ? await startRecordedEmbeddedDb(
+          config.dataDir,
+          0,
+          progress,
+          logLauncherEvent(log, () => onDatabaseLost),
+        )
       : undefined;
   try {
     const database = await openDatabase(config, MIGRATIONS, { onProgress: progress });

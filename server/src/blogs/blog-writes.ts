@@ -28,7 +28,7 @@ const MAX_SLUG_ATTEMPTS = 20;
  * `base-9`, then `base-` and 6 random characters, so that many blogs of one title (an
  * "Untitled" per draft) still cost a few tries each, never one per blog before them.
  */
-export function slugCandidate(base: string, attempt: number): string {
+function slugCandidate(base: string, attempt: number): string {
   if (attempt === 1) return base;
   if (attempt < 10) return `${base}-${attempt}`;
   return `${base}-${randomBase62(6).toLowerCase()}`;
