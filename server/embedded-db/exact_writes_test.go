@@ -218,30 +218,10 @@ func runWriteOp(ctx context.Context, c *mongo.Collection, op string, filter, sor
 			// $limit before $skip: not the counting shape.
 			pipeline = bson.A{pipeline[0], bson.D{{Key: "$limit", Value: limit + 3}}, bson.D{{Key: "$skip", Value: skip}}, pipeline[len(pipeline)-1]}
 		}
-		cur, err := c.Aggregate(ctx, pipeline)
-		if err != nil {
-			return describe(nil, err)
-		}
-		var docs []bson.Raw
-		err = cur.All(ctx, &docs)
-		var buf bytes.Buffer
-		for _, d := range docs {
-			buf.WriteString(d.String())
-		}
-		return describe(buf.String(), err)
+		return describe(aggregateText(ctx, c, pipeline))
 	case "aggregate $match $limit":
 		pipeline := bson.A{bson.D{{Key: "$match", Value: filter}}, bson.D{{Key: "$limit", Value: limit + 1}}}
-		cur, err := c.Aggregate(ctx, pipeline)
-		if err != nil {
-			return describe(nil, err)
-		}
-		var docs []bson.Raw
-		err = cur.All(ctx, &docs)
-		var buf bytes.Buffer
-		for _, d := range docs {
-			buf.WriteString(d.String())
-		}
-		return describe(buf.String(), err)
+		return describe(aggregateText(ctx, c, pipeline))
 	case "updateOne":
 		return describe(c.UpdateOne(ctx, filter, update))
 	case "updateMany":
@@ -264,4 +244,20 @@ func runWriteOp(ctx context.Context, c *mongo.Collection, op string, filter, sor
 		return single(c.FindOneAndDelete(ctx, filter, opts))
 	}
 	panic(op)
+}
+
+// aggregateText runs pipeline and returns its documents as raw BSON text, so that types (an
+// int32 count against an int64) are compared too.
+func aggregateText(ctx context.Context, c *mongo.Collection, pipeline bson.A) (any, error) {
+	cur, err := c.Aggregate(ctx, pipeline)
+	if err != nil {
+		return nil, err
+	}
+	var docs []bson.Raw
+	err = cur.All(ctx, &docs)
+	var buf bytes.Buffer
+	for _, d := range docs {
+		buf.WriteString(d.String())
+	}
+	return buf.String(), err
 }
