@@ -52,10 +52,12 @@ func (l *sqlLog) root() *sqlLog {
 func (l *sqlLog) Enabled(context.Context, slog.Level) bool { return !l.quiet }
 
 func (l *sqlLog) Handle(_ context.Context, r slog.Record) error {
-	// Pushed-down queries and counts, their checks, the stock path's own queries with a WHERE
-	// (for `{_id: …}`, written "SELECT  _ferretdb_sjson", with two spaces), and writes.
+	// Pushed-down queries (whole documents, or some fields: exact_projection_test.go) and counts,
+	// their checks, the stock path's own queries with a WHERE (for `{_id: …}`, written
+	// "SELECT  _ferretdb_sjson", with two spaces), and writes.
 	q, ok := strings.CutPrefix(r.Message, ">>> ")
 	if !ok || !(strings.HasPrefix(q, "SELECT _ferretdb_sjson FROM") && strings.Contains(q, "WHERE") ||
+		strings.HasPrefix(q, `SELECT _ferretdb_sjson->'$."$s"."$k"'`) ||
 		strings.HasPrefix(q, "SELECT  _ferretdb_sjson FROM") && strings.Contains(q, "WHERE") ||
 		strings.HasPrefix(q, "SELECT EXISTS") || strings.HasPrefix(q, "SELECT COUNT(*)") ||
 		strings.HasPrefix(q, "UPDATE ") || strings.HasPrefix(q, "DELETE ")) {
