@@ -1,7 +1,9 @@
 /**
  * The consumer API's fast path for periodic syncs (openapi.yaml, "Caching and limits"): ETags derived from each blog's
  * validator (revision + times), so an unchanged get or list answers 304 without reading any blog
- * content, and every change to what a response would contain changes its ETag.
+ * content, and every change to what a response would contain changes its ETag. Whole blogs are
+ * read with a projection of what the view is made of (server/embedded-db/README.md, "Projections
+ * read only their fields").
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
@@ -44,6 +46,18 @@ describe("conditional requests read no blog content", () => {
         expect(projection).toBeDefined();
         expect(Object.keys(projection ?? {})).not.toContain("bodyMarkdown");
         expect(Object.keys(projection ?? {})).not.toContain("bodyHtml");
+      }
+    }
+  });
+
+  it("a whole blog is read with the view's projection: none of the editor's fields", async () => {
+    for (const path of [`/blogs/${a.released[1]}`, "/blogs/by-slug/post-3", "/blogs?limit=3"]) {
+      const reads = await blogReads(async () => expect((await api(path)).status).toBe(200));
+      expect(reads.length).toBe(1);
+      const fields = Object.keys(reads[0] ?? {});
+      expect(fields).toEqual(expect.arrayContaining(["_id", "bodyHtml", "bodyMarkdown", "revision"]));
+      for (const editorOnly of ["searchTerms", "titleKey", "webhookOutbox", "createdAt"]) {
+        expect(fields).not.toContain(editorOnly);
       }
     }
   });

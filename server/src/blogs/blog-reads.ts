@@ -2,6 +2,7 @@
 import type { Filter } from "mongodb";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
+import { type BlogViewDoc, VIEW_STORED } from "./blog-view.js";
 import type { ListPosition } from "./cursor.js";
 import {
   type EditorListQuery,
@@ -15,6 +16,20 @@ import type { BlogSearch } from "./search-terms.js";
 /** What a consumer ETag is derived from (see blog-view.ts `validatorOf`); never the content. */
 export type BlogValidatorFields = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "revision">;
 const VALIDATOR_PROJECTION = { _id: 1, updatedAt: 1, releasedAt: 1, revision: 1 } as const;
+
+/** A stored blog as a consumer's whole `Blog` reads it: its view (blog-view.ts) and validator. */
+export type ConsumerBlogDoc = BlogViewDoc & BlogValidatorFields;
+
+/**
+ * The projection of a whole `Blog`: the stored fields of its view and of its validator, none of
+ * the editor's (search terms, title key, outbox, …). Less for the database to decode and send:
+ * the embedded one reads only these fields of each row (server/embedded-db/README.md,
+ * "Projections read only their fields").
+ */
+const VIEW_PROJECTION: Readonly<Record<string, 1>> = {
+  ...Object.fromEntries(VIEW_STORED.map((field) => [field, 1] as const)),
+  ...VALIDATOR_PROJECTION,
+};
 
 /**
  * How a consumer names a blog: by its ID (the primary index) or by its slug (the unique index
@@ -96,7 +111,7 @@ export interface BlogReads {
     limit: number,
     after: ListPosition | null,
     tags?: readonly string[] | null,
-  ): Promise<BlogPage>;
+  ): Promise<BlogPage<ConsumerBlogDoc>>;
   /** The same page as `listReleased`, with only the fields of its validator: no content. */
   listReleasedValidators(
     workspaceId: string,
@@ -131,7 +146,7 @@ export interface BlogReads {
    * A released blog of this workspace, found by ID or slug, or null: drafts, removed and
    * foreign blogs alike.
    */
-  getReleased(workspaceId: string, at: BlogLocator): Promise<BlogDoc | null>;
+  getReleased(workspaceId: string, at: BlogLocator): Promise<ConsumerBlogDoc | null>;
   /** `getReleased` with only the fields of the blog's validator: no content. */
   getReleasedValidator(workspaceId: string, at: BlogLocator): Promise<BlogValidatorFields | null>;
   /** `getReleased` reading only the validator fields and `fields` (as `listReleasedProjected`). */
@@ -198,8 +213,14 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">): BlogReads {
       limit: number,
       after: ListPosition | null,
       tags: readonly string[] | null = null,
-    ): Promise<BlogPage> {
-      return page(released(workspaceId, tags), "releasedAt", limit, after);
+    ): Promise<BlogPage<ConsumerBlogDoc>> {
+      return page<ConsumerBlogDoc & Pick<BlogDoc, "createdAt">>(
+        released(workspaceId, tags),
+        "releasedAt",
+        limit,
+        after,
+        VIEW_PROJECTION,
+      );
     },
 
     listReleasedValidators(
@@ -254,8 +275,12 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">): BlogReads {
       return docs.filter((doc) => doc.workspaceId === workspaceId);
     },
 
-    async getReleased(workspaceId: string, at: BlogLocator): Promise<BlogDoc | null> {
-      return releasedIn(workspaceId, await blogs.findOne(locate(workspaceId, at)));
+    async getReleased(workspaceId: string, at: BlogLocator): Promise<ConsumerBlogDoc | null> {
+      const doc = await blogs.findOne<ConsumerBlogDoc & Pick<BlogDoc, "workspaceId" | "status">>(
+        locate(workspaceId, at),
+        { projection: { ...VIEW_PROJECTION, workspaceId: 1, status: 1 } },
+      );
+      return releasedIn(workspaceId, doc);
     },
 
     async getReleasedValidator(

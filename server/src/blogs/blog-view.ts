@@ -26,16 +26,40 @@ export type BlogField = (typeof BLOG_FIELDS)[number];
 const everyPropertyListed: Exclude<keyof Blog, BlogField> extends never ? true : never = true;
 void everyPropertyListed;
 
+/**
+ * The stored fields the whole consumer `Blog` is made of: what its reads project (blog-reads.ts),
+ * so that the editor's own fields (search terms, outbox, …) are never read for a consumer. Each
+ * property's `stored` below must be among them, or it does not compile.
+ */
+export const VIEW_STORED = [
+  "_id",
+  "slug",
+  "title",
+  "excerpt",
+  "bodyMarkdown",
+  "bodyHtml",
+  "tags",
+  "authorName",
+  "coverImageUrl",
+  "releasedAt",
+  "updatedAt",
+] as const satisfies readonly (keyof BlogDoc)[];
+
+type ViewStored = (typeof VIEW_STORED)[number];
+
+/** A stored blog as the consumer view reads it: the fields of `VIEW_STORED`. */
+export type BlogViewDoc = Pick<BlogDoc, ViewStored>;
+
 /** How one property of the consumer `Blog` is made from a stored blog. */
 export interface BlogProperty<K extends BlogField> {
   /** The stored fields it is made of: what a `fields` selection of it reads (its projection). */
-  readonly stored: readonly [keyof BlogDoc, ...(keyof BlogDoc)[]];
+  readonly stored: readonly [ViewStored, ...ViewStored[]];
   /**
    * It is its stored field as it is: read from a projection that missed that field it would
    * silently go missing from the answer, so a partial blog refuses (field-selection.ts).
    */
   readonly asStored?: true;
-  readonly of: (doc: BlogDoc) => Blog[K];
+  readonly of: (doc: BlogViewDoc) => Blog[K];
 }
 
 /**
@@ -67,7 +91,7 @@ const V = BLOG_VIEW;
  * object literal rather than a loop over the names: it is on the path of every list page, and a
  * literal is built in one step with its final shape (a loop is about 30% slower per blog).
  */
-export function toBlog(doc: BlogDoc): Blog {
+export function toBlog(doc: BlogViewDoc): Blog {
   return {
     id: V.id.of(doc),
     slug: V.slug.of(doc),

@@ -1,7 +1,7 @@
 import type { BlogDoc } from "../platform/db/collections.js";
 import { invalid } from "../platform/domain-error.js";
 import type { PartialBlog } from "../platform/http/consumer-types.js";
-import { BLOG_FIELDS, BLOG_VIEW, type BlogField } from "./blog-view.js";
+import { BLOG_FIELDS, BLOG_VIEW, type BlogField, type BlogViewDoc } from "./blog-view.js";
 
 /** A stored blog as read with a projection: its validator fields, and maybe some of the rest. */
 export type ProjectedBlogDoc = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt"> & Partial<BlogDoc>;
@@ -48,7 +48,7 @@ export function parseFields(raw: string | undefined): FieldSelection | null {
  */
 export function toPartialBlog(doc: ProjectedBlogDoc, selection: FieldSelection): PartialBlog {
   // For the selected properties, the projected blog is as good as the whole one.
-  const whole = doc as BlogDoc;
+  const whole = doc as BlogViewDoc;
   const blog: Record<string, unknown> = {};
   for (const name of selection.names) {
     const property = BLOG_VIEW[name];

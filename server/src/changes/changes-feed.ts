@@ -1,5 +1,4 @@
-import type { BlogReads } from "../blogs/blog-reads.js";
-import type { BlogDoc } from "../platform/db/collections.js";
+import type { BlogReads, ConsumerBlogDoc } from "../blogs/blog-reads.js";
 import { gone, invalid } from "../platform/domain-error.js";
 import type { ChangeLog } from "./change-log.js";
 import type { ChangeRecorder } from "./change-recorder.js";
@@ -10,7 +9,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** One change as the domain sees it; the consumer routes turn it into the spec's `Change`. */
 export type FeedChange =
-  | { readonly type: "upsert"; readonly blog: BlogDoc }
+  | { readonly type: "upsert"; readonly blog: ConsumerBlogDoc }
   | { readonly type: "delete"; readonly id: string; readonly at: Date };
 
 export interface FeedPage {
