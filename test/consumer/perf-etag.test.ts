@@ -55,7 +55,9 @@ describe("conditional requests read no blog content", () => {
       const reads = await blogReads(async () => expect((await api(path)).status).toBe(200));
       expect(reads.length).toBe(1);
       const fields = Object.keys(reads[0] ?? {});
-      expect(fields).toEqual(expect.arrayContaining(["_id", "bodyHtml", "bodyMarkdown", "revision"]));
+      expect(fields).toEqual(
+        expect.arrayContaining(["_id", "bodyHtml", "bodyMarkdown", "revision"]),
+      );
       for (const editorOnly of ["searchTerms", "titleKey", "webhookOutbox", "createdAt"]) {
         expect(fields).not.toContain(editorOnly);
       }
