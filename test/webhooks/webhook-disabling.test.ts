@@ -92,7 +92,9 @@ describe("happy: the delivery log is kept 30 days (README, Webhooks)", () => {
       seq: 1,
       state,
       attempts: 1,
-      nextAttemptAt: state === "pending" ? at : null,
+      // Pending, but not due: the test server's delivery worker would otherwise take it, find
+      // no endpoint `we_retention` and delete it as the deleted endpoint's (delivery-worker.ts).
+      nextAttemptAt: state === "pending" ? new Date("2100-01-01T00:00:00Z") : null,
       redeliveryOf: null,
       createdAt: at,
       settledAt: state === "pending" ? null : at,
