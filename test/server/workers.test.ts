@@ -51,6 +51,9 @@ describe('workers share one port and one embedded database (README, "Workers")',
   it("two workers listen on the one URL from two processes; the primary started the embedded database once; SIGTERM stops them all, exit 0", async () => {
     const dataDir = await tempDir("pressroom-workers-");
     const server = await startWorkersServer("2", { DATA_DIR: dataDir });
+    // Each process writes its own log lines to the one pipe: a worker's "listening" line can
+    // come after the primary's line that all serve, which is what the start waits for.
+    await expect.poll(() => server.lines.filter(workerLine).length).toBeGreaterThanOrEqual(2);
     const listening = server.lines.filter(workerLine);
     expect(listening).toHaveLength(2);
     expect(new Set(listening.map((l) => l.url))).toEqual(new Set([server.url]));
@@ -68,10 +71,10 @@ describe('workers share one port and one embedded database (README, "Workers")',
 
     // New connections are handed to the workers in turn: both serve.
     for (let i = 0; i < 6; i++) expect((await freshGet(`${server.url}/readyz`)).status).toBe(200);
-    const served = new Set(
-      server.lines.filter((l) => l.path === "/readyz" && l.status === 200).map((l) => l.pid),
-    );
-    expect(served).toEqual(new Set(pids));
+    // Their access log lines may come after the answers.
+    const readyzServed = () => server.lines.filter((l) => l.path === "/readyz" && l.status === 200);
+    await expect.poll(() => readyzServed().length).toBeGreaterThanOrEqual(6);
+    expect(new Set(readyzServed().map((l) => l.pid))).toEqual(new Set(pids));
 
     // SIGTERM to one worker alone: it stops as a server stops and is replaced, not as a crash.
     const [first] = pids as [number, number];
@@ -210,8 +213,11 @@ describe('workers with MONGODB_URI, and their metrics (README, "Workers" and "Me
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
-    const served = server.lines.filter((l) => l.path === "/api/consumer/blogs" && l.status === 200);
-    expect(new Set(served.map((l) => l.pid)).size).toBe(2);
+    // Their access log lines may come after the answers.
+    const listServed = () =>
+      server.lines.filter((l) => l.path === "/api/consumer/blogs" && l.status === 200);
+    await expect.poll(() => listServed().length).toBeGreaterThanOrEqual(6);
+    expect(new Set(listServed().map((l) => l.pid)).size).toBe(2);
 
     const scrape = await fetch(String(metricsLine.metricsUrl));
     expect(scrape.status).toBe(200);
