@@ -13,9 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,15 +142,9 @@ func TestProjectionPushdownReturnsWhatStockReturns(t *testing.T) {
 	seed := seedFromEnv(t)
 	t.Logf("seed %d (replay with PRESSROOM_PUSHDOWN_SEED=%d)", seed, seed)
 
-	log := &sqlLog{}
-	patchedDir, stockDir := t.TempDir(), t.TempDir()
-	patched := startFerret(ctx, t, patchedDir, true, log)
-	stock := startFerret(ctx, t, stockDir, false, discard{})
+	log, patchedDir, patched, stock := startPair(ctx, t)
 
-	casesPerCollection := 1000
-	if s := os.Getenv("PRESSROOM_PUSHDOWN_CASES"); s != "" {
-		casesPerCollection, _ = strconv.Atoi(s)
-	}
+	casesPerCollection := casesFromEnv("PRESSROOM_PUSHDOWN_CASES", 1000)
 	for _, exotic := range []bool{false, true} {
 		name := map[bool]string{false: "plain", true: "exotic"}[exotic]
 		g := newGen(seed^0x5eed, exotic)
@@ -160,20 +152,7 @@ func TestProjectionPushdownReturnsWhatStockReturns(t *testing.T) {
 		for i := range docs {
 			docs[i] = g.projDoc(i)
 		}
-		for _, c := range []*mongo.Client{patched, stock} {
-			coll := c.Database("p").Collection(name)
-			for _, m := range []mongo.IndexModel{
-				{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "status", Value: 1}, {Key: "at", Value: -1}, {Key: "_id", Value: -1}}},
-				{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "status", Value: 1}, {Key: "tags", Value: 1}, {Key: "at", Value: -1}, {Key: "_id", Value: -1}}},
-			} {
-				if _, err := coll.Indexes().CreateOne(ctx, m); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if _, err := coll.InsertMany(ctx, docs); err != nil {
-				t.Fatal(err)
-			}
-		}
+		fillBoth(ctx, t, []*mongo.Client{patched, stock}, "p", name, docs, genIndexes...)
 		ensureIDIndexes(ctx, patchedDir, slog.New(discard{}))
 		log.take()
 

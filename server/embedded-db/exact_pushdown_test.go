@@ -396,21 +396,57 @@ func seedFromEnv(t *testing.T) uint64 {
 	return uint64(time.Now().UnixNano())
 }
 
+// startPair starts a differential test's two servers, each on a directory of its own: the
+// patched one (exact pushdown and atomic writes on), whose pushed-down SQL log records, and stock.
+func startPair(ctx context.Context, t *testing.T) (log *sqlLog, patchedDir string, patched, stock *mongo.Client) {
+	t.Helper()
+	log = &sqlLog{}
+	patchedDir = t.TempDir()
+	patched = startFerret(ctx, t, patchedDir, true, log)
+	stock = startFerret(ctx, t, t.TempDir(), false, discard{})
+	return log, patchedDir, patched, stock
+}
+
+// casesFromEnv returns the number of cases that env asks for, or def.
+func casesFromEnv(env string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(env)); err == nil {
+		return n
+	}
+	return def
+}
+
+// genIndexes are the indexes of gen's collections: the app's list, slug and tag-page shapes.
+var genIndexes = []mongo.IndexModel{
+	{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "status", Value: 1}, {Key: "at", Value: -1}, {Key: "_id", Value: -1}}},
+	{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "slug", Value: 1}}},
+	{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "status", Value: 1}, {Key: "tags", Value: 1}, {Key: "at", Value: -1}, {Key: "_id", Value: -1}}},
+}
+
+// fillBoth makes collection db.name on each client with these indexes and documents.
+func fillBoth(ctx context.Context, t *testing.T, clients []*mongo.Client, db, name string, docs []any, indexes ...mongo.IndexModel) {
+	t.Helper()
+	for _, c := range clients {
+		coll := c.Database(db).Collection(name)
+		for _, m := range indexes {
+			if _, err := coll.Indexes().CreateOne(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := coll.InsertMany(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestExactPushdownReturnsWhatStockReturns(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	seed := seedFromEnv(t)
 	t.Logf("seed %d (replay with PRESSROOM_PUSHDOWN_SEED=%d)", seed, seed)
 
-	log := &sqlLog{}
-	patchedDir, stockDir := t.TempDir(), t.TempDir()
-	patched := startFerret(ctx, t, patchedDir, true, log)
-	stock := startFerret(ctx, t, stockDir, false, discard{})
+	log, patchedDir, patched, stock := startPair(ctx, t)
 
-	casesPerCollection := 1000
-	if s := os.Getenv("PRESSROOM_PUSHDOWN_CASES"); s != "" {
-		casesPerCollection, _ = strconv.Atoi(s)
-	}
+	casesPerCollection := casesFromEnv("PRESSROOM_PUSHDOWN_CASES", 1000)
 	for _, exotic := range []bool{false, true} {
 		name := map[bool]string{false: "plain", true: "exotic"}[exotic]
 		g := newGen(seed, exotic)
@@ -418,21 +454,7 @@ func TestExactPushdownReturnsWhatStockReturns(t *testing.T) {
 		for i := range docs {
 			docs[i] = g.doc(i)
 		}
-		for _, c := range []*mongo.Client{patched, stock} {
-			coll := c.Database("d").Collection(name)
-			for _, m := range []mongo.IndexModel{
-				{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "status", Value: 1}, {Key: "at", Value: -1}, {Key: "_id", Value: -1}}},
-				{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "slug", Value: 1}}},
-				{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "status", Value: 1}, {Key: "tags", Value: 1}, {Key: "at", Value: -1}, {Key: "_id", Value: -1}}},
-			} {
-				if _, err := coll.Indexes().CreateOne(ctx, m); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if _, err := coll.InsertMany(ctx, docs); err != nil {
-				t.Fatal(err)
-			}
-		}
+		fillBoth(ctx, t, []*mongo.Client{patched, stock}, "d", name, docs, genIndexes...)
 		ensureIDIndexes(ctx, patchedDir, slog.New(discard{}))
 		log.take()
 

@@ -15,9 +15,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,15 +37,9 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 	seed := seedFromEnv(t)
 	t.Logf("seed %d (replay with PRESSROOM_PUSHDOWN_SEED=%d)", seed, seed)
 
-	log := &sqlLog{}
-	patchedDir, stockDir := t.TempDir(), t.TempDir()
-	patched := startFerret(ctx, t, patchedDir, true, log)
-	stock := startFerret(ctx, t, stockDir, false, discard{})
+	log, patchedDir, patched, stock := startPair(ctx, t)
 
-	cases := 500
-	if s := os.Getenv("PRESSROOM_PUSHDOWN_WRITE_CASES"); s != "" {
-		cases, _ = strconv.Atoi(s)
-	}
+	cases := casesFromEnv("PRESSROOM_PUSHDOWN_WRITE_CASES", 500)
 	for _, exotic := range []bool{false, true} {
 		name := map[bool]string{false: "writes_plain", true: "writes_exotic"}[exotic]
 		g := newGen(seed, exotic)
