@@ -1,6 +1,6 @@
 import { type SpawnOptions, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -43,29 +43,70 @@ export interface Exec {
   timedOut: boolean;
 }
 
-/** Runs a command to completion (SIGKILL after `timeoutMs`), collecting its output. */
+export interface ExecOptions extends SpawnOptions {
+  /** SIGKILL after this long in all: the bound on a run that keeps making progress. */
+  timeoutMs: number;
+  /**
+   * SIGKILL once the command has made no progress for this long: nothing printed, and the file
+   * `progressFile` (when given) not grown. A slow run on a busy machine that keeps going is not
+   * cut; a stuck one is, long before `timeoutMs`.
+   */
+  idleTimeoutMs?: number;
+  progressFile?: string;
+}
+
+/** Progress is checked this often against `idleTimeoutMs`. */
+const IDLE_CHECK_MS = 1_000;
+
+/** Runs a command to completion (see ExecOptions for when it is killed), collecting its output. */
 export function exec(
   command: string,
   args: readonly string[],
-  { timeoutMs, ...options }: SpawnOptions & { timeoutMs: number },
+  { timeoutMs, idleTimeoutMs, progressFile, ...options }: ExecOptions,
 ): Promise<Exec> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
+    let lastProgress = Date.now();
+    let fileSize = -1;
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out.push(chunk);
+      lastProgress = Date.now();
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      err.push(chunk);
+      lastProgress = Date.now();
+    });
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const kill = () => {
       timedOut = true;
       child.kill("SIGKILL");
-    }, timeoutMs);
-    child.on("error", (error) => {
+    };
+    const timer = setTimeout(kill, timeoutMs);
+    const idle =
+      idleTimeoutMs === undefined
+        ? undefined
+        : setInterval(() => {
+            if (progressFile !== undefined) {
+              const size = existsSync(progressFile) ? statSync(progressFile).size : -1;
+              if (size !== fileSize) {
+                fileSize = size;
+                lastProgress = Date.now();
+              }
+            }
+            if (Date.now() - lastProgress > idleTimeoutMs) kill();
+          }, IDLE_CHECK_MS);
+    const stop = () => {
       clearTimeout(timer);
+      clearInterval(idle);
+    };
+    child.on("error", (error) => {
+      stop();
       reject(error);
     });
     child.on("close", (code, signal) => {
-      clearTimeout(timer);
+      stop();
       resolve({
         code,
         signal,
@@ -258,8 +299,22 @@ export interface RunOptions {
   readonly args: readonly string[];
   /** Extra environment for the run (the secrets the config's placeholders name). */
   readonly env?: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
+  /**
+   * The run is killed when st has neither printed nor recorded an event for this long (it
+   * writes one event per scenario, each flushed): stuck, not slow. Default RUN_IDLE_TIMEOUT_MS.
+   */
+  readonly idleTimeoutMs?: number;
+  /** The bound on a run that keeps making progress. Default RUN_TIMEOUT_MS. */
+  readonly timeoutMs?: number;
 }
+
+/**
+ * A run's limits, in time without progress rather than in total: on a busy machine a run that
+ * took 70 s on a quiet one took over 200 s and was cut with nothing wrong. The longest quiet
+ * stretch of a healthy run is one operation's fuzzing, a few seconds.
+ */
+export const RUN_IDLE_TIMEOUT_MS = 120_000;
+export const RUN_TIMEOUT_MS = 20 * 60_000;
 
 export interface CheckFailure {
   readonly operation: string;
@@ -346,7 +401,9 @@ export async function runSchemathesis(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   try {
     const r = await exec(options.st, argv, {
-      timeoutMs: options.timeoutMs,
+      timeoutMs: options.timeoutMs ?? RUN_TIMEOUT_MS,
+      idleTimeoutMs: options.idleTimeoutMs ?? RUN_IDLE_TIMEOUT_MS,
+      progressFile: eventsPath,
       cwd: reportDir,
       env: runEnv(options.env),
     });
