@@ -287,7 +287,11 @@ func (g *gen) cond(field string) any {
 	}
 	vals := func() bson.A {
 		a := bson.A{}
-		for range 1 + g.r.IntN(3) {
+		n := 1 + g.r.IntN(3)
+		if g.r.IntN(8) == 0 {
+			n = 101 + g.r.IntN(60) // over inListMax: one JSON array per type rank
+		}
+		for range n {
 			a = append(a, v())
 		}
 		return a
