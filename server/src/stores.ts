@@ -170,7 +170,10 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     audit,
     blogs,
     changes: changesFeed({ log, recorder, tokens: changeTokens(c), blogs, retentionMs, now }),
-    tagCounts: tagCountsCache({ compute: blogs.tagCounts, version: recorder.record }),
+    tagCounts: tagCountsCache({
+      compute: blogs.tagCounts,
+      version: async (workspaceId) => (await recorder.record(workspaceId)).last,
+    }),
     sessions: sessionsStore(
       c,
       options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,

@@ -1,9 +1,17 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { toBlog } from "../../server/src/blogs/blog-view.js";
+import { inlineRenderer } from "../../server/src/blogs/render-pool.js";
+import { MAX_RECORDED_PER_CALL } from "../../server/src/changes/change-recorder.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { Blog } from "../../server/src/platform/http/consumer-types.js";
 import { createStores } from "../../server/src/stores.js";
+import { applyImport } from "../../server/src/transfer/import-apply.js";
+import { planImport } from "../../server/src/transfer/import-plan.js";
+import { readPressroomExport } from "../../server/src/transfer/pressroom-format.js";
 import { Mirror, releasedBlogs } from "../support/changes-mirror.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -176,6 +184,70 @@ describe("changes feed with several server instances and no transactions (change
     expect(mirror.has(blog._id)).toBe(false);
     await cleanUp(workspaceId);
   });
+
+  it("an import of more blogs than one call records, between sync pages: the feed says hasMore until every one is recorded, and the mirror ends equal to the truth", async () => {
+    const s = stores(t.db);
+    const { _id: workspaceId } = await s.workspaces.create("bulk import");
+    const { key } = await s.keys.mint(workspaceId, "mirror");
+    for (let i = 0; i < 3; i++) {
+      await s.blogs.create(workspaceId, { title: `before ${i}`, bodyMarkdown: "x", release: true });
+    }
+    const first = new Mirror(server.url, key, 2);
+    expect((await first.step()).hasMore).toBe(true); // mid-walk
+    // The same mirror goes on with pages of 100 (the rate limit would stop pages of 2).
+    const mirror = new Mirror(server.url, key, 100);
+    mirror.token = first.token;
+    for (const [id, blog] of first.blogs) mirror.blogs.set(id, blog);
+
+    const imported = MAX_RECORDED_PER_CALL + 500;
+    const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
+    const dir = await mkdtemp(path.join(tmpdir(), "pressroom-bulk-sync-"));
+    const file = path.join(dir, "site.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        format: "pressroom.workspace-export",
+        version: 1,
+        keys: [],
+        blogs: Array.from({ length: imported }, (_, i) => ({
+          id: `b_bulk${i}`,
+          slug: `bulk-${i}`,
+          title: `Bulk ${i}`,
+          status: "released",
+          bodyMarkdown: `Body ${i}.`,
+          excerpt: null,
+          tags: ["bulk"],
+          authorName: "Ada",
+          coverImageUrl: null,
+          createdAt: at,
+          updatedAt: at,
+          releasedAt: at,
+          removedAt: null,
+        })),
+      }),
+    );
+    const c = collections(t.db);
+    const plan = await planImport(
+      c,
+      inlineRenderer,
+      workspaceId,
+      await readPressroomExport(file, {}),
+    );
+    expect((await applyImport(c, plan, { source: "bulk", now: new Date() })).created).toBe(
+      imported,
+    );
+    const pending = () => c.blogs.countDocuments({ workspaceId, feedPending: true });
+    expect(await pending()).toBe(imported);
+
+    // The next call records one call's share, not the whole import, and says there is more.
+    expect((await mirror.step()).hasMore).toBe(true);
+    expect(await pending()).toBe(imported - MAX_RECORDED_PER_CALL);
+    await mirror.drain(5_000);
+    expect(await pending()).toBe(0);
+    expect(mirror.sorted()).toEqual(await releasedBlogs(server.url, key));
+    expect(mirror.blogs.size).toBe(imported + 3);
+    await cleanUp(workspaceId);
+  }, 600_000);
 
   it("three instances recording one workspace at once take every entry number once, and record every blog", async () => {
     const s = stores(t.db);

@@ -18,6 +18,11 @@ import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 import { searchFieldsOf } from "./search-terms.js";
 
+/**
+ * Blogs whose feed marks one update clears: one `$or` term each, which the embedded database
+ * turns into SQL nested as deep as the list is long (SQLite refuses 1,000 levels).
+ */
+const CLEAR_CHUNK = 100;
 /** A state change or edit lost to another one this many times in a row gives up (conflict). */
 const MAX_WRITE_ATTEMPTS = 5;
 /** Slugs tried for a blog whose slug comes from its title before giving up (409). */
@@ -50,14 +55,15 @@ export interface BlogWrites {
    */
   setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc>;
   /**
-   * The changes feed has recorded the blog as it was at `version`: clears its `feedPending`
-   * mark, unless the blog was written since (then the mark stays, and the newer write gets an
-   * entry of its own). Returns whether it cleared it. Takes the blog's turn like every write.
+   * The changes feed has recorded these blogs as they were at these versions: clears each one's
+   * `feedPending` mark, unless the blog was written since (then the mark stays, and the newer
+   * write gets an entry of its own): a compare-and-set per blog, a hundred blogs per update.
+   * Returns how many it cleared.
    */
   clearFeedPending(
     workspaceId: string,
-    version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
-  ): Promise<boolean>;
+    versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
+  ): Promise<number>;
   /**
    * The outbox relay has relayed the events the blog's outbox held at `version`: empties it and
    * clears `webhookPending`, unless the blog was written since (a write that queued an event
@@ -218,13 +224,25 @@ export function blogWrites(
 
     async clearFeedPending(
       workspaceId: string,
-      version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
-    ): Promise<boolean> {
-      const { matchedCount } = await blogs.updateOne(
-        { _id: version._id, workspaceId, feedPending: true, ...versionFilter(version) },
-        { $set: { feedPending: false } },
-      );
-      return matchedCount === 1;
+      versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
+    ): Promise<number> {
+      let cleared = 0;
+      for (let i = 0; i < versions.length; i += CLEAR_CHUNK) {
+        const chunk = versions.slice(i, i + CLEAR_CHUNK);
+        // Each blog matches only as it was recorded (its own compare-and-set); the `_id` list
+        // lets the database find the chunk's blogs by index before it checks their versions.
+        const { modifiedCount } = await blogs.updateMany(
+          {
+            workspaceId,
+            feedPending: true,
+            _id: { $in: chunk.map((version) => version._id) },
+            $or: chunk.map((version) => ({ _id: version._id, ...versionFilter(version) })),
+          },
+          { $set: { feedPending: false } },
+        );
+        cleared += modifiedCount;
+      }
+      return cleared;
     },
 
     async clearWebhookOutbox(

@@ -9,7 +9,8 @@ export interface TagCountsCacheDeps {
   readonly compute: (workspaceId: string) => Promise<TagCount[]>;
   /**
    * The workspace's changes-feed position after recording its marked blogs (change-recorder.ts):
-   * it moves with every write that changes what a released blog is, tags included.
+   * it moves with every write that changes what a released blog is, tags included. A recording
+   * that leaves marks for later appended entries, so the position it returns is a new one.
    */
   readonly version: (workspaceId: string) => Promise<number>;
 }

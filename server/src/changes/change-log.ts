@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { MongoBulkWriteError } from "mongodb";
 import type { ChangeEntryDoc, Collections } from "../platform/db/collections.js";
-import { isDuplicateKey } from "../platform/db/duplicate-key.js";
+import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
 
 /** Digits of an entry's number in its `_id`: up to 10^15 − 1 entries per workspace. */
 const SEQ_DIGITS = 15;
@@ -34,10 +35,11 @@ export interface ChangeLog {
   /** The workspace's last entry number; 0 before its first. */
   last(workspaceId: string): Promise<number>;
   /**
-   * Appends "blog `blogId` changed" to the workspace's log and returns its number. `after` is
-   * the last number the caller read (it saves a read when several are appended in a row).
+   * Appends "blog `blogId` changed" for each of `blogIds`, in order, to the workspace's log and
+   * returns the number of the last one (numbers between may be other writers'). `after` is the
+   * last number the caller read (it saves a read when batches are appended in a row).
    */
-  append(workspaceId: string, blogId: string, after?: number): Promise<number>;
+  appendMany(workspaceId: string, blogIds: readonly string[], after?: number): Promise<number>;
   /** Entries numbered `after + 1` … `upTo`, in order, at most `limit`. */
   read(workspaceId: string, after: number, upTo: number, limit: number): Promise<ChangeEntry[]>;
   /** Deletes the workspace's entries made before `cutoff`, except its last one. */
@@ -46,10 +48,11 @@ export interface ChangeLog {
 
 /**
  * Numbers are taken by insert alone: an entry is inserted as number `m + 1` only after `m` was
- * read as the workspace's last, and `_id` is unique, so two writers never share a number (the
- * loser reads again and takes the next). Hence, without transactions, every entry numbered ≤ n
- * was inserted before `n` was: none can appear once `n` has been seen. Deleting old entries
- * (`purgeBefore`) keeps each workspace's last one, so numbers never go back.
+ * read as the workspace's last or inserted by the same ordered `insertMany` just before it
+ * (an ordered insert stops at its first refused document), and `_id` is unique, so two writers
+ * never share a number (the loser reads again and takes the next). Hence, without transactions,
+ * every entry numbered ≤ n was inserted before `n` was: none can appear once `n` has been seen.
+ * Deleting old entries (`purgeBefore`) keeps each workspace's last one, so numbers never go back.
  */
 export function changeLog({ changes }: Pick<Collections, "changes">): ChangeLog {
   const last = async (workspaceId: string): Promise<number> => {
@@ -61,30 +64,59 @@ export function changeLog({ changes }: Pick<Collections, "changes">): ChangeLog 
     return entry === undefined ? 0 : seqOf(entry);
   };
 
+  /**
+   * Inserts `entries` in order and returns how many were inserted: all of them, or those before
+   * the first whose number another writer holds.
+   */
+  const insertInOrder = async (entries: ChangeEntryDoc[]): Promise<number> => {
+    try {
+      await changes.insertMany(entries, { ordered: true });
+      return entries.length;
+    } catch (err) {
+      const failed = err instanceof MongoBulkWriteError ? err.writeErrors : undefined;
+      const first = Array.isArray(failed) ? failed[0] : failed;
+      if (first !== undefined && isDuplicateWriteError(first)) return first.index;
+      if (isDuplicateKey(err) && entries.length === 1) return 0;
+      throw err;
+    }
+  };
+
   return {
     last,
 
-    async append(workspaceId: string, blogId: string, after?: number): Promise<number> {
+    async appendMany(
+      workspaceId: string,
+      blogIds: readonly string[],
+      after?: number,
+    ): Promise<number> {
       let previous = after ?? (await last(workspaceId));
-      for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-        const seq = previous + 1;
-        try {
-          await changes.insertOne({
-            _id: entryId(workspaceId, seq),
+      let rest = blogIds;
+      let losses = 0;
+      while (rest.length > 0) {
+        const at = new Date();
+        const taken = await insertInOrder(
+          rest.map((blogId, i) => ({
+            _id: entryId(workspaceId, previous + 1 + i),
             workspaceId,
             blogId,
-            at: new Date(),
-          });
-          return seq;
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-          // Another instance took the number: wait a jittered, growing moment before reading
-          // the last one again, so instances racing for one workspace stop colliding in step.
-          await sleep(Math.random() * Math.min(100, 2 ** attempt));
-          previous = await last(workspaceId);
+            at,
+          })),
+        );
+        previous += taken;
+        rest = rest.slice(taken);
+        if (rest.length === 0) break;
+        losses = taken > 0 ? 1 : losses + 1;
+        if (losses >= MAX_APPEND_ATTEMPTS) {
+          throw new Error(
+            `changes feed: no entry number free after ${MAX_APPEND_ATTEMPTS} attempts`,
+          );
         }
+        // Another instance took the next number: wait a jittered, growing moment before reading
+        // the last one again, so instances racing for one workspace stop colliding in step.
+        await sleep(Math.random() * Math.min(100, 2 ** losses));
+        previous = await last(workspaceId);
       }
-      throw new Error(`changes feed: no entry number free after ${MAX_APPEND_ATTEMPTS} attempts`);
+      return previous;
     },
 
     async read(

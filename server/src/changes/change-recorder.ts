@@ -3,19 +3,25 @@ import type { BlogDoc } from "../platform/db/collections.js";
 import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import type { ChangeLog } from "./change-log.js";
 
-/** Marked blogs read per query while recording. */
-const BATCH = 100;
+/** Marked blogs read, appended and cleared per round trip while recording. */
+const BATCH = 500;
+/**
+ * Marked blogs one call records at most: a consumer request waits for this much recording, not
+ * for a whole import's (the rest is recorded by the calls that follow, which the feed's
+ * `hasMore` asks for).
+ */
+export const MAX_RECORDED_PER_CALL = 500;
 /** How often (at most) one instance deletes a workspace's expired entries, in ms. */
 const PURGE_EVERY_MS = 3_600_000;
 
 export interface RecorderDeps {
   readonly log: ChangeLog;
   readonly blogs: Pick<BlogReads, "listFeedPending">;
-  /** blog-writes.ts `clearFeedPending`: a compare-and-set on the version recorded. */
+  /** blog-writes.ts `clearFeedPending`: a compare-and-set on each version recorded. */
   readonly clearFeedPending: (
     workspaceId: string,
-    version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
-  ) => Promise<boolean>;
+    versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
+  ) => Promise<number>;
   /** Entries older than this are deleted (tokens older than the retention are refused first). */
   readonly keepEntriesMs: number;
   readonly now: () => number;
@@ -26,23 +32,35 @@ export interface RecorderDeps {
   readonly afterAppend?: (blogId: string) => Promise<void>;
 }
 
+/** What one recording did: the log's last number after it, and whether it recorded every mark. */
+export interface Recorded {
+  readonly last: number;
+  /** False when marks were left for the next call (MAX_RECORDED_PER_CALL). */
+  readonly complete: boolean;
+}
+
 /** Turns `feedPending` marks into log entries, so no write of a blog is missed by the feed. */
 export interface ChangeRecorder {
-  /** Records every marked blog of the workspace; returns the log's last number after it. */
-  record(workspaceId: string): Promise<number>;
+  /** Records the workspace's marked blogs, at most MAX_RECORDED_PER_CALL of them. */
+  record(workspaceId: string): Promise<Recorded>;
 }
 
 /**
  * A write of a blog sets its mark in the same update as the change (blog-writes.ts); `record`
- * appends one entry for every marked blog, then clears the mark if the blog was not written again
- * meanwhile (else the mark stays for the next round), and returns the log's last number, read
- * after all that.
+ * reads the marked blogs a batch at a time, appends one entry for each (one ordered insert per
+ * batch), then clears each mark if its blog was not written again meanwhile (else the mark stays
+ * for the next round; a compare-and-set per blog, a hundred per update), and returns the
+ * log's last number, read after all that. It stops after MAX_RECORDED_PER_CALL blogs, saying
+ * so (`complete: false`), so that no request waits for a whole import's recording.
  *
- * Why no change is ever missed: a write finished before `record` began left its blog marked,
- * or the mark was cleared by a recording that appended its entry before clearing. Either way the
- * write has an entry numbered at most the number `record` returns, made after the write, so
- * reading the blog at that entry reads the write (or a later one). A crash between append and
- * clear leaves the mark: the blog is recorded twice, which a mirror applies twice, harmlessly.
+ * Why no change is ever missed: when `record` returns `complete`, a write finished before it
+ * began left its blog marked, or the mark was cleared by a recording that appended its entry
+ * before clearing. Either way the write has an entry numbered at most the number `record`
+ * returns, made after the write, so reading the blog at that entry reads the write (or a later
+ * one). When it returns incomplete, it appended at least one entry (a batch's entries come
+ * before its clears), so the number moved: the feed says `hasMore` and the calls that follow
+ * record the rest. A crash between append and clear leaves the mark: the blog is recorded twice,
+ * which a mirror applies twice, harmlessly.
  *
  * Across instances (and the CLI) the log's numbering and the clearing's compare-and-set keep
  * recordings exact, on MongoDB and on the embedded database alike (each update is atomic on both).
@@ -61,23 +79,35 @@ export function changeRecorder(deps: RecorderDeps): ChangeRecorder {
   };
 
   return {
-    record(workspaceId: string): Promise<number> {
+    record(workspaceId: string): Promise<Recorded> {
       return oneAtATime(workspaceId, async () => {
         let afterId = "";
         let last: number | undefined;
+        let recorded = 0;
+        let complete = true;
         for (;;) {
-          const marked = await deps.blogs.listFeedPending(workspaceId, afterId, BATCH);
-          for (const blog of marked) {
-            last = await deps.log.append(workspaceId, blog._id, last);
-            await deps.afterAppend?.(blog._id);
-            await deps.clearFeedPending(workspaceId, blog);
+          if (recorded >= MAX_RECORDED_PER_CALL) {
+            complete = false;
+            break;
+          }
+          const limit = Math.min(BATCH, MAX_RECORDED_PER_CALL - recorded);
+          const marked = await deps.blogs.listFeedPending(workspaceId, afterId, limit);
+          if (marked.length > 0) {
+            last = await deps.log.appendMany(
+              workspaceId,
+              marked.map((blog) => blog._id),
+              last,
+            );
+            for (const blog of marked) await deps.afterAppend?.(blog._id);
+            await deps.clearFeedPending(workspaceId, marked);
+            recorded += marked.length;
           }
           const end = marked.at(-1);
-          if (marked.length < BATCH || end === undefined) break;
+          if (marked.length < limit || end === undefined) break;
           afterId = end._id;
         }
         await purgeIfDue(workspaceId);
-        return deps.log.last(workspaceId);
+        return { last: await deps.log.last(workspaceId), complete };
       });
     },
   };

@@ -1,7 +1,7 @@
 import type { BlogReads, ConsumerBlogDoc } from "../blogs/blog-reads.js";
 import { gone, invalid } from "../platform/domain-error.js";
 import type { ChangeLog } from "./change-log.js";
-import type { ChangeRecorder } from "./change-recorder.js";
+import type { ChangeRecorder, Recorded } from "./change-recorder.js";
 import { type ChangeTokens, INVALID_TOKEN_MESSAGE, type SyncPosition } from "./change-token.js";
 
 /** A token whose `since` is this far ahead of this instance's clock is refused (clock skew). */
@@ -35,8 +35,8 @@ export interface ChangesFeed {
 }
 
 /**
- * Every call first records the workspace's marked blogs (change-recorder.ts), then answers from
- * one of two places:
+ * Every call first records the workspace's marked blogs (change-recorder.ts; a bounded number of
+ * them, the rest by the calls that follow), then answers from one of two places:
  * - without a token, or with a token of the first walk: the released list itself, page after
  *   page (upserts), remembering the log's last number from before the walk began; once the walk
  *   is done the sync continues from that number, so whatever changed during the walk comes next;
@@ -56,10 +56,13 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
     return position;
   };
 
+  // A walk reads blogs as stored now, so a write whose mark is still unrecorded when the walk
+  // begins (a bounded recording left it) is in the walk; its entry, numbered after `from.seq`,
+  // brings it once more after the walk, harmlessly.
   const walk = async (
     workspaceId: string,
     from: SyncPosition,
-    last: number,
+    { last, complete }: Recorded,
     limit: number,
   ): Promise<FeedPage> => {
     const page = await deps.blogs.listReleased(workspaceId, limit, from.walk ?? null);
@@ -69,19 +72,24 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
       return { changes, nextToken, hasMore: true };
     }
     const { walk: _done, ...after } = from;
-    return { changes, nextToken: await deps.tokens.encode(after), hasMore: last > from.seq };
+    return {
+      changes,
+      nextToken: await deps.tokens.encode(after),
+      hasMore: last > from.seq || !complete,
+    };
   };
 
   const follow = async (
     workspaceId: string,
     from: SyncPosition,
-    last: number,
+    { last, complete }: Recorded,
     limit: number,
     now: number,
   ): Promise<FeedPage> => {
     const entries = await deps.log.read(workspaceId, from.seq, last, limit);
     const end = entries.at(-1);
-    const hasMore = end !== undefined && entries.length === limit && end.seq < last;
+    // More to come: entries past this page, or marks the recording left for the next call.
+    const hasMore = (end !== undefined && entries.length === limit && end.seq < last) || !complete;
     // A blog named twice in a page comes once, where its last entry is: read as it is now.
     const latest = new Map(entries.map((entry) => [entry.blogId, entry]));
     const blogs = new Map(
@@ -94,10 +102,9 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
       return { type: "delete", id: entry.blogId, at };
     });
     // Caught up: the token moves to the number just recorded, and its age starts again now.
-    const next: SyncPosition =
-      hasMore && end !== undefined
-        ? { workspaceId, seq: end.seq, since: from.since }
-        : { workspaceId, seq: last, since: now };
+    const next: SyncPosition = hasMore
+      ? { workspaceId, seq: end?.seq ?? from.seq, since: from.since }
+      : { workspaceId, seq: last, since: now };
     return { changes, nextToken: await deps.tokens.encode(next), hasMore };
   };
 
@@ -105,13 +112,14 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
     async page(workspaceId: string, token: string | undefined, limit: number): Promise<FeedPage> {
       const now = deps.now();
       const from = await positionOf(workspaceId, token, now);
-      const last = await deps.recorder.record(workspaceId);
+      const recorded = await deps.recorder.record(workspaceId);
+      const { last } = recorded;
       if (from === null)
-        return walk(workspaceId, { workspaceId, seq: last, since: now }, last, limit);
+        return walk(workspaceId, { workspaceId, seq: last, since: now }, recorded, limit);
       // A number past the log's end was never issued by this database (restored from a backup?).
       if (from.seq > last) throw invalid(INVALID_TOKEN_MESSAGE);
-      if (from.walk !== undefined) return walk(workspaceId, from, last, limit);
-      return follow(workspaceId, from, last, limit, now);
+      if (from.walk !== undefined) return walk(workspaceId, from, recorded, limit);
+      return follow(workspaceId, from, recorded, limit, now);
     },
   };
 }
