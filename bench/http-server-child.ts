@@ -1,7 +1,7 @@
 /**
  * Pressroom as `npm start` runs it — compiled (server/dist), the node flags of package.json's
  * "start", NODE_ENV=production — on a throwaway embedded database, reached over HTTP only, for
- * the benches that measure it from outside (render-isolation.ts, fairness.ts): so the same
+ * the benches that measure it from outside (render-isolation.ts, fairness.ts, bulk-paths.ts): so the same
  * script measures older builds too. Builds server/dist first (`tsc -p server`) unless told not.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -27,6 +27,9 @@ export const freePort = () =>
 export interface HttpServerChild {
   /** `http://127.0.0.1:PORT`, answering `/healthz`. */
   readonly base: string;
+  /** The embedded database's URI and the server's database on it, for benches that seed it. */
+  readonly dbUri: string;
+  readonly dbName: string;
   /** SIGTERM, then the database stopped and its files removed. */
   stop(): Promise<void>;
 }
@@ -81,5 +84,5 @@ export async function startHttpServerChild(options: {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { base, stop };
+  return { base, dbUri: db.uri, dbName: `bench_${options.name}`, stop };
 }

@@ -16,7 +16,7 @@
  * second workspace. The ratio says what the import's batching buys.
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -24,6 +24,7 @@ import { MongoClient } from "mongodb";
 import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import { createStores } from "../server/src/stores.js";
 import { readMarkdownFolder } from "../server/src/transfer/markdown-reader.js";
+import { generateMarkdownFolder } from "./markdown-folder.js";
 import { optionsOrExit } from "./options.js";
 import { compile } from "./servers.js";
 
@@ -51,47 +52,10 @@ const log = (line: string) => console.error(line);
 const rate = (n: number, seconds: number) =>
   `${n} files in ${seconds.toFixed(2)} s (${Math.round(n / seconds)} files/s)`;
 
-const WORDS = "import blogs from a folder of markdown files with front matter quickly".split(" ");
-
-function file(i: number): string {
-  const words = Array.from({ length: 300 }, (_, k) => WORDS[(i + k) % WORDS.length]).join(" ");
-  return [
-    "---",
-    `title: "Post number ${i}: a benchmark"`,
-    `slug: post-${i}`,
-    `tags: [bench, group-${i % 50}, "Tag ${i % 7}"]`,
-    `date: 2024-01-${String((i % 28) + 1).padStart(2, "0")}T10:${String(i % 60).padStart(2, "0")}:00Z`,
-    `draft: ${i % 10 === 0}`,
-    "author: Bench Writer",
-    "---",
-    `## Section ${i}`,
-    "",
-    words,
-    "",
-    "- one\n- two\n- three",
-    "",
-    "```ts\nconst n = 1;\n```",
-    "",
-  ].join("\n");
-}
-
-async function generate(root: string): Promise<void> {
-  const folders = 100;
-  for (let f = 0; f < folders; f++) await mkdir(path.join(root, `part-${f}`), { recursive: true });
-  const batch = 256;
-  for (let start = 0; start < count; start += batch) {
-    const writes: Promise<void>[] = [];
-    for (let i = start; i < Math.min(count, start + batch); i++) {
-      writes.push(writeFile(path.join(root, `part-${i % folders}`, `post-${i}.md`), file(i)));
-    }
-    await Promise.all(writes);
-  }
-}
-
 const root = await mkdtemp(path.join(tmpdir(), "pressroom-bench-import-"));
 try {
   const made = performance.now();
-  await generate(root);
+  await generateMarkdownFolder(root, count);
   console.log(`generated: ${count} files in ${((performance.now() - made) / 1000).toFixed(2)} s`);
 
   const started = performance.now();
