@@ -67,6 +67,13 @@ func updateOne(filter, update bson.D, wantMatched int64) func(context.Context, *
 	}
 }
 
+func updateMany(filter, update bson.D) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		_, err := c.UpdateMany(ctx, filter, update)
+		return err
+	}
+}
+
 func countDocuments(filter bson.D, opts ...*options.CountOptions) func(context.Context, *mongo.Collection) error {
 	return func(ctx context.Context, c *mongo.Collection) error {
 		_, err := c.CountDocuments(ctx, filter, opts...)
@@ -187,10 +194,11 @@ func appShapes() []appShape {
 			d(e("_id", "b_0020"), e("workspaceId", "ws_0000"), e("status", "draft"), e("revision", d(e("$exists", false))), e("updatedAt", at(20))),
 			d(e("$set", d(e("title", "T2"), e("revision", "r_0020b")))), 1)},
 		// the changes feed (changes/change-log.ts, change-recorder.ts; blog-reads.ts listFeedPending, getMany)
-		{coll: "blogs", name: "feed: marked blogs `{workspaceId, feedPending: true, _id: {$gt}}` by _id, limit 100", run: find(d(e("workspaceId", "ws_0001"), e("feedPending", true), e("_id", d(e("$gt", "b_0100")))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100).SetProjection(d(e("_id", 1), e("updatedAt", 1), e("revision", 1))))},
-		{coll: "blogs", name: "feed: clear the mark `updateOne({_id, workspaceId, feedPending: true, revision})`", run: updateOne(
-			d(e("_id", "b_0201"), e("workspaceId", "ws_0001"), e("feedPending", true), e("revision", "r_0201")),
-			d(e("$set", d(e("feedPending", false)))), 1)},
+		{coll: "blogs", name: "feed: marked blogs `{workspaceId, feedPending: true}` by _id, limit 500", run: find(d(e("workspaceId", "ws_0001"), e("feedPending", true)), options.Find().SetSort(d(e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1), e("updatedAt", 1), e("revision", 1))))},
+		{coll: "blogs", name: "feed: clear the marks `updateMany({workspaceId, feedPending: true, _id: {$in}, $or: [{_id, revision}]})`", run: updateMany(
+			d(e("workspaceId", "ws_0001"), e("feedPending", true), e("_id", d(e("$in", bson.A{"b_0201", "b_0203"}))),
+				e("$or", bson.A{d(e("_id", "b_0201"), e("revision", "r_0201")), d(e("_id", "b_0203"), e("revision", "r_0203"))})),
+			d(e("$set", d(e("feedPending", false))))), bounded: "the blogs listed, at most 100 (blog-writes.ts CLEAR_CHUNK)"},
 		{coll: "blogs", name: "feed: the blogs of a page `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"b_0010", "b_0201", "b_1999"}))))), bounded: "the blogs named by one page of entries: at most 100"},
 		{coll: "changes", name: "feed: last number `{_id: {$gt: ws/, $lt: ws0}}` by _id desc, limit 1", run: find(d(e("_id", d(e("$gt", "ws_0001/"), e("$lt", "ws_00010")))), options.Find().SetSort(d(e("_id", -1))).SetLimit(1).SetProjection(d(e("_id", 1))))},
 		{coll: "changes", name: "feed: entries after a number `{_id: {$gt, $lte}}` by _id, limit 100", run: find(d(e("_id", d(e("$gt", entryID("ws_0001", 500)), e("$lte", entryID("ws_0001", 999))))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100))},

@@ -132,12 +132,11 @@ export interface BlogReads {
     tags?: readonly string[] | null,
   ): Promise<BlogPage<ProjectedBlogDoc>>;
   /**
-   * Blogs whose `feedPending` mark is set, by `_id` after `afterId` (index `feed_pending`):
+   * Blogs whose `feedPending` mark is set, the first `limit` by `_id` (index `feed_pending`):
    * only what the changes feed needs to record them and to clear the mark.
    */
   listFeedPending(
     workspaceId: string,
-    afterId: string,
     limit: number,
   ): Promise<Pick<BlogDoc, "_id" | "updatedAt" | "revision">[]>;
   /** These blogs of this workspace, in any state, as stored (the changes feed's reads). */
@@ -256,12 +255,11 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">): BlogReads {
 
     listFeedPending(
       workspaceId: string,
-      afterId: string,
       limit: number,
     ): Promise<Pick<BlogDoc, "_id" | "updatedAt" | "revision">[]> {
       return blogs
         .find<Pick<BlogDoc, "_id" | "updatedAt" | "revision">>(
-          { workspaceId, feedPending: true, _id: { $gt: afterId } },
+          { workspaceId, feedPending: true },
           { projection: { _id: 1, updatedAt: 1, revision: 1 } },
         )
         .sort({ _id: 1 })

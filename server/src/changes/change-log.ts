@@ -36,10 +36,9 @@ export interface ChangeLog {
   last(workspaceId: string): Promise<number>;
   /**
    * Appends "blog `blogId` changed" for each of `blogIds`, in order, to the workspace's log and
-   * returns the number of the last one (numbers between may be other writers'). `after` is the
-   * last number the caller read (it saves a read when batches are appended in a row).
+   * returns the number of the last one (numbers between may be other writers').
    */
-  appendMany(workspaceId: string, blogIds: readonly string[], after?: number): Promise<number>;
+  appendMany(workspaceId: string, blogIds: readonly string[]): Promise<number>;
   /** Entries numbered `after + 1` … `upTo`, in order, at most `limit`. */
   read(workspaceId: string, after: number, upTo: number, limit: number): Promise<ChangeEntry[]>;
   /** Deletes the workspace's entries made before `cutoff`, except its last one. */
@@ -84,12 +83,8 @@ export function changeLog({ changes }: Pick<Collections, "changes">): ChangeLog 
   return {
     last,
 
-    async appendMany(
-      workspaceId: string,
-      blogIds: readonly string[],
-      after?: number,
-    ): Promise<number> {
-      let previous = after ?? (await last(workspaceId));
+    async appendMany(workspaceId: string, blogIds: readonly string[]): Promise<number> {
+      let previous = await last(workspaceId);
       let rest = blogIds;
       let losses = 0;
       while (rest.length > 0) {

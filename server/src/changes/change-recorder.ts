@@ -3,12 +3,10 @@ import type { BlogDoc } from "../platform/db/collections.js";
 import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import type { ChangeLog } from "./change-log.js";
 
-/** Marked blogs read, appended and cleared per round trip while recording. */
-const BATCH = 500;
 /**
- * Marked blogs one call records at most: a consumer request waits for this much recording, not
- * for a whole import's (the rest is recorded by the calls that follow, which the feed's
- * `hasMore` asks for).
+ * Marked blogs one call records at most, in one batch (a read, an ordered insert, five clears): a
+ * consumer request waits for this much recording, not for a whole import's (the rest is recorded
+ * by the calls that follow, which the feed's `hasMore` asks for).
  */
 export const MAX_RECORDED_PER_CALL = 500;
 /** How often (at most) one instance deletes a workspace's expired entries, in ms. */
@@ -47,11 +45,11 @@ export interface ChangeRecorder {
 
 /**
  * A write of a blog sets its mark in the same update as the change (blog-writes.ts); `record`
- * reads the marked blogs a batch at a time, appends one entry for each (one ordered insert per
- * batch), then clears each mark if its blog was not written again meanwhile (else the mark stays
+ * reads up to MAX_RECORDED_PER_CALL marked blogs, appends one entry for each (one ordered
+ * insert), then clears each mark if its blog was not written again meanwhile (else the mark stays
  * for the next round; a compare-and-set per blog, a hundred per update), and returns the
- * log's last number, read after all that. It stops after MAX_RECORDED_PER_CALL blogs, saying
- * so (`complete: false`), so that no request waits for a whole import's recording.
+ * log's last number, read after all that. When it found a full batch it says so
+ * (`complete: false`), so that no request waits for a whole import's recording.
  *
  * Why no change is ever missed: when `record` returns `complete`, a write finished before it
  * began left its blog marked, or the mark was cleared by a recording that appended its entry
@@ -81,31 +79,17 @@ export function changeRecorder(deps: RecorderDeps): ChangeRecorder {
   return {
     record(workspaceId: string): Promise<Recorded> {
       return oneAtATime(workspaceId, async () => {
-        let afterId = "";
-        let last: number | undefined;
-        let recorded = 0;
-        let complete = true;
-        for (;;) {
-          if (recorded >= MAX_RECORDED_PER_CALL) {
-            complete = false;
-            break;
-          }
-          const limit = Math.min(BATCH, MAX_RECORDED_PER_CALL - recorded);
-          const marked = await deps.blogs.listFeedPending(workspaceId, afterId, limit);
-          if (marked.length > 0) {
-            last = await deps.log.appendMany(
-              workspaceId,
-              marked.map((blog) => blog._id),
-              last,
-            );
-            for (const blog of marked) await deps.afterAppend?.(blog._id);
-            await deps.clearFeedPending(workspaceId, marked);
-            recorded += marked.length;
-          }
-          const end = marked.at(-1);
-          if (marked.length < limit || end === undefined) break;
-          afterId = end._id;
+        const marked = await deps.blogs.listFeedPending(workspaceId, MAX_RECORDED_PER_CALL);
+        if (marked.length > 0) {
+          await deps.log.appendMany(
+            workspaceId,
+            marked.map((blog) => blog._id),
+          );
+          for (const blog of marked) await deps.afterAppend?.(blog._id);
+          await deps.clearFeedPending(workspaceId, marked);
         }
+        // A full batch may have left marks: say so (the next call finds none if it did not).
+        const complete = marked.length < MAX_RECORDED_PER_CALL;
         await purgeIfDue(workspaceId);
         return { last: await deps.log.last(workspaceId), complete };
       });
