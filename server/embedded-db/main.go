@@ -45,6 +45,7 @@ func run() int {
 	if *backupFrom != "" || *backupTo != "" || *verify != "" {
 		return runBackupMode(*backupFrom, *backupTo, *verify, *force)
 	}
+	paceGC()
 
 	fail := func(code int, format string, args ...any) int {
 		fmt.Fprintf(os.Stderr, "pressroom-db: "+format+"\n", args...)
