@@ -23,8 +23,14 @@ import { searchFieldsOf } from "./search-terms.js";
  * turns into SQL nested as deep as the list is long (SQLite refuses 1,000 levels).
  */
 const CLEAR_CHUNK = 100;
-/** A state change or edit lost to another one this many times in a row gives up (conflict). */
-const MAX_WRITE_ATTEMPTS = 5;
+/**
+ * A state change or edit lost to another one this many times in a row gives up (conflict). A
+ * write loses only to another write of the same blog that landed in between, so this many losses
+ * take this many writers of one blog at once: more than a blog's editors and their double
+ * clicks. (5 was too few once one process stopped queueing a blog's writes: six requests fired
+ * at once at one blog by two workers could leave a removal losing to the five others, 409.)
+ */
+const MAX_WRITE_ATTEMPTS = 10;
 /** Slugs tried for a blog whose slug comes from its title before giving up (409). */
 const MAX_SLUG_ATTEMPTS = 20;
 
