@@ -5,7 +5,7 @@ import { type BlogsStore, blogsStore } from "./blogs/blogs-store.js";
 import { type BodyRenderer, inlineRenderer } from "./blogs/render-pool.js";
 import { type TagCountsCache, tagCountsCache } from "./blogs/tag-counts-cache.js";
 import { changeLog } from "./changes/change-log.js";
-import { changeRecorder } from "./changes/change-recorder.js";
+import { type ChangeRecorder, changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
 import { type ChangesFeed, changesFeed } from "./changes/changes-feed.js";
 import { type InvitationsStore, invitationsStore } from "./invitations/invitations-store.js";
@@ -97,6 +97,8 @@ export interface Stores {
   readonly audit: AuditStore;
   readonly blogs: BlogsStore;
   readonly changes: ChangesFeed;
+  /** What `changes` records marked blogs with (change-recorder.ts); the CLI's import uses it too. */
+  readonly feedRecorder: ChangeRecorder;
   /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
   readonly tagCounts: TagCountsCache;
   readonly sessions: SessionsStore;
@@ -170,6 +172,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     audit,
     blogs,
     changes: changesFeed({ log, recorder, tokens: changeTokens(c), blogs, retentionMs, now }),
+    feedRecorder: recorder,
     tagCounts: tagCountsCache({
       compute: blogs.tagCounts,
       version: async (workspaceId) => (await recorder.record(workspaceId)).last,

@@ -175,6 +175,56 @@ describe("happy: a folder of Markdown files lands as its front matter says", () 
   });
 });
 
+describe("happy: the import records its changes for the feed before it exits (README, 'How the changes feed stays exact without transactions')", () => {
+  interface FeedPage {
+    changes: { type: string; blog?: { slug: string } }[];
+    nextToken: string;
+    hasMore: boolean;
+  }
+  const feed = async (since?: string): Promise<FeedPage> => {
+    const query = since === undefined ? "" : `&since=${encodeURIComponent(since)}`;
+    const res = await get(`${server.url}/api/consumer/changes?limit=100${query}`, {
+      "x-api-key": key,
+    });
+    expect(res.status).toBe(200);
+    return res.body as FeedPage;
+  };
+
+  it("no imported blog is left marked, the log already holds an entry for each released one, and a mirror synced before the import gets exactly those next", async () => {
+    // A mirror that is caught up before the import.
+    let page = await feed();
+    while (page.hasMore) page = await feed(page.nextToken);
+    const caughtUp = page.nextToken;
+    const entries = () => t.db.collection("changes").countDocuments({ workspaceId: ws });
+    const entriesBefore = await entries();
+
+    const root = await mkdtemp(path.join(tmpdir(), "pressroom-md-feed-"));
+    for (const n of [1, 2, 3]) {
+      await writeFile(path.join(root, `feed-${n}.md`), `---\ntitle: Feed ${n}\n---\nBody ${n}.\n`);
+    }
+    await writeFile(
+      path.join(root, "feed-draft.md"),
+      "---\ntitle: Feed draft\ndraft: true\n---\nNo.\n",
+    );
+    const done = await importJson([root]);
+    expect(done.counts).toMatchObject({ create: 4, conflict: 0 });
+
+    // Read before any consumer call, which would record them itself.
+    expect(
+      await t.db.collection("blogs").countDocuments({ workspaceId: ws, feedPending: true }),
+    ).toBe(0);
+    expect((await entries()) - entriesBefore).toBe(3);
+
+    const next = await feed(caughtUp);
+    expect(next.hasMore).toBe(false);
+    expect(next.changes.map((c) => `${c.type} ${c.blog?.slug}`).sort()).toEqual([
+      "upsert feed-1",
+      "upsert feed-2",
+      "upsert feed-3",
+    ]);
+  });
+});
+
 describe("error: a bad Markdown folder imports nothing", () => {
   it("one bad file among good ones: exit 1, its path and line named, no blog written", async () => {
     const root = await mkdtemp(path.join(tmpdir(), "pressroom-md-bad-"));

@@ -35,6 +35,8 @@ export interface Recorded {
   readonly last: number;
   /** False when marks were left for the next call (MAX_RECORDED_PER_CALL). */
   readonly complete: boolean;
+  /** Entries this recording appended (one per marked blog it found). */
+  readonly recorded: number;
 }
 
 /** Turns `feedPending` marks into log entries, so no write of a blog is missed by the feed. */
@@ -91,8 +93,28 @@ export function changeRecorder(deps: RecorderDeps): ChangeRecorder {
         // A full batch may have left marks: say so (the next call finds none if it did not).
         const complete = marked.length < MAX_RECORDED_PER_CALL;
         await purgeIfDue(workspaceId);
-        return { last: await deps.log.last(workspaceId), complete };
+        return { last: await deps.log.last(workspaceId), complete, recorded: marked.length };
       });
     },
   };
+}
+
+/**
+ * Records a workspace's marked blogs batch after batch, as the feed's calls would one batch at a
+ * time, until a recording finds fewer than a full batch: `pressroom import` runs it before it
+ * exits, so that a site's first changes call or sync after an import has nothing left to record.
+ * `onBatch` is told how many entries were appended so far. Returns that number.
+ */
+export async function recordEveryMark(
+  recorder: ChangeRecorder,
+  workspaceId: string,
+  onBatch: (recorded: number) => void = () => {},
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { complete, recorded } = await recorder.record(workspaceId);
+    total += recorded;
+    onBatch(total);
+    if (complete) return total;
+  }
 }

@@ -6,13 +6,16 @@
 import { open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream/promises";
+import type { Db } from "mongodb";
 import { renderPool } from "../blogs/render-pool.js";
+import { recordEveryMark } from "../changes/change-recorder.js";
 import { MIGRATIONS } from "../migrations.js";
 import type { Config } from "../platform/config.js";
 import { collections } from "../platform/db/collections.js";
 import { openDatabase } from "../platform/db/database.js";
 import { DomainError } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
+import { createStores } from "../stores.js";
 import {
   exportWorkspace,
   type WorkspaceExport,
@@ -158,11 +161,35 @@ async function importCommand(config: Config, input: CommandInput, out: Output): 
       now: new Date(),
       onProgress,
     });
+    await recordForTheFeed(config, database.db, workspaceId, onProgress);
     printPlan(plan, false, out, { applied });
   } finally {
     await renderer.close();
     await database.close();
   }
+}
+
+/**
+ * The import marked each blog it released or changed for the changes feed, as a release does;
+ * recording those marks here, before the import exits, spares a site's first changes call or
+ * sync after it the work (README, "How the changes feed stays exact without transactions"). It is
+ * the server's own recording, exact across processes; if the import stops midway, the feed's
+ * calls record the rest.
+ */
+async function recordForTheFeed(
+  config: Config,
+  db: Db,
+  workspaceId: string,
+  onProgress: OnProgress,
+): Promise<void> {
+  const waiting = await collections(db).blogs.countDocuments({ workspaceId, feedPending: true });
+  if (waiting === 0) return;
+  const { feedRecorder } = createStores(db, { changesRetentionMs: config.changesRetentionMs });
+  const step = "Recording for the changes feed";
+  onProgress(step, 0, waiting);
+  await recordEveryMark(feedRecorder, workspaceId, (recorded) =>
+    onProgress(step, Math.min(recorded, waiting), waiting),
+  );
 }
 
 async function exportCommand(config: Config, input: CommandInput, out: Output): Promise<void> {
