@@ -11,8 +11,8 @@ import (
 //
 // The launcher's live heap is small (a few MB between requests) and every request allocates
 // freely (documents decoded into FerretDB's types, then into BSON), so at GOGC=100 it collects
-// every few MB of requests: about a fifth of its CPU under list pages. 200 cuts the launcher's
-// CPU per list page by about a fifth, for more memory after large operations (a heap grown by an
+// every few MB of requests. 200 cut the launcher's CPU per list page by about a fifth (measured),
+// for more memory after large operations (a heap grown by an
 // updateMany's batch of 1,000 documents may reach three times its live size before a collection,
 // not twice). Figures: README.md, "The launcher's garbage collector". GOGC in the environment
 // still decides, as for any Go program.
