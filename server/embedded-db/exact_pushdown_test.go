@@ -59,7 +59,7 @@ func (l *sqlLog) Handle(_ context.Context, r slog.Record) error {
 	if !ok || !(strings.HasPrefix(q, "SELECT _ferretdb_sjson FROM") && strings.Contains(q, "WHERE") ||
 		strings.HasPrefix(q, `SELECT _ferretdb_sjson->'$."$s"."$k"'`) ||
 		strings.HasPrefix(q, "SELECT  _ferretdb_sjson FROM") && strings.Contains(q, "WHERE") ||
-		strings.HasPrefix(q, "SELECT EXISTS") || strings.HasPrefix(q, "SELECT COUNT(*)") ||
+		strings.HasPrefix(q, "SELECT EXISTS") || strings.HasPrefix(q, "SELECT COUNT(*)") || strings.HasPrefix(q, "WITH m AS MATERIALIZED") ||
 		strings.HasPrefix(q, "UPDATE ") || strings.HasPrefix(q, "DELETE ")) {
 		return nil
 	}

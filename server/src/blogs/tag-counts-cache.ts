@@ -26,8 +26,8 @@ export type TagCountsCache = (workspaceId: string) => Promise<TagCount[]>;
  * released blog) marks its blog for the feed in the same update, and the position is read after
  * those marks are recorded; so counts kept for the current position are the counts a fresh
  * aggregate would give, in every instance (the position lives in the database). Computing them
- * reads every released blog of the workspace (on the embedded database, in Go), which is what
- * this spares the calls in between.
+ * reads the tags of every released blog of the workspace, which is what this spares the calls in
+ * between.
  */
 export function tagCountsCache(deps: TagCountsCacheDeps): TagCountsCache {
   const kept = new LRUCache<string, { version: number; counts: Promise<TagCount[]> }>({

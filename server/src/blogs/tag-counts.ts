@@ -10,9 +10,6 @@ export interface TagCount {
   readonly count: number;
 }
 
-/** Released blogs read per query while counting. */
-const BATCH = 1000;
-
 /** The blogs store's tag counts, as stored now (tag-counts-cache.ts keeps them per change). */
 export interface BlogTagCounts {
   /**
@@ -23,43 +20,28 @@ export interface BlogTagCounts {
 }
 
 /**
- * The workspace's released blogs are read in pages of 1,000 along the `released_list` index (the
- * consumer list's keyset walk), only their tags and sort keys, and counted here; a blog's tags
- * are distinct, so a tag's count is its blogs. Drafts, removed blogs and other workspaces are
- * never read. Pages, not one aggregate: the embedded database runs an aggregate's later stages
- * over every matched blog at once in its own memory (hundreds of MB at 50,000 blogs); a page at a
- * time it holds 1,000. The answer is kept per change of the workspace (tag-counts-cache.ts), so
- * this runs once per change.
+ * One aggregate: the workspace's released blogs (the `released_list` index's prefix), their tags
+ * unwound and grouped, so that only one count per tag leaves the database. A blog's tags are
+ * distinct, so a tag's count is its blogs. Drafts, removed blogs and other workspaces are never
+ * read. MongoDB runs it server-side; the embedded database answers exactly this shape with one
+ * SQL `GROUP BY` over the blogs' stored tags (server/embedded-db/README.md, "Counts of a field's
+ * values"), never holding the blogs in its memory. The answer is kept per change of the workspace
+ * (tag-counts-cache.ts), so this runs once per change.
  */
-export function tagCounts({ blogs }: Pick<Collections, "blogs">, batch = BATCH): BlogTagCounts {
+export function tagCounts({ blogs }: Pick<Collections, "blogs">): BlogTagCounts {
   return {
     async tagCounts(workspaceId: string): Promise<TagCount[]> {
-      const counts = new Map<string, number>();
-      let after: { releasedAt: Date; _id: string } | null = null;
-      for (;;) {
-        const filter: Filter<BlogDoc> = { workspaceId, status: "released" };
-        if (after !== null) {
-          filter.$or = [
-            { releasedAt: { $lt: after.releasedAt } },
-            { releasedAt: after.releasedAt, _id: { $lt: after._id } },
-          ];
-        }
-        const page = await blogs
-          .find<Pick<BlogDoc, "_id" | "releasedAt" | "tags">>(filter, {
-            projection: { _id: 1, releasedAt: 1, tags: 1 },
-          })
-          .sort({ releasedAt: -1, _id: -1 })
-          .limit(batch)
-          .toArray();
-        for (const blog of page) {
-          for (const tag of blog.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-        }
-        const last = page.at(-1);
-        if (last === undefined || page.length < batch || last.releasedAt === null) break;
-        after = { releasedAt: last.releasedAt, _id: last._id };
-      }
-      return [...counts]
-        .map(([tag, count]) => ({ tag, count }))
+      const match: Filter<BlogDoc> = { workspaceId, status: "released" };
+      const groups = await blogs
+        .aggregate<{ _id: string; count: number }>([
+          { $match: match },
+          { $project: { tags: 1 } },
+          { $unwind: "$tags" },
+          { $group: { _id: "$tags", count: { $sum: 1 } } },
+        ])
+        .toArray();
+      return groups
+        .map(({ _id, count }) => ({ tag: _id, count }))
         .sort((a, b) => b.count - a.count || compareCodePoints(a.tag, b.tag))
         .slice(0, MAX_TAGS);
     },
