@@ -6,8 +6,9 @@ package main
 // documents, same order). Counts (`count`, `countDocuments` and other aggregates of the same
 // shape) come with skips and limits, small and large, and the patch answers them with a
 // `SELECT COUNT(*)` where it can; counts of a field's values (`$unwind` then `$group` by it, the
-// tag counts' shape) are answered by a `GROUP BY` where every value is a string. Replay a failure with PRESSROOM_PUSHDOWN_SEED=<seed it
-// printed>; PRESSROOM_PUSHDOWN_WRITE_CASES=<n> changes the number of operations per collection.
+// tag counts' shape) are answered by a `GROUP BY` where every value is a string. Replay a failure
+// with PRESSROOM_PUSHDOWN_SEED=<seed it printed>; PRESSROOM_PUSHDOWN_WRITE_CASES=<n> changes the
+// number of operations per collection.
 
 import (
 	"bytes"
