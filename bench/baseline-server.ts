@@ -1,9 +1,11 @@
 /**
- * The floor: a bare `node:http` server doing only the irreducible work of each consumer request
- * against the same database — the key's SHA-256, one primary-key lookup of the key, the blog
- * query (same filters, same sort, same keyset cursor; the tag filter and the tag counts' aggregate
- * too), `JSON.stringify`, and for conditional
- * requests a SHA-256 ETag of the body. No framework, no validation, no logging.
+ * The driver baseline: a bare `node:http` server doing only the irreducible work of each consumer
+ * request through the MongoDB driver against the same database — the key's SHA-256, one
+ * primary-key lookup of the key, the blog query (same filters, same sort, same keyset cursor; the
+ * tag filter, the `fields=id,slug,title` projection, the lookup by slug and the tag counts'
+ * aggregate too), `JSON.stringify`, and for conditional requests a SHA-256 ETag of the body. No
+ * framework, no validation, no logging. Below it, floor-server.ts reads the same rows without a
+ * driver or a database process.
  */
 import { createHash } from "node:crypto";
 import http from "node:http";
@@ -78,6 +80,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   }
   const url = new URL(req.url ?? "/", "http://x");
   const path = url.pathname;
+  if (path.startsWith("/api/consumer/blogs/by-slug/")) {
+    const slug = decodeURIComponent(path.slice("/api/consumer/blogs/by-slug/".length));
+    const doc = await blogs.findOne({ workspaceId: key.workspaceId, slug, status: "released" });
+    if (doc === null) return send(res, 404, '{"message":"Blog not found."}');
+    return sendBody(req, res, toBlog(doc));
+  }
   if (path.startsWith("/api/consumer/blogs/")) {
     // By `_id` alone, checked here: the primary index on MongoDB and on FerretDB alike.
     const doc = await blogs.findOne({ _id: path.slice("/api/consumer/blogs/".length) });
@@ -97,18 +105,22 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
       const at = new Date(ms);
       filter.$or = [{ releasedAt: { $lt: at } }, { releasedAt: at, _id: { $lt: id } }];
     }
+    const idSlugTitle = url.searchParams.get("fields") === "id,slug,title";
     const docs = await blogs
-      .find(filter)
+      .find(filter, idSlugTitle ? { projection: { slug: 1, title: 1, releasedAt: 1 } } : {})
       .sort({ releasedAt: -1, _id: -1 })
       .limit(limit + 1)
       .toArray();
     const page = docs.slice(0, limit);
+    const view = idSlugTitle
+      ? (d: BlogDoc) => ({ id: d._id, slug: d.slug, title: d.title })
+      : toBlog;
     const last = page.at(-1);
     const nextCursor =
       docs.length > limit && last !== undefined
         ? Buffer.from(JSON.stringify([last.releasedAt.getTime(), last._id])).toString("base64url")
         : null;
-    return sendBody(req, res, { data: page.map(toBlog), nextCursor });
+    return sendBody(req, res, { data: page.map(view), nextCursor });
   }
   if (path === "/api/consumer/tags") {
     const groups = await blogs

@@ -15,7 +15,10 @@ const PERCENTILES: [string, string][] = [
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** Small multiples: latency (ms) by percentile, baseline vs Pressroom, one panel per scenario. */
+/**
+ * Small multiples: latency (ms) by percentile, floor, driver baseline and Pressroom, one panel per
+ * scenario.
+ */
 export function renderSvg(results: Measured[]): string {
   const rows = pairs(results);
   const cols = 3;
@@ -26,16 +29,16 @@ export function renderSvg(results: Measured[]): string {
   const height = Math.ceil(rows.length / cols) * ph + 30;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="10" role="img" aria-labelledby="title">`,
-    `<title id="title">Latency by percentile, baseline and Pressroom, per scenario</title>`,
+    `<title id="title">Latency by percentile, SQLite floor, driver baseline and Pressroom, per scenario</title>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<g transform="translate(${width / 2 - 150}, 14)"><line x1="0" y1="0" x2="20" y2="0" stroke="#999" stroke-width="2"/><text x="24" y="3">baseline (bare node:http)</text><line x1="160" y1="0" x2="180" y2="0" stroke="#1f6feb" stroke-width="2"/><text x="184" y="3">Pressroom</text></g>`,
+    `<g transform="translate(${width / 2 - 240}, 14)"><line x1="0" y1="0" x2="20" y2="0" stroke="#2da44e" stroke-width="2"/><text x="24" y="3">floor (node:http + node:sqlite)</text><line x1="190" y1="0" x2="210" y2="0" stroke="#999" stroke-width="2"/><text x="214" y="3">baseline (node:http + driver)</text><line x1="390" y1="0" x2="410" y2="0" stroke="#1f6feb" stroke-width="2"/><text x="414" y="3">Pressroom</text></g>`,
   ];
-  rows.forEach(({ title, base, ours }, i) => {
+  rows.forEach(({ title, floor, base, ours }, i) => {
     const x0 = (i % cols) * pw;
     const y0 = 30 + Math.floor(i / cols) * ph;
     const innerW = pw - m.l - m.r;
     const innerH = ph - m.t - m.b;
-    const values = [base, ours].flatMap((r) => PERCENTILES.map(([k]) => r.latency[k] ?? 0));
+    const values = [floor, base, ours].flatMap((r) => PERCENTILES.map(([k]) => r.latency[k] ?? 0));
     const max = Math.max(1, ...values) * 1.1;
     const x = (j: number) => x0 + m.l + (j / (PERCENTILES.length - 1)) * innerW;
     const y = (v: number) => y0 + m.t + innerH - (v / max) * innerH;
@@ -64,6 +67,7 @@ export function renderSvg(results: Measured[]): string {
       `<text x="${x0 + m.l + innerW / 2}" y="${y0 + ph - 6}" text-anchor="middle" fill="#555">percentile · latency ms</text>`,
     );
     for (const [r, colour] of [
+      [floor, "#2da44e"],
       [base, "#999"],
       [ours, "#1f6feb"],
     ] as const) {

@@ -1,10 +1,11 @@
 /**
  * How a scenario is measured on one server: autocannon drives it for a window while the server
- * counts its own responses, CPU time and RSS (child-control.ts) and its database work is
- * counted on the way to the database (db-counter.ts); the windows of a scenario are
- * then summed into one result. bench/run.ts interleaves the windows of the two servers (baseline,
- * Pressroom, Pressroom, baseline, …), so a drift of the machine's speed during the run — on this
- * VM up to 2× over minutes — weighs on both servers alike instead of on whichever ran second.
+ * counts its own responses, CPU time and RSS (child-control.ts), the database process's CPU time
+ * is read from /proc (servers.ts) and the server's database work is counted on the way to the
+ * database (db-counter.ts); the windows of a scenario are then summed into one result.
+ * bench/run.ts interleaves the windows of the servers (floor, baseline, Pressroom, then Pressroom,
+ * baseline, floor, …), so a drift of the machine's speed during the run — on this VM up to 2×
+ * over minutes — weighs on every server alike instead of on whichever ran last.
  */
 import autocannon from "autocannon";
 import type { ServerCounters, ServerStats } from "./child-control.js";
@@ -13,17 +14,21 @@ import type { Measured } from "./report.js";
 
 /** What a server reports (child-control.ts) with what its db-counter.ts counted. */
 export interface Stats extends Omit<ServerStats, "counters"> {
+  /** CPU time of the database process (0 for the floor, which has none). */
+  dbCpuMicros: number;
   counters: ServerCounters & DbCounters;
 }
 
 /** A benchmark server in its child process (bench/servers.ts), with its database counter. */
 export interface Child {
-  readonly name: "pressroom" | "baseline";
+  readonly name: "pressroom" | "baseline" | "floor";
   readonly url: string;
   /** Ends the server and its counter. */
   kill(): void;
   /** CPU µs per second of the idle server (timers, GC), subtracted from each window. */
   idleCpuPerSec: number;
+  /** The same of the database process while this server is idle. */
+  idleDbCpuPerSec: number;
   stats(): Promise<Stats>;
   resetPeak(): Promise<Stats>;
   profileStart(): Promise<Stats>;
@@ -47,6 +52,8 @@ export interface Window {
   windowS: number;
   served: number;
   cpuMicros: number;
+  /** The database process's CPU time in the window. */
+  dbCpuMicros: number;
   peakRssBytes: number;
   /** Client-side: every response's latency (ms), status and bytes, and connection errors. */
   latencies: number[];
@@ -120,13 +127,17 @@ export async function drained(server: Child): Promise<Stats> {
   }
 }
 
-/** CPU µs per second of an idle server, measured over `ms`. */
-export async function idleCpuRate(server: Child, ms: number): Promise<number> {
+/** CPU µs per second of an idle server and of the database beside it, measured over `ms`. */
+export async function idleCpuRate(server: Child, ms: number): Promise<{ own: number; db: number }> {
   const before = await drained(server);
   const started = performance.now();
   await sleep(ms);
   const after = await server.stats();
-  return (after.cpuMicros - before.cpuMicros) / ((performance.now() - started) / 1000);
+  const s = (performance.now() - started) / 1000;
+  return {
+    own: (after.cpuMicros - before.cpuMicros) / s,
+    db: (after.dbCpuMicros - before.dbCpuMicros) / s,
+  };
 }
 
 /**
@@ -170,6 +181,10 @@ export async function measureWindow(
     windowS,
     served: after.counters.responses - before.counters.responses,
     cpuMicros: Math.max(0, after.cpuMicros - before.cpuMicros - server.idleCpuPerSec * windowS),
+    dbCpuMicros: Math.max(
+      0,
+      after.dbCpuMicros - before.dbCpuMicros - server.idleDbCpuPerSec * windowS,
+    ),
     peakRssBytes: after.peakRssBytes,
     latencies,
     statuses,
@@ -208,6 +223,7 @@ export function combine(
   const windowS = sum((w) => w.windowS);
   const served = sum((w) => w.served);
   const cpuMicros = sum((w) => w.cpuMicros);
+  const dbCpuMicros = sum((w) => w.dbCpuMicros);
   const sorted = windows.flatMap((w) => w.latencies).sort((a, b) => a - b);
   const statuses: Record<string, number> = {};
   for (const w of windows) {
@@ -224,6 +240,8 @@ export function combine(
     reqPerSec: served / windowS,
     latency: Object.fromEntries(PERCENTILES.map(([k, p]) => [k, percentile(sorted, p)])),
     cpuMicrosPerRequest: cpuMicros / Math.max(1, served),
+    dbCpuMicrosPerRequest: dbCpuMicros / Math.max(1, served),
+    totalCpuMicrosPerRequest: (cpuMicros + dbCpuMicros) / Math.max(1, served),
     cpuShare: cpuMicros / 1e6 / windowS,
     peakRssMB: Math.max(...windows.map((w) => w.peakRssBytes)) / 2 ** 20,
     bytesPerResponse: sum((w) => w.bytes) / Math.max(1, total),

@@ -155,7 +155,7 @@ async function main() {
         });
       }
     }
-    server = await startServer("pressroom", "pressroom-server.js", db.uri, {
+    server = await startServer("pressroom", "pressroom-server.js", db.uri, db.pid, {
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       MONGODB_DB: name,

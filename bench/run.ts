@@ -1,15 +1,18 @@
 /**
  * `npm run bench` (`npx tsx bench/run.ts [options]`; `--help` lists them, run-options.ts has
- * them): Pressroom against a bare `node:http` baseline, on loopback, over the same data.
+ * them): Pressroom against two bare `node:http` baselines, on loopback, over the same data: one
+ * through the MongoDB driver and the database process, and the floor, reading the database's
+ * SQLite file itself.
  *
  * Builds what the servers run (servers.ts: server/dist and bench/dist), seeds a throwaway
  * embedded database (FerretDB/SQLite; seed.ts), starts Pressroom in production mode
- * (pressroom-server.ts) and the baseline (baseline-server.ts), each in its own child process and
- * each reaching the database through its own counter of database work (db-counter.ts), then
- * runs every scenario (scenarios/, one file each) on both with autocannon (scenario-runner.ts:
+ * (pressroom-server.ts), the driver baseline (baseline-server.ts), each in its own child process
+ * and each reaching the database through its own counter of database work (db-counter.ts), and
+ * the floor (floor-server.ts) on the database's file, then
+ * runs every scenario (scenarios/, one file each) on all three with autocannon (scenario-runner.ts:
  * a warm-up, then interleaved windows; measure.ts), runs the SDK's sync example twice
  * (sdk-sync.ts), and writes BENCHMARKS.md (report.ts; the sections of db-scaling.ts and the lab
- * notes are carried over) and bench/latency.svg. A full run takes 11–13 minutes on a 2-core
+ * notes are carried over) and bench/latency.svg. A full run takes about 25 minutes on a 2-core
  * machine. Why the windows, warm-ups and counters are as they are: BENCHMARKS.md, "Lab notes".
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -18,7 +21,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MongoClient } from "mongodb";
 import { ensureIndexes } from "../server/src/platform/db/indexes.js";
-import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
+import { type EmbeddedDb, startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import {
   BY_HAND,
   DB_SCALING,
@@ -36,7 +39,7 @@ import { runScenario } from "./scenario-runner.js";
 import { SCENARIOS } from "./scenarios/index.js";
 import { syncTwice } from "./sdk-sync.js";
 import { averageBlogBytes, COUNTS, KEYS_PER_WORKSPACE, seed } from "./seed.js";
-import { compile, startServer } from "./servers.js";
+import { compile, startFloor, startServer } from "./servers.js";
 import { NODE_FLAGS } from "./start-flags.js";
 import { versions } from "./versions.js";
 
@@ -63,12 +66,14 @@ async function seeded(uri: string) {
   }
 }
 
-/** Both servers on `uri`, settled, their idle CPU rates measured. */
-async function startServers(uri: string, quick: boolean, started: Child[]): Promise<Child[]> {
+/** The three servers on `database`, settled, their idle CPU rates measured. */
+async function startServers(database: EmbeddedDb, quick: boolean, started: Child[]) {
+  const { uri, pid } = database;
   const env = { MONGODB_DB: DB_NAME };
-  started.push(await startServer("baseline", "baseline-server.js", uri, env));
+  started.push(await startFloor(path.join(database.dataDir, `${DB_NAME}.sqlite`)));
+  started.push(await startServer("baseline", "baseline-server.js", uri, pid, env));
   started.push(
-    await startServer("pressroom", "pressroom-server.js", uri, {
+    await startServer("pressroom", "pressroom-server.js", uri, pid, {
       ...env,
       NODE_ENV: "production",
       LOG_LEVEL: "info",
@@ -82,7 +87,11 @@ async function startServers(uri: string, quick: boolean, started: Child[]): Prom
   // Pressroom keeps a core busy for a few hundred ms after it reports ready (startup work
   // finishing), which would otherwise count in its idle rate.
   await sleep(quick ? 1500 : 3000);
-  for (const child of started) child.idleCpuPerSec = await idleCpuRate(child, quick ? 500 : 2000);
+  for (const child of started) {
+    const idle = await idleCpuRate(child, quick ? 500 : 2000);
+    child.idleCpuPerSec = idle.own;
+    if (child.name !== "floor") child.idleDbCpuPerSec = idle.db;
+  }
   return started;
 }
 
@@ -113,13 +122,14 @@ async function main(settings: RunSettings): Promise<void> {
   const database = await startEmbeddedDb({ dataDir: path.join(tmp, "db"), onProgress: log });
   try {
     const { workspace, blogBytes } = await seeded(database.uri);
-    const servers = await startServers(database.uri, quick, children);
+    const servers = await startServers(database, quick, children);
     log(
       `${servers.map((s) => `${s.name} ${s.url}`).join(", ")}; ${settings.durationS} s per scenario ` +
         `(until ${settings.minResponses} responses, at most ${settings.maxDurationS} s) in ` +
         `${plan.rounds} interleaved rounds, ${plan.connections} connections ` +
         `(${plan.dbBoundConnections} for the list scenarios); idle CPU µs/s: ` +
-        servers.map((s) => `${s.name} ${s.idleCpuPerSec.toFixed(0)}`).join(", "),
+        servers.map((s) => `${s.name} ${s.idleCpuPerSec.toFixed(0)}`).join(", ") +
+        `; database while idle: ${servers.map((s) => `${s.name} ${s.idleDbCpuPerSec.toFixed(0)}`).join(", ")}`,
     );
     if (plan.profileDir !== undefined) await mkdir(plan.profileDir, { recursive: true });
     const results: Measured[] = [];

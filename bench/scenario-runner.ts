@@ -1,7 +1,8 @@
 /**
- * Runs one scenario on both servers: an unmeasured warm-up on each, then `rounds` measured
- * windows per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a
- * steady drift of the machine's speed falls on both alike, summed per server into its result.
+ * Runs one scenario on every server: an unmeasured warm-up on each, then `rounds` measured
+ * windows per server, interleaved (floor, baseline, Pressroom, then Pressroom, baseline, floor, …)
+ * so that a steady drift of the machine's speed falls on all alike, summed per server into its
+ * result.
  * Why these windows and warm-ups: BENCHMARKS.md, "Lab notes".
  */
 import path from "node:path";
@@ -73,7 +74,8 @@ export async function runScenario(
     log(
       `  ${scenario.id.padEnd(8)} ${server.name.padEnd(9)} ${m.reqPerSec.toFixed(0).padStart(6)} req/s  ` +
         `p50 ${m.latency.p50?.toFixed(1)} ms  p99 ${m.latency.p99?.toFixed(1)} ms  ` +
-        `${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req  RSS ${m.peakRssMB.toFixed(0)} MB`,
+        `CPU/req ${m.cpuMicrosPerRequest.toFixed(0)} + database ${m.dbCpuMicrosPerRequest.toFixed(0)} µs  ` +
+        `RSS ${m.peakRssMB.toFixed(0)} MB`,
     );
     return m;
   });

@@ -11,7 +11,7 @@ import { type BlogDoc, collections } from "../server/src/platform/db/collections
 import { randomBase62 } from "../server/src/platform/ids.js";
 import { createStores } from "../server/src/stores.js";
 
-export const COUNTS = { released: 1000, draft: 500, removed: 100 } as const;
+export const COUNTS = { released: 10_000, draft: 5_000, removed: 1_000 } as const;
 export const KEYS_PER_WORKSPACE = 4;
 
 export interface SeededWorkspace {
@@ -19,6 +19,8 @@ export interface SeededWorkspace {
   keys: string[];
   /** Released blog ids, newest release first. */
   released: string[];
+  /** Their slugs, in the same order. */
+  releasedSlugs: string[];
 }
 
 export const WORDS = (
@@ -124,6 +126,7 @@ export async function seed(db: Db): Promise<SeededWorkspace[]> {
     const total = COUNTS.released + COUNTS.draft + COUNTS.removed;
     const docs: BlogDoc[] = [];
     const released: string[] = [];
+    const releasedSlugs: string[] = [];
     for (let i = 0; i < total; i++) {
       // Interleaved states: of every 16 blogs, 10 released, 5 drafts, 1 removed.
       const slot = i % 16;
@@ -143,7 +146,10 @@ export async function seed(db: Db): Promise<SeededWorkspace[]> {
           removedAt: status === "removed" ? new Date(createdAt.getTime() + 90_000) : null,
         }),
       );
-      if (status === "released") released.unshift(_id);
+      if (status === "released") {
+        released.unshift(_id);
+        releasedSlugs.unshift(docs.at(-1)?.slug ?? "");
+      }
     }
     for (let i = 0; i < docs.length; i += 200) {
       await stores.blogs.insertMany(docs.slice(i, i + 200));
@@ -154,7 +160,7 @@ export async function seed(db: Db): Promise<SeededWorkspace[]> {
     }
     const revoked = await keys.mint(id, "Bench revoked");
     await keys.revoke(id, revoked.id);
-    seeded.push({ id, keys: raw, released });
+    seeded.push({ id, keys: raw, released, releasedSlugs });
   }
   return seeded;
 }

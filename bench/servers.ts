@@ -1,9 +1,13 @@
 /**
- * The two servers bench/run.ts compares, each in its own child process, as production runs:
+ * The three servers bench/run.ts compares, each in its own child process, as production runs:
  * compiled JavaScript on plain `node` (no `--import tsx`, whose loader alone adds ~30 MB of RSS)
  * with the V8 flags of `npm start`. `compile` builds what they run first: server/dist
  * (`tsc -p server`, as `npm run build` does) and bench/dist (`tsc -p bench`, which also
- * type-checks bench/). Each server reaches the database through its own bench/db-counter.ts.
+ * type-checks bench/). The two that speak to the database (Pressroom and the driver baseline)
+ * reach it through a bench/db-counter.ts of their own; the SQLite floor reads its file itself.
+ * A server's stats carry the database process's CPU time too (0 for the floor, whose database
+ * work is in its own process): the windows of the servers never overlap, so the database's CPU
+ * in a window is the work of the server measured in it.
  */
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { createRequire } from "node:module";
@@ -12,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import type { ControlMessage, ServerStats } from "./child-control.js";
 import type { DbCounters } from "./db-counter.js";
 import type { Child, Stats } from "./measure.js";
+import { treeCpuMs } from "./process-cpu.js";
 import { NODE_FLAGS } from "./start-flags.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -68,14 +73,51 @@ function asker(child: ChildProcess) {
     });
 }
 
+const NO_DB_COUNTS: DbCounters = { apiKeyUpdates: 0, blogDocs: 0, blogDocsWithBody: 0 };
+
+/** Starts the SQLite floor (floor-server.js) on the database file `sqliteFile`. */
+export async function startFloor(sqliteFile: string): Promise<Child> {
+  const server = await forkReady("floor server", "floor-server.js", { FLOOR_SQLITE: sqliteFile }, [
+    ...NODE_FLAGS,
+    "--disable-warning=ExperimentalWarning",
+  ]);
+  const askServer = asker(server.child);
+  const ask = async (message: Request): Promise<Stats> => {
+    const own = await askServer<ServerStats>(message);
+    return { ...own, dbCpuMicros: 0, counters: { ...own.counters, ...NO_DB_COUNTS } };
+  };
+  return child("floor", server.ready, () => server.child.kill("SIGKILL"), ask);
+}
+
+function child(
+  name: Child["name"],
+  url: string,
+  kill: () => void,
+  ask: (message: Request) => Promise<Stats>,
+): Child {
+  return {
+    name,
+    url,
+    idleCpuPerSec: 0,
+    idleDbCpuPerSec: 0,
+    kill,
+    stats: () => ask({ type: "stats" }),
+    resetPeak: () => ask({ type: "reset-peak" }),
+    profileStart: () => ask({ type: "profile-start" }),
+    profileStop: (file) => ask({ type: "profile-stop", file }),
+  };
+}
+
 /**
  * Starts `script` (baseline-server.js or pressroom-server.js) on the database at `dbUri`,
- * through a db-counter of its own; `env` is added to the server's environment.
+ * through a db-counter of its own; `env` is added to the server's environment. `dbPid` is the
+ * database's process, whose CPU time the stats carry.
  */
 export async function startServer(
   name: Child["name"],
   script: string,
   dbUri: string,
+  dbPid: number,
   env: Record<string, string>,
 ): Promise<Child> {
   const counter = await forkReady(
@@ -102,19 +144,11 @@ export async function startServer(
       askServer<ServerStats>(message),
       askCounter<DbCounters>({ type: "stats" }),
     ]);
-    return { ...own, counters: { ...own.counters, ...db } };
+    return { ...own, dbCpuMicros: treeCpuMs(dbPid) * 1000, counters: { ...own.counters, ...db } };
   };
-  return {
-    name,
-    url: server.ready,
-    idleCpuPerSec: 0,
-    kill: () => {
-      server.child.kill("SIGKILL");
-      counter.child.kill("SIGKILL");
-    },
-    stats: () => ask({ type: "stats" }),
-    resetPeak: () => ask({ type: "reset-peak" }),
-    profileStart: () => ask({ type: "profile-start" }),
-    profileStop: (file) => ask({ type: "profile-stop", file }),
+  const kill = () => {
+    server.child.kill("SIGKILL");
+    counter.child.kill("SIGKILL");
   };
+  return child(name, server.ready, kill, ask);
 }

@@ -112,7 +112,7 @@ async function main() {
     Array.from({ length: ENDPOINTS }, (_, i) => receiver(lags, seen, i)),
   );
   try {
-    server = await startServer("pressroom", "pressroom-server.js", db.uri, {
+    server = await startServer("pressroom", "pressroom-server.js", db.uri, db.pid, {
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       MONGODB_DB: name,

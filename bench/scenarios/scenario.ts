@@ -10,6 +10,8 @@ export interface Workspace {
   keys: string[];
   /** Released blog ids, newest release first. */
   released: string[];
+  /** Their slugs, in the same order. */
+  releasedSlugs: string[];
 }
 
 export interface Scenario {
@@ -32,9 +34,11 @@ export const keyHeader = (workspace: Workspace, i: number): Record<string, strin
   "x-api-key": workspace.keys[i % workspace.keys.length] ?? "",
 });
 
-/** 100 released blogs spread over the whole list (every tenth). */
-export const spreadSample = (workspace: Workspace): string[] =>
-  workspace.released.filter((_, i) => i % 10 === 0);
+/** 100 released blogs spread over the whole list. */
+export const spreadSample = (workspace: Workspace, of: readonly string[] = workspace.released) => {
+  const step = Math.max(1, Math.floor(of.length / 100));
+  return of.filter((_, i) => i % step === 0).slice(0, 100);
+};
 
 /** The ETag `url` answers with, asked with one that cannot match. */
 export async function fetchEtag(url: string, key: string): Promise<string> {

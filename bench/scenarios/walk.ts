@@ -1,7 +1,7 @@
 import { keyHeader, type Scenario } from "./scenario.js";
 
 /** The paths of every page of the list, `limit` blogs each, as a client walking it asks. */
-async function walkPages(base: string, key: string, limit: number): Promise<string[]> {
+export async function walkPages(base: string, key: string, limit: number): Promise<string[]> {
   const paths: string[] = [];
   let cursor: string | null = null;
   do {
