@@ -8,9 +8,9 @@
  * driver or a database process.
  */
 import { createHash } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { benchMongoClient, serveControl, trackServer } from "./child-control.js";
+import type http from "node:http";
+import { send, sendBody, serveBare } from "./bare-http.js";
+import { benchMongoClient } from "./child-control.js";
 
 interface KeyDoc {
   _id: string;
@@ -42,29 +42,6 @@ const toBlog = (d: BlogDoc) => ({
   releasedAt: d.releasedAt.toISOString(),
   updatedAt: d.updatedAt.toISOString(),
 });
-
-function send(res: http.ServerResponse, status: number, body: string, etag?: string): void {
-  const headers: Record<string, string | number> = {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(body),
-  };
-  if (etag !== undefined) headers.etag = etag;
-  res.writeHead(status, headers).end(body);
-}
-
-function sendBody(req: http.IncomingMessage, res: http.ServerResponse, value: unknown): void {
-  const body = JSON.stringify(value);
-  if (req.headers["if-none-match"] === undefined) {
-    send(res, 200, body);
-    return;
-  }
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
-  if (req.headers["if-none-match"] === etag) {
-    res.writeHead(304, { etag }).end();
-    return;
-  }
-  send(res, 200, body, etag);
-}
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const raw = req.headers["x-api-key"];
@@ -139,12 +116,4 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   send(res, 404, '{"message":"Not found."}');
 }
 
-const server = http.createServer((req, res) => {
-  handle(req, res).catch(() => send(res, 500, '{"message":"Internal server error."}'));
-});
-server.keepAliveTimeout = 65_000;
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-const { port } = server.address() as AddressInfo;
-trackServer(server);
-serveControl();
-process.send?.({ ready: `http://127.0.0.1:${port}` });
+await serveBare(handle);

@@ -17,10 +17,9 @@
  * the running launcher (SQLite's WAL lets a reader of another process see every commit).
  */
 import { createHash } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { serveControl, trackServer } from "./child-control.js";
+import { send, sendBody, serveBare } from "./bare-http.js";
 
 const file = process.env.FLOOR_SQLITE ?? "";
 const db = new DatabaseSync(file, { readOnly: true });
@@ -64,29 +63,48 @@ function prepare(sql: string, allowTempBTree = false): StatementSync {
 }
 
 const doc = "_ferretdb_sjson AS j";
-const q = {
-  key: prepare(
-    `SELECT ${value("workspaceId")} AS workspaceId, ${value("status")} AS status FROM ${apiKeys} WHERE ${byId}`,
-  ),
-  get: prepare(`SELECT ${doc} FROM ${blogs} WHERE ${byId}`),
-  bySlug: prepare(
-    `SELECT ${doc} FROM ${blogs} WHERE ${rank("workspaceId")} = 3 AND ${value("workspaceId")} = ? AND ${rank("slug")} = 3 AND ${value("slug")} = ?`,
-  ),
-  page: prepare(`SELECT ${doc} FROM ${blogs} WHERE ${released} ${newestFirst} LIMIT ?`),
-  pageAfter: prepare(
-    `SELECT ${doc} FROM ${blogs} WHERE ${released} AND ${belowCursor} ${newestFirst} LIMIT ?`,
-  ),
-  tagPage: prepare(
-    `SELECT ${doc} FROM ${blogs} WHERE ${released} AND ${withTag} ${newestFirst} LIMIT ?`,
-  ),
-  fieldsPage: prepare(
-    `SELECT ${value("_id")} AS id, ${value("slug")} AS slug, ${value("title")} AS title, ${value("releasedAt")} AS at FROM ${blogs} WHERE ${released} ${newestFirst} LIMIT ?`,
-  ),
-  tagCounts: prepare(
-    `SELECT e.v AS tag, COUNT(*) AS count FROM ${blogs} AS b JOIN ${tagElements} AS e ON e.rid = b.rowid WHERE ${released.replaceAll("_ferretdb_sjson", "b._ferretdb_sjson")} GROUP BY e.v`,
-    true,
-  ),
-};
+/** The statements, once the launcher has made the indexes and the element table they use. */
+function statements() {
+  return {
+    key: prepare(
+      `SELECT ${value("workspaceId")} AS workspaceId, ${value("status")} AS status FROM ${apiKeys} WHERE ${byId}`,
+    ),
+    get: prepare(`SELECT ${doc} FROM ${blogs} WHERE ${byId}`),
+    bySlug: prepare(
+      `SELECT ${doc} FROM ${blogs} WHERE ${rank("workspaceId")} = 3 AND ${value("workspaceId")} = ? AND ${rank("slug")} = 3 AND ${value("slug")} = ?`,
+    ),
+    page: prepare(`SELECT ${doc} FROM ${blogs} WHERE ${released} ${newestFirst} LIMIT ?`),
+    pageAfter: prepare(
+      `SELECT ${doc} FROM ${blogs} WHERE ${released} AND ${belowCursor} ${newestFirst} LIMIT ?`,
+    ),
+    tagPage: prepare(
+      `SELECT ${doc} FROM ${blogs} WHERE ${released} AND ${withTag} ${newestFirst} LIMIT ?`,
+    ),
+    fieldsPage: prepare(
+      `SELECT ${value("_id")} AS id, ${value("slug")} AS slug, ${value("title")} AS title, ${value("releasedAt")} AS at FROM ${blogs} WHERE ${released} ${newestFirst} LIMIT ?`,
+    ),
+    tagCounts: prepare(
+      `SELECT e.v AS tag, COUNT(*) AS count FROM ${blogs} AS b JOIN ${tagElements} AS e ON e.rid = b.rowid WHERE ${released.replaceAll("_ferretdb_sjson", "b._ferretdb_sjson")} GROUP BY e.v`,
+      true,
+    ),
+  };
+}
+
+// The launcher's keeper adds its indexes and the tags element table within a second or so of
+// the data arriving (server/embedded-db/README.md); until then a statement's table is missing or
+// its plan is a scan. Wait for them, but not for ever.
+async function prepared(): Promise<ReturnType<typeof statements>> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return statements();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+const q = await prepared();
 
 /** A stored blog (FerretDB's sjson: values, with their types in `$s`; dates as ms). */
 interface StoredBlog {
@@ -114,29 +132,6 @@ const toBlog = (d: StoredBlog) => ({
 });
 const cursorOf = (releasedAt: number, id: string) =>
   Buffer.from(JSON.stringify([releasedAt, id])).toString("base64url");
-
-function send(res: http.ServerResponse, status: number, body: string, etag?: string): void {
-  const headers: Record<string, string | number> = {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(body),
-  };
-  if (etag !== undefined) headers.etag = etag;
-  res.writeHead(status, headers).end(body);
-}
-
-function sendBody(req: http.IncomingMessage, res: http.ServerResponse, v: unknown): void {
-  const body = JSON.stringify(v);
-  if (req.headers["if-none-match"] === undefined) {
-    send(res, 200, body);
-    return;
-  }
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
-  if (req.headers["if-none-match"] === etag) {
-    res.writeHead(304, { etag }).end();
-    return;
-  }
-  send(res, 200, body, etag);
-}
 
 function sendPage(
   req: http.IncomingMessage,
@@ -238,16 +233,4 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   send(res, 404, '{"message":"Not found."}');
 }
 
-const server = http.createServer((req, res) => {
-  try {
-    handle(req, res);
-  } catch {
-    send(res, 500, '{"message":"Internal server error."}');
-  }
-});
-server.keepAliveTimeout = 65_000;
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-const { port } = server.address() as AddressInfo;
-trackServer(server);
-serveControl();
-process.send?.({ ready: `http://127.0.0.1:${port}` });
+await serveBare(handle);

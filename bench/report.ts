@@ -6,7 +6,7 @@ export interface Measured {
   server: "pressroom" | "baseline" | "floor";
   requests: number;
   seconds: number;
-  /** Measured windows summed into this result (rounds, interleaved with the other server). */
+  /** Measured windows summed into this result (rounds, interleaved with the other servers). */
   windows: number;
   reqPerSec: number;
   /** autocannon's latency percentiles in ms: p50, p99, p97_5, … */
@@ -142,7 +142,7 @@ export function renderMarkdownReport(report: Report): string {
     `- **Machine:** ${v.machine}`,
     `- **Versions:** Node ${v.node}, Express ${v.express}, express-openapi-validator ${v.validator}, mongodb driver ${v.mongodb}, FerretDB ${v.ferretdb} (embedded, SQLite), autocannon ${v.autocannon}; commit ${v.commit}`,
     `- **Data:** 2 workspaces × (${setup.counts.released} released, ${setup.counts.draft} draft, ${setup.counts.removed} removed) blogs, ~${fmt(setup.blogBytes / 1024, 1)} KB of markdown + HTML each; ${setup.keys} active keys and 1 revoked per workspace.`,
-    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), a warm-up of at least ${setup.warmup.minSeconds} s and ${setup.warmup.minResponses} responses (at most ${setup.warmup.maxSeconds} s) then ${setup.rounds} measured windows per scenario per server, interleaved (baseline, Pressroom, then Pressroom, baseline, …) so that a drift of the machine's speed falls on both alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. Each server reaches the database through its own counter of database work (bench/db-counter.ts, a relay process). Load generator, both servers, their counters and the database share the machine's cores.`,
+    `- **Load:** autocannon on loopback, ${setup.connections} connections (${setup.dbBoundConnections} for the list scenarios, which wait on the database), a warm-up of at least ${setup.warmup.minSeconds} s and ${setup.warmup.minResponses} responses (at most ${setup.warmup.maxSeconds} s) then ${setup.rounds} measured windows per scenario per server, interleaved (floor, baseline, Pressroom, then Pressroom, baseline, floor, …) so that a drift of the machine's speed falls on all alike, each of at least ${fmt(setup.durationS / setup.rounds, 1)} s and extended until the server has answered ${Math.ceil(setup.minResponses / setup.rounds)} requests but to at most ${fmt(setup.maxDurationS / setup.rounds, 1)} s (the sum of a server's windows is "window s" below; figures are over the sum), requests spread round-robin over the ${setup.keys} keys. The driver baseline and Pressroom reach the database through a counter of database work each (bench/db-counter.ts, a relay process). Load generator, the three servers, the counters and the database share the machine's cores.`,
     "- **Pressroom:** the real app (`createApp`), `NODE_ENV=production` (response validation off), `LOG_LEVEL=info` (one access-log line per request, to /dev/null).",
     "- **Driver baseline:** `bench/baseline-server.ts`, bare `node:http` through the MongoDB driver and the same database process: SHA-256 of the key, key lookup by `_id`, the same blog query, `JSON.stringify`, a body-hash ETag only for conditional requests. No framework, validation or logging.",
     "- **Floor:** `bench/floor-server.ts`, bare `node:http` reading the same rows from the database's SQLite file with `node:sqlite` in its own process, through the same indexes (each statement's plan checked at start: index searches only), `JSON.parse` of each row, `JSON.stringify`, the same ETag. No driver, no wire protocol, no database process.",
@@ -228,7 +228,7 @@ const notes = (setup: Report["setup"]) => `## Reading these figures
   per request, and the floor does not, is the wire protocol, FerretDB's decoding of each row
   into its own types and into BSON, and its Go filter and projection over the rows SQLite
   returned. The floor shows what this storage costs with none of that: the ratio to it is the
-  room left (issue "cost per request" in the tracker; its targets are below). On MongoDB the
+  room left (the targets above). On MongoDB the
   database is another machine's work; the figure that carries over is the Node process's CPU
   (the second table).
 - Load generator, the three Node servers and FerretDB share the same cores, so absolute req/s is

@@ -8,8 +8,8 @@
  * embedded database (FerretDB/SQLite; seed.ts), starts Pressroom in production mode
  * (pressroom-server.ts), the driver baseline (baseline-server.ts), each in its own child process
  * and each reaching the database through its own counter of database work (db-counter.ts), and
- * the floor (floor-server.ts) on the database's file, then
- * runs every scenario (scenarios/, one file each) on all three with autocannon (scenario-runner.ts:
+ * the floor (floor-server.ts) on the database's file, checks that the three answer the
+ * scenarios' requests alike (same-answers.ts), then runs every scenario (scenarios/, one file each) on all three with autocannon (scenario-runner.ts:
  * a warm-up, then interleaved windows; measure.ts), runs the SDK's sync example twice
  * (sdk-sync.ts), and writes BENCHMARKS.md (report.ts; the sections of db-scaling.ts and the lab
  * notes are carried over) and bench/latency.svg. A full run takes about 25 minutes on a 2-core
@@ -35,6 +35,7 @@ import { renderSvg } from "./latency-svg.js";
 import { type Child, idleCpuRate } from "./measure.js";
 import { type Measured, renderMarkdownReport } from "./report.js";
 import { LAST_USED_FLUSH_MS, type RunSettings, runSettings } from "./run-options.js";
+import { checkSameAnswers } from "./same-answers.js";
 import { runScenario } from "./scenario-runner.js";
 import { SCENARIOS } from "./scenarios/index.js";
 import { syncTwice } from "./sdk-sync.js";
@@ -123,6 +124,7 @@ async function main(settings: RunSettings): Promise<void> {
   try {
     const { workspace, blogBytes } = await seeded(database.uri);
     const servers = await startServers(database, quick, children);
+    await checkSameAnswers(servers, workspace);
     log(
       `${servers.map((s) => `${s.name} ${s.url}`).join(", ")}; ${settings.durationS} s per scenario ` +
         `(until ${settings.minResponses} responses, at most ${settings.maxDurationS} s) in ` +
