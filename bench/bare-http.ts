@@ -1,12 +1,35 @@
 /**
- * What the two bare servers of bench/run.ts share (baseline-server.ts, floor-server.ts): their
- * JSON answers, with a SHA-256 ETag of the body for conditional requests, and serving in a
- * benchmark child process (child-control.ts).
+ * What the two bare servers of bench/run.ts share (baseline-server.ts, floor-server.ts): the
+ * consumer Blog of a stored blog, their JSON answers, with a SHA-256 ETag of the body for
+ * conditional requests, and serving in a benchmark child process (child-control.ts).
  */
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { serveControl, trackServer } from "./child-control.js";
+
+/** A stored blog's fields the consumer Blog is made of; dates as Date (driver) or ms (SQLite). */
+export interface StoredBlogFields {
+  _id: string;
+  releasedAt: Date | number;
+  updatedAt: Date | number;
+  [field: string]: unknown;
+}
+
+/** The consumer `Blog` (openapi.yaml) of a stored blog. */
+export const toBlog = (d: StoredBlogFields) => ({
+  id: d._id,
+  slug: d.slug,
+  title: d.title,
+  excerpt: d.excerpt,
+  bodyMarkdown: d.bodyMarkdown,
+  bodyHtml: d.bodyHtml,
+  tags: d.tags,
+  authorName: d.authorName,
+  coverImageUrl: d.coverImageUrl,
+  releasedAt: new Date(d.releasedAt).toISOString(),
+  updatedAt: new Date(d.updatedAt).toISOString(),
+});
 
 export function send(res: http.ServerResponse, status: number, body: string, etag?: string): void {
   const headers: Record<string, string | number> = {

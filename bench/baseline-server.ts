@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import type http from "node:http";
-import { send, sendBody, serveBare } from "./bare-http.js";
+import { send, sendBody, serveBare, toBlog } from "./bare-http.js";
 import { benchMongoClient } from "./child-control.js";
 
 interface KeyDoc {
@@ -28,20 +28,6 @@ const client = await benchMongoClient(process.env.MONGODB_URI ?? "");
 const db = client.db(process.env.MONGODB_DB ?? "pressroom");
 const apiKeys = db.collection<KeyDoc>("apiKeys");
 const blogs = db.collection<BlogDoc>("blogs");
-
-const toBlog = (d: BlogDoc) => ({
-  id: d._id,
-  slug: d.slug,
-  title: d.title,
-  excerpt: d.excerpt,
-  bodyMarkdown: d.bodyMarkdown,
-  bodyHtml: d.bodyHtml,
-  tags: d.tags,
-  authorName: d.authorName,
-  coverImageUrl: d.coverImageUrl,
-  releasedAt: d.releasedAt.toISOString(),
-  updatedAt: d.updatedAt.toISOString(),
-});
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const raw = req.headers["x-api-key"];

@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import type http from "node:http";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { send, sendBody, serveBare } from "./bare-http.js";
+import { send, sendBody, serveBare, toBlog } from "./bare-http.js";
 
 const file = process.env.FLOOR_SQLITE ?? "";
 const db = new DatabaseSync(file, { readOnly: true });
@@ -117,19 +117,6 @@ interface StoredBlog {
 }
 
 const parse = (row: unknown) => JSON.parse((row as { j: string }).j) as StoredBlog;
-const toBlog = (d: StoredBlog) => ({
-  id: d._id,
-  slug: d.slug,
-  title: d.title,
-  excerpt: d.excerpt,
-  bodyMarkdown: d.bodyMarkdown,
-  bodyHtml: d.bodyHtml,
-  tags: d.tags,
-  authorName: d.authorName,
-  coverImageUrl: d.coverImageUrl,
-  releasedAt: new Date(d.releasedAt).toISOString(),
-  updatedAt: new Date(d.updatedAt).toISOString(),
-});
 const cursorOf = (releasedAt: number, id: string) =>
   Buffer.from(JSON.stringify([releasedAt, id])).toString("base64url");
 
