@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import type http from "node:http";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { send, sendBody, serveBare, toBlog } from "./bare-http.js";
+import { type StoredBlogFields, send, sendBody, serveBare, toBlog } from "./bare-http.js";
 
 const file = process.env.FLOOR_SQLITE ?? "";
 const db = new DatabaseSync(file, { readOnly: true });
@@ -107,13 +107,11 @@ async function prepared(): Promise<ReturnType<typeof statements>> {
 const q = await prepared();
 
 /** A stored blog (FerretDB's sjson: values, with their types in `$s`; dates as ms). */
-interface StoredBlog {
-  _id: string;
+interface StoredBlog extends StoredBlogFields {
   workspaceId: string;
   status: string;
   releasedAt: number;
   updatedAt: number;
-  [field: string]: unknown;
 }
 
 const parse = (row: unknown) => JSON.parse((row as { j: string }).j) as StoredBlog;

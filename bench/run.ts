@@ -9,11 +9,11 @@
  * (pressroom-server.ts), the driver baseline (baseline-server.ts), each in its own child process
  * and each reaching the database through its own counter of database work (db-counter.ts), and
  * the floor (floor-server.ts) on the database's file, checks that the three answer the
- * scenarios' requests alike (same-answers.ts), then runs every scenario (scenarios/, one file each) on all three with autocannon (scenario-runner.ts:
- * a warm-up, then interleaved windows; measure.ts), runs the SDK's sync example twice
- * (sdk-sync.ts), and writes BENCHMARKS.md (report.ts; the sections of db-scaling.ts and the lab
- * notes are carried over) and bench/latency.svg. A full run takes about 25 minutes on a 2-core
- * machine. Why the windows, warm-ups and counters are as they are: BENCHMARKS.md, "Lab notes".
+ * scenarios' requests alike (same-answers.ts), then runs every scenario (scenarios/, one file
+ * each) on all three with autocannon (scenario-runner.ts: a warm-up, then interleaved windows;
+ * measure.ts), runs the SDK's sync example twice (sdk-sync.ts), and writes BENCHMARKS.md
+ * (report.ts; the sections of db-scaling.ts and the lab notes are carried over) and
+ * bench/latency.svg. A full run takes about 13 minutes on a 2-core machine. Why the windows, warm-ups and counters are as they are: BENCHMARKS.md, "Lab notes".
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";

@@ -35,9 +35,9 @@ async function answer(server: Child, path: string, key: string): Promise<unknown
 /** Throws unless every server answers every request of `paths` alike. */
 export async function checkSameAnswers(servers: readonly Child[], w: Workspace): Promise<void> {
   const key = w.keys[0] ?? "";
+  const [first, ...others] = servers;
+  if (first === undefined) return;
   for (const path of paths(w)) {
-    const [first, ...others] = servers;
-    if (first === undefined) return;
     const expected = await answer(first, path, key);
     for (const server of others) {
       if (!isDeepStrictEqual(await answer(server, path, key), expected)) {
