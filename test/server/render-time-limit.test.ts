@@ -1,15 +1,21 @@
-// The render pool's time limit counts the rendering thread's CPU time, and renders run below the
-// request thread's CPU priority (README, "Fair sharing between tenants": renders;
-// server/src/blogs/render-time-limit.ts, render-pool.ts).
+// The render pool's time limit counts the rendering thread's CPU time, and a long render goes on
+// below the request thread's CPU priority while ordinary ones keep it (README, "Fair sharing
+// between tenants": renders; server/src/blogs/render-time-limit.ts, render-pool.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type BodyRenderer, renderPool } from "../../server/src/blogs/render-pool.js";
 import { watchRenderTime } from "../../server/src/blogs/render-time-limit.js";
+import { fill } from "../support/pathological-markdown.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Watches a render whose thread's CPU clock is `cpuMs()`; resolves with when it expired. */
-function watched(options: { limitMs: number; wallCapMs: number; cpuMs?: () => number }) {
+function watched(options: {
+  limitMs: number;
+  wallCapMs: number;
+  cpuMs?: () => number;
+  demote?: { afterMs: number; action: () => void };
+}) {
   const started = performance.now();
   let expiredAt: number | undefined;
   let onExpire: () => void = () => {};
@@ -21,6 +27,7 @@ function watched(options: { limitMs: number; wallCapMs: number; cpuMs?: () => nu
     limitMs: options.limitMs,
     wallCapMs: options.wallCapMs,
     ...(cpuMs === undefined ? {} : { cpu: { clock: async () => cpuMs(), startMs: cpuMs() } }),
+    ...(options.demote === undefined ? {} : { demote: options.demote }),
     expire: () => {
       expiredAt = performance.now() - started;
       onExpire();
@@ -59,6 +66,39 @@ describe("render time limit: counted in the rendering thread's CPU time", () => 
     expect(at).toBeLessThan(5000);
   });
 
+  it("a render is demoted once, when it has used the demotion's CPU time, and not before", async () => {
+    let cpu = 0;
+    const demotions: number[] = [];
+    const render = watched({
+      limitMs: 1000,
+      wallCapMs: 5000,
+      cpuMs: () => cpu,
+      demote: { afterMs: 40, action: () => demotions.push(cpu) },
+    });
+    await sleep(120);
+    cpu = 39;
+    await sleep(120);
+    expect(demotions).toEqual([]);
+    cpu = 45;
+    await sleep(120);
+    cpu = 200;
+    await sleep(120);
+    expect(demotions).toEqual([45]);
+    expect(render.expiredAt()).toBeUndefined();
+    render.watch.stop();
+  });
+
+  it("without the thread's CPU clock a render is never demoted", async () => {
+    const demotions: number[] = [];
+    const plain = watched({
+      limitMs: 200,
+      wallCapMs: 5000,
+      demote: { afterMs: 10, action: () => demotions.push(1) },
+    });
+    await plain.expired;
+    expect(demotions).toEqual([]);
+  });
+
   it("a render that ended is never cut afterwards", async () => {
     const ended = watched({ limitMs: 30, wallCapMs: 60, cpuMs: () => 0 });
     ended.watch.stop();
@@ -81,16 +121,17 @@ function threadNices(): { tid: number; nice: number }[] {
   });
 }
 
-describe("render pool: renders yield the CPU", () => {
+/** Nice values of this process's threads, by thread id. */
+const nicesNow = () => new Map(threadNices().map((t) => [t.tid, t.nice]));
+
+/** Threads at `nice` now that were not before. */
+const newAt = (nice: number, before: Map<number, number>) =>
+  threadNices().filter((t) => t.nice === nice && !before.has(t.tid));
+
+describe("render pool: long renders yield the CPU, ordinary ones keep it", () => {
   let pools: BodyRenderer[] = [];
-  const pool = (timeoutMs: number, nice: number) => {
-    const made = renderPool({
-      timeoutMs,
-      threads: 1,
-      nice,
-      workspacePending: 8,
-      previewPerUser: 2,
-    });
+  const pool = (options: { timeoutMs: number; nice: number; niceAfterMs: number }) => {
+    const made = renderPool({ ...options, threads: 1, workspacePending: 8, previewPerUser: 2 });
     pools.push(made);
     return made;
   };
@@ -99,16 +140,57 @@ describe("render pool: renders yield the CPU", () => {
     pools = [];
   });
   const tag = { workspaceId: "ws_test" };
+  const linux = process.platform === "linux" && typeof process.threadCpuUsage === "function";
 
-  it.runIf(process.platform === "linux")(
-    "render threads run RENDER_NICE below the request thread's priority",
+  it.runIf(linux)(
+    "an ordinary render runs at the request thread's priority, however many there are",
     async () => {
-      const before = threadNices().filter((t) => t.nice === 10).length;
-      const renderer = pool(5000, 10);
-      await renderer.render("Warm *up*.", tag);
-      const main = threadNices().find((t) => t.tid === process.pid);
-      expect(main?.nice).toBe(0);
-      expect(threadNices().filter((t) => t.nice === 10).length).toBeGreaterThan(before);
+      const before = nicesNow();
+      const renderer = pool({ timeoutMs: 5000, nice: 10, niceAfterMs: 1000 });
+      for (let i = 0; i < 20; i++) {
+        const out = await renderer.render(`Body *${i}*.`, tag);
+        expect(out.bodyHtml).toContain(`<em>${i}</em>`);
+      }
+      expect(nicesNow().get(process.pid)).toBe(0);
+      expect(newAt(10, before)).toEqual([]);
     },
   );
+
+  it.runIf(linux)(
+    "a render past RENDER_NICE_AFTER_MS of CPU goes on RENDER_NICE lower, and its thread is replaced once it ends",
+    async () => {
+      const before = nicesNow();
+      const renderer = pool({ timeoutMs: 20_000, nice: 10, niceAfterMs: 20 });
+      await renderer.render("Warm *up*.", tag);
+      // Quadratic in marked: hundreds of ms of CPU, well under the limit.
+      const slow = renderer.render(fill("_a", 25_000), tag);
+      const lowered = new Set<number>();
+      let done = false;
+      const settled = slow.finally(() => {
+        done = true;
+      });
+      while (!done) {
+        for (const t of newAt(10, before)) lowered.add(t.tid);
+        await sleep(5);
+      }
+      const out = await settled;
+      expect(out.bodyHtml.length).toBeGreaterThan(0);
+      expect(lowered.size).toBe(1);
+      // The lowered thread is gone by the time the render answers, its replacement ready at the
+      // request thread's priority: the next render (of any workspace) is not held back by it.
+      const [tid] = [...lowered];
+      expect(nicesNow().has(tid ?? 0)).toBe(false);
+      expect(newAt(10, before)).toEqual([]);
+      const next = await renderer.render("After *it*.", { workspaceId: "ws_other" });
+      expect(next.bodyHtml).toContain("<em>it</em>");
+      expect(newAt(10, before)).toEqual([]);
+    },
+  );
+
+  it.runIf(linux)("with RENDER_NICE=0 no render is lowered", async () => {
+    const before = nicesNow();
+    const renderer = pool({ timeoutMs: 20_000, nice: 0, niceAfterMs: 1 });
+    await renderer.render(fill("_a", 20_000), tag);
+    expect([...nicesNow()].filter(([tid, n]) => !before.has(tid) && n !== 0)).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { getPriority, setPriority } from "node:os";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { DomainError } from "../platform/domain-error.js";
@@ -33,11 +34,13 @@ export interface RenderPoolOptions {
    */
   readonly timeoutMs: number;
   /**
-   * How much lower than the request thread's the render threads' CPU priority is (a nice
+   * How much lower than the request thread's a long render's CPU priority becomes (a nice
    * increment, 0-19; Linux, per thread). Applied only where the limit counts CPU time, since a
    * starved render would otherwise be refused for time it never got.
    */
   readonly nice: number;
+  /** CPU time (ms) a render takes at the request thread's priority before `nice` applies. */
+  readonly niceAfterMs: number;
   /** Worker threads, all kept running (RENDER_THREADS; platform/config.ts has the default). */
   readonly threads: number;
   /** Renders of one workspace waiting or running, beyond which it is refused as busy. */
@@ -75,8 +78,13 @@ const isRefusal = (r: RenderedBody | RenderRefusal): r is RenderRefusal => "reas
 /**
  * Markdown rendering off the request thread. `marked` takes time that grows with the square of
  * some inputs (and recursion with their nesting), so every body is rendered in a worker thread
- * of a piscina pool at a lower CPU priority: the event loop that serves consumers never waits for
- * it, and a render that has taken `timeoutMs` of its thread's CPU time (render-time-limit.ts;
+ * of a piscina pool: the event loop that serves consumers never waits for it. A render runs at
+ * the request thread's CPU priority for its first `niceAfterMs` of CPU time (an ordinary body
+ * takes a few ms) and `nice` lower after that, so a long one takes only the CPU that consumers,
+ * the database and other workspaces' short renders leave; its thread is then replaced, since its
+ * priority cannot be raised again. (With every render niced from its start, an ordinary save
+ * beside another workspace's slow renders got a fiftieth of a core: 2 ms of rendering took
+ * 100 ms.) A render that has taken `timeoutMs` of its thread's CPU time (render-time-limit.ts;
  * counted from when a worker starts it, not from when it was queued) is aborted, which
  * terminates that worker (piscina starts a fresh one). Nothing is saved then:
  * the body is refused (the API answers 422). Renders are handed to the pool only when a thread
@@ -97,6 +105,13 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
     retryAfterSeconds: Math.max(1, Math.ceil(options.timeoutMs / 1000)),
   });
   const cpuLimited = threadCpuReadable();
+  // The request thread's priority (getpriority of the calling thread, on Linux), and a long
+  // render's: never past 19, the lowest.
+  const ownPriority = getPriority();
+  const lowered = Math.min(19, ownPriority + options.nice);
+  const demotes = cpuLimited && lowered > ownPriority;
+  /** Threads whose priority was lowered: given no further render, replaced once theirs ends. */
+  const retiring = new Set<number>();
   // Under vitest and tsx the sources run as TypeScript: the worker loads them through tsx too.
   const typescript = import.meta.url.endsWith(".ts");
   const pool = new Piscina<RenderTask, RenderedBody | RenderRefusal>({
@@ -110,16 +125,21 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
     execArgv: typescript ? ["--import", "tsx"] : [],
     // A render needs little memory; a runaway one is cut rather than growing the process.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
-    // Renders yield the CPU to the request thread and the database (piscina applies it per
-    // thread through @napi-rs/nice): one workspace's slow bodies then cost the consumers of the
-    // others little even when the machine has few cores. Only with a CPU-time limit: a starved
-    // render outlived a wall-clock one, and a trivial body was refused with 422.
-    niceIncrement: cpuLimited ? options.nice : 0,
+    // Every render is given an idle thread (the fair queue hands one over only when a thread is
+    // free), never a thread being retired.
+    loadBalancer: (_task, workers) =>
+      workers.find(
+        (w) => w.currentUsage === 0 && !w.terminating && !w.destroyed && !retiring.has(w.id),
+      ) ?? null,
   });
+
+  /** The worker of the pool's thread `threadId`, if it is still there. */
+  const workerOf = (threadId: number): Worker | undefined =>
+    pool.threads.find((w) => w.threadId === threadId);
 
   /** The CPU clock of the pool's thread `threadId`, or nothing where it cannot be read. */
   const clockOf = (threadId: number): ThreadCpuClock | undefined => {
-    const worker = cpuLimited ? pool.threads.find((w) => w.threadId === threadId) : undefined;
+    const worker = cpuLimited ? workerOf(threadId) : undefined;
     if (worker === undefined) return undefined;
     return async () => {
       const { user, system } = await worker.cpuUsage();
@@ -142,11 +162,40 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
       pool.once("workerCreate", done);
     });
 
+  /**
+   * Lowers the priority of the thread `start` runs on for the rest of its render, and marks it
+   * for retirement: an unprivileged process cannot raise a thread's priority again, and the next
+   * render, of whichever workspace, must not inherit it. False if it could not be lowered.
+   */
+  const demote = (start: RenderStart): boolean => {
+    if (start.tid === undefined) return false;
+    try {
+      setPriority(start.tid, lowered);
+    } catch {
+      // The thread has just ended, or this system refuses: the render goes on as it was.
+      return false;
+    }
+    retiring.add(start.threadId);
+    return true;
+  };
+
+  /** Replaces the retiring thread `threadId` (its render has ended); resolves once replaced. */
+  const retire = async (threadId: number): Promise<void> => {
+    const worker = workerOf(threadId);
+    if (worker !== undefined) {
+      const replaced = replacement();
+      await worker.terminate();
+      await replaced;
+    }
+    retiring.delete(threadId);
+  };
+
   const renderOnce = async (source: string): Promise<RenderedBody> => {
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
     let watch: { stop(): void } | undefined;
     let replaced: Promise<void> | undefined;
+    let demotedThread: number | undefined;
     port1.once("message", (start: RenderStart) => {
       const clock = clockOf(start.threadId);
       watch = watchRenderTime({
@@ -154,6 +203,16 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
         wallCapMs: options.timeoutMs * WALL_CAP_FACTOR,
         ...(clock !== undefined && start.cpuMs !== undefined
           ? { cpu: { clock, startMs: start.cpuMs } }
+          : {}),
+        ...(demotes
+          ? {
+              demote: {
+                afterMs: options.niceAfterMs,
+                action: () => {
+                  if (demote(start)) demotedThread = start.threadId;
+                },
+              },
+            }
           : {}),
         expire: () => {
           replaced = replacement();
@@ -185,6 +244,12 @@ export function renderPool(options: RenderPoolOptions): BodyRenderer {
     } finally {
       watch?.stop();
       port1.close();
+      // Like a timed-out render's (whose worker piscina has replaced already), a demoted
+      // render's turn lasts until its thread is replaced.
+      if (demotedThread !== undefined) {
+        if (abort.signal.aborted) retiring.delete(demotedThread);
+        else await retire(demotedThread);
+      }
     }
   };
 

@@ -142,6 +142,7 @@ async function importCommand(config: Config, input: CommandInput, out: Output): 
     timeoutMs: config.renderTimeoutMs,
     threads: config.renderPool.threads,
     nice: config.renderPool.nice,
+    niceAfterMs: config.renderPool.niceAfterMs,
     workspaceRunning: config.renderPool.threads,
     workspacePending: RENDERS_AT_ONCE,
     previewPerUser: 1,

@@ -144,10 +144,15 @@ export interface RenderPoolSettings {
   /** RENDER_PREVIEW_PER_USER: editor previews of one user waiting or running; more get 503. */
   readonly previewPerUser: number;
   /**
-   * RENDER_NICE: how much lower the render threads' CPU priority is than the request thread's
-   * (0-19, Linux; default 10), where RENDER_TIMEOUT_MS can count their CPU time.
+   * RENDER_NICE: how much lower than the request thread's a long render's CPU priority becomes
+   * (0-19, Linux; default 10), where RENDER_TIMEOUT_MS can count its CPU time.
    */
   readonly nice: number;
+  /**
+   * RENDER_NICE_AFTER_MS: CPU time a render takes at the request thread's priority before
+   * RENDER_NICE applies to the rest of it (default 50; an ordinary body takes a few ms).
+   */
+  readonly niceAfterMs: number;
 }
 
 export interface WebhookSettings {
@@ -420,6 +425,7 @@ export function loadConfig(
       workspacePending: int("RENDER_WORKSPACE_PENDING", 8, 1, 1000),
       previewPerUser: int("RENDER_PREVIEW_PER_USER", 2, 1, 1000),
       nice: int("RENDER_NICE", 10, 0, 19),
+      niceAfterMs: int("RENDER_NICE_AFTER_MS", 50, 1, 60_000),
     },
     // Below V8's longest string (~512 MiB): the file is read as one.
     importMaxBytes: int("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES_DEFAULT, 1024, 500 * 1024 * 1024),
