@@ -35,6 +35,8 @@ type sqlLog struct {
 	parent  *sqlLog
 	// quiet: a client connection's logger, which at debug level dumps every message (slow).
 	quiet bool
+	// triggerReads counts the backend's reads of sqlite_master for element tables' triggers.
+	triggerReads int
 }
 
 type loggedQuery struct {
@@ -56,6 +58,12 @@ func (l *sqlLog) Handle(_ context.Context, r slog.Record) error {
 	// their checks, the stock path's own queries with a WHERE (for `{_id: …}`, written
 	// "SELECT  _ferretdb_sjson", with two spaces), and writes.
 	q, ok := strings.CutPrefix(r.Message, ">>> ")
+	if ok && strings.Contains(q, "FROM sqlite_master WHERE type = 'trigger'") {
+		root := l.root()
+		root.mu.Lock()
+		root.triggerReads++
+		root.mu.Unlock()
+	}
 	if !ok || !(strings.HasPrefix(q, "SELECT _ferretdb_sjson FROM") && strings.Contains(q, "WHERE") ||
 		strings.HasPrefix(q, `SELECT _ferretdb_sjson->'$."$s"."$k"'`) ||
 		strings.HasPrefix(q, "SELECT  _ferretdb_sjson FROM") && strings.Contains(q, "WHERE") ||
@@ -85,6 +93,15 @@ func (l *sqlLog) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 func (l *sqlLog) WithGroup(string) slog.Handler { return l }
+
+// takeTriggerReads returns how many reads of element tables' triggers there were since last asked.
+func (l *sqlLog) takeTriggerReads() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := l.triggerReads
+	l.triggerReads = 0
+	return n
+}
 
 func (l *sqlLog) take() []loggedQuery {
 	l.mu.Lock()
