@@ -13,7 +13,8 @@
  * each) on all three with autocannon (scenario-runner.ts: a warm-up, then interleaved windows;
  * measure.ts), runs the SDK's sync example twice (sdk-sync.ts), and writes BENCHMARKS.md
  * (report.ts; the sections of db-scaling.ts and the lab notes are carried over) and
- * bench/latency.svg. A full run takes about 13 minutes on a 2-core machine. Why the windows, warm-ups and counters are as they are: BENCHMARKS.md, "Lab notes".
+ * bench/latency.svg. A full run takes about 13 minutes on a 2-core machine. Why the windows,
+ * warm-ups and counters are as they are: BENCHMARKS.md, "Lab notes".
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
