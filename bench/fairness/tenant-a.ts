@@ -25,6 +25,13 @@ export interface WindowFigures {
 /** How long, after a window, A's last releases may still take to be delivered. */
 const DELIVERY_GRACE_MS = 30_000;
 
+/**
+ * Windows measured so far, in the titles of A's blogs: a title used in an earlier window would
+ * take its slug's `-2`, `-3`… (blogs/blog-writes.ts), one refused insert per window before, and
+ * every window's saves would cost more than the one before it.
+ */
+let windowsMeasured = 0;
+
 export async function measureTenantA(
   base: string,
   tenants: Tenants,
@@ -33,6 +40,7 @@ export async function measureTenantA(
   connections: number,
 ): Promise<WindowFigures> {
   const { admin, workspace, key } = tenants.a;
+  const w = ++windowsMeasured;
   const end = performance.now() + seconds * 1000;
   const consumerMs: number[] = [];
   let consumerFailed = 0;
@@ -62,14 +70,14 @@ export async function measureTenantA(
     return answer.status === 201 ? answer.body.id : undefined;
   };
   const saver = (async () => {
-    for (let i = 0; performance.now() < end; i++) await save(`A save ${i}`);
+    for (let i = 0; performance.now() < end; i++) await save(`A save ${w}.${i}`);
   })();
 
   const releases = new Map<string, number>();
   const releaser = (async () => {
     for (let i = 0; performance.now() < end; i++) {
       const next = performance.now() + 1000;
-      const id = await save(`A release ${i}`);
+      const id = await save(`A release ${w}.${i}`);
       if (id !== undefined) {
         const started = performance.now();
         const answer = await admin("POST", `/workspaces/${workspace}/blogs/${id}/release`);
