@@ -3,7 +3,9 @@ package main
 // The admin dashboard's counts (blogs/editor-list.ts `editorCounts`: drafts and released of one
 // workspace, two countDocuments at once, with and without a search) in a workspace of N blogs,
 // counted by SELECT COUNT(*) and, in the same run on the same file, as the patch did before:
-// the exact pushdown's rows decoded and counted in Go (ferretdb.SetExactCounts(false)):
+// the exact pushdown's rows decoded and counted in Go (ferretdb.SetExactCounts(false)); and by
+// SELECT COUNT(*) never driven by a word's list, driven under the default cap, and always driven
+// (ferretdb.SetCountDriverCap):
 //
 //	PRESSROOM_BENCH_COUNT_BLOGS=50000 go test -run TestCountFigures -v -timeout 30m .
 //
@@ -131,7 +133,26 @@ func TestCountFigures(t *testing.T) {
 		{"search one word `rel` (a fifth of titles)", []string{"rel"}},
 		{"search two words `security advisory`", []string{"security", "advisory"}},
 		{"search a rare word `post-1234` (`post`, `1234`)", []string{"post", "1234"}},
+		{"search a rare word alone `1234`", []string{"1234"}},
 	}
+
+	// The ways of counting compared, in this order: each shape's answer must be the same in all.
+	modes := []struct {
+		name      string
+		exact     bool
+		driverCap int64
+		runs      int
+	}{
+		{"before: matching rows decoded and counted in Go", false, 64, 5},
+		{"SELECT COUNT(*), never driven by a list (cap 0)", true, 0, 41},
+		{"SELECT COUNT(*), driven by a word's list under 64 (the default)", true, 64, 41},
+		{"SELECT COUNT(*), driven by the shortest word's list, however long", true, 1 << 20, 9},
+	}
+	set := func(i int) {
+		ferretdb.SetExactCounts(modes[i].exact)
+		ferretdb.SetCountDriverCap(modes[i].driverCap)
+	}
+	defer set(2)
 
 	// Which SQL answers each shape, through a server that logs it (a few runs); then the
 	// figures, through one that does not (logging at debug level costs time).
@@ -144,8 +165,8 @@ func TestCountFigures(t *testing.T) {
 		}
 		answers[name] = got
 	}
-	for _, counted := range []bool{false, true} {
-		ferretdb.SetExactCounts(counted)
+	for i, m := range modes {
+		set(i)
 		for _, s := range shapes {
 			log.take()
 			got, err := dashboard(logged, s.words...)
@@ -153,28 +174,31 @@ func TestCountFigures(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(s.name, got)
-			countSQL := 0
+			countSQL, driven := 0, 0
 			for _, q := range log.take() {
 				if strings.HasPrefix(q.sql, "SELECT COUNT(*)") {
 					countSQL++
+					if strings.Contains(q.sql, "CROSS JOIN") {
+						driven++
+					}
 				}
 			}
-			if want := map[bool]int{false: 0, true: 2}[counted]; countSQL != want {
-				t.Fatalf("%s: %d SELECT COUNT(*), want %d (counted in SQL: %v)", s.name, countSQL, want, counted)
+			if want := map[bool]int{false: 0, true: 2}[m.exact]; countSQL != want {
+				t.Fatalf("%s: %d SELECT COUNT(*), want %d (%s)", s.name, countSQL, want, m.name)
 			}
+			t.Logf("%s, %s: %d of %d counts driven by a list", m.name, s.name, driven, countSQL)
 		}
 	}
 
 	sub, stop := context.WithCancel(ctx)
 	defer stop()
 	blogs := startFerretUntil(sub, t, dir, true).Database("app").Collection("blogs")
-	runs := map[bool]int{false: 5, true: 41}
-	lines := map[bool][]string{}
-	for _, counted := range []bool{false, true} {
-		ferretdb.SetExactCounts(counted)
+	lines := make([][]string, len(modes))
+	for i, m := range modes {
+		set(i)
 		for _, s := range shapes {
 			var times []time.Duration
-			for range runs[counted] {
+			for range m.runs {
 				t1 := time.Now()
 				got, err := dashboard(blogs, s.words...)
 				if err != nil {
@@ -184,15 +208,14 @@ func TestCountFigures(t *testing.T) {
 				check(s.name, got)
 			}
 			slices.Sort(times)
-			lines[counted] = append(lines[counted], fmt.Sprintf("%-50s %-26s p50 %8.1f ms  (min %.1f, max %.1f; %d runs)",
+			lines[i] = append(lines[i], fmt.Sprintf("%-50s %-26s p50 %8.1f ms  (min %.1f, max %.1f; %d runs)",
 				s.name, answers[s.name], ms(times[len(times)/2]), ms(times[0]), ms(times[len(times)-1]), len(times)))
 		}
 	}
-	ferretdb.SetExactCounts(true)
 	t.Logf("the dashboard's counts (drafts and released of ws_0, two countDocuments at once), %d blogs in ws_0, %d in ws_1:", n, n/10)
-	for _, counted := range []bool{false, true} {
-		t.Logf("%s:", map[bool]string{false: "before: matching rows decoded and counted in Go", true: "now: SELECT COUNT(*)"}[counted])
-		for _, line := range lines[counted] {
+	for i, m := range modes {
+		t.Logf("%s:", m.name)
+		for _, line := range lines[i] {
 			t.Logf("  %s", line)
 		}
 	}

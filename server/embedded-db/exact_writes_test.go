@@ -42,6 +42,7 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 	t.Logf("seed %d (replay with PRESSROOM_PUSHDOWN_SEED=%d)", seed, seed)
 
 	log, patchedDir, patched, stock := startPair(ctx, t)
+	defer ferretdb.SetCountDriverCap(64)
 
 	cases := casesFromEnv("PRESSROOM_PUSHDOWN_WRITE_CASES", 500)
 	for _, exotic := range []bool{false, true} {
@@ -85,6 +86,9 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 		for i := range cases {
 			op := writeOps[r.IntN(len(writeOps))]
 			filter, sort := g.filter(0), g.sort()
+			if strings.Contains(op, "count") && r.IntN(3) == 0 {
+				filter = driverFilter(r, func() string { return tagStrs[r.IntN(len(tagStrs))] })
+			}
 			update := bson.D{{Key: "$set", Value: bson.D{{Key: "marker", Value: i}}}}
 			if field := genFields[r.IntN(len(genFields))]; r.IntN(2) == 0 {
 				if v, ok := g.value(field); ok {
@@ -106,6 +110,10 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 				skip = []int64{0, 1, 7, 60, 1000, 1<<32 + 2}[r.IntN(6)]
 			}
 			after := r.IntN(2) == 0
+			// Counts from the shortest list of a word that every match holds, or never (the cap
+			// under which that list drives), in a third of the operations each.
+			driverCap := []int64{0, 3, 1 << 20}[r.IntN(3)]
+			ferretdb.SetCountDriverCap(driverCap)
 
 			var results [2]string
 			for j, exact := range []bool{false, true} {
@@ -122,6 +130,9 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 				case strings.HasPrefix(q.sql, "SELECT COUNT(*)"):
 					kind = "exact"
 					pushed["COUNT(*)"]++
+					if strings.Contains(q.sql, "CROSS JOIN") {
+						pushed["driven"]++
+					}
 				case strings.HasPrefix(q.sql, "WITH m AS MATERIALIZED"):
 					// Counts of a field's values; the backend may still fall back after it.
 					kind = "exact"
@@ -131,8 +142,8 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 				}
 			}
 			pushed[kind]++
-			desc := fmt.Sprintf("%s case %d (seed %d): %s filter %v sort %v update %v limit %d skip %d returnAfter %v",
-				name, i, seed, op, filter, sort, update, limit, skip, after)
+			desc := fmt.Sprintf("%s case %d (seed %d): %s filter %v sort %v update %v limit %d skip %d returnAfter %v driver cap %d",
+				name, i, seed, op, filter, sort, update, limit, skip, after, driverCap)
 			if results[0] != results[1] {
 				t.Fatalf("%s\nstock:   %s\npatched: %s", desc, results[0], results[1])
 			}
@@ -157,13 +168,16 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 				log.take()
 			}
 		}
-		t.Logf("%s: %d operations (%d documents inserted in all); answered by: exact %d (%d of them through an element table, %d counts by SELECT COUNT(*), %d value counts tried in SQL), _id only %d, stock path %d",
-			name, cases, nextDoc, pushed["exact"]+pushed["exact, element table"], pushed["exact, element table"], pushed["COUNT(*)"], pushed["unwind"], pushed["_id only"], pushed["stock"])
+		t.Logf("%s: %d operations (%d documents inserted in all); answered by: exact %d (%d of them through an element table, %d counts by SELECT COUNT(*), %d of them driven by a list, %d value counts tried in SQL), _id only %d, stock path %d",
+			name, cases, nextDoc, pushed["exact"]+pushed["exact, element table"], pushed["exact, element table"], pushed["COUNT(*)"], pushed["driven"], pushed["unwind"], pushed["_id only"], pushed["stock"])
 		if exact := pushed["exact"] + pushed["exact, element table"]; !exotic && exact < cases/3 {
 			t.Errorf("only %d of %d operations were pushed down", exact, cases)
 		}
 		if !exotic && pushed["COUNT(*)"] < cases/12 {
 			t.Errorf("only %d of %d operations were counts by SELECT COUNT(*)", pushed["COUNT(*)"], cases)
+		}
+		if !exotic && pushed["driven"] < cases/100 {
+			t.Errorf("only %d of %d operations were counts driven by a list", pushed["driven"], cases)
 		}
 		answered := ferretdb.UnwindCountsAnswered() - answeredBefore
 		t.Logf("%s: %d value counts answered in SQL (the others of the %d tried found a value that is not a string)", name, answered, pushed["unwind"])

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+	"go.mongodb.org/mongo-driver/bson"
+	"go.mongodb.org/mongo-driver/mongo"
+	"go.mongodb.org/mongo-driver/mongo/options"
+)
+
+// driverWords are the words of the driver test's documents, with the share of documents that
+// hold each: a word of every document beside rare ones, as `post 1234` in the admin search.
+var driverWords = []struct {
+	word  string
+	share int // per 1,000 documents
+}{{"post", 950}, {"rel", 300}, {"sec", 200}, {"12", 30}, {"1234", 8}, {"", 5}, {"none", 0}}
+
+// driverDoc is one document of the driver test: a workspace, a status and its words in `tags`,
+// an array mostly, or one string, missing, or an array holding other types too.
+func driverDoc(r *rand.Rand, i int) bson.D {
+	words := bson.A{}
+	for _, w := range driverWords {
+		if r.IntN(1000) < w.share {
+			words = append(words, w.word)
+		}
+	}
+	doc := bson.D{
+		{Key: "_id", Value: fmt.Sprintf("d%05d", i)},
+		{Key: "ws", Value: []string{"w1", "w1", "w2"}[r.IntN(3)]},
+		{Key: "status", Value: []string{"draft", "released", "released", "removed"}[r.IntN(4)]},
+	}
+	switch n := r.IntN(20); {
+	case n == 0:
+		return doc // no tags
+	case n == 1 && len(words) > 0:
+		return append(doc, bson.E{Key: "tags", Value: words[0]})
+	case n == 2:
+		words = append(words, int32(7), nil, bson.D{{Key: "k", Value: "1234"}})
+	}
+	return append(doc, bson.E{Key: "tags", Value: words})
+}
+
+// driverFilter is the admin search's count (editor-list.ts editorFilter) over words that pick
+// returns, in `tags`: one equality per word in an $and, and around them the terms that must
+// never drive a count (a negation, an $or, an $in of several words) or may (an $in of one, a
+// nested $and).
+func driverFilter(r *rand.Rand, pick func() string) bson.D {
+	words := bson.A{}
+	for range 1 + r.IntN(3) {
+		words = append(words, bson.D{{Key: "tags", Value: pick()}})
+	}
+	switch r.IntN(7) {
+	case 0:
+		words = append(words, bson.D{{Key: "tags", Value: bson.D{{Key: "$ne", Value: pick()}}}})
+	case 1:
+		words = append(words, bson.D{{Key: "tags", Value: bson.D{{Key: "$nin", Value: bson.A{pick()}}}}})
+	case 2:
+		words = bson.A{bson.D{{Key: "$or", Value: words}}}
+	case 3:
+		words = append(words, bson.D{{Key: "tags", Value: bson.D{{Key: "$in", Value: bson.A{pick(), pick()}}}}})
+	case 4:
+		words = append(words, bson.D{{Key: "tags", Value: bson.D{{Key: "$in", Value: bson.A{pick()}}}}})
+	case 5:
+		words = bson.A{bson.D{{Key: "$and", Value: words}}}
+	}
+	f := bson.D{{Key: "ws", Value: []string{"w1", "w2"}[r.IntN(2)]}, {Key: "status", Value: []string{"draft", "released"}[r.IntN(2)]}}
+	if r.IntN(6) == 0 {
+		f = bson.D{} // the words alone
+	}
+	return append(f, bson.E{Key: "$and", Value: words})
+}
+
+// TestCountsDrivenByAShortListCountWhatStockCounts: a count whose filter holds a word every
+// match must hold may be counted from that word's list when it is short (the embedded database's
+// README, "Counts"). Against stock FerretDB, over documents where one word is in almost every
+// document and others in few, each count (countDocuments and the count command, with skips and
+// limits) is answered with the cap that lets every list drive, one that lets only short lists
+// drive, and none; all must give the stock answer, and the first must have driven counts.
+func TestCountsDrivenByAShortListCountWhatStockCounts(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	seed := seedFromEnv(t)
+	t.Logf("seed %d (replay with PRESSROOM_PUSHDOWN_SEED=%d)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 35))
+	defer ferretdb.SetCountDriverCap(64)
+
+	log, patchedDir, patched, stock := startPair(ctx, t)
+	docs := make([]any, 1500)
+	for i := range docs {
+		docs[i] = driverDoc(r, i)
+	}
+	colls := map[bool]*mongo.Collection{}
+	for exact, c := range map[bool]*mongo.Client{true: patched, false: stock} {
+		coll := c.Database("d").Collection("driven")
+		for _, m := range []mongo.IndexModel{
+			{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "status", Value: 1}}},
+			{Keys: bson.D{{Key: "tags", Value: 1}}},
+		} {
+			if _, err := coll.Indexes().CreateOne(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := coll.InsertMany(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+		colls[exact] = coll
+	}
+	ensureIDIndexes(ctx, patchedDir, slog.New(discard{}))
+	log.take()
+
+	count := func(c *mongo.Collection, cmd bool, filter bson.D, skip, limit int64) string {
+		if cmd {
+			var res bson.M
+			err := c.Database().RunCommand(ctx, bson.D{{Key: "count", Value: c.Name()}, {Key: "query", Value: filter}, {Key: "skip", Value: skip}, {Key: "limit", Value: limit}}).Decode(&res)
+			return fmt.Sprintf("%v %v", res["n"], err)
+		}
+		opts := options.Count()
+		if skip > 0 {
+			opts.SetSkip(skip)
+		}
+		if limit > 0 {
+			opts.SetLimit(limit)
+		}
+		n, err := c.CountDocuments(ctx, filter, opts)
+		return fmt.Sprintf("%d %v", n, err)
+	}
+
+	cases := casesFromEnv("PRESSROOM_PUSHDOWN_COUNT_CASES", 400)
+	driven, counted, nonZero := map[int64]int{}, 0, 0
+	for i := range cases {
+		filter, cmd := driverFilter(r, func() string { return driverWords[r.IntN(len(driverWords))].word }), r.IntN(3) == 0
+		var skip, limit int64
+		if r.IntN(3) == 0 {
+			skip, limit = []int64{0, 1, 5, 40}[r.IntN(4)], []int64{0, 1, 3, 100}[r.IntN(4)]
+		}
+		want := count(colls[false], cmd, filter, skip, limit)
+		if !strings.HasPrefix(want, "0 ") {
+			nonZero++
+		}
+		for _, driverCap := range []int64{1 << 20, 20, 0} {
+			ferretdb.SetCountDriverCap(driverCap)
+			got := count(colls[true], cmd, filter, skip, limit)
+			for _, q := range log.take() {
+				if strings.HasPrefix(q.sql, "SELECT COUNT(*)") {
+					counted++
+					if strings.Contains(q.sql, "CROSS JOIN") {
+						driven[driverCap]++
+					}
+				}
+			}
+			if got != want {
+				t.Fatalf("case %d (seed %d): count %v filter %v skip %d limit %d, driver cap %d:\nstock:   %s\npatched: %s",
+					i, seed, cmd, filter, skip, limit, driverCap, want, got)
+			}
+		}
+	}
+	t.Logf("%d counts, %d with matches, each with three caps: %d answered by SELECT COUNT(*); driven by a list: %d with every list, %d with lists under 20, %d with none",
+		cases, nonZero, counted, driven[1<<20], driven[20], driven[0])
+	if driven[0] != 0 {
+		t.Errorf("%d counts driven with the cap at 0", driven[0])
+	}
+	if driven[1<<20] < cases/3 || driven[20] == 0 || driven[20] >= driven[1<<20] {
+		t.Errorf("too few counts driven by a list: %d of %d with every list, %d with short ones", driven[1<<20], cases, driven[20])
+	}
+	if nonZero < cases/4 {
+		t.Errorf("only %d of %d counts had matches", nonZero, cases)
+	}
+}
