@@ -206,8 +206,8 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "tag page, one tag, keyset page", run: find(cursor(tagged("t2"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "tag page, several tags, first page", run: find(tagged("t2", "t6", "rare"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "tag page, several tags, keyset page", run: find(cursor(tagged("t2", "t6", "rare"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
-		{coll: "blogs", name: "tag page, a rare tag (0.1% of blogs), first page", run: find(tagged("rare"), page(desc("releasedAt")))},
-		{coll: "blogs", name: "tag page, a rare tag, keyset page", run: find(cursor(tagged("rare"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "tag page, a rare tag (0.1% of blogs), first page, started from the tag's list", bounded: "the blogs with the rare tag, a list of under 64 (pressroom_exact_driver.go)", run: find(tagged("rare"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "tag page, a rare tag, keyset page, started from the tag's list", bounded: "the blogs with the rare tag, a list of under 64", run: find(cursor(tagged("rare"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "tag page `fields=id,slug,title` projection, keyset page", run: find(cursor(tagged("t2"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")).SetProjection(fieldsIDSlugTitle))},
 		{coll: "blogs", name: "get `{_id, workspaceId, status: {$ne: removed}}`", run: findOne(d(e("_id", "b_0010"), e("workspaceId", "ws_0000"), e("status", d(e("$ne", "removed")))))},
 		{coll: "blogs", name: "released blog `findOne({_id})`", run: findOne(d(e("_id", "b_0010")))},
@@ -249,7 +249,7 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "editor list one status, title A–Z, cursor page", run: find(ascCursor(drafts, "titleKey", "roadmap 3", "b_1000"), page(asc("titleKey")))},
 		{coll: "blogs", name: "search one word (on a fifth of blogs), newest first, first page", run: find(searched("rel"), page(desc("createdAt")))},
 		{coll: "blogs", name: "search two words, newest first, cursor page", run: find(cursor(searched("rel", "notes"), "createdAt", 1000, "b_1000"), page(desc("createdAt")))},
-		{coll: "blogs", name: "search a rare word (one blog), newest first", run: find(searched("post", "1234"), page(desc("createdAt")))},
+		{coll: "blogs", name: "search a rare word (one blog), newest first, started from its list", bounded: "the blogs with the rare word, a list of under 64", run: find(searched("post", "1234"), page(desc("createdAt")))},
 		{coll: "blogs", name: "search one word, one status, oldest first, cursor page", run: find(ascCursor(searchedDrafts("we"), "createdAt", at(400), "b_0400"), page(asc("createdAt")))},
 		{coll: "blogs", name: "search one word, recently edited, cursor page", run: find(cursor(searched("rel"), "updatedAt", 1000, "b_1000"), page(desc("updatedAt")))},
 		{coll: "blogs", name: "search one word, title A–Z, cursor page", run: find(ascCursor(searched("rel"), "titleKey", "release notes 3", "b_1000"), page(asc("titleKey")))},
@@ -745,7 +745,7 @@ func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 		}
 		before := summarizeChecks(checks)
 		for _, plan := range sizes {
-			before += "; the sizes of its word lists: `" + plan + "`"
+			before += "; the sizes of its lists: `" + plan + "`"
 		}
 		rows = append(rows, fmt.Sprintf("| %s: %s | `%s` | %s | %s |", s.coll, s.name,
 			strings.Join(append(reads, writes...), "`; then `"), before, note))

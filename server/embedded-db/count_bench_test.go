@@ -5,7 +5,7 @@ package main
 // counted by SELECT COUNT(*) and, in the same run on the same file, as the patch did before:
 // the exact pushdown's rows decoded and counted in Go (ferretdb.SetExactCounts(false)); and by
 // SELECT COUNT(*) never driven by a word's list, driven under the default cap, and always driven
-// (ferretdb.SetCountDriverCap):
+// (ferretdb.SetDriverCap):
 //
 //	PRESSROOM_BENCH_COUNT_BLOGS=50000 go test -run TestCountFigures -v -timeout 30m .
 //
@@ -150,7 +150,7 @@ func TestCountFigures(t *testing.T) {
 	}
 	set := func(i int) {
 		ferretdb.SetExactCounts(modes[i].exact)
-		ferretdb.SetCountDriverCap(modes[i].driverCap)
+		ferretdb.SetDriverCap(modes[i].driverCap)
 	}
 	defer set(2)
 

@@ -42,7 +42,7 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 	t.Logf("seed %d (replay with PRESSROOM_PUSHDOWN_SEED=%d)", seed, seed)
 
 	log, patchedDir, patched, stock := startPair(ctx, t)
-	defer ferretdb.SetCountDriverCap(64)
+	defer ferretdb.SetDriverCap(64)
 
 	cases := casesFromEnv("PRESSROOM_PUSHDOWN_WRITE_CASES", 500)
 	for _, exotic := range []bool{false, true} {
@@ -113,7 +113,7 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 			// Counts from the shortest list of a word that every match holds, or never (the cap
 			// under which that list drives), in a third of the operations each.
 			driverCap := []int64{0, 3, 1 << 20}[r.IntN(3)]
-			ferretdb.SetCountDriverCap(driverCap)
+			ferretdb.SetDriverCap(driverCap)
 
 			var results [2]string
 			for j, exact := range []bool{false, true} {

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/FerretDB/FerretDB/ferretdb"
 	"go.mongodb.org/mongo-driver/bson"
 	"go.mongodb.org/mongo-driver/mongo"
 	"go.mongodb.org/mongo-driver/mongo/options"
@@ -110,10 +111,25 @@ func TestTagPageFigures(t *testing.T) {
 		{"tag on 1/7, page 1", find(tagged("topic-3"))},
 	}
 	results := timeShapes(ctx, t, dir, shapes, map[bool]int{false: 3, true: 7}, 40)
+	// The exact pushdown again, never starting from a tag's list (pressroom_exact_driver.go), then
+	// as by default (under 64 blogs), in the same run.
+	ferretdb.SetDriverCap(0)
+	never := timeShapes(ctx, t, dir, shapes, map[bool]int{false: 0, true: 7}, 40)[true]
+	ferretdb.SetDriverCap(64)
+	again := timeShapes(ctx, t, dir, shapes, map[bool]int{false: 0, true: 7}, 40)[true]
 	t.Logf("%d blogs, 2 workspaces (9 in 10 released), ~2 KB bodies; medians of 3 (stock) or 7 runs", n)
 	for _, exact := range []bool{false, true} {
 		t.Logf("-exact-pushdown=%v:", exact)
 		for _, line := range results[exact] {
+			t.Logf("  %s", line)
+		}
+	}
+	for _, m := range []struct {
+		name  string
+		lines []string
+	}{{"-exact-pushdown=true, never from a tag's list (driver cap 0):", never}, {"-exact-pushdown=true again, from a list under 64 (the default):", again}} {
+		t.Logf("%s", m.name)
+		for _, line := range m.lines {
 			t.Logf("  %s", line)
 		}
 	}

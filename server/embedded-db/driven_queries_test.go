@@ -77,19 +77,21 @@ func driverFilter(r *rand.Rand, pick func() string) bson.D {
 	return append(f, bson.E{Key: "$and", Value: words})
 }
 
-// TestCountsDrivenByAShortListCountWhatStockCounts: a count whose filter holds a word every
-// match must hold may be counted from that word's list when it is short (the embedded database's
-// README, "Counts"). Against stock FerretDB, over documents where one word is in almost every
-// document and others in few, each count (countDocuments and the count command, with skips and
-// limits) is answered with the cap that lets every list drive, one that lets only short lists
-// drive, and none; all must give the stock answer, and the first must have driven counts.
-func TestCountsDrivenByAShortListCountWhatStockCounts(t *testing.T) {
+// TestQueriesDrivenByAShortListAnswerWhatStockAnswers: a query whose filter holds a word every
+// match must hold may start from that word's list when it is short (the embedded database's
+// README, "A query from a short list"). Against stock FerretDB, over documents where one word is
+// in almost every document and others in few, each count (countDocuments and the count command,
+// with skips and limits) and each find (sorted by a total order, by a field alone, or not at
+// all, with and without a limit) is answered with the cap that lets every list drive, one that
+// lets only short lists drive, and none; all must give stock's answer, byte for byte, and the
+// first two must have started queries from a list.
+func TestQueriesDrivenByAShortListAnswerWhatStockAnswers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	seed := seedFromEnv(t)
 	t.Logf("seed %d (replay with PRESSROOM_PUSHDOWN_SEED=%d)", seed, seed)
 	r := rand.New(rand.NewPCG(seed, 35))
-	defer ferretdb.SetCountDriverCap(64)
+	defer ferretdb.SetDriverCap(64)
 
 	log, patchedDir, patched, stock := startPair(ctx, t)
 	docs := make([]any, 1500)
@@ -132,44 +134,64 @@ func TestCountsDrivenByAShortListCountWhatStockCounts(t *testing.T) {
 		return fmt.Sprintf("%d %v", n, err)
 	}
 
+	find := func(c *mongo.Collection, filter, sort bson.D, limit int64) string {
+		opts := options.Find().SetLimit(limit)
+		if sort != nil {
+			opts.SetSort(sort)
+		}
+		docs, err := findRaw(ctx, c, filter, opts)
+		return fmt.Sprintf("%v %v", docs, err)
+	}
+
 	cases := casesFromEnv("PRESSROOM_PUSHDOWN_COUNT_CASES", 400)
-	driven, counted, nonZero := map[int64]int{}, 0, 0
+	driven, answered, nonZero := map[int64]int{}, 0, 0
 	for i := range cases {
-		filter, cmd := driverFilter(r, func() string { return driverWords[r.IntN(len(driverWords))].word }), r.IntN(3) == 0
+		filter := driverFilter(r, func() string { return driverWords[r.IntN(len(driverWords))].word })
+		isFind, cmd := r.IntN(2) == 0, r.IntN(3) == 0
 		var skip, limit int64
 		if r.IntN(3) == 0 {
 			skip, limit = []int64{0, 1, 5, 40}[r.IntN(4)], []int64{0, 1, 3, 100}[r.IntN(4)]
 		}
-		want := count(colls[false], cmd, filter, skip, limit)
-		if !strings.HasPrefix(want, "0 ") {
+		sort := []bson.D{nil, {{Key: "_id", Value: -1}}, {{Key: "status", Value: 1}, {Key: "_id", Value: 1}}, {{Key: "status", Value: -1}}}[r.IntN(4)]
+		run := func(c *mongo.Collection) string {
+			if isFind {
+				return find(c, filter, sort, limit)
+			}
+			return count(c, cmd, filter, skip, limit)
+		}
+		desc := fmt.Sprintf("count %v filter %v skip %d limit %d", cmd, filter, skip, limit)
+		if isFind {
+			desc = fmt.Sprintf("find(%v).sort(%v).limit(%d)", filter, sort, limit)
+		}
+		want := run(colls[false])
+		if !strings.HasPrefix(want, "0 ") && !strings.HasPrefix(want, "[] ") {
 			nonZero++
 		}
 		for _, driverCap := range []int64{1 << 20, 20, 0} {
-			ferretdb.SetCountDriverCap(driverCap)
-			got := count(colls[true], cmd, filter, skip, limit)
+			ferretdb.SetDriverCap(driverCap)
+			got := run(colls[true])
 			for _, q := range log.take() {
-				if strings.HasPrefix(q.sql, "SELECT COUNT(*)") {
-					counted++
+				if strings.HasPrefix(q.sql, "SELECT COUNT(*)") || strings.HasPrefix(q.sql, "SELECT _ferretdb_sjson FROM") {
+					answered++
 					if strings.Contains(q.sql, "CROSS JOIN") {
 						driven[driverCap]++
 					}
 				}
 			}
 			if got != want {
-				t.Fatalf("case %d (seed %d): count %v filter %v skip %d limit %d, driver cap %d:\nstock:   %s\npatched: %s",
-					i, seed, cmd, filter, skip, limit, driverCap, want, got)
+				t.Fatalf("case %d (seed %d): %s, driver cap %d:\nstock:   %s\npatched: %s", i, seed, desc, driverCap, want, got)
 			}
 		}
 	}
-	t.Logf("%d counts, %d with matches, each with three caps: %d answered by SELECT COUNT(*); driven by a list: %d with every list, %d with lists under 20, %d with none",
-		cases, nonZero, counted, driven[1<<20], driven[20], driven[0])
+	t.Logf("%d counts and finds, %d with matches, each with three caps: %d answered in SQL; started from a list: %d with every list, %d with lists under 20, %d with none",
+		cases, nonZero, answered, driven[1<<20], driven[20], driven[0])
 	if driven[0] != 0 {
-		t.Errorf("%d counts driven with the cap at 0", driven[0])
+		t.Errorf("%d queries started from a list with the cap at 0", driven[0])
 	}
 	if driven[1<<20] < cases/3 || driven[20] == 0 || driven[20] >= driven[1<<20] {
-		t.Errorf("too few counts driven by a list: %d of %d with every list, %d with short ones", driven[1<<20], cases, driven[20])
+		t.Errorf("too few queries started from a list: %d of %d with every list, %d with short ones", driven[1<<20], cases, driven[20])
 	}
 	if nonZero < cases/4 {
-		t.Errorf("only %d of %d counts had matches", nonZero, cases)
+		t.Errorf("only %d of %d queries had matches", nonZero, cases)
 	}
 }
