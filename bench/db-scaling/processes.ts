@@ -132,6 +132,15 @@ export async function startLauncher(
   return { ...proc, uri };
 }
 
+/** The standard OTEL_* variables of this process that turn the app's tracing on, if set. */
+function tracingEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[0].startsWith("OTEL_") && e[1] !== undefined,
+    ),
+  );
+}
+
 /** The app as `npm start` runs it, on `uri`; resolves once it listens. */
 export async function startApp(
   group: Children,
@@ -151,6 +160,9 @@ export async function startApp(
       LOG_LEVEL: "info",
       // A stock list at 50,000 blogs outlasts the default 5 s.
       DB_TIMEOUT_MS: "120000",
+      // The app's tracing (README "Tracing"), when the run is traced: a span per request and
+      // per database command, to see where a measure's time goes (the figures then include it).
+      ...tracingEnv(),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
