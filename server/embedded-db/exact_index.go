@@ -15,6 +15,11 @@ package main
 //
 // and drops "_pressroom_x_" indexes whose FerretDB index is gone. Indexes over dotted paths or
 // unusual field names are skipped: the pushdown does not translate them either.
+//
+// It also drops FerretDB's own SQLite index of each non-unique index, "<table>_<index name>",
+// which a database made before the patch stopped building them has (the patch records a
+// non-unique index in its metadata and builds nothing: no query names its expressions, so it
+// only cost writes and space); a unique one stays, it refuses duplicates.
 
 import (
 	"context"
@@ -35,8 +40,9 @@ const (
 // ferretIndexes is the part of FerretDB's collection settings (metadata/settings.go) we read.
 type ferretIndexes struct {
 	Indexes []struct {
-		Name string `json:"name"`
-		Key  []struct {
+		Name   string `json:"name"`
+		Unique bool   `json:"unique"`
+		Key    []struct {
 			Field      string `json:"field"`
 			Descending bool   `json:"descending"`
 		} `json:"key"`
@@ -94,6 +100,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 	want := map[string]string{}
 	tables := map[string]bool{}
 	indexed := map[string][]string{} // element table candidates (element_tables.go)
+	unbuilt := map[string]bool{}     // FerretDB's non-unique indexes: never built now
 	for rows.Next() {
 		var table, raw string
 		if err = rows.Scan(&table, &raw); err != nil {
@@ -110,14 +117,19 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		for name, stmt := range exactIndexStatements(table, settings) {
 			want[name] = stmt
 		}
+		for _, index := range settings.Indexes {
+			if !index.Unique {
+				unbuilt[table+"_"+index.Name] = true
+			}
+		}
 	}
 	if err = rows.Close(); err != nil {
 		return nil, err
 	}
 
 	have := map[string]string{} // our indexes that exist: name → table
-	rows, err = db.QueryContext(ctx, `SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND (name LIKE ? OR name LIKE ?)`,
-		"%"+exactIndexInfix+"%", "%"+typeIndexInfix+"%")
+	var stale []string          // FerretDB's non-unique indexes that exist
+	rows, err = db.QueryContext(ctx, `SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`)
 	if err != nil {
 		return nil, err
 	}
@@ -127,13 +139,25 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 			_ = rows.Close()
 			return nil, err
 		}
-		have[name] = table
+		switch {
+		case strings.Contains(name, exactIndexInfix) || strings.Contains(name, typeIndexInfix):
+			have[name] = table
+		case unbuilt[name] && tables[table]:
+			stale = append(stale, name)
+		}
 	}
 	if err = rows.Close(); err != nil {
 		return nil, err
 	}
 
 	var changed []string
+	sort.Strings(stale)
+	for _, name := range stale {
+		if _, err = db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
+			return changed, fmt.Errorf("%s: %w", name, err)
+		}
+		changed = append(changed, "-"+name)
+	}
 	names := make([]string, 0, len(want))
 	for name := range want {
 		names = append(names, name)
