@@ -35,24 +35,15 @@ func TestExactIndexesFollowFerretDBIndexes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "db1.sqlite")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	ours := func() []string {
-		db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "db1.sqlite")+"?mode=ro")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%pressroom%' ORDER BY name`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var names []string
-		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
-				t.Fatal(err)
-			}
-			names = append(names, name[strings.Index(name, "_pressroom"):])
+		names := queryNames(ctx, t, db, `SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%pressroom%' ORDER BY name`)
+		for i, name := range names {
+			names[i] = name[strings.Index(name, "_pressroom"):]
 		}
 		return names
 	}
@@ -100,23 +91,11 @@ func TestNonUniqueIndexesAreRecordedNotBuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var table string
-	if err = db.QueryRowContext(ctx, `SELECT table_name FROM _ferretdb_collections WHERE name = 'blogs'`).Scan(&table); err != nil {
-		t.Fatal(err)
-	}
+	table := tableOf(ctx, t, db, "blogs")
 	built := func() []string {
-		rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND instr(name, 'pressroom') = 0 ORDER BY name`, table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var names []string
-		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
-				t.Fatal(err)
-			}
-			names = append(names, strings.TrimPrefix(name, table+"_"))
+		names := queryNames(ctx, t, db, `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND instr(name, 'pressroom') = 0 ORDER BY name`, table)
+		for i, name := range names {
+			names[i] = strings.TrimPrefix(name, table+"_")
 		}
 		return names
 	}
@@ -188,4 +167,36 @@ func TestNonUniqueIndexesAreRecordedNotBuilt(t *testing.T) {
 	if got, want := listed(), []string{"_id_"}; !slices.Equal(got, want) {
 		t.Fatalf("listIndexes after dropping all %v, want %v", got, want)
 	}
+}
+
+// queryNames returns the one column of the rows a query gives, in their order.
+func queryNames(ctx context.Context, t *testing.T, db *sql.DB, query string, args ...any) []string {
+	t.Helper()
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// tableOf returns the SQLite table of a FerretDB collection of the database db.
+func tableOf(ctx context.Context, t *testing.T, db *sql.DB, collection string) string {
+	t.Helper()
+	var table string
+	if err := db.QueryRowContext(ctx, `SELECT table_name FROM _ferretdb_collections WHERE name = ?`, collection).Scan(&table); err != nil {
+		t.Fatal(err)
+	}
+	return table
 }

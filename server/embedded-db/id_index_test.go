@@ -34,10 +34,7 @@ func TestIDLookupsUseAnIndexOnceTheKeeperHasRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var table string
-	if err = db.QueryRowContext(ctx, `SELECT table_name FROM _ferretdb_collections WHERE name = 'blogs'`).Scan(&table); err != nil {
-		t.Fatal(err)
-	}
+	table := tableOf(ctx, t, db, "blogs")
 	plan := func() string {
 		return explain(ctx, t, file, strings.Replace(ferretIDQuery, "%q", `"`+table+`"`, 1), `"b_1"`)
 	}
