@@ -100,7 +100,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 	want := map[string]string{}
 	tables := map[string]bool{}
 	indexed := map[string][]string{} // element table candidates (element_tables.go)
-	unbuilt := map[string]bool{}     // FerretDB's non-unique indexes: never built now
+	unbuilt := map[string]string{}   // FerretDB's non-unique indexes, never built now: name → table
 	for rows.Next() {
 		var table, raw string
 		if err = rows.Scan(&table, &raw); err != nil {
@@ -119,7 +119,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		}
 		for _, index := range settings.Indexes {
 			if !index.Unique {
-				unbuilt[table+"_"+index.Name] = true
+				unbuilt[table+"_"+index.Name] = table
 			}
 		}
 	}
@@ -142,7 +142,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		switch {
 		case strings.Contains(name, exactIndexInfix) || strings.Contains(name, typeIndexInfix):
 			have[name] = table
-		case unbuilt[name] && tables[table]:
+		case unbuilt[name] == table:
 			stale = append(stale, name)
 		}
 	}
