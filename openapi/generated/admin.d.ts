@@ -733,14 +733,16 @@ export interface paths {
         post?: never;
         /**
          * Remove a blog for good
-         * @description Consumers stop seeing it at once; it cannot be brought back.
+         * @description Consumers stop seeing it at once; it cannot be brought back. With `If-Match`, only the
+         *     version named there is removed (else `412`).
          */
         delete: operations["removeBlog"];
         options?: never;
         head?: never;
         /**
          * Edit a blog
-         * @description Editing a released blog changes what consumers see at once; `updatedAt` moves.
+         * @description Editing a released blog changes what consumers see at once; `updatedAt` moves. With
+         *     `If-Match`, only the version named there is edited (else `412`).
          */
         patch: operations["updateBlog"];
         trace?: never;
@@ -761,7 +763,8 @@ export interface paths {
         put?: never;
         /**
          * Release a blog to consumers
-         * @description Consumers see the blog from now on; `releasedAt` moves to now.
+         * @description Consumers see the blog from now on; `releasedAt` moves to now. With `If-Match`, only the
+         *     version named there is released (else `412`, also when it is released already).
          */
         post: operations["releaseBlog"];
         delete?: never;
@@ -786,7 +789,8 @@ export interface paths {
         put?: never;
         /**
          * Take a blog back to draft
-         * @description Consumers stop seeing the blog at once; it stays editable as a draft.
+         * @description Consumers stop seeing the blog at once; it stays editable as a draft. With `If-Match`,
+         *     only the version named there is taken back (else `412`).
          */
         post: operations["unreleaseBlog"];
         delete?: never;
@@ -1339,6 +1343,11 @@ export interface components {
         };
         AdminBlog: {
             id: string;
+            /**
+             * @description Opaque; new on every write of the blog (content or state). The `ETag` of the blog's
+             *     reads and writes is this value in quotes; send it back in `If-Match`.
+             */
+            version: string;
             status: components["schemas"]["BlogStatus"];
             slug: string;
             title: string;
@@ -1356,6 +1365,10 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             releasedAt: string | null;
+        };
+        StaleBlog: {
+            message: string;
+            current: components["schemas"]["AdminBlog"];
         };
         /**
          * @description An absolute `http` or `https` URL of the cover image, with no user name or password
@@ -1556,6 +1569,7 @@ export interface components {
         /** @description The blog in its new state. */
         BlogState: {
             headers: {
+                ETag: components["headers"]["BlogETag"];
                 [name: string]: unknown;
             };
             content: {
@@ -1639,7 +1653,7 @@ export interface components {
             };
         };
         /**
-         * @description The blog was changed by another request at the same moment, five times in a row; nothing
+         * @description The blog was changed by another request at the same moment, ten times in a row; nothing
          *     was changed by this one. Reload it and try again. (Every change of a blog applies only
          *     to the version it read; a removal in between answers `404`.)
          */
@@ -1654,6 +1668,21 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The blog is no longer the version named in `If-Match`: someone else changed it since.
+         *     Nothing was changed. `current` is the blog as it is now and `ETag` its version: to keep
+         *     your change, apply it again onto `current` and send `If-Match` with that `ETag`. A
+         *     removed blog answers `404`, never `412`.
+         */
+        StaleVersion: {
+            headers: {
+                ETag: components["headers"]["BlogETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StaleBlog"];
             };
         };
         /**
@@ -1920,9 +1949,23 @@ export interface components {
         UsageTo: string;
         /** @description The blog's ID. */
         BlogId: string;
+        /**
+         * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+         *     ETags, or `*` for any current version). When the blog's current version is not among
+         *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+         *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
+         *     current version, whichever it is.
+         */
+        IfMatch: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The blog's version in quotes; send it back in `If-Match` to write this version only.
+         * @example "h3Jq9ZtK2mPa"
+         */
+        BlogETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3124,6 +3167,7 @@ export interface operations {
             /** @description The new draft. */
             201: {
                 headers: {
+                    ETag: components["headers"]["BlogETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3243,6 +3287,7 @@ export interface operations {
             /** @description The blog. */
             200: {
                 headers: {
+                    ETag: components["headers"]["BlogETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3259,7 +3304,16 @@ export interface operations {
     removeBlog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+                 *     ETags, or `*` for any current version). When the blog's current version is not among
+                 *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
+                 *     current version, whichever it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The workspace's ID. */
                 workspaceId: components["parameters"]["WorkspaceId"];
@@ -3282,13 +3336,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConcurrentChange"];
+            412: components["responses"]["StaleVersion"];
             500: components["responses"]["InternalError"];
         };
     };
     updateBlog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+                 *     ETags, or `*` for any current version). When the blog's current version is not among
+                 *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
+                 *     current version, whichever it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The workspace's ID. */
                 workspaceId: components["parameters"]["WorkspaceId"];
@@ -3306,6 +3370,7 @@ export interface operations {
             /** @description The edited blog. */
             200: {
                 headers: {
+                    ETag: components["headers"]["BlogETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3317,6 +3382,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["StaleVersion"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -3327,7 +3393,16 @@ export interface operations {
     releaseBlog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+                 *     ETags, or `*` for any current version). When the blog's current version is not among
+                 *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
+                 *     current version, whichever it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The workspace's ID. */
                 workspaceId: components["parameters"]["WorkspaceId"];
@@ -3344,13 +3419,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConcurrentChange"];
+            412: components["responses"]["StaleVersion"];
             500: components["responses"]["InternalError"];
         };
     };
     unreleaseBlog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+                 *     ETags, or `*` for any current version). When the blog's current version is not among
+                 *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
+                 *     current version, whichever it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The workspace's ID. */
                 workspaceId: components["parameters"]["WorkspaceId"];
@@ -3367,6 +3452,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConcurrentChange"];
+            412: components["responses"]["StaleVersion"];
             500: components["responses"]["InternalError"];
         };
     };

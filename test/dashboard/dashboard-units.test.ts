@@ -36,6 +36,7 @@ describe("dashboard relative times", () => {
 describe("dashboard blog drafts", () => {
   const blog: AdminBlog = {
     id: "b_1",
+    version: "v1",
     status: "draft",
     slug: "hello",
     title: "Hello",

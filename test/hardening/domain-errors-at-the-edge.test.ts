@@ -40,6 +40,7 @@ const EXPECTED: Record<DomainErrorCode, number> = {
   throttled: 429,
   unavailable: 503,
   gone: 410,
+  stale: 412,
 };
 
 describe("domain errors at the API's edge", () => {

@@ -13,7 +13,7 @@ import type { ManualLimits } from "../webhooks/manual-deliveries.js";
 import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
 import { auditHandlers } from "./audit-routes.js";
-import { blogHandlers } from "./blog-routes.js";
+import { blogHandlers, staleBlogAnswer } from "./blog-routes.js";
 import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
 import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
@@ -212,6 +212,6 @@ export function adminRouter(deps: AdminDeps): Router {
   // when response validation (tests, development) refuses an error response, the validator
   // hands its own error to the `next` of this router, which must still lead to an error
   // handler; from the app's last handler it led to Express's HTML page, stack trace included.
-  router.use(refusals.remember, errorHandler);
+  router.use(refusals.remember, staleBlogAnswer, errorHandler);
   return router;
 }

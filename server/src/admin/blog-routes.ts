@@ -1,11 +1,38 @@
+import type { ErrorRequestHandler, Response } from "express";
+import { StaleVersion, versionOf } from "../blogs/blog-rules.js";
 import { toAdminBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { editorCursor } from "../blogs/cursor.js";
 import { parseBlogSearch } from "../blogs/search-terms.js";
+import type { BlogDoc } from "../platform/db/collections.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
+import { parseIfMatch } from "../platform/http/conditional.js";
 import { signedInUser } from "./guards.js";
 
 const DEFAULT_LIMIT = 20;
+
+/** The blog as the admin API answers it, with its version as the `ETag` (admin.yaml). */
+function sendBlog(res: Response, doc: BlogDoc, status = 200): void {
+  res
+    .status(status)
+    .setHeader("ETag", `"${versionOf(doc)}"`)
+    .json(toAdminBlog(doc));
+}
+
+/**
+ * A conditional write that found the blog changed since (`StaleVersion`): `412` with the blog as
+ * it is now (admin.yaml, `StaleVersion`). Other errors go on to the error handler.
+ */
+export const staleBlogAnswer: ErrorRequestHandler = (err, _req, res, next) => {
+  if (!(err instanceof StaleVersion) || res.headersSent) {
+    next(err);
+    return;
+  }
+  res
+    .status(412)
+    .setHeader("ETag", `"${versionOf(err.current)}"`)
+    .json({ message: err.message, current: toAdminBlog(err.current) });
+};
 
 /** Writing, releasing and removing the blogs of a workspace. */
 export function blogHandlers(blogs: BlogsStore) {
@@ -29,7 +56,7 @@ export function blogHandlers(blogs: BlogsStore) {
       ...req.body,
       bodyMarkdown: req.body.bodyMarkdown ?? "",
     });
-    res.status(201).json(toAdminBlog(doc));
+    sendBlog(res, doc, 201);
   };
 
   const previewBlogBody: AdminHandler<"previewBlogBody"> = async (req, res) => {
@@ -42,27 +69,30 @@ export function blogHandlers(blogs: BlogsStore) {
   };
 
   const getAdminBlog: AdminHandler<"getAdminBlog"> = async (req, res) => {
-    res.json(toAdminBlog(await blogs.get(req.params.workspaceId, req.params.blogId)));
+    sendBlog(res, await blogs.get(req.params.workspaceId, req.params.blogId));
   };
 
   const updateBlog: AdminHandler<"updateBlog"> = async (req, res) => {
-    res.json(toAdminBlog(await blogs.update(req.params.workspaceId, req.params.blogId, req.body)));
+    const { workspaceId, blogId } = req.params;
+    const expected = parseIfMatch(req.get("if-match"));
+    sendBlog(res, await blogs.update(workspaceId, blogId, req.body, expected));
   };
 
   const releaseBlog: AdminHandler<"releaseBlog"> = async (req, res) => {
-    res.json(
-      toAdminBlog(await blogs.setStatus(req.params.workspaceId, req.params.blogId, "released")),
-    );
+    const { workspaceId, blogId } = req.params;
+    const expected = parseIfMatch(req.get("if-match"));
+    sendBlog(res, await blogs.setStatus(workspaceId, blogId, "released", expected));
   };
 
   const unreleaseBlog: AdminHandler<"unreleaseBlog"> = async (req, res) => {
-    res.json(
-      toAdminBlog(await blogs.setStatus(req.params.workspaceId, req.params.blogId, "draft")),
-    );
+    const { workspaceId, blogId } = req.params;
+    const expected = parseIfMatch(req.get("if-match"));
+    sendBlog(res, await blogs.setStatus(workspaceId, blogId, "draft", expected));
   };
 
   const removeBlog: AdminHandler<"removeBlog"> = async (req, res) => {
-    await blogs.setStatus(req.params.workspaceId, req.params.blogId, "removed");
+    const { workspaceId, blogId } = req.params;
+    await blogs.setStatus(workspaceId, blogId, "removed", parseIfMatch(req.get("if-match")));
     res.status(204).end();
   };
 

@@ -7,7 +7,7 @@
 import { normaliseTags } from "@pressroom/tag-rule";
 import type { Filter } from "mongodb";
 import type { BlogDoc } from "../platform/db/collections.js";
-import { conflict, invalid } from "../platform/domain-error.js";
+import { conflict, DomainError, invalid } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
 import { type RenderedBody, slugify } from "./render.js";
 
@@ -34,6 +34,34 @@ export const versionFilter = (doc: Pick<BlogDoc, "updatedAt" | "revision">): Fil
   doc.revision === undefined
     ? { revision: { $exists: false }, updatedAt: doc.updatedAt }
     : { revision: doc.revision };
+
+/**
+ * The version `versionFilter` matches, as the admin API names it (`AdminBlog.version`, and in
+ * quotes its `ETag`): the revision, or `t` and `updatedAt` in milliseconds on older blogs.
+ */
+export const versionOf = (doc: Pick<BlogDoc, "updatedAt" | "revision">): string =>
+  doc.revision ?? `t${doc.updatedAt.getTime()}`;
+
+/**
+ * The versions a conditional write may apply to (the admin API's `If-Match`): "any" current
+ * one, or one of these (`versionOf`).
+ */
+export type ExpectedVersion = "any" | readonly string[];
+
+const STALE_MESSAGE = "Someone else changed this blog since you opened it; nothing was saved.";
+
+/** A conditional write found the blog at another version; `current` is the blog now. */
+export class StaleVersion extends DomainError {
+  constructor(readonly current: BlogDoc) {
+    super("stale", STALE_MESSAGE);
+  }
+}
+
+/** Whether a write that expects `expected` (undefined: none) may apply to `doc`'s version. */
+export const versionExpected = (
+  doc: Pick<BlogDoc, "updatedAt" | "revision">,
+  expected: ExpectedVersion | undefined,
+): boolean => expected === undefined || expected === "any" || expected.includes(versionOf(doc));
 
 /**
  * A slug is unique in its workspace. The unique index `workspace_slug` (platform/db/indexes.ts) is

@@ -2,6 +2,7 @@ import type { FeedChange } from "../changes/changes-feed.js";
 import type { BlogDoc } from "../platform/db/collections.js";
 import type { AdminBlog } from "../platform/http/admin-types.js";
 import type { Blog, Change } from "../platform/http/consumer-types.js";
+import { versionOf } from "./blog-rules.js";
 
 /**
  * The spec's `Blog` properties in the spec's order: the order of every blog's keys, whole or
@@ -121,6 +122,7 @@ export function toAdminBlog(doc: BlogDoc): AdminBlog {
     status: doc.status === "released" ? "released" : "draft",
     createdAt: doc.createdAt.toISOString(),
     releasedAt: doc.releasedAt?.toISOString() ?? null,
+    version: versionOf(doc),
   };
 }
 

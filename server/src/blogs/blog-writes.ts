@@ -9,9 +9,12 @@ import {
   type BlogFields,
   checkSlug,
   content,
+  type ExpectedVersion,
   type NewBlog,
   newRevision,
+  StaleVersion,
   slugTaken,
+  versionExpected,
   versionFilter,
 } from "./blog-rules.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
@@ -52,14 +55,28 @@ export interface BlogWrites {
    * when taken) or one made from its title (`-2`, `-3`… when taken).
    */
   create(workspaceId: string, input: NewBlog): Promise<BlogDoc>;
-  /** Edits content; on a released blog consumers see the change (and a new ETag) at once. */
-  update(workspaceId: string, blogId: string, patch: Partial<BlogFields>): Promise<BlogDoc>;
+  /**
+   * Edits content; on a released blog consumers see the change (and a new ETag) at once. With
+   * `expected`, only a blog at one of those versions is edited, else `StaleVersion`.
+   */
+  update(
+    workspaceId: string,
+    blogId: string,
+    patch: Partial<BlogFields>,
+    expected?: ExpectedVersion,
+  ): Promise<BlogDoc>;
   /**
    * draft ⇄ released, and either → removed, which is final: a removed blog is never written
    * again (every later change or edit finds it "not found"). Setting the state a blog has
-   * changes nothing.
+   * changes nothing. With `expected`, only a blog at one of those versions is changed, else
+   * `StaleVersion` (also when it has that state already).
    */
-  setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc>;
+  setStatus(
+    workspaceId: string,
+    blogId: string,
+    status: BlogStatus,
+    expected?: ExpectedVersion,
+  ): Promise<BlogDoc>;
   /**
    * The changes feed has recorded these blogs as they were at these versions: clears each one's
    * `feedPending` mark, unless the blog was written since (then the mark stays, and the newer
@@ -101,19 +118,26 @@ export function blogWrites(
    * revision that were read (compare-and-set; `updatedAt` stands in for the revision on blogs
    * stored before it). A lost race re-reads and derives again, so a removal in between ends in
    * "not found", never in a removed blog brought back; a conflict after `MAX_WRITE_ATTEMPTS`
-   * lost races in a row.
+   * lost races in a row. With `expected` (a conditional write), a version not in it is
+   * `StaleVersion`, on the first read or after a lost race.
    */
   const writeVersion = async (
     workspaceId: string,
     blogId: string,
     change: (doc: BlogDoc) => Partial<BlogDoc> | null,
+    expected: ExpectedVersion | undefined,
   ): Promise<BlogDoc> => {
     // The filter is the compare-and-set: one atomic step on MongoDB and on the embedded database
     // alike (server/embedded-db/README.md, "Single-document writes are atomic"), so writes of one
     // blog need no turns, in one process or across instances.
     for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
       const doc = await find(workspaceId, blogId);
+      // Bad input is refused first (400, whatever version it names), then a conditional write
+      // applies only to a version its caller named, even when it would change nothing. The
+      // update below matches this very version, so a write landing in between makes it re-read
+      // here and refuse: never re-derived onto a version its caller did not see.
       const edit = change(doc);
+      if (!versionExpected(doc, expected)) throw new StaleVersion(doc);
       if (edit === null) return doc;
       // Consumers of the changes feed hear of every write of a blog that is released after
       // it or was before it, and of no other: the mark goes in with the change itself.
@@ -180,6 +204,7 @@ export function blogWrites(
       workspaceId: string,
       blogId: string,
       patch: Partial<BlogFields>,
+      expected?: ExpectedVersion,
     ): Promise<BlogDoc> {
       // Rendered before the blog is read: a slow body holds no other writer of the blog back.
       const rendered =
@@ -188,44 +213,59 @@ export function blogWrites(
           : await renderer.render(patch.bodyMarkdown, { workspaceId });
       const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
       try {
-        return await writeVersion(workspaceId, blogId, (doc) => {
-          const fields = content(
-            {
-              ...doc,
-              ...patch,
-              // A new body without a new excerpt re-derives the excerpt.
-              excerpt: patch.excerpt ?? (rendered === null ? doc.excerpt : undefined),
-            },
-            // The body as stored; an emptied excerpt is derived from it again.
-            rendered ?? { bodyHtml: doc.bodyHtml, excerpt: excerptOf(doc.bodyHtml) },
-          );
-          const newSlug = slug ?? doc.slug;
-          return {
-            ...fields,
-            slug: newSlug,
-            // Always written with title, slug and tags, so they never disagree with them.
-            ...searchFieldsOf({ ...fields, slug: newSlug }),
-            updatedAt: new Date(),
-            revision: newRevision(),
-          };
-        });
+        return await writeVersion(
+          workspaceId,
+          blogId,
+          (doc) => {
+            const fields = content(
+              {
+                ...doc,
+                ...patch,
+                // A new body without a new excerpt re-derives the excerpt.
+                excerpt: patch.excerpt ?? (rendered === null ? doc.excerpt : undefined),
+              },
+              // The body as stored; an emptied excerpt is derived from it again.
+              rendered ?? { bodyHtml: doc.bodyHtml, excerpt: excerptOf(doc.bodyHtml) },
+            );
+            const newSlug = slug ?? doc.slug;
+            return {
+              ...fields,
+              slug: newSlug,
+              // Always written with title, slug and tags, so they never disagree with them.
+              ...searchFieldsOf({ ...fields, slug: newSlug }),
+              updatedAt: new Date(),
+              revision: newRevision(),
+            };
+          },
+          expected,
+        );
       } catch (err) {
         if (isDuplicateKey(err)) throw slugTaken(slug ?? "");
         throw err;
       }
     },
 
-    async setStatus(workspaceId: string, blogId: string, status: BlogStatus): Promise<BlogDoc> {
-      return writeVersion(workspaceId, blogId, (doc) => {
-        if (doc.status === status) return null;
-        const now = new Date();
-        const revision = newRevision();
-        return status === "released"
-          ? { status, releasedAt: now, updatedAt: now, revision }
-          : status === "removed"
-            ? { status, removedAt: now, updatedAt: now, revision }
-            : { status, releasedAt: null, updatedAt: now, revision };
-      });
+    async setStatus(
+      workspaceId: string,
+      blogId: string,
+      status: BlogStatus,
+      expected?: ExpectedVersion,
+    ): Promise<BlogDoc> {
+      return writeVersion(
+        workspaceId,
+        blogId,
+        (doc) => {
+          if (doc.status === status) return null;
+          const now = new Date();
+          const revision = newRevision();
+          return status === "released"
+            ? { status, releasedAt: now, updatedAt: now, revision }
+            : status === "removed"
+              ? { status, removedAt: now, updatedAt: now, revision }
+              : { status, releasedAt: null, updatedAt: now, revision };
+        },
+        expected,
+      );
     },
 
     async clearFeedPending(

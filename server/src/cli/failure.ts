@@ -16,6 +16,7 @@ export const EXIT_CODE_OF: Readonly<Record<DomainErrorCode, number>> = {
   throttled: 1,
   unavailable: 1,
   gone: 1,
+  stale: 1,
 };
 
 /** What the operator is told when a command fails, and the exit code. */

@@ -25,7 +25,9 @@ export type DomainErrorCode =
   /** Busy for now; `retryAfterSeconds` says when to try again. */
   | "unavailable"
   /** Existed, but is kept no longer: a changes-feed token older than the retention. */
-  | "gone";
+  | "gone"
+  /** Changed since the version the caller named: a conditional write that changed nothing. */
+  | "stale";
 
 export class DomainError extends Error {
   override readonly name = "DomainError";

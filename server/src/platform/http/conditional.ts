@@ -16,6 +16,25 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 }
 
 /**
+ * RFC 9110 §13.1.1: If-Match is `*` (any current version: "any") or a list of entity tags, of
+ * which only the strong ones can match (strong comparison): their opaque values, in order. A
+ * malformed list yields the tags read before the fault, so it matches less, never more.
+ * Undefined when the header is absent.
+ */
+export function parseIfMatch(header: string | undefined): "any" | readonly string[] | undefined {
+  if (header === undefined) return undefined;
+  if (header.trim() === "*") return "any";
+  const strong: string[] = [];
+  // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc excludes DQUOTE (and may hold commas).
+  const tag = /[\t ]*(W\/)?"([^"]*)"[\t ]*(?:,|$)/y;
+  for (let m = tag.exec(header); m !== null; m = tag.exec(header)) {
+    if (m[1] === undefined) strong.push(m[2] ?? "");
+    if (tag.lastIndex >= header.length) break;
+  }
+  return strong;
+}
+
+/**
  * Bump when the JSON the consumer API sends for the same stored blogs changes (a field added to
  * `toBlog`, another serialisation): every ETag derived by `validatorEtag` changes with it.
  */

@@ -31,7 +31,8 @@ export const badRequest = (message: string): HttpError => new HttpError(400, mes
 
 /**
  * The status of each domain error code (platform/domain-error.ts): where the domain's 400s, 401s, 403s,
- * 404s, 409s, 410s, 422s, 429s and 503s come from. The body is `{"message": …}` with its message.
+ * 404s, 409s, 410s, 412s, 422s, 429s and 503s come from. The body is `{"message": …}` with its
+ * message (a feature's edge may answer its own errors first: admin/blog-routes.ts's 412).
  */
 export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
   invalid: 400,
@@ -43,6 +44,7 @@ export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
   throttled: 429,
   unavailable: 503,
   gone: 410,
+  stale: 412,
 };
 
 /** A domain error as an answer: its status, its message as the body, `Retry-After` when known. */
