@@ -154,26 +154,17 @@ const REJECTED_WITH_413 = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428
  * "Conditional writes"): the 412 the spec describes, a pairing the schema cannot express.
  */
 const ACCEPTED_WHEN_STALE = ["2xx", "3xx", 401, 403, 404, 409, 412, 429, "5xx"];
-const staleVersionsAccepted = (operationId: string): TomlTable => ({
+/** An operation whose positive_data_acceptance expects `statuses`, in every phase too. */
+const accepting = (operationId: string, statuses: (string | number)[]): TomlTable => ({
   "include-operation-id": operationId,
-  checks: { positive_data_acceptance: { "expected-statuses": ACCEPTED_WHEN_STALE } },
-  phases: {
-    coverage: {
-      checks: { positive_data_acceptance: { "expected-statuses": ACCEPTED_WHEN_STALE } },
-    },
-  },
+  checks: { positive_data_acceptance: { "expected-statuses": statuses } },
+  phases: { coverage: { checks: { positive_data_acceptance: { "expected-statuses": statuses } } } },
 });
-const madeUpCursorsAccepted = (operationId: string): TomlTable => ({
-  "include-operation-id": operationId,
-  // In every phase, too: a real cursor sent with a `tag` set other than its own is a 400
-  // (openapi.yaml, "Tags"), a pairing the schema cannot express.
-  checks: { positive_data_acceptance: { "expected-statuses": ACCEPTED_WITH_MADE_UP_CURSOR } },
-  phases: {
-    coverage: {
-      checks: { positive_data_acceptance: { "expected-statuses": ACCEPTED_WITH_MADE_UP_CURSOR } },
-    },
-  },
-});
+const staleVersionsAccepted = (operationId: string) => accepting(operationId, ACCEPTED_WHEN_STALE);
+// In every phase, too: a real cursor sent with a `tag` set other than its own is a 400
+// (openapi.yaml, "Tags"), a pairing the schema cannot express.
+const madeUpCursorsAccepted = (operationId: string) =>
+  accepting(operationId, ACCEPTED_WITH_MADE_UP_CURSOR);
 
 let st: Schemathesis;
 let t: TestDb;
@@ -497,19 +488,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             "getWorkspaceUsage",
             "createWebhookEndpoint",
             "updateWebhookEndpoint",
-          ].map((operationId) => ({
-            "include-operation-id": operationId,
-            checks: {
-              positive_data_acceptance: { "expected-statuses": ACCEPTED_WITH_MADE_UP_CURSOR },
-            },
-            phases: {
-              coverage: {
-                checks: {
-                  positive_data_acceptance: { "expected-statuses": ACCEPTED_WITH_MADE_UP_CURSOR },
-                },
-              },
-            },
-          })),
+          ].map(madeUpCursorsAccepted),
           {
             ...madeUpCursorsAccepted("listAdminBlogs"),
             parameters: { "query.cursor": { dictionary: "cursors", probability: 1 } },
