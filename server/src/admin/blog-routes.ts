@@ -11,12 +11,12 @@ import { signedInUser } from "./guards.js";
 
 const DEFAULT_LIMIT = 20;
 
-/** The blog as the admin API answers it, with its version as the `ETag` (admin.yaml). */
+/** The blog's `ETag` (admin.yaml, `BlogETag`): its version in quotes. */
+const etagOf = (doc: BlogDoc): string => `"${versionOf(doc)}"`;
+
+/** The blog as the admin API answers it, with its `ETag`. */
 function sendBlog(res: Response, doc: BlogDoc, status = 200): void {
-  res
-    .status(status)
-    .setHeader("ETag", `"${versionOf(doc)}"`)
-    .json(toAdminBlog(doc));
+  res.status(status).setHeader("ETag", etagOf(doc)).json(toAdminBlog(doc));
 }
 
 /**
@@ -30,7 +30,7 @@ export const staleBlogAnswer: ErrorRequestHandler = (err, _req, res, next) => {
   }
   res
     .status(412)
-    .setHeader("ETag", `"${versionOf(err.current)}"`)
+    .setHeader("ETag", etagOf(err.current))
     .json({ message: err.message, current: toAdminBlog(err.current) });
 };
 

@@ -124,8 +124,8 @@ export function blogWrites(
   const writeVersion = async (
     workspaceId: string,
     blogId: string,
-    change: (doc: BlogDoc) => Partial<BlogDoc> | null,
     expected: ExpectedVersion | undefined,
+    change: (doc: BlogDoc) => Partial<BlogDoc> | null,
   ): Promise<BlogDoc> => {
     // The filter is the compare-and-set: one atomic step on MongoDB and on the embedded database
     // alike (server/embedded-db/README.md, "Single-document writes are atomic"), so writes of one
@@ -213,32 +213,27 @@ export function blogWrites(
           : await renderer.render(patch.bodyMarkdown, { workspaceId });
       const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
       try {
-        return await writeVersion(
-          workspaceId,
-          blogId,
-          (doc) => {
-            const fields = content(
-              {
-                ...doc,
-                ...patch,
-                // A new body without a new excerpt re-derives the excerpt.
-                excerpt: patch.excerpt ?? (rendered === null ? doc.excerpt : undefined),
-              },
-              // The body as stored; an emptied excerpt is derived from it again.
-              rendered ?? { bodyHtml: doc.bodyHtml, excerpt: excerptOf(doc.bodyHtml) },
-            );
-            const newSlug = slug ?? doc.slug;
-            return {
-              ...fields,
-              slug: newSlug,
-              // Always written with title, slug and tags, so they never disagree with them.
-              ...searchFieldsOf({ ...fields, slug: newSlug }),
-              updatedAt: new Date(),
-              revision: newRevision(),
-            };
-          },
-          expected,
-        );
+        return await writeVersion(workspaceId, blogId, expected, (doc) => {
+          const fields = content(
+            {
+              ...doc,
+              ...patch,
+              // A new body without a new excerpt re-derives the excerpt.
+              excerpt: patch.excerpt ?? (rendered === null ? doc.excerpt : undefined),
+            },
+            // The body as stored; an emptied excerpt is derived from it again.
+            rendered ?? { bodyHtml: doc.bodyHtml, excerpt: excerptOf(doc.bodyHtml) },
+          );
+          const newSlug = slug ?? doc.slug;
+          return {
+            ...fields,
+            slug: newSlug,
+            // Always written with title, slug and tags, so they never disagree with them.
+            ...searchFieldsOf({ ...fields, slug: newSlug }),
+            updatedAt: new Date(),
+            revision: newRevision(),
+          };
+        });
       } catch (err) {
         if (isDuplicateKey(err)) throw slugTaken(slug ?? "");
         throw err;
@@ -251,21 +246,16 @@ export function blogWrites(
       status: BlogStatus,
       expected?: ExpectedVersion,
     ): Promise<BlogDoc> {
-      return writeVersion(
-        workspaceId,
-        blogId,
-        (doc) => {
-          if (doc.status === status) return null;
-          const now = new Date();
-          const revision = newRevision();
-          return status === "released"
-            ? { status, releasedAt: now, updatedAt: now, revision }
-            : status === "removed"
-              ? { status, removedAt: now, updatedAt: now, revision }
-              : { status, releasedAt: null, updatedAt: now, revision };
-        },
-        expected,
-      );
+      return writeVersion(workspaceId, blogId, expected, (doc) => {
+        if (doc.status === status) return null;
+        const now = new Date();
+        const revision = newRevision();
+        return status === "released"
+          ? { status, releasedAt: now, updatedAt: now, revision }
+          : status === "removed"
+            ? { status, removedAt: now, updatedAt: now, revision }
+            : { status, releasedAt: null, updatedAt: now, revision };
+      });
     },
 
     async clearFeedPending(
