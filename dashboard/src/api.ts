@@ -45,6 +45,8 @@ export class ApiError extends Error {
     readonly status: number,
     /** From `Retry-After`, on 429. */
     readonly retryAfterSeconds: number | null = null,
+    /** The answer's JSON body as sent (412: `{message, current}`); null when there was none. */
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -73,6 +75,7 @@ function toApiError(error: unknown, response: Response): ApiError {
     message,
     response.status,
     Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    error ?? null,
   );
 }
 

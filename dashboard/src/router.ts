@@ -102,26 +102,84 @@ function blogsQuery({ status, q, sort }: Extract<Route, { name: "blogs" }>): str
 
 const CHANGE = "pressroom:navigate";
 
-export function navigate(to: string, { replace = false } = {}): void {
+/**
+ * Asked before the dashboard leaves the screen shown (a link, `navigate`, Back or Forward) while
+ * set: calling `proceed` leaves, not calling it stays. The editor sets one while it holds
+ * unsaved changes; a reload or a closed tab is the browser's own `beforeunload` question.
+ */
+export type LeaveGuard = (proceed: () => void) => void;
+let guard: LeaveGuard | null = null;
+export function setLeaveGuard(next: LeaveGuard | null): void {
+  guard = next;
+}
+
+/**
+ * Each entry this page adds to the session history carries its position (`idx`), so a
+ * Back or Forward can be measured, undone while the guard asks, and redone if it says leave.
+ */
+let position = 0;
+const positionOf = (state: unknown): number =>
+  typeof state === "object" && state !== null && "idx" in state && typeof state.idx === "number"
+    ? state.idx
+    : 0;
+
+/** Goes to `to` (unless the guard keeps the writer here; `force` skips it: the page's own moves). */
+export function navigate(to: string, { replace = false, force = false } = {}): void {
   if (to === location.pathname + location.search) return;
-  if (replace) history.replaceState(null, "", to);
-  else history.pushState(null, "", to);
+  if (guard !== null && !force) {
+    guard(() => navigate(to, { replace, force: true }));
+    return;
+  }
+  if (replace) history.replaceState({ idx: position }, "", to);
+  else history.pushState({ idx: ++position }, "", to);
   dispatchEvent(new Event(CHANGE));
+}
+
+/** The `popstate` of a move this module made itself: `undo` (taken back) or `redo` (allowed). */
+let expecting: "undo" | "redo" | null = null;
+
+/** Back and Forward: one listener for the page, asking the guard before the route changes. */
+function onPopState(): void {
+  const to = positionOf(history.state);
+  const delta = to - position;
+  if (expecting === "undo") {
+    expecting = null;
+    return;
+  }
+  if (guard === null || expecting === "redo" || delta === 0) {
+    expecting = null;
+    position = to;
+    dispatchEvent(new Event(CHANGE));
+    return;
+  }
+  // The address goes back to this screen while the guard asks, and moves on only if it allows.
+  expecting = "undo";
+  history.go(-delta);
+  guard(() => {
+    expecting = "redo";
+    history.go(delta);
+  });
+}
+
+let listening = false;
+function listen(): void {
+  if (listening) return;
+  listening = true;
+  position = positionOf(history.state);
+  history.replaceState({ idx: position }, "");
+  addEventListener("popstate", onPopState);
 }
 
 const current = (): Route => parseRoute(location.pathname, location.search);
 
 /** The current route; re-renders on back/forward and on `navigate`. */
 export function useRoute(): Route {
+  listen();
   const [route, setRoute] = useState(current);
   useEffect(() => {
     const update = () => setRoute(current());
-    addEventListener("popstate", update);
     addEventListener(CHANGE, update);
-    return () => {
-      removeEventListener("popstate", update);
-      removeEventListener(CHANGE, update);
-    };
+    return () => removeEventListener(CHANGE, update);
   }, []);
   return route;
 }

@@ -7,13 +7,16 @@ interface ConfirmProps {
   title: string;
   children: ComponentChildren;
   confirmLabel: string;
+  /** The label of the button that closes the dialog without acting; default "Cancel". */
+  cancelLabel?: string;
   /** Runs the action; the dialog stays open, with the error, if it throws. */
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }
 
 /** "Are you sure?" for destructive actions; Cancel has the focus, so Enter is harmless. */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: ConfirmProps) {
+export function ConfirmDialog(props: ConfirmProps) {
+  const { title, children, confirmLabel, cancelLabel = "Cancel", onConfirm, onClose } = props;
   const { busy, error, submit } = useSubmit();
   const confirm = submit(onConfirm);
   return (
@@ -21,7 +24,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
       {error && <ErrorMessage message={error} />}
       <div class="modal-actions">
         <button type="button" class="button" onClick={onClose} autofocus>
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" class="button danger" onClick={confirm} aria-disabled={busy}>
           {busy ? "Working…" : confirmLabel}

@@ -14,6 +14,8 @@ interface ModalProps {
    * then does nothing, and only the dialog's own buttons close it. Default true.
    */
   dismissible?: boolean;
+  /** Up to 60rem wide instead of 32rem: for a dialog that compares things side by side. */
+  wide?: boolean;
 }
 
 /**
@@ -24,7 +26,8 @@ interface ModalProps {
  * It opens in a layout effect, in the same task as the render that mounts it, so a key typed at
  * once after the click that opened it lands in the dialog's field, not on the button behind it.
  */
-export function Modal({ title, onClose, children, description, dismissible = true }: ModalProps) {
+export function Modal(props: ModalProps) {
+  const { title, onClose, children, description, dismissible = true, wide = false } = props;
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -46,7 +49,7 @@ export function Modal({ title, onClose, children, description, dismissible = tru
   return (
     <dialog
       ref={ref}
-      class="modal"
+      class={wide ? "modal modal-wide" : "modal"}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
       // Not dismissible: Escape's default and the cancel it raises are refused, and should the

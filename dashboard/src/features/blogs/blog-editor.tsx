@@ -18,8 +18,10 @@ import { useSaveShortcut } from "./save-shortcut.js";
 import "./editor.css";
 import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
 import { BlogFields } from "./blog-form.js";
+import { ConflictDialog } from "./conflict-dialog.js";
 import { useEditedBlog } from "./edited-blog.js";
 import { type Action, EditorBar } from "./editor-actions.js";
+import { useConflict } from "./editor-conflict.js";
 import { EditorDialogs, type EditorQuestion } from "./editor-dialogs.js";
 
 interface EditorProps {
@@ -32,7 +34,9 @@ interface EditorProps {
 
 export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
   const workspaceId = workspace.id;
-  const edited = useEditedBlog(workspaceId, blogId, defaultAuthor);
+  const edited = useEditedBlog(workspaceId, blogId, defaultAuthor, (proceed) =>
+    setDialog({ kind: "leave", proceed }),
+  );
   const { blog, setBlog, draft, setDraft, latestDraft, dirty } = edited;
   const [errors, setErrors] = useState<BlogErrors>({});
   /** The action that failed in a way worth retrying unchanged; null otherwise. */
@@ -62,11 +66,14 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     if (base === null) {
       saved = await createBlog(workspaceId, inputOf(sent));
       setBlog(saved); // before the address changes, so the editor does not reload it
-      navigate(hrefOf({ name: "blog", ws: workspaceId, blogId: saved.id }), { replace: true });
+      navigate(hrefOf({ name: "blog", ws: workspaceId, blogId: saved.id }), {
+        replace: true,
+        force: true,
+      });
     } else {
       const patch = patchOf(base, sent);
       if (Object.keys(patch).length === 0) return { saved: base, sent: false };
-      saved = await updateBlog(workspaceId, base.id, patch);
+      saved = await updateBlog(workspaceId, base, patch);
     }
     setBlog(saved);
     setErrors({});
@@ -74,6 +81,22 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     if (latestDraft.current === sent) setDraft(draftOf(saved));
     return { saved, sent: true };
   };
+
+  /** Someone else changed the blog since this page read it: the writer chooses what to keep. */
+  const conflicts = useConflict({
+    latestDraft,
+    setBlog,
+    setDraft,
+    reset: () => {
+      setDialog(null);
+      setErrors({});
+    },
+    setNotice,
+    saveOnto: (theirs) => {
+      if (checked()) runSave(theirs, "save");
+    },
+  });
+  const { onVersionOf } = conflicts;
 
   /** The form's own check before anything is sent; false (and the first problem focused) if refused. */
   const checked = (): boolean => {
@@ -85,10 +108,27 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     return false;
   };
 
+  /** Saves the form onto `base` as the chosen action's first step (Save and release: then asks). */
+  const runSave = (base: AdminBlog | null, chosen: Action) => {
+    setAction(chosen);
+    actionRef.current = chosen;
+    setNotice("");
+    submit(() =>
+      onVersionOf(base, "save", async () => {
+        const { saved, sent } = await saveOnto(base);
+        if (chosen === "release") setDialog({ kind: "release", blog: saved, savedFirst: sent });
+        else if (sent && saved.status === "released") {
+          setNotice("Live blog updated: consumers see the changes now.");
+        } else setNotice("Saved.");
+      }),
+    )();
+  };
+
   /** Save, Release or Unrelease, as the bar's buttons, Ctrl/⌘+S and Retry ask. */
   const perform = (chosen: Action) => {
     // Nothing to act on while the blog loads (Ctrl+S is listened to from the start).
-    if (busy || dialog !== null || (blogId !== null && blog?.id !== blogId)) return;
+    if (busy || dialog !== null || conflicts.open !== null) return;
+    if (blogId !== null && blog?.id !== blogId) return;
     setFailed(null);
     if (chosen === "unrelease") {
       // Opened at once, in the click's own task: a key typed next lands in the dialog.
@@ -100,28 +140,24 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
       setDialog({ kind: "release", blog });
       return;
     }
-    setAction(chosen);
-    actionRef.current = chosen;
-    setNotice("");
-    submit(async () => {
-      const { saved, sent } = await saveOnto(blog);
-      if (chosen === "release") setDialog({ kind: "release", blog: saved, savedFirst: sent });
-      else if (sent && saved.status === "released") {
-        setNotice("Live blog updated: consumers see the changes now.");
-      } else setNotice("Saved.");
-    })();
+    runSave(blog, chosen);
   };
   useSaveShortcut(() => perform("save"));
 
-  const release = async (target: AdminBlog) => {
-    setBlog(await moveBlog(workspaceId, target.id, "release"));
-    setDialog(null);
-    setNotice("Released: consumers can read it now.");
-  };
+  const release = (target: AdminBlog) =>
+    onVersionOf(target, "release", async () => {
+      setBlog(await moveBlog(workspaceId, target, "release"));
+      setDialog(null);
+      setNotice("Released: consumers can read it now.");
+    });
   // Unreleased first, then saved: pending changes never reach consumers on the way out. The
   // save runs as a Save of its own, so a failure shows in the bar, with Retry.
-  const unrelease = async (target: AdminBlog) => {
-    const moved = await moveBlog(workspaceId, target.id, "unrelease");
+  const unrelease = (target: AdminBlog) =>
+    onVersionOf(target, "unrelease", async () => {
+      const moved = await moveBlog(workspaceId, target, "unrelease");
+      afterUnrelease(moved);
+    });
+  const afterUnrelease = (moved: AdminBlog) => {
     setBlog(moved);
     setDialog(null);
     const notice = "Back to draft: consumers no longer see it.";
@@ -129,16 +165,19 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
     if (Object.keys(patchOf(moved, latestDraft.current)).length === 0) return;
     setAction("save");
     actionRef.current = "save";
-    submit(async () => {
-      await saveOnto(moved);
-      setNotice(notice);
-    })();
+    submit(() =>
+      onVersionOf(moved, "save", async () => {
+        await saveOnto(moved);
+        setNotice(notice);
+      }),
+    )();
   };
-  const remove = async (target: AdminBlog) => {
-    await removeBlog(workspaceId, target.id);
-    flash(`Blog “${target.title}” removed.`);
-    navigate(hrefOf({ name: "blogs", ws: workspaceId, status: null }));
-  };
+  const remove = (target: AdminBlog) =>
+    onVersionOf(target, "remove", async () => {
+      await removeBlog(workspaceId, target);
+      flash(`Blog “${target.title}” removed.`);
+      navigate(hrefOf({ name: "blogs", ws: workspaceId, status: null }), { force: true });
+    });
 
   const onSubmit = (event: Event) => {
     event.preventDefault();
@@ -191,15 +230,24 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
       <EditorDialogs
         question={dialog}
         dirty={dirty}
-        onConfirm={(q) =>
-          q.kind === "release"
-            ? release(q.blog)
-            : q.kind === "unrelease"
-              ? unrelease(q.blog)
-              : remove(q.blog)
-        }
+        onConfirm={async (q) => {
+          if (q.kind === "leave") {
+            setDialog(null);
+            q.proceed();
+          } else if (q.kind === "release") await release(q.blog);
+          else if (q.kind === "unrelease") await unrelease(q.blog);
+          else await remove(q.blog);
+        }}
         onClose={() => setDialog(null)}
       />
+      {conflicts.open && (
+        <ConflictDialog
+          conflict={conflicts.open.conflict}
+          refused={conflicts.open.refused}
+          onKeepMine={() => conflicts.open && conflicts.keepMine(conflicts.open.conflict)}
+          onTakeTheirs={() => conflicts.open && conflicts.takeTheirs(conflicts.open.conflict)}
+        />
+      )}
     </form>
   );
 }

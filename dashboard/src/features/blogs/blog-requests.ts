@@ -1,6 +1,16 @@
-import { type AdminBlog, api, type BlogInput, type BlogPatch, call, send } from "../../api.js";
+import {
+  type AdminBlog,
+  ApiError,
+  api,
+  type BlogInput,
+  type BlogPatch,
+  call,
+  send,
+} from "../../api.js";
 
-// The editor's calls to the admin API (admin.yaml, "Blogs"), one function each.
+// The editor's calls to the admin API (admin.yaml, "Blogs"), one function each. Every write
+// names the version it was made on (`If-Match`, admin.yaml "Conditional writes"): a blog
+// someone else changed meanwhile is refused with 412 and its current version (`staleBlogOf`).
 
 export const loadBlog = (workspaceId: string, blogId: string): Promise<AdminBlog> =>
   call(
@@ -12,35 +22,51 @@ export const loadBlog = (workspaceId: string, blogId: string): Promise<AdminBlog
 export const createBlog = (workspaceId: string, body: BlogInput): Promise<AdminBlog> =>
   call(api.POST("/workspaces/{workspaceId}/blogs", { params: { path: { workspaceId } }, body }));
 
+/** The `If-Match` of a write made on `blog` as this page last had it: its ETag. */
+const onVersion = (blog: AdminBlog) => ({ "If-Match": `"${blog.version}"` });
+
+/** Saves `body` onto `base`, unless the blog is no longer at `base`'s version. */
 export const updateBlog = (
   workspaceId: string,
-  blogId: string,
+  base: AdminBlog,
   body: BlogPatch,
 ): Promise<AdminBlog> =>
   call(
     api.PATCH("/workspaces/{workspaceId}/blogs/{blogId}", {
-      params: { path: { workspaceId, blogId } },
+      params: { path: { workspaceId, blogId: base.id }, header: onVersion(base) },
       body,
     }),
   );
 
-/** Release (consumers read it at once) or unrelease (they lose it at once). */
+/** Release (consumers read it at once) or unrelease (they lose it at once) `base`'s version. */
 export function moveBlog(
   workspaceId: string,
-  blogId: string,
+  base: AdminBlog,
   to: "release" | "unrelease",
 ): Promise<AdminBlog> {
-  const path = { params: { path: { workspaceId, blogId } } };
+  const params = { path: { workspaceId, blogId: base.id }, header: onVersion(base) };
   return call(
     to === "release"
-      ? api.POST("/workspaces/{workspaceId}/blogs/{blogId}/release", path)
-      : api.POST("/workspaces/{workspaceId}/blogs/{blogId}/unrelease", path),
+      ? api.POST("/workspaces/{workspaceId}/blogs/{blogId}/release", { params })
+      : api.POST("/workspaces/{workspaceId}/blogs/{blogId}/unrelease", { params }),
   );
 }
 
-export const removeBlog = (workspaceId: string, blogId: string): Promise<void> =>
+/** Removes the blog, if it is still at `base`'s version. */
+export const removeBlog = (workspaceId: string, base: AdminBlog): Promise<void> =>
   send(
     api.DELETE("/workspaces/{workspaceId}/blogs/{blogId}", {
-      params: { path: { workspaceId, blogId } },
+      params: { path: { workspaceId, blogId: base.id }, header: onVersion(base) },
     }),
   );
+
+/** The blog as it is now, when `err` refused a write because it changed meanwhile (412). */
+export function staleBlogOf(err: unknown): AdminBlog | null {
+  if (!(err instanceof ApiError) || err.status !== 412) return null;
+  const { body } = err;
+  if (typeof body !== "object" || body === null || !("current" in body)) return null;
+  const { current } = body;
+  if (typeof current !== "object" || current === null || !("version" in current)) return null;
+  // admin.yaml's StaleBlog: `current` is the AdminBlog as stored now.
+  return current as AdminBlog;
+}

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { type AdminBlog, ApiError } from "../../api.js";
+import { type LeaveGuard, setLeaveGuard } from "../../router.js";
 import { type LoadFailure, useLoad } from "../../use-load.js";
 import { type Draft, draftOf, EMPTY_DRAFT, isBlank, patchOf } from "./blog-draft.js";
 import { loadBlog } from "./blog-requests.js";
@@ -28,12 +29,14 @@ const apiErrorOf = ({ cause, message }: LoadFailure): ApiError =>
 /**
  * The blog `blogId` names (null: a new one, by `defaultAuthor` until changed), loaded unless it
  * is the one here already (just created, or saved), and its draft. Leaving the page with unsaved
- * changes asks first.
+ * changes asks first: the browser's question on a reload or a closed tab, `onLeave` on a move
+ * within the dashboard (a link, the header, Back or Forward).
  */
 export function useEditedBlog(
   workspaceId: string,
   blogId: string | null,
   defaultAuthor: string,
+  onLeave: LeaveGuard,
 ): EditedBlog {
   const fresh: Draft = { ...EMPTY_DRAFT, authorName: defaultAuthor };
   const [blog, setBlog] = useState<AdminBlog | null>(null);
@@ -64,11 +67,19 @@ export function useEditedBlog(
   }, [blogId]);
 
   const dirty = blog ? Object.keys(patchOf(blog, draft)).length > 0 : !isBlank(draft, fresh);
-  useEffect(() => {
+  const leaving = useRef(onLeave);
+  leaving.current = onLeave;
+  // In the commit of the render that made the form dirty, not a frame later: a Back pressed at
+  // once after typing is asked about too.
+  useLayoutEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     addEventListener("beforeunload", warn);
-    return () => removeEventListener("beforeunload", warn);
+    setLeaveGuard((proceed) => leaving.current(proceed));
+    return () => {
+      removeEventListener("beforeunload", warn);
+      setLeaveGuard(null);
+    };
   }, [dirty]);
 
   const loadError = loaded.error && apiErrorOf(loaded.error);

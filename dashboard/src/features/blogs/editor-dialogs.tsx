@@ -10,13 +10,16 @@ export const consumerUrls = (blog: Pick<AdminBlog, "id" | "slug">, origin = loca
   bySlug: `${origin}/api/consumer/blogs/by-slug/${encodeURIComponent(blog.slug)}`,
 });
 
-/** The question the editor is asking, about the blog as it was when asked. */
-export interface EditorQuestion {
-  kind: "release" | "unrelease" | "remove";
-  blog: AdminBlog;
-  /** Release: changes were saved (as a draft) just before asking. */
-  savedFirst?: boolean;
-}
+/** The question the editor is asking: about the blog as it was when asked, or about leaving. */
+export type EditorQuestion =
+  | {
+      kind: "release" | "unrelease" | "remove";
+      blog: AdminBlog;
+      /** Release: changes were saved (as a draft) just before asking. */
+      savedFirst?: boolean;
+    }
+  /** Leaving the editor with unsaved changes: `proceed` leaves. */
+  | { kind: "leave"; proceed: () => void };
 
 interface EditorDialogsProps {
   question: EditorQuestion | null;
@@ -29,8 +32,9 @@ interface EditorDialogsProps {
 /** The dialog of the editor's current question, if any. */
 export function EditorDialogs({ question, dirty, onConfirm, onClose }: EditorDialogsProps) {
   if (question === null) return null;
-  const { kind, blog } = question;
   const confirm = () => onConfirm(question);
+  if (question.kind === "leave") return <LeaveDialog onLeave={confirm} onClose={onClose} />;
+  const { kind, blog } = question;
   if (kind === "release") {
     return (
       <ReleaseDialog
@@ -146,6 +150,21 @@ function RemoveDialog(props: {
         It disappears from the dashboard and, if released, from the consumer API at once. This
         cannot be undone.
       </p>
+    </ConfirmDialog>
+  );
+}
+
+/** "Leave without saving?" — asked before the editor is left with unsaved changes. */
+function LeaveDialog(props: { onLeave: () => Promise<void>; onClose: () => void }) {
+  return (
+    <ConfirmDialog
+      title="Leave without saving?"
+      confirmLabel="Leave without saving"
+      cancelLabel="Stay"
+      onConfirm={props.onLeave}
+      onClose={props.onClose}
+    >
+      <p>Your changes to this blog are not saved. Stay to save them, or leave and lose them.</p>
     </ConfirmDialog>
   );
 }

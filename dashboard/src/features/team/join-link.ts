@@ -12,5 +12,5 @@ export function joinTokenOf(hash: string): string | null {
 
 /** Forgets the link: the address bar keeps the path, without the fragment. */
 export function forgetJoinLink(): void {
-  history.replaceState(null, "", location.pathname + location.search);
+  history.replaceState(history.state, "", location.pathname + location.search);
 }

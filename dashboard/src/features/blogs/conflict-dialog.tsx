@@ -1,0 +1,212 @@
+import { useRef, useState } from "preact/hooks";
+import { Modal } from "../../components/modal.js";
+import { exactTime } from "../../time.js";
+import { draftOf } from "./blog-draft.js";
+import {
+  type BodyRow,
+  bodyRows,
+  type Conflict,
+  copyTextOf,
+  type DraftField,
+  FIELD_LABELS,
+} from "./conflict.js";
+import "./conflict.css";
+
+/** What the writer was doing when the blog turned out to have changed. */
+export type RefusedAction = "save" | "release" | "unrelease" | "remove";
+
+const REFUSED: Record<RefusedAction, string> = {
+  save: "Your changes were not saved",
+  release: "It was not released",
+  unrelease: "It was not unreleased",
+  remove: "It was not removed",
+};
+
+interface ConflictDialogProps {
+  conflict: Conflict;
+  refused: RefusedAction;
+  /** Saves the writer's version on top of theirs, as a Save (it may meet a newer one again). */
+  onKeepMine: () => void;
+  /** Shows theirs in the form; the writer's changes are set aside. */
+  onTakeTheirs: () => void;
+}
+
+const listOf = (fields: DraftField[]) => fields.map((f) => FIELD_LABELS[f]).join(", ");
+
+/**
+ * "Someone else changed this blog": both versions side by side (the fields that differ, and a
+ * line diff of the body), and the three ways on: save mine on top, take theirs, or copy mine
+ * to keep it elsewhere. Only its buttons close it (Escape does nothing): every way out is a
+ * choice the writer made knowingly. The buttons stay at the foot of the dialog while the
+ * comparison scrolls, so it opens at its top with "Keep mine" focused.
+ */
+export function ConflictDialog({
+  conflict,
+  refused,
+  onKeepMine,
+  onTakeTheirs,
+}: ConflictDialogProps) {
+  const { theirs, differing, theirsOnly } = conflict;
+  const fields = differing.filter((f) => f !== "bodyMarkdown");
+  const copying = useCopy(copyTextOf(conflict));
+  const statusNote = theirs.status === "released" ? " It is released now." : " It is a draft now.";
+  return (
+    <Modal
+      title="Someone else changed this blog"
+      onClose={() => {}}
+      dismissible={false}
+      wide
+      description={
+        <p>
+          It was saved at {exactTime(theirs.updatedAt)}, after you opened it.{statusNote}{" "}
+          {REFUSED[refused]}: compare the two versions and choose which to keep.
+          {theirsOnly.length > 0 &&
+            ` Their changes to ${listOf(theirsOnly)} are kept whichever you choose.`}
+        </p>
+      }
+    >
+      {fields.length > 0 && (
+        <table class="conflict-fields">
+          <caption class="visually-hidden">The fields that differ</caption>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Theirs (saved)</th>
+              <th scope="col">Yours (not saved)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fields.map((f) => (
+              <tr key={f}>
+                <th scope="row">{FIELD_LABELS[f]}</th>
+                <td>{shown(draftOf(theirs)[f])}</td>
+                <td>{shown(conflict.mine[f])}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {differing.includes("bodyMarkdown") && (
+        <BodyDiff rows={bodyRows(theirs.bodyMarkdown, conflict.mine.bodyMarkdown)} />
+      )}
+      {copying.shown}
+      <div class="modal-actions conflict-actions">
+        <button type="button" class="button conflict-copy" onClick={copying.copy}>
+          Copy mine
+        </button>
+        <button type="button" class="button" onClick={onTakeTheirs}>
+          Take theirs
+        </button>
+        <button type="button" class="button primary" onClick={onKeepMine} autofocus>
+          Keep mine (save on top)
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+const shown = (value: string) =>
+  value.trim() === "" ? <span class="conflict-empty">(empty)</span> : value;
+
+/** The body, theirs on the left and mine on the right (stacked on a phone). */
+function BodyDiff({ rows }: { rows: BodyRow[] }) {
+  const visible = rows.some((r) => r.kind === "changed");
+  return (
+    <table class="conflict-body">
+      <caption>
+        Body <span class="conflict-legend">(− theirs, + yours)</span>
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Theirs (saved)</th>
+          <th scope="col">Yours (not saved)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {!visible && (
+          <tr>
+            <td colSpan={2} class="skipped">
+              The two differ only in blank space at the end of a line or of the text.
+            </td>
+          </tr>
+        )}
+        {rows.map((row, i) =>
+          row.kind === "same" ? (
+            <tr key={i}>
+              <td colSpan={2} class="same">
+                {row.text}
+              </td>
+            </tr>
+          ) : row.kind === "skipped" ? (
+            <tr key={i}>
+              <td colSpan={2} class="skipped">
+                {row.lines === 1 ? "1 unchanged line" : `${row.lines} unchanged lines`}
+              </td>
+            </tr>
+          ) : (
+            <tr key={i}>
+              <Side text={row.theirs} mark="−" who="Theirs" />
+              <Side text={row.mine} mark="+" who="Yours" />
+            </tr>
+          ),
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+function Side({ text, mark, who }: { text: string | null; mark: string; who: string }) {
+  if (text === null) return <td class="absent" />;
+  const Tag = who === "Theirs" ? "del" : "ins";
+  return (
+    <td class={who === "Theirs" ? "theirs" : "mine"}>
+      <span aria-hidden="true" class="mark">
+        {mark}
+      </span>
+      <Tag>
+        <span class="visually-hidden">{who} only: </span>
+        {text}
+      </Tag>
+    </td>
+  );
+}
+
+/**
+ * Copies the writer's version to the clipboard. Where the browser refuses (no permission, not a
+ * secure page), the text is shown selected in a box instead, for Ctrl+C (⌘C).
+ */
+function useCopy(text: string) {
+  const [state, setState] = useState<"idle" | "copied" | "manual">("idle");
+  const box = useRef<HTMLTextAreaElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState("copied");
+    } catch {
+      setState("manual");
+      requestAnimationFrame(() => box.current?.select());
+    }
+  };
+  const shown = (
+    <>
+      <p role="status" class="conflict-copy-state">
+        {state === "copied"
+          ? "Your version is on the clipboard."
+          : state === "manual"
+            ? "The browser did not allow copying: your version is selected below, copy it with Ctrl+C (⌘C on a Mac)."
+            : ""}
+      </p>
+      {state === "manual" && (
+        <textarea
+          ref={box}
+          class="conflict-copy-box"
+          readOnly
+          value={text}
+          aria-label="Your version, to copy"
+          rows={6}
+        />
+      )}
+    </>
+  );
+  return { copy, shown };
+}

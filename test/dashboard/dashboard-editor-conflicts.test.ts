@@ -1,0 +1,335 @@
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  type DashboardSession,
+  openDashboardSession,
+  type ViewportName,
+} from "../support/dashboard-session.js";
+
+// Two writers, one blog (admin.yaml "Conditional writes"; dashboard/README.md, "The editor"):
+// every write the editor makes names the version it was made on, so a blog someone else changed
+// meanwhile is never overwritten in silence. In headless Chromium against the real server, at
+// 1280×800 and 390×844: the conflict dialog and its three ways on, refused releases and
+// removals, and the question before leaving unsaved changes.
+
+interface Blog {
+  id: string;
+  slug: string;
+  title: string;
+  status: string;
+  excerpt: string;
+  bodyMarkdown: string;
+  version: string;
+}
+
+let s: DashboardSession;
+let page: Page;
+
+beforeAll(async () => {
+  s = await openDashboardSession({ shots: "dashboard-editor-conflicts" });
+  page = s.page;
+  page.setDefaultTimeout(10_000);
+});
+afterEach(async () => {
+  await s.setViewport("desktop");
+  await s.assertNoProblems();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const BODY = ["# Notes", "", "First paragraph.", "", "Second paragraph.", ""].join("\n");
+
+let made = 0;
+async function makeBlog(released = false): Promise<Blog> {
+  made++;
+  const res = await s.owner.post<Blog>(`/workspaces/${s.ws}/blogs`, {
+    title: `Shared blog ${made}`,
+    bodyMarkdown: BODY,
+  });
+  expect(res.status).toBe(201);
+  if (!released) return res.body;
+  const moved = await s.owner.post<Blog>(`/workspaces/${s.ws}/blogs/${res.body.id}/release`);
+  expect(moved.status).toBe(200);
+  return moved.body;
+}
+
+/** Someone else's save, through the admin API (no `If-Match`: it applies to any version). */
+async function theyEdit(blog: Blog, patch: Partial<Blog>): Promise<Blog> {
+  const res = await s.owner.patch<Blog>(`/workspaces/${s.ws}/blogs/${blog.id}`, patch);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+const stored = async (id: string) =>
+  (await s.owner.get<Blog>(`/workspaces/${s.ws}/blogs/${id}`)).body;
+
+async function openEditor(blog: Blog): Promise<void> {
+  await page.goto(s.url(`/w/${s.ws}/blogs/${blog.id}`));
+  await page.getByRole("heading", { name: "Edit blog" }).waitFor();
+  await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+}
+
+const bar = () => page.locator(".editor-bar");
+const stateLine = () => bar().getByRole("status");
+const button = (name: string) => bar().getByRole("button", { name, exact: true });
+const conflictDialog = () => page.getByRole("dialog", { name: "Someone else changed this blog" });
+const body = () => page.getByLabel("Body (Markdown)");
+
+/** The refused write shows in the page's log as a 412: declared, so the suite accepts it. */
+const expectStale = (method: string, id: string, tail = "") =>
+  s.expectProblems(
+    new RegExp(`^response 412 ${method} .*/blogs/${id}${tail}$`),
+    /^console\.error Failed to load resource: .*412/,
+  );
+
+const WIDTHS: ViewportName[] = ["desktop", "phone"];
+
+describe.each(WIDTHS)("at %s width", (width) => {
+  it("a save over someone else's newer save saves nothing and shows both versions side by side", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog();
+    await openEditor(blog);
+    const theirs = await theyEdit(blog, {
+      title: `${blog.title}, retitled`,
+      bodyMarkdown: BODY.replace("Second paragraph.", "Their second paragraph."),
+    });
+    await page.getByLabel("Excerpt").fill("My excerpt");
+    await body().fill(BODY.replace("Second paragraph.", "My second paragraph."));
+    await button("Save").click();
+    const shown = conflictDialog();
+    await shown.waitFor();
+    expectStale("PATCH", blog.id);
+    // Nothing was written over theirs.
+    await expect(stored(blog.id)).resolves.toMatchObject({
+      version: theirs.version,
+      bodyMarkdown: theirs.bodyMarkdown,
+    });
+    await shown.getByText("Your changes were not saved").waitFor();
+    await shown.getByText("Their changes to Title are kept whichever you choose.").waitFor();
+    const excerptRow = shown.getByRole("row", { name: /^Excerpt/ });
+    await expect(excerptRow.getByRole("cell").allTextContents()).resolves.toEqual([
+      "First paragraph.",
+      "My excerpt",
+    ]);
+    const diff = shown.getByRole("table", { name: "Body" });
+    await diff.locator("del", { hasText: "Their second paragraph." }).waitFor();
+    await diff.locator("ins", { hasText: "My second paragraph." }).waitFor();
+    await expect(diff.locator("del").first().textContent()).resolves.toBe(
+      "Theirs only: Their second paragraph.",
+    );
+    // Escape is no way out: the writer chooses.
+    await page.keyboard.press("Escape");
+    await expect(shown.isVisible()).resolves.toBe(true);
+
+    await shown.getByRole("button", { name: "Keep mine (save on top)" }).click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect(conflictDialog().count()).resolves.toBe(0);
+    await expect(stored(blog.id)).resolves.toMatchObject({
+      title: theirs.title,
+      excerpt: "My excerpt",
+      bodyMarkdown: BODY.replace("Second paragraph.", "My second paragraph."),
+    });
+    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(theirs.title);
+  });
+
+  it("“Take theirs” shows their version in the form and saves nothing of the writer's", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog(true);
+    await openEditor(blog);
+    const theirs = await theyEdit(blog, { bodyMarkdown: "Their whole new body.\n" });
+    await body().fill("My whole new body.\n");
+    await button("Update live blog").click();
+    await conflictDialog().getByText("It is released now.", { exact: false }).waitFor();
+    expectStale("PATCH", blog.id);
+    await conflictDialog().getByRole("button", { name: "Take theirs" }).click();
+    await stateLine().getByText("Their version is shown now; yours was not saved.").waitFor();
+    await expect(body().inputValue()).resolves.toBe("Their whole new body.\n");
+    await expect(stored(blog.id)).resolves.toMatchObject({
+      version: theirs.version,
+      bodyMarkdown: "Their whole new body.\n",
+    });
+  });
+});
+
+describe("the conflict dialog", () => {
+  it("“Copy mine” puts the writer's version on the clipboard; refused, it is shown selected for Ctrl+C", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await theyEdit(blog, { bodyMarkdown: "Theirs.\n" });
+    await page.getByLabel("Excerpt").fill("Mine, too");
+    await body().fill("Mine.\n");
+    await button("Save").click();
+    await conflictDialog().waitFor();
+    expectStale("PATCH", blog.id);
+    await conflictDialog().getByRole("button", { name: "Copy mine" }).click();
+    await conflictDialog().getByText("Your version is on the clipboard.").waitFor();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(
+      "Excerpt: Mine, too\n\nMine.\n",
+    );
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new Error("refused"));
+    });
+    await conflictDialog().getByRole("button", { name: "Copy mine" }).click();
+    const box = conflictDialog().getByRole("textbox", { name: "Your version, to copy" });
+    await box.waitFor();
+    await expect(box.inputValue()).resolves.toBe("Excerpt: Mine, too\n\nMine.\n");
+    await expect
+      .poll(() => box.evaluate((el: HTMLTextAreaElement) => el.selectionEnd - el.selectionStart))
+      .toBe("Excerpt: Mine, too\n\nMine.\n".length);
+    await conflictDialog().getByRole("button", { name: "Take theirs" }).click();
+  });
+
+  it("“Keep mine” that meets a still newer version asks again, against that one", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await theyEdit(blog, { excerpt: "First other excerpt" });
+    await page.getByLabel("Excerpt").fill("My excerpt");
+    await button("Save").click();
+    await conflictDialog().waitFor();
+    const newest = await theyEdit(blog, { excerpt: "Second other excerpt" });
+    await conflictDialog().getByRole("button", { name: "Keep mine (save on top)" }).click();
+    await conflictDialog()
+      .getByRole("row", { name: /^Excerpt/ })
+      .getByText("Second other excerpt")
+      .waitFor();
+    expectStale("PATCH", blog.id);
+    await expect(stored(blog.id)).resolves.toMatchObject({ version: newest.version });
+    await conflictDialog().getByRole("button", { name: "Keep mine (save on top)" }).click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect(stored(blog.id)).resolves.toMatchObject({ excerpt: "My excerpt" });
+  });
+
+  it("the same change made by both is no conflict: their version is taken, nothing asked", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await theyEdit(blog, { excerpt: "Agreed excerpt" });
+    await page.getByLabel("Excerpt").fill("Agreed excerpt");
+    await button("Save").click();
+    await stateLine().getByText("Someone else had saved the same changes").waitFor();
+    expectStale("PATCH", blog.id);
+    await expect(conflictDialog().count()).resolves.toBe(0);
+    await expect(page.getByLabel("Excerpt").inputValue()).resolves.toBe("Agreed excerpt");
+  });
+});
+
+describe("releases, unreleases and removals of a version someone else changed", () => {
+  it("Release of a changed draft is refused; their version is shown and the writer told", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    const theirs = await theyEdit(blog, { title: `${blog.title} (theirs)` });
+    await button("Release").click();
+    await page.getByRole("dialog").getByRole("button", { name: "Release" }).click();
+    await stateLine()
+      .getByText(/^Not released: someone else changed this blog/)
+      .waitFor();
+    expectStale("POST", blog.id, "/release");
+    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(theirs.title);
+    await expect(stored(blog.id)).resolves.toMatchObject({ status: "draft" });
+    // Asked again, on the version now shown, it is done.
+    await button("Release").click();
+    await page.getByRole("dialog").getByRole("button", { name: "Release" }).click();
+    await stateLine().getByText("Released: consumers can read it now.").waitFor();
+  });
+
+  it("Remove of a changed blog is refused the same way; the blog stays", async () => {
+    const blog = await makeBlog(true);
+    await openEditor(blog);
+    await theyEdit(blog, { excerpt: "Still wanted" });
+    await button("Remove").click();
+    await page.getByRole("dialog").getByRole("button", { name: "Remove blog" }).click();
+    await stateLine()
+      .getByText(/^Not removed: someone else changed this blog/)
+      .waitFor();
+    expectStale("DELETE", blog.id);
+    await expect(page.getByLabel("Excerpt").inputValue()).resolves.toBe("Still wanted");
+    await expect(stored(blog.id)).resolves.toMatchObject({ status: "released" });
+  });
+
+  it("Unrelease with unsaved changes of a changed blog opens the conflict dialog", async () => {
+    const blog = await makeBlog(true);
+    await openEditor(blog);
+    await theyEdit(blog, { bodyMarkdown: "Theirs.\n" });
+    await body().fill("Mine.\n");
+    await button("Unrelease").click();
+    await page.getByRole("dialog").getByRole("button", { name: "Unrelease" }).click();
+    await conflictDialog().getByText("It was not unreleased").waitFor();
+    expectStale("POST", blog.id, "/unrelease");
+    await expect(stored(blog.id)).resolves.toMatchObject({ status: "released" });
+    await conflictDialog().getByRole("button", { name: "Take theirs" }).click();
+  });
+});
+
+describe.each(WIDTHS)("leaving unsaved changes at %s width", (width) => {
+  const leaveDialog = () => page.getByRole("dialog", { name: "Leave without saving?" });
+
+  it("“← All blogs” asks first: Stay keeps the text, Leave goes", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await page.getByLabel("Excerpt").fill("Not saved yet");
+    await page.getByRole("link", { name: "← All blogs" }).click();
+    await leaveDialog().waitFor();
+    await leaveDialog().getByRole("button", { name: "Stay" }).click();
+    await expect(page.getByLabel("Excerpt").inputValue()).resolves.toBe("Not saved yet");
+    expect(new URL(page.url()).pathname).toMatch(new RegExp(`/blogs/${blog.id}$`));
+    await page.getByRole("link", { name: "← All blogs" }).click();
+    await leaveDialog().getByRole("button", { name: "Leave without saving" }).click();
+    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    await expect(stored(blog.id)).resolves.not.toMatchObject({ excerpt: "Not saved yet" });
+  });
+
+  it("the browser's Back asks first; Stay keeps the editor at its address, Leave goes back", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog();
+    await page.goto(s.url(`/w/${s.ws}/blogs`));
+    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    await page.getByRole("link", { name: blog.title }).first().click();
+    await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+    await body().fill("Typed, not saved.");
+    await page.goBack();
+    await leaveDialog().waitFor();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(new RegExp(`/blogs/${blog.id}$`));
+    await leaveDialog().getByRole("button", { name: "Stay" }).click();
+    await expect(body().inputValue()).resolves.toBe("Typed, not saved.");
+    await page.goBack();
+    await leaveDialog().getByRole("button", { name: "Leave without saving" }).click();
+    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/\/blogs$/);
+    // Forward again reaches the editor, with nothing to ask about.
+    await page.goForward();
+    await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+  });
+
+  it("with nothing unsaved, links leave at once", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await page.getByRole("link", { name: "← All blogs" }).click();
+    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    await expect(leaveDialog().count()).resolves.toBe(0);
+  });
+});
+
+describe("screens", () => {
+  it("the conflict dialog and the leave question pass axe at both widths", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await theyEdit(blog, {
+      title: "A title they chose",
+      bodyMarkdown: [BODY, ...Array.from({ length: 12 }, (_, i) => `Line ${i}`)].join("\n"),
+    });
+    await page.getByLabel("Slug").fill("my-own-slug");
+    await body().fill(`${BODY}\nA line of mine at the end.\n`);
+    await button("Save").click();
+    await conflictDialog().waitFor();
+    expectStale("PATCH", blog.id);
+    await s.checkScreen("conflict-dialog");
+    await conflictDialog().getByRole("button", { name: "Take theirs" }).click();
+    await page.getByLabel("Excerpt").fill("Unsaved");
+    await page.getByRole("link", { name: "← All blogs" }).click();
+    await page.getByRole("dialog", { name: "Leave without saving?" }).waitFor();
+    await s.checkScreen("leave-dialog");
+    await page.getByRole("button", { name: "Stay" }).click();
+  });
+});
