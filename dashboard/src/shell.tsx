@@ -110,12 +110,7 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
     );
   } else {
     content = (
-      <BlogEditor
-        key={workspace.id}
-        workspace={workspace}
-        blogId={route.blogId}
-        defaultAuthor={me.user.name}
-      />
+      <BlogEditor key={workspace.id} workspace={workspace} blogId={route.blogId} user={me.user} />
     );
   }
 

@@ -10,7 +10,7 @@ import {
 // every write the editor makes names the version it was made on, so a blog someone else changed
 // meanwhile is never overwritten in silence. In headless Chromium against the real server, at
 // 1280×800 and 390×844: the conflict dialog and its three ways on, refused releases and
-// removals, and the question before leaving unsaved changes.
+// removals, the question before leaving unsaved changes, and typed text kept in the browser.
 
 interface Blog {
   id: string;
@@ -311,6 +311,127 @@ describe.each(WIDTHS)("leaving unsaved changes at %s width", (width) => {
   });
 });
 
+describe("text kept in this browser", () => {
+  const restoreDialog = () => page.getByRole("dialog", { name: "Restore unsaved changes?" });
+  /** The copy the editor keeps for a blog (null: a new one) of the signed-in owner. */
+  const keptCopy = (blogId: string | null) =>
+    page.evaluate(
+      ([ws, id]) => {
+        const key = Object.keys(localStorage).find((k) => k.endsWith(`:${ws}:${id}`));
+        return key === undefined ? null : localStorage.getItem(key);
+      },
+      [s.ws, blogId ?? "new"],
+    );
+  /** A reload the browser asks about (unsaved changes): the question is answered “Leave”. */
+  async function reloadLeaving(): Promise<void> {
+    page.once("dialog", (question) => void question.accept());
+    await page.reload();
+  }
+
+  it("text typed and never saved is offered back after a reload; Restore puts it in the form", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await page.getByLabel("Excerpt").fill("Typed before the reload");
+    await body().fill("A body typed before the reload.\n");
+    await expect.poll(() => keptCopy(blog.id)).toContain("typed before the reload");
+    await reloadLeaving();
+    await restoreDialog().waitFor();
+    await expect(page.getByLabel("Excerpt").inputValue()).resolves.toBe("First paragraph.");
+    await restoreDialog().getByRole("button", { name: "Restore" }).click();
+    await expect(page.getByLabel("Excerpt").inputValue()).resolves.toBe("Typed before the reload");
+    await expect(body().inputValue()).resolves.toBe("A body typed before the reload.\n");
+    await stateLine().getByText("Unsaved changes.").waitFor();
+    await button("Save").click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect.poll(() => keptCopy(blog.id)).toBeNull();
+    await expect(stored(blog.id)).resolves.toMatchObject({ excerpt: "Typed before the reload" });
+  });
+
+  it("“Discard them” forgets the kept text: the next opening asks nothing", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await page.getByLabel("Excerpt").fill("Soon discarded");
+    await expect.poll(() => keptCopy(blog.id)).toContain("Soon discarded");
+    await reloadLeaving();
+    await restoreDialog().getByRole("button", { name: "Discard them" }).click();
+    await expect(page.getByLabel("Excerpt").inputValue()).resolves.toBe("First paragraph.");
+    await expect(keptCopy(blog.id)).resolves.toBeNull();
+    await openEditor(blog);
+    await expect(restoreDialog().count()).resolves.toBe(0);
+  });
+
+  it("text kept after a crash of the tab is offered back in another one", async () => {
+    const blog = await makeBlog();
+    const other = await s.browser.newPage();
+    await other.goto(s.url(`/w/${s.ws}/blogs/${blog.id}`));
+    await expect.poll(() => other.getByLabel("Title").inputValue()).toBe(blog.title);
+    await other.getByLabel("Excerpt").fill("Typed in the tab that crashed");
+    await expect
+      .poll(() => other.evaluate(() => Object.values({ ...localStorage }).join("\n")))
+      .toContain("Typed in the tab that crashed");
+    const cdp = await s.browser.newCDPSession(other);
+    const crashed = other.waitForEvent("crash");
+    void cdp.send("Page.crash").catch(() => {}); // never answered: the renderer is gone
+    await crashed;
+    await other.close();
+    await openEditor(blog);
+    await restoreDialog().getByRole("button", { name: "Restore" }).click();
+    await expect(page.getByLabel("Excerpt").inputValue()).resolves.toBe(
+      "Typed in the tab that crashed",
+    );
+    await button("Save").click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+  });
+
+  it("kept text typed on a version someone else has changed since opens the conflict dialog", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await body().fill(BODY.replace("First paragraph.", "My first paragraph."));
+    await expect.poll(() => keptCopy(blog.id)).toContain("My first paragraph.");
+    await reloadLeaving();
+    await restoreDialog().waitFor(); // the page has loaded what it loads: nothing is cut short
+    const theirs = await theyEdit(blog, { title: "Their title" });
+    await openEditor(theirs);
+    await restoreDialog().getByRole("button", { name: "Restore" }).click();
+    await conflictDialog()
+      .getByText("Your restored changes were typed on the version before it")
+      .waitFor();
+    await conflictDialog()
+      .getByText("Their changes to Title are kept whichever you choose.")
+      .waitFor();
+    await conflictDialog().getByRole("button", { name: "Keep mine (save on top)" }).click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect(stored(blog.id)).resolves.toMatchObject({
+      title: "Their title",
+      bodyMarkdown: BODY.replace("First paragraph.", "My first paragraph."),
+    });
+  });
+
+  it("a new blog's text is offered on the next “New blog”, and forgotten once it is created", async () => {
+    await page.goto(s.url(`/w/${s.ws}/blogs/new`));
+    await page.getByLabel("Title").fill("Kept before it existed");
+    await expect.poll(() => keptCopy(null)).toContain("Kept before it existed");
+    await reloadLeaving();
+    await restoreDialog().getByRole("button", { name: "Restore" }).click();
+    await expect(page.getByLabel("Title").inputValue()).resolves.toBe("Kept before it existed");
+    await button("Save draft").click();
+    await page.getByRole("heading", { name: "Edit blog" }).waitFor();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect.poll(() => keptCopy(null)).toBeNull();
+  });
+
+  it("“Leave without saving” forgets the kept text", async () => {
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await page.getByLabel("Excerpt").fill("Left behind");
+    await expect.poll(() => keptCopy(blog.id)).toContain("Left behind");
+    await page.getByRole("link", { name: "← All blogs" }).click();
+    await page.getByRole("button", { name: "Leave without saving" }).click();
+    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    await expect(keptCopy(blog.id)).resolves.toBeNull();
+  });
+});
+
 describe("screens", () => {
   it("the conflict dialog and the leave question pass axe at both widths", async () => {
     const blog = await makeBlog();
@@ -331,5 +452,11 @@ describe("screens", () => {
     await page.getByRole("dialog", { name: "Leave without saving?" }).waitFor();
     await s.checkScreen("leave-dialog");
     await page.getByRole("button", { name: "Stay" }).click();
+    await expect.poll(() => page.evaluate(() => localStorage.length)).toBeGreaterThan(0);
+    page.once("dialog", (question) => void question.accept());
+    await page.reload();
+    await page.getByRole("dialog", { name: "Restore unsaved changes?" }).waitFor();
+    await s.checkScreen("restore-dialog");
+    await page.getByRole("button", { name: "Discard them" }).click();
   });
 });

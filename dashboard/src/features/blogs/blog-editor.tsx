@@ -22,21 +22,26 @@ import { ConflictDialog } from "./conflict-dialog.js";
 import { useEditedBlog } from "./edited-blog.js";
 import { type Action, EditorBar } from "./editor-actions.js";
 import { useConflict } from "./editor-conflict.js";
-import { EditorDialogs, type EditorQuestion } from "./editor-dialogs.js";
+import { EditorDialogs, type EditorQuestion, RestoreDialog } from "./editor-dialogs.js";
+import type { LocalCopy } from "./local-copy.js";
 
 interface EditorProps {
   workspace: Workspace;
   /** null: a new blog, created on its first save. */
   blogId: string | null;
-  /** A new blog's author, until changed: the signed-in user. */
-  defaultAuthor: string;
+  /** The signed-in user: a new blog's author until changed, and whose kept text is offered. */
+  user: { id: string; name: string };
 }
 
-export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
+export function BlogEditor({ workspace, blogId, user }: EditorProps) {
   const workspaceId = workspace.id;
-  const edited = useEditedBlog(workspaceId, blogId, defaultAuthor, (proceed) =>
-    setDialog({ kind: "leave", proceed }),
-  );
+  const edited = useEditedBlog({
+    workspaceId,
+    blogId,
+    userId: user.id,
+    defaultAuthor: user.name,
+    onLeave: (proceed) => setDialog({ kind: "leave", proceed }),
+  });
   const { blog, setBlog, draft, setDraft, latestDraft, dirty } = edited;
   const [errors, setErrors] = useState<BlogErrors>({});
   /** The action that failed in a way worth retrying unchanged; null otherwise. */
@@ -179,6 +184,18 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
       navigate(hrefOf({ name: "blogs", ws: workspaceId, status: null }), { force: true });
     });
 
+  /**
+   * Brings back text kept in this browser: into the form when it was typed on the version shown
+   * (or for a new blog); onto a newer version, through the conflict dialog.
+   */
+  const restore = ({ draft: kept, base }: LocalCopy) => {
+    edited.answerOffer(true);
+    setDraft(kept);
+    if (blog !== null && base !== null && base.version !== blog.version) {
+      conflicts.meet(base, blog, "restore", kept);
+    }
+  };
+
   const onSubmit = (event: Event) => {
     event.preventDefault();
     perform("save"); // Save is the form's only submit button: Enter in a field saves too
@@ -233,6 +250,7 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
         onConfirm={async (q) => {
           if (q.kind === "leave") {
             setDialog(null);
+            edited.discardLocalCopy();
             q.proceed();
           } else if (q.kind === "release") await release(q.blog);
           else if (q.kind === "unrelease") await unrelease(q.blog);
@@ -240,6 +258,13 @@ export function BlogEditor({ workspace, blogId, defaultAuthor }: EditorProps) {
         }}
         onClose={() => setDialog(null)}
       />
+      {edited.offer && (
+        <RestoreDialog
+          keptAt={edited.offer.keptAt}
+          onRestore={() => edited.offer && restore(edited.offer)}
+          onDiscard={() => edited.answerOffer(false)}
+        />
+      )}
       {conflicts.open && (
         <ConflictDialog
           conflict={conflicts.open.conflict}

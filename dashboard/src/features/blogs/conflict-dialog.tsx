@@ -12,14 +12,18 @@ import {
 } from "./conflict.js";
 import "./conflict.css";
 
-/** What the writer was doing when the blog turned out to have changed. */
-export type RefusedAction = "save" | "release" | "unrelease" | "remove";
+/**
+ * What the writer was doing when the blog turned out to have changed ("restore": bringing back
+ * text kept in this browser, typed on an earlier version).
+ */
+export type RefusedAction = "save" | "release" | "unrelease" | "remove" | "restore";
 
 const REFUSED: Record<RefusedAction, string> = {
   save: "Your changes were not saved",
   release: "It was not released",
   unrelease: "It was not unreleased",
   remove: "It was not removed",
+  restore: "Your restored changes were typed on the version before it and are not saved",
 };
 
 interface ConflictDialogProps {

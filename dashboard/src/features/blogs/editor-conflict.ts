@@ -43,7 +43,7 @@ export function useConflict(parts: EditorParts) {
     parts.setDraft(draftOf(theirs));
     const what = refused === "remove" ? "removed" : `${refused}d`;
     parts.setNotice(
-      refused === "save"
+      refused === "save" || refused === "restore"
         ? "Someone else had saved the same changes: nothing more to save."
         : `Not ${what}: someone else changed this blog after you opened it. Their version is shown now; check it and try again.`,
     );

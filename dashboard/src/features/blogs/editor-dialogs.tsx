@@ -3,6 +3,7 @@ import { ConfirmDialog } from "../../components/confirm.js";
 import { Modal } from "../../components/modal.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit } from "../../hooks.js";
+import { exactTime, timeAgo } from "../../time.js";
 
 /** Where consumers read a blog (openapi.yaml: `GET /blogs/{blogId}` and `/blogs/by-slug/{slug}`). */
 export const consumerUrls = (blog: Pick<AdminBlog, "id" | "slug">, origin = location.origin) => ({
@@ -166,5 +167,42 @@ function LeaveDialog(props: { onLeave: () => Promise<void>; onClose: () => void 
     >
       <p>Your changes to this blog are not saved. Stay to save them, or leave and lose them.</p>
     </ConfirmDialog>
+  );
+}
+
+/**
+ * "Restore unsaved changes?" — text of this blog typed in this browser and never saved (a crash,
+ * a reload, an ended session) is offered back on opening it. Only its buttons answer: Escape
+ * would leave the text neither restored nor discarded.
+ */
+export function RestoreDialog(props: {
+  keptAt: string;
+  onRestore: () => void;
+  onDiscard: () => void;
+}) {
+  return (
+    <Modal
+      title="Restore unsaved changes?"
+      onClose={() => {}}
+      dismissible={false}
+      description={
+        <p>
+          Changes to this blog were typed in this browser{" "}
+          <time dateTime={props.keptAt} title={exactTime(props.keptAt)}>
+            {timeAgo(props.keptAt)}
+          </time>{" "}
+          and never saved.
+        </p>
+      }
+    >
+      <div class="modal-actions">
+        <button type="button" class="button" onClick={props.onDiscard}>
+          Discard them
+        </button>
+        <button type="button" class="button primary" onClick={props.onRestore} autofocus>
+          Restore
+        </button>
+      </div>
+    </Modal>
   );
 }

@@ -1,0 +1,137 @@
+import { useEffect, useRef } from "preact/hooks";
+import type { AdminBlog } from "../../api.js";
+import { type Draft, EMPTY_DRAFT } from "./blog-draft.js";
+
+// The editor's unsaved text, kept in this browser's storage while it is typed, so a crash, a
+// reload or an ended session does not lose it: the editor offers it back when the blog is
+// opened again. One copy per signed-in user, workspace and blog (a new blog's under "new"); it
+// is removed once the text is saved, or when the writer discards it or leaves without saving.
+
+/** What is kept: the form as typed, and the blog as it was when the typing began. */
+export interface LocalCopy {
+  draft: Draft;
+  /** The blog the text was typed on (its body's HTML left out); null for a new blog. */
+  base: AdminBlog | null;
+  /** When it was last written (ISO 8601). */
+  keptAt: string;
+}
+
+export const localCopyKey = (userId: string, workspaceId: string, blogId: string | null) =>
+  `pressroom:draft:v1:${userId}:${workspaceId}:${blogId ?? "new"}`;
+
+const isDraft = (value: unknown): value is Draft =>
+  typeof value === "object" &&
+  value !== null &&
+  Object.keys(EMPTY_DRAFT).every(
+    (field) => typeof (value as Record<string, unknown>)[field] === "string",
+  );
+
+/** The copy kept under `key`, if any is there and readable (storage off or full: none). */
+export function readLocalCopy(key: string): LocalCopy | null {
+  try {
+    const raw = localStorage.getItem(key);
+    if (raw === null) return null;
+    const copy: unknown = JSON.parse(raw);
+    if (typeof copy !== "object" || copy === null) return null;
+    const { draft, base, keptAt } = copy as Record<string, unknown>;
+    if (!isDraft(draft) || typeof keptAt !== "string") return null;
+    const blog = typeof base === "object" && base !== null && "version" in base ? base : null;
+    return { draft, base: blog as AdminBlog | null, keptAt };
+  } catch {
+    return null;
+  }
+}
+
+export function forgetLocalCopy(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage refused (disabled, private mode): there is nothing to forget.
+  }
+}
+
+function writeLocalCopy(key: string, copy: LocalCopy): void {
+  try {
+    localStorage.setItem(key, JSON.stringify(copy));
+  } catch {
+    // Full or refused: the text is still in the form, and the browser asks before a reload.
+  }
+}
+
+/** Typing is written this long after it pauses (and at once when the page goes away). */
+const WRITE_AFTER_MS = 400;
+
+/** Where the editor's copy lives: whose it is, and of which blog (null: a new one). */
+export interface CopyPlace {
+  userId: string;
+  workspaceId: string;
+  blogId: string | null;
+}
+
+/**
+ * Keeps `draft` while `dirty` (typed on `base`), and forgets it once not dirty — unless
+ * `holding`: a copy found on opening that the writer has not answered yet stays as it is. A new
+ * blog's copy moves to the blog's own place once it is created. `discard()` forgets it for good
+ * (the writer chose to leave without saving).
+ */
+export function useLocalCopy(
+  place: CopyPlace,
+  base: AdminBlog | null,
+  draft: Draft,
+  dirty: boolean,
+  holding: boolean,
+): { discard: () => void } {
+  const key = localCopyKey(place.userId, place.workspaceId, place.blogId);
+  const keyRef = useRef(key);
+  keyRef.current = key;
+  const pending = useRef<LocalCopy | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const discarded = useRef(false);
+  const wasNew = useRef(place.blogId === null);
+
+  const flush = () => {
+    if (timer.current !== null) clearTimeout(timer.current);
+    timer.current = null;
+    if (pending.current !== null && !discarded.current) {
+      writeLocalCopy(keyRef.current, pending.current);
+    }
+    pending.current = null;
+  };
+
+  useEffect(() => {
+    if (wasNew.current && place.blogId !== null) {
+      forgetLocalCopy(localCopyKey(place.userId, place.workspaceId, null));
+    }
+    wasNew.current = place.blogId === null;
+    if (holding) return;
+    if (!dirty) {
+      pending.current = null;
+      if (timer.current !== null) clearTimeout(timer.current);
+      timer.current = null;
+      forgetLocalCopy(key);
+      return;
+    }
+    discarded.current = false;
+    const kept = base === null ? null : { ...base, bodyHtml: "" };
+    pending.current = { draft, base: kept, keptAt: new Date().toISOString() };
+    if (timer.current === null) timer.current = setTimeout(flush, WRITE_AFTER_MS);
+  }, [key, draft, dirty, holding]);
+
+  // Written at once when the tab is closed or reloaded, and when the editor goes (an ended
+  // session, another workspace): a text being typed is never only in a timer.
+  useEffect(() => {
+    addEventListener("pagehide", flush);
+    return () => {
+      removeEventListener("pagehide", flush);
+      flush();
+    };
+  }, []);
+
+  return {
+    discard: () => {
+      discarded.current = true;
+      pending.current = null;
+      forgetLocalCopy(keyRef.current);
+    },
+  };
+}
