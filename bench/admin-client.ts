@@ -8,16 +8,32 @@ export interface Answer<T> {
   readonly ms: number;
 }
 
-export type AdminCall = <T>(method: string, path: string, body?: unknown) => Promise<Answer<T>>;
+export type AdminCall = <T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Readonly<Record<string, string>>,
+) => Promise<Answer<T>>;
+
+/**
+ * `If-Match: *`, which every blog write (edit, release, unrelease, remove) must send (admin.yaml,
+ * "Conditional writes"): the write applies to whichever version is current. Older builds ignore it.
+ */
+export const ANY_VERSION: Readonly<Record<string, string>> = { "if-match": "*" };
 
 /** Admin API calls as the dashboard makes them; the session cookie set by the server is kept. */
 export function adminClient(base: string): AdminCall {
   let cookie = "";
-  return async <T>(method: string, p: string, body?: unknown): Promise<Answer<T>> => {
+  return async <T>(
+    method: string,
+    p: string,
+    body?: unknown,
+    headers: Readonly<Record<string, string>> = {},
+  ): Promise<Answer<T>> => {
     const started = performance.now();
     const res = await fetch(`${base}/api/admin${p}`, {
       method,
-      headers: { "content-type": "application/json", origin: base, cookie },
+      headers: { "content-type": "application/json", origin: base, cookie, ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const set = res.headers.get("set-cookie");

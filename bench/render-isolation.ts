@@ -17,7 +17,7 @@
  * used, so the same script measures older builds too.
  */
 import { PATHOLOGICAL } from "../test/support/pathological-markdown.js";
-import { type AdminCall, adminClient, ok, percentile } from "./admin-client.js";
+import { type AdminCall, ANY_VERSION, adminClient, ok, percentile } from "./admin-client.js";
 import { startHttpServerChild } from "./http-server-child.js";
 import { optionsOrExit } from "./options.js";
 
@@ -54,8 +54,13 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 /** Admin calls that must succeed — but a save: its 422s and 503s are what is measured. */
 const strict =
   (admin: AdminCall): AdminCall =>
-  async <T>(method: string, p: string, body?: unknown) => {
-    const answer = await admin<T>(method, p, body);
+  async <T>(
+    method: string,
+    p: string,
+    body?: unknown,
+    headers?: Readonly<Record<string, string>>,
+  ) => {
+    const answer = await admin<T>(method, p, body, headers);
     if (method === "POST" && p.endsWith("/blogs")) return answer;
     return { ...answer, body: ok(`${method} ${p}`, answer) };
   };
@@ -137,7 +142,7 @@ async function main() {
         bodyMarkdown: "Some *text*.\n\n".repeat(50),
       })
     ).body.id;
-    await admin("POST", `/workspaces/${readers}/blogs/${blog}/release`);
+    await admin("POST", `/workspaces/${readers}/blogs/${blog}/release`, undefined, ANY_VERSION);
     const url = `${base}/api/consumer/blogs/${blog}`;
 
     log(`warm-up, then ${seconds} s alone and ${seconds} s beside saves of ${WORST}…`);

@@ -23,6 +23,7 @@ import path from "node:path";
 import { MongoClient } from "mongodb";
 import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";
 import { createStores } from "../server/src/stores.js";
+import { ANY_VERSION } from "./admin-client.js";
 import type { Child } from "./measure.js";
 import { optionsOrExit } from "./options.js";
 import { compile, startServer } from "./servers.js";
@@ -55,13 +56,19 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 /** The admin API as the dashboard calls it: a session cookie, and Origin on writes. */
 function adminApi(base: string) {
   let cookie = "";
-  return async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+  return async <T>(
+    method: string,
+    route: string,
+    body?: unknown,
+    headers: Readonly<Record<string, string>> = {},
+  ): Promise<T> => {
     const res = await fetch(`${base}/api/admin${route}`, {
       method,
       headers: {
         origin: base,
         ...(cookie === "" ? {} : { cookie }),
         ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -148,7 +155,7 @@ async function main() {
     const release = async (ws: string, ids: readonly string[], into: number[]) => {
       for (const id of ids) {
         const started = performance.now();
-        await call("POST", `/workspaces/${ws}/blogs/${id}/release`);
+        await call("POST", `/workspaces/${ws}/blogs/${id}/release`, undefined, ANY_VERSION);
         into.push(performance.now() - started);
       }
     };

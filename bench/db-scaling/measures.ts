@@ -4,6 +4,7 @@
  * figures a variant (stock or patched FerretDB) collects per kind.
  */
 import { listCursor } from "../../server/src/blogs/cursor.js";
+import { ANY_VERSION } from "../admin-client.js";
 import { markdown2k, prng, type ScalingSeed } from "../scaling-seed.js";
 import { COMMON_TAG, RARE_TAG } from "../seed.js";
 import type { Client, Reply } from "./http-client.js";
@@ -246,7 +247,7 @@ export async function adminStep(api: Client, base: string, seed: ScalingSeed): P
     const created = expect(await api.call("POST", blogs, headers, body), 201, "create");
     const { id } = JSON.parse(created.body) as { id: string };
     const released = expect(
-      await api.call("POST", `${blogs}/${id}/release`, headers),
+      await api.call("POST", `${blogs}/${id}/release`, { ...headers, ...ANY_VERSION }),
       200,
       "release",
     );

@@ -7,6 +7,7 @@
  */
 import { gzipSync } from "node:zlib";
 import { PATHOLOGICAL } from "../../test/support/pathological-markdown.js";
+import { ANY_VERSION } from "../admin-client.js";
 import type { TenantB } from "./tenants.js";
 
 export interface Abuse {
@@ -110,9 +111,10 @@ export const tenantBWebhooks: Abuse = {
       1,
       async () => {
         const blog = blogs[m++ % blogs.length];
-        const off = await admin("POST", `/workspaces/${workspace}/blogs/${blog}/unrelease`);
+        const path = `/workspaces/${workspace}/blogs/${blog}`;
+        const off = await admin("POST", `${path}/unrelease`, undefined, ANY_VERSION);
         if (off.status !== 200) return off.status;
-        return (await admin("POST", `/workspaces/${workspace}/blogs/${blog}/release`)).status;
+        return (await admin("POST", `${path}/release`, undefined, ANY_VERSION)).status;
       },
       "unrelease + release",
       1000,

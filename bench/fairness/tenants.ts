@@ -4,7 +4,7 @@
  * webhook endpoint that answers at once), and tenant B, the abuser (its own account, its own
  * workspace, endpoints that never answer).
  */
-import { type AdminCall, adminClient, ok } from "../admin-client.js";
+import { type AdminCall, ANY_VERSION, adminClient, ok } from "../admin-client.js";
 import { type Receiver, startSilentEndpoint } from "./http.js";
 
 /** Tenant B as its abusers need it: where it works, and how it signs in. */
@@ -50,7 +50,15 @@ export async function releasedBlog(admin: AdminCall, workspace: string, title: s
       bodyMarkdown: BODY,
     }),
   );
-  ok("release", await admin("POST", `/workspaces/${workspace}/blogs/${blog.id}/release`));
+  ok(
+    "release",
+    await admin(
+      "POST",
+      `/workspaces/${workspace}/blogs/${blog.id}/release`,
+      undefined,
+      ANY_VERSION,
+    ),
+  );
   return blog.id;
 }
 

@@ -1686,6 +1686,19 @@ export interface components {
             };
         };
         /**
+         * @description The write sent no `If-Match` (RFC 6585): every write of a blog names the version it was
+         *     made on, so that nobody overwrites a change they have not seen. Read the blog and send its
+         *     `ETag`, or `If-Match: *` to write whichever version is current.
+         */
+        PreconditionRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description The request body is larger than this operation accepts, as sent: a blog's create, update
          *     and preview take up to 3 MB, every other operation 16 KB (the server's
          *     `BLOG_BODY_LIMIT_BYTES` and `ADMIN_BODY_LIMIT_BYTES`, by default). The message names the
@@ -1953,8 +1966,8 @@ export interface components {
          * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
          *     ETags, or `*` for any current version). When the blog's current version is not among
          *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
-         *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
-         *     current version, whichever it is.
+         *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+         *     refused with `428`, after the session and membership checks.
          */
         IfMatch: string;
     };
@@ -3304,15 +3317,15 @@ export interface operations {
     removeBlog: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
                  * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
                  *     ETags, or `*` for any current version). When the blog's current version is not among
                  *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
-                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
-                 *     current version, whichever it is.
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+                 *     refused with `428`, after the session and membership checks.
                  */
-                "If-Match"?: components["parameters"]["IfMatch"];
+                "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description The workspace's ID. */
@@ -3337,21 +3350,22 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConcurrentChange"];
             412: components["responses"]["StaleVersion"];
+            428: components["responses"]["PreconditionRequired"];
             500: components["responses"]["InternalError"];
         };
     };
     updateBlog: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
                  * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
                  *     ETags, or `*` for any current version). When the blog's current version is not among
                  *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
-                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
-                 *     current version, whichever it is.
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+                 *     refused with `428`, after the session and membership checks.
                  */
-                "If-Match"?: components["parameters"]["IfMatch"];
+                "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description The workspace's ID. */
@@ -3386,6 +3400,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Busy"];
         };
@@ -3393,15 +3408,15 @@ export interface operations {
     releaseBlog: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
                  * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
                  *     ETags, or `*` for any current version). When the blog's current version is not among
                  *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
-                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
-                 *     current version, whichever it is.
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+                 *     refused with `428`, after the session and membership checks.
                  */
-                "If-Match"?: components["parameters"]["IfMatch"];
+                "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description The workspace's ID. */
@@ -3420,21 +3435,22 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConcurrentChange"];
             412: components["responses"]["StaleVersion"];
+            428: components["responses"]["PreconditionRequired"];
             500: components["responses"]["InternalError"];
         };
     };
     unreleaseBlog: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
                  * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
                  *     ETags, or `*` for any current version). When the blog's current version is not among
                  *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
-                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Absent: the write applies to the
-                 *     current version, whichever it is.
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+                 *     refused with `428`, after the session and membership checks.
                  */
-                "If-Match"?: components["parameters"]["IfMatch"];
+                "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
                 /** @description The workspace's ID. */
@@ -3453,6 +3469,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConcurrentChange"];
             412: components["responses"]["StaleVersion"];
+            428: components["responses"]["PreconditionRequired"];
             500: components["responses"]["InternalError"];
         };
     };

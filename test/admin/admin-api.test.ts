@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { hashKey } from "../../server/src/keys/key-format.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { get, stores } from "../support/fixtures.js";
 import { fill } from "../support/pathological-markdown.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -245,15 +245,21 @@ describe("blogs in the dashboard, and what consumers see", () => {
     const id = created.body.id;
     expect((await read(id)).status).toBe(404);
 
-    const released = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs/${id}/release`);
+    const released = await owner.post<AdminBlog>(
+      `/workspaces/${ws}/blogs/${id}/release`,
+      undefined,
+      ANY_VERSION,
+    );
     expect(released.body.status).toBe("released");
     const first = await read(id);
     expect(first.status).toBe(200);
     expect((first.body as { bodyHtml: string }).bodyHtml).toBe("<p>We <em>launched</em>.</p>");
 
-    const edited = await owner.patch<AdminBlog>(`/workspaces/${ws}/blogs/${id}`, {
-      bodyMarkdown: "We **launched**.",
-    });
+    const edited = await owner.patch<AdminBlog>(
+      `/workspaces/${ws}/blogs/${id}`,
+      { bodyMarkdown: "We **launched**." },
+      ANY_VERSION,
+    );
     expect(edited.status).toBe(200);
     expect(edited.body.updatedAt > created.body.updatedAt).toBe(true);
     const second = await read(id);
@@ -262,11 +268,11 @@ describe("blogs in the dashboard, and what consumers see", () => {
     );
     expect(second.headers.get("etag")).not.toBe(first.headers.get("etag"));
 
-    await owner.post(`/workspaces/${ws}/blogs/${id}/unrelease`);
+    await owner.post(`/workspaces/${ws}/blogs/${id}/unrelease`, undefined, ANY_VERSION);
     expect((await read(id)).status).toBe(404);
-    await owner.post(`/workspaces/${ws}/blogs/${id}/release`);
+    await owner.post(`/workspaces/${ws}/blogs/${id}/release`, undefined, ANY_VERSION);
     expect((await read(id)).status).toBe(200);
-    expect((await owner.delete(`/workspaces/${ws}/blogs/${id}`)).status).toBe(204);
+    expect((await owner.delete(`/workspaces/${ws}/blogs/${id}`, ANY_VERSION)).status).toBe(204);
     expect((await read(id)).status).toBe(404);
     expect((await owner.get(`/workspaces/${ws}/blogs/${id}`)).status).toBe(404);
   });
@@ -274,7 +280,8 @@ describe("blogs in the dashboard, and what consumers see", () => {
   it("lists with a status filter and pagination", async () => {
     for (let i = 0; i < 5; i++) {
       const b = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, { title: `Paged ${i}` });
-      if (i % 2 === 0) await owner.post(`/workspaces/${ws}/blogs/${b.body.id}/release`);
+      if (i % 2 === 0)
+        await owner.post(`/workspaces/${ws}/blogs/${b.body.id}/release`, undefined, ANY_VERSION);
     }
     const seen: AdminBlog[] = [];
     let cursor: string | null = null;
@@ -305,12 +312,12 @@ describe("blogs in the dashboard, and what consumers see", () => {
     });
     expect(created.body.excerpt).toBe("Hand-written.");
     const path = `/workspaces/${ws}/blogs/${created.body.id}`;
-    expect((await owner.patch<AdminBlog>(path, { title: "Renamed" })).body.excerpt).toBe(
-      "Hand-written.",
-    );
+    expect(
+      (await owner.patch<AdminBlog>(path, { title: "Renamed" }, ANY_VERSION)).body.excerpt,
+    ).toBe("Hand-written.");
     for (const blank of ["", "   "]) {
-      await owner.patch(path, { excerpt: "Again by hand." });
-      const cleared = await owner.patch<AdminBlog>(path, { excerpt: blank });
+      await owner.patch(path, { excerpt: "Again by hand." }, ANY_VERSION);
+      const cleared = await owner.patch<AdminBlog>(path, { excerpt: blank }, ANY_VERSION);
       expect(cleared.body.excerpt).toBe("The first paragraph.");
       expect((await owner.get<AdminBlog>(path)).body.excerpt).toBe("The first paragraph.");
     }

@@ -16,7 +16,7 @@ import { MIGRATIONS } from "../../server/src/migrations.js";
 import { loadConfig } from "../../server/src/platform/config.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { openDatabase } from "../../server/src/platform/db/database.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -52,6 +52,8 @@ const write = async (
   if (!release) return created.body;
   const released = await owner.post<AdminBlog>(
     `/workspaces/${ws}/blogs/${created.body.id}/release`,
+    undefined,
+    ANY_VERSION,
   );
   expect(released.status).toBe(200);
   return released.body;
@@ -122,7 +124,9 @@ describe("search by title, slug and tag words (q)", () => {
     await write(other, { title: "Release elsewhere" });
     const gone = await write(ws, { title: "Release removed" });
     expect(await titlesFor(ws, "q=release")).toContain("Release removed");
-    expect((await owner.delete(`/workspaces/${ws}/blogs/${gone.id}`)).status).toBe(204);
+    expect((await owner.delete(`/workspaces/${ws}/blogs/${gone.id}`, ANY_VERSION)).status).toBe(
+      204,
+    );
     expect(await titlesFor(ws, "q=release")).toEqual(["Release notes for June", "Weekly digest"]);
     expect(await titlesFor(other, "q=release")).toEqual(["Release elsewhere"]);
   });
@@ -130,17 +134,17 @@ describe("search by title, slug and tag words (q)", () => {
   it("an edit of title, slug or tags is found at once by its new words, not its old", async () => {
     const blog = await write(ws, { title: "Draft zebra" });
     expect(await titlesFor(ws, "q=zeb")).toEqual(["Draft zebra"]);
-    const edited = await owner.patch<AdminBlog>(`/workspaces/${ws}/blogs/${blog.id}`, {
-      title: "Draft okapi",
-      slug: "draft-okapi",
-      tags: ["savanna"],
-    });
+    const edited = await owner.patch<AdminBlog>(
+      `/workspaces/${ws}/blogs/${blog.id}`,
+      { title: "Draft okapi", slug: "draft-okapi", tags: ["savanna"] },
+      ANY_VERSION,
+    );
     expect(edited.status).toBe(200);
     expect(await titlesFor(ws, "q=zeb")).toEqual([]);
     expect(await titlesFor(ws, "q=okap%20sav")).toEqual(["Draft okapi"]);
     expect(Object.keys(edited.body)).not.toContain("searchTerms");
     expect(Object.keys(edited.body)).not.toContain("titleKey");
-    await owner.delete(`/workspaces/${ws}/blogs/${blog.id}`);
+    await owner.delete(`/workspaces/${ws}/blogs/${blog.id}`, ANY_VERSION);
   });
 });
 
@@ -183,7 +187,11 @@ describe("sorts (sort), page after page with the cursor", () => {
     // Edited out of creation order: "updated" differs from "newest".
     const first = blogs[0]?.id ?? "";
     blogs[0] = (
-      await owner.patch<AdminBlog>(`/workspaces/${ws}/blogs/${first}`, { excerpt: "x" })
+      await owner.patch<AdminBlog>(
+        `/workspaces/${ws}/blogs/${first}`,
+        { excerpt: "x" },
+        ANY_VERSION,
+      )
     ).body;
   });
 
@@ -259,7 +267,7 @@ describe("counts per status filter (countAdminBlogs)", () => {
     await write(ws, { title: "Count alpha two" });
     await write(ws, { title: "Other" });
     const gone = await write(ws, { title: "Count alpha gone" });
-    await owner.delete(`/workspaces/${ws}/blogs/${gone.id}`);
+    await owner.delete(`/workspaces/${ws}/blogs/${gone.id}`, ANY_VERSION);
     await write(await newWorkspace(), { title: "Count alpha abroad" });
     const counts = async (query: string) =>
       (await owner.get<Counts>(`/workspaces/${ws}/blog-counts${query}`)).body;

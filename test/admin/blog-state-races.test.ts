@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -48,18 +48,19 @@ const TARGETS = [
 let target: { url: string; admin: AdminClient };
 let propertyBlogs = 0;
 
+/** One write, applying to whichever version is current (`If-Match: *`): racers, not stale editors. */
 const fire = (blogId: string, op: Op, i: number) => {
   const admin = target.admin;
   const path = `/workspaces/${ws}/blogs/${blogId}`;
   switch (op) {
     case "release":
-      return admin.post<AdminBlog>(`${path}/release`);
+      return admin.post<AdminBlog>(`${path}/release`, undefined, ANY_VERSION);
     case "unrelease":
-      return admin.post<AdminBlog>(`${path}/unrelease`);
+      return admin.post<AdminBlog>(`${path}/unrelease`, undefined, ANY_VERSION);
     case "remove":
-      return admin.delete(path);
+      return admin.delete(path, ANY_VERSION);
     case "update":
-      return admin.patch<AdminBlog>(path, { title: `Edit ${i}` });
+      return admin.patch<AdminBlog>(path, { title: `Edit ${i}` }, ANY_VERSION);
   }
 };
 

@@ -1,8 +1,9 @@
-// Conditional writes of a blog (admin.yaml, "Conditional writes", `IfMatch`, `StaleVersion`):
-// every read and write of a blog names its version (`version`, and in quotes the `ETag`); a write
-// that sends it back in `If-Match` applies to that version only, and otherwise changes nothing
-// and answers 412 with the blog as it is now. Run at one server process and at
-// `pressroom start --workers 2` on the same database, where racing writers reach two processes.
+// Conditional writes of a blog (admin.yaml, "Conditional writes", `IfMatch`, `StaleVersion`,
+// `PreconditionRequired`): every read and write of a blog names its version (`version`, and in
+// quotes the `ETag`); every write must send one back in `If-Match` (428 otherwise), applies to
+// that version only, and otherwise changes nothing and answers 412 with the blog as it is now.
+// Run at one server process and at `pressroom start --workers 2` on the same database, where
+// racing writers reach two processes.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { AdminClient, type AdminResponse, OWNER } from "../support/admin-client.js";
@@ -34,14 +35,14 @@ const tagOf = (blog: AdminBlog) => `"${blog.version}"`;
 
 type Write = "edit" | "release" | "unrelease" | "remove";
 
-/** One write of the blog, conditional when `condition` is given. */
+/** One write of the blog, on the version `condition` names (default: any; null: no If-Match). */
 function write(
   client: AdminClient,
   id: string,
   op: Write,
-  condition?: string,
+  condition: string | null = "*",
 ): Promise<AdminResponse<AdminBlog | StaleBlog>> {
-  const headers = condition === undefined ? {} : ifMatch(condition);
+  const headers = condition === null ? {} : ifMatch(condition);
   switch (op) {
     case "edit":
       return client.call("PATCH", blogPath(id), { title: `Edit ${++titles}` }, headers);
@@ -62,7 +63,9 @@ async function newBlog(released = false): Promise<AdminBlog> {
   });
   expect(created.status).toBe(201);
   if (!released) return created.body;
-  const done = await admin.post<AdminBlog>(`${blogPath(created.body.id)}/release`);
+  const done = await admin.post<AdminBlog>(`${blogPath(created.body.id)}/release`, undefined, {
+    "if-match": tagOf(created.body),
+  });
   expect(done.status).toBe(200);
   return done.body;
 }
@@ -169,6 +172,30 @@ describe("a write that names a version", () => {
     }
     expect(await stored(blog.id)).toEqual(now);
   });
+
+  it.each(["edit", "release", "unrelease", "remove"] as const)(
+    "%s without If-Match is refused with 428 and changes nothing, but only once the writer is known to be a member",
+    async (op) => {
+      const blog = await newBlog(op === "unrelease" || op === "remove");
+      const refused = await write(admin, blog.id, op, null);
+      expect(refused.status).toBe(428);
+      expect(refused.body).toEqual({
+        message:
+          "This write needs If-Match: the ETag of the version it was made on (or * for whichever is current).",
+      });
+      expect(await stored(blog.id)).toEqual(blog);
+      // A stranger learns nothing from it: no session is a 401, another workspace a 404.
+      const stranger = new AdminClient(server.url);
+      expect((await write(stranger, blog.id, op, null)).status).toBe(401);
+      const path = `/workspaces/ws_none/blogs/${blog.id}`;
+      const elsewhere = await (op === "edit"
+        ? admin.call("PATCH", path, { title: "Elsewhere" })
+        : op === "remove"
+          ? admin.call("DELETE", path)
+          : admin.call("POST", `${path}/${op}`));
+      expect(elsewhere.status).toBe(404);
+    },
+  );
 
   it("a removed blog answers 404 to any write, whatever version it names", async () => {
     const blog = await newBlog();

@@ -3,7 +3,7 @@
 // Markdown is rendered in worker threads with a time limit (server/src/blogs/render-pool.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
 import { fill, PATHOLOGICAL } from "../support/pathological-markdown.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -66,9 +66,11 @@ describe("rendering: bounded time for every body the spec accepts", () => {
       bodyMarkdown: "Fine *body*.",
     });
     expect(created.status).toBe(201);
-    const patched = await admin.patch(`/workspaces/${ws}/blogs/${created.body.id}`, {
-      bodyMarkdown: fill("_a"),
-    });
+    const patched = await admin.patch(
+      `/workspaces/${ws}/blogs/${created.body.id}`,
+      { bodyMarkdown: fill("_a") },
+      ANY_VERSION,
+    );
     expect(patched.status).toBe(422);
     expect(patched.body).toEqual({
       message: `bodyMarkdown could not be rendered within ${TIMEOUT_MS} ms. Nothing was saved.`,

@@ -6,7 +6,7 @@ import { parse } from "yaml";
 import type { components } from "../../openapi/generated/admin.js";
 import { normaliseStoredTags } from "../../server/src/blogs/tag-migration.js";
 import { collections } from "../../server/src/platform/db/collections.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -117,9 +117,11 @@ describe("the admin API stores tags in normal form (admin.yaml, BlogInput.tags)"
     });
     expect(created.status).toBe(201);
     expect(created.body.tags).toEqual(["release-notes", "c++", "news"]);
-    const updated = await owner.patch<AdminBlog>(`/workspaces/${ws}/blogs/${created.body.id}`, {
-      tags: ["Node.JS", "cafe\u0301", "café"],
-    });
+    const updated = await owner.patch<AdminBlog>(
+      `/workspaces/${ws}/blogs/${created.body.id}`,
+      { tags: ["Node.JS", "cafe\u0301", "café"] },
+      ANY_VERSION,
+    );
     expect(updated.status).toBe(200);
     expect(updated.body.tags).toEqual(["node.js", "café"]);
     const stored = await stores(t.db).blogs.get(ws, created.body.id);
@@ -139,7 +141,11 @@ describe("the admin API stores tags in normal form (admin.yaml, BlogInput.tags)"
       // Refused by the rule: too long in normal form.
       [["㍻".repeat(21)], /longer than 40 characters in normal form/],
     ] as const) {
-      const res = await owner.patch(`/workspaces/${ws}/blogs/${created.body.id}`, { tags });
+      const res = await owner.patch(
+        `/workspaces/${ws}/blogs/${created.body.id}`,
+        { tags },
+        ANY_VERSION,
+      );
       expect(res.status).toBe(400);
       expect((res.body as { message: string }).message).toMatch(message);
       const create = await owner.post(`/workspaces/${ws}/blogs`, {

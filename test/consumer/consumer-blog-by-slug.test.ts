@@ -6,7 +6,7 @@ import type { components } from "../../openapi/generated/admin.js";
 import { checkSlug } from "../../server/src/blogs/blog-rules.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { Blog, BlogList } from "../../server/src/platform/http/consumer-types.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -232,6 +232,8 @@ describe("every slug the admin API can create is accepted (openapi.yaml, Slug; a
       expect(created.status).toBe(201);
       const released = await owner.post<AdminBlog>(
         `/workspaces/${ws}/blogs/${created.body.id}/release`,
+        undefined,
+        ANY_VERSION,
       );
       expect(released.status).toBe(200);
       const res = await get(`${fresh.url}/api/consumer/blogs/by-slug/${created.body.slug}`, {

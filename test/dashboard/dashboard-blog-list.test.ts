@@ -2,6 +2,7 @@ import type { Request, Route } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { adminQueryLimits } from "../../openapi/generated/admin-limits.js";
+import { ANY_VERSION } from "../support/admin-client.js";
 import { type DashboardSession, openDashboardSession } from "../support/dashboard-session.js";
 
 // The Blogs screen (dashboard/README.md), in Chromium against the real server: counts on
@@ -29,7 +30,13 @@ beforeAll(async () => {
   for (const { released, ...blog } of seed) {
     const made = await s.owner.post<AdminBlog>(`/workspaces/${s.ws}/blogs`, blog);
     expect(made.status).toBe(201);
-    if (released) await s.owner.post(`/workspaces/${s.ws}/blogs/${made.body.id}/release`);
+    if (released) {
+      await s.owner.post(
+        `/workspaces/${s.ws}/blogs/${made.body.id}/release`,
+        undefined,
+        ANY_VERSION,
+      );
+    }
     // Distinct creation times, so "Newest" and "Oldest" have one right order.
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ANY_VERSION } from "../support/admin-client.js";
 import {
   type DashboardSession,
   openDashboardSession,
@@ -49,14 +50,18 @@ async function makeBlog(released = false): Promise<Blog> {
   });
   expect(res.status).toBe(201);
   if (!released) return res.body;
-  const moved = await s.owner.post<Blog>(`/workspaces/${s.ws}/blogs/${res.body.id}/release`);
+  const moved = await s.owner.post<Blog>(
+    `/workspaces/${s.ws}/blogs/${res.body.id}/release`,
+    undefined,
+    ANY_VERSION,
+  );
   expect(moved.status).toBe(200);
   return moved.body;
 }
 
-/** Someone else's save, through the admin API (no `If-Match`: it applies to any version). */
+/** Someone else's save, through the admin API (`If-Match: *`: it applies to any version). */
 async function theyEdit(blog: Blog, patch: Partial<Blog>): Promise<Blog> {
-  const res = await s.owner.patch<Blog>(`/workspaces/${s.ws}/blogs/${blog.id}`, patch);
+  const res = await s.owner.patch<Blog>(`/workspaces/${s.ws}/blogs/${blog.id}`, patch, ANY_VERSION);
   expect(res.status).toBe(200);
   return res.body;
 }

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../dashboard/src/api.js";
 import { checkDraft, fieldErrorOf } from "../../dashboard/src/features/blogs/blog-checks.js";
 import { EMPTY_DRAFT } from "../../dashboard/src/features/blogs/blog-draft.js";
+import { ANY_VERSION } from "../support/admin-client.js";
 import {
   type DashboardSession,
   openDashboardSession,
@@ -54,7 +55,11 @@ async function makeBlog(released: boolean, bodyMarkdown = "Some *words*."): Prom
   });
   expect(res.status).toBe(201);
   if (!released) return res.body;
-  const moved = await s.owner.post<Blog>(`/workspaces/${s.ws}/blogs/${res.body.id}/release`);
+  const moved = await s.owner.post<Blog>(
+    `/workspaces/${s.ws}/blogs/${res.body.id}/release`,
+    undefined,
+    ANY_VERSION,
+  );
   expect(moved.status).toBe(200);
   return moved.body;
 }
@@ -512,6 +517,7 @@ describe("the server's refusals, each named on its field", () => {
     const res = await s.owner.patch<{ message: string }>(
       `/workspaces/${s.ws}/blogs/${blog.id}`,
       patch,
+      ANY_VERSION,
     );
     expect(res.status).toBe(400);
     const shown = fieldErrorOf(new ApiError(res.body.message, res.status));
@@ -521,9 +527,11 @@ describe("the server's refusals, each named on its field", () => {
 
   it("a slug in use (409) is the Slug field's; other refusals name no field", async () => {
     const [one, two] = [await makeBlog(false), await makeBlog(false)];
-    const res = await s.owner.patch<{ message: string }>(`/workspaces/${s.ws}/blogs/${two.id}`, {
-      slug: one.slug,
-    });
+    const res = await s.owner.patch<{ message: string }>(
+      `/workspaces/${s.ws}/blogs/${two.id}`,
+      { slug: one.slug },
+      ANY_VERSION,
+    );
     expect(res.status).toBe(409);
     expect(fieldErrorOf(new ApiError(res.body.message, 409))?.field).toBe("slug");
     expect(fieldErrorOf(new ApiError("Blog not found.", 404))).toBeNull();

@@ -11,7 +11,7 @@ import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { isProcessAlive } from "../../server/src/platform/embedded-db/process-alive.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { CLI_PATH, type ServerProcess, startServerProcess } from "../support/cli.js";
 import { get } from "../support/fixtures.js";
 import { recordLogs } from "../support/secret-scan.js";
@@ -153,7 +153,11 @@ describe("npm start supervises the embedded database it started (README, Embedde
       });
       if (res.status !== 201) return false;
       created.push({ id: res.body.id, title });
-      const release = await admin.post<AdminBlog>(`/workspaces/${ws}/blogs/${res.body.id}/release`);
+      const release = await admin.post<AdminBlog>(
+        `/workspaces/${ws}/blogs/${res.body.id}/release`,
+        undefined,
+        ANY_VERSION,
+      );
       if (release.status !== 200) return false;
       released.push(res.body.id);
       return true;

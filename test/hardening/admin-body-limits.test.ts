@@ -9,7 +9,7 @@ import type { components } from "../../openapi/generated/admin.js";
 import { loadConfig } from "../../server/src/platform/config.js";
 import { MAX_BODY_DEPTH, nestsDeeperThan } from "../../server/src/platform/http/json-body.js";
 import { ADMIN_SPEC_PATH } from "../../server/src/platform/paths.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
 import { startHostileSenders } from "../support/hostile-senders.js";
 import { MAX_BODY } from "../support/pathological-markdown.js";
@@ -157,6 +157,7 @@ describe("each admin operation takes the body it needs (README, ADMIN_BODY_LIMIT
           "content-encoding": "gzip",
           origin: server.url,
           cookie: admin.cookie ?? "",
+          ...ANY_VERSION,
         },
         body: new Uint8Array(GZIP_BOMB),
       },

@@ -154,13 +154,27 @@ const REJECTED_WITH_413 = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428
  * "Conditional writes"): the 412 the spec describes, a pairing the schema cannot express.
  */
 const ACCEPTED_WHEN_STALE = ["2xx", "3xx", 401, 403, 404, 409, 412, 429, "5xx"];
-/** An operation whose positive_data_acceptance expects `statuses`, in every phase too. */
-const accepting = (operationId: string, statuses: (string | number)[]): TomlTable => ({
-  "include-operation-id": operationId,
-  checks: { positive_data_acceptance: { "expected-statuses": statuses } },
-  phases: { coverage: { checks: { positive_data_acceptance: { "expected-statuses": statuses } } } },
-});
-const staleVersionsAccepted = (operationId: string) => accepting(operationId, ACCEPTED_WHEN_STALE);
+/**
+ * schemathesis' default expectations of missing_required_header, plus 428: a blog write without
+ * its required `If-Match` (RFC 6585; admin.yaml, PreconditionRequired).
+ */
+const REJECTED_WITHOUT_IF_MATCH = [400, 401, 403, 406, 415, 422, 428];
+/**
+ * An operation whose positive_data_acceptance expects `statuses` (and whose other checks
+ * `more` configures), in every phase too.
+ */
+const accepting = (
+  operationId: string,
+  statuses: (string | number)[],
+  more: TomlTable = {},
+): TomlTable => {
+  const checks = { positive_data_acceptance: { "expected-statuses": statuses }, ...more };
+  return { "include-operation-id": operationId, checks, phases: { coverage: { checks } } };
+};
+const staleVersionsAccepted = (operationId: string) =>
+  accepting(operationId, ACCEPTED_WHEN_STALE, {
+    missing_required_header: { "expected-statuses": REJECTED_WITHOUT_IF_MATCH },
+  });
 // In every phase, too: a real cursor sent with a `tag` set other than its own is a 400
 // (openapi.yaml, "Tags"), a pairing the schema cannot express.
 const madeUpCursorsAccepted = (operationId: string) =>

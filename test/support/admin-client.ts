@@ -54,14 +54,33 @@ export class AdminClient {
   }
 
   get = <T = Record<string, unknown>>(path: string) => this.call<T>("GET", path);
-  post = <T = Record<string, unknown>>(path: string, body?: unknown) =>
-    this.call<T>("POST", path, body);
-  patch = <T = Record<string, unknown>>(path: string, body: unknown) =>
-    this.call<T>("PATCH", path, body);
-  delete = <T = Record<string, unknown>>(path: string) => this.call<T>("DELETE", path);
+  post = <T = Record<string, unknown>>(
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => this.call<T>("POST", path, body, headers);
+  patch = <T = Record<string, unknown>>(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ) => this.call<T>("PATCH", path, body, headers);
+  delete = <T = Record<string, unknown>>(path: string, headers?: Record<string, string>) =>
+    this.call<T>("DELETE", path, undefined, headers);
   postRaw = <T = Record<string, unknown>>(path: string, json: string) =>
     this.callRaw<T>("POST", path, json);
 }
+
+/**
+ * `If-Match: *` (admin.yaml, "Conditional writes"): a blog write that applies to whichever
+ * version is current. Every blog write must name a version; a test that is not about
+ * concurrent writers names any.
+ */
+export const ANY_VERSION: Readonly<Record<string, string>> = { "if-match": "*" };
+
+/** `If-Match` naming the version `blog` was read at: the write applies to that version only. */
+export const versionOf = (blog: { version: string }): Record<string, string> => ({
+  "if-match": `"${blog.version}"`,
+});
 
 export const OWNER = {
   name: "Olive Owner",

@@ -6,7 +6,7 @@ import type { components as AdminComponents } from "../../openapi/generated/admi
 import type { components } from "../../openapi/generated/consumer.js";
 import type { WebhookEventType } from "../../server/src/platform/db/collections.js";
 import { createStores } from "../../server/src/stores.js";
-import type { AdminClient } from "../support/admin-client.js";
+import { type AdminClient, ANY_VERSION } from "../support/admin-client.js";
 
 export type BlogEvent = components["schemas"]["BlogEvent"];
 type Workspace = AdminComponents["schemas"]["Workspace"];
@@ -30,7 +30,7 @@ export async function newWorkspace(admin: AdminClient, name: string): Promise<st
   return res.body.id;
 }
 
-/** The admin API's blog writes, one call each. */
+/** The admin API's blog writes, one call each, to whichever version is current (`If-Match: *`). */
 export function blogApi(admin: AdminClient, ws: string) {
   const base = `/workspaces/${ws}/blogs`;
   const ok = <T>(res: { status: number; body: T }): T => {
@@ -43,14 +43,16 @@ export function blogApi(admin: AdminClient, ws: string) {
       const { id } = ok(
         await admin.post<AdminBlog>(base, { title, bodyMarkdown: `About ${title}.` }),
       );
-      if (release) ok(await admin.post<AdminBlog>(`${base}/${id}/release`));
+      if (release) ok(await admin.post<AdminBlog>(`${base}/${id}/release`, undefined, ANY_VERSION));
       return id;
     },
     edit: async (id: string, title: string) =>
-      ok(await admin.patch<AdminBlog>(`${base}/${id}`, { title })),
-    release: async (id: string) => ok(await admin.post<AdminBlog>(`${base}/${id}/release`)),
-    unrelease: async (id: string) => ok(await admin.post<AdminBlog>(`${base}/${id}/unrelease`)),
-    remove: async (id: string) => ok(await admin.delete(`${base}/${id}`)),
+      ok(await admin.patch<AdminBlog>(`${base}/${id}`, { title }, ANY_VERSION)),
+    release: async (id: string) =>
+      ok(await admin.post<AdminBlog>(`${base}/${id}/release`, undefined, ANY_VERSION)),
+    unrelease: async (id: string) =>
+      ok(await admin.post<AdminBlog>(`${base}/${id}/unrelease`, undefined, ANY_VERSION)),
+    remove: async (id: string) => ok(await admin.delete(`${base}/${id}`, ANY_VERSION)),
   };
 }
 

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { collections } from "../../server/src/platform/db/collections.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -226,7 +226,9 @@ describe("security: the outbox stays inside the server", () => {
     const texts = [
       JSON.stringify((await owner.get(`/workspaces/${ws}/blogs/${id}`)).body),
       JSON.stringify((await owner.get(`/workspaces/${ws}/blogs`)).body),
-      JSON.stringify((await owner.patch(`/workspaces/${ws}/blogs/${id}`, { title: "Q" })).body),
+      JSON.stringify(
+        (await owner.patch(`/workspaces/${ws}/blogs/${id}`, { title: "Q" }, ANY_VERSION)).body,
+      ),
       (await get(`${quiet.url}/api/consumer/blogs/${id}`, consumer)).text,
       (await get(`${quiet.url}/api/consumer/blogs`, consumer)).text,
       (await get(`${quiet.url}/api/consumer/blogs/by-slug/quiet`, consumer)).text,

@@ -14,7 +14,13 @@ import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
 import { auditHandlers } from "./audit-routes.js";
 import { blogHandlers, staleBlogAnswer } from "./blog-routes.js";
-import { originCheck, requireMember, requireOwner, requireSession } from "./guards.js";
+import {
+  blogWriteNamesVersion,
+  originCheck,
+  requireMember,
+  requireOwner,
+  requireSession,
+} from "./guards.js";
 import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
 import { limitHandlers } from "./limit-routes.js";
@@ -138,7 +144,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const beforeRead: Record<string, readonly RequestHandler<{ workspaceId: string }>[]> = {
     createBlog: [member, renderAdmission(deps.renderer, "save")],
     previewBlogBody: [member, renderAdmission(deps.renderer, "preview")],
-    updateBlog: [member],
+    updateBlog: [member, blogWriteNamesVersion],
   };
   for (const { operationId, method, path } of withBodies) {
     if (LARGE_BODY_OPERATIONS.has(operationId)) {
@@ -147,6 +153,16 @@ export function adminRouter(deps: AdminDeps): Router {
   }
   for (const { operationId, method, path } of withBodies) {
     if (!LARGE_BODY_OPERATIONS.has(operationId)) router[method](path, ...smallBody);
+  }
+  // Every write of a blog names the version it was made on (admin.yaml, "Conditional writes"):
+  // without If-Match it is refused (428) once the writer is known to be a member, before the
+  // validator (which would call the missing header a 400). updateBlog's is above, before its body.
+  for (const [method, path] of [
+    ["delete", `${W}/blogs/:blogId`],
+    ["post", `${W}/blogs/:blogId/release`],
+    ["post", `${W}/blogs/:blogId/unrelease`],
+  ] as const) {
+    router[method](path, signedIn, member, blogWriteNamesVersion);
   }
   router.use(...deps.specValidation);
 

@@ -149,3 +149,27 @@ export const requireOwner: RequestHandler = (_req, res, next) => {
   mustBeOwner(res.locals.role);
   next();
 };
+
+/** admin.yaml's `BlogId`: a path segment that names a blog (`preview` names another operation). */
+const BLOG_ID = /^b_[A-Za-z0-9]+$/;
+
+export const IF_MATCH_REQUIRED_MESSAGE =
+  "This write needs If-Match: the ETag of the version it was made on (or * for whichever is current).";
+
+/**
+ * Every write of a blog names the version it was made on (admin.yaml, "Conditional writes",
+ * `PreconditionRequired`): without `If-Match` it is refused with 428 (RFC 6585). Mounted after
+ * the session and membership checks, so a stranger learns nothing, and before the body is read
+ * and the validator runs (which would call the missing header a 400). A path segment that is no
+ * blog id (`/blogs/preview`) is left to the validator.
+ */
+export const blogWriteNamesVersion: RequestHandler<{ workspaceId: string; blogId?: string }> = (
+  req,
+  _res,
+  next,
+) => {
+  if (BLOG_ID.test(req.params.blogId ?? "") && req.get("if-match") === undefined) {
+    throw new HttpError(428, IF_MATCH_REQUIRED_MESSAGE);
+  }
+  next();
+};
