@@ -741,8 +741,11 @@ export interface paths {
         head?: never;
         /**
          * Edit a blog
-         * @description Editing a released blog changes what consumers see at once; `updatedAt` moves. With
-         *     `If-Match`, only the version named there is edited (else `412`).
+         * @description A draft is edited in place. A released blog's edit is staged (see "Staged changes"):
+         *     consumers see nothing of it until `publish`; the answer is the blog with its pending
+         *     changes (`pendingChanges` true, false again when the edit takes it back to the released
+         *     version). A staged slug is checked against the workspace's other blogs now, and again
+         *     when published. Only the version named in `If-Match` is edited (else `412`).
          */
         patch: operations["updateBlog"];
         trace?: never;
@@ -789,10 +792,66 @@ export interface paths {
         put?: never;
         /**
          * Take a blog back to draft
-         * @description Consumers stop seeing the blog at once; it stays editable as a draft. With `If-Match`,
-         *     only the version named there is taken back (else `412`).
+         * @description Consumers stop seeing the blog at once; it stays editable as a draft, made of its
+         *     pending changes when it has any. Only the version named in `If-Match` is taken back
+         *     (else `412`).
          */
         post: operations["unreleaseBlog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/blogs/{blogId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a released blog's pending changes
+         * @description The pending changes become the released version in one update: consumers see them at
+         *     once, and the changes feed and webhooks hear of one edit (`updatedAt` moves). Nothing
+         *     pending (a draft, or no changes): nothing changes. Only the version named in `If-Match`
+         *     is published (else `412`); a slug another blog took meanwhile is a `409`.
+         */
+        post: operations["publishBlogChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/blogs/{blogId}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a released blog's pending changes
+         * @description The blog returns to its released version; consumers saw nothing of the changes and hear
+         *     of nothing. Nothing pending: nothing changes. Only the version named in `If-Match` is
+         *     changed (else `412`).
+         */
+        post: operations["discardBlogChanges"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1348,6 +1407,12 @@ export interface components {
              *     reads and writes is this value in quotes; send it back in `If-Match`.
              */
             version: string;
+            /**
+             * @description The blog is released and has changes saved since that are not published: the
+             *     content fields here (and `updatedAt`) are those changes, while consumers still read
+             *     the released version. Always false on a draft.
+             */
+            pendingChanges: boolean;
             status: components["schemas"]["BlogStatus"];
             slug: string;
             title: string;
@@ -3440,6 +3505,74 @@ export interface operations {
         };
     };
     unreleaseBlog: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+                 *     ETags, or `*` for any current version). When the blog's current version is not among
+                 *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+                 *     refused with `428`, after the session and membership checks.
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BlogState"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ConcurrentChange"];
+            412: components["responses"]["StaleVersion"];
+            428: components["responses"]["PreconditionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    publishBlogChanges: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+                 *     ETags, or `*` for any current version). When the blog's current version is not among
+                 *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+                 *     refused with `428`, after the session and membership checks.
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BlogState"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["StaleVersion"];
+            428: components["responses"]["PreconditionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    discardBlogChanges: {
         parameters: {
             query?: never;
             header: {

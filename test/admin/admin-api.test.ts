@@ -229,7 +229,7 @@ describe("API keys in the dashboard", () => {
 });
 
 describe("blogs in the dashboard, and what consumers see", () => {
-  it("a draft is invisible to consumers until released; edits show at once; unrelease and remove hide it", async () => {
+  it("a draft is invisible to consumers until released; a published edit shows at once; unrelease and remove hide it", async () => {
     const { secret } = (await owner.post<MintedKey>(`/workspaces/${ws}/keys`, { name: "Reader" }))
       .body;
     const read = (id: string) =>
@@ -261,7 +261,15 @@ describe("blogs in the dashboard, and what consumers see", () => {
       ANY_VERSION,
     );
     expect(edited.status).toBe(200);
-    expect(edited.body.updatedAt > created.body.updatedAt).toBe(true);
+    expect(edited.body.pendingChanges).toBe(true);
+    // Staged until published (admin.yaml, "Staged changes"): consumers still read the first.
+    expect((await read(id)).headers.get("etag")).toBe(first.headers.get("etag"));
+    const published = await owner.post<AdminBlog>(
+      `/workspaces/${ws}/blogs/${id}/publish`,
+      undefined,
+      ANY_VERSION,
+    );
+    expect(published.body.updatedAt > created.body.updatedAt).toBe(true);
     const second = await read(id);
     expect((second.body as { bodyHtml: string }).bodyHtml).toBe(
       "<p>We <strong>launched</strong>.</p>",

@@ -13,7 +13,7 @@ import { applyImport } from "../../server/src/transfer/import-apply.js";
 import { planImport } from "../../server/src/transfer/import-plan.js";
 import { readPressroomExport } from "../../server/src/transfer/pressroom-format.js";
 import { Mirror, releasedBlogs } from "../support/changes-mirror.js";
-import { stores } from "../support/fixtures.js";
+import { editLive, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { startWorkersServer } from "../support/workers-server.js";
@@ -103,7 +103,7 @@ describe.each(TARGETS)(
                 // A removed blog is "not found" to every later write: the product's own rule.
                 const write =
                   action.op === "edit"
-                    ? s.blogs.update(workspaceId, id, { title: `Edited ${Math.random()}` })
+                    ? editLive(s.blogs, workspaceId, id, { title: `Edited ${Math.random()}` })
                     : s.blogs.setStatus(
                         workspaceId,
                         id,
@@ -150,7 +150,7 @@ describe("changes feed with several server instances and no transactions (change
       afterFeedAppend: async (blogId) => {
         if (blogId !== blog._id || held) return;
         held = true;
-        await b.blogs.update(workspaceId, blog._id, { title: "v2" });
+        await editLive(b.blogs, workspaceId, blog._id, { title: "v2" });
       },
     });
     const mirror = new Map<string, Blog>();
@@ -170,7 +170,7 @@ describe("changes feed with several server instances and no transactions (change
     expect(mirror.get(blog._id)?.title).toBe("v2");
     // Now a write held the same way unreleases it: the next call brings the delete.
     held = false;
-    await b.blogs.update(workspaceId, blog._id, { title: "v3" });
+    await editLive(b.blogs, workspaceId, blog._id, { title: "v3" });
     const unrelease = createStores(t.db, {
       afterFeedAppend: async () => {
         if (held) return;

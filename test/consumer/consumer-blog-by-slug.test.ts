@@ -7,7 +7,7 @@ import { checkSlug } from "../../server/src/blogs/blog-rules.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { Blog, BlogList } from "../../server/src/platform/http/consumer-types.js";
 import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
-import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { editLive, get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -118,7 +118,7 @@ describe("getBlogBySlug (openapi.yaml): the released blog getBlog returns, found
     });
     const before = await bySlug("renamed-soon", a.key);
     expect(before.status).toBe(200);
-    await s.blogs.update(a.workspaceId, blog._id, { slug: "renamed-now" });
+    await editLive(s.blogs, a.workspaceId, blog._id, { slug: "renamed-now" });
     expect(await bySlug("renamed-soon", a.key)).toMatchObject({ status: 404, body: NOT_FOUND });
     const after = await bySlug("renamed-now", a.key, {
       "if-none-match": before.headers.get("etag") ?? "",

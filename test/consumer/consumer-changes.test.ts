@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { ChangePage } from "../../server/src/platform/http/consumer-types.js";
 import { Mirror, releasedBlogs, signedToken } from "../support/changes-mirror.js";
-import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { editLive, get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -66,10 +66,10 @@ describe('changes feed, happy paths (openapi.yaml, "Syncing a mirror")', () => {
     const mirror = new Mirror(server.url, ws.key);
     await mirror.drain();
 
-    await s.blogs.update(ws.workspaceId, kept._id, { title: "Feed 1, edited" });
+    await editLive(s.blogs, ws.workspaceId, kept._id, { title: "Feed 1, edited" });
     await s.blogs.setStatus(ws.workspaceId, pulled._id, "draft");
     await s.blogs.setStatus(ws.workspaceId, removed._id, "removed");
-    await s.blogs.update(ws.workspaceId, draft._id, { title: "Still a draft" });
+    await editLive(s.blogs, ws.workspaceId, draft._id, { title: "Still a draft" });
     const page = await mirror.step();
     expect(page.hasMore).toBe(false);
     const byId = new Map(page.changes.map((c) => [c.type === "upsert" ? c.blog.id : c.id, c]));
@@ -92,7 +92,8 @@ describe('changes feed, happy paths (openapi.yaml, "Syncing a mirror")', () => {
     const blog = await s.blogs.create(ws.workspaceId, { ...post(5), release: true });
     const mirror = new Mirror(server.url, ws.key);
     await mirror.drain();
-    for (let i = 0; i < 5; i++) await s.blogs.update(ws.workspaceId, blog._id, { title: `v${i}` });
+    for (let i = 0; i < 5; i++)
+      await editLive(s.blogs, ws.workspaceId, blog._id, { title: `v${i}` });
     const page = await mirror.step();
     expect(page.changes).toEqual([
       { type: "upsert", blog: expect.objectContaining({ id: blog._id, title: "v4" }) },
@@ -106,7 +107,7 @@ describe('changes feed, happy paths (openapi.yaml, "Syncing a mirror")', () => {
     const fresh = await s.blogs.create(ws.workspaceId, { ...post(6), release: true });
     const [first] = await releasedBlogs(server.url, ws.key);
     if (first === undefined) throw new Error("no released blog");
-    await s.blogs.update(ws.workspaceId, ws.released[4] ?? "", { title: "edited mid-walk" });
+    await editLive(s.blogs, ws.workspaceId, ws.released[4] ?? "", { title: "edited mid-walk" });
     await s.blogs.setStatus(ws.workspaceId, fresh._id, "draft");
     await mirror.drain();
     expect(mirror.sorted()).toEqual(await releasedBlogs(server.url, ws.key));
@@ -206,7 +207,7 @@ describe("changes feed, security", () => {
     const mirror = new Mirror(server.url, ws.key);
     await mirror.drain();
     const draft = await s.blogs.create(ws.workspaceId, post(7));
-    await s.blogs.update(ws.workspaceId, draft._id, { title: "draft edit" });
+    await editLive(s.blogs, ws.workspaceId, draft._id, { title: "draft edit" });
     await s.blogs.setStatus(ws.workspaceId, draft._id, "removed");
     const foreign = await s.blogs.create(other.workspaceId, { ...post(8), release: true });
     await s.blogs.setStatus(other.workspaceId, foreign._id, "draft");

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { BLOG_FIELDS } from "../../server/src/blogs/blog-view.js";
 import type { Blog, BlogList, PartialBlog } from "../../server/src/platform/http/consumer-types.js";
-import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { editLive, get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -156,7 +156,7 @@ describe("fields and ETags (openapi.yaml): each field set is its own representat
     const { workspaceId, released, key } = await seedWorkspace(t.db, "Edited", 1);
     const id = released[0] ?? "";
     const before = (await api(`/blogs/${id}?fields=title`, key)).headers.get("etag") ?? "";
-    await s.blogs.update(workspaceId, id, { title: "Renamed" });
+    await editLive(s.blogs, workspaceId, id, { title: "Renamed" });
     const after = await api(`/blogs/${id}?fields=title`, key, { "if-none-match": before });
     expect(after.status).toBe(200);
     expect(after.body).toEqual({ id, title: "Renamed" });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { tagCounts } from "../../server/src/blogs/tag-counts.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { BlogList, TagList } from "../../server/src/platform/http/consumer-types.js";
-import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { editLive, get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -172,8 +172,8 @@ describe("tag filter (openapi.yaml, Tags): happy paths", () => {
       });
       touched.add(fresh._id);
       const pick = (k: number) => tagged[(page * 5 + k) % tagged.length] ?? "";
-      await s.blogs.update(ws, pick(0), { tags: ["rust"] });
-      await s.blogs.update(ws, pick(1), { tags: ["rust", "go"] });
+      await editLive(s.blogs, ws, pick(0), { tags: ["rust"] });
+      await editLive(s.blogs, ws, pick(1), { tags: ["rust", "go"] });
       await s.blogs.setStatus(ws, pick(2), "draft");
       await s.blogs.setStatus(ws, pick(3), "draft");
       await s.blogs.setStatus(ws, pick(3), "released");
@@ -301,7 +301,7 @@ describe("listTags is computed once per change of the workspace (blogs/tag-count
     }
     expect(countingReads() - before).toBe(1);
     // `s` is another instance's stores: its writes reach this server only through the database.
-    await s.blogs.update(ws, blog._id, { tags: ["x", "y"] });
+    await editLive(s.blogs, ws, blog._id, { tags: ["x", "y"] });
     expect((await api("/tags", key)).body).toEqual({
       data: [
         { tag: "x", count: 1 },

@@ -6,7 +6,7 @@
  * read only their fields").
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { editLive, get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -87,9 +87,9 @@ describe("every change to a response changes its ETag", () => {
       (await api("/blogs?limit=2")).headers.get("etag") ?? "",
     ];
     // Two edits back to back (possibly in the same millisecond): each one is a new revision.
-    await stores(t.db).blogs.update(a.workspaceId, id, { title: "Edited once" });
+    await editLive(stores(t.db).blogs, a.workspaceId, id, { title: "Edited once" });
     const middle = await api(`/blogs/${id}`);
-    await stores(t.db).blogs.update(a.workspaceId, id, { title: "Edited twice" });
+    await editLive(stores(t.db).blogs, a.workspaceId, id, { title: "Edited twice" });
     for (const [path, etag] of [
       [`/blogs/${id}`, before[0] ?? ""],
       ["/blogs?limit=2", before[1] ?? ""],

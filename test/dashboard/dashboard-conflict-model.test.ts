@@ -16,6 +16,7 @@ type AdminBlog = components["schemas"]["AdminBlog"];
 const base: AdminBlog = {
   id: "b_1",
   version: "v1",
+  pendingChanges: false,
   status: "draft",
   slug: "hello",
   title: "Hello",

@@ -346,8 +346,8 @@ describe("dashboard, end to end in Chromium", () => {
     const title = page.getByLabel("Title");
     const refused = `${BLOG.title} \u202E`; // admin.yaml: no bidi overrides in a title
     await title.fill(refused);
-    // A released blog's save changes what consumers read, and its button says so.
-    await page.getByRole("button", { name: "Update live blog" }).click();
+    // A released blog's save keeps the changes pending (until published), and its button says so.
+    await page.getByRole("button", { name: "Save changes" }).click();
     // The refusal names the title: it is shown under the Title field, which takes the focus.
     await expect.poll(() => title.getAttribute("aria-invalid")).toBe("true");
     const describedBy = (await title.getAttribute("aria-describedby")) ?? "";
@@ -360,7 +360,7 @@ describe("dashboard, end to end in Chromium", () => {
     await expect(page.locator("form.editor").getAttribute("aria-busy")).resolves.toBe("false");
     // Typed back as it was saved: nothing to send, and the save says so.
     await title.fill(BLOG.title);
-    await page.getByRole("button", { name: "Update live blog" }).click();
+    await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Saved.", { exact: true }).waitFor();
     await expect(page.getByRole("alert").count()).resolves.toBe(0);
   });

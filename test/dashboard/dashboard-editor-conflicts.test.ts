@@ -144,7 +144,7 @@ describe.each(WIDTHS)("at %s width", (width) => {
     await openEditor(blog);
     const theirs = await theyEdit(blog, { bodyMarkdown: "Their whole new body.\n" });
     await body().fill("My whole new body.\n");
-    await button("Update live blog").click();
+    await button("Save changes").click();
     await conflictDialog().getByText("It is released now.", { exact: false }).waitFor();
     expectStale("PATCH", blog.id);
     await conflictDialog().getByRole("button", { name: "Take theirs" }).click();

@@ -168,7 +168,7 @@ describe.each(WIDTHS)("at %s width", (width) => {
         seen.push(at);
         if (at.name === "Title") break;
       }
-      expect(seen.map((f) => f.name)).toEqual(["Remove", "Unrelease", "Update live blog", "Title"]);
+      expect(seen.map((f) => f.name)).toEqual(["Remove", "Unrelease", "Save changes", "Title"]);
       // Each focus comes after the one before in reading order: on a lower line, or further
       // right on the same line.
       for (let i = 1; i < seen.length; i++) {
@@ -180,7 +180,7 @@ describe.each(WIDTHS)("at %s width", (width) => {
       }
     });
 
-    it("a released blog's Save reads “Update live blog” and its saved change reaches consumers", async () => {
+    it("a released blog's Save keeps the changes pending; Publish changes makes them what consumers read", async () => {
       await s.setViewport(width);
       const blog = await makeBlog(true);
       await openEditor(blog);
@@ -188,28 +188,66 @@ describe.each(WIDTHS)("at %s width", (width) => {
       await expect(bar().getByRole("button", { name: "Save", exact: true }).count()).resolves.toBe(
         0,
       );
+      const consumerTitle = async () => {
+        const res = await fetch(`${s.server.url}/api/consumer/blogs/${blog.id}`, {
+          headers: { "x-api-key": secret },
+        });
+        return ((await res.json()) as Blog).title;
+      };
       await page.getByLabel("Title").fill(`${blog.title} (updated)`);
-      await button("Update live blog").click();
-      await stateLine().getByText("Live blog updated").waitFor();
-      const res = await fetch(`${s.server.url}/api/consumer/blogs/${blog.id}`, {
-        headers: { "x-api-key": secret },
-      });
-      expect(((await res.json()) as Blog).title).toBe(`${blog.title} (updated)`);
-      // Ctrl+S does the same, without a question: the bar says already that the blog is live.
+      await button("Save changes").click();
+      await stateLine().getByText("Saved as pending changes").waitFor();
+      await expect(bar().getByText("Changes pending", { exact: true }).isVisible()).resolves.toBe(
+        true,
+      );
+      await expect(consumerTitle()).resolves.toBe(blog.title);
+      await button("Publish changes").click();
+      await stateLine().getByText("Published: consumers see the changes now.").waitFor();
+      await expect(consumerTitle()).resolves.toBe(`${blog.title} (updated)`);
+      await expect(bar().getByText("Changes pending", { exact: true }).count()).resolves.toBe(0);
+      // Ctrl+S keeps a change pending too, without a question; Save and publish does both.
       await page.getByLabel("Body (Markdown)").fill("Updated by the shortcut.");
       await stateLine().getByText("Unsaved changes.").waitFor();
       await saveShortcut("Control");
-      await stateLine().getByText("Live blog updated").waitFor();
+      await stateLine().getByText("Saved as pending changes").waitFor();
       await expect(dialog().count()).resolves.toBe(0);
-      const again = await fetch(`${s.server.url}/api/consumer/blogs/${blog.id}`, {
+      await page.getByLabel("Excerpt").fill("Published at once");
+      await button("Save and publish").click();
+      await stateLine().getByText("Published: consumers see the changes now.").waitFor();
+      const res = await fetch(`${s.server.url}/api/consumer/blogs/${blog.id}`, {
         headers: { "x-api-key": secret },
       });
-      expect(((await again.json()) as Blog).bodyMarkdown).toBe("Updated by the shortcut.");
+      expect(await res.json()).toMatchObject({
+        bodyMarkdown: "Updated by the shortcut.",
+        excerpt: "Published at once",
+      });
     });
   });
 });
 
 describe.each(WIDTHS)("deliberate changes at %s width", (width) => {
+  it("Discard changes asks first; confirming returns the editor to the released version, which the list shows as such", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog(true);
+    await openEditor(blog);
+    await page.getByLabel("Title").fill(`${blog.title}, pending`);
+    await button("Save changes").click();
+    await stateLine().getByText("Saved as pending changes").waitFor();
+    await page.goto(s.url(`/w/${s.ws}/blogs`));
+    const row = page.locator(".blog-item", { hasText: `${blog.title}, pending` });
+    await row.getByText("Changes pending", { exact: true }).waitFor();
+    await openEditor({ ...blog, title: `${blog.title}, pending` });
+    await button("Discard changes").click();
+    await dialog().getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(`${blog.title}, pending`);
+    await button("Discard changes").click();
+    await dialog().getByRole("button", { name: "Discard changes" }).click();
+    await stateLine().getByText("Changes discarded").waitFor();
+    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(blog.title);
+    await expect(adminBlog(blog.id)).resolves.toMatchObject({ title: blog.title });
+    await expect(bar().getByRole("button", { name: "Discard changes" }).count()).resolves.toBe(0);
+  });
+
   it("Unrelease asks first: Cancel keeps it released for consumers; confirming takes it away", async () => {
     await s.setViewport(width);
     const blog = await makeBlog(true);
@@ -577,6 +615,13 @@ describe("screens", () => {
     await s.checkScreen("editor-released");
     await button("Unrelease").click();
     await s.checkScreen("editor-unrelease-dialog");
+    await dialog().getByRole("button", { name: "Cancel" }).click();
+    await page.getByLabel("Excerpt").fill("A pending excerpt");
+    await button("Save changes").click();
+    await stateLine().getByText("Saved as pending changes").waitFor();
+    await s.checkScreen("editor-pending-changes");
+    await button("Discard changes").click();
+    await s.checkScreen("editor-discard-dialog");
     await dialog().getByRole("button", { name: "Cancel" }).click();
   });
 });

@@ -37,6 +37,7 @@ describe("dashboard blog drafts", () => {
   const blog: AdminBlog = {
     id: "b_1",
     version: "v1",
+    pendingChanges: false,
     status: "draft",
     slug: "hello",
     title: "Hello",

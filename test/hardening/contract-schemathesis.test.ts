@@ -490,7 +490,13 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             generation: { codec: "ascii" },
           },
           { ...staleVersionsAccepted("updateBlog"), generation: { codec: "ascii" } },
-          ...["removeBlog", "releaseBlog", "unreleaseBlog"].map(staleVersionsAccepted),
+          ...[
+            "removeBlog",
+            "releaseBlog",
+            "unreleaseBlog",
+            "publishBlogChanges",
+            "discardBlogChanges",
+          ].map(staleVersionsAccepted),
           {
             "include-operation-id": "addMember",
             parameters: { "body.email": { dictionary: "emails", probability: 0.6 } },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { editLive, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { assertBuiltSdk, SDK_DIR } from "../support/sdk-build.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -93,7 +93,7 @@ describe("examples/sync.ts — a periodic sync on the changes feed", () => {
 
   it("a blog edited since the last run is rewritten, and only it", async () => {
     const edited = a.released[2] ?? "";
-    await stores(t.db).blogs.update(a.workspaceId, edited, { title: "Edited since" });
+    await editLive(stores(t.db).blogs, a.workspaceId, edited, { title: "Edited since" });
     const run = await sync(a.key);
     expect(run.stdout).toContain("written 1, deleted 0, unchanged 0; pages 1");
     const file = path.join(dir, `${edited}.json`);

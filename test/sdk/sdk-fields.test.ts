@@ -7,7 +7,7 @@ import {
   createClient,
   type PressroomClient,
 } from "../../sdk/src/index.js";
-import { type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { editLive, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { recordingFetch, rejectionOf } from "../support/sdk-recorder.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -111,7 +111,7 @@ describe("the ETag cache with fields (sdk/README.md): the field set is part of t
     const id = released[0] ?? "";
     const client = createClient({ apiKey: key, baseUrl: server.url });
     expect((await client.blogs.get(id, { fields: ["title"] })).title).toBe("Post 0");
-    await s.blogs.update(workspaceId, id, { title: "Renamed" });
+    await editLive(s.blogs, workspaceId, id, { title: "Renamed" });
     expect(await client.blogs.get(id, { fields: ["title"] })).toEqual({ id, title: "Renamed" });
   });
 });

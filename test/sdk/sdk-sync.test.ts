@@ -7,7 +7,7 @@ import {
   type SyncStore,
 } from "../../sdk/src/index.js";
 import { releasedBlogs, signedToken } from "../support/changes-mirror.js";
-import { type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
+import { editLive, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -42,7 +42,7 @@ describe('SDK changes.sync keeps a store equal to the released set (sdk/README.m
     const store = new MemorySyncStore();
     await sdk().changes.sync({ store });
     const [first, second] = ws.released;
-    await s.blogs.update(ws.workspaceId, first ?? "", { title: "Edited through the feed" });
+    await editLive(s.blogs, ws.workspaceId, first ?? "", { title: "Edited through the feed" });
     await s.blogs.setStatus(ws.workspaceId, second ?? "", "draft");
     const result = await sdk().changes.sync({ store });
     expect(result).toMatchObject({ upserts: 1, deletes: 1 });

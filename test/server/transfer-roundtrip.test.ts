@@ -10,7 +10,7 @@ import { createStores } from "../../server/src/stores.js";
 import type { WorkspaceExport } from "../../server/src/transfer/export-workspace.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { CLI_PATH, type CliResult, runCli } from "../support/cli.js";
-import { get } from "../support/fixtures.js";
+import { editLive, get } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -108,7 +108,7 @@ async function seedSource(db: Db): Promise<string> {
   await s.blogs.setStatus(ws, back._id, "draft");
   await tick();
   const edited = await write("Edited later", { release: true });
-  await s.blogs.update(ws, edited._id, { bodyMarkdown: "A [link](https://example.com) here." });
+  await editLive(s.blogs, ws, edited._id, { bodyMarkdown: "A [link](https://example.com) here." });
   const minted = await s.keys.mint(ws, "Website");
   const hash = (await db.collection("apiKeys").findOne({ keyId: minted.id }))?._id;
   const hook = await s.webhookEndpoints.create(

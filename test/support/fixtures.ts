@@ -1,4 +1,5 @@
 import type { Db } from "mongodb";
+import type { BlogWrites } from "../../server/src/blogs/blog-writes.js";
 import type { NewBlog } from "../../server/src/blogs/blogs-store.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { createStores } from "../../server/src/stores.js";
@@ -74,3 +75,17 @@ export async function get(
 /** `key` with its last checksum character changed: well-shaped, never a key the server knows. */
 export const withWrongChecksum = (key: string): string =>
   `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`;
+
+/**
+ * An edit consumers see: saved, then published (a released blog's edit is staged until then:
+ * admin.yaml, "Staged changes"; on a draft the publish changes nothing). The blog as published.
+ */
+export async function editLive(
+  blogs: Pick<BlogWrites, "update" | "publish">,
+  workspaceId: string,
+  blogId: string,
+  patch: Parameters<BlogWrites["update"]>[2],
+) {
+  await blogs.update(workspaceId, blogId, patch);
+  return blogs.publish(workspaceId, blogId);
+}

@@ -46,8 +46,15 @@ export function blogApi(admin: AdminClient, ws: string) {
       if (release) ok(await admin.post<AdminBlog>(`${base}/${id}/release`, undefined, ANY_VERSION));
       return id;
     },
-    edit: async (id: string, title: string) =>
-      ok(await admin.patch<AdminBlog>(`${base}/${id}`, { title }, ANY_VERSION)),
+    /**
+     * Edits the title; a released blog's edit is staged, so it is published at once too (the
+     * edit consumers and webhooks hear of: admin.yaml, "Staged changes").
+     */
+    edit: async (id: string, title: string) => {
+      const saved = ok(await admin.patch<AdminBlog>(`${base}/${id}`, { title }, ANY_VERSION));
+      if (!saved.pendingChanges) return saved;
+      return ok(await admin.post<AdminBlog>(`${base}/${id}/publish`, undefined, ANY_VERSION));
+    },
     release: async (id: string) =>
       ok(await admin.post<AdminBlog>(`${base}/${id}/release`, undefined, ANY_VERSION)),
     unrelease: async (id: string) =>

@@ -161,6 +161,8 @@ export function adminRouter(deps: AdminDeps): Router {
     ["delete", `${W}/blogs/:blogId`],
     ["post", `${W}/blogs/:blogId/release`],
     ["post", `${W}/blogs/:blogId/unrelease`],
+    ["post", `${W}/blogs/:blogId/publish`],
+    ["post", `${W}/blogs/:blogId/discard`],
   ] as const) {
     router[method](path, signedIn, member, blogWriteNamesVersion);
   }
@@ -213,6 +215,8 @@ export function adminRouter(deps: AdminDeps): Router {
   router.delete(`${W}/blogs/:blogId`, blog.removeBlog);
   router.post(`${W}/blogs/:blogId/release`, blog.releaseBlog);
   router.post(`${W}/blogs/:blogId/unrelease`, blog.unreleaseBlog);
+  router.post(`${W}/blogs/:blogId/publish`, blog.publishBlogChanges);
+  router.post(`${W}/blogs/:blogId/discard`, blog.discardBlogChanges);
   // Webhooks: every member reads; only owners change endpoints or queue deliveries.
   const H = `${W}/webhooks/:endpointId`;
   router.get(`${W}/webhooks`, hooks.listWebhookEndpoints);

@@ -90,6 +90,18 @@ export function blogHandlers(blogs: BlogsStore) {
     sendBlog(res, await blogs.setStatus(workspaceId, blogId, "draft", expected));
   };
 
+  const publishBlogChanges: AdminHandler<"publishBlogChanges"> = async (req, res) => {
+    const { workspaceId, blogId } = req.params;
+    const expected = parseIfMatch(req.get("if-match"));
+    sendBlog(res, await blogs.publish(workspaceId, blogId, expected));
+  };
+
+  const discardBlogChanges: AdminHandler<"discardBlogChanges"> = async (req, res) => {
+    const { workspaceId, blogId } = req.params;
+    const expected = parseIfMatch(req.get("if-match"));
+    sendBlog(res, await blogs.discard(workspaceId, blogId, expected));
+  };
+
   const removeBlog: AdminHandler<"removeBlog"> = async (req, res) => {
     const { workspaceId, blogId } = req.params;
     await blogs.setStatus(workspaceId, blogId, "removed", parseIfMatch(req.get("if-match")));
@@ -105,6 +117,8 @@ export function blogHandlers(blogs: BlogsStore) {
     updateBlog,
     releaseBlog,
     unreleaseBlog,
+    publishBlogChanges,
+    discardBlogChanges,
     removeBlog,
   };
 }

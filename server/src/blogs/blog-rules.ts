@@ -36,11 +36,21 @@ export const versionFilter = (doc: Pick<BlogDoc, "updatedAt" | "revision">): Fil
     : { revision: doc.revision };
 
 /**
- * The version `versionFilter` matches, as the admin API names it (`AdminBlog.version`, and in
- * quotes its `ETag`): the revision, or `t` and `updatedAt` in milliseconds on older blogs.
+ * Matches the blog's pending changes that were read (`BlogDoc.staged`), or their absence: with
+ * `versionFilter`, the compare-and-set of every write of a blog.
  */
-export const versionOf = (doc: Pick<BlogDoc, "updatedAt" | "revision">): string =>
-  doc.revision ?? `t${doc.updatedAt.getTime()}`;
+export const stagedFilter = (doc: Pick<BlogDoc, "staged">): Filter<BlogDoc> =>
+  doc.staged === undefined
+    ? { staged: { $exists: false } }
+    : { "staged.revision": doc.staged.revision };
+
+/**
+ * The blog's version as the admin API names it (`AdminBlog.version`, and in quotes its `ETag`):
+ * its pending changes' revision when it has some, else the revision (`versionFilter`'s), or `t`
+ * and `updatedAt` in milliseconds on blogs stored before revisions existed.
+ */
+export const versionOf = (doc: Pick<BlogDoc, "updatedAt" | "revision" | "staged">): string =>
+  doc.staged?.revision ?? doc.revision ?? `t${doc.updatedAt.getTime()}`;
 
 /**
  * The versions a conditional write may apply to (the admin API's `If-Match`): "any" current
@@ -59,7 +69,7 @@ export class StaleVersion extends DomainError {
 
 /** Whether a write that expects `expected` (undefined: none) may apply to `doc`'s version. */
 export const versionExpected = (
-  doc: Pick<BlogDoc, "updatedAt" | "revision">,
+  doc: Pick<BlogDoc, "updatedAt" | "revision" | "staged">,
   expected: ExpectedVersion | undefined,
 ): boolean => expected === undefined || expected === "any" || expected.includes(versionOf(doc));
 

@@ -117,12 +117,15 @@ export function toChange(change: FeedChange): Change {
 
 /** Stored blog → the admin spec's `AdminBlog`: the consumer shape plus the editor's fields. */
 export function toAdminBlog(doc: BlogDoc): AdminBlog {
+  // The version the editor works on: the pending changes of a released blog, when it has some.
+  const working = doc.staged === undefined ? doc : { ...doc, ...doc.staged };
   return {
-    ...toBlog(doc),
+    ...toBlog(working),
     status: doc.status === "released" ? "released" : "draft",
     createdAt: doc.createdAt.toISOString(),
     releasedAt: doc.releasedAt?.toISOString() ?? null,
     version: versionOf(doc),
+    pendingChanges: doc.staged !== undefined,
   };
 }
 

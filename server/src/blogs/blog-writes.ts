@@ -1,5 +1,12 @@
 // Longer than ~250 lines: its interface documents each write.
-import type { BlogDoc, BlogStatus, Collections } from "../platform/db/collections.js";
+
+import type { UpdateFilter } from "mongodb";
+import type {
+  BlogDoc,
+  BlogStatus,
+  Collections,
+  StagedContent,
+} from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict, DomainError, notFound } from "../platform/domain-error.js";
 import { newId, randomBase62 } from "../platform/ids.js";
@@ -14,6 +21,7 @@ import {
   newRevision,
   StaleVersion,
   slugTaken,
+  stagedFilter,
   versionExpected,
   versionFilter,
 } from "./blog-rules.js";
@@ -38,6 +46,27 @@ const MAX_WRITE_ATTEMPTS = 10;
 const MAX_SLUG_ATTEMPTS = 20;
 
 /**
+ * What a write changes: live fields, and the pending changes (`staged`: new ones, or null to
+ * drop them). A write of `staged` alone is invisible to consumers, the feed and webhooks.
+ */
+type BlogEdit = Omit<Partial<BlogDoc>, "staged"> & { staged?: StagedContent | null };
+
+/** The content fields of pending changes, without their version: what publishing makes live. */
+function contentOf({ revision: _r, updatedAt: _u, ...fields }: StagedContent) {
+  return { ...fields, ...searchFieldsOf(fields) };
+}
+
+/** Whether the pending changes `staged` say the same as the released blog `doc`. */
+const sameAsLive = (doc: BlogDoc, staged: Omit<StagedContent, "revision" | "updatedAt">) =>
+  staged.slug === doc.slug &&
+  staged.title === doc.title &&
+  staged.excerpt === doc.excerpt &&
+  staged.bodyMarkdown === doc.bodyMarkdown &&
+  staged.tags.join("\n") === doc.tags.join("\n") &&
+  staged.authorName === doc.authorName &&
+  staged.coverImageUrl === doc.coverImageUrl;
+
+/**
  * The slug tried at `attempt` for a blog named `base` by its title: `base`, then `base-2` …
  * `base-9`, then `base-` and 6 random characters, so that many blogs of one title (an
  * "Untitled" per draft) still cost a few tries each, never one per blog before them.
@@ -56,7 +85,9 @@ export interface BlogWrites {
    */
   create(workspaceId: string, input: NewBlog): Promise<BlogDoc>;
   /**
-   * Edits content; on a released blog consumers see the change (and a new ETag) at once. With
+   * Edits content: a draft in place; a released blog's edit is staged (`BlogDoc.staged`), which
+   * consumers, the feed and webhooks never see until `publish` (an edit back to the released
+   * version drops the pending changes). A slug taken by another blog is "conflict". With
    * `expected`, only a blog at one of those versions is edited, else `StaleVersion`.
    */
   update(
@@ -77,6 +108,14 @@ export interface BlogWrites {
     status: BlogStatus,
     expected?: ExpectedVersion,
   ): Promise<BlogDoc>;
+  /**
+   * A released blog's pending changes become its released version in one update (consumers,
+   * the feed and webhooks see one edit); nothing pending changes nothing. A slug another blog
+   * took meanwhile is "conflict".
+   */
+  publish(workspaceId: string, blogId: string, expected?: ExpectedVersion): Promise<BlogDoc>;
+  /** Drops a released blog's pending changes; nothing pending changes nothing. */
+  discard(workspaceId: string, blogId: string, expected?: ExpectedVersion): Promise<BlogDoc>;
   /**
    * The changes feed has recorded these blogs as they were at these versions: clears each one's
    * `feedPending` mark, unless the blog was written since (then the mark stays, and the newer
@@ -125,7 +164,7 @@ export function blogWrites(
     workspaceId: string,
     blogId: string,
     expected: ExpectedVersion | undefined,
-    change: (doc: BlogDoc) => Partial<BlogDoc> | null,
+    change: (doc: BlogDoc) => BlogEdit | null,
   ): Promise<BlogDoc> => {
     // The filter is the compare-and-set: one atomic step on MongoDB and on the embedded database
     // alike (server/embedded-db/README.md, "Single-document writes are atomic"), so writes of one
@@ -139,24 +178,52 @@ export function blogWrites(
       const edit = change(doc);
       if (!versionExpected(doc, expected)) throw new StaleVersion(doc);
       if (edit === null) return doc;
-      // Consumers of the changes feed hear of every write of a blog that is released after
-      // it or was before it, and of no other: the mark goes in with the change itself.
-      const visible = doc.status === "released" || (edit.status ?? doc.status) === "released";
-      // So does the webhook event, into the blog's outbox (webhooks/blog-events.ts).
-      const write = updateWithEvent(doc, visible ? { ...edit, feedPending: true } : edit);
+      const { staged, ...live } = edit;
+      const write = liveWrite(doc, live);
+      if (staged === null) write.update.$unset = { staged: "" };
+      else if (staged !== undefined) write.update.$set = { ...write.update.$set, staged };
       const { matchedCount } = await blogs.updateOne(
-        { _id: blogId, workspaceId, status: doc.status, ...versionFilter(doc) },
+        {
+          _id: blogId,
+          workspaceId,
+          status: doc.status,
+          ...versionFilter(doc),
+          ...stagedFilter(doc),
+        },
         write.update,
       );
       if (matchedCount === 1) {
         if (write.queued) onOutboxEvent(blogId);
-        return { ...doc, ...write.changes };
+        const { staged: _old, ...rest } = doc;
+        const after: BlogDoc = { ...rest, ...write.changes };
+        if (staged !== null && (staged ?? doc.staged) !== undefined) {
+          after.staged = staged ?? doc.staged;
+        }
+        return after;
       }
     }
     throw conflict(
       "The blog was changed by someone else at the same time; reload it and try again.",
     );
   };
+
+  /**
+   * The update of a write's live fields. Consumers of the changes feed hear of every write of a
+   * blog that is released after it or was before it, and of no other: the mark goes in with the
+   * change itself, and so does the webhook event, into the blog's outbox (webhooks/blog-events.ts).
+   * A write of no live field (pending changes alone) is heard of by nobody.
+   */
+  const liveWrite = (doc: BlogDoc, live: Partial<BlogDoc>) => {
+    if (Object.keys(live).length === 0) {
+      return { update: {} as UpdateFilter<BlogDoc>, changes: {}, queued: false };
+    }
+    const visible = doc.status === "released" || (live.status ?? doc.status) === "released";
+    return updateWithEvent(doc, visible ? { ...live, feedPending: true } : live);
+  };
+
+  /** Does `slug` belong to another blog of the workspace? (The unique index decides at last.) */
+  const slugUsedElsewhere = async (workspaceId: string, blogId: string, slug: string) =>
+    (await blogs.countDocuments({ workspaceId, slug, _id: { $ne: blogId } }, { limit: 1 })) > 0;
 
   return {
     async create(workspaceId: string, input: NewBlog): Promise<BlogDoc> {
@@ -212,25 +279,37 @@ export function blogWrites(
           ? null
           : await renderer.render(patch.bodyMarkdown, { workspaceId });
       const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
+      // A staged slug is not in the unique index until published: checked here first.
+      if (slug !== undefined && (await slugUsedElsewhere(workspaceId, blogId, slug))) {
+        throw slugTaken(slug);
+      }
       try {
-        return await writeVersion(workspaceId, blogId, expected, (doc) => {
+        return await writeVersion(workspaceId, blogId, expected, (doc): BlogEdit | null => {
+          // The version the edit applies to: a released blog's pending changes, if any.
+          const base = doc.staged ?? doc;
           const fields = content(
             {
-              ...doc,
+              ...base,
               ...patch,
               // A new body without a new excerpt re-derives the excerpt.
-              excerpt: patch.excerpt ?? (rendered === null ? doc.excerpt : undefined),
+              excerpt: patch.excerpt ?? (rendered === null ? base.excerpt : undefined),
             },
             // The body as stored; an emptied excerpt is derived from it again.
-            rendered ?? { bodyHtml: doc.bodyHtml, excerpt: excerptOf(doc.bodyHtml) },
+            rendered ?? { bodyHtml: base.bodyHtml, excerpt: excerptOf(base.bodyHtml) },
           );
-          const newSlug = slug ?? doc.slug;
+          const newSlug = slug ?? base.slug;
+          const now = new Date();
+          if (doc.status === "released") {
+            const staged = { ...fields, slug: newSlug };
+            if (sameAsLive(doc, staged)) return doc.staged === undefined ? null : { staged: null };
+            return { staged: { ...staged, revision: newRevision(), updatedAt: now } };
+          }
           return {
             ...fields,
             slug: newSlug,
             // Always written with title, slug and tags, so they never disagree with them.
             ...searchFieldsOf({ ...fields, slug: newSlug }),
-            updatedAt: new Date(),
+            updatedAt: now,
             revision: newRevision(),
           };
         });
@@ -246,16 +325,51 @@ export function blogWrites(
       status: BlogStatus,
       expected?: ExpectedVersion,
     ): Promise<BlogDoc> {
-      return writeVersion(workspaceId, blogId, expected, (doc) => {
-        if (doc.status === status) return null;
-        const now = new Date();
-        const revision = newRevision();
-        return status === "released"
-          ? { status, releasedAt: now, updatedAt: now, revision }
-          : status === "removed"
-            ? { status, removedAt: now, updatedAt: now, revision }
-            : { status, releasedAt: null, updatedAt: now, revision };
-      });
+      let folded = "";
+      try {
+        return await writeVersion(workspaceId, blogId, expected, (doc): BlogEdit | null => {
+          if (doc.status === status) return null;
+          const now = new Date();
+          const revision = newRevision();
+          if (status === "released") return { status, releasedAt: now, updatedAt: now, revision };
+          const dropped = doc.staged === undefined ? {} : { staged: null };
+          if (status === "removed") {
+            return { status, removedAt: now, updatedAt: now, revision, ...dropped };
+          }
+          // Back to draft: its pending changes, if any, are the draft from now on.
+          const pending = doc.staged === undefined ? {} : contentOf(doc.staged);
+          folded = doc.staged?.slug ?? "";
+          return { status, releasedAt: null, updatedAt: now, revision, ...pending, ...dropped };
+        });
+      } catch (err) {
+        if (isDuplicateKey(err)) throw slugTaken(folded);
+        throw err;
+      }
+    },
+
+    async publish(workspaceId, blogId, expected) {
+      let published = "";
+      try {
+        return await writeVersion(workspaceId, blogId, expected, (doc): BlogEdit | null => {
+          if (doc.staged === undefined || doc.status !== "released") return null;
+          published = doc.staged.slug;
+          return {
+            ...contentOf(doc.staged),
+            updatedAt: new Date(),
+            revision: newRevision(),
+            staged: null,
+          };
+        });
+      } catch (err) {
+        if (isDuplicateKey(err)) throw slugTaken(published);
+        throw err;
+      }
+    },
+
+    async discard(workspaceId, blogId, expected) {
+      return writeVersion(workspaceId, blogId, expected, (doc): BlogEdit | null =>
+        doc.staged === undefined ? null : { staged: null },
+      );
     },
 
     async clearFeedPending(

@@ -38,8 +38,10 @@ export function EditorHeader({ blog }: { blog: AdminBlog | null }) {
           )}
           {released && blog.releasedAt && (
             <>
-              Consumers see it since <TimeAgo iso={blog.releasedAt} now={Date.now()} />; saved
-              changes reach them at once.
+              Consumers see it since <TimeAgo iso={blog.releasedAt} now={Date.now()} />.{" "}
+              {blog.pendingChanges
+                ? "Your saved changes are pending: consumers see them once you publish them."
+                : "Saved changes stay pending until you publish them."}
             </>
           )}
         </p>

@@ -13,7 +13,7 @@ import {
   withProblem,
 } from "./blog-checks.js";
 import { draftOf, inputOf, patchOf } from "./blog-draft.js";
-import { createBlog, moveBlog, removeBlog, updateBlog } from "./blog-requests.js";
+import { createBlog, moveBlog, removeBlog, settleChanges, updateBlog } from "./blog-requests.js";
 import { useSaveShortcut } from "./save-shortcut.js";
 import "./editor.css";
 import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
@@ -113,7 +113,10 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
     return false;
   };
 
-  /** Saves the form onto `base` as the chosen action's first step (Save and release: then asks). */
+  /**
+   * Saves the form onto `base` as the chosen action's first step (Save and release: then asks;
+   * Save and publish: then publishes). On a released blog a save keeps the changes pending.
+   */
   const runSave = (base: AdminBlog | null, chosen: Action) => {
     setAction(chosen);
     actionRef.current = chosen;
@@ -122,8 +125,9 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
       onVersionOf(base, "save", async () => {
         const { saved, sent } = await saveOnto(base);
         if (chosen === "release") setDialog({ kind: "release", blog: saved, savedFirst: sent });
-        else if (sent && saved.status === "released") {
-          setNotice("Live blog updated: consumers see the changes now.");
+        else if (chosen === "publish") await publish(saved);
+        else if (sent && saved.pendingChanges) {
+          setNotice("Saved as pending changes: consumers see them once you publish.");
         } else setNotice("Saved.");
       }),
     )();
@@ -177,6 +181,20 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
       }),
     )();
   };
+  const publish = (target: AdminBlog) =>
+    onVersionOf(target, "publish", async () => {
+      setBlog(await settleChanges(workspaceId, target, "publish"));
+      setNotice("Published: consumers see the changes now.");
+    });
+  const discard = (target: AdminBlog) =>
+    onVersionOf(target, "discard", async () => {
+      const back = await settleChanges(workspaceId, target, "discard");
+      setBlog(back);
+      setDraft(draftOf(back));
+      setErrors({});
+      setDialog(null);
+      setNotice("Changes discarded: this is the released version again.");
+    });
   const remove = (target: AdminBlog) =>
     onVersionOf(target, "remove", async () => {
       await removeBlog(workspaceId, target);
@@ -231,6 +249,8 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
         onRelease={() => perform("release")}
         onUnrelease={() => perform("unrelease")}
         onRemove={() => blog && !busy && setDialog({ kind: "remove", blog })}
+        onPublish={() => perform("publish")}
+        onDiscard={() => blog && !busy && setDialog({ kind: "discard", blog })}
       />
       <BlogFields
         workspaceId={workspaceId}
@@ -254,6 +274,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
             q.proceed();
           } else if (q.kind === "release") await release(q.blog);
           else if (q.kind === "unrelease") await unrelease(q.blog);
+          else if (q.kind === "discard") await discard(q.blog);
           else await remove(q.blog);
         }}
         onClose={() => setDialog(null)}

@@ -52,6 +52,23 @@ export function moveBlog(
   );
 }
 
+/**
+ * Publish (consumers see the pending changes at once) or discard (the blog returns to its
+ * released version) a released blog's pending changes, made on `base`'s version.
+ */
+export function settleChanges(
+  workspaceId: string,
+  base: AdminBlog,
+  how: "publish" | "discard",
+): Promise<AdminBlog> {
+  const params = { path: { workspaceId, blogId: base.id }, header: onVersion(base) };
+  return call(
+    how === "publish"
+      ? api.POST("/workspaces/{workspaceId}/blogs/{blogId}/publish", { params })
+      : api.POST("/workspaces/{workspaceId}/blogs/{blogId}/discard", { params }),
+  );
+}
+
 /** Removes the blog, if it is still at `base`'s version. */
 export const removeBlog = (workspaceId: string, base: AdminBlog): Promise<void> =>
   send(

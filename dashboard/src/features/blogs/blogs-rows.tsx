@@ -32,6 +32,7 @@ export function BlogRows({ ws, blogs }: { ws: string; blogs: AdminBlog[] }) {
             <span class={`badge ${blog.status}`}>
               {blog.status === "released" ? "Released" : "Draft"}
             </span>
+            {blog.pendingChanges && <span class="badge pending">Changes pending</span>}
             <span class="sub">
               {blog.status === "released" && blog.releasedAt ? "released " : "edited "}
               <TimeAgo

@@ -16,13 +16,22 @@ import "./conflict.css";
  * What the writer was doing when the blog turned out to have changed ("restore": bringing back
  * text kept in this browser, typed on an earlier version).
  */
-export type RefusedAction = "save" | "release" | "unrelease" | "remove" | "restore";
+export type RefusedAction =
+  | "save"
+  | "release"
+  | "unrelease"
+  | "remove"
+  | "publish"
+  | "discard"
+  | "restore";
 
 const REFUSED: Record<RefusedAction, string> = {
   save: "Your changes were not saved",
   release: "It was not released",
   unrelease: "It was not unreleased",
   remove: "It was not removed",
+  publish: "Nothing was published",
+  discard: "Nothing was discarded",
   restore: "Your restored changes were typed on the version before it and are not saved",
 };
 

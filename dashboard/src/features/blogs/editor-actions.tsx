@@ -1,7 +1,7 @@
 import type { AdminBlog } from "../../api.js";
 import { ErrorMessage } from "../../components/status.js";
 
-export type Action = "save" | "release" | "unrelease";
+export type Action = "save" | "release" | "unrelease" | "publish";
 
 interface EditorBarProps {
   /** null while the blog is new. */
@@ -16,12 +16,21 @@ interface EditorBarProps {
   onRelease: () => void;
   onUnrelease: () => void;
   onRemove: () => void;
+  onPublish: () => void;
+  onDiscard: () => void;
 }
 
-/** The label of Save: on a released blog a save changes what consumers read, and says so. */
+const BUSY: Record<Action, string> = {
+  save: "Saving…",
+  release: "Saving before release…",
+  unrelease: "Unreleasing…",
+  publish: "Publishing…",
+};
+
+/** The label of Save: on a released blog a save keeps the changes pending, and says so. */
 export function saveLabel(blog: AdminBlog | null, busy: boolean): string {
-  if (blog?.status === "released") return busy ? "Updating…" : "Update live blog";
   if (busy) return "Saving…";
+  if (blog?.status === "released") return "Save changes";
   return blog ? "Save" : "Save draft";
 }
 
@@ -34,19 +43,18 @@ export function saveLabel(blog: AdminBlog | null, busy: boolean): string {
 export function EditorBar(props: EditorBarProps) {
   const { blog, busy, dirty, notice, error } = props;
   const released = blog?.status === "released";
+  const pending = released && blog.pendingChanges;
   const state = busy
-    ? busy === "save"
-      ? "Saving…"
-      : busy === "release"
-        ? "Saving before release…"
-        : "Unreleasing…"
+    ? BUSY[busy]
     : notice !== "" && !dirty
       ? notice
       : dirty
         ? "Unsaved changes."
-        : blog
-          ? "No unsaved changes."
-          : "Not saved yet.";
+        : pending
+          ? "Saved, not live until you publish."
+          : blog
+            ? "No unsaved changes."
+            : "Not saved yet.";
   return (
     <div class="editor-bar">
       <div class="editor-bar-inner">
@@ -54,6 +62,7 @@ export function EditorBar(props: EditorBarProps) {
           <span class={released ? "badge released" : "badge draft"}>
             {released ? "Released" : "Draft"}
           </span>
+          {pending && <span class="badge pending">Changes pending</span>}
           <p role="status" class={dirty && !busy ? "state-line unsaved" : "state-line"}>
             {state}
           </p>
@@ -64,11 +73,22 @@ export function EditorBar(props: EditorBarProps) {
               Remove
             </button>
           )}
-          {released ? (
+          {released && (
             <button type="button" class="button" onClick={props.onUnrelease}>
               {busy === "unrelease" ? "Unreleasing…" : "Unrelease"}
             </button>
-          ) : (
+          )}
+          {pending && (
+            <button type="button" class="button danger-outline" onClick={props.onDiscard}>
+              Discard changes
+            </button>
+          )}
+          {released && (pending || dirty) && (
+            <button type="button" class="button" onClick={props.onPublish}>
+              {busy === "publish" ? "Publishing…" : dirty ? "Save and publish" : "Publish changes"}
+            </button>
+          )}
+          {!released && (
             <button type="button" class="button" onClick={props.onRelease}>
               {busy === "release" ? "Saving…" : dirty || !blog ? "Save and release" : "Release"}
             </button>

@@ -17,6 +17,14 @@ interface EditorParts {
   saveOnto: (base: AdminBlog) => void;
 }
 
+const DONE = {
+  release: "released",
+  unrelease: "unreleased",
+  remove: "removed",
+  publish: "published",
+  discard: "discarded",
+} as const;
+
 export interface OpenConflict {
   conflict: Conflict;
   refused: RefusedAction;
@@ -41,11 +49,10 @@ export function useConflict(parts: EditorParts) {
     }
     parts.setBlog(theirs);
     parts.setDraft(draftOf(theirs));
-    const what = refused === "remove" ? "removed" : `${refused}d`;
     parts.setNotice(
       refused === "save" || refused === "restore"
         ? "Someone else had saved the same changes: nothing more to save."
-        : `Not ${what}: someone else changed this blog after you opened it. Their version is shown now; check it and try again.`,
+        : `Not ${DONE[refused]}: someone else changed this blog after you opened it. Their version is shown now; check it and try again.`,
     );
   };
 

@@ -14,7 +14,7 @@ export const consumerUrls = (blog: Pick<AdminBlog, "id" | "slug">, origin = loca
 /** The question the editor is asking: about the blog as it was when asked, or about leaving. */
 export type EditorQuestion =
   | {
-      kind: "release" | "unrelease" | "remove";
+      kind: "release" | "unrelease" | "remove" | "discard";
       blog: AdminBlog;
       /** Release: changes were saved (as a draft) just before asking. */
       savedFirst?: boolean;
@@ -48,6 +48,9 @@ export function EditorDialogs({ question, dirty, onConfirm, onClose }: EditorDia
   }
   if (kind === "unrelease") {
     return <UnreleaseDialog blog={blog} dirty={dirty} onConfirm={confirm} onClose={onClose} />;
+  }
+  if (kind === "discard") {
+    return <DiscardDialog dirty={dirty} onConfirm={confirm} onClose={onClose} />;
   }
   return <RemoveDialog blog={blog} onConfirm={confirm} onClose={onClose} />;
 }
@@ -128,6 +131,7 @@ function UnreleaseDialog(props: {
       <p>
         Consumers stop seeing it at once: lists and links to <code>{props.blog.slug}</code> answer
         404 until you release it again. It stays here as a draft
+        {props.blog.pendingChanges ? ", made of your pending changes" : ""}
         {props.dirty ? ", with your unsaved changes saved to it" : ""}.
       </p>
     </ConfirmDialog>
@@ -150,6 +154,27 @@ function RemoveDialog(props: {
       <p>
         It disappears from the dashboard and, if released, from the consumer API at once. This
         cannot be undone.
+      </p>
+    </ConfirmDialog>
+  );
+}
+
+/** "Discard pending changes?" — the blog returns to the version consumers read; no undo. */
+function DiscardDialog(props: {
+  dirty: boolean;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      title="Discard pending changes?"
+      confirmLabel="Discard changes"
+      onConfirm={props.onConfirm}
+      onClose={props.onClose}
+    >
+      <p>
+        The blog goes back to the version consumers read
+        {props.dirty ? ", and your unsaved changes are dropped too" : ""}. This cannot be undone.
       </p>
     </ConfirmDialog>
   );

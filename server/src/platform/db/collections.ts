@@ -203,6 +203,27 @@ export interface BlogDoc {
   searchTerms?: string[];
   /** The title sort's key (blogs/search-terms.ts `titleKeyOf`; index `editor_title`). */
   titleKey?: string;
+  /**
+   * A released blog's pending changes (admin.yaml, "Staged changes"): its content as edited
+   * since and not yet published, and that edit's version. Consumers, the changes feed and
+   * webhooks read the fields above, never these; the admin API answers these. Absent when none.
+   */
+  staged?: StagedContent;
+}
+
+/** `BlogDoc.staged`: the content fields as edited, with the edit's own version. */
+export interface StagedContent {
+  slug: string;
+  title: string;
+  excerpt: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  tags: string[];
+  authorName: string;
+  coverImageUrl: string | null;
+  /** New on every staged edit: the blog's admin version while it has pending changes. */
+  revision: string;
+  updatedAt: Date;
 }
 
 /**
