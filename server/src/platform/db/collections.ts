@@ -212,19 +212,21 @@ export interface BlogDoc {
 }
 
 /** `BlogDoc.staged`: the content fields as edited, with the edit's own version. */
-export interface StagedContent {
-  slug: string;
-  title: string;
-  excerpt: string;
-  bodyMarkdown: string;
-  bodyHtml: string;
-  tags: string[];
-  authorName: string;
-  coverImageUrl: string | null;
+export type StagedContent = Pick<
+  BlogDoc,
+  | "slug"
+  | "title"
+  | "excerpt"
+  | "bodyMarkdown"
+  | "bodyHtml"
+  | "tags"
+  | "authorName"
+  | "coverImageUrl"
+> & {
   /** New on every staged edit: the blog's admin version while it has pending changes. */
   revision: string;
   updatedAt: Date;
-}
+};
 
 /**
  * One entry of a workspace's changes feed: "blog `blogId` changed". Entries are numbered densely
