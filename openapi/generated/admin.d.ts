@@ -1339,7 +1339,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -1360,7 +1360,10 @@ export interface components {
          *     owners see that in the pending invitations (`listInvitations`).
          *     A `webhook.*` action names the endpoint (`endpointId`; never its URL or a secret),
          *     which of its settings an update changed (`changed`), and whether a rotation dropped the
-         *     previous secret at once (`previousSecretDropped`).
+         *     previous secret at once (`previousSecretDropped`). A `blog.*` action (a release,
+         *     unrelease, removal, or a publish or discard of pending changes) names the blog
+         *     (`blogId`) and its title as it was then (`blogTitle`); it is recorded only when the blog
+         *     changed (a release of a released blog records nothing).
          */
         AuditDetails: {
             invitationId?: string;
@@ -1378,6 +1381,8 @@ export interface components {
             endpointId?: string;
             changed?: ("url" | "description" | "events" | "enabled")[];
             previousSecretDropped?: boolean;
+            blogId?: string;
+            blogTitle?: string;
             /** Format: date-time */
             expiresAt?: string | null;
             successor?: string;

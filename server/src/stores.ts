@@ -123,8 +123,9 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
   const c = collections(db);
   const users = usersStore(c);
   const workspaces = workspacesStore(c, users);
-  const blogs = blogsStore(c, options.renderer ?? inlineRenderer, options.onWebhookEvent);
   const now = options.now ?? Date.now;
+  const audit = auditLog(c, now);
+  const blogs = blogsStore(c, options.renderer ?? inlineRenderer, options.onWebhookEvent, audit);
   const retentionMs = options.changesRetentionMs ?? DEFAULT_CHANGES_RETENTION_MS;
   const sealKey = options.webhookSecretsKey;
   const log = changeLog(c);
@@ -136,7 +137,6 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     now,
     ...(options.afterFeedAppend === undefined ? {} : { afterAppend: options.afterFeedAppend }),
   });
-  const audit = auditLog(c, now);
   const webhookEndpoints = endpointsStore(
     c,
     secretBox(

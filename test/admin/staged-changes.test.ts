@@ -1,7 +1,8 @@
 // Staged changes (admin.yaml, "Staged changes", publishBlogChanges, discardBlogChanges): an edit
 // of a released blog is saved as pending changes that consumers, the changes feed and webhooks
 // never see until it is published; discarding returns to the released version; unreleasing
-// keeps the pending changes as the draft. Drafts are edited in place.
+// keeps the pending changes as the draft. Drafts are edited in place. Each state change that
+// applies is an audit entry naming who did it (admin.yaml, AuditAction `blog.*`).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { collections } from "../../server/src/platform/db/collections.js";
@@ -268,5 +269,57 @@ describe("pending changes and other writers", () => {
     expect((await admin.post(`${blogPath(blog.id)}/publish`, undefined, ANY_VERSION)).status).toBe(
       200,
     );
+  });
+});
+
+describe("the audit log", () => {
+  interface Entry {
+    action: string;
+    actor: { name: string } | null;
+    details: { blogId?: string; blogTitle?: string };
+  }
+  const entriesOf = async (blogId: string) =>
+    (await admin.get<{ data: Entry[] }>(`/workspaces/${ws}/audit?limit=100`)).body.data
+      .filter((e) => e.details.blogId === blogId)
+      .map((e) => [e.action, e.actor?.name ?? null, e.details.blogTitle]);
+
+  it("records each release, publish, discard, unrelease and removal that changed the blog, with the member who did it, newest first; no-ops record nothing", async () => {
+    const blog = await releasedBlog();
+    const staged = (await edit(blog, { title: "Audited title" })).body;
+    const published = (await publish(staged)).body;
+    expect((await publish(published)).status).toBe(200); // nothing pending: no entry
+    const again = (await edit(published, { title: "Never published" })).body;
+    const discarded = (await discard(again)).body;
+    const released = await admin.post<AdminBlog>(
+      `${blogPath(blog.id)}/release`,
+      undefined,
+      versionOf(discarded),
+    );
+    expect(released.status).toBe(200); // released already: no entry
+    const draft = (
+      await admin.post<AdminBlog>(`${blogPath(blog.id)}/unrelease`, undefined, ANY_VERSION)
+    ).body;
+    expect((await admin.delete(blogPath(blog.id), versionOf(draft))).status).toBe(204);
+    const owner = OWNER.name;
+    expect(await entriesOf(blog.id)).toEqual([
+      ["blog.removed", owner, "Audited title"],
+      ["blog.unreleased", owner, "Audited title"],
+      ["blog.discarded", owner, "Audited title"],
+      ["blog.published", owner, "Audited title"],
+      ["blog.released", owner, blog.title],
+    ]);
+  });
+
+  it("a refused write (stale, 412) records nothing", async () => {
+    const blog = await releasedBlog();
+    const theirs = (await edit(blog, { title: "Theirs again" })).body;
+    expect(
+      (await admin.post(`${blogPath(blog.id)}/unrelease`, undefined, versionOf(blog))).status,
+    ).toBe(412);
+    expect((await discard(theirs)).status).toBe(200);
+    expect((await entriesOf(blog.id)).map(([action]) => action)).toEqual([
+      "blog.discarded",
+      "blog.released",
+    ]);
   });
 });

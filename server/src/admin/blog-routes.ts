@@ -81,30 +81,34 @@ export function blogHandlers(blogs: BlogsStore) {
   const releaseBlog: AdminHandler<"releaseBlog"> = async (req, res) => {
     const { workspaceId, blogId } = req.params;
     const expected = parseIfMatch(req.get("if-match"));
-    sendBlog(res, await blogs.setStatus(workspaceId, blogId, "released", expected));
+    sendBlog(
+      res,
+      await blogs.setStatus(workspaceId, blogId, "released", expected, signedInUser(res)),
+    );
   };
 
   const unreleaseBlog: AdminHandler<"unreleaseBlog"> = async (req, res) => {
     const { workspaceId, blogId } = req.params;
     const expected = parseIfMatch(req.get("if-match"));
-    sendBlog(res, await blogs.setStatus(workspaceId, blogId, "draft", expected));
+    sendBlog(res, await blogs.setStatus(workspaceId, blogId, "draft", expected, signedInUser(res)));
   };
 
   const publishBlogChanges: AdminHandler<"publishBlogChanges"> = async (req, res) => {
     const { workspaceId, blogId } = req.params;
     const expected = parseIfMatch(req.get("if-match"));
-    sendBlog(res, await blogs.publish(workspaceId, blogId, expected));
+    sendBlog(res, await blogs.publish(workspaceId, blogId, expected, signedInUser(res)));
   };
 
   const discardBlogChanges: AdminHandler<"discardBlogChanges"> = async (req, res) => {
     const { workspaceId, blogId } = req.params;
     const expected = parseIfMatch(req.get("if-match"));
-    sendBlog(res, await blogs.discard(workspaceId, blogId, expected));
+    sendBlog(res, await blogs.discard(workspaceId, blogId, expected, signedInUser(res)));
   };
 
   const removeBlog: AdminHandler<"removeBlog"> = async (req, res) => {
     const { workspaceId, blogId } = req.params;
-    await blogs.setStatus(workspaceId, blogId, "removed", parseIfMatch(req.get("if-match")));
+    const expected = parseIfMatch(req.get("if-match"));
+    await blogs.setStatus(workspaceId, blogId, "removed", expected, signedInUser(res));
     res.status(204).end();
   };
 

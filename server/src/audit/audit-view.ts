@@ -16,7 +16,7 @@ export function toAuditEntry(
 ): AuditEntry {
   const { expiresAt, successor, gracePeriodSeconds, from, to } = doc.details;
   const { invitationId, role, previousRole, userId, reason } = doc.details;
-  const { endpointId, changed, previousSecretDropped } = doc.details;
+  const { endpointId, changed, previousSecretDropped, blogId, blogTitle } = doc.details;
   return {
     id: doc._id,
     at: doc.at.toISOString(),
@@ -37,6 +37,8 @@ export function toAuditEntry(
       ...(endpointId === undefined ? {} : { endpointId }),
       ...(changed === undefined ? {} : { changed: [...changed] }),
       ...(previousSecretDropped === undefined ? {} : { previousSecretDropped }),
+      ...(blogId === undefined ? {} : { blogId }),
+      ...(blogTitle === undefined ? {} : { blogTitle }),
     },
   };
 }

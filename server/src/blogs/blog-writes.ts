@@ -1,7 +1,9 @@
 // Longer than ~250 lines: its interface documents each write.
 
 import type { UpdateFilter } from "mongodb";
+import type { AuditLog } from "../audit/audit-log.js";
 import type {
+  AuditAction,
   BlogDoc,
   BlogStatus,
   Collections,
@@ -45,6 +47,13 @@ const MAX_WRITE_ATTEMPTS = 10;
 /** Slugs tried for a blog whose slug comes from its title before giving up (409). */
 const MAX_SLUG_ATTEMPTS = 20;
 
+/** The audit action of each state a blog is moved to. */
+const STATE_ACTIONS: Record<BlogStatus, AuditAction> = {
+  released: "blog.released",
+  draft: "blog.unreleased",
+  removed: "blog.removed",
+};
+
 /**
  * What a write changes: live fields, and the pending changes (`staged`: new ones, or null to
  * drop them). A write of `staged` alone is invisible to consumers, the feed and webhooks.
@@ -77,6 +86,12 @@ function slugCandidate(base: string, attempt: number): string {
   return `${base}-${randomBase62(6).toLowerCase()}`;
 }
 
+/**
+ * Who changes a blog's state, for its audit entry (a release, unrelease, removal, publish or
+ * discard that changed the blog): a user's id, or null for the operator's CLI.
+ */
+export type Actor = string | null;
+
 /** Writing the blogs of a workspace: create, edit, change state, and preview a body. */
 export interface BlogWrites {
   /**
@@ -107,15 +122,26 @@ export interface BlogWrites {
     blogId: string,
     status: BlogStatus,
     expected?: ExpectedVersion,
+    by?: Actor,
   ): Promise<BlogDoc>;
   /**
    * A released blog's pending changes become its released version in one update (consumers,
    * the feed and webhooks see one edit); nothing pending changes nothing. A slug another blog
    * took meanwhile is "conflict".
    */
-  publish(workspaceId: string, blogId: string, expected?: ExpectedVersion): Promise<BlogDoc>;
+  publish(
+    workspaceId: string,
+    blogId: string,
+    expected?: ExpectedVersion,
+    by?: Actor,
+  ): Promise<BlogDoc>;
   /** Drops a released blog's pending changes; nothing pending changes nothing. */
-  discard(workspaceId: string, blogId: string, expected?: ExpectedVersion): Promise<BlogDoc>;
+  discard(
+    workspaceId: string,
+    blogId: string,
+    expected?: ExpectedVersion,
+    by?: Actor,
+  ): Promise<BlogDoc>;
   /**
    * The changes feed has recorded these blogs as they were at these versions: clears each one's
    * `feedPending` mark, unless the blog was written since (then the mark stays, and the newer
@@ -150,7 +176,19 @@ export function blogWrites(
   find: BlogReads["get"],
   /** Told the blog a write queued a webhook event for (the relay's nudge); must not throw. */
   onOutboxEvent: (blogId: string) => void = () => {},
+  /** Where state changes are recorded (`Actor`); none: not recorded. */
+  audit?: AuditLog,
 ): BlogWrites {
+  /** The audit entry of a state change that applied, made after it. */
+  const recorded = async (action: AuditAction, by: Actor | undefined, after: BlogDoc) => {
+    await audit?.record({
+      workspaceId: after.workspaceId,
+      actor: by ?? null,
+      action,
+      details: { blogId: after._id, blogTitle: after.title },
+    });
+    return after;
+  };
   /**
    * Every write of an existing blog: read its current version ("not found" when removed),
    * derive the changes from it, and store them only if the blog still has the status and
@@ -165,6 +203,8 @@ export function blogWrites(
     blogId: string,
     expected: ExpectedVersion | undefined,
     change: (doc: BlogDoc) => BlogEdit | null,
+    /** Its audit entry, when it changed the blog. */
+    entry?: { action: AuditAction; by: Actor | undefined },
   ): Promise<BlogDoc> => {
     // The filter is the compare-and-set: one atomic step on MongoDB and on the embedded database
     // alike (server/embedded-db/README.md, "Single-document writes are atomic"), so writes of one
@@ -199,7 +239,7 @@ export function blogWrites(
         if (staged !== null && (staged ?? doc.staged) !== undefined) {
           after.staged = staged ?? doc.staged;
         }
-        return after;
+        return entry === undefined ? after : recorded(entry.action, entry.by, after);
       }
     }
     throw conflict(
@@ -324,51 +364,69 @@ export function blogWrites(
       blogId: string,
       status: BlogStatus,
       expected?: ExpectedVersion,
+      by?: Actor,
     ): Promise<BlogDoc> {
       let folded = "";
+      const action = STATE_ACTIONS[status];
       try {
-        return await writeVersion(workspaceId, blogId, expected, (doc): BlogEdit | null => {
-          if (doc.status === status) return null;
-          const now = new Date();
-          const revision = newRevision();
-          if (status === "released") return { status, releasedAt: now, updatedAt: now, revision };
-          const dropped = doc.staged === undefined ? {} : { staged: null };
-          if (status === "removed") {
-            return { status, removedAt: now, updatedAt: now, revision, ...dropped };
-          }
-          // Back to draft: its pending changes, if any, are the draft from now on.
-          const pending = doc.staged === undefined ? {} : contentOf(doc.staged);
-          folded = doc.staged?.slug ?? "";
-          return { status, releasedAt: null, updatedAt: now, revision, ...pending, ...dropped };
-        });
+        return await writeVersion(
+          workspaceId,
+          blogId,
+          expected,
+          (doc): BlogEdit | null => {
+            if (doc.status === status) return null;
+            const now = new Date();
+            const revision = newRevision();
+            if (status === "released") return { status, releasedAt: now, updatedAt: now, revision };
+            const dropped = doc.staged === undefined ? {} : { staged: null };
+            if (status === "removed") {
+              return { status, removedAt: now, updatedAt: now, revision, ...dropped };
+            }
+            // Back to draft: its pending changes, if any, are the draft from now on.
+            const pending = doc.staged === undefined ? {} : contentOf(doc.staged);
+            folded = doc.staged?.slug ?? "";
+            return { status, releasedAt: null, updatedAt: now, revision, ...pending, ...dropped };
+          },
+          { action, by },
+        );
       } catch (err) {
         if (isDuplicateKey(err)) throw slugTaken(folded);
         throw err;
       }
     },
 
-    async publish(workspaceId, blogId, expected) {
+    async publish(workspaceId, blogId, expected, by) {
       let published = "";
       try {
-        return await writeVersion(workspaceId, blogId, expected, (doc): BlogEdit | null => {
-          if (doc.staged === undefined || doc.status !== "released") return null;
-          published = doc.staged.slug;
-          return {
-            ...contentOf(doc.staged),
-            updatedAt: new Date(),
-            revision: newRevision(),
-            staged: null,
-          };
-        });
+        return await writeVersion(
+          workspaceId,
+          blogId,
+          expected,
+          (doc): BlogEdit | null => {
+            if (doc.staged === undefined || doc.status !== "released") return null;
+            published = doc.staged.slug;
+            return {
+              ...contentOf(doc.staged),
+              updatedAt: new Date(),
+              revision: newRevision(),
+              staged: null,
+            };
+          },
+          { action: "blog.published", by },
+        );
       } catch (err) {
         if (isDuplicateKey(err)) throw slugTaken(published);
         throw err;
       }
     },
 
-    async discard(workspaceId, blogId, expected) {
-      return writeVersion(workspaceId, blogId, expected, (doc): BlogEdit | null =>
-        doc.staged === undefined ? null : { staged: null },
+    async discard(workspaceId, blogId, expected, by) {
+      return writeVersion(
+        workspaceId,
+        blogId,
+        expected,
+        (doc): BlogEdit | null => (doc.staged === undefined ? null : { staged: null }),
+        { action: "blog.discarded", by },
       );
     },
 

@@ -1,3 +1,4 @@
+import type { AuditLog } from "../audit/audit-log.js";
 import type { Collections } from "../platform/db/collections.js";
 import { type BlogReads, blogReads } from "./blog-reads.js";
 import { type BlogWrites, blogWrites } from "./blog-writes.js";
@@ -18,8 +19,10 @@ export function blogsStore(
   renderer: BodyRenderer,
   /** Told after a write that queued a webhook event (the outbox relay's nudge). */
   onOutboxEvent?: (blogId: string) => void,
+  /** Where state changes are recorded (blog-writes.ts, `Actor`). */
+  audit?: AuditLog,
 ): BlogsStore {
   const reads = blogReads(collections);
-  const writes = blogWrites(collections, renderer, reads.get, onOutboxEvent);
+  const writes = blogWrites(collections, renderer, reads.get, onOutboxEvent, audit);
   return { ...reads, ...tagCounts(collections), ...writes };
 }

@@ -42,7 +42,26 @@ function describe(entry: AuditEntry, nameOf: (id: string | null) => string): str
         ? `${who} rotated a webhook endpoint's signing secret and dropped the old one at once`
         : `${who} rotated a webhook endpoint's signing secret`;
     default:
-      return describeTeam(entry, who);
+      return describeBlog(entry, who) ?? describeTeam(entry, who);
+  }
+}
+
+/** Blog entries: "Ada released “Launch day”"; null for any other action. */
+function describeBlog(entry: AuditEntry, who: string): string | null {
+  const blog = `“${entry.details.blogTitle ?? "a blog"}”`;
+  switch (entry.action) {
+    case "blog.released":
+      return `${who} released ${blog}`;
+    case "blog.unreleased":
+      return `${who} took ${blog} back to draft`;
+    case "blog.removed":
+      return `${who} removed the blog ${blog}`;
+    case "blog.published":
+      return `${who} published pending changes to ${blog}`;
+    case "blog.discarded":
+      return `${who} discarded pending changes to ${blog}`;
+    default:
+      return null;
   }
 }
 

@@ -259,7 +259,12 @@ export type AuditAction =
   | "webhook.created"
   | "webhook.updated"
   | "webhook.deleted"
-  | "webhook.secret_rotated";
+  | "webhook.secret_rotated"
+  | "blog.released"
+  | "blog.unreleased"
+  | "blog.removed"
+  | "blog.published"
+  | "blog.discarded";
 
 export interface AuditDetailsDoc {
   expiresAt?: Date | null;
@@ -283,6 +288,9 @@ export interface AuditDetailsDoc {
   changed?: ("url" | "description" | "events" | "enabled")[];
   /** Whether a `webhook.secret_rotated` stopped the previous secret signing at once. */
   previousSecretDropped?: boolean;
+  /** The blog of a `blog.*` entry, and its title then. */
+  blogId?: string;
+  blogTitle?: string;
 }
 
 /** One entry of a workspace's audit log (audit/audit-log.ts); inserted, never changed. */
