@@ -118,10 +118,9 @@ export function setLeaveGuard(next: LeaveGuard | null): void {
  * Back or Forward can be measured, undone while the guard asks, and redone if it says leave.
  */
 let position = 0;
-const positionOf = (state: unknown): number =>
-  typeof state === "object" && state !== null && "idx" in state && typeof state.idx === "number"
-    ? state.idx
-    : 0;
+const hasPosition = (state: unknown): state is { idx: number } =>
+  typeof state === "object" && state !== null && "idx" in state && typeof state.idx === "number";
+const positionOf = (state: unknown): number => (hasPosition(state) ? state.idx : 0);
 
 /** Goes to `to` (unless the guard keeps the writer here; `force` skips it: the page's own moves). */
 export function navigate(to: string, { replace = false, force = false } = {}): void {
@@ -140,6 +139,13 @@ let expecting: "undo" | "redo" | null = null;
 
 /** Back and Forward: one listener for the page, asking the guard before the route changes. */
 function onPopState(): void {
+  if (!hasPosition(history.state)) {
+    // An entry the page did not add (a fragment link: "Skip to content"): it stands where the
+    // page is, so later moves are still measured right. Nothing to ask: the screen stays.
+    history.replaceState({ idx: position }, "");
+    expecting = null;
+    return;
+  }
   const to = positionOf(history.state);
   const delta = to - position;
   if (expecting === "undo") {

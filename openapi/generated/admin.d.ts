@@ -733,8 +733,8 @@ export interface paths {
         post?: never;
         /**
          * Remove a blog for good
-         * @description Consumers stop seeing it at once; it cannot be brought back. With `If-Match`, only the
-         *     version named there is removed (else `412`).
+         * @description Consumers stop seeing it at once; it cannot be brought back (pending changes go with
+         *     it). Only the version named in `If-Match` is removed (else `412`).
          */
         delete: operations["removeBlog"];
         options?: never;
@@ -766,8 +766,8 @@ export interface paths {
         put?: never;
         /**
          * Release a blog to consumers
-         * @description Consumers see the blog from now on; `releasedAt` moves to now. With `If-Match`, only the
-         *     version named there is released (else `412`, also when it is released already).
+         * @description Consumers see the blog from now on; `releasedAt` moves to now. Only the version named in
+         *     `If-Match` is released (else `412`, also when it is released already).
          */
         post: operations["releaseBlog"];
         delete?: never;
@@ -793,8 +793,9 @@ export interface paths {
         /**
          * Take a blog back to draft
          * @description Consumers stop seeing the blog at once; it stays editable as a draft, made of its
-         *     pending changes when it has any. Only the version named in `If-Match` is taken back
-         *     (else `412`).
+         *     pending changes when it has any (with its released slug if another blog has taken the
+         *     pending one meanwhile); the webhook event names the blog as consumers knew it. Only the
+         *     version named in `If-Match` is taken back (else `412`).
          */
         post: operations["unreleaseBlog"];
         delete?: never;

@@ -214,6 +214,43 @@ describe("an edit of a released blog is staged", () => {
     expect((await consumerBlog(blog.id)).status).toBe(404);
   });
 
+  it("an unrelease's webhook event names the blog as consumers knew it, never its pending slug", async () => {
+    const blog = await releasedBlog();
+    const staged = (await edit(blog, { slug: `never-seen-${made}` })).body;
+    const res = await admin.post<AdminBlog>(
+      `${blogPath(blog.id)}/unrelease`,
+      undefined,
+      versionOf(staged),
+    );
+    expect(res.body).toMatchObject({ status: "draft", slug: `never-seen-${made}` });
+    // Relayed or still in the blog's outbox: the event of the unrelease, wherever it is now.
+    const c = collections(t.db);
+    const unreleased = async () =>
+      (await c.webhookEvents.findOne({ blogId: blog.id, type: "blog.unreleased" }))?.slug ??
+      (await c.blogs.findOne({ _id: blog.id }))?.webhookOutbox?.find(
+        (e) => e.type === "blog.unreleased",
+      )?.slug;
+    await expect.poll(unreleased).toBe(blog.slug);
+  });
+
+  it("an unrelease goes through when another blog took the pending slug: the draft keeps its released slug", async () => {
+    const blog = await releasedBlog();
+    const staged = (await edit(blog, { slug: `contested-${made}`, title: "Pending title" })).body;
+    const taker = await admin.post(`/workspaces/${ws}/blogs`, {
+      title: "Taker",
+      slug: `contested-${made}`,
+    });
+    expect(taker.status).toBe(201);
+    const res = await admin.post<AdminBlog>(
+      `${blogPath(blog.id)}/unrelease`,
+      undefined,
+      versionOf(staged),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "draft", slug: blog.slug, title: "Pending title" });
+    expect((await consumerBlog(blog.id)).status).toBe(404);
+  });
+
   it("removing a blog with pending changes removes it all", async () => {
     const blog = await releasedBlog();
     const staged = (await edit(blog, { title: "Pending, then gone" })).body;

@@ -306,6 +306,26 @@ describe.each(WIDTHS)("leaving unsaved changes at %s width", (width) => {
     await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
   });
 
+  it("a fragment link (Skip to content) adds a history entry without upsetting the question on Back", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog();
+    await page.goto(s.url(`/w/${s.ws}/blogs`));
+    await page.getByRole("link", { name: blog.title }).first().click();
+    await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+    await body().fill("Typed before skipping.");
+    await page.keyboard.press("Tab"); // out of the body: the skip link is the page's first stop
+    await page.getByRole("link", { name: "Skip to content" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => new URL(page.url()).hash).toBe("#main");
+    await page.goBack(); // to the editor without the fragment: the same screen, nothing asked
+    await expect.poll(() => new URL(page.url()).hash).toBe("");
+    await expect(leaveDialog().count()).resolves.toBe(0);
+    await page.goBack();
+    await leaveDialog().getByRole("button", { name: "Leave without saving" }).click();
+    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/\/blogs$/);
+  });
+
   it("with nothing unsaved, links leave at once", async () => {
     await s.setViewport(width);
     const blog = await makeBlog();
@@ -423,6 +443,18 @@ describe("text kept in this browser", () => {
     await page.getByRole("heading", { name: "Edit blog" }).waitFor();
     await stateLine().getByText("Saved.", { exact: true }).waitFor();
     await expect.poll(() => keptCopy(null)).toBeNull();
+  });
+
+  it("kept text stays kept while its question is open: a reload before answering asks again", async () => {
+    await page.goto(s.url(`/w/${s.ws}/blogs/new`));
+    await page.getByLabel("Title").fill("Asked about twice");
+    await expect.poll(() => keptCopy(null)).toContain("Asked about twice");
+    await reloadLeaving();
+    await restoreDialog().waitFor();
+    await expect(keptCopy(null)).resolves.toContain("Asked about twice");
+    await page.reload();
+    await restoreDialog().getByRole("button", { name: "Discard them" }).click();
+    await expect(keptCopy(null)).resolves.toBeNull();
   });
 
   it("“Leave without saving” forgets the kept text", async () => {

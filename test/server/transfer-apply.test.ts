@@ -106,6 +106,39 @@ describe("happy: the source wins over an edited blog, but not over a removal", (
   });
 });
 
+describe('an import over pending changes (admin.yaml, "Staged changes")', () => {
+  it("replaces them: the imported content is the blog's, and the version an editor held is stale", async () => {
+    const ws = await newWorkspace("Pending");
+    await applyImport(c, await planImport(c, inlineRenderer, ws, set), {
+      source: "s",
+      now: new Date(),
+    });
+    const [first] = set.blogs; // released
+    if (first === undefined) throw new Error("seed");
+    const id = importBlogId(ws, first.sourceKey);
+    const s = createStores(t.db);
+    const staged = await s.blogs.update(ws, id, { title: "Pending, never published" });
+    expect(staged.staged?.title).toBe("Pending, never published");
+    const changed: ImportSet = {
+      ...set,
+      blogs: set.blogs.map((b, i) => (i === 0 ? { ...b, title: "Imported again" } : b)),
+    };
+    const result = await applyImport(c, await planImport(c, inlineRenderer, ws, changed), {
+      source: "s",
+      now: new Date(),
+    });
+    expect(result.updated).toBe(1);
+    const after = await c.blogs.findOne({ _id: id });
+    expect(after?.title).toBe("Imported again");
+    expect(after?.staged).toBeUndefined();
+    // A publish made on the pending version the editor held changes nothing now.
+    await expect(s.blogs.publish(ws, id, [staged.staged?.revision ?? ""])).rejects.toMatchObject({
+      code: "stale",
+    });
+    expect((await c.blogs.findOne({ _id: id }))?.title).toBe("Imported again");
+  });
+});
+
 describe("error: a run that fails midway (no transactions)", () => {
   it("leaves the blogs written so far and a marker; running it again completes it and clears the marker", async () => {
     const ws = await newWorkspace("Interrupted");

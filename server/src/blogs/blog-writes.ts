@@ -58,7 +58,14 @@ const STATE_ACTIONS: Record<BlogStatus, AuditAction> = {
  * What a write changes: live fields, and the pending changes (`staged`: new ones, or null to
  * drop them). A write of `staged` alone is invisible to consumers, the feed and webhooks.
  */
-type BlogEdit = Omit<Partial<BlogDoc>, "staged"> & { staged?: StagedContent | null };
+type BlogEdit = Omit<Partial<BlogDoc>, "staged"> & {
+  staged?: StagedContent | null;
+  /**
+   * Live fields written with the change but kept out of its webhook event: an unrelease's
+   * pending changes, which become the draft that nobody outside sees.
+   */
+  folded?: Partial<BlogDoc>;
+};
 
 /** The content fields of pending changes, without their version: what publishing makes live. */
 function contentOf({ revision: _r, updatedAt: _u, ...fields }: StagedContent) {
@@ -218,8 +225,12 @@ export function blogWrites(
       const edit = change(doc);
       if (!versionExpected(doc, expected)) throw new StaleVersion(doc);
       if (edit === null) return doc;
-      const { staged, ...live } = edit;
+      const { staged, folded, ...live } = edit;
       const write = liveWrite(doc, live);
+      if (folded !== undefined) {
+        write.update.$set = { ...write.update.$set, ...folded };
+        write.changes = { ...write.changes, ...folded };
+      }
       if (staged === null) write.update.$unset = { staged: "" };
       else if (staged !== undefined) write.update.$set = { ...write.update.$set, staged };
       const { matchedCount } = await blogs.updateOne(
@@ -366,10 +377,9 @@ export function blogWrites(
       expected?: ExpectedVersion,
       by?: Actor,
     ): Promise<BlogDoc> {
-      let folded = "";
       const action = STATE_ACTIONS[status];
-      try {
-        return await writeVersion(
+      const move = (keepLiveSlug: boolean) =>
+        writeVersion(
           workspaceId,
           blogId,
           expected,
@@ -382,15 +392,28 @@ export function blogWrites(
             if (status === "removed") {
               return { status, removedAt: now, updatedAt: now, revision, ...dropped };
             }
-            // Back to draft: its pending changes, if any, are the draft from now on.
-            const pending = doc.staged === undefined ? {} : contentOf(doc.staged);
-            folded = doc.staged?.slug ?? "";
-            return { status, releasedAt: null, updatedAt: now, revision, ...pending, ...dropped };
+            // Back to draft: its pending changes, if any, are the draft from now on (kept out
+            // of the event, which names the blog as consumers knew it).
+            if (doc.staged === undefined)
+              return { status, releasedAt: null, updatedAt: now, revision };
+            const pending = { ...doc.staged, slug: keepLiveSlug ? doc.slug : doc.staged.slug };
+            return {
+              status,
+              releasedAt: null,
+              updatedAt: now,
+              revision,
+              folded: contentOf(pending),
+              staged: null,
+            };
           },
           { action, by },
         );
+      try {
+        return await move(false);
       } catch (err) {
-        if (isDuplicateKey(err)) throw slugTaken(folded);
+        // The pending slug was taken by another blog meanwhile: the blog is still taken offline,
+        // as a draft with its released slug (the rest of its pending changes kept).
+        if (status === "draft" && isDuplicateKey(err)) return move(true);
         throw err;
       }
     },

@@ -15,7 +15,7 @@
  */
 
 import { MongoBulkWriteError } from "mongodb";
-import { newRevision, slugTaken, versionFilter } from "../blogs/blog-rules.js";
+import { newRevision, slugTaken, stagedFilter, versionFilter } from "../blogs/blog-rules.js";
 import { searchFieldsOf } from "../blogs/search-terms.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
@@ -136,9 +136,19 @@ export async function applyImport(
         ...(visible(doc.status, fields.status) ? { feedPending: true } : {}),
       };
       const write = updateWithEvent(doc, changes, options.now);
+      // The imported content is the blog's now: pending changes made on what it replaces go
+      // (admin.yaml, "Staged changes"), and with them their version, so no editor holding that
+      // version can publish over the import.
+      if (doc.staged !== undefined) write.update.$unset = { staged: "" };
       try {
         const { matchedCount } = await c.blogs.updateOne(
-          { _id: doc._id, workspaceId, status: doc.status, ...versionFilter(doc) },
+          {
+            _id: doc._id,
+            workspaceId,
+            status: doc.status,
+            ...versionFilter(doc),
+            ...stagedFilter(doc),
+          },
           write.update,
         );
         if (matchedCount === 1) {

@@ -18,6 +18,7 @@ import { useSaveShortcut } from "./save-shortcut.js";
 import "./editor.css";
 import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
 import { BlogFields } from "./blog-form.js";
+import { conflictOf } from "./conflict.js";
 import { ConflictDialog } from "./conflict-dialog.js";
 import { useEditedBlog } from "./edited-blog.js";
 import { type Action, EditorBar } from "./editor-actions.js";
@@ -198,6 +199,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
   const remove = (target: AdminBlog) =>
     onVersionOf(target, "remove", async () => {
       await removeBlog(workspaceId, target);
+      edited.discardLocalCopy(); // nothing of a removed blog is offered back
       flash(`Blog “${target.title}” removed.`);
       navigate(hrefOf({ name: "blogs", ws: workspaceId, status: null }), { force: true });
     });
@@ -208,11 +210,16 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
    */
   const restore = ({ draft: kept, base }: LocalCopy) => {
     edited.answerOffer(true);
-    setDraft(kept);
     if (blog !== null && base !== null && base.version !== blog.version) {
+      // The kept copy stays as it was (made on `base`) until the writer chooses; when it says
+      // nothing theirs does not, it has nothing left to offer.
+      if (conflictOf(base, kept, blog).differing.length === 0) edited.discardLocalCopy();
+      else restoring.current = true;
       conflicts.meet(base, blog, "restore", kept);
-    }
+    } else setDraft(kept);
   };
+  /** The open conflict is a restored copy's: taking theirs forgets the copy too. */
+  const restoring = useRef(false);
 
   const onSubmit = (event: Event) => {
     event.preventDefault();
@@ -290,8 +297,17 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
         <ConflictDialog
           conflict={conflicts.open.conflict}
           refused={conflicts.open.refused}
-          onKeepMine={() => conflicts.open && conflicts.keepMine(conflicts.open.conflict)}
-          onTakeTheirs={() => conflicts.open && conflicts.takeTheirs(conflicts.open.conflict)}
+          onKeepMine={() => {
+            if (conflicts.open === null) return;
+            restoring.current = false;
+            conflicts.keepMine(conflicts.open.conflict);
+          }}
+          onTakeTheirs={() => {
+            if (conflicts.open === null) return;
+            conflicts.takeTheirs(conflicts.open.conflict);
+            if (restoring.current) edited.discardLocalCopy();
+            restoring.current = false;
+          }}
         />
       )}
     </form>

@@ -71,8 +71,8 @@ export function ConflictDialog({
       wide
       description={
         <p>
-          It was saved at {exactTime(theirs.updatedAt)}, after you opened it.{statusNote}{" "}
-          {REFUSED[refused]}: compare the two versions and choose which to keep.
+          It was changed after you opened it (last saved {exactTime(theirs.updatedAt)}).
+          {statusNote} {REFUSED[refused]}: compare the two versions and choose which to keep.
           {theirsOnly.length > 0 &&
             ` Their changes to ${listOf(theirsOnly)} are kept whichever you choose.`}
         </p>

@@ -69,10 +69,11 @@ export interface CopyPlace {
 }
 
 /**
- * Keeps `draft` while `dirty` (typed on `base`), and forgets it once not dirty — unless
- * `holding`: a copy found on opening that the writer has not answered yet stays as it is. A new
+ * Keeps `draft` while `dirty` (typed on `base`), and forgets it when the form stops being dirty
+ * (saved, or taken back) — never merely because it is not dirty: a copy found on opening stays
+ * until the writer answers, whatever renders first. `holding` keeps it as it is meanwhile. A new
  * blog's copy moves to the blog's own place once it is created. `discard()` forgets it for good
- * (the writer chose to leave without saving).
+ * (the writer chose to leave without saving, or to take another version).
  */
 export function useLocalCopy(
   place: CopyPlace,
@@ -88,6 +89,8 @@ export function useLocalCopy(
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const discarded = useRef(false);
   const wasNew = useRef(place.blogId === null);
+  /** The form was dirty at the last run: a clean form now means its text was saved or dropped. */
+  const wasDirty = useRef(false);
 
   const flush = () => {
     if (timer.current !== null) clearTimeout(timer.current);
@@ -108,9 +111,11 @@ export function useLocalCopy(
       pending.current = null;
       if (timer.current !== null) clearTimeout(timer.current);
       timer.current = null;
-      forgetLocalCopy(key);
+      if (wasDirty.current) forgetLocalCopy(key);
+      wasDirty.current = false;
       return;
     }
+    wasDirty.current = true;
     discarded.current = false;
     const kept = base === null ? null : { ...base, bodyHtml: "" };
     pending.current = { draft, base: kept, keptAt: new Date().toISOString() };
