@@ -154,6 +154,10 @@ export const adminQueryLimits = {
   countAdminBlogs: {
     q: { minLength: 1, maxLength: 100, pattern: "\\S" },
   },
+  listBlogRevisions: {
+    limit: { minimum: 1, maximum: 100 },
+    cursor: { minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" },
+  },
   listWebhookDeliveries: {
     limit: { minimum: 1, maximum: 100 },
     cursor: { minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" },

@@ -745,7 +745,8 @@ export interface paths {
          *     consumers see nothing of it until `publish`; the answer is the blog with its pending
          *     changes (`pendingChanges` true, false again when the edit takes it back to the released
          *     version). A staged slug is checked against the workspace's other blogs now, and again
-         *     when published. Only the version named in `If-Match` is edited (else `412`).
+         *     when published. An edit to what the blog says already changes nothing (its version
+         *     stays). Only the version named in `If-Match` is edited (else `412`).
          */
         patch: operations["updateBlog"];
         trace?: never;
@@ -853,6 +854,95 @@ export interface paths {
          *     changed (else `412`).
          */
         post: operations["discardBlogChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/blogs/{blogId}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A blog's history, newest first
+         * @description Every save and state change of the blog kept as a revision (see "History"): who, when,
+         *     what it did, which fields it changed and the state it left the blog in, without the
+         *     content (read one revision for that). Newest first, one page at a time: pass the
+         *     previous page's `nextCursor` as `cursor` until it is `null`. A removed blog answers
+         *     `404`.
+         */
+        get: operations["listBlogRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/blogs/{blogId}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+                /** @description The revision's ID. */
+                revisionId: components["parameters"]["RevisionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One revision of a blog, with its content
+         * @description The blog's content as that save or state change left it (the version the editor
+         *     showed: pending changes where there were some), to read or compare with another
+         *     revision. A revision no longer kept, or of another blog, answers `404`.
+         */
+        get: operations["getBlogRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/blogs/{blogId}/revisions/{revisionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+                /** @description The revision's ID. */
+                revisionId: components["parameters"]["RevisionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a blog's content from one of its revisions
+         * @description An edit that sets the blog's content fields to the revision's: a new save and a new
+         *     revision on top (`restored`), never a rewrite of history. A draft is edited in place; a
+         *     released blog gets the content as pending changes, to publish or discard. Content the
+         *     blog has already changes nothing. Only the version named in `If-Match` is edited (else
+         *     `412`); a slug another blog has taken since is a `409`.
+         */
+        post: operations["restoreBlogRevision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1340,7 +1430,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -1362,7 +1452,7 @@ export interface components {
          *     A `webhook.*` action names the endpoint (`endpointId`; never its URL or a secret),
          *     which of its settings an update changed (`changed`), and whether a rotation dropped the
          *     previous secret at once (`previousSecretDropped`). A `blog.*` action (a release,
-         *     unrelease, removal, or a publish or discard of pending changes) names the blog
+         *     unrelease, removal, a publish or discard of pending changes, or a restore of a revision) names the blog
          *     (`blogId`) and its title as it was then (`blogTitle`); it is recorded only when the blog
          *     changed (a release of a released blog records nothing).
          */
@@ -1405,6 +1495,48 @@ export interface components {
             draft: number;
             /** Format: int32 */
             released: number;
+        };
+        /**
+         * @description What made the revision: `created`, `edited` (a save), `released`, `unreleased`,
+         *     `published` (pending changes made live), `discarded` (pending changes dropped) or
+         *     `restored` (content restored from an earlier revision).
+         * @enum {string}
+         */
+        BlogRevisionAction: "created" | "edited" | "released" | "unreleased" | "published" | "discarded" | "restored";
+        BlogRevisionSummary: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            actor: components["schemas"]["Actor"];
+            action: components["schemas"]["BlogRevisionAction"];
+            status: components["schemas"]["BlogStatus"];
+            /** @description The blog was released with pending changes after it (as `AdminBlog`). */
+            pendingChanges: boolean;
+            /**
+             * @description The content fields that differ from the revision before it (empty for a state
+             *     change that left the content as it was).
+             */
+            changed: ("title" | "slug" | "excerpt" | "bodyMarkdown" | "tags" | "authorName" | "coverImageUrl")[];
+            /** @description The revision a `restored` revision took its content from. */
+            restoredFrom?: string;
+            title: string;
+            slug: string;
+        };
+        /** @description A revision, and the content it left the blog with. */
+        BlogRevision: {
+            revision: components["schemas"]["BlogRevisionSummary"];
+            content: components["schemas"]["BlogRevisionContent"];
+        };
+        /** @description The content fields as a revision left them (the rendered body is not kept). */
+        BlogRevisionContent: {
+            title: string;
+            slug: string;
+            excerpt: string;
+            bodyMarkdown: string;
+            tags: string[];
+            authorName: string;
+            /** Format: uri */
+            coverImageUrl: string | null;
         };
         AdminBlog: {
             id: string;
@@ -2033,6 +2165,8 @@ export interface components {
         UsageTo: string;
         /** @description The blog's ID. */
         BlogId: string;
+        /** @description The revision's ID. */
+        RevisionId: string;
         /**
          * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
          *     ETags, or `*` for any current version). When the blog's current version is not among
@@ -3610,6 +3744,115 @@ export interface operations {
             412: components["responses"]["StaleVersion"];
             428: components["responses"]["PreconditionRequired"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listBlogRevisions: {
+        parameters: {
+            query?: {
+                /** @description Page size, in decimal digits. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of revisions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BlogRevisionSummary"][];
+                        /** @description Pass as `cursor` for the next page; null on the last one. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBlogRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+                /** @description The revision's ID. */
+                revisionId: components["parameters"]["RevisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlogRevision"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreBlogRevision: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+                 *     ETags, or `*` for any current version). When the blog's current version is not among
+                 *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+                 *     refused with `428`, after the session and membership checks.
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+                /** @description The revision's ID. */
+                revisionId: components["parameters"]["RevisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BlogState"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["StaleVersion"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listWebhookEndpoints: {

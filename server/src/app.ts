@@ -118,6 +118,7 @@ export function createApp({
     renderer,
     sessionTtlMs: config.sessionTtlMs,
     changesRetentionMs: config.changesRetentionMs,
+    blogRevisionsKept: config.blogRevisionsKept,
     consumerRateLimit: config.consumerRateLimit,
     ...(config.webhooks.secretsKey === undefined
       ? {}

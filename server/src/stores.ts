@@ -1,6 +1,7 @@
 import type { Db } from "mongodb";
 import { type FirstRunSetup, firstRunSetup } from "./admin/first-run-setup.js";
 import { type AuditStore, auditLog } from "./audit/audit-log.js";
+import { blogHistory } from "./blogs/blog-history.js";
 import { type BlogsStore, blogsStore } from "./blogs/blogs-store.js";
 import { type BodyRenderer, inlineRenderer } from "./blogs/render-pool.js";
 import { type TagCountsCache, tagCountsCache } from "./blogs/tag-counts-cache.js";
@@ -41,6 +42,8 @@ export interface StoreOptions {
   readonly sessionTtlMs?: number;
   /** How long a changes-feed token stays usable (config `CHANGES_RETENTION_DAYS`); default 30 days. */
   readonly changesRetentionMs?: number;
+  /** The newest revisions of each blog kept (config `BLOG_REVISIONS_KEPT`); default 100. */
+  readonly blogRevisionsKept?: number;
   /**
    * The clock of the changes feed, of key expiry and of the audit log, in epoch ms; tests pass
    * their own.
@@ -75,6 +78,7 @@ export interface StoreOptions {
 const WEBHOOK_SECRETS_MARKER = "webhook-secrets-key";
 const DEFAULT_SESSION_TTL_MS = 168 * 3_600_000;
 const DEFAULT_CHANGES_RETENTION_MS = 30 * 86_400_000;
+const DEFAULT_REVISIONS_KEPT = 100;
 /** Entries are kept a day longer than tokens, so clocks a little apart never lose one. */
 const ENTRY_MARGIN_MS = 86_400_000;
 
@@ -125,7 +129,12 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
   const workspaces = workspacesStore(c, users);
   const now = options.now ?? Date.now;
   const audit = auditLog(c, now);
-  const blogs = blogsStore(c, options.renderer ?? inlineRenderer, options.onWebhookEvent, audit);
+  const blogs = blogsStore(c, {
+    renderer: options.renderer ?? inlineRenderer,
+    ...(options.onWebhookEvent === undefined ? {} : { onOutboxEvent: options.onWebhookEvent }),
+    audit,
+    history: blogHistory(c, options.blogRevisionsKept ?? DEFAULT_REVISIONS_KEPT),
+  });
   const retentionMs = options.changesRetentionMs ?? DEFAULT_CHANGES_RETENTION_MS;
   const sealKey = options.webhookSecretsKey;
   const log = changeLog(c);

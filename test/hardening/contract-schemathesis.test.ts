@@ -71,7 +71,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
-import { AdminClient, OWNER } from "../support/admin-client.js";
+import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { unthrottle } from "../support/rate-limits.js";
 import {
@@ -423,7 +423,33 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
       });
       expect(created.status).toBe(201);
       blogIds.push(created.body.id);
-      if (release) await owner.post(`/workspaces/${where}/blogs/${created.body.id}/release`);
+      // A second save, so each blog's history has two revisions to read and restore.
+      await owner.patch(
+        `/workspaces/${where}/blogs/${created.body.id}`,
+        { bodyMarkdown: `# ${title}\n\nEdited once.` },
+        ANY_VERSION,
+      );
+      if (release) {
+        const released = await owner.post(
+          `/workspaces/${where}/blogs/${created.body.id}/release`,
+          undefined,
+          ANY_VERSION,
+        );
+        expect(released.status).toBe(200);
+      }
+    }
+    // Each history's revisions, and a cursor past its newest (two revisions: never null).
+    type History = { data: { id: string }[]; nextCursor: string | null };
+    const historyOf = async (where: string, id: string | undefined, query = "") =>
+      (await owner.get<History>(`/workspaces/${where}/blogs/${id}/revisions${query}`)).body;
+    const revisionIds: string[] = [];
+    const historyCursors: string[] = [];
+    for (const [where, id] of [
+      [ws, blogIds[0]],
+      [foreign._id, blogIds[3]],
+    ] as const) {
+      revisionIds.push(...(await historyOf(where, id)).data.map((r) => r.id));
+      historyCursors.push((await historyOf(where, id, "?limit=1")).nextCursor ?? "");
     }
     const active = await owner.post<MintedKey>(`/workspaces/${ws}/keys`, { name: "Website" });
     const revoked = await owner.post<MintedKey>(`/workspaces/${ws}/keys`, { name: "Old app" });
@@ -471,6 +497,8 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           emails: { values: [mia.email, oscar.email, OWNER.email, "nobody@example.com"] },
           cursors: { values: [page.body.nextCursor] },
           auditCursors: { values: [auditPage.body.nextCursor] },
+          revisions: { values: revisionIds },
+          historyCursors: { values: historyCursors },
           expiries: { values: [inDays(1), inDays(30), inDays(365)] },
         },
         // Real identifiers most of the time, so cases reach the handlers instead of a 404.
@@ -479,6 +507,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           "path.blogId": { dictionary: "blogs", probability: 0.6 },
           "path.keyId": { dictionary: "keys", probability: 0.6 },
           "path.userId": { dictionary: "users", probability: 0.6 },
+          "path.revisionId": { dictionary: "revisions", probability: 0.6 },
         },
         operations: [
           {
@@ -496,6 +525,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             "unreleaseBlog",
             "publishBlogChanges",
             "discardBlogChanges",
+            "restoreBlogRevision",
           ].map(staleVersionsAccepted),
           {
             "include-operation-id": "addMember",
@@ -514,6 +544,10 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             parameters: { "query.cursor": { dictionary: "cursors", probability: 1 } },
           },
           madeUpCursorsAccepted("listWebhookDeliveries"),
+          {
+            ...madeUpCursorsAccepted("listBlogRevisions"),
+            parameters: { "query.cursor": { dictionary: "historyCursors", probability: 1 } },
+          },
           {
             ...madeUpCursorsAccepted("listAudit"),
             parameters: { "query.cursor": { dictionary: "auditCursors", probability: 1 } },

@@ -22,6 +22,8 @@ let b: SeededWorkspace;
 let revokedKey: string;
 let admin: AdminClient;
 let ws: string;
+/** A released blog with pending changes, a version of it that is stale, and their history. */
+const target = { id: "", path: "", current: "", stale: "", revision: "", othersRevision: "" };
 
 /**
  * Every stored document, minus what reads legitimately move: lastUsedAt, and the counts of
@@ -58,7 +60,38 @@ beforeAll(async () => {
   ws =
     (await admin.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body.workspaces[0]?.id ??
     "";
+  // Stale writes (admin.yaml, "Conditional writes", "History"): a released blog with pending
+  // changes, whose first version every write below names.
+  type Blog = { id: string; version: string };
+  const blogs = `/workspaces/${ws}/blogs`;
+  const made = await admin.post<Blog>(blogs, { title: "Target", bodyMarkdown: "One." });
+  const at = (blog: Blog) => ({ "if-match": `"${blog.version}"` });
+  const released = await admin.post<Blog>(
+    `${blogs}/${made.body.id}/release`,
+    undefined,
+    at(made.body),
+  );
+  const staged = await admin.patch<Blog>(
+    `${blogs}/${made.body.id}`,
+    { title: "Pending" },
+    at(released.body),
+  );
+  const other = await admin.post<Blog>(blogs, { title: "Other", bodyMarkdown: "Two." });
+  type History = { data: { id: string }[] };
+  const historyOf = async (id: string) =>
+    (await admin.get<History>(`${blogs}/${id}/revisions`)).body.data;
+  Object.assign(target, {
+    id: made.body.id,
+    path: `${blogs}/${made.body.id}`,
+    current: staged.body.version,
+    stale: made.body.version,
+    revision: (await historyOf(made.body.id)).at(-1)?.id ?? "",
+    othersRevision: (await historyOf(other.body.id))[0]?.id ?? "",
+  });
 });
+
+/** `If-Match` naming `version` (strong). */
+const ifMatch = (version: string) => ({ "if-match": `"${version}"` });
 
 type Case = [name: string, run: () => Promise<{ status: number; body?: unknown }>, status: number];
 const list = (headers: Record<string, string>, query = "") =>
@@ -395,6 +428,62 @@ const cases: Case[] = [
       }),
     413,
   ],
+  // stale and missing versions, and other blogs' revisions (admin.yaml, "Conditional writes",
+  // "History"): a 412 also carries the blog as it is now (`current`)
+  ...(
+    [
+      ["edit", () => admin.patch(target.path, { title: "Lost" }, ifMatch(target.stale))],
+      ["release", () => admin.post(`${target.path}/release`, undefined, ifMatch(target.stale))],
+      ["unrelease", () => admin.post(`${target.path}/unrelease`, undefined, ifMatch(target.stale))],
+      ["publish", () => admin.post(`${target.path}/publish`, undefined, ifMatch(target.stale))],
+      ["discard", () => admin.post(`${target.path}/discard`, undefined, ifMatch(target.stale))],
+      ["remove", () => admin.delete(target.path, ifMatch(target.stale))],
+      [
+        "restore",
+        () =>
+          admin.post(
+            `${target.path}/revisions/${target.revision}/restore`,
+            undefined,
+            ifMatch(target.stale),
+          ),
+      ],
+    ] as const
+  ).map(([write, run]): Case => [`admin: a stale If-Match on ${write}`, run, 412]),
+  [
+    "admin: the current version as a weak ETag (If-Match compares strongly)",
+    () => admin.patch(target.path, { title: "Lost" }, { "if-match": `W/"${target.current}"` }),
+    412,
+  ],
+  [
+    "admin: an unterminated If-Match",
+    () => admin.patch(target.path, { title: "Lost" }, { "if-match": `"${target.current}` }),
+    412,
+  ],
+  [
+    "admin: a restore without If-Match",
+    () => admin.post(`${target.path}/revisions/${target.revision}/restore`),
+    428,
+  ],
+  [
+    "admin: a restore of another blog's revision",
+    () =>
+      admin.post(
+        `${target.path}/revisions/${target.othersRevision}/restore`,
+        undefined,
+        ifMatch(target.current),
+      ),
+    404,
+  ],
+  [
+    "admin: a restore of a malformed revision id",
+    () => admin.post(`${target.path}/revisions/rev_../restore`, undefined, ifMatch(target.current)),
+    400,
+  ],
+  [
+    "admin: a history cursor not made by the server",
+    () => admin.get(`${target.path}/revisions?cursor=WzEsImV2aWwiXQ`),
+    400,
+  ],
   // bodies of the open operations (README, ADMIN_BODY_LIMIT_BYTES; admin.yaml, 413 and 415)
   ...["/session", "/setup", "/invitations/lookup", "/invitations/accept"].flatMap(
     (path): Case[] => [
@@ -575,7 +664,8 @@ describe("hostile input: exact status, JSON {message}, no 500, nothing stored ch
         `${res.status === expected ? "ok  " : "FAIL"} ${res.status} (want ${expected}) ${name}`,
       );
       if (res.status >= 400 && "body" in res && res.body !== undefined) {
-        expect(Object.keys(res.body as object), name).toEqual(["message"]);
+        const fields = res.status === 412 ? ["message", "current"] : ["message"];
+        expect(Object.keys(res.body as object), name).toEqual(fields);
       }
     }
     const failures = results.filter((r) => r.startsWith("FAIL"));

@@ -100,7 +100,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const key = keyHandlers(keys, rollKey, users);
   const limits = limitHandlers(rateLimits);
   const auditLog = auditHandlers(audit, users);
-  const blog = blogHandlers(blogs);
+  const blog = blogHandlers(blogs, users);
   const usage = usageHandlers(deps.stores.usage, keys);
   const hooks = webhookHandlers({
     endpoints: deps.stores.webhookEndpoints,
@@ -163,6 +163,7 @@ export function adminRouter(deps: AdminDeps): Router {
     ["post", `${W}/blogs/:blogId/unrelease`],
     ["post", `${W}/blogs/:blogId/publish`],
     ["post", `${W}/blogs/:blogId/discard`],
+    ["post", `${W}/blogs/:blogId/revisions/:revisionId/restore`],
   ] as const) {
     router[method](path, signedIn, member, blogWriteNamesVersion);
   }
@@ -217,6 +218,9 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/blogs/:blogId/unrelease`, blog.unreleaseBlog);
   router.post(`${W}/blogs/:blogId/publish`, blog.publishBlogChanges);
   router.post(`${W}/blogs/:blogId/discard`, blog.discardBlogChanges);
+  router.get(`${W}/blogs/:blogId/revisions`, blog.listBlogRevisions);
+  router.get(`${W}/blogs/:blogId/revisions/:revisionId`, blog.getBlogRevision);
+  router.post(`${W}/blogs/:blogId/revisions/:revisionId/restore`, blog.restoreBlogRevision);
   // Webhooks: every member reads; only owners change endpoints or queue deliveries.
   const H = `${W}/webhooks/:endpointId`;
   router.get(`${W}/webhooks`, hooks.listWebhookEndpoints);

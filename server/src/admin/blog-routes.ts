@@ -3,10 +3,12 @@ import { StaleVersion, versionOf } from "../blogs/blog-rules.js";
 import { toAdminBlog } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import { editorCursor } from "../blogs/cursor.js";
+import { revisionActorIds, toRevision, toRevisionSummary } from "../blogs/revision-view.js";
 import { parseBlogSearch } from "../blogs/search-terms.js";
 import type { BlogDoc } from "../platform/db/collections.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import { parseIfMatch } from "../platform/http/conditional.js";
+import type { UsersStore } from "../users/users-store.js";
 import { signedInUser } from "./guards.js";
 
 const DEFAULT_LIMIT = 20;
@@ -34,8 +36,8 @@ export const staleBlogAnswer: ErrorRequestHandler = (err, _req, res, next) => {
     .json({ message: err.message, current: toAdminBlog(err.current) });
 };
 
-/** Writing, releasing and removing the blogs of a workspace. */
-export function blogHandlers(blogs: BlogsStore) {
+/** Writing, releasing and removing the blogs of a workspace, and their history. */
+export function blogHandlers(blogs: BlogsStore, users: Pick<UsersStore, "namesOf">) {
   const listAdminBlogs: AdminHandler<"listAdminBlogs"> = async (req, res) => {
     const { status, limit = DEFAULT_LIMIT, cursor, q, sort = "newest" } = req.query;
     const query = { status, sort, search: parseBlogSearch(q) };
@@ -52,10 +54,11 @@ export function blogHandlers(blogs: BlogsStore) {
   };
 
   const createBlog: AdminHandler<"createBlog"> = async (req, res) => {
-    const doc = await blogs.create(req.params.workspaceId, {
-      ...req.body,
-      bodyMarkdown: req.body.bodyMarkdown ?? "",
-    });
+    const doc = await blogs.create(
+      req.params.workspaceId,
+      { ...req.body, bodyMarkdown: req.body.bodyMarkdown ?? "" },
+      signedInUser(res),
+    );
     sendBlog(res, doc, 201);
   };
 
@@ -75,7 +78,7 @@ export function blogHandlers(blogs: BlogsStore) {
   const updateBlog: AdminHandler<"updateBlog"> = async (req, res) => {
     const { workspaceId, blogId } = req.params;
     const expected = parseIfMatch(req.get("if-match"));
-    sendBlog(res, await blogs.update(workspaceId, blogId, req.body, expected));
+    sendBlog(res, await blogs.update(workspaceId, blogId, req.body, expected, signedInUser(res)));
   };
 
   const releaseBlog: AdminHandler<"releaseBlog"> = async (req, res) => {
@@ -112,7 +115,36 @@ export function blogHandlers(blogs: BlogsStore) {
     res.status(204).end();
   };
 
+  const listBlogRevisions: AdminHandler<"listBlogRevisions"> = async (req, res) => {
+    const { workspaceId, blogId } = req.params;
+    const { limit = DEFAULT_LIMIT, cursor } = req.query;
+    const page = await blogs.revisions(workspaceId, blogId, limit, cursor);
+    const people = await users.namesOf(revisionActorIds(page.revisions));
+    res.json({
+      data: page.revisions.map((doc) => toRevisionSummary(doc, people)),
+      nextCursor: page.nextCursor,
+    });
+  };
+
+  const getBlogRevision: AdminHandler<"getBlogRevision"> = async (req, res) => {
+    const { workspaceId, blogId, revisionId } = req.params;
+    const doc = await blogs.revision(workspaceId, blogId, revisionId);
+    res.json(toRevision(doc, await users.namesOf(revisionActorIds([doc]))));
+  };
+
+  const restoreBlogRevision: AdminHandler<"restoreBlogRevision"> = async (req, res) => {
+    const { workspaceId, blogId, revisionId } = req.params;
+    const expected = parseIfMatch(req.get("if-match"));
+    sendBlog(
+      res,
+      await blogs.restore(workspaceId, blogId, revisionId, expected, signedInUser(res)),
+    );
+  };
+
   return {
+    listBlogRevisions,
+    getBlogRevision,
+    restoreBlogRevision,
     listAdminBlogs,
     countAdminBlogs,
     createBlog,

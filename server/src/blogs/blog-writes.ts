@@ -7,12 +7,14 @@ import type {
   BlogDoc,
   BlogStatus,
   Collections,
+  RevisionAction,
   StagedContent,
 } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict, DomainError, notFound } from "../platform/domain-error.js";
 import { newId, randomBase62 } from "../platform/ids.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
+import type { BlogHistory } from "./blog-history.js";
 import type { BlogReads } from "./blog-reads.js";
 import {
   type BlogFields,
@@ -47,12 +49,32 @@ const MAX_WRITE_ATTEMPTS = 10;
 /** Slugs tried for a blog whose slug comes from its title before giving up (409). */
 const MAX_SLUG_ATTEMPTS = 20;
 
-/** The audit action of each state a blog is moved to. */
-const STATE_ACTIONS: Record<BlogStatus, AuditAction> = {
-  released: "blog.released",
-  draft: "blog.unreleased",
-  removed: "blog.removed",
+/** What moving a blog to each state is, in its history (a removal deletes its history). */
+const STATE_ACTIONS: Record<BlogStatus, WriteAction> = {
+  released: "released",
+  draft: "unreleased",
+  removed: "removed",
 };
+
+/** What a write that applied was: a revision's action, or the removal that ends a history. */
+type WriteAction = RevisionAction | "removed";
+
+/** The audit entry of each action that has one (saves and creates have none). */
+const AUDITED: Partial<Record<WriteAction, AuditAction>> = {
+  released: "blog.released",
+  unreleased: "blog.unreleased",
+  removed: "blog.removed",
+  published: "blog.published",
+  discarded: "blog.discarded",
+  restored: "blog.restored",
+};
+
+/** Who did a write and what it was, for its revision and audit entry. */
+interface WriteEntry {
+  readonly action: WriteAction;
+  readonly by: Actor | undefined;
+  readonly restoredFrom?: string;
+}
 
 /**
  * What a write changes: live fields, and the pending changes (`staged`: new ones, or null to
@@ -72,7 +94,7 @@ function contentOf({ revision: _r, updatedAt: _u, ...fields }: StagedContent) {
   return { ...fields, ...searchFieldsOf(fields) };
 }
 
-/** Whether the pending changes `staged` say the same as the released blog `doc`. */
+/** Whether content (pending changes, or a draft's edit) says the same as the blog `doc`. */
 const sameAsLive = (doc: BlogDoc, staged: Omit<StagedContent, "revision" | "updatedAt">) =>
   staged.slug === doc.slug &&
   staged.title === doc.title &&
@@ -94,8 +116,8 @@ function slugCandidate(base: string, attempt: number): string {
 }
 
 /**
- * Who changes a blog's state, for its audit entry (a release, unrelease, removal, publish or
- * discard that changed the blog): a user's id, or null for the operator's CLI.
+ * Who writes a blog, for its revision and audit entry (blog-history.ts; a write that changed
+ * nothing records neither): a user's id, or null (or omitted) for the operator's CLI.
  */
 export type Actor = string | null;
 
@@ -105,11 +127,11 @@ export interface BlogWrites {
    * A new blog, a draft or (`release`) released at once; its slug is `input.slug` ("conflict"
    * when taken) or one made from its title (`-2`, `-3`… when taken).
    */
-  create(workspaceId: string, input: NewBlog): Promise<BlogDoc>;
+  create(workspaceId: string, input: NewBlog, by?: Actor): Promise<BlogDoc>;
   /**
    * Edits content: a draft in place; a released blog's edit is staged (`BlogDoc.staged`), which
    * consumers, the feed and webhooks never see until `publish` (an edit back to the released
-   * version drops the pending changes). A slug taken by another blog is "conflict". With
+   * version drops the pending changes). An edit to what the blog says already changes nothing. A slug taken by another blog is "conflict". With
    * `expected`, only a blog at one of those versions is edited, else `StaleVersion`.
    */
   update(
@@ -117,6 +139,19 @@ export interface BlogWrites {
     blogId: string,
     patch: Partial<BlogFields>,
     expected?: ExpectedVersion,
+    by?: Actor,
+  ): Promise<BlogDoc>;
+  /**
+   * An edit that sets the blog's content to that of one of its revisions (blog-history.ts), as
+   * `update` does, recorded as `restored`: a new revision on top. "not found" for a revision not
+   * kept; content the blog has already changes nothing.
+   */
+  restore(
+    workspaceId: string,
+    blogId: string,
+    revisionId: string,
+    expected?: ExpectedVersion,
+    by?: Actor,
   ): Promise<BlogDoc>;
   /**
    * draft ⇄ released, and either → removed, which is final: a removed blog is never written
@@ -177,23 +212,55 @@ export interface BlogWrites {
   preview(workspaceId: string, userId: string, bodyMarkdown: string): Promise<RenderedBody>;
 }
 
+/** What the blogs' writes are given (blogs-store.ts). */
+export interface BlogWriteDeps {
+  readonly renderer: BodyRenderer;
+  /** A blog as it is now ("not found" when removed). */
+  readonly find: BlogReads["get"];
+  /** Told the blog a write queued a webhook event for (the relay's nudge); must not throw. */
+  readonly onOutboxEvent?: (blogId: string) => void;
+  /** Where state changes are recorded (`AUDITED`); none: not recorded. */
+  readonly audit?: AuditLog;
+  /** Where every write that applied keeps a revision. */
+  readonly history: BlogHistory;
+}
+
 export function blogWrites(
   { blogs, workspaces }: Pick<Collections, "blogs" | "workspaces">,
-  renderer: BodyRenderer,
-  find: BlogReads["get"],
-  /** Told the blog a write queued a webhook event for (the relay's nudge); must not throw. */
-  onOutboxEvent: (blogId: string) => void = () => {},
-  /** Where state changes are recorded (`Actor`); none: not recorded. */
-  audit?: AuditLog,
+  { renderer, find, onOutboxEvent = () => {}, audit, history }: BlogWriteDeps,
 ): BlogWrites {
-  /** The audit entry of a state change that applied, made after it. */
-  const recorded = async (action: AuditAction, by: Actor | undefined, after: BlogDoc) => {
-    await audit?.record({
-      workspaceId: after.workspaceId,
-      actor: by ?? null,
-      action,
-      details: { blogId: after._id, blogTitle: after.title },
-    });
+  /**
+   * The revision and audit entry of a write that applied, made after it (a crash in between
+   * loses them, never the write); a removal deletes the blog's history instead.
+   */
+  const recorded = async (
+    entry: WriteEntry,
+    before: BlogDoc | null,
+    after: BlogDoc,
+    at: Date,
+  ): Promise<BlogDoc> => {
+    const by = entry.by ?? null;
+    const auditAction = AUDITED[entry.action];
+    if (auditAction !== undefined) {
+      await audit?.record({
+        workspaceId: after.workspaceId,
+        actor: by,
+        action: auditAction,
+        details: { blogId: after._id, blogTitle: after.title },
+      });
+    }
+    if (entry.action === "removed") {
+      await history.forget(after.workspaceId, after._id);
+    } else {
+      await history.record({
+        before,
+        after,
+        action: entry.action,
+        by,
+        at,
+        ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
+      });
+    }
     return after;
   };
   /**
@@ -210,14 +277,15 @@ export function blogWrites(
     blogId: string,
     expected: ExpectedVersion | undefined,
     change: (doc: BlogDoc) => BlogEdit | null,
-    /** Its audit entry, when it changed the blog. */
-    entry?: { action: AuditAction; by: Actor | undefined },
+    /** What it is, for its revision and audit entry when it changed the blog. */
+    entry: WriteEntry,
   ): Promise<BlogDoc> => {
     // The filter is the compare-and-set: one atomic step on MongoDB and on the embedded database
     // alike (server/embedded-db/README.md, "Single-document writes are atomic"), so writes of one
     // blog need no turns, in one process or across instances.
     for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
       const doc = await find(workspaceId, blogId);
+      const readAt = new Date();
       // Bad input is refused first (400, whatever version it names), then a conditional write
       // applies only to a version its caller named, even when it would change nothing. The
       // update below matches this very version, so a write landing in between makes it re-read
@@ -250,7 +318,7 @@ export function blogWrites(
         if (staged !== null && (staged ?? doc.staged) !== undefined) {
           after.staged = staged ?? doc.staged;
         }
-        return entry === undefined ? after : recorded(entry.action, entry.by, after);
+        return recorded(entry, doc, after, readAt);
       }
     }
     throw conflict(
@@ -276,8 +344,73 @@ export function blogWrites(
   const slugUsedElsewhere = async (workspaceId: string, blogId: string, slug: string) =>
     (await blogs.countDocuments({ workspaceId, slug, _id: { $ne: blogId } }, { limit: 1 })) > 0;
 
+  /**
+   * `update`'s edit, recorded as `entry` (a save, or a restore): a draft in place, a released
+   * blog's staged.
+   */
+  const edit = async (
+    workspaceId: string,
+    blogId: string,
+    patch: Partial<BlogFields>,
+    expected: ExpectedVersion | undefined,
+    entry: WriteEntry,
+  ): Promise<BlogDoc> => {
+    // Rendered before the blog is read: a slow body holds no other writer of the blog back.
+    const rendered =
+      patch.bodyMarkdown === undefined
+        ? null
+        : await renderer.render(patch.bodyMarkdown, { workspaceId });
+    const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
+    // A staged slug is not in the unique index until published: checked here first.
+    if (slug !== undefined && (await slugUsedElsewhere(workspaceId, blogId, slug))) {
+      throw slugTaken(slug);
+    }
+    try {
+      return await writeVersion(
+        workspaceId,
+        blogId,
+        expected,
+        (doc): BlogEdit | null => {
+          // The version the edit applies to: a released blog's pending changes, if any.
+          const base = doc.staged ?? doc;
+          const fields = content(
+            {
+              ...base,
+              ...patch,
+              // A new body without a new excerpt re-derives the excerpt.
+              excerpt: patch.excerpt ?? (rendered === null ? base.excerpt : undefined),
+            },
+            // The body as stored; an emptied excerpt is derived from it again.
+            rendered ?? { bodyHtml: base.bodyHtml, excerpt: excerptOf(base.bodyHtml) },
+          );
+          const newSlug = slug ?? base.slug;
+          const now = new Date();
+          if (doc.status === "released") {
+            const staged = { ...fields, slug: newSlug };
+            if (sameAsLive(doc, staged)) return doc.staged === undefined ? null : { staged: null };
+            return { staged: { ...staged, revision: newRevision(), updatedAt: now } };
+          }
+          // A draft saved as it is (a restore of what it says already) changes nothing.
+          if (sameAsLive(doc, { ...fields, slug: newSlug })) return null;
+          return {
+            ...fields,
+            slug: newSlug,
+            // Always written with title, slug and tags, so they never disagree with them.
+            ...searchFieldsOf({ ...fields, slug: newSlug }),
+            updatedAt: now,
+            revision: newRevision(),
+          };
+        },
+        entry,
+      );
+    } catch (err) {
+      if (isDuplicateKey(err)) throw slugTaken(slug ?? "");
+      throw err;
+    }
+  };
+
   return {
-    async create(workspaceId: string, input: NewBlog): Promise<BlogDoc> {
+    async create(workspaceId: string, input: NewBlog, by?: Actor): Promise<BlogDoc> {
       const fields = content(input, await renderer.render(input.bodyMarkdown, { workspaceId }));
       if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
         throw notFound("Workspace not found.");
@@ -307,6 +440,13 @@ export function blogWrites(
         try {
           await blogs.insertOne(doc);
           if (outbox !== null) onOutboxEvent(doc._id);
+          await history.record({
+            before: null,
+            after: doc,
+            action: "created",
+            by: by ?? null,
+            at: now,
+          });
           return doc;
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
@@ -318,56 +458,18 @@ export function blogWrites(
       }
     },
 
-    async update(
-      workspaceId: string,
-      blogId: string,
-      patch: Partial<BlogFields>,
-      expected?: ExpectedVersion,
-    ): Promise<BlogDoc> {
-      // Rendered before the blog is read: a slow body holds no other writer of the blog back.
-      const rendered =
-        patch.bodyMarkdown === undefined
-          ? null
-          : await renderer.render(patch.bodyMarkdown, { workspaceId });
-      const slug = patch.slug === undefined ? undefined : checkSlug(patch.slug);
-      // A staged slug is not in the unique index until published: checked here first.
-      if (slug !== undefined && (await slugUsedElsewhere(workspaceId, blogId, slug))) {
-        throw slugTaken(slug);
-      }
-      try {
-        return await writeVersion(workspaceId, blogId, expected, (doc): BlogEdit | null => {
-          // The version the edit applies to: a released blog's pending changes, if any.
-          const base = doc.staged ?? doc;
-          const fields = content(
-            {
-              ...base,
-              ...patch,
-              // A new body without a new excerpt re-derives the excerpt.
-              excerpt: patch.excerpt ?? (rendered === null ? base.excerpt : undefined),
-            },
-            // The body as stored; an emptied excerpt is derived from it again.
-            rendered ?? { bodyHtml: base.bodyHtml, excerpt: excerptOf(base.bodyHtml) },
-          );
-          const newSlug = slug ?? base.slug;
-          const now = new Date();
-          if (doc.status === "released") {
-            const staged = { ...fields, slug: newSlug };
-            if (sameAsLive(doc, staged)) return doc.staged === undefined ? null : { staged: null };
-            return { staged: { ...staged, revision: newRevision(), updatedAt: now } };
-          }
-          return {
-            ...fields,
-            slug: newSlug,
-            // Always written with title, slug and tags, so they never disagree with them.
-            ...searchFieldsOf({ ...fields, slug: newSlug }),
-            updatedAt: now,
-            revision: newRevision(),
-          };
-        });
-      } catch (err) {
-        if (isDuplicateKey(err)) throw slugTaken(slug ?? "");
-        throw err;
-      }
+    update: (workspaceId, blogId, patch, expected, by) =>
+      edit(workspaceId, blogId, patch, expected, { action: "edited", by }),
+
+    async restore(workspaceId, blogId, revisionId, expected, by) {
+      // The blog first: a removed one is "not found" as a blog, whatever its revisions.
+      await find(workspaceId, blogId);
+      const { content: restored } = await history.get(workspaceId, blogId, revisionId);
+      return edit(workspaceId, blogId, restored, expected, {
+        action: "restored",
+        by,
+        restoredFrom: revisionId,
+      });
     },
 
     async setStatus(
@@ -435,7 +537,7 @@ export function blogWrites(
               staged: null,
             };
           },
-          { action: "blog.published", by },
+          { action: "published", by },
         );
       } catch (err) {
         if (isDuplicateKey(err)) throw slugTaken(published);
@@ -449,7 +551,7 @@ export function blogWrites(
         blogId,
         expected,
         (doc): BlogEdit | null => (doc.staged === undefined ? null : { staged: null }),
-        { action: "blog.discarded", by },
+        { action: "discarded", by },
       );
     },
 

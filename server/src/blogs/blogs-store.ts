@@ -1,8 +1,7 @@
-import type { AuditLog } from "../audit/audit-log.js";
 import type { Collections } from "../platform/db/collections.js";
+import type { BlogHistory, HistoryPage } from "./blog-history.js";
 import { type BlogReads, blogReads } from "./blog-reads.js";
-import { type BlogWrites, blogWrites } from "./blog-writes.js";
-import type { BodyRenderer } from "./render-pool.js";
+import { type BlogWriteDeps, type BlogWrites, blogWrites } from "./blog-writes.js";
 import { type BlogTagCounts, tagCounts } from "./tag-counts.js";
 
 export type { BlogPage, BlogValidatorFields } from "./blog-reads.js";
@@ -12,17 +11,35 @@ export type { BlogFields, NewBlog } from "./blog-rules.js";
  * Blogs of a workspace: writes for the dashboard and operators (blog-writes.ts, by the rules of
  * blog-rules.ts), and the editors' and the consumer API's reads (blog-reads.ts, tag-counts.ts).
  */
-export interface BlogsStore extends BlogReads, BlogTagCounts, BlogWrites {}
+export interface BlogsStore extends BlogReads, BlogTagCounts, BlogWrites {
+  /** A blog's history, newest first (blog-history.ts); "not found" for a removed blog. */
+  revisions(
+    workspaceId: string,
+    blogId: string,
+    limit: number,
+    cursor?: string,
+  ): Promise<HistoryPage>;
+  /** One revision of a blog, with its content (blog-history.ts). */
+  revision: BlogHistory["get"];
+}
 
 export function blogsStore(
   collections: Collections,
-  renderer: BodyRenderer,
-  /** Told after a write that queued a webhook event (the outbox relay's nudge). */
-  onOutboxEvent?: (blogId: string) => void,
-  /** Where state changes are recorded (blog-writes.ts, `Actor`). */
-  audit?: AuditLog,
+  deps: Omit<BlogWriteDeps, "find">,
 ): BlogsStore {
   const reads = blogReads(collections);
-  const writes = blogWrites(collections, renderer, reads.get, onOutboxEvent, audit);
-  return { ...reads, ...tagCounts(collections), ...writes };
+  const writes = blogWrites(collections, { ...deps, find: reads.get });
+  return {
+    ...reads,
+    ...tagCounts(collections),
+    ...writes,
+    async revisions(workspaceId, blogId, limit, cursor) {
+      await reads.get(workspaceId, blogId);
+      return deps.history.page(workspaceId, blogId, limit, cursor);
+    },
+    async revision(workspaceId, blogId, revisionId) {
+      await reads.get(workspaceId, blogId);
+      return deps.history.get(workspaceId, blogId, revisionId);
+    },
+  };
 }

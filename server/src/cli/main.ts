@@ -161,7 +161,10 @@ export async function main(argv: string[]): Promise<number> {
       onProgress: (line) => out.note(line),
     });
     try {
-      const stores = createStores(database.db, { consumerRateLimit: config.consumerRateLimit });
+      const stores = createStores(database.db, {
+        consumerRateLimit: config.consumerRateLimit,
+        blogRevisionsKept: config.blogRevisionsKept,
+      });
       await command(stores, { words: words.split(" "), args, options: values }, out);
     } finally {
       await database.close();

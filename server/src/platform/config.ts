@@ -57,6 +57,8 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   /** How long a changes-feed token stays usable; older ones get 410 (entries are then deleted). */
   readonly changesRetentionMs: number;
+  /** BLOG_REVISIONS_KEPT: the newest revisions of each blog its history keeps (admin.yaml, "History"). */
+  readonly blogRevisionsKept: number;
   /**
    * CONSUMER_RATE_LIMIT: the rate limit of keys that have none of their own and whose workspace
    * sets no default; null ("off"): no limit. Enforced by the consumer API's limiter.
@@ -431,6 +433,7 @@ export function loadConfig(
     importMaxBytes: int("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES_DEFAULT, 1024, 500 * 1024 * 1024),
     trustProxy: parseTrustProxy(str("TRUST_PROXY"), problems),
     changesRetentionMs: int("CHANGES_RETENTION_DAYS", 30, 1, 3650) * 86_400_000,
+    blogRevisionsKept: int("BLOG_REVISIONS_KEPT", 100, 1, 10_000),
     consumerRateLimit: parseRateLimit(str("CONSUMER_RATE_LIMIT"), problems),
     webhooks: {
       deliver: flag("WEBHOOK_DELIVERY", true),

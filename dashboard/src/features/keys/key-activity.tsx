@@ -60,6 +60,8 @@ function describeBlog(entry: AuditEntry, who: string): string | null {
       return `${who} published pending changes to ${blog}`;
     case "blog.discarded":
       return `${who} discarded pending changes to ${blog}`;
+    case "blog.restored":
+      return `${who} restored an earlier version of ${blog}`;
     default:
       return null;
   }

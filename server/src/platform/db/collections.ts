@@ -228,6 +228,47 @@ export type StagedContent = Pick<
   updatedAt: Date;
 };
 
+/** What made a revision of a blog (admin.yaml, `BlogRevisionAction`). */
+export type RevisionAction =
+  | "created"
+  | "edited"
+  | "released"
+  | "unreleased"
+  | "published"
+  | "discarded"
+  | "restored";
+
+/** The content fields a revision keeps: what the editor showed after it (no rendered body). */
+export type RevisionContent = Pick<
+  BlogDoc,
+  "slug" | "title" | "excerpt" | "bodyMarkdown" | "tags" | "authorName" | "coverImageUrl"
+>;
+
+/**
+ * One revision of a blog's history (blogs/blog-history.ts): inserted after a write of the blog
+ * applied, never changed; the oldest beyond the server's bound per blog are deleted, and all of
+ * a blog's when it is removed.
+ */
+export interface BlogRevisionDoc {
+  /** `rev_` and random characters. */
+  _id: string;
+  workspaceId: string;
+  blogId: string;
+  at: Date;
+  /** The user who did it; null for the operator's CLI. */
+  by: string | null;
+  action: RevisionAction;
+  /** The blog's state after it (a removed blog keeps no history). */
+  status: Exclude<BlogStatus, "removed">;
+  /** The blog was released with pending changes after it. */
+  pendingChanges: boolean;
+  /** The content fields that differ from the working version before the write. */
+  changed: (keyof RevisionContent)[];
+  /** A `restored` revision's source. */
+  restoredFrom?: string;
+  content: RevisionContent;
+}
+
 /**
  * One entry of a workspace's changes feed: "blog `blogId` changed". Entries are numbered densely
  * per workspace (1, 2, 3, …) by insert alone: `_id` is the workspace id, "/", and the number as
@@ -264,7 +305,8 @@ export type AuditAction =
   | "blog.unreleased"
   | "blog.removed"
   | "blog.published"
-  | "blog.discarded";
+  | "blog.discarded"
+  | "blog.restored";
 
 export interface AuditDetailsDoc {
   expiresAt?: Date | null;
@@ -481,6 +523,7 @@ export interface Collections {
   readonly webhookEvents: Collection<WebhookEventDoc>;
   readonly webhookDeliveries: Collection<WebhookDeliveryDoc>;
   readonly webhookAttempts: Collection<WebhookAttemptDoc>;
+  readonly blogRevisions: Collection<BlogRevisionDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -503,5 +546,6 @@ export function collections(db: Db): Collections {
     webhookEvents: db.collection<WebhookEventDoc>("webhookEvents"),
     webhookDeliveries: db.collection<WebhookDeliveryDoc>("webhookDeliveries"),
     webhookAttempts: db.collection<WebhookAttemptDoc>("webhookAttempts"),
+    blogRevisions: db.collection<BlogRevisionDoc>("blogRevisions"),
   };
 }

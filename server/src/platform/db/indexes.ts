@@ -26,6 +26,8 @@ import {
  * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
  * - apiKeys {expiryLogged, status, expiresAt}: the expiry sweep's keys still to log (few);
  * - audit {workspaceId, at desc, _id desc}: the audit log, one index range per page;
+ * - blogRevisions {workspaceId, blogId, at desc, _id desc}: a blog's history, one index range per
+ *   page, and the oldest beyond the bound to delete;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - invitations {tokenHash} unique: a link is looked up by its token's hash;
@@ -54,6 +56,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     apiKeys,
     audit,
     blogs,
+    blogRevisions,
     users,
     memberships,
     sessions,
@@ -81,6 +84,10 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
   await apiKeys.createIndex({ expiryLogged: 1, status: 1, expiresAt: 1 }, { name: "expiry_sweep" });
   await audit.createIndex({ workspaceId: 1, at: -1, _id: -1 }, { name: "audit_list" });
+  await blogRevisions.createIndex(
+    { workspaceId: 1, blogId: 1, at: -1, _id: -1 },
+    { name: "blog_history" },
+  );
   await blogs.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "editor_list" });
   await blogs.createIndex({ workspaceId: 1, feedPending: 1, _id: 1 }, { name: "feed_pending" });
   await blogs.createIndex({ workspaceId: 1, updatedAt: -1, _id: -1 }, { name: "editor_updated" });
