@@ -20,6 +20,12 @@ export type BlogSort = NonNullable<
 >;
 export type BlogInput = Schemas["BlogInput"];
 export type BlogPatch = Schemas["BlogPatch"];
+export type BlogRevision = Schemas["BlogRevision"];
+export type BlogRevisionSummary = Schemas["BlogRevisionSummary"];
+export type RevisionPage = {
+  data: BlogRevisionSummary[];
+  nextCursor: string | null;
+};
 export type SetupRequest = Schemas["SetupRequest"];
 export type Member = Schemas["Member"];
 export type Role = Schemas["Role"];

@@ -36,3 +36,15 @@ export function timeUntil(iso: string, now: number = Date.now()): string {
   }
   return relative.format(Math.round(seconds / 60), "minute");
 }
+
+const zoned = new Intl.DateTimeFormat(undefined, {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZoneName: "shortOffset",
+});
+
+/** The local date and time with the viewer's UTC offset: "Nov 29, 2026, 10:35 PM GMT+1". */
+export const zonedTime = (iso: string): string => zoned.format(new Date(iso));

@@ -168,7 +168,13 @@ describe.each(WIDTHS)("at %s width", (width) => {
         seen.push(at);
         if (at.name === "Title") break;
       }
-      expect(seen.map((f) => f.name)).toEqual(["Remove", "Unrelease", "Save changes", "Title"]);
+      expect(seen.map((f) => f.name)).toEqual([
+        "History",
+        "Remove",
+        "Unrelease",
+        "Save changes",
+        "Title",
+      ]);
       // Each focus comes after the one before in reading order: on a lower line, or further
       // right on the same line.
       for (let i = 1; i < seen.length; i++) {

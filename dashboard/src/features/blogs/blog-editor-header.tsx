@@ -22,8 +22,17 @@ export function EditorLoading(props: {
   );
 }
 
-/** The editor's title and a sentence on what the blog's state means for consumers. */
-export function EditorHeader({ blog }: { blog: AdminBlog | null }) {
+/**
+ * The editor's title, a sentence on what the blog's state means for consumers, and (once the
+ * blog exists) its History, out of the action bar that must fit a phone.
+ */
+export function EditorHeader({
+  blog,
+  onHistory,
+}: {
+  blog: AdminBlog | null;
+  onHistory: () => void;
+}) {
   const released = blog?.status === "released";
   return (
     <div class="page-header">
@@ -46,6 +55,11 @@ export function EditorHeader({ blog }: { blog: AdminBlog | null }) {
           )}
         </p>
       </div>
+      {blog && (
+        <button type="button" class="button" onClick={onHistory}>
+          History
+        </button>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from "preact/hooks";
-import { type AdminBlog, messageOf, type Workspace } from "../../api.js";
+import { type AdminBlog, type BlogRevisionSummary, messageOf, type Workspace } from "../../api.js";
 import { useFlash } from "../../components/flash.js";
 import { focusFirstInvalid, isValid } from "../../components/form-check.js";
 import { useSubmit, useTitle } from "../../hooks.js";
@@ -13,9 +13,17 @@ import {
   withProblem,
 } from "./blog-checks.js";
 import { draftOf, inputOf, patchOf } from "./blog-draft.js";
-import { createBlog, moveBlog, removeBlog, settleChanges, updateBlog } from "./blog-requests.js";
+import {
+  createBlog,
+  moveBlog,
+  removeBlog,
+  restoreRevision,
+  settleChanges,
+  updateBlog,
+} from "./blog-requests.js";
 import { useSaveShortcut } from "./save-shortcut.js";
 import "./editor.css";
+import { zonedTime } from "../../time.js";
 import { EditorHeader, EditorLoading } from "./blog-editor-header.js";
 import { BlogFields } from "./blog-form.js";
 import { conflictOf } from "./conflict.js";
@@ -24,6 +32,7 @@ import { useEditedBlog } from "./edited-blog.js";
 import { type Action, EditorBar } from "./editor-actions.js";
 import { useConflict } from "./editor-conflict.js";
 import { EditorDialogs, type EditorQuestion, RestoreDialog } from "./editor-dialogs.js";
+import { HistoryDialog } from "./history-dialog.js";
 import type { LocalCopy } from "./local-copy.js";
 
 interface EditorProps {
@@ -62,6 +71,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
   });
   const [notice, setNotice] = useState("");
   const [dialog, setDialog] = useState<EditorQuestion | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const flash = useFlash();
   useTitle(blog ? `${blog.title} · Blogs` : "New blog");
 
@@ -95,6 +105,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
     setDraft,
     reset: () => {
       setDialog(null);
+      setHistoryOpen(false);
       setErrors({});
     },
     setNotice,
@@ -196,6 +207,21 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
       setDialog(null);
       setNotice("Changes discarded: this is the released version again.");
     });
+  /** Saves a revision's content as a new version (pending changes on a released blog). */
+  const revert = (target: AdminBlog, revision: BlogRevisionSummary) =>
+    onVersionOf(target, "revert", async () => {
+      const restored = await restoreRevision(workspaceId, target, revision.id);
+      setBlog(restored);
+      setDraft(draftOf(restored));
+      setErrors({});
+      setHistoryOpen(false);
+      const when = zonedTime(revision.at);
+      setNotice(
+        restored.pendingChanges
+          ? `Restored the version of ${when} as pending changes: consumers see it once you publish.`
+          : `Restored the version of ${when}.`,
+      );
+    });
   const remove = (target: AdminBlog) =>
     onVersionOf(target, "remove", async () => {
       await removeBlog(workspaceId, target);
@@ -242,7 +268,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
   return (
     <form class="editor" onSubmit={onSubmit} aria-busy={busy} noValidate ref={formRef}>
       {back}
-      <EditorHeader blog={blog} />
+      <EditorHeader blog={blog} onHistory={() => !busy && setHistoryOpen(true)} />
       <EditorBar
         blog={blog}
         busy={busy ? action : null}
@@ -286,6 +312,15 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
         }}
         onClose={() => setDialog(null)}
       />
+      {historyOpen && blog && (
+        <HistoryDialog
+          workspaceId={workspaceId}
+          blog={blog}
+          dirty={dirty}
+          onRestore={(revision) => revert(blog, revision)}
+          onClose={() => setHistoryOpen(false)}
+        />
+      )}
       {edited.offer && (
         <RestoreDialog
           keptAt={edited.offer.keptAt}

@@ -4,7 +4,9 @@ import {
   api,
   type BlogInput,
   type BlogPatch,
+  type BlogRevision,
   call,
+  type RevisionPage,
   send,
 } from "../../api.js";
 
@@ -74,6 +76,47 @@ export const removeBlog = (workspaceId: string, base: AdminBlog): Promise<void> 
   send(
     api.DELETE("/workspaces/{workspaceId}/blogs/{blogId}", {
       params: { path: { workspaceId, blogId: base.id }, header: onVersion(base) },
+    }),
+  );
+
+/** One page of the blog's history, newest first (admin.yaml, "History"). */
+export const loadRevisions = (
+  workspaceId: string,
+  blogId: string,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<RevisionPage> =>
+  call(
+    api.GET("/workspaces/{workspaceId}/blogs/{blogId}/revisions", {
+      params: {
+        path: { workspaceId, blogId },
+        query: { limit: 50, ...(cursor === null ? {} : { cursor }) },
+      },
+      ...(signal === undefined ? {} : { signal }),
+    }),
+  );
+
+/** One revision with the content it left. */
+export const loadRevision = (
+  workspaceId: string,
+  blogId: string,
+  revisionId: string,
+): Promise<BlogRevision> =>
+  call(
+    api.GET("/workspaces/{workspaceId}/blogs/{blogId}/revisions/{revisionId}", {
+      params: { path: { workspaceId, blogId, revisionId } },
+    }),
+  );
+
+/** Saves a revision's content as a new edit on top of `base` (a released blog's: pending). */
+export const restoreRevision = (
+  workspaceId: string,
+  base: AdminBlog,
+  revisionId: string,
+): Promise<AdminBlog> =>
+  call(
+    api.POST("/workspaces/{workspaceId}/blogs/{blogId}/revisions/{revisionId}/restore", {
+      params: { path: { workspaceId, blogId: base.id, revisionId }, header: onVersion(base) },
     }),
   );
 

@@ -2,19 +2,14 @@ import { useRef, useState } from "preact/hooks";
 import { Modal } from "../../components/modal.js";
 import { exactTime } from "../../time.js";
 import { draftOf } from "./blog-draft.js";
-import {
-  type BodyRow,
-  bodyRows,
-  type Conflict,
-  copyTextOf,
-  type DraftField,
-  FIELD_LABELS,
-} from "./conflict.js";
+import { BodyDiff, type DiffSides } from "./body-diff.js";
+import { bodyRows, type Conflict, copyTextOf, type DraftField, FIELD_LABELS } from "./conflict.js";
 import "./conflict.css";
 
 /**
  * What the writer was doing when the blog turned out to have changed ("restore": bringing back
- * text kept in this browser, typed on an earlier version).
+ * text kept in this browser, typed on an earlier version; "revert": restoring a revision from
+ * the blog's history).
  */
 export type RefusedAction =
   | "save"
@@ -23,7 +18,8 @@ export type RefusedAction =
   | "remove"
   | "publish"
   | "discard"
-  | "restore";
+  | "restore"
+  | "revert";
 
 const REFUSED: Record<RefusedAction, string> = {
   save: "Your changes were not saved",
@@ -33,6 +29,7 @@ const REFUSED: Record<RefusedAction, string> = {
   publish: "Nothing was published",
   discard: "Nothing was discarded",
   restore: "Your restored changes were typed on the version before it and are not saved",
+  revert: "The earlier version was not restored",
 };
 
 interface ConflictDialogProps {
@@ -43,6 +40,13 @@ interface ConflictDialogProps {
   /** Shows theirs in the form; the writer's changes are set aside. */
   onTakeTheirs: () => void;
 }
+
+const CONFLICT_SIDES: DiffSides = {
+  left: "Theirs (saved)",
+  right: "Yours (not saved)",
+  leftWho: "Theirs",
+  rightWho: "Yours",
+};
 
 const listOf = (fields: DraftField[]) => fields.map((f) => FIELD_LABELS[f]).join(", ");
 
@@ -100,7 +104,10 @@ export function ConflictDialog({
         </table>
       )}
       {differing.includes("bodyMarkdown") && (
-        <BodyDiff rows={bodyRows(theirs.bodyMarkdown, conflict.mine.bodyMarkdown)} />
+        <BodyDiff
+          rows={bodyRows(theirs.bodyMarkdown, conflict.mine.bodyMarkdown)}
+          sides={CONFLICT_SIDES}
+        />
       )}
       {copying.shown}
       <div class="modal-actions conflict-actions">
@@ -120,69 +127,6 @@ export function ConflictDialog({
 
 const shown = (value: string) =>
   value.trim() === "" ? <span class="conflict-empty">(empty)</span> : value;
-
-/** The body, theirs on the left and mine on the right (stacked on a phone). */
-function BodyDiff({ rows }: { rows: BodyRow[] }) {
-  const visible = rows.some((r) => r.kind === "changed");
-  return (
-    <table class="conflict-body">
-      <caption>
-        Body <span class="conflict-legend">(− theirs, + yours)</span>
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Theirs (saved)</th>
-          <th scope="col">Yours (not saved)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {!visible && (
-          <tr>
-            <td colSpan={2} class="skipped">
-              The two differ only in blank space at the end of a line or of the text.
-            </td>
-          </tr>
-        )}
-        {rows.map((row, i) =>
-          row.kind === "same" ? (
-            <tr key={i}>
-              <td colSpan={2} class="same">
-                {row.text}
-              </td>
-            </tr>
-          ) : row.kind === "skipped" ? (
-            <tr key={i}>
-              <td colSpan={2} class="skipped">
-                {row.lines === 1 ? "1 unchanged line" : `${row.lines} unchanged lines`}
-              </td>
-            </tr>
-          ) : (
-            <tr key={i}>
-              <Side text={row.theirs} mark="−" who="Theirs" />
-              <Side text={row.mine} mark="+" who="Yours" />
-            </tr>
-          ),
-        )}
-      </tbody>
-    </table>
-  );
-}
-
-function Side({ text, mark, who }: { text: string | null; mark: string; who: string }) {
-  if (text === null) return <td class="absent" />;
-  const Tag = who === "Theirs" ? "del" : "ins";
-  return (
-    <td class={who === "Theirs" ? "theirs" : "mine"}>
-      <span aria-hidden="true" class="mark">
-        {mark}
-      </span>
-      <Tag>
-        <span class="visually-hidden">{who} only: </span>
-        {text}
-      </Tag>
-    </td>
-  );
-}
 
 /**
  * Copies the writer's version to the clipboard. Where the browser refuses (no permission, not a

@@ -23,6 +23,7 @@ const DONE = {
   remove: "removed",
   publish: "published",
   discard: "discarded",
+  revert: "restored",
 } as const;
 
 export interface OpenConflict {
