@@ -120,20 +120,20 @@ export function blogHistory({ blogRevisions }: Collections, kept: number): BlogH
         content,
       };
       await blogRevisions.insertOne(doc);
-      // The newest revision past the bound, if any: it and everything older go. Two writers
-      // pruning at once delete the same revisions; the bound holds either way.
+      // The oldest revisions past the bound, if any, go: a count (an index search in SQL on
+      // the embedded database) and, only past the bound, a sorted find with a limit. No skip:
+      // the embedded database reads every document of the collection for one (its README,
+      // "What still falls back to a scan in Go"). Two writers pruning at once delete the same
+      // revisions; the bound holds either way.
       const scope = { workspaceId: doc.workspaceId, blogId: doc.blogId };
-      const [edge] = await blogRevisions
-        .find(scope, { projection: { _id: 1, at: 1 } })
-        .sort({ at: -1, _id: -1 })
-        .skip(kept)
-        .limit(1)
-        .toArray();
-      if (edge !== undefined) {
-        await blogRevisions.deleteMany({
-          ...scope,
-          $or: [{ at: { $lt: edge.at } }, { at: edge.at, _id: { $lte: edge._id } }],
-        });
+      const over = (await blogRevisions.countDocuments(scope)) - kept;
+      if (over > 0) {
+        const oldest = await blogRevisions
+          .find(scope, { projection: { _id: 1 } })
+          .sort({ at: 1, _id: 1 })
+          .limit(over)
+          .toArray();
+        await blogRevisions.deleteMany({ ...scope, _id: { $in: oldest.map((r) => r._id) } });
       }
     },
 

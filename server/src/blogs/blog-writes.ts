@@ -241,26 +241,27 @@ export function blogWrites(
   ): Promise<BlogDoc> => {
     const by = entry.by ?? null;
     const auditAction = AUDITED[entry.action];
-    if (auditAction !== undefined) {
-      await audit?.record({
-        workspaceId: after.workspaceId,
-        actor: by,
-        action: auditAction,
-        details: { blogId: after._id, blogTitle: after.title },
-      });
-    }
-    if (entry.action === "removed") {
-      await history.forget(after.workspaceId, after._id);
-    } else {
-      await history.record({
-        before,
-        after,
-        action: entry.action,
-        by,
-        at,
-        ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
-      });
-    }
+    // Independent of each other: sent together, so the writer waits for one round trip.
+    await Promise.all([
+      auditAction === undefined
+        ? undefined
+        : audit?.record({
+            workspaceId: after.workspaceId,
+            actor: by,
+            action: auditAction,
+            details: { blogId: after._id, blogTitle: after.title },
+          }),
+      entry.action === "removed"
+        ? history.forget(after.workspaceId, after._id)
+        : history.record({
+            before,
+            after,
+            action: entry.action,
+            by,
+            at,
+            ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
+          }),
+    ]);
     return after;
   };
   /**
@@ -312,13 +313,18 @@ export function blogWrites(
         write.update,
       );
       if (matchedCount === 1) {
-        if (write.queued) onOutboxEvent(blogId);
         const { staged: _old, ...rest } = doc;
         const after: BlogDoc = { ...rest, ...write.changes };
         if (staged !== null && (staged ?? doc.staged) !== undefined) {
           after.staged = staged ?? doc.staged;
         }
-        return recorded(entry, doc, after, readAt);
+        try {
+          return await recorded(entry, doc, after, readAt);
+        } finally {
+          // After the write's own records: the relay's reads and writes would otherwise queue
+          // in front of them at the database, and the writer would wait for both.
+          if (write.queued) onOutboxEvent(blogId);
+        }
       }
     }
     throw conflict(
@@ -439,7 +445,15 @@ export function blogWrites(
         if (outbox !== null) Object.assign(doc, outbox.set, { webhookOutbox: [outbox.event] });
         try {
           await blogs.insertOne(doc);
-          if (outbox !== null) onOutboxEvent(doc._id);
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          if (explicitSlug) throw slugTaken(baseSlug);
+          if (attempt >= MAX_SLUG_ATTEMPTS) {
+            throw conflict(`No free slug was found for "${baseSlug}"; give the blog a slug.`);
+          }
+          continue;
+        }
+        try {
           await history.record({
             before: null,
             after: doc,
@@ -447,14 +461,11 @@ export function blogWrites(
             by: by ?? null,
             at: now,
           });
-          return doc;
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-          if (explicitSlug) throw slugTaken(baseSlug);
-          if (attempt >= MAX_SLUG_ATTEMPTS) {
-            throw conflict(`No free slug was found for "${baseSlug}"; give the blog a slug.`);
-          }
+        } finally {
+          // After its revision, as in `writeVersion`.
+          if (outbox !== null) onOutboxEvent(doc._id);
         }
+        return doc;
       }
     },
 
