@@ -26,6 +26,7 @@ import { type EmbeddedDb, startEmbeddedDb } from "../server/src/platform/embedde
 import {
   BY_HAND,
   DB_SCALING,
+  EDITORIAL,
   FAIRNESS,
   keepSections,
   LAB_NOTES,
@@ -108,6 +109,7 @@ async function writeReport(markdown: string, results: Measured[]): Promise<void>
       RATE_LIMITS,
       BY_HAND,
       FAIRNESS,
+      EDITORIAL,
     ]),
   );
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));
