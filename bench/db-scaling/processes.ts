@@ -146,6 +146,8 @@ export async function startApp(
   group: Children,
   uri: string,
   dbName: string,
+  /** More of the app's settings (bench/editorial.ts turns the consumer rate limit off). */
+  env: Record<string, string> = {},
 ): Promise<Proc & { url: string }> {
   const child = spawn(process.execPath, [...NODE_FLAGS, "server/bin/pressroom.js", "start"], {
     cwd: ROOT,
@@ -163,6 +165,7 @@ export async function startApp(
       // The app's tracing (README "Tracing"), when the run is traced: a span per request and
       // per database command, to see where a measure's time goes (the figures then include it).
       ...tracingEnv(),
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

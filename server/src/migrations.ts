@@ -1,4 +1,5 @@
 import { fillSearchFields } from "./blogs/search-migration.js";
+import { moveStagedContentApart } from "./blogs/staged-migration.js";
 import { normaliseStoredTags } from "./blogs/tag-migration.js";
 import type { Migration } from "./platform/db/migrations.js";
 
@@ -9,4 +10,5 @@ import type { Migration } from "./platform/db/migrations.js";
 export const MIGRATIONS: readonly Migration[] = [
   { name: "tags in normal form", run: normaliseStoredTags },
   { name: "blog search fields", run: fillSearchFields },
+  { name: "pending changes apart from their blog", run: moveStagedContentApart },
 ];

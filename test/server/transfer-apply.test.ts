@@ -118,7 +118,7 @@ describe('an import over pending changes (admin.yaml, "Staged changes")', () => 
     const id = importBlogId(ws, first.sourceKey);
     const s = createStores(t.db);
     const staged = await s.blogs.update(ws, id, { title: "Pending, never published" });
-    expect(staged.staged?.title).toBe("Pending, never published");
+    expect(staged.pending?.title).toBe("Pending, never published");
     const changed: ImportSet = {
       ...set,
       blogs: set.blogs.map((b, i) => (i === 0 ? { ...b, title: "Imported again" } : b)),
@@ -131,6 +131,8 @@ describe('an import over pending changes (admin.yaml, "Staged changes")', () => 
     const after = await c.blogs.findOne({ _id: id });
     expect(after?.title).toBe("Imported again");
     expect(after?.staged).toBeUndefined();
+    // The pending changes' content went with them (blogs/blog-staging.ts).
+    expect(await c.blogStaged.countDocuments({ blogId: id })).toBe(0);
     // A publish made on the pending version the editor held changes nothing now.
     await expect(s.blogs.publish(ws, id, [staged.staged?.revision ?? ""])).rejects.toMatchObject({
       code: "stale",

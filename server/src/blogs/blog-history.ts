@@ -1,6 +1,5 @@
 import { keysetCursor, readTime } from "../platform/cursor.js";
 import type {
-  BlogDoc,
   BlogRevisionDoc,
   Collections,
   RevisionAction,
@@ -8,6 +7,7 @@ import type {
 } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
+import type { EditedBlog } from "./blog-staging.js";
 
 /** The content fields a revision keeps, in the order the API lists what changed. */
 const CONTENT_FIELDS = [
@@ -26,8 +26,8 @@ const historyCursor = keysetCursor({ value: readTime, idPattern: /^rev_[A-Za-z0-
 /** A write of a blog that applied, as its history keeps it. */
 export interface AppliedWrite {
   /** The blog before the write; null when it created the blog. */
-  readonly before: BlogDoc | null;
-  readonly after: BlogDoc;
+  readonly before: EditedBlog | null;
+  readonly after: EditedBlog;
   readonly action: RevisionAction;
   /** The user who did it; null for the operator's CLI. */
   readonly by: string | null;
@@ -66,8 +66,8 @@ export interface BlogHistory {
 }
 
 /** What the editor shows of `doc`: its pending changes, if any, else its content. */
-function workingContent(doc: BlogDoc): RevisionContent {
-  const source = doc.staged ?? doc;
+function workingContent(doc: EditedBlog): RevisionContent {
+  const source = doc.pending ?? doc;
   return {
     title: source.title,
     slug: source.slug,

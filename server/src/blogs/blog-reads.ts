@@ -2,6 +2,7 @@
 import type { Filter } from "mongodb";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
+import { blogStaging, type EditedBlog } from "./blog-staging.js";
 import { type BlogViewDoc, VIEW_STORED } from "./blog-view.js";
 import type { ListPosition } from "./cursor.js";
 import {
@@ -69,7 +70,8 @@ export interface BlogPage<Doc = BlogDoc> {
 
 /** A page of the dashboard's list (editor-list.ts). */
 export interface EditorPage {
-  blogs: BlogDoc[];
+  /** With their pending changes (blog-staging.ts). */
+  blogs: EditedBlog[];
   /** Position after the last blog, or null on the last page. */
   next: EditorPosition | null;
 }
@@ -86,8 +88,11 @@ export interface EditorCounts {
  * API's (released only, and only the workspace's own: anything else is as if it did not exist).
  */
 export interface BlogReads {
-  /** A blog of this workspace in any state but removed; "not found" otherwise. */
-  get(workspaceId: string, blogId: string): Promise<BlogDoc>;
+  /**
+   * A blog of this workspace in any state but removed, with its pending changes (blog-staging.ts);
+   * "not found" otherwise.
+   */
+  get(workspaceId: string, blogId: string): Promise<EditedBlog>;
   /** Every blog of the workspace, removed ones included, newest created first. */
   listAll(workspaceId: string): Promise<BlogDoc[]>;
   /**
@@ -156,11 +161,14 @@ export interface BlogReads {
   ): Promise<ProjectedBlogDoc | null>;
 }
 
-export function blogReads({ blogs }: Pick<Collections, "blogs">): BlogReads {
-  const get = async (workspaceId: string, blogId: string): Promise<BlogDoc> => {
+export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">): BlogReads {
+  const { blogs } = collections;
+  const staging = blogStaging(collections);
+  const get = async (workspaceId: string, blogId: string): Promise<EditedBlog> => {
     const doc = await blogs.findOne({ _id: blogId, workspaceId, status: { $ne: "removed" } });
     if (doc === null) throw notFound("Blog not found.");
-    return doc;
+    const [edited] = await staging.withPending([doc]);
+    return edited ?? doc;
   };
 
   /** Keyset pagination on (field desc, _id desc): no skip, no shifting while others change. */
@@ -194,13 +202,14 @@ export function blogReads({ blogs }: Pick<Collections, "blogs">): BlogReads {
       return blogs.find({ workspaceId }).sort({ createdAt: -1, _id: -1 }).toArray();
     },
 
-    listForEditors(
+    async listForEditors(
       workspaceId: string,
       query: EditorListQuery,
       limit: number,
       after: EditorPosition | null,
     ): Promise<EditorPage> {
-      return editorPage(blogs, workspaceId, query, limit, after);
+      const page = await editorPage(blogs, workspaceId, query, limit, after);
+      return { blogs: await staging.withPending(page.blogs), next: page.next };
     },
 
     countForEditors(workspaceId: string, search: BlogSearch | null): Promise<EditorCounts> {

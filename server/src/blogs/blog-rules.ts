@@ -9,6 +9,7 @@ import type { Filter } from "mongodb";
 import type { BlogDoc } from "../platform/db/collections.js";
 import { conflict, DomainError, invalid } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
+import type { EditedBlog } from "./blog-staging.js";
 import { type RenderedBody, slugify } from "./render.js";
 
 /** What a writer sets; everything else (html, excerpt default, times) is derived. */
@@ -62,7 +63,7 @@ const STALE_MESSAGE = "Someone else changed this blog since you opened it; nothi
 
 /** A conditional write found the blog at another version; `current` is the blog now. */
 export class StaleVersion extends DomainError {
-  constructor(readonly current: BlogDoc) {
+  constructor(readonly current: EditedBlog) {
     super("stale", STALE_MESSAGE);
   }
 }

@@ -3,6 +3,7 @@ import type { BlogDoc } from "../platform/db/collections.js";
 import type { AdminBlog } from "../platform/http/admin-types.js";
 import type { Blog, Change } from "../platform/http/consumer-types.js";
 import { versionOf } from "./blog-rules.js";
+import type { EditedBlog } from "./blog-staging.js";
 
 /**
  * The spec's `Blog` properties in the spec's order: the order of every blog's keys, whole or
@@ -116,9 +117,9 @@ export function toChange(change: FeedChange): Change {
 }
 
 /** Stored blog → the admin spec's `AdminBlog`: the consumer shape plus the editor's fields. */
-export function toAdminBlog(doc: BlogDoc): AdminBlog {
+export function toAdminBlog(doc: EditedBlog): AdminBlog {
   // The version the editor works on: the pending changes of a released blog, when it has some.
-  const working = doc.staged === undefined ? doc : { ...doc, ...doc.staged };
+  const working = doc.pending === undefined ? doc : { ...doc, ...doc.pending };
   return {
     ...toBlog(working),
     status: doc.status === "released" ? "released" : "draft",

@@ -9,6 +9,7 @@ import type {
   Collections,
   RevisionAction,
   StagedContent,
+  StagedMarker,
 } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict, DomainError, notFound } from "../platform/domain-error.js";
@@ -29,6 +30,7 @@ import {
   versionExpected,
   versionFilter,
 } from "./blog-rules.js";
+import type { BlogStaging, EditedBlog } from "./blog-staging.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 import { searchFieldsOf } from "./search-terms.js";
@@ -140,7 +142,7 @@ export interface BlogWrites {
     patch: Partial<BlogFields>,
     expected?: ExpectedVersion,
     by?: Actor,
-  ): Promise<BlogDoc>;
+  ): Promise<EditedBlog>;
   /**
    * An edit that sets the blog's content to that of one of its revisions (blog-history.ts), as
    * `update` does, recorded as `restored`: a new revision on top. "not found" for a revision not
@@ -152,7 +154,7 @@ export interface BlogWrites {
     revisionId: string,
     expected?: ExpectedVersion,
     by?: Actor,
-  ): Promise<BlogDoc>;
+  ): Promise<EditedBlog>;
   /**
    * draft ⇄ released, and either → removed, which is final: a removed blog is never written
    * again (every later change or edit finds it "not found"). Setting the state a blog has
@@ -165,7 +167,7 @@ export interface BlogWrites {
     status: BlogStatus,
     expected?: ExpectedVersion,
     by?: Actor,
-  ): Promise<BlogDoc>;
+  ): Promise<EditedBlog>;
   /**
    * A released blog's pending changes become its released version in one update (consumers,
    * the feed and webhooks see one edit); nothing pending changes nothing. A slug another blog
@@ -176,14 +178,14 @@ export interface BlogWrites {
     blogId: string,
     expected?: ExpectedVersion,
     by?: Actor,
-  ): Promise<BlogDoc>;
+  ): Promise<EditedBlog>;
   /** Drops a released blog's pending changes; nothing pending changes nothing. */
   discard(
     workspaceId: string,
     blogId: string,
     expected?: ExpectedVersion,
     by?: Actor,
-  ): Promise<BlogDoc>;
+  ): Promise<EditedBlog>;
   /**
    * The changes feed has recorded these blogs as they were at these versions: clears each one's
    * `feedPending` mark, unless the blog was written since (then the mark stays, and the newer
@@ -223,11 +225,13 @@ export interface BlogWriteDeps {
   readonly audit?: AuditLog;
   /** Where every write that applied keeps a revision. */
   readonly history: BlogHistory;
+  /** Where the content of pending changes is kept (apart from the blog). */
+  readonly staging: BlogStaging;
 }
 
 export function blogWrites(
   { blogs, workspaces }: Pick<Collections, "blogs" | "workspaces">,
-  { renderer, find, onOutboxEvent = () => {}, audit, history }: BlogWriteDeps,
+  { renderer, find, onOutboxEvent = () => {}, audit, history, staging }: BlogWriteDeps,
 ): BlogWrites {
   /**
    * The revision and audit entry of a write that applied, made after it (a crash in between
@@ -235,10 +239,10 @@ export function blogWrites(
    */
   const recorded = async (
     entry: WriteEntry,
-    before: BlogDoc | null,
-    after: BlogDoc,
+    before: EditedBlog | null,
+    after: EditedBlog,
     at: Date,
-  ): Promise<BlogDoc> => {
+  ): Promise<EditedBlog> => {
     const by = entry.by ?? null;
     const auditAction = AUDITED[entry.action];
     // Independent of each other: sent together, so the writer waits for one round trip.
@@ -252,7 +256,10 @@ export function blogWrites(
             details: { blogId: after._id, blogTitle: after.title },
           }),
       entry.action === "removed"
-        ? history.forget(after.workspaceId, after._id)
+        ? Promise.all([
+            history.forget(after.workspaceId, after._id),
+            staging.forget(after.workspaceId, after._id),
+          ])
         : history.record({
             before,
             after,
@@ -277,10 +284,10 @@ export function blogWrites(
     workspaceId: string,
     blogId: string,
     expected: ExpectedVersion | undefined,
-    change: (doc: BlogDoc) => BlogEdit | null,
+    change: (doc: EditedBlog) => BlogEdit | null,
     /** What it is, for its revision and audit entry when it changed the blog. */
     entry: WriteEntry,
-  ): Promise<BlogDoc> => {
+  ): Promise<EditedBlog> => {
     // The filter is the compare-and-set: one atomic step on MongoDB and on the embedded database
     // alike (server/embedded-db/README.md, "Single-document writes are atomic"), so writes of one
     // blog need no turns, in one process or across instances.
@@ -301,7 +308,12 @@ export function blogWrites(
         write.changes = { ...write.changes, ...folded };
       }
       if (staged === null) write.update.$unset = { staged: "" };
-      else if (staged !== undefined) write.update.$set = { ...write.update.$set, staged };
+      else if (staged !== undefined) {
+        // The new pending changes' content first: the blog names it only once it is there.
+        await staging.put(workspaceId, blogId, staged);
+        const marker: StagedMarker = { revision: staged.revision, updatedAt: staged.updatedAt };
+        write.update.$set = { ...write.update.$set, staged: marker };
+      }
       const { matchedCount } = await blogs.updateOne(
         {
           _id: blogId,
@@ -312,19 +324,33 @@ export function blogWrites(
         },
         write.update,
       );
-      if (matchedCount === 1) {
-        const { staged: _old, ...rest } = doc;
-        const after: BlogDoc = { ...rest, ...write.changes };
-        if (staged !== null && (staged ?? doc.staged) !== undefined) {
-          after.staged = staged ?? doc.staged;
-        }
-        try {
-          return await recorded(entry, doc, after, readAt);
-        } finally {
-          // After the write's own records: the relay's reads and writes would otherwise queue
-          // in front of them at the database, and the writer would wait for both.
-          if (write.queued) onOutboxEvent(blogId);
-        }
+      if (matchedCount !== 1) {
+        // Lost: no blog names the content stored for this attempt.
+        if (staged) await staging.drop(blogId, staged.revision);
+        continue;
+      }
+      const { staged: _marker, pending: _content, ...rest } = doc;
+      const after: EditedBlog = { ...rest, ...write.changes };
+      if (staged) {
+        after.staged = { revision: staged.revision, updatedAt: staged.updatedAt };
+        after.pending = staged;
+      } else if (staged === undefined && doc.staged !== undefined) {
+        after.staged = doc.staged;
+        if (doc.pending !== undefined) after.pending = doc.pending;
+      }
+      try {
+        const [result] = await Promise.all([
+          recorded(entry, doc, after, readAt),
+          // The pending changes the blog named before, if it names others (or none) now.
+          staged !== undefined && doc.staged !== undefined
+            ? staging.drop(blogId, doc.staged.revision)
+            : undefined,
+        ]);
+        return result;
+      } finally {
+        // After the write's own records: the relay's reads and writes would otherwise queue
+        // in front of them at the database, and the writer would wait for both.
+        if (write.queued) onOutboxEvent(blogId);
       }
     }
     throw conflict(
@@ -360,7 +386,7 @@ export function blogWrites(
     patch: Partial<BlogFields>,
     expected: ExpectedVersion | undefined,
     entry: WriteEntry,
-  ): Promise<BlogDoc> => {
+  ): Promise<EditedBlog> => {
     // Rendered before the blog is read: a slow body holds no other writer of the blog back.
     const rendered =
       patch.bodyMarkdown === undefined
@@ -378,7 +404,7 @@ export function blogWrites(
         expected,
         (doc): BlogEdit | null => {
           // The version the edit applies to: a released blog's pending changes, if any.
-          const base = doc.staged ?? doc;
+          const base = doc.pending ?? doc;
           const fields = content(
             {
               ...base,
@@ -489,7 +515,7 @@ export function blogWrites(
       status: BlogStatus,
       expected?: ExpectedVersion,
       by?: Actor,
-    ): Promise<BlogDoc> {
+    ): Promise<EditedBlog> {
       const action = STATE_ACTIONS[status];
       const move = (keepLiveSlug: boolean) =>
         writeVersion(
@@ -509,7 +535,11 @@ export function blogWrites(
             // of the event, which names the blog as consumers knew it).
             if (doc.staged === undefined)
               return { status, releasedAt: null, updatedAt: now, revision };
-            const pending = { ...doc.staged, slug: keepLiveSlug ? doc.slug : doc.staged.slug };
+            // Pending changes whose content is missing: the draft is the released version.
+            if (doc.pending === undefined) {
+              return { status, releasedAt: null, updatedAt: now, revision, staged: null };
+            }
+            const pending = { ...doc.pending, slug: keepLiveSlug ? doc.slug : doc.pending.slug };
             return {
               status,
               releasedAt: null,
@@ -540,9 +570,11 @@ export function blogWrites(
           expected,
           (doc): BlogEdit | null => {
             if (doc.staged === undefined || doc.status !== "released") return null;
-            published = doc.staged.slug;
+            // Pending changes whose content is missing: nothing to publish, and none from now.
+            if (doc.pending === undefined) return { staged: null };
+            published = doc.pending.slug;
             return {
-              ...contentOf(doc.staged),
+              ...contentOf(doc.pending),
               updatedAt: new Date(),
               revision: newRevision(),
               staged: null,

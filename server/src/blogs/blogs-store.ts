@@ -1,6 +1,7 @@
 import type { Collections } from "../platform/db/collections.js";
 import type { BlogHistory, HistoryPage } from "./blog-history.js";
 import { type BlogReads, blogReads } from "./blog-reads.js";
+import { blogStaging } from "./blog-staging.js";
 import { type BlogWriteDeps, type BlogWrites, blogWrites } from "./blog-writes.js";
 import { type BlogTagCounts, tagCounts } from "./tag-counts.js";
 
@@ -25,10 +26,14 @@ export interface BlogsStore extends BlogReads, BlogTagCounts, BlogWrites {
 
 export function blogsStore(
   collections: Collections,
-  deps: Omit<BlogWriteDeps, "find">,
+  deps: Omit<BlogWriteDeps, "find" | "staging">,
 ): BlogsStore {
   const reads = blogReads(collections);
-  const writes = blogWrites(collections, { ...deps, find: reads.get });
+  const writes = blogWrites(collections, {
+    ...deps,
+    find: reads.get,
+    staging: blogStaging(collections),
+  });
   return {
     ...reads,
     ...tagCounts(collections),

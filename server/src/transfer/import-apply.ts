@@ -16,6 +16,7 @@
 
 import { MongoBulkWriteError } from "mongodb";
 import { newRevision, slugTaken, stagedFilter, versionFilter } from "../blogs/blog-rules.js";
+import { stagedId } from "../blogs/blog-staging.js";
 import { searchFieldsOf } from "../blogs/search-terms.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
@@ -85,7 +86,7 @@ function newDoc(workspaceId: string, entry: PlanEntry, fields: ImportedFields, n
 
 /** Writes `plan`; `source` names it in the unfinished-import marker. */
 export async function applyImport(
-  c: Pick<Collections, "blogs" | "markers">,
+  c: Pick<Collections, "blogs" | "blogStaged" | "markers">,
   plan: ImportPlan,
   options: { readonly source: string; readonly now: Date; readonly onProgress?: OnProgress },
 ): Promise<ApplyResult> {
@@ -153,6 +154,10 @@ export async function applyImport(
         );
         if (matchedCount === 1) {
           result.updated++;
+          // No blog names those pending changes now (blogs/blog-staging.ts).
+          if (doc.staged !== undefined) {
+            await c.blogStaged.deleteOne({ _id: stagedId(doc._id, doc.staged.revision) });
+          }
           return;
         }
       } catch (err) {

@@ -204,14 +204,34 @@ export interface BlogDoc {
   /** The title sort's key (blogs/search-terms.ts `titleKeyOf`; index `editor_title`). */
   titleKey?: string;
   /**
-   * A released blog's pending changes (admin.yaml, "Staged changes"): its content as edited
-   * since and not yet published, and that edit's version. Consumers, the changes feed and
-   * webhooks read the fields above, never these; the admin API answers these. Absent when none.
+   * A released blog's pending changes (admin.yaml, "Staged changes"): the version of its content
+   * as edited since and not yet published. The content itself is a `blogStaged` document of its
+   * own (`StagedContentDoc`), so that a blog's row holds only what consumers read and a few
+   * small fields: the consumers' reads never carry pending changes, not even to skip them.
+   * Absent when none.
    */
-  staged?: StagedContent;
+  staged?: StagedMarker;
 }
 
-/** `BlogDoc.staged`: the content fields as edited, with the edit's own version. */
+/** `BlogDoc.staged`: which pending changes a blog has (their content: `StagedContentDoc`). */
+export interface StagedMarker {
+  /** New on every staged edit: the blog's admin version while it has pending changes. */
+  revision: string;
+  updatedAt: Date;
+}
+
+/**
+ * The content of a blog's pending changes (blogs/blog-staging.ts): inserted before the blog's
+ * `staged` names it, never changed, deleted once the blog names other ones (or none). `_id` is
+ * the blog's id, ":" and the revision, so each version of pending changes is a document.
+ */
+export type StagedContentDoc = StagedContent & {
+  _id: string;
+  workspaceId: string;
+  blogId: string;
+};
+
+/** Pending changes: the content fields as edited, with the edit's own version. */
 export type StagedContent = Pick<
   BlogDoc,
   | "slug"
@@ -524,6 +544,7 @@ export interface Collections {
   readonly webhookDeliveries: Collection<WebhookDeliveryDoc>;
   readonly webhookAttempts: Collection<WebhookAttemptDoc>;
   readonly blogRevisions: Collection<BlogRevisionDoc>;
+  readonly blogStaged: Collection<StagedContentDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -547,5 +568,6 @@ export function collections(db: Db): Collections {
     webhookDeliveries: db.collection<WebhookDeliveryDoc>("webhookDeliveries"),
     webhookAttempts: db.collection<WebhookAttemptDoc>("webhookAttempts"),
     blogRevisions: db.collection<BlogRevisionDoc>("blogRevisions"),
+    blogStaged: db.collection<StagedContentDoc>("blogStaged"),
   };
 }

@@ -28,6 +28,8 @@ import {
  * - audit {workspaceId, at desc, _id desc}: the audit log, one index range per page;
  * - blogRevisions {workspaceId, blogId, at desc, _id desc}: a blog's history, one index range per
  *   page, and the oldest beyond the bound to delete;
+ * - blogStaged {workspaceId, blogId}: a removed blog's pending changes, to delete (a blog's own
+ *   are read by `_id`);
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - invitations {tokenHash} unique: a link is looked up by its token's hash;
@@ -57,6 +59,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     audit,
     blogs,
     blogRevisions,
+    blogStaged,
     users,
     memberships,
     sessions,
@@ -84,6 +87,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
   await apiKeys.createIndex({ expiryLogged: 1, status: 1, expiresAt: 1 }, { name: "expiry_sweep" });
   await audit.createIndex({ workspaceId: 1, at: -1, _id: -1 }, { name: "audit_list" });
+  await blogStaged.createIndex({ workspaceId: 1, blogId: 1 }, { name: "blog_staged" });
   await blogRevisions.createIndex(
     { workspaceId: 1, blogId: 1, at: -1, _id: -1 },
     { name: "blog_history" },
