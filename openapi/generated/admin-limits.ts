@@ -109,6 +109,10 @@ export const adminLimits = {
     authorName: { maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
     coverImageUrl: { maxLength: 2000 },
   },
+  scheduleBlog: {
+    publishAt: { maxLength: 40 },
+    unreleaseAt: { maxLength: 40 },
+  },
   createWebhookEndpoint: {
     url: { minLength: 8, maxLength: 2000, pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$" },
     description: { maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },

@@ -860,6 +860,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/blogs/{blogId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Schedule, move or cancel a blog's release, publish or unrelease
+         * @description Sets when the server releases the blog (or publishes its pending changes) and when it
+         *     takes it back to draft (see "Schedules"). A time in the past, more than 366 days ahead,
+         *     an unrelease before the publish, a publish of a released blog with nothing pending or
+         *     an unrelease of a draft with no release scheduled is a `400` naming the field. The
+         *     blog's `version` changes (its content does not; consumers hear of nothing until the
+         *     time comes). Only the version named in `If-Match` is scheduled (else `412`).
+         */
+        put: operations["scheduleBlog"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/blogs/{blogId}/revisions": {
         parameters: {
             query?: never;
@@ -1430,7 +1460,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -1452,9 +1482,13 @@ export interface components {
          *     A `webhook.*` action names the endpoint (`endpointId`; never its URL or a secret),
          *     which of its settings an update changed (`changed`), and whether a rotation dropped the
          *     previous secret at once (`previousSecretDropped`). A `blog.*` action (a release,
-         *     unrelease, removal, a publish or discard of pending changes, or a restore of a revision) names the blog
+         *     unrelease, removal, a publish or discard of pending changes, a restore of a revision, a
+         *     schedule set, cancelled, or failed when its time came) names the blog
          *     (`blogId`) and its title as it was then (`blogTitle`); it is recorded only when the blog
-         *     changed (a release of a released blog records nothing).
+         *     changed (a release of a released blog records nothing). `blog.scheduled` also names the
+         *     times then set (`publishAt`, `unreleaseAt`; null for none), and `blog.schedule_failed`
+         *     the publish that could not be made at its time (`publishAt`: the pending slug had been
+         *     taken by another blog meanwhile; the changes stay pending).
          */
         AuditDetails: {
             invitationId?: string;
@@ -1474,6 +1508,10 @@ export interface components {
             previousSecretDropped?: boolean;
             blogId?: string;
             blogTitle?: string;
+            /** Format: date-time */
+            publishAt?: string | null;
+            /** Format: date-time */
+            unreleaseAt?: string | null;
             /** Format: date-time */
             expiresAt?: string | null;
             successor?: string;
@@ -1540,6 +1578,7 @@ export interface components {
         };
         AdminBlog: {
             id: string;
+            schedule: components["schemas"]["BlogScheduleState"];
             /**
              * @description Opaque; new on every write of the blog (content or state). The `ETag` of the blog's
              *     reads and writes is this value in quotes; send it back in `If-Match`.
@@ -1568,6 +1607,39 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             releasedAt: string | null;
+        };
+        /** @description What the server will do to the blog by itself, and when (see "Schedules"). */
+        BlogScheduleState: {
+            /**
+             * Format: date-time
+             * @description When the blog goes live as it is then: a draft is released, a released blog's
+             *     pending changes are published. Null: nothing scheduled.
+             */
+            publishAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the blog goes back to draft; null when nothing is scheduled.
+             */
+            unreleaseAt: string | null;
+        };
+        /**
+         * @description The times to set: a time schedules (or moves) that action, `null` cancels it, and a
+         *     field left out keeps what is scheduled.
+         */
+        BlogSchedule: {
+            /**
+             * Format: date-time
+             * @description In the future and at most 366 days ahead. A draft is released then, a released
+             *     blog's pending changes are published then; a released blog with nothing pending has
+             *     nothing to publish (`400`).
+             */
+            publishAt?: string | null;
+            /**
+             * Format: date-time
+             * @description In the future and at most 366 days ahead; after `publishAt` when both are set. A
+             *     draft can be unreleased at a time only once its release is scheduled (`400`).
+             */
+            unreleaseAt?: string | null;
         };
         StaleBlog: {
             message: string;
@@ -3742,6 +3814,46 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConcurrentChange"];
             412: components["responses"]["StaleVersion"];
+            428: components["responses"]["PreconditionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    scheduleBlog: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The blog's `ETag` as this client last read or wrote it (or a comma-separated list of
+                 *     ETags, or `*` for any current version). When the blog's current version is not among
+                 *     them, the write changes nothing and answers `412` with the blog as it is now. Weak ETags
+                 *     (`W/"…"`) never match (strong comparison, RFC 9110). Required: without it the write is
+                 *     refused with `428`, after the session and membership checks.
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlogSchedule"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BlogState"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ConcurrentChange"];
+            412: components["responses"]["StaleVersion"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             500: components["responses"]["InternalError"];
         };

@@ -8,6 +8,7 @@ import helmet from "helmet";
 import type { Db } from "mongodb";
 import type { Registry } from "prom-client";
 import { adminRouter } from "./admin/admin-router.js";
+import { type BlogScheduler, startBlogScheduler } from "./blogs/blog-scheduler.js";
 import { renderPool } from "./blogs/render-pool.js";
 import { consumerRouter } from "./consumer/consumer-routes.js";
 import type { Mailer } from "./invitations/mailer.js";
@@ -113,8 +114,11 @@ export function createApp({
   const renderer = renderPool({ timeoutMs: config.renderTimeoutMs, ...config.renderPool });
   // Set below once the relay exists; a blog write that queued a webhook event nudges it.
   let webhooks: WebhookDelivery | undefined;
+  // Set below once the stores exist; setting a blog's schedule nudges it to that time.
+  let scheduler: BlogScheduler | undefined;
   const stores = createStores(db, {
     onWebhookEvent: (blogId) => webhooks?.relay.wrote(blogId),
+    onScheduled: (at) => scheduler?.nudge(at),
     renderer,
     sessionTtlMs: config.sessionTtlMs,
     changesRetentionMs: config.changesRetentionMs,
@@ -172,6 +176,13 @@ export function createApp({
     });
   }
   const webhookRetention = startWebhookRetention(c, logger, clock);
+  // Releases, publishes and unreleases blogs at the times set (admin.yaml, "Schedules").
+  scheduler = startBlogScheduler({
+    collections: c,
+    fire: stores.blogs.fireSchedule,
+    log: logger,
+    now: clock,
+  });
 
   const app = express();
   app.disable("x-powered-by");
@@ -269,6 +280,7 @@ export function createApp({
       await expirySweeper.close();
       await webhooks?.close();
       await webhookRetention.close();
+      await scheduler?.close();
       stopDbMetrics();
       stopDbTracing?.();
     },

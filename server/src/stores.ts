@@ -63,6 +63,11 @@ export interface StoreOptions {
    * its outbox relay (webhooks/outbox-relay.ts); never awaited by the write. None by default.
    */
   readonly onWebhookEvent?: (blogId: string) => void;
+  /**
+   * Told the earliest time of a blog schedule just set: the server nudges its scheduler
+   * (blogs/blog-scheduler.ts). None by default.
+   */
+  readonly onScheduled?: (at: Date) => void;
   /** Tests only: a shorter floor for a key's `expiresAt` than the API's 60 s. */
   readonly minKeyLifetimeMs?: number;
   /** Tests only: holds a roll between the successor's insert and the old key's update. */
@@ -132,6 +137,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
   const blogs = blogsStore(c, {
     renderer: options.renderer ?? inlineRenderer,
     ...(options.onWebhookEvent === undefined ? {} : { onOutboxEvent: options.onWebhookEvent }),
+    ...(options.onScheduled === undefined ? {} : { onScheduled: options.onScheduled }),
     audit,
     history: blogHistory(c, options.blogRevisionsKept ?? DEFAULT_REVISIONS_KEPT),
   });

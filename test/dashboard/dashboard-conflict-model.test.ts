@@ -17,6 +17,7 @@ const base: AdminBlog = {
   id: "b_1",
   version: "v1",
   pendingChanges: false,
+  schedule: { publishAt: null, unreleaseAt: null },
   status: "draft",
   slug: "hello",
   title: "Hello",

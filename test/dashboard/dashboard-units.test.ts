@@ -38,6 +38,7 @@ describe("dashboard blog drafts", () => {
     id: "b_1",
     version: "v1",
     pendingChanges: false,
+    schedule: { publishAt: null, unreleaseAt: null },
     status: "draft",
     slug: "hello",
     title: "Hello",

@@ -526,6 +526,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             "publishBlogChanges",
             "discardBlogChanges",
             "restoreBlogRevision",
+            "scheduleBlog",
           ].map(staleVersionsAccepted),
           {
             "include-operation-id": "addMember",

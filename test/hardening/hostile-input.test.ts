@@ -479,6 +479,31 @@ const cases: Case[] = [
     () => admin.post(`${target.path}/revisions/rev_../restore`, undefined, ifMatch(target.current)),
     400,
   ],
+  // bad schedules (admin.yaml, "Schedules"): each a 400 naming the field, nothing stored
+  ...(
+    [
+      ["a time in the past", { publishAt: "2020-01-01T00:00:00Z" }],
+      ["a time beyond the bound", { publishAt: "2100-01-01T00:00:00Z" }],
+      ["a date that does not exist", { publishAt: "2030-02-30T09:00:00Z" }],
+      ["a time that is not a date-time", { publishAt: "tomorrow 9am" }],
+      ["a number for a time", { unreleaseAt: 1893456000 }],
+      [
+        "an unrelease before the publish",
+        {
+          publishAt: "2030-01-02T09:00:00Z",
+          unreleaseAt: "2030-01-01T09:00:00Z",
+        },
+      ],
+      ["an unknown field", { releaseAt: "2030-01-01T09:00:00Z" }],
+      ["nothing at all", {}],
+    ] as const
+  ).map(
+    ([what, body]): Case => [
+      `admin: a schedule with ${what}`,
+      () => admin.call("PUT", `${target.path}/schedule`, body, ifMatch(target.current)),
+      400,
+    ],
+  ),
   [
     "admin: a history cursor not made by the server",
     () => admin.get(`${target.path}/revisions?cursor=WzEsImV2aWwiXQ`),

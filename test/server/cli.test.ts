@@ -182,6 +182,99 @@ describe("operator CLI — tags in normal form (openapi.yaml, Tags), as the dash
   });
 });
 
+describe("operator CLI — schedules (admin.yaml, Schedules)", () => {
+  it("blog schedule sets a release time a running server keeps, cancels with none, and refuses bad times", async () => {
+    const { id: ws } = json(await cli("workspace", "create", "--name", "Timed", "--json"));
+    const wsId = String(ws);
+    const minted = json(await cli("key", "mint", "--workspace", wsId, "--name", "Site", "--json"));
+    const made = (title: string) =>
+      cli("blog", "create", "--workspace", wsId, "--title", title, "--json");
+    const { id: timed } = json(await made("At a time"));
+    const { id: cancelled } = json(await made("Not after all"));
+    const at = new Date(Date.now() + 2000).toISOString();
+    expect(
+      json(
+        await cli(
+          "blog",
+          "schedule",
+          "--workspace",
+          wsId,
+          String(timed),
+          "--publish-at",
+          at,
+          "--json",
+        ),
+      ),
+    ).toEqual({ id: timed, status: "draft", schedule: { publishAt: at, unreleaseAt: null } });
+    const later = new Date(Date.now() + 60_000).toISOString();
+    json(
+      await cli(
+        "blog",
+        "schedule",
+        "--workspace",
+        wsId,
+        String(cancelled),
+        "--publish-at",
+        later,
+        "--json",
+      ),
+    );
+    expect(
+      json(
+        await cli(
+          "blog",
+          "schedule",
+          "--workspace",
+          wsId,
+          String(cancelled),
+          "--publish-at",
+          "none",
+          "--json",
+        ),
+      ),
+    ).toMatchObject({ schedule: { publishAt: null, unreleaseAt: null } });
+
+    const noOffset = await cli(
+      "blog",
+      "schedule",
+      "--workspace",
+      wsId,
+      String(cancelled),
+      "--publish-at",
+      "2030-01-01T09:00",
+    );
+    expect(noOffset.code).toBe(2);
+    expect(noOffset.stderr).toContain("--publish-at takes a date and time with its offset");
+    const past = await cli(
+      "blog",
+      "schedule",
+      "--workspace",
+      wsId,
+      String(cancelled),
+      "--publish-at",
+      "2020-01-01T09:00:00Z",
+      "--json",
+    );
+    expect(past.code).toBe(1);
+    expect(JSON.parse(past.stdout)).toEqual({ message: "publishAt must be in the future." });
+    expect((await cli("blog", "schedule", "--workspace", wsId, String(cancelled))).code).toBe(2);
+
+    // Set by another process: the server sees it at its next look (every 5 s).
+    const status = async (id: unknown) =>
+      (
+        await get(`${server.url}/api/consumer/blogs/${String(id)}`, {
+          "x-api-key": String(minted.key),
+        })
+      ).status;
+    const deadline = Date.now() + 12_000;
+    while ((await status(timed)) !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(await status(timed)).toBe(200);
+    expect(await status(cancelled)).toBe(404);
+  });
+});
+
 describe("operator CLI — dashboard users", () => {
   it("user create reads the password from stdin and stores only its argon2id hash", async () => {
     const password = "a long and secret password";

@@ -164,6 +164,7 @@ export function adminRouter(deps: AdminDeps): Router {
     ["post", `${W}/blogs/:blogId/publish`],
     ["post", `${W}/blogs/:blogId/discard`],
     ["post", `${W}/blogs/:blogId/revisions/:revisionId/restore`],
+    ["put", `${W}/blogs/:blogId/schedule`],
   ] as const) {
     router[method](path, signedIn, member, blogWriteNamesVersion);
   }
@@ -218,6 +219,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/blogs/:blogId/unrelease`, blog.unreleaseBlog);
   router.post(`${W}/blogs/:blogId/publish`, blog.publishBlogChanges);
   router.post(`${W}/blogs/:blogId/discard`, blog.discardBlogChanges);
+  router.put(`${W}/blogs/:blogId/schedule`, blog.scheduleBlog);
   router.get(`${W}/blogs/:blogId/revisions`, blog.listBlogRevisions);
   router.get(`${W}/blogs/:blogId/revisions/:revisionId`, blog.getBlogRevision);
   router.post(`${W}/blogs/:blogId/revisions/:revisionId/restore`, blog.restoreBlogRevision);

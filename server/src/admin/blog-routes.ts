@@ -115,6 +115,18 @@ export function blogHandlers(blogs: BlogsStore, users: Pick<UsersStore, "namesOf
     res.status(204).end();
   };
 
+  const scheduleBlog: AdminHandler<"scheduleBlog"> = async (req, res) => {
+    const { workspaceId, blogId } = req.params;
+    const expected = parseIfMatch(req.get("if-match"));
+    const time = (value: string | null | undefined) =>
+      value === undefined ? undefined : value === null ? null : new Date(value);
+    const input = {
+      ...(req.body.publishAt === undefined ? {} : { publishAt: time(req.body.publishAt) }),
+      ...(req.body.unreleaseAt === undefined ? {} : { unreleaseAt: time(req.body.unreleaseAt) }),
+    };
+    sendBlog(res, await blogs.schedule(workspaceId, blogId, input, expected, signedInUser(res)));
+  };
+
   const listBlogRevisions: AdminHandler<"listBlogRevisions"> = async (req, res) => {
     const { workspaceId, blogId } = req.params;
     const { limit = DEFAULT_LIMIT, cursor } = req.query;
@@ -142,6 +154,7 @@ export function blogHandlers(blogs: BlogsStore, users: Pick<UsersStore, "namesOf
   };
 
   return {
+    scheduleBlog,
     listBlogRevisions,
     getBlogRevision,
     restoreBlogRevision,

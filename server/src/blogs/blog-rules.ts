@@ -48,10 +48,15 @@ export const stagedFilter = (doc: Pick<BlogDoc, "staged">): Filter<BlogDoc> =>
 /**
  * The blog's version as the admin API names it (`AdminBlog.version`, and in quotes its `ETag`):
  * its pending changes' revision when it has some, else the revision (`versionFilter`'s), or `t`
- * and `updatedAt` in milliseconds on blogs stored before revisions existed.
+ * and `updatedAt` in milliseconds on blogs stored before revisions existed; then, while
+ * something is scheduled, `s` and the schedule's own revision (blog-schedule.ts).
  */
-export const versionOf = (doc: Pick<BlogDoc, "updatedAt" | "revision" | "staged">): string =>
-  doc.staged?.revision ?? doc.revision ?? `t${doc.updatedAt.getTime()}`;
+export const versionOf = (
+  doc: Pick<BlogDoc, "updatedAt" | "revision" | "staged" | "schedule">,
+): string =>
+  `${doc.staged?.revision ?? doc.revision ?? `t${doc.updatedAt.getTime()}`}${
+    doc.schedule === undefined ? "" : `s${doc.schedule.rev}`
+  }`;
 
 /**
  * The versions a conditional write may apply to (the admin API's `If-Match`): "any" current
@@ -70,7 +75,7 @@ export class StaleVersion extends DomainError {
 
 /** Whether a write that expects `expected` (undefined: none) may apply to `doc`'s version. */
 export const versionExpected = (
-  doc: Pick<BlogDoc, "updatedAt" | "revision" | "staged">,
+  doc: Pick<BlogDoc, "updatedAt" | "revision" | "staged" | "schedule">,
   expected: ExpectedVersion | undefined,
 ): boolean => expected === undefined || expected === "any" || expected.includes(versionOf(doc));
 

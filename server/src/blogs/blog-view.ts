@@ -127,6 +127,10 @@ export function toAdminBlog(doc: EditedBlog): AdminBlog {
     releasedAt: doc.releasedAt?.toISOString() ?? null,
     version: versionOf(doc),
     pendingChanges: doc.staged !== undefined,
+    schedule: {
+      publishAt: doc.schedule?.publishAt?.toISOString() ?? null,
+      unreleaseAt: doc.schedule?.unreleaseAt?.toISOString() ?? null,
+    },
   };
 }
 

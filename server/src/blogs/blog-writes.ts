@@ -30,10 +30,12 @@ import {
   versionExpected,
   versionFilter,
 } from "./blog-rules.js";
+import { dueOf, type ScheduleInput, scheduleFilter, scheduleOf, without } from "./blog-schedule.js";
 import type { BlogStaging, EditedBlog } from "./blog-staging.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 import { searchFieldsOf } from "./search-terms.js";
+import { type BlogEdit, discardEdit, moveEdit, publishEdit, scheduledEdit } from "./state-edits.js";
 
 /**
  * Blogs whose feed marks one update clears: one `$or` term each, which the embedded database
@@ -58,8 +60,28 @@ const STATE_ACTIONS: Record<BlogStatus, WriteAction> = {
   removed: "removed",
 };
 
-/** What a write that applied was: a revision's action, or the removal that ends a history. */
-type WriteAction = RevisionAction | "removed";
+/**
+ * What a write that applied was: a revision's action, the removal that ends a history, or a
+ * change of the schedule (no revision: the content and state stay).
+ */
+type WriteAction =
+  | RevisionAction
+  | "removed"
+  | "scheduled"
+  | "schedule_cancelled"
+  | "schedule_failed";
+
+const REVISION_ACTIONS: ReadonlySet<WriteAction> = new Set<RevisionAction>([
+  "created",
+  "edited",
+  "released",
+  "unreleased",
+  "published",
+  "discarded",
+  "restored",
+]);
+const isRevisionAction = (action: WriteAction): action is RevisionAction =>
+  REVISION_ACTIONS.has(action);
 
 /** The audit entry of each action that has one (saves and creates have none). */
 const AUDITED: Partial<Record<WriteAction, AuditAction>> = {
@@ -69,6 +91,9 @@ const AUDITED: Partial<Record<WriteAction, AuditAction>> = {
   published: "blog.published",
   discarded: "blog.discarded",
   restored: "blog.restored",
+  scheduled: "blog.scheduled",
+  schedule_cancelled: "blog.schedule_cancelled",
+  schedule_failed: "blog.schedule_failed",
 };
 
 /** Who did a write and what it was, for its revision and audit entry. */
@@ -76,24 +101,8 @@ interface WriteEntry {
   readonly action: WriteAction;
   readonly by: Actor | undefined;
   readonly restoredFrom?: string;
-}
-
-/**
- * What a write changes: live fields, and the pending changes (`staged`: new ones, or null to
- * drop them). A write of `staged` alone is invisible to consumers, the feed and webhooks.
- */
-type BlogEdit = Omit<Partial<BlogDoc>, "staged"> & {
-  staged?: StagedContent | null;
-  /**
-   * Live fields written with the change but kept out of its webhook event: an unrelease's
-   * pending changes, which become the draft that nobody outside sees.
-   */
-  folded?: Partial<BlogDoc>;
-};
-
-/** The content fields of pending changes, without their version: what publishing makes live. */
-function contentOf({ revision: _r, updatedAt: _u, ...fields }: StagedContent) {
-  return { ...fields, ...searchFieldsOf(fields) };
+  /** The times of a schedule's audit entry. */
+  readonly times?: { publishAt: Date | null; unreleaseAt: Date | null };
 }
 
 /** Whether content (pending changes, or a draft's edit) says the same as the blog `doc`. */
@@ -179,6 +188,26 @@ export interface BlogWrites {
     expected?: ExpectedVersion,
     by?: Actor,
   ): Promise<EditedBlog>;
+  /**
+   * Sets, moves or cancels what the server does to the blog by itself, and when (blog-schedule.ts:
+   * a bad time is a 400 naming its field); the same times again change nothing. With `expected`,
+   * only a blog at one of those versions is scheduled, else `StaleVersion`.
+   */
+  schedule(
+    workspaceId: string,
+    blogId: string,
+    input: ScheduleInput,
+    expected?: ExpectedVersion,
+    by?: Actor,
+  ): Promise<EditedBlog>;
+  /**
+   * Does the blog's scheduled action due at `now`, the earliest (blog-scheduler.ts): an ordinary
+   * release, publish or unrelease (state-edits.ts `scheduledEdit`) in the name of whoever set it,
+   * with that time taken off the schedule in the same update, so it is done once however many
+   * instances try. A publish whose pending slug another blog took meanwhile is not made: the
+   * time goes, with a `blog.schedule_failed` entry. Nothing due: nothing changes.
+   */
+  fireSchedule(workspaceId: string, blogId: string, now: Date): Promise<EditedBlog>;
   /** Drops a released blog's pending changes; nothing pending changes nothing. */
   discard(
     workspaceId: string,
@@ -227,11 +256,21 @@ export interface BlogWriteDeps {
   readonly history: BlogHistory;
   /** Where the content of pending changes is kept (apart from the blog). */
   readonly staging: BlogStaging;
+  /** Told the earliest time of a schedule just set (the scheduler's nudge); must not throw. */
+  readonly onScheduled?: (at: Date) => void;
 }
 
 export function blogWrites(
   { blogs, workspaces }: Pick<Collections, "blogs" | "workspaces">,
-  { renderer, find, onOutboxEvent = () => {}, audit, history, staging }: BlogWriteDeps,
+  {
+    renderer,
+    find,
+    onOutboxEvent = () => {},
+    audit,
+    history,
+    staging,
+    onScheduled = () => {},
+  }: BlogWriteDeps,
 ): BlogWrites {
   /**
    * The revision and audit entry of a write that applied, made after it (a crash in between
@@ -253,21 +292,23 @@ export function blogWrites(
             workspaceId: after.workspaceId,
             actor: by,
             action: auditAction,
-            details: { blogId: after._id, blogTitle: after.title },
+            details: { blogId: after._id, blogTitle: after.title, ...entry.times },
           }),
       entry.action === "removed"
         ? Promise.all([
             history.forget(after.workspaceId, after._id),
             staging.forget(after.workspaceId, after._id),
           ])
-        : history.record({
-            before,
-            after,
-            action: entry.action,
-            by,
-            at,
-            ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
-          }),
+        : isRevisionAction(entry.action)
+          ? history.record({
+              before,
+              after,
+              action: entry.action,
+              by,
+              at,
+              ...(entry.restoredFrom === undefined ? {} : { restoredFrom: entry.restoredFrom }),
+            })
+          : undefined,
     ]);
     return after;
   };
@@ -285,8 +326,11 @@ export function blogWrites(
     blogId: string,
     expected: ExpectedVersion | undefined,
     change: (doc: EditedBlog) => BlogEdit | null,
-    /** What it is, for its revision and audit entry when it changed the blog. */
-    entry: WriteEntry,
+    /**
+     * What it is, for its revision and audit entry when it changed the blog; a function when the
+     * change decides it (null: neither), asked after the write applied.
+     */
+    entry: WriteEntry | (() => WriteEntry | null),
   ): Promise<EditedBlog> => {
     // The filter is the compare-and-set: one atomic step on MongoDB and on the embedded database
     // alike (server/embedded-db/README.md, "Single-document writes are atomic"), so writes of one
@@ -301,7 +345,7 @@ export function blogWrites(
       const edit = change(doc);
       if (!versionExpected(doc, expected)) throw new StaleVersion(doc);
       if (edit === null) return doc;
-      const { staged, folded, ...live } = edit;
+      const { staged, folded, schedule, ...live } = edit;
       const write = liveWrite(doc, live);
       if (folded !== undefined) {
         write.update.$set = { ...write.update.$set, ...folded };
@@ -314,6 +358,11 @@ export function blogWrites(
         const marker: StagedMarker = { revision: staged.revision, updatedAt: staged.updatedAt };
         write.update.$set = { ...write.update.$set, staged: marker };
       }
+      if (schedule === null) {
+        write.update.$unset = { ...write.update.$unset, schedule: "", dueAt: "" };
+      } else if (schedule !== undefined) {
+        write.update.$set = { ...write.update.$set, schedule, dueAt: dueOf(schedule) };
+      }
       const { matchedCount } = await blogs.updateOne(
         {
           _id: blogId,
@@ -321,6 +370,7 @@ export function blogWrites(
           status: doc.status,
           ...versionFilter(doc),
           ...stagedFilter(doc),
+          ...scheduleFilter(doc),
         },
         write.update,
       );
@@ -329,8 +379,13 @@ export function blogWrites(
         if (staged) await staging.drop(blogId, staged.revision);
         continue;
       }
-      const { staged: _marker, pending: _content, ...rest } = doc;
+      const { staged: _marker, pending: _content, schedule: _s, dueAt: _d, ...rest } = doc;
       const after: EditedBlog = { ...rest, ...write.changes };
+      const scheduled = schedule === undefined ? doc.schedule : (schedule ?? undefined);
+      if (scheduled !== undefined) {
+        after.schedule = scheduled;
+        after.dueAt = dueOf(scheduled);
+      }
       if (staged) {
         after.staged = { revision: staged.revision, updatedAt: staged.updatedAt };
         after.pending = staged;
@@ -338,9 +393,10 @@ export function blogWrites(
         after.staged = doc.staged;
         if (doc.pending !== undefined) after.pending = doc.pending;
       }
+      const made = typeof entry === "function" ? entry() : entry;
       try {
         const [result] = await Promise.all([
-          recorded(entry, doc, after, readAt),
+          made === null ? after : recorded(made, doc, after, readAt),
           // The pending changes the blog named before, if it names others (or none) now.
           staged !== undefined && doc.staged !== undefined
             ? staging.drop(blogId, doc.staged.revision)
@@ -522,33 +578,7 @@ export function blogWrites(
           workspaceId,
           blogId,
           expected,
-          (doc): BlogEdit | null => {
-            if (doc.status === status) return null;
-            const now = new Date();
-            const revision = newRevision();
-            if (status === "released") return { status, releasedAt: now, updatedAt: now, revision };
-            const dropped = doc.staged === undefined ? {} : { staged: null };
-            if (status === "removed") {
-              return { status, removedAt: now, updatedAt: now, revision, ...dropped };
-            }
-            // Back to draft: its pending changes, if any, are the draft from now on (kept out
-            // of the event, which names the blog as consumers knew it).
-            if (doc.staged === undefined)
-              return { status, releasedAt: null, updatedAt: now, revision };
-            // Pending changes whose content is missing: the draft is the released version.
-            if (doc.pending === undefined) {
-              return { status, releasedAt: null, updatedAt: now, revision, staged: null };
-            }
-            const pending = { ...doc.pending, slug: keepLiveSlug ? doc.slug : doc.pending.slug };
-            return {
-              status,
-              releasedAt: null,
-              updatedAt: now,
-              revision,
-              folded: contentOf(pending),
-              staged: null,
-            };
-          },
+          (doc) => moveEdit(doc, status, new Date(), keepLiveSlug),
           { action, by },
         );
       try {
@@ -568,17 +598,9 @@ export function blogWrites(
           workspaceId,
           blogId,
           expected,
-          (doc): BlogEdit | null => {
-            if (doc.staged === undefined || doc.status !== "released") return null;
-            // Pending changes whose content is missing: nothing to publish, and none from now.
-            if (doc.pending === undefined) return { staged: null };
-            published = doc.pending.slug;
-            return {
-              ...contentOf(doc.pending),
-              updatedAt: new Date(),
-              revision: newRevision(),
-              staged: null,
-            };
+          (doc) => {
+            published = doc.pending?.slug ?? "";
+            return publishEdit(doc, new Date());
           },
           { action: "published", by },
         );
@@ -589,13 +611,80 @@ export function blogWrites(
     },
 
     async discard(workspaceId, blogId, expected, by) {
-      return writeVersion(
+      return writeVersion(workspaceId, blogId, expected, discardEdit, {
+        action: "discarded",
+        by,
+      });
+    },
+
+    async schedule(workspaceId, blogId, input, expected, by) {
+      let times: WriteEntry["times"];
+      const written = await writeVersion(
         workspaceId,
         blogId,
         expected,
-        (doc): BlogEdit | null => (doc.staged === undefined ? null : { staged: null }),
-        { action: "discarded", by },
+        (doc) => {
+          const schedule = scheduleOf(doc, input, new Date(), by ?? null);
+          times = {
+            publishAt: schedule?.publishAt ?? null,
+            unreleaseAt: schedule?.unreleaseAt ?? null,
+          };
+          // Setting what is set already changes nothing.
+          if (schedule === null) return doc.schedule === undefined ? null : { schedule: null };
+          const same =
+            doc.schedule?.publishAt?.getTime() === schedule.publishAt?.getTime() &&
+            doc.schedule?.unreleaseAt?.getTime() === schedule.unreleaseAt?.getTime();
+          return same ? null : { schedule };
+        },
+        () =>
+          times === undefined
+            ? null
+            : times.publishAt === null && times.unreleaseAt === null
+              ? { action: "schedule_cancelled", by }
+              : { action: "scheduled", by, times },
       );
+      if (written.dueAt !== undefined) onScheduled(written.dueAt);
+      return written;
+    },
+
+    async fireSchedule(workspaceId, blogId, now) {
+      const fire = (keepLiveSlug: boolean, failed: boolean) => {
+        let entry: WriteEntry | null = null;
+        return writeVersion(
+          workspaceId,
+          blogId,
+          undefined,
+          (doc) => {
+            const due = scheduledEdit(doc, now, keepLiveSlug);
+            if (due === null) {
+              // Found due by a `dueAt` its schedule does not give (never written apart from it):
+              // written again from the schedule, so the scheduler does not find it again.
+              const stale = doc.dueAt !== undefined && doc.dueAt.getTime() <= now.getTime();
+              return stale ? { schedule: doc.schedule ?? null } : null;
+            }
+            const by = doc.schedule?.by ?? null;
+            if (failed && due.outcome === "published") {
+              // Its pending slug is another blog's now: the changes stay pending, the time goes.
+              entry = {
+                action: "schedule_failed",
+                by,
+                times: { publishAt: doc.schedule?.publishAt ?? null, unreleaseAt: null },
+              };
+              return { schedule: without(doc.schedule, ["publishAt"]) ?? null };
+            }
+            entry = due.outcome === "nothing" ? null : { action: due.outcome, by };
+            return due.edit;
+          },
+          () => entry,
+        );
+      };
+      try {
+        return await fire(false, false);
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // An unrelease keeps the released slug (as `setStatus` does); a publish cannot be made.
+        return fire(true, true);
+      }
     },
 
     async clearFeedPending(

@@ -26,6 +26,9 @@ const USAGE = `Usage: pressroom <command> [options]
   blog create --workspace ID --title T [--slug S] [--body-file F] [--excerpt E]
               [--tags a,b] [--author NAME] [--cover-image-url URL] [--release]
   blog release|unrelease|remove --workspace ID BLOG_ID
+  blog schedule --workspace ID BLOG_ID [--publish-at TIME|none] [--unrelease-at TIME|none]
+                                          release (or publish pending changes) and unrelease
+                                          at a time: ISO 8601 with its offset; none cancels
   blog list --workspace ID
   key mint --workspace ID --name NAME [--expires-in 30d | --expires-at ISO-DATE]
                                           the only place a raw key is ever shown
@@ -58,6 +61,8 @@ const OPTIONS = {
   tags: { type: "string" },
   author: { type: "string" },
   "cover-image-url": { type: "string" },
+  "publish-at": { type: "string" },
+  "unrelease-at": { type: "string" },
   release: { type: "boolean" },
   port: { type: "string" },
   "data-dir": { type: "string" },

@@ -211,6 +211,28 @@ export interface BlogDoc {
    * Absent when none.
    */
   staged?: StagedMarker;
+  /**
+   * What the server will do to the blog by itself, and when (admin.yaml, "Schedules";
+   * blogs/blog-schedule.ts). Absent when nothing is scheduled.
+   */
+  schedule?: BlogScheduleDoc;
+  /**
+   * The earliest time of `schedule`, written with it (index `schedule_due`: what the scheduler
+   * looks for). Absent when nothing is scheduled.
+   */
+  dueAt?: Date;
+}
+
+/** `BlogDoc.schedule`: at least one of the two times. */
+export interface BlogScheduleDoc {
+  /** When a draft is released, or a released blog's pending changes published. */
+  publishAt?: Date;
+  /** When the blog goes back to draft. */
+  unreleaseAt?: Date;
+  /** Who set it, in whose name it is done (audit, history); null for the operator's CLI. */
+  by: string | null;
+  /** New on every change of the schedule: part of the blog's admin version. */
+  rev: string;
 }
 
 /** `BlogDoc.staged`: which pending changes a blog has (their content: `StagedContentDoc`). */
@@ -326,7 +348,10 @@ export type AuditAction =
   | "blog.removed"
   | "blog.published"
   | "blog.discarded"
-  | "blog.restored";
+  | "blog.restored"
+  | "blog.scheduled"
+  | "blog.schedule_cancelled"
+  | "blog.schedule_failed";
 
 export interface AuditDetailsDoc {
   expiresAt?: Date | null;
@@ -353,6 +378,9 @@ export interface AuditDetailsDoc {
   /** The blog of a `blog.*` entry, and its title then. */
   blogId?: string;
   blogTitle?: string;
+  /** The times a `blog.scheduled` set (null: none), or a `blog.schedule_failed` missed. */
+  publishAt?: Date | null;
+  unreleaseAt?: Date | null;
 }
 
 /** One entry of a workspace's audit log (audit/audit-log.ts); inserted, never changed. */

@@ -36,6 +36,7 @@ import {
  *   invitations {workspaceId, createdAt, _id}: a workspace's pending invitations;
  * - rateCounters and keyUsage are read by `_id` ranges only (the primary index);
  * - blogs {webhookPending, _id}: blogs whose webhook outbox holds events (few);
+ *   blogs {dueAt, _id}: blogs with something scheduled, the earliest first (blogs/blog-scheduler.ts);
  *   webhookEndpoints {workspaceId, createdAt, _id}: a workspace's endpoints;
  *   webhookDeliveries {state, nextAttemptAt, _id}: deliveries due; {endpointId, blogId, state,
  *   seq}: an earlier pending delivery of the same blog to the endpoint (per-blog order);
@@ -87,6 +88,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
   await apiKeys.createIndex({ expiryLogged: 1, status: 1, expiresAt: 1 }, { name: "expiry_sweep" });
   await audit.createIndex({ workspaceId: 1, at: -1, _id: -1 }, { name: "audit_list" });
+  await blogs.createIndex({ dueAt: 1, _id: 1 }, { name: "schedule_due" });
   await blogStaged.createIndex({ workspaceId: 1, blogId: 1 }, { name: "blog_staged" });
   await blogRevisions.createIndex(
     { workspaceId: 1, blogId: 1, at: -1, _id: -1 },
