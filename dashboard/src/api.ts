@@ -21,6 +21,7 @@ export type BlogSort = NonNullable<
 export type BlogInput = Schemas["BlogInput"];
 export type BlogPatch = Schemas["BlogPatch"];
 export type BlogRevision = Schemas["BlogRevision"];
+export type BlogSchedule = Schemas["BlogSchedule"];
 export type BlogRevisionSummary = Schemas["BlogRevisionSummary"];
 export type RevisionPage = {
   data: BlogRevisionSummary[];

@@ -157,7 +157,7 @@ describe.each(WIDTHS)("at %s width", (width) => {
       await openEditor(blog);
       await page.getByRole("link", { name: "← All blogs" }).focus();
       const seen: { name: string; x: number; y: number; h: number }[] = [];
-      for (let i = 0; i < 6; i++) {
+      for (let i = 0; i < 7; i++) {
         await page.keyboard.press("Tab");
         const at = await page.evaluate(() => {
           const el = document.activeElement as HTMLElement;
@@ -169,6 +169,7 @@ describe.each(WIDTHS)("at %s width", (width) => {
         if (at.name === "Title") break;
       }
       expect(seen.map((f) => f.name)).toEqual([
+        "Schedule",
         "History",
         "Remove",
         "Unrelease",

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import type { AdminBlog, ApiError } from "../../api.js";
 import { ErrorMessage, Loading, TimeAgo } from "../../components/status.js";
+import { isScheduled, scheduleText } from "./schedule.js";
 
 /** The editor while its blog loads, or why it did not: gone (404), or a failure to retry. */
 export function EditorLoading(props: {
@@ -29,9 +30,11 @@ export function EditorLoading(props: {
 export function EditorHeader({
   blog,
   onHistory,
+  onSchedule,
 }: {
   blog: AdminBlog | null;
   onHistory: () => void;
+  onSchedule: () => void;
 }) {
   const released = blog?.status === "released";
   return (
@@ -53,12 +56,18 @@ export function EditorHeader({
                 : "Saved changes stay pending until you publish them."}
             </>
           )}
+          {blog && isScheduled(blog) && <> {scheduleText(blog)}</>}
         </p>
       </div>
       {blog && (
-        <button type="button" class="button" onClick={onHistory}>
-          History
-        </button>
+        <div class="editor-header-actions">
+          <button type="button" class="button" onClick={onSchedule}>
+            Schedule
+          </button>
+          <button type="button" class="button" onClick={onHistory}>
+            History
+          </button>
+        </div>
       )}
     </div>
   );

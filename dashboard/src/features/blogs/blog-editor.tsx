@@ -1,5 +1,11 @@
 import { useRef, useState } from "preact/hooks";
-import { type AdminBlog, type BlogRevisionSummary, messageOf, type Workspace } from "../../api.js";
+import {
+  type AdminBlog,
+  type BlogRevisionSummary,
+  type BlogSchedule,
+  messageOf,
+  type Workspace,
+} from "../../api.js";
 import { useFlash } from "../../components/flash.js";
 import { focusFirstInvalid, isValid } from "../../components/form-check.js";
 import { useSubmit, useTitle } from "../../hooks.js";
@@ -18,6 +24,7 @@ import {
   moveBlog,
   removeBlog,
   restoreRevision,
+  scheduleBlog,
   settleChanges,
   updateBlog,
 } from "./blog-requests.js";
@@ -34,6 +41,8 @@ import { useConflict } from "./editor-conflict.js";
 import { EditorDialogs, type EditorQuestion, RestoreDialog } from "./editor-dialogs.js";
 import { HistoryDialog } from "./history-dialog.js";
 import type { LocalCopy } from "./local-copy.js";
+import { scheduleText } from "./schedule.js";
+import { ScheduleDialog } from "./schedule-dialog.js";
 
 interface EditorProps {
   workspace: Workspace;
@@ -72,6 +81,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
   const [notice, setNotice] = useState("");
   const [dialog, setDialog] = useState<EditorQuestion | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
   const flash = useFlash();
   useTitle(blog ? `${blog.title} · Blogs` : "New blog");
 
@@ -106,6 +116,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
     reset: () => {
       setDialog(null);
       setHistoryOpen(false);
+      setScheduleOpen(false);
       setErrors({});
     },
     setNotice,
@@ -222,6 +233,14 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
           : `Restored the version of ${when}.`,
       );
     });
+  /** Sets, moves or cancels the blog's schedule. */
+  const reschedule = (target: AdminBlog, body: BlogSchedule) =>
+    onVersionOf(target, "schedule", async () => {
+      const scheduled = await scheduleBlog(workspaceId, target, body);
+      setBlog(scheduled);
+      setScheduleOpen(false);
+      setNotice(scheduleText(scheduled) || "Nothing is scheduled now.");
+    });
   const remove = (target: AdminBlog) =>
     onVersionOf(target, "remove", async () => {
       await removeBlog(workspaceId, target);
@@ -268,7 +287,11 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
   return (
     <form class="editor" onSubmit={onSubmit} aria-busy={busy} noValidate ref={formRef}>
       {back}
-      <EditorHeader blog={blog} onHistory={() => !busy && setHistoryOpen(true)} />
+      <EditorHeader
+        blog={blog}
+        onHistory={() => !busy && setHistoryOpen(true)}
+        onSchedule={() => !busy && setScheduleOpen(true)}
+      />
       <EditorBar
         blog={blog}
         busy={busy ? action : null}
@@ -312,6 +335,14 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
         }}
         onClose={() => setDialog(null)}
       />
+      {scheduleOpen && blog && (
+        <ScheduleDialog
+          blog={blog}
+          dirty={dirty}
+          onSchedule={(body) => reschedule(blog, body)}
+          onClose={() => setScheduleOpen(false)}
+        />
+      )}
       {historyOpen && blog && (
         <HistoryDialog
           workspaceId={workspaceId}

@@ -5,6 +5,7 @@ import {
   type BlogInput,
   type BlogPatch,
   type BlogRevision,
+  type BlogSchedule,
   call,
   type RevisionPage,
   send,
@@ -76,6 +77,19 @@ export const removeBlog = (workspaceId: string, base: AdminBlog): Promise<void> 
   send(
     api.DELETE("/workspaces/{workspaceId}/blogs/{blogId}", {
       params: { path: { workspaceId, blogId: base.id }, header: onVersion(base) },
+    }),
+  );
+
+/** Sets, moves or cancels `base`'s scheduled release, publish or unrelease (admin.yaml, "Schedules"). */
+export const scheduleBlog = (
+  workspaceId: string,
+  base: AdminBlog,
+  body: BlogSchedule,
+): Promise<AdminBlog> =>
+  call(
+    api.PUT("/workspaces/{workspaceId}/blogs/{blogId}/schedule", {
+      params: { path: { workspaceId, blogId: base.id }, header: onVersion(base) },
+      body,
     }),
   );
 

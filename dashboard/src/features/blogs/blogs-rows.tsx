@@ -1,6 +1,7 @@
 import type { AdminBlog } from "../../api.js";
 import { TimeAgo } from "../../components/status.js";
 import { hrefOf, onLinkClick } from "../../router.js";
+import { isScheduled, scheduleText } from "./schedule.js";
 
 /** The rows of the blog list: title, slug, tags; state and the last change. */
 export function BlogRows({ ws, blogs }: { ws: string; blogs: AdminBlog[] }) {
@@ -33,6 +34,11 @@ export function BlogRows({ ws, blogs }: { ws: string; blogs: AdminBlog[] }) {
               {blog.status === "released" ? "Released" : "Draft"}
             </span>
             {blog.pendingChanges && <span class="badge pending">Changes pending</span>}
+            {isScheduled(blog) && (
+              <span class="badge pending" title={scheduleText(blog)}>
+                Scheduled
+              </span>
+            )}
             <span class="sub">
               {blog.status === "released" && blog.releasedAt ? "released " : "edited "}
               <TimeAgo

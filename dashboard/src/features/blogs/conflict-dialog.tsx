@@ -19,7 +19,8 @@ export type RefusedAction =
   | "publish"
   | "discard"
   | "restore"
-  | "revert";
+  | "revert"
+  | "schedule";
 
 const REFUSED: Record<RefusedAction, string> = {
   save: "Your changes were not saved",
@@ -30,6 +31,7 @@ const REFUSED: Record<RefusedAction, string> = {
   discard: "Nothing was discarded",
   restore: "Your restored changes were typed on the version before it and are not saved",
   revert: "The earlier version was not restored",
+  schedule: "Nothing was scheduled",
 };
 
 interface ConflictDialogProps {

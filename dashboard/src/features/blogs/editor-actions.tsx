@@ -1,5 +1,6 @@
 import type { AdminBlog } from "../../api.js";
 import { ErrorMessage } from "../../components/status.js";
+import { isScheduled } from "./schedule.js";
 
 export type Action = "save" | "release" | "unrelease" | "publish";
 
@@ -63,6 +64,7 @@ export function EditorBar(props: EditorBarProps) {
             {released ? "Released" : "Draft"}
           </span>
           {pending && <span class="badge pending">Changes pending</span>}
+          {blog && isScheduled(blog) && <span class="badge pending">Scheduled</span>}
           <p role="status" class={dirty && !busy ? "state-line unsaved" : "state-line"}>
             {state}
           </p>

@@ -24,6 +24,7 @@ const DONE = {
   publish: "published",
   discard: "discarded",
   revert: "restored",
+  schedule: "scheduled",
 } as const;
 
 export interface OpenConflict {

@@ -1,5 +1,6 @@
 import { type ApiKey, type AuditEntry, api, call } from "../../api.js";
 import { ErrorMessage, TimeAgo } from "../../components/status.js";
+import { zonedTime } from "../../time.js";
 import { useLoad } from "../../use-load.js";
 import { limitText } from "./key-text.js";
 
@@ -46,6 +47,15 @@ function describe(entry: AuditEntry, nameOf: (id: string | null) => string): str
   }
 }
 
+/** ": released Dec 1, 2026, 09:00 GMT+1, back to draft …": the times a schedule set. */
+function scheduledTimes({ details }: AuditEntry): string {
+  const parts = [
+    details.publishAt ? `live ${zonedTime(details.publishAt)}` : null,
+    details.unreleaseAt ? `back to draft ${zonedTime(details.unreleaseAt)}` : null,
+  ].filter((p) => p !== null);
+  return parts.length === 0 ? "" : `: ${parts.join(", ")}`;
+}
+
 /** Blog entries: "Ada released “Launch day”"; null for any other action. */
 function describeBlog(entry: AuditEntry, who: string): string | null {
   const blog = `“${entry.details.blogTitle ?? "a blog"}”`;
@@ -62,6 +72,12 @@ function describeBlog(entry: AuditEntry, who: string): string | null {
       return `${who} discarded pending changes to ${blog}`;
     case "blog.restored":
       return `${who} restored an earlier version of ${blog}`;
+    case "blog.scheduled":
+      return `${who} scheduled ${blog}${scheduledTimes(entry)}`;
+    case "blog.schedule_cancelled":
+      return `${who} cancelled the schedule of ${blog}`;
+    case "blog.schedule_failed":
+      return `${blog} could not be published at its scheduled time: its slug is taken (scheduled by ${who})`;
     default:
       return null;
   }
