@@ -32,6 +32,7 @@ import {
   LAB_NOTES,
   RATE_LIMITS,
   readOrEmpty,
+  SCHEDULES,
 } from "./benchmarks-section.js";
 import { renderSvg } from "./latency-svg.js";
 import { type Child, idleCpuRate } from "./measure.js";
@@ -110,6 +111,7 @@ async function writeReport(markdown: string, results: Measured[]): Promise<void>
       BY_HAND,
       FAIRNESS,
       EDITORIAL,
+      SCHEDULES,
     ]),
   );
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));

@@ -181,14 +181,32 @@ describe("happy: a Ghost export's posts become blogs (ghost-reader.ts header)", 
     expect(set.blogs.every((b) => b.removedAt === null)).toBe(true);
   });
 
+  it("keeps a scheduled post's time to come as the draft's scheduled release (admin.yaml, Schedules); a passed or too distant one is a note", async () => {
+    const scheduled = (set: ImportSet) => set.blogs.find((b) => b.slug === "scheduled-launch");
+    const at = new Date("2027-01-15T09:00:00.000Z");
+    const before = await readGhostExport(FIXTURE, { now: new Date("2026-12-01T00:00:00Z") });
+    expect(scheduled(before)).toMatchObject({ status: "draft", publishAt: at, releasedAt: null });
+    expect(before.notes).toContain(
+      'posts[5] "scheduled-launch": scheduled in Ghost for 2027-01-15T09:00:00.000Z; imported as a draft released at that time.',
+    );
+    const after = await readGhostExport(FIXTURE, { now: new Date("2027-02-01T00:00:00Z") });
+    expect(scheduled(after)?.publishAt).toBeUndefined();
+    expect(after.notes).toContain(
+      'posts[5] "scheduled-launch": scheduled in Ghost for 2027-01-15T09:00:00.000Z, a time that has passed; imported as a draft with nothing scheduled.',
+    );
+    const long = await readGhostExport(FIXTURE, { now: new Date("2025-06-01T00:00:00Z") });
+    expect(scheduled(long)?.publishAt).toBeUndefined();
+    expect(long.notes.some((n) => n.includes("more than 366 days ahead"))).toBe(true);
+  });
+
   it("skips pages with a reason, and imports scheduled and pulled-back posts as drafts with a note", async () => {
-    const set = await read();
+    const set = await readGhostExport(FIXTURE, { now: new Date("2026-12-01T00:00:00Z") });
     expect(set.skipped.filter((s) => s.origin.startsWith("posts"))).toEqual([
       { origin: 'posts[1] "about"', reason: expect.stringContaining("a Ghost page") },
       { origin: 'posts[12] "about-2"', reason: expect.stringContaining("a Ghost page") },
     ]);
     expect(set.notes).toContain(
-      'posts[5] "scheduled-launch": scheduled in Ghost for 2027-01-15T09:00:00.000Z; imported as a draft (Pressroom has no scheduling: release it then).',
+      'posts[5] "scheduled-launch": scheduled in Ghost for 2027-01-15T09:00:00.000Z; imported as a draft released at that time.',
     );
     expect(
       set.notes.some((n) =>

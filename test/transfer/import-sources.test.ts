@@ -30,7 +30,7 @@ const GHOST_DRAFTS = [
   "draft-roadmap", // draft
   "old-draft-never-published", // draft
   "published-then-pulled", // published, then back to draft
-  "scheduled-launch", // scheduled: Pressroom has no schedule
+  "scheduled-launch", // scheduled: a draft whose release is scheduled
 ];
 
 interface ImportResult {
@@ -111,6 +111,15 @@ describe("happy: a Ghost 6.65 export lands as mapped", () => {
     for (const slug of GHOST_RELEASED) expect(editors[slug], slug).toBe("released");
     for (const slug of GHOST_DRAFTS) expect(editors[slug], slug).toBe("draft");
     expect(Object.keys(editors)).not.toContain("about");
+    // Its release keeps its Ghost time while that is to come (the fixture's 2027-01-15; after
+    // it, a draft with nothing scheduled: test/transfer/ghost-reader.test.ts has both).
+    const launch = await t.db
+      .collection<{ _id: string; slug: string; schedule?: { publishAt?: Date } }>("blogs")
+      .findOne({ slug: "scheduled-launch" });
+    const ghostTime = new Date("2027-01-15T09:00:00.000Z");
+    expect(launch?.schedule?.publishAt ?? null).toEqual(
+      Date.now() < ghostTime.getTime() ? ghostTime : null,
+    );
   });
 
   it("a released post keeps its unicode title, and its code block its language", async () => {

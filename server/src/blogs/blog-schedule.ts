@@ -106,3 +106,36 @@ export function dueAction(
   }
   return due[0] ?? null;
 }
+
+/**
+ * The schedule an import leaves a blog with (transfer/import-apply.ts): the source's release
+ * time (`publishAt`, a draft's), and an unrelease set here kept while it still makes sense (the
+ * blog released and nothing to publish, or a release before it). The stored schedule itself when
+ * the times are the same.
+ */
+export function importedSchedule(
+  stored: BlogScheduleDoc | undefined,
+  status: BlogDoc["status"],
+  publishAt: Date | null,
+): BlogScheduleDoc | null {
+  const unreleaseAt = stored?.unreleaseAt;
+  const keep =
+    unreleaseAt !== undefined &&
+    (status === "released"
+      ? publishAt === null
+      : publishAt !== null && unreleaseAt.getTime() > publishAt.getTime());
+  if (publishAt === null && !keep) return null;
+  if (
+    stored !== undefined &&
+    stored.publishAt?.getTime() === publishAt?.getTime() &&
+    (keep || stored.unreleaseAt === undefined)
+  ) {
+    return stored;
+  }
+  return {
+    ...(publishAt === null ? {} : { publishAt }),
+    ...(keep && unreleaseAt !== undefined ? { unreleaseAt } : {}),
+    by: null,
+    rev: randomBase62(8),
+  };
+}

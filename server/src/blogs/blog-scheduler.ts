@@ -77,7 +77,15 @@ export function startBlogScheduler(options: BlogSchedulerOptions): BlogScheduler
     if (closed || (timer !== undefined && at >= wakeAt)) return;
     clearTimeout(timer);
     wakeAt = at;
-    timer = setTimeout(() => void start(), Math.max(0, at - now()));
+    timer = setTimeout(
+      () => {
+        // Fired: no timer is set any more, so the end of this look arms the next one.
+        timer = undefined;
+        wakeAt = Number.POSITIVE_INFINITY;
+        void start();
+      },
+      Math.max(0, at - now()),
+    );
     timer.unref();
   };
 

@@ -6,7 +6,9 @@
  *   a user's name is read, as the author name of its posts: the first author by sort_order);
  * - published → released at `published_at`; draft → draft (a post published then pulled back
  *   too: releasedAt stays empty, as the contract's "set exactly when released" says); scheduled
- *   → draft, its planned date in a note (Pressroom has no schedule); sent (email-only) → draft;
+ *   → draft with its release scheduled at its `published_at` (admin.yaml, "Schedules"), or, when
+ *   that time has passed or is more than 366 days ahead, a draft and a note; sent (email-only) →
+ *   draft;
  * - tags in sort_order, Ghost's internal `#` tags dropped, in Pressroom's normal form;
  * - custom_excerpt → excerpt, else derived; feature_image → cover when an absolute http(s) URL without a user name or password;
  * - bodies by ghost-body.ts; Ghost's times ("YYYY-MM-DD HH:MM:SS", UTC) as they are.
@@ -14,6 +16,7 @@
 
 import { normaliseTag } from "@pressroom/tag-rule";
 import { coverUrlOf } from "../blogs/blog-rules.js";
+import { MAX_AHEAD_MS } from "../blogs/blog-schedule.js";
 import { slugify } from "../blogs/render.js";
 import { type BodyConversion, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
 import { CARD_OUTCOMES } from "./ghost-cards.js";
@@ -49,6 +52,7 @@ const GHOST_STATUSES = new Set(["published", "draft", "scheduled", "sent"]);
 
 export const readGhostExport: ImportReader = async (source, options) => {
   const ghost = await loadGhostExport(source, options.maxJsonBytes);
+  const now = (options.now ?? new Date()).getTime();
   const convert = ghostBodyConverter();
   const blogs: ImportBlog[] = [];
   const skipped: SkippedEntry[] = [];
@@ -134,9 +138,17 @@ export const readGhostExport: ImportReader = async (source, options) => {
     for (const [kind, n] of body.cards) cardCounts.set(kind, (cardCounts.get(kind) ?? 0) + n);
     if (body.ghostUrls > 0) ghostUrlPosts.push(where);
     if (str(post.visibility) !== undefined && post.visibility !== "public") membersOnly.push(where);
-    if (status === "scheduled" && publishedAt !== null) {
+    const toCome =
+      publishedAt !== null &&
+      publishedAt.getTime() > now &&
+      publishedAt.getTime() - now <= MAX_AHEAD_MS;
+    if (status === "scheduled" && publishedAt !== null && toCome) {
       notes.push(
-        `${where}: scheduled in Ghost for ${publishedAt.toISOString()}; imported as a draft (Pressroom has no scheduling: release it then).`,
+        `${where}: scheduled in Ghost for ${publishedAt.toISOString()}; imported as a draft released at that time.`,
+      );
+    } else if (status === "scheduled" && publishedAt !== null) {
+      notes.push(
+        `${where}: scheduled in Ghost for ${publishedAt.toISOString()}, ${publishedAt.getTime() <= now ? "a time that has passed" : "more than 366 days ahead"}; imported as a draft with nothing scheduled.`,
       );
     } else if (status === "draft" && publishedAt !== null) {
       notes.push(
@@ -162,6 +174,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
       updatedAt: ghostTime(post.updated_at) ?? createdAt ?? new Date(0),
       releasedAt: released ? publishedAt : null,
       removedAt: null,
+      ...(status === "scheduled" && toCome ? { publishAt: publishedAt } : {}),
     });
   }
   if (problems.length > 0) throw new ImportInputError(problems);

@@ -16,6 +16,7 @@
 
 import { MongoBulkWriteError } from "mongodb";
 import { newRevision, slugTaken, stagedFilter, versionFilter } from "../blogs/blog-rules.js";
+import { dueOf, importedSchedule, scheduleFilter } from "../blogs/blog-schedule.js";
 import { stagedId } from "../blogs/blog-staging.js";
 import { searchFieldsOf } from "../blogs/search-terms.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
@@ -69,12 +70,20 @@ export interface ApplyResult {
 const visible = (before: BlogDoc["status"] | null, after: BlogDoc["status"]): boolean =>
   before === "released" || after === "released";
 
-function newDoc(workspaceId: string, entry: PlanEntry, fields: ImportedFields, now: Date): BlogDoc {
+function newDoc(
+  workspaceId: string,
+  entry: PlanEntry,
+  imported: ImportedFields,
+  now: Date,
+): BlogDoc {
+  const { publishAt, ...fields } = imported;
+  const schedule = importedSchedule(undefined, fields.status, publishAt);
   const doc: BlogDoc = {
     _id: entry.id,
     workspaceId,
     ...fields,
     ...searchFieldsOf(fields),
+    ...(schedule === null ? {} : { schedule, dueAt: dueOf(schedule) }),
     revision: newRevision(),
     importKey: entry.blog.sourceKey,
     ...(visible(null, fields.status) ? { feedPending: true } : {}),
@@ -120,7 +129,8 @@ export async function applyImport(
   let done = 0;
 
   /** Writes `fields` over the stored blog `id`, re-reading it after a lost race. */
-  const update = async (entry: PlanEntry, fields: ImportedFields): Promise<void> => {
+  const update = async (entry: PlanEntry, imported: ImportedFields): Promise<void> => {
+    const { publishAt, ...fields } = imported;
     let doc = entry.stored ?? null;
     for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
       doc ??= await c.blogs.findOne({ _id: entry.id, workspaceId });
@@ -141,6 +151,13 @@ export async function applyImport(
       // (admin.yaml, "Staged changes"), and with them their version, so no editor holding that
       // version can publish over the import.
       if (doc.staged !== undefined) write.update.$unset = { staged: "" };
+      // The source's release time replaces the blog's (an unrelease set here kept if it fits).
+      const schedule = importedSchedule(doc.schedule, fields.status, publishAt);
+      if (schedule === null && doc.schedule !== undefined) {
+        write.update.$unset = { ...write.update.$unset, schedule: "", dueAt: "" };
+      } else if (schedule !== null) {
+        write.update.$set = { ...write.update.$set, schedule, dueAt: dueOf(schedule) };
+      }
       try {
         const { matchedCount } = await c.blogs.updateOne(
           {
@@ -149,6 +166,7 @@ export async function applyImport(
             status: doc.status,
             ...versionFilter(doc),
             ...stagedFilter(doc),
+            ...scheduleFilter(doc),
           },
           write.update,
         );

@@ -35,7 +35,10 @@ export type ImportedFields = Pick<
   | "updatedAt"
   | "releasedAt"
   | "removedAt"
->;
+> & {
+  /** The release scheduled in the source (`ImportBlog.publishAt`), null for none. */
+  publishAt: Date | null;
+};
 
 export interface PlanEntry {
   readonly blog: ImportBlog;
@@ -81,7 +84,8 @@ export function unchanged(blog: ImportBlog, stored: BlogDoc): boolean {
     same(stored.createdAt, blog.createdAt) &&
     same(stored.updatedAt, blog.updatedAt) &&
     same(stored.releasedAt, blog.releasedAt) &&
-    same(stored.removedAt, blog.removedAt)
+    same(stored.removedAt, blog.removedAt) &&
+    same(stored.schedule?.publishAt ?? null, blog.publishAt ?? null)
   );
 }
 
@@ -187,6 +191,7 @@ async function fieldsOf(
     updatedAt: blog.updatedAt,
     releasedAt: blog.releasedAt,
     removedAt: blog.removedAt,
+    publishAt: blog.publishAt ?? null,
   };
 }
 

@@ -31,6 +31,11 @@ export interface ImportBlog {
   /** Set exactly when status is "released" (or was released before removal, if known). */
   readonly releasedAt: Date | null;
   readonly removedAt: Date | null;
+  /**
+   * A draft's release scheduled in the source (a Ghost post scheduled for a time to come): the
+   * blog is released then (admin.yaml, "Schedules"). Absent or null: none.
+   */
+  readonly publishAt?: Date | null;
 }
 
 /** Something of the source that is deliberately not imported, and why (shown to the user). */
@@ -84,5 +89,7 @@ export type ImportReader = (
     readonly onProgress?: OnProgress;
     /** Largest JSON file read (IMPORT_MAX_BYTES); default json-source.ts's. */
     readonly maxJsonBytes?: number;
+    /** When times to come are judged from (a Ghost post's scheduled release); default now. */
+    readonly now?: Date;
   },
 ) => Promise<ImportSet>;
