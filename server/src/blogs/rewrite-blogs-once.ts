@@ -56,18 +56,21 @@ export async function rewriteBlogsOnce(
     if (last === undefined || batch.length < BATCH) break;
     after = last._id;
   }
-  if (complete) {
-    try {
-      await markers.updateOne(
-        { _id: marker },
-        { $setOnInsert: { at: new Date() } },
-        { upsert: true },
-      );
-    } catch (err) {
-      // Another instance starting at once set it first: FerretDB (and MongoDB before 4.2) do not
-      // retry a racing upsert on its duplicate key. The marker is there, which is what counts.
-      if (!isDuplicateKey(err)) throw err;
-    }
-  }
+  if (complete) await markDone(markers, marker);
   return rewritten;
+}
+
+/** Sets a start-up migration's `marker`: done, never looked at again. */
+export async function markDone(markers: Collections["markers"], marker: string): Promise<void> {
+  try {
+    await markers.updateOne(
+      { _id: marker },
+      { $setOnInsert: { at: new Date() } },
+      { upsert: true },
+    );
+  } catch (err) {
+    // Another instance starting at once set it first: FerretDB (and MongoDB before 4.2) do not
+    // retry a racing upsert on its duplicate key. The marker is there, which is what counts.
+    if (!isDuplicateKey(err)) throw err;
+  }
 }

@@ -1,6 +1,6 @@
 import type { Collections, StagedContent } from "../platform/db/collections.js";
-import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { blogStaging } from "./blog-staging.js";
+import { markDone } from "./rewrite-blogs-once.js";
 
 /** Set once no blog holds its pending changes' content itself; its absence makes a start look. */
 export const STAGED_APART_MARKER = "blog-staged-apart-1";
@@ -43,16 +43,6 @@ export async function moveStagedContentApart(
     if (matchedCount === 1) moved++;
     else complete = false;
   }
-  if (complete) {
-    try {
-      await markers.updateOne(
-        { _id: STAGED_APART_MARKER },
-        { $setOnInsert: { at: new Date() } },
-        { upsert: true },
-      );
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-  }
+  if (complete) await markDone(markers, STAGED_APART_MARKER);
   return moved;
 }

@@ -112,7 +112,7 @@ export function ConflictDialog({
         />
       )}
       {copying.shown}
-      <div class="modal-actions conflict-actions">
+      <div class="modal-actions modal-actions-sticky conflict-actions">
         <button type="button" class="button conflict-copy" onClick={copying.copy}>
           Copy mine
         </button>

@@ -178,7 +178,7 @@ export function HistoryDialog({
         </section>
       </div>
       {restoring.error && <ErrorMessage message={restoring.error} />}
-      <div class="modal-actions history-actions">
+      <div class="modal-actions modal-actions-sticky">
         {dirty && <p class="history-hint">Save or discard your unsaved changes to restore.</p>}
         {sameAsNow && !dirty && <p class="history-hint">This is what the blog says now.</p>}
         <button type="button" class="button" onClick={onClose}>

@@ -1,5 +1,5 @@
 import type { AdminBlog, BlogRevision, BlogRevisionSummary } from "../../api.js";
-import { type DraftField, FIELD_LABELS } from "./conflict.js";
+import { DRAFT_FIELDS, type DraftField, FIELD_LABELS } from "./conflict.js";
 
 // A blog's history in the editor (admin.yaml, "History"): what each revision is called, what it
 // changed, and how two revisions' contents differ.
@@ -18,15 +18,7 @@ export const ACTION_LABELS: Record<BlogRevisionSummary["action"], string> = {
 };
 
 /** The content fields in the form's order, body last. */
-const FIELDS: readonly DraftField[] = [
-  "title",
-  "slug",
-  "excerpt",
-  "tags",
-  "authorName",
-  "coverImageUrl",
-  "bodyMarkdown",
-];
+const FIELDS = DRAFT_FIELDS;
 
 /** "Title, Body": the fields a revision changed, in the form's order and words. */
 export function changedText(summary: BlogRevisionSummary): string {
