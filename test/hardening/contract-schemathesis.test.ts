@@ -526,8 +526,12 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             "publishBlogChanges",
             "discardBlogChanges",
             "restoreBlogRevision",
-            "scheduleBlog",
           ].map(staleVersionsAccepted),
+          // A schema-valid time in the past or over 366 days ahead is the 400 the spec describes
+          // (admin.yaml, "Schedules"), a rule of the clock the schema cannot express.
+          accepting("scheduleBlog", [...ACCEPTED_WHEN_STALE, 400], {
+            missing_required_header: { "expected-statuses": REJECTED_WITHOUT_IF_MATCH },
+          }),
           {
             "include-operation-id": "addMember",
             parameters: { "body.email": { dictionary: "emails", probability: 0.6 } },
