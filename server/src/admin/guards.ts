@@ -153,7 +153,7 @@ export const requireOwner: RequestHandler = (_req, res, next) => {
 /** admin.yaml's `BlogId`: a path segment that names a blog (`preview` names another operation). */
 const BLOG_ID = /^b_[A-Za-z0-9]+$/;
 
-export const IF_MATCH_REQUIRED_MESSAGE =
+const IF_MATCH_REQUIRED_MESSAGE =
   "This write needs If-Match: the ETag of the version it was made on (or * for whichever is current).";
 
 /**

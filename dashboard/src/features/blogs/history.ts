@@ -17,14 +17,11 @@ export const ACTION_LABELS: Record<BlogRevisionSummary["action"], string> = {
   restored: "Restored",
 };
 
-/** The content fields in the form's order, body last. */
-const FIELDS = DRAFT_FIELDS;
-
 /** "Title, Body": the fields a revision changed, in the form's order and words. */
 export function changedText(summary: BlogRevisionSummary): string {
   if (summary.action === "created") return "";
   const changed = new Set<string>(summary.changed);
-  return FIELDS.filter((f) => changed.has(f))
+  return DRAFT_FIELDS.filter((f) => changed.has(f))
     .map((f) => FIELD_LABELS[f])
     .join(", ");
 }
@@ -38,7 +35,7 @@ export function fieldText(content: RevisionContent, field: DraftField): string {
 
 /** The fields on which two contents differ, in the form's order. */
 export const differingFields = (a: RevisionContent, b: RevisionContent): DraftField[] =>
-  FIELDS.filter((f) => fieldText(a, f) !== fieldText(b, f));
+  DRAFT_FIELDS.filter((f) => fieldText(a, f) !== fieldText(b, f));
 
 /** The blog's content as the editor shows it now. */
 export const contentOf = (blog: AdminBlog): RevisionContent => ({
