@@ -78,6 +78,7 @@ export const adminLimits = {
   mintKey: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
     expiresAt: { maxLength: 40 },
+    kind: {},
   },
   updateKey: {
     rateLimit: { properties: { requests: { minimum: 1, maximum: 1000000 }, windowSeconds: { minimum: 1, maximum: 86400 } } },
@@ -87,6 +88,9 @@ export const adminLimits = {
   },
   setWorkspaceRateLimit: {
     rateLimit: { properties: { requests: { minimum: 1, maximum: 1000000 }, windowSeconds: { minimum: 1, maximum: 86400 } } },
+  },
+  setPreviewUrl: {
+    previewUrl: { maxLength: 2000, pattern: "^https?://[^\\s]+$" },
   },
   createBlog: {
     title: { minLength: 1, maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },

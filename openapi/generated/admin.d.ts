@@ -410,6 +410,10 @@ export interface paths {
          *     it must be at least 60 seconds and at most 366 days ahead, else `400` and nothing is
          *     stored. Without it (or with `null`) the key works until it is revoked. Every mint is
          *     written to the workspace's audit log (`key.minted`).
+         *
+         *     `kind` `preview` mints a preview key (`cp_preview_…`), which reads drafts and pending
+         *     changes on the consumer API's preview base path and nothing on the live one; only the
+         *     workspace's owner may mint one (`403` for other members). Default `live`.
          */
         post: operations["mintKey"];
         delete?: never;
@@ -489,7 +493,7 @@ export interface paths {
         put?: never;
         /**
          * Roll a key - mint its successor, and let the old one expire after a grace period
-         * @description Mints a successor with the same name and rate limit, and sets the old key to expire
+         * @description Mints a successor with the same name, kind and rate limit, and sets the old key to expire
          *     `gracePeriodSeconds` from now (1 hour to 30 days; sooner if it was to expire sooner
          *     anyway). Both keys work during the grace period, so consumers can move to the new one;
          *     the old key's `lastUsedAt` shows when traffic has moved. The successor's raw key is in
@@ -497,7 +501,8 @@ export interface paths {
          *     the same lifetime from now; otherwise none. The old key's `rolledTo` and the
          *     successor's `rolledFrom` link the two. A revoked or expired key, or one rolled already,
          *     cannot be rolled (`409`, nothing changed; of two rolls at once, one succeeds). Written
-         *     to the audit log (`key.rolled`).
+         *     to the audit log (`key.rolled`). A preview key, like its mint, only by the owner
+         *     (`403` for other members).
          */
         post: operations["rollKey"];
         delete?: never;
@@ -539,6 +544,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/preview-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set where "Preview on site" goes (owner only)
+         * @description Sets (or, with `null`, clears) the workspace's preview URL (see `PreviewUrl`). A URL
+         *     that is not absolute `http`/`https`, holds credentials or a fragment, or lacks
+         *     `{token}` is a `400` naming the rule. Only the owner may change it; other members get
+         *     `403`. Written to the audit log (`workspace.preview_url_changed`).
+         */
+        put: operations["setPreviewUrl"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/blogs/{blogId}/preview-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A link that shows this blog, as edited, on the team's site
+         * @description The workspace's preview URL with a new token for this blog: signed, read-only, valid
+         *     for one hour, and good for this one blog only. The site's server exchanges it through
+         *     the consumer API (`exchangePreviewToken`) and gets the blog as it is then — a draft, or
+         *     a released blog's pending changes: saves made after the link was opened show on a
+         *     reload. Any member may make one. `409` when the workspace has no preview URL. The link
+         *     is a credential for that blog's unpublished text: the answer is not cached, and
+         *     nothing here logs it.
+         */
+        post: operations["createPreviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/audit": {
         parameters: {
             query?: never;
@@ -554,7 +616,8 @@ export interface paths {
          * @description Who did what to the workspace's keys, limits and team, and when: `key.minted`,
          *     `key.rolled`, `key.revoked`, `key.expired` (written by the server shortly after the
          *     key's `expiresAt`, with that time and no actor), `key.limit_changed`,
-         *     `workspace.limit_changed`, `invitation.created`, `invitation.withdrawn`, `member.added`
+         *     `workspace.limit_changed`, `workspace.preview_url_changed`, `invitation.created`,
+         *     `invitation.withdrawn`, `member.added`
          *     (`addMember`), `member.joined` (an invitation accepted; the actor is the one who
          *     joined), `member.role_changed`, `member.removed` and `member.left`. Newest
          *     first, one page at a time: pass the previous page's `nextCursor` as `cursor` until it
@@ -1222,7 +1285,25 @@ export interface components {
         };
         /** @enum {string} */
         Role: "owner" | "member";
+        /**
+         * @description `live` (`cp_live_…`): reads released blogs at `/api/consumer`. `preview`
+         *     (`cp_preview_…`): reads drafts and pending changes as they would be published, at
+         *     `/api/preview` only (the consumer API's "Preview").
+         * @default live
+         * @enum {string}
+         */
+        KeyKind: "live" | "preview";
+        /**
+         * @description Where the editor's **Preview on site** goes: an absolute `http` or `https` URL of the
+         *     team's own site (no credentials, no fragment) containing `{token}`, and optionally
+         *     `{slug}` and `{blogId}`, which are replaced by the link's token, the blog's slug as
+         *     edited and its ID. The site's server exchanges the token through the consumer API
+         *     (`exchangePreviewToken`). Null: no preview on site.
+         * @example https://example.com/api/preview?slug={slug}&token={token}
+         */
+        PreviewUrl: string | null;
         Workspace: {
+            previewUrl: components["schemas"]["PreviewUrl"];
             id: string;
             /** @description Plain text, not HTML. */
             name: string;
@@ -1340,10 +1421,12 @@ export interface components {
             id: string;
             name: string;
             /**
-             * @description The first 12 characters of the key, for recognising it.
+             * @description The key's kind prefix and the first 4 characters of its body, for recognising it
+             *     (12 characters for a live key, 15 for a preview key).
              * @example cp_live_M1Pl
              */
             prefix: string;
+            kind: components["schemas"]["KeyKind"];
             /**
              * @description `Expired` once `expiresAt` has passed (a revoked key stays `Revoked`). Only an
              *     `Active` key is accepted by the consumer API.
@@ -1434,7 +1517,10 @@ export interface components {
         };
         MintedKey: {
             key: components["schemas"]["ApiKey"];
-            /** @description The raw key, `cp_live_…`. Shown here once; it cannot be recovered. */
+            /**
+             * @description The raw key, `cp_live_…` (or `cp_preview_…`). Shown here once; it cannot be
+             *     recovered.
+             */
             secret: string;
         };
         /** @description What may change of a key; today its own rate limit. */
@@ -1460,7 +1546,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -3006,6 +3092,7 @@ export interface operations {
                      *     never (until revoked).
                      */
                     expiresAt?: string | null;
+                    kind?: components["schemas"]["KeyKind"];
                 };
             };
         };
@@ -3266,6 +3353,107 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setPreviewUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "previewUrl": "https://example.com/api/preview?slug={slug}&token={token}"
+                 *     }
+                 */
+                "application/json": {
+                    previewUrl: components["schemas"]["PreviewUrl"];
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace, with its preview URL as now set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The blog's ID. */
+                blogId: components["parameters"]["BlogId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link to open, and when its token expires. */
+            201: {
+                headers: {
+                    /** @description The link carries a token; no cache may keep it. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://example.com/api/preview?slug=spring-release&token=WzEsIndzXzVm.c2lnbmVk",
+                     *       "expiresAt": "2026-11-30T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description The preview URL with `{token}`, `{slug}` and `{blogId}` filled in.
+                         */
+                        url: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The workspace has no preview URL; an owner sets one in Settings. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This workspace has no preview URL. An owner can set one in Settings."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -10,7 +10,7 @@ import type { Registry } from "prom-client";
 import { adminRouter } from "./admin/admin-router.js";
 import { type BlogScheduler, startBlogScheduler } from "./blogs/blog-scheduler.js";
 import { renderPool } from "./blogs/render-pool.js";
-import { consumerRouter } from "./consumer/consumer-routes.js";
+import { type ConsumerDeps, consumerRouter } from "./consumer/consumer-routes.js";
 import type { Mailer } from "./invitations/mailer.js";
 import { startExpirySweeper } from "./keys/expiry-sweeper.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
@@ -208,31 +208,33 @@ export function createApp({
   // Routes, at a glance:
   //   GET /api/consumer/blogs[/:blogId | /by-slug/:slug]   consumer API (openapi/openapi.yaml)
   //   GET /api/consumer/tags, /changes          tag counts, changes feed
+  //   POST /api/consumer/preview-tokens/exchange a preview link's blog
+  //   GET /api/preview/blogs…, /tags             the same, preview perspective (preview keys)
   //   GET /healthz, GET /readyz                 health
   //   GET /docs, GET /openapi.yaml              consumer API reference
   //   /api/admin/…                               admin API (openapi/admin.yaml)
   //   GET /dashboard[/…]                         the dashboard (dashboard/dist); GET / leads there
   // The consumer API first: it carries nearly all the traffic, and Express tries each mount in
   // order on every request.
-  app.use(
-    "/api/consumer",
-    consumerRouter({
-      specValidation: consumerSpec.handlers,
-      cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
-      keys: stores.keys,
-      blogs: stores.blogs,
-      changes: stores.changes,
-      tagCounts: stores.tagCounts,
-      lastUsed,
-      limits: {
-        limiter,
-        workspaceLimits: stores.workspaceLimits,
-        serverDefault: config.consumerRateLimit,
-        usage: usageRecorder,
-        rejected: metrics.rejected,
-      },
-    }),
-  );
+  const consumerDeps: ConsumerDeps = {
+    specValidation: consumerSpec.handlers,
+    cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
+    keys: stores.keys,
+    blogs: stores.blogs,
+    changes: stores.changes,
+    tagCounts: stores.tagCounts,
+    lastUsed,
+    limits: {
+      limiter,
+      workspaceLimits: stores.workspaceLimits,
+      serverDefault: config.consumerRateLimit,
+      usage: usageRecorder,
+      rejected: metrics.rejected,
+    },
+    preview: stores.preview,
+  };
+  app.use("/api/consumer", consumerRouter(consumerDeps, "live"));
+  app.use("/api/preview", consumerRouter(consumerDeps, "preview"));
   app.use(healthRouter(db, notReady));
   app.use(docsRouter(CONSUMER_SPEC_PATH, DOCS_HTML_PATH));
   app.use(

@@ -18,6 +18,8 @@ import { type UsageStore, usageStore } from "./limits/usage-store.js";
 import { type WorkspaceLimits, workspaceLimits } from "./limits/workspace-limits.js";
 import { collections, type RateLimitSetting } from "./platform/db/collections.js";
 import { databaseSecret } from "./platform/db/database-secret.js";
+import { type PreviewReads, previewReads } from "./preview/preview-reads.js";
+import { type PreviewTokens, previewTokens } from "./preview/preview-tokens.js";
 import { type SessionsStore, sessionsStore } from "./sessions/sessions-store.js";
 import { type SignInThrottle, signInThrottle } from "./sessions/sign-in-throttle.js";
 import { type UsersStore, usersStore } from "./users/users-store.js";
@@ -110,6 +112,8 @@ export interface Stores {
   readonly feedRecorder: ChangeRecorder;
   /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
   readonly tagCounts: TagCountsCache;
+  /** The consumer API's preview perspective and preview links' tokens (preview/). */
+  readonly preview: { readonly reads: PreviewReads; readonly tokens: PreviewTokens };
   readonly sessions: SessionsStore;
   readonly invitations: InvitationsStore;
   readonly throttle: SignInThrottle;
@@ -192,6 +196,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
       compute: blogs.tagCounts,
       version: async (workspaceId) => (await recorder.record(workspaceId)).last,
     }),
+    preview: { reads: previewReads(c), tokens: previewTokens(c, { now }) },
     sessions: sessionsStore(
       c,
       options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,

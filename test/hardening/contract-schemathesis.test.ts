@@ -71,6 +71,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import { previewTokens } from "../../server/src/preview/preview-tokens.js";
 import { AdminClient, ANY_VERSION, OWNER } from "../support/admin-client.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { unthrottle } from "../support/rate-limits.js";
@@ -279,6 +281,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
       );
     const etagOf = async (p: string) =>
       (await get(`${server.url}/api/consumer${p}`, key)).headers.get("etag") ?? "";
+    const previewTokenMaker = previewTokens(collections(t.db));
     const run = await runSchemathesis({
       name: "consumer-key",
       st: st.st,
@@ -323,6 +326,18 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
           },
           // Tokens the feed issued: one in the middle of the first walk, one caught up.
           tokens: { values: [await tokenOf("limit=2"), await tokenOf("limit=100")] },
+          // Preview links' tokens (openapi.yaml, "Preview"): of a released blog and of the
+          // draft (200), of the removed blog (410), and of another workspace (400).
+          previewTokens: {
+            values: await Promise.all(
+              [
+                [alpha.workspaceId, alpha.released[0] ?? ""],
+                [alpha.workspaceId, alpha.draft],
+                [alpha.workspaceId, alpha.removed],
+                [beta.workspaceId, beta.released[0] ?? ""],
+              ].map(async ([w = "", b = ""]) => (await previewTokenMaker.mint(w, b)).token),
+            ),
+          },
           // Field sets as a site would ask for them; the rest are generated from the pattern.
           fields: { values: ["id,slug,title", "title", "slug,title,slug", "bodyHtml,id"] },
         },
@@ -335,9 +350,15 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
           // Always an issued token while fuzzing (as cursors): a made-up one is the coverage
           // phase's, where its 400 is expected.
           "query.since": { dictionary: "tokens", probability: 1 },
+          "body.token": { dictionary: "previewTokens", probability: 0.6 },
         },
-        // A made-up cursor or token matches its pattern, yet no server issued it: 400.
-        operations: [madeUpCursorsAccepted("listBlogs"), madeUpCursorsAccepted("listChanges")],
+        // A made-up cursor or token matches its pattern, yet no server issued it: 400; a
+        // preview token of a blog removed since: 410.
+        operations: [
+          madeUpCursorsAccepted("listBlogs"),
+          madeUpCursorsAccepted("listChanges"),
+          accepting("exchangePreviewToken", [...ACCEPTED_WITH_MADE_UP_CURSOR, 410]),
+        ],
       },
     });
     consumerRuns.push(run);
@@ -532,6 +553,9 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           accepting("scheduleBlog", [...ACCEPTED_WHEN_STALE, 400], {
             missing_required_header: { "expected-statuses": REJECTED_WITHOUT_IF_MATCH },
           }),
+          // A preview URL the schema admits without `{token}`, with credentials or a fragment:
+          // the 400 naming the rule (admin.yaml, PreviewUrl), which a pattern would only blur.
+          accepting("setPreviewUrl", ACCEPTED_WITH_MADE_UP_CURSOR),
           {
             "include-operation-id": "addMember",
             parameters: { "body.email": { dictionary: "emails", probability: 0.6 } },

@@ -25,6 +25,7 @@ import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
 import { limitHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
+import { previewHandlers } from "./preview-routes.js";
 import { refusalReplay } from "./refusal-replay.js";
 import { renderAdmission } from "./render-admission.js";
 import { sessionHandlers } from "./session-routes.js";
@@ -100,6 +101,12 @@ export function adminRouter(deps: AdminDeps): Router {
   const key = keyHandlers(keys, rollKey, users);
   const limits = limitHandlers(rateLimits);
   const auditLog = auditHandlers(audit, users);
+  const preview = previewHandlers({
+    workspaces,
+    blogs,
+    tokens: deps.stores.preview.tokens,
+    audit,
+  });
   const blog = blogHandlers(blogs, users);
   const usage = usageHandlers(deps.stores.usage, keys);
   const hooks = webhookHandlers({
@@ -205,6 +212,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/keys/:keyId/roll`, key.rollKey);
   router.get(`${W}/rate-limit`, limits.getWorkspaceRateLimit);
   router.put(`${W}/rate-limit`, requireOwner, limits.setWorkspaceRateLimit);
+  router.put(`${W}/preview-url`, requireOwner, preview.setPreviewUrl);
   router.get(`${W}/audit`, auditLog.listAudit);
   router.get(`${W}/keys/:keyId/usage`, usage.getKeyUsage);
   router.get(`${W}/usage`, usage.getWorkspaceUsage);
@@ -220,6 +228,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/blogs/:blogId/publish`, blog.publishBlogChanges);
   router.post(`${W}/blogs/:blogId/discard`, blog.discardBlogChanges);
   router.put(`${W}/blogs/:blogId/schedule`, blog.scheduleBlog);
+  router.post(`${W}/blogs/:blogId/preview-link`, preview.createPreviewLink);
   router.get(`${W}/blogs/:blogId/revisions`, blog.listBlogRevisions);
   router.get(`${W}/blogs/:blogId/revisions/:revisionId`, blog.getBlogRevision);
   router.post(`${W}/blogs/:blogId/revisions/:revisionId/restore`, blog.restoreBlogRevision);

@@ -4,7 +4,8 @@ import type { KeysStore, MintedApiKey } from "../keys/keys-store.js";
 import type { ApiKeyDoc } from "../platform/db/collections.js";
 import type { AdminHandler, ApiKey } from "../platform/http/admin-types.js";
 import type { UsersStore } from "../users/users-store.js";
-import { signedInUser } from "./guards.js";
+import { mustBeOwner } from "../workspaces/workspace-rules.js";
+import { roleInPath, signedInUser } from "./guards.js";
 
 /** `listKeys`'s `status` values → the `ApiKey` status each keeps. */
 const STATUS_FILTER = { active: "Active", expired: "Expired", revoked: "Revoked" } as const;
@@ -31,9 +32,12 @@ export function keyHandlers(keys: KeysStore, roll: KeyRoller, users: Pick<UsersS
   };
 
   const mintKey: AdminHandler<"mintKey"> = async (req, res) => {
-    const { name, expiresAt } = req.body;
+    const { name, expiresAt, kind = "live" } = req.body;
+    // Preview keys read unpublished text: only the owner hands them out (admin.yaml, mintKey).
+    if (kind === "preview") mustBeOwner(roleInPath(res));
     const m = await keys.mint(req.params.workspaceId, name, signedInUser(res), {
       expiresAt: expiresAt == null ? null : new Date(expiresAt),
+      kind,
     });
     // The raw key leaves the server here, once; the response must not be stored by anyone.
     res.setHeader("Cache-Control", "no-store");
@@ -42,6 +46,10 @@ export function keyHandlers(keys: KeysStore, roll: KeyRoller, users: Pick<UsersS
 
   const rollKey: AdminHandler<"rollKey"> = async (req, res) => {
     const { workspaceId, keyId } = req.params;
+    // A roll mints a key of the same kind: a preview key's, like its mint, is the owner's.
+    if (roleInPath(res) !== "owner" && (await keys.find(workspaceId, keyId)).kind === "preview") {
+      mustBeOwner(roleInPath(res));
+    }
     const successor = await roll(
       workspaceId,
       keyId,

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { hashKey, isWellFormedKey } from "../keys/key-format.js";
+import { hashKey, isWellFormedKey, type KeyKind } from "../keys/key-format.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import type { ApiKeyDoc } from "../platform/db/collections.js";
@@ -30,8 +30,10 @@ export function presentedKey(req: Request): string | undefined {
 }
 
 /**
- * Authenticates every consumer request: a missing, malformed, unknown or revoked key is 401
- * before anything else is read. Well-formed keys are looked up by hash (primary key), on every
+ * Authenticates every consumer request: a missing, malformed, unknown or revoked key, or a key
+ * of the other kind (a preview key on the live path, a live key on the preview path: openapi.yaml,
+ * "Preview"), is 401 before anything else is read; the kind is in the key's prefix, so a key of
+ * the wrong kind costs no lookup. Well-formed keys are looked up by hash (primary key), on every
  * request, so revocation is immediate: only an Active key is found (keys-store.ts, `findActive`).
  * A request that ends 2xx/304 records `lastUsedAt`. Each 401 is counted (`rejected`, metrics).
  */
@@ -39,12 +41,14 @@ export function authenticate(
   keys: KeysStore,
   lastUsed: LastUsedRecorder,
   rejected: (reason: RejectionReason) => void,
+  kind: KeyKind = "live",
 ): RequestHandler {
   return async (req, res, next) => {
     const raw = presentedKey(req);
     const key =
-      raw !== undefined && isWellFormedKey(raw) ? await keys.findActive(hashKey(raw)) : null;
-    if (key === null) {
+      raw !== undefined && isWellFormedKey(raw, kind) ? await keys.findActive(hashKey(raw)) : null;
+    // The prefix decided the lookup; the stored kind must agree (it always does: belt and braces).
+    if (key === null || (key.kind ?? "live") !== kind) {
       rejected("invalid_key");
       throw unauthorized();
     }

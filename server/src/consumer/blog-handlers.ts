@@ -1,7 +1,6 @@
 import type { Request, Response } from "express";
 import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
-import type { BlogsStore } from "../blogs/blogs-store.js";
 import { type ListPosition, listCursor } from "../blogs/cursor.js";
 import { type FieldSelection, toPartialBlog } from "../blogs/field-selection.js";
 import type { TagFilter } from "../blogs/tag-filter.js";
@@ -14,6 +13,7 @@ import type {
   PartialBlogList,
 } from "../platform/http/consumer-types.js";
 import { requestWorkspace } from "./authenticate.js";
+import type { BlogSource } from "./blog-sources.js";
 import { requestTagFilter } from "./tag-query.js";
 import { requestFields } from "./unknown-fields.js";
 
@@ -27,24 +27,30 @@ const DEFAULT_LIMIT = 20;
 // in the spec's order, each once) joins the kind, so each set has its own tags; the whole Blog
 // (no `fields`, or all of them) keeps the kinds it always had, hence the same ETags.
 // A tag set (canonical: distinct, in code point order) is likewise its own representation.
+// A perspective's kind (blog-sources.ts: empty for the live one) leads every kind, so a preview
+// ETag is never a live one.
 const kindOf = (kind: string, fields: FieldSelection | null, tags: TagFilter | null = null) =>
   `${kind}${tags === null ? "" : `;tags=${tags.key}`}${fields === null ? "" : `;fields=${fields.key}`}`;
-const pageEtag = (
-  page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown },
-  fields: FieldSelection | null,
-  tags: TagFilter | null,
-) =>
-  validatorEtag(
-    kindOf(page.next === null ? "list-last" : "list-more", fields, tags),
-    page.blogs.map(validatorOf),
-  );
-const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
-  validatorEtag(kindOf("blog", fields), [validatorOf(doc)]);
 const nextCursorOf = (page: { next: ListPosition | null }, tags: TagFilter | null) =>
   page.next === null ? null : listCursor.encode(page.next, tags);
 
-/** listBlogs, getBlog and getBlogBySlug (openapi.yaml): the released blogs of the key's workspace. */
-export function blogHandlers(blogs: BlogsStore) {
+/**
+ * listBlogs, getBlog and getBlogBySlug (openapi.yaml): the blogs of the key's workspace in the
+ * source's perspective (blog-sources.ts: released ones, or the preview).
+ */
+export function blogHandlers(blogs: BlogSource) {
+  const pageEtag = (
+    page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown },
+    fields: FieldSelection | null,
+    tags: TagFilter | null,
+  ) =>
+    validatorEtag(
+      kindOf(`${blogs.etagKind}${page.next === null ? "list-last" : "list-more"}`, fields, tags),
+      page.blogs.map(validatorOf),
+    );
+  const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
+    validatorEtag(kindOf(`${blogs.etagKind}blog`, fields), [validatorOf(doc)]);
+
   const listBlogs: ConsumerHandler<"listBlogs"> = async (req, res) => {
     const workspaceId = requestWorkspace(res);
     const limit = req.query.limit ?? DEFAULT_LIMIT;
@@ -54,11 +60,11 @@ export function blogHandlers(blogs: BlogsStore) {
     const tagList = tags?.tags ?? null;
     const ifNoneMatch = req.get("if-none-match");
     if (ifNoneMatch !== undefined) {
-      const current = await blogs.listReleasedValidators(workspaceId, limit, after, tagList);
+      const current = await blogs.pageValidators(workspaceId, limit, after, tagList);
       if (notModified(ifNoneMatch, res, pageEtag(current, fields, tags))) return;
     }
     if (fields === null) {
-      const page = await blogs.listReleased(workspaceId, limit, after, tagList);
+      const page = await blogs.page(workspaceId, limit, after, tagList);
       res.setHeader("ETag", pageEtag(page, null, tags));
       res.json({
         data: page.blogs.map(toBlog),
@@ -66,13 +72,7 @@ export function blogHandlers(blogs: BlogsStore) {
       } satisfies BlogList);
       return;
     }
-    const page = await blogs.listReleasedProjected(
-      workspaceId,
-      limit,
-      after,
-      fields.projection,
-      tagList,
-    );
+    const page = await blogs.pageProjected(workspaceId, limit, after, fields.projection, tagList);
     res.setHeader("ETag", pageEtag(page, fields, tags));
     res.json({
       data: page.blogs.map((doc) => toPartialBlog(doc, fields)),
@@ -81,11 +81,11 @@ export function blogHandlers(blogs: BlogsStore) {
   };
 
   /**
-   * One released blog, by ID or by slug: both operations are this one path (read, checks,
+   * One blog, by ID or by slug: both operations are this one path (read, checks,
    * `fields`, ETag, 304, 404), so their bodies, tags and "not found" answers cannot drift apart.
    * A blog has one ETag per field set, whichever way it is named.
    */
-  const sendReleasedBlog = async (
+  const sendBlog = async (
     req: Request,
     res: Response<ConsumerResponseBody<"getBlog" | "getBlogBySlug">>,
     at: BlogLocator,
@@ -94,30 +94,30 @@ export function blogHandlers(blogs: BlogsStore) {
     const fields = requestFields(res);
     const ifNoneMatch = req.get("if-none-match");
     if (ifNoneMatch !== undefined) {
-      const current = await blogs.getReleasedValidator(workspaceId, at);
+      const current = await blogs.getValidator(workspaceId, at);
       if (current === null) throw notFound("Blog not found.");
       if (notModified(ifNoneMatch, res, blogEtag(current, fields))) return;
     }
     if (fields === null) {
-      const doc = await blogs.getReleased(workspaceId, at);
+      const doc = await blogs.get(workspaceId, at);
       if (doc === null) throw notFound("Blog not found.");
       res.setHeader("ETag", blogEtag(doc, null));
       res.json(toBlog(doc));
       return;
     }
-    const doc = await blogs.getReleasedProjected(workspaceId, at, fields.projection);
+    const doc = await blogs.getProjected(workspaceId, at, fields.projection);
     if (doc === null) throw notFound("Blog not found.");
     res.setHeader("ETag", blogEtag(doc, fields));
     res.json(toPartialBlog(doc, fields));
   };
 
   const getBlog: ConsumerHandler<"getBlog"> = (req, res) =>
-    sendReleasedBlog(req, res, { id: req.params.blogId });
+    sendBlog(req, res, { id: req.params.blogId });
 
   // Three segments, never matched by "/blogs/:blogId" (a parameter never spans a "/"); the
   // validator has already refused a slug outside the spec's `Slug` rule with 400.
   const getBlogBySlug: ConsumerHandler<"getBlogBySlug"> = (req, res) =>
-    sendReleasedBlog(req, res, { slug: req.params.slug });
+    sendBlog(req, res, { slug: req.params.slug });
 
   return { listBlogs, getBlog, getBlogBySlug };
 }

@@ -8,9 +8,14 @@ import type { LastUsedRecorder } from "../keys/last-used.js";
 import { type RateLimitDeps, rateLimit } from "../limits/consumer-rate-limit.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type { ChangePage, ConsumerHandler, TagList } from "../platform/http/consumer-types.js";
-import { errorHandler } from "../platform/http/errors.js";
+import { errorHandler, notFoundHandler } from "../platform/http/errors.js";
+import { jsonBody } from "../platform/http/json-body.js";
+import type { PreviewReads } from "../preview/preview-reads.js";
+import type { PreviewTokens } from "../preview/preview-tokens.js";
 import { authenticate, requestWorkspace } from "./authenticate.js";
 import { blogHandlers } from "./blog-handlers.js";
+import { liveSource, previewSource } from "./blog-sources.js";
+import { exchangePreviewToken, PREVIEW_EXCHANGE_BODY_LIMIT } from "./preview-exchange.js";
 import { tagQueryChecked } from "./tag-query.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
 
@@ -26,27 +31,48 @@ export interface ConsumerDeps {
   readonly lastUsed: LastUsedRecorder;
   /** Per-key rate limits and usage counting (limits/consumer-rate-limit.ts). */
   readonly limits: RateLimitDeps;
+  /** The preview perspective's reads and preview links' tokens (openapi.yaml, "Preview"). */
+  readonly preview: { readonly reads: PreviewReads; readonly tokens: PreviewTokens };
 }
+
+/**
+ * Which base path a router serves: `live` at /api/consumer (live keys, released blogs, the
+ * changes feed, preview tokens' exchange), `preview` at /api/preview (preview keys, the preview
+ * perspective of the blog and tag operations; openapi.yaml, "Preview").
+ */
+export type Perspective = "live" | "preview";
 
 const DEFAULT_CHANGES_LIMIT = 100;
 
 /**
- * The consumer API (openapi/openapi.yaml), mounted at /api/consumer:
+ * The consumer API (openapi/openapi.yaml), mounted at /api/consumer (`live`) and /api/preview
+ * (`preview`):
  *   GET /blogs                  listBlogs       (blog-handlers.ts)
  *   GET /blogs/:blogId          getBlog         (blog-handlers.ts)
  *   GET /blogs/by-slug/:slug    getBlogBySlug   (blog-handlers.ts)
- *   GET /changes                listChanges
  *   GET /tags                   listTags
- * Authentication runs first, then the key's rate limit (429 over it), then `fields` and `tag`
+ *   GET /changes                listChanges           (live only)
+ *   POST /preview-tokens/exchange  exchangePreviewToken  (live only; preview-exchange.ts)
+ * Authentication (by a key of the perspective's kind) runs first, then the key's rate limit (429 over it), then `fields` and `tag`
  * are parsed (`unknownFieldsNamed`, `tagQueryChecked`: before the spec's request validation, so
  * an unknown name in `fields` or a tag not in normal form gets a message naming it; the handlers
  * use what they parsed), then the validation, then the handler.
  */
-export function consumerRouter(deps: ConsumerDeps): Router {
+export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "live"): Router {
   const router = Router();
-  const cacheControl = `private, max-age=${deps.cacheMaxAgeSeconds}`;
+  const live = perspective === "live";
+  // Preview answers may hold unpublished text: never kept by any cache.
+  const cacheControl = live ? `private, max-age=${deps.cacheMaxAgeSeconds}` : "no-store";
 
-  router.use(authenticate(deps.keys, deps.lastUsed, deps.limits.rejected));
+  if (!live) {
+    router.use((_req, res, next) => {
+      res.setHeader("Pressroom-Perspective", "preview");
+      next();
+    });
+  }
+  router.use(
+    authenticate(deps.keys, deps.lastUsed, deps.limits.rejected, live ? "live" : "preview"),
+  );
   // Metrics: a 404 to a known key (no such blog, slug or path), wherever it was decided.
   router.use((_req, res, next) => {
     res.once("finish", () => {
@@ -58,6 +84,10 @@ export function consumerRouter(deps: ConsumerDeps): Router {
   // Only where `fields` is a parameter: any other path keeps the validator's answer.
   router.get(["/blogs", "/blogs/:blogId", "/blogs/by-slug/:slug"], unknownFieldsNamed);
   router.get("/blogs", tagQueryChecked);
+  if (live) router.post("/preview-tokens/exchange", ...jsonBody(PREVIEW_EXCHANGE_BODY_LIMIT));
+  // The spec's live-only paths (their `servers`): the validator knows them on both base paths,
+  // so the preview base says 404 itself, before validation passes them on.
+  else router.all(["/changes", "/preview-tokens/exchange"], notFoundHandler);
   router.use(...deps.specValidation);
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
@@ -66,7 +96,8 @@ export function consumerRouter(deps: ConsumerDeps): Router {
     next();
   });
 
-  const blogs = blogHandlers(deps.blogs);
+  const source = live ? liveSource(deps.blogs, deps.tagCounts) : previewSource(deps.preview.reads);
+  const blogs = blogHandlers(source);
   router.get("/blogs", blogs.listBlogs);
   router.get("/blogs/:blogId", blogs.getBlog);
   router.get("/blogs/by-slug/:slug", blogs.getBlogBySlug);
@@ -83,13 +114,19 @@ export function consumerRouter(deps: ConsumerDeps): Router {
       hasMore: page.hasMore,
     } satisfies ChangePage);
   };
-  router.get("/changes", listChanges);
+  if (live) {
+    router.get("/changes", listChanges);
+    router.post(
+      "/preview-tokens/exchange",
+      exchangePreviewToken(deps.preview.tokens, deps.preview.reads),
+    );
+  }
 
   // The tag list is computed whole (tag-counts.ts), then its ETag: the counts are the content.
   const listTags: ConsumerHandler<"listTags"> = async (req, res) => {
-    const data = await deps.tagCounts(requestWorkspace(res));
+    const data = await source.tagCounts(requestWorkspace(res));
     const etag = validatorEtag(
-      "tags",
+      `${source.etagKind}tags`,
       data.map(({ tag, count }) => JSON.stringify([tag, count])),
     );
     if (notModified(req.get("if-none-match"), res, etag)) return;

@@ -1,18 +1,32 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
+/**
+ * Workspace API keys, in the manner of GitHub's token format: a prefix naming the key's kind,
+ * 36 random base62 characters (≈ 214 bits) and a 6-character base62 CRC32 of that body. The
+ * checksum lets a mistyped or made-up key be refused without touching the database; the prefix
+ * tells which base path a key belongs to before any lookup (openapi.yaml, "Preview").
+ */
+import type { KeyKind } from "../platform/db/collections.js";
 import { BASE62, randomBase62 } from "../platform/ids.js";
 
-/**
- * Workspace API keys, in the manner of GitHub's token format:
- * `cp_live_` + 36 random base62 characters (≈ 214 bits) + a 6-character base62 CRC32 of that
- * body. The checksum lets a mistyped or made-up key be refused without touching the database.
- */
-export const KEY_PREFIX = "cp_live_";
+export type { KeyKind };
+
+export const KEY_PREFIXES: Readonly<Record<KeyKind, string>> = {
+  live: "cp_live_",
+  preview: "cp_preview_",
+};
+/** The live prefix, for messages and examples. */
+export const KEY_PREFIX = KEY_PREFIXES.live;
 const BODY_LENGTH = 36;
 const CHECKSUM_LENGTH = 6;
-/** Characters kept for display: `cp_live_` and the first 4 of the body. */
-export const DISPLAY_PREFIX_LENGTH = 12;
-const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+/** Characters of the body kept for display after the kind's prefix. */
+const DISPLAYED_BODY = 4;
+const shapeOf = (prefix: string) =>
+  new RegExp(`^${prefix}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+const SHAPES: Readonly<Record<KeyKind, RegExp>> = {
+  live: shapeOf(KEY_PREFIXES.live),
+  preview: shapeOf(KEY_PREFIXES.preview),
+};
 
 function checksum(body: string): string {
   let value = crc32(body);
@@ -31,17 +45,18 @@ export interface MintedKey {
   readonly prefix: string;
 }
 
-export function generateKey(): MintedKey {
+export function generateKey(kind: KeyKind = "live"): MintedKey {
   const body = randomBase62(BODY_LENGTH);
-  const raw = `${KEY_PREFIX}${body}${checksum(body)}`;
-  return { raw, hash: hashKey(raw), prefix: displayPrefix(raw) };
+  const raw = `${KEY_PREFIXES[kind]}${body}${checksum(body)}`;
+  return { raw, hash: hashKey(raw), prefix: displayPrefix(raw, kind) };
 }
 
-/** True when `raw` has the key's shape and a matching checksum. No I/O. */
-export function isWellFormedKey(raw: string): boolean {
-  if (!KEY_SHAPE.test(raw)) return false;
-  const body = raw.slice(KEY_PREFIX.length, KEY_PREFIX.length + BODY_LENGTH);
-  return raw.slice(KEY_PREFIX.length + BODY_LENGTH) === checksum(body);
+/** True when `raw` has the shape of a key of `kind` and a matching checksum. No I/O. */
+export function isWellFormedKey(raw: string, kind: KeyKind = "live"): boolean {
+  if (!SHAPES[kind].test(raw)) return false;
+  const start = KEY_PREFIXES[kind].length;
+  const body = raw.slice(start, start + BODY_LENGTH);
+  return raw.slice(start + BODY_LENGTH) === checksum(body);
 }
 
 /** SHA-256 hex of the raw key: what is stored and looked up. */
@@ -49,4 +64,6 @@ export function hashKey(raw: string): string {
   return createHash("sha256").update(raw, "utf8").digest("hex");
 }
 
-export const displayPrefix = (raw: string): string => raw.slice(0, DISPLAY_PREFIX_LENGTH);
+/** The kind's prefix and the first characters of the body: `cp_live_M1Pl`, `cp_preview_M1Pl`. */
+export const displayPrefix = (raw: string, kind: KeyKind = "live"): string =>
+  raw.slice(0, KEY_PREFIXES[kind].length + DISPLAYED_BODY);

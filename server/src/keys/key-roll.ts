@@ -67,6 +67,7 @@ export function keyRoller(
         rolledFrom: old.keyId,
         rateLimit: old.rateLimit ?? null,
         createdAt: now,
+        kind: old.kind ?? "live",
       });
       await options.afterSuccessorInsert?.(keyId);
       const graceEnd = new Date(now.getTime() + grace * 1000);

@@ -21,6 +21,7 @@ export function toApiKey(
     id: doc.keyId,
     name: doc.name,
     prefix: doc.prefix,
+    kind: doc.kind ?? "live",
     status: keyStatusAt(doc, now),
     createdAt: doc.createdAt.toISOString(),
     createdBy: toActor(doc.createdBy ?? null, people),

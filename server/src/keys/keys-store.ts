@@ -5,7 +5,7 @@ import type { ApiKeyDoc, Collections, RateLimitSetting } from "../platform/db/co
 import { conflict, invalid, notFound } from "../platform/domain-error.js";
 import { newId } from "../platform/ids.js";
 import { keyedQueue } from "../platform/timers/keyed-queue.js";
-import { generateKey } from "./key-format.js";
+import { generateKey, type KeyKind } from "./key-format.js";
 import { checkExpiry, MIN_KEY_LIFETIME_MS } from "./key-rules.js";
 import { keyStatusAt } from "./key-view.js";
 
@@ -34,10 +34,15 @@ export interface NewKeySettings {
   readonly rateLimit?: RateLimitSetting | null;
   /** Default now; a roll passes the time its successor's expiry is counted from. */
   readonly createdAt?: Date;
+  /** Default live; a roll passes its predecessor's. */
+  readonly kind?: KeyKind;
 }
 
 /** What the consumer API reads of the key a request uses (`findActive`). */
-export type ActiveKey = Pick<ApiKeyDoc, "_id" | "keyId" | "workspaceId" | "prefix" | "rateLimit">;
+export type ActiveKey = Pick<
+  ApiKeyDoc,
+  "_id" | "keyId" | "workspaceId" | "prefix" | "rateLimit" | "kind"
+>;
 
 /** Workspace API keys: mint, revoke, list, limits, and the lookup that authenticates a request. */
 export interface KeysStore {
@@ -64,7 +69,7 @@ export interface KeysStore {
     workspaceId: string,
     name: string,
     actor?: string | null,
-    settings?: { expiresAt?: Date | null },
+    settings?: { expiresAt?: Date | null; kind?: KeyKind },
   ): Promise<MintedApiKey>;
   /** Immediate and final: a revoked key is never active again (see `findActive`). */
   revoke(workspaceId: string, keyId: string, actor?: string | null): Promise<ApiKeyDoc>;
@@ -113,7 +118,8 @@ export function keysStore(
     actor: string | null,
     settings: NewKeySettings,
   ): Promise<MintedApiKey> => {
-    const minted = generateKey();
+    const kind = settings.kind ?? "live";
+    const minted = generateKey(kind);
     const expiresAt = settings.expiresAt ?? null;
     const doc: ApiKeyDoc = {
       _id: minted.hash,
@@ -121,6 +127,7 @@ export function keysStore(
       workspaceId,
       name,
       prefix: minted.prefix,
+      ...(kind === "live" ? {} : { kind }),
       status: "Active",
       createdAt: settings.createdAt ?? new Date(clock()),
       createdBy: actor,
@@ -149,7 +156,7 @@ export function keysStore(
       workspaceId: string,
       name: string,
       actor: string | null = null,
-      settings: { expiresAt?: Date | null } = {},
+      settings: { expiresAt?: Date | null; kind?: KeyKind } = {},
     ): Promise<MintedApiKey> {
       const trimmed = name.trim();
       if (trimmed === "" || trimmed.length > 100) {
@@ -159,7 +166,10 @@ export function keysStore(
       if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
         throw notFound("Workspace not found.");
       }
-      const minted = await insert(workspaceId, trimmed, actor, { expiresAt });
+      const minted = await insert(workspaceId, trimmed, actor, {
+        expiresAt,
+        ...(settings.kind === undefined ? {} : { kind: settings.kind }),
+      });
       await audit.record({
         workspaceId,
         actor,
@@ -226,6 +236,7 @@ export function keysStore(
             status: 1,
             expiresAt: 1,
             rateLimit: 1,
+            kind: 1,
           },
         },
       );

@@ -9,6 +9,7 @@ export const toWorkspace = (doc: WorkspaceDoc, role: Role): Workspace => ({
   name: doc.name,
   role,
   createdAt: doc.createdAt.toISOString(),
+  previewUrl: doc.previewUrl ?? null,
 });
 
 /** A membership and its account → the admin spec's `Member`. */

@@ -42,6 +42,8 @@ export interface WorkspacesStore {
   list(): Promise<WorkspaceDoc[]>;
   /** Checked as on create; the workspace as renamed. */
   rename(workspaceId: string, name: string): Promise<WorkspaceDoc>;
+  /** Sets (null: clears) the preview URL, already checked (preview/preview-url.ts); the workspace. */
+  setPreviewUrl(workspaceId: string, previewUrl: string | null): Promise<WorkspaceDoc>;
   /** The workspace, or null. */
   byId(workspaceId: string): Promise<WithId<WorkspaceDoc> | null>;
   /** The user's role in the workspace, or null when they are not a member. */
@@ -114,6 +116,16 @@ export function workspacesStore(
       const trimmed = workspaceName(name);
       await workspaces.updateOne({ _id: workspaceId }, { $set: { name: trimmed } });
       const doc = await workspaces.findOne({ _id: workspaceId });
+      if (doc === null) throw notFound("Workspace not found.");
+      return doc;
+    },
+
+    async setPreviewUrl(workspaceId: string, previewUrl: string | null): Promise<WorkspaceDoc> {
+      const doc = await workspaces.findOneAndUpdate(
+        { _id: workspaceId },
+        { $set: { previewUrl } },
+        { returnDocument: "after" },
+      );
       if (doc === null) throw notFound("Workspace not found.");
       return doc;
     },

@@ -12,7 +12,15 @@ export interface WorkspaceDoc {
   createdAt: Date;
   /** The default limit of the workspace's keys; null or absent: the server's (CONSUMER_RATE_LIMIT). */
   rateLimit?: RateLimitSetting | null;
+  /**
+   * Where editors' "Preview on site" goes (admin.yaml `PreviewUrl`, preview/preview-url.ts);
+   * null or absent: none.
+   */
+  previewUrl?: string | null;
 }
+
+/** Which base path of the consumer API a key reads (keys/key-format.ts): its prefix tells. */
+export type KeyKind = "live" | "preview";
 
 export type KeyStatus = "Active" | "Revoked";
 
@@ -23,8 +31,10 @@ export interface ApiKeyDoc {
   keyId: string;
   workspaceId: string;
   name: string;
-  /** First 12 characters of the raw key, for display. */
+  /** The raw key's kind prefix and first 4 characters of its body, for display. */
   prefix: string;
+  /** Which base path the key reads (keys/key-format.ts); absent on keys minted before kinds: live. */
+  kind?: KeyKind;
   status: KeyStatus;
   createdAt: Date;
   /** User id of who minted it; null when an operator used the CLI. */
@@ -332,6 +342,7 @@ export type AuditAction =
   | "key.expired"
   | "key.limit_changed"
   | "workspace.limit_changed"
+  | "workspace.preview_url_changed"
   | "invitation.created"
   | "invitation.withdrawn"
   | "member.added"

@@ -29,7 +29,7 @@ import {
  * - blogRevisions {workspaceId, blogId, at desc, _id desc}: a blog's history, one index range per
  *   page, and the oldest beyond the bound to delete;
  * - blogStaged {workspaceId, blogId}: a removed blog's pending changes, to delete (a blog's own
- *   are read by `_id`);
+ *   are read by `_id`); blogStaged {workspaceId, slug}: the preview's get by a slug as edited;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - invitations {tokenHash} unique: a link is looked up by its token's hash;
@@ -90,6 +90,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await audit.createIndex({ workspaceId: 1, at: -1, _id: -1 }, { name: "audit_list" });
   await blogs.createIndex({ dueAt: 1, _id: 1 }, { name: "schedule_due" });
   await blogStaged.createIndex({ workspaceId: 1, blogId: 1 }, { name: "blog_staged" });
+  await blogStaged.createIndex({ workspaceId: 1, slug: 1 }, { name: "blog_staged_slug" });
   await blogRevisions.createIndex(
     { workspaceId: 1, blogId: 1, at: -1, _id: -1 },
     { name: "blog_history" },

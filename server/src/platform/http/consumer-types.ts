@@ -6,7 +6,7 @@
  */
 import type { RequestHandler } from "express";
 import type { components, operations } from "../../../../openapi/generated/consumer.js";
-import type { PathParamsOf, QueryOf, ResponseBodyOf } from "./spec-types.js";
+import type { PathParamsOf, QueryOf, RequestBodyOf, ResponseBodyOf } from "./spec-types.js";
 
 export type { paths } from "../../../../openapi/generated/consumer.js";
 
@@ -27,16 +27,18 @@ export type ConsumerOperation = keyof operations;
 export type ConsumerParams<K extends ConsumerOperation> = PathParamsOf<operations[K]>;
 /** The query parameters of operation `K` (validated and coerced by the spec's validator). */
 export type ConsumerQuery<K extends ConsumerOperation> = QueryOf<operations[K]>;
+/** The JSON body operation `K` takes (only `exchangePreviewToken` takes one); never otherwise. */
+export type ConsumerRequestBody<K extends ConsumerOperation> = RequestBodyOf<operations[K]>;
 /** The JSON body of operation `K`'s 200 answer. */
 export type ConsumerResponseBody<K extends ConsumerOperation> = ResponseBodyOf<operations[K], 200>;
 
 /**
  * A handler of operation `K`: `req.params`, `req.query` and `res.json` typed by the spec, as
- * `ConsumerHandler<"listBlogs">`. The consumer API takes no request bodies.
+ * `ConsumerHandler<"listBlogs">`, and the JSON body of the one operation that takes one.
  */
 export type ConsumerHandler<K extends ConsumerOperation> = RequestHandler<
   ConsumerParams<K>,
   ConsumerResponseBody<K>,
-  never,
+  ConsumerRequestBody<K>,
   ConsumerQuery<K>
 >;
