@@ -1,5 +1,27 @@
-/** Where the consumer API lives under the server address. */
+/** Where the consumer API lives under the server address, live and preview. */
 const CONSUMER_PATH = "/api/consumer";
+const PREVIEW_PATH = "/api/preview";
+const PREVIEW_KEY_PREFIX = "cp_preview_";
+
+/**
+ * Whether the client reads the preview perspective: a `cp_preview_…` key does; `preview`
+ * must agree with the key, since the server refuses a key on the other kind's path.
+ */
+export function checkPreview(apiKey: string, preview: unknown): boolean {
+  const previewKey = apiKey.startsWith(PREVIEW_KEY_PREFIX);
+  if (preview !== undefined && typeof preview !== "boolean") {
+    throw new TypeError("preview must be true or false.");
+  }
+  if (preview === true && !previewKey) {
+    throw new TypeError(
+      "preview: true needs a preview key (cp_preview_…), minted by the workspace's owner.",
+    );
+  }
+  if (preview === false && previewKey) {
+    throw new TypeError("This is a preview key (cp_preview_…): it reads only with preview: true.");
+  }
+  return previewKey;
+}
 
 /** The API key as it is sent in `x-api-key`; throws, never quoting it, when it cannot be one. */
 export function checkApiKey(apiKey: unknown): string {
@@ -18,9 +40,13 @@ export function checkApiKey(apiKey: unknown): string {
 
 /**
  * The server address the client shows (`origin`, without `/api/consumer`) and the consumer API's
- * base URL (`apiBase`); `baseUrl` may be given with or without `/api/consumer`.
+ * base URL (`apiBase`: `/api/preview` for a preview client); `baseUrl` may be given with or
+ * without `/api/consumer` (or `/api/preview`).
  */
-export function checkBaseUrl(baseUrl: unknown): { origin: string; apiBase: string } {
+export function checkBaseUrl(
+  baseUrl: unknown,
+  preview = false,
+): { origin: string; apiBase: string } {
   if (typeof baseUrl !== "string" || !URL.canParse(baseUrl)) {
     throw new TypeError("createClient needs baseUrl: the Pressroom server, e.g. https://host.");
   }
@@ -32,9 +58,10 @@ export function checkBaseUrl(baseUrl: unknown): { origin: string; apiBase: strin
     throw new TypeError("baseUrl must not contain credentials, a query or a fragment.");
   }
   const path = url.pathname.replace(/\/+$/, "");
-  const root = path.endsWith(CONSUMER_PATH) ? path.slice(0, -CONSUMER_PATH.length) : path;
+  const suffix = [CONSUMER_PATH, PREVIEW_PATH].find((p) => path.endsWith(p));
+  const root = suffix === undefined ? path : path.slice(0, -suffix.length);
   const origin = `${url.origin}${root}`;
-  return { origin, apiBase: `${origin}${CONSUMER_PATH}` };
+  return { origin, apiBase: `${origin}${preview ? PREVIEW_PATH : CONSUMER_PATH}` };
 }
 
 /** A time limit (`timeoutMs`, of the client or of a call): a positive number of milliseconds. */

@@ -1,7 +1,8 @@
-import { checkApiKey, checkBaseUrl } from "./arguments.js";
+import { checkApiKey, checkBaseUrl, checkPreview } from "./arguments.js";
 import { PressroomError } from "./errors.js";
 import { type Blogs, blogsApi } from "./resources/blogs.js";
-import { type Changes, changesApi } from "./resources/changes.js";
+import { type Changes, changesApi, liveOnlyChanges } from "./resources/changes.js";
+import { type PreviewLinks, previewLinksApi } from "./resources/preview-links.js";
 import { createTransport } from "./transport.js";
 import type { ClientOptions } from "./types.js";
 
@@ -16,8 +17,15 @@ export class PressroomClient {
   /** The server address the client talks to (without `/api/consumer`). */
   readonly baseUrl: string;
   readonly blogs: Blogs;
-  /** The changes feed: keep a copy of the released blogs up to date (see {@link Changes}). */
+  /**
+   * The changes feed: keep a copy of the released blogs up to date (see {@link Changes}). Live
+   * only: on a preview client every call throws a `TypeError`.
+   */
   readonly changes: Changes;
+  /** Exchange a preview link's token for the blog it shows (live clients). */
+  readonly previewLinks: PreviewLinks;
+  /** True when the client reads the preview perspective (a `cp_preview_…` key). */
+  readonly preview: boolean;
 
   constructor(options: ClientOptions) {
     if (options === null || typeof options !== "object") {
@@ -34,21 +42,24 @@ export class PressroomClient {
       );
     }
     const apiKey = checkApiKey(options.apiKey);
-    const { origin, apiBase } = checkBaseUrl(options.baseUrl);
+    this.preview = checkPreview(apiKey, options.preview);
+    const { origin, apiBase } = checkBaseUrl(options.baseUrl, this.preview);
     this.baseUrl = origin;
     const transport = createTransport(apiBase, apiKey, options);
     this.blogs = blogsApi(transport);
-    this.changes = changesApi(transport);
+    this.changes = this.preview ? liveOnlyChanges() : changesApi(transport);
+    this.previewLinks = previewLinksApi(transport, this.preview);
   }
 
-  /** `JSON.stringify(client)`: the address only. */
-  toJSON(): { baseUrl: string } {
-    return { baseUrl: this.baseUrl };
+  /** `JSON.stringify(client)`: the address (and whether it previews) only. */
+  toJSON(): { baseUrl: string; preview?: true } {
+    return this.preview ? { baseUrl: this.baseUrl, preview: true } : { baseUrl: this.baseUrl };
   }
 
-  /** `util.inspect(client)` / `console.log(client)`: the address only. */
+  /** `util.inspect(client)` / `console.log(client)`: the address (and preview) only. */
   [inspectCustom](): string {
-    return `PressroomClient { baseUrl: ${JSON.stringify(this.baseUrl)} }`;
+    const preview = this.preview ? ", preview: true" : "";
+    return `PressroomClient { baseUrl: ${JSON.stringify(this.baseUrl)}${preview} }`;
   }
 }
 

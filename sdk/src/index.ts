@@ -28,6 +28,7 @@ export type {
   SyncStore,
 } from "./resources/changes.js";
 export { MemorySyncStore } from "./resources/changes.js";
+export type { PreviewLinks } from "./resources/preview-links.js";
 export type { FetchLike, RetryOptions, Sleep } from "./retry.js";
 export type {
   Blog,

@@ -44,10 +44,24 @@ export interface CacheOptions {
 }
 
 export interface ClientOptions {
-  /** A workspace API key, `cp_live_…`. Sent in `x-api-key`; never logged or shown by the SDK. */
+  /**
+   * A workspace API key: `cp_live_…` (released blogs), or `cp_preview_…` (the preview
+   * perspective: drafts and pending changes as they would be published). Sent in `x-api-key`;
+   * never logged or shown by the SDK.
+   */
   readonly apiKey: string;
-  /** The Pressroom server, e.g. `https://pressroom.example.com` (`/api/consumer` is added). */
+  /**
+   * The Pressroom server, e.g. `https://pressroom.example.com` (`/api/consumer`, or with a
+   * preview key `/api/preview`, is added).
+   */
   readonly baseUrl: string;
+  /**
+   * Read the preview perspective (`/api/preview`). Implied by a `cp_preview_…` key; `true`
+   * with a live key, or `false` with a preview key, throws a `TypeError` (the server would
+   * refuse every call with 401). In preview, `blogs` read every blog that is not removed, as it
+   * would be published; `changes` is live only and throws.
+   */
+  readonly preview?: boolean;
   /** The `fetch` to send requests with. Default: `globalThis.fetch`, looked up at each request. */
   readonly fetch?: FetchLike;
   /** Time limit of each attempt, body included. Default 10 000 ms. */

@@ -149,6 +149,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/preview-tokens/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a preview link's token for the blog it previews
+         * @description Your site's preview route receives `token` in the preview URL an editor opened (see
+         *     "Preview") and sends it here, from your server, with the site's ordinary live key. The
+         *     answer is that one blog of the key's workspace as it is being edited now — a draft, or
+         *     a released blog's pending changes — in the preview perspective, the same `Blog` shape
+         *     as `GET /blogs/{blogId}`; render it with your usual template, and never cache it.
+         *
+         *     A token is valid for one hour from when the editor opened the link, for that blog only,
+         *     and only with a key of the workspace it was made in. It is sent in the body, so it never
+         *     reaches a URL or an access log on this side. Every refusal has the same message, so an
+         *     answer tells nothing about a token that is not valid: `400` for anything that is not a
+         *     token of the key's workspace (edited, forged, cut short, another workspace's), `410`
+         *     for one that has expired or whose blog has been removed since — ask the editor to
+         *     open the preview again.
+         */
+        post: operations["exchangePreviewToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "blog.released": {
@@ -508,6 +540,7 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "Cache-Control": components["headers"]["CacheControl"];
+                "Pressroom-Perspective": components["headers"]["Perspective"];
                 "x-request-id": components["headers"]["RequestId"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -639,10 +672,17 @@ export interface components {
          */
         ETag: string;
         /**
-         * @description Responses depend on the API key, so only private caches may keep them.
+         * @description Responses depend on the API key, so only private caches may keep them. Preview answers
+         *     (see "Preview") are never kept: `no-store`.
          * @example private, max-age=60
          */
         CacheControl: string;
+        /**
+         * @description `preview` on every answer of the preview base path (`/api/preview`) and of a preview
+         *     token's exchange: the content may be drafts or pending changes no consumer sees yet.
+         *     Absent from live answers.
+         */
+        Perspective: "preview";
         /**
          * @description Identifies the request in the server's logs; quote it when reporting a problem. A UUID,
          *     or the caller's own `x-request-id` when it is 8–128 letters, digits and `._:-`.
@@ -718,6 +758,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Pressroom-Perspective": components["headers"]["Perspective"];
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -774,6 +815,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Pressroom-Perspective": components["headers"]["Perspective"];
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -840,6 +882,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Pressroom-Perspective": components["headers"]["Perspective"];
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -897,6 +940,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Pressroom-Perspective": components["headers"]["Perspective"];
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -986,6 +1030,115 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "This sync token has expired (changes are kept for 30 days): clear your copy and sync again without since."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exchangePreviewToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "WzEsIndzXzVmRzdoSjlrTDJtTjRwUTYiLCJiXzNrTTlwUTJyUzV0Vjh3WDEiLDE3NjQ0OTA0MDAwMDBd.c2lnbmVkLXByZXZpZXc"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `token` of the preview URL, exactly as received. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The blog as it would be published now. */
+            200: {
+                headers: {
+                    /** @description Never cached: the blog may change at the editor's next save. */
+                    "Cache-Control"?: "no-store";
+                    "Pressroom-Perspective": components["headers"]["Perspective"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blog"];
+                };
+            };
+            /**
+             * @description The token is not a preview token of the key's workspace (edited, forged, cut short,
+             *     another workspace's), or the body is not `{"token": "…"}`.
+             */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This preview link is not valid or has expired. Open the preview again from the editor."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token has expired, or its blog has been removed since. */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This preview link is not valid or has expired. Open the preview again from the editor."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this operation accepts (a few kilobytes). */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "unsupported media type text/plain"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
