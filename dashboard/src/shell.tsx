@@ -75,7 +75,18 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
       </Missing>
     );
   } else if (route.name === "keys") {
-    content = <Keys key={workspace.id} workspace={workspace} />;
+    content = (
+      <Keys
+        key={workspace.id}
+        workspace={workspace}
+        onWorkspaceChange={(changed) =>
+          onMeChange({
+            ...me,
+            workspaces: me.workspaces.map((w) => (w.id === changed.id ? changed : w)),
+          })
+        }
+      />
+    );
   } else if (route.name === "members") {
     content = (
       <Members

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import type { AdminBlog, ApiError } from "../../api.js";
 import { ErrorMessage, Loading, TimeAgo } from "../../components/status.js";
+import { PreviewOnSite } from "./preview-on-site.js";
 import { isScheduled, scheduleText } from "./schedule.js";
 
 /** The editor while its blog loads, or why it did not: gone (404), or a failure to retry. */
@@ -31,10 +32,13 @@ export function EditorHeader({
   blog,
   onHistory,
   onSchedule,
+  preview,
 }: {
   blog: AdminBlog | null;
   onHistory: () => void;
   onSchedule: () => void;
+  /** Where "Preview on site" can go: the workspace has a preview URL (null: no button). */
+  preview: { workspaceId: string; dirty: boolean } | null;
 }) {
   const released = blog?.status === "released";
   return (
@@ -67,6 +71,13 @@ export function EditorHeader({
           <button type="button" class="button" onClick={onHistory}>
             History
           </button>
+          {preview && (
+            <PreviewOnSite
+              workspaceId={preview.workspaceId}
+              blogId={blog.id}
+              dirty={preview.dirty}
+            />
+          )}
         </div>
       )}
     </div>

@@ -291,6 +291,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
         blog={blog}
         onHistory={() => !busy && setHistoryOpen(true)}
         onSchedule={() => !busy && setScheduleOpen(true)}
+        preview={workspace.previewUrl === null ? null : { workspaceId, dirty }}
       />
       <EditorBar
         blog={blog}

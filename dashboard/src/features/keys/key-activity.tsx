@@ -32,6 +32,8 @@ function describe(entry: AuditEntry, nameOf: (id: string | null) => string): str
       return `${who} set the limit of ${key} to ${limitOrDefault(entry.details.to)}`;
     case "workspace.limit_changed":
       return `${who} set the workspace's default limit to ${limitOrDefault(entry.details.to)}`;
+    case "workspace.preview_url_changed":
+      return `${who} changed where preview links go`;
     case "webhook.created":
       return `${who} added a webhook endpoint`;
     case "webhook.updated":

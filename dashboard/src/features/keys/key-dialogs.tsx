@@ -16,6 +16,8 @@ export type KeyDialog =
 interface KeyDialogsProps {
   dialog: KeyDialog | null;
   workspaceId: string;
+  /** Owners may mint preview keys too. */
+  owner: boolean;
   /** The limit of keys without their own, as words, for the limit dialog. */
   defaultLimit: string;
   /** Something changed: `message` says what, and the keys are loaded again. */
@@ -44,6 +46,7 @@ export function KeyDialogs(props: KeyDialogsProps) {
       return (
         <MintKeyDialog
           workspaceId={workspaceId}
+          canMintPreview={props.owner}
           onMinted={(minted) => void onChanged(`Key “${minted.name}” minted.`)}
           onClose={() => onClose(true)}
         />

@@ -43,6 +43,7 @@ export function KeyRow(props: KeyRowProps) {
       </th>
       <td data-label="Key">
         <code class="prefix">{k.prefix}…</code>
+        {k.kind === "preview" && <span class="badge pending">Preview</span>}
       </td>
       <td data-label="Status" class="status">
         <span class={`badge ${k.status.toLowerCase()}`}>{k.status}</span>

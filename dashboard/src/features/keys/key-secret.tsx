@@ -37,7 +37,7 @@ export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: ()
     fields.current?.querySelector("button")?.focus(); // the key's own Copy
     setAsking(false);
   };
-  const url = consumerListUrl(window.location.origin);
+  const url = consumerListUrl(window.location.origin, minted.key.kind);
 
   return (
     <Modal
@@ -79,6 +79,12 @@ export function ShowSecret({ minted, onClose }: { minted: MintedKey; onClose: ()
         <p class="hint">
           Send it from your server in the <code>x-api-key</code> header (or{" "}
           <code>Authorization: Bearer …</code>).
+          {minted.key.kind === "preview" && (
+            <>
+              {" "}
+              A preview key reads drafts and pending changes, under <code>/api/preview</code> only.
+            </>
+          )}
         </p>
       </div>
       {asking ? (

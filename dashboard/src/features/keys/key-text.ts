@@ -72,7 +72,8 @@ export const matchesFilter = (key: ApiKey, filter: StatusFilter): boolean =>
 export const KEY_ENV_NAME = "PRESSROOM_API_KEY";
 
 /** The consumer API's blog list on this server (the dashboard is served by it, same origin). */
-export const consumerListUrl = (origin: string): string => `${origin}/api/consumer/blogs`;
+export const consumerListUrl = (origin: string, kind: "live" | "preview" = "live"): string =>
+  `${origin}/api/${kind === "preview" ? "preview" : "consumer"}/blogs`;
 
 /** `PRESSROOM_API_KEY=cp_live_…`, for a `.env` file or a host's secret settings. */
 export const envLine = (key: string): string => `${KEY_ENV_NAME}=${key}`;

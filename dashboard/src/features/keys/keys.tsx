@@ -9,6 +9,7 @@ import { KEYS_REFRESH_MS } from "./key-text.js";
 import { WorkspaceUsage } from "./key-usage.js";
 import { KeysEmpty } from "./keys-empty.js";
 import { KeysTable } from "./keys-table.js";
+import { PreviewUrlCard } from "./preview-url.js";
 import { RollOverview } from "./roll-key.js";
 import { RotationGuide } from "./rotation-guide.js";
 import { effectiveLimitText, WorkspaceLimit } from "./workspace-limit.js";
@@ -18,7 +19,14 @@ const RANK = { Active: 0, Expired: 1, Revoked: 2 } as const;
 const byStatusThenNewest = (a: ApiKey, b: ApiKey): number =>
   RANK[a.status] - RANK[b.status] || b.createdAt.localeCompare(a.createdAt);
 
-export function Keys({ workspace }: { workspace: Workspace }) {
+export function Keys({
+  workspace,
+  onWorkspaceChange,
+}: {
+  workspace: Workspace;
+  /** The workspace changed here (its preview URL): the rest of the dashboard follows. */
+  onWorkspaceChange: (workspace: Workspace) => void;
+}) {
   useTitle(`API keys · ${workspace.name}`);
   const owner = workspace.role === "owner";
   const [dialog, setDialog] = useState<KeyDialog | null>(null);
@@ -133,12 +141,20 @@ export function Keys({ workspace }: { workspace: Workspace }) {
           }
         />
       )}
+      <PreviewUrlCard
+        workspace={workspace}
+        onSaved={(next) => {
+          onWorkspaceChange(next);
+          void changed(next.previewUrl ? "Saved: preview links are on." : "Preview links are off.");
+        }}
+      />
       <WorkspaceUsage workspaceId={workspace.id} version={loaded.data} />
       <KeyActivity workspaceId={workspace.id} keys={keys ?? []} version={version} now={now} />
       <RotationGuide />
       <KeyDialogs
         dialog={dialog}
         workspaceId={workspace.id}
+        owner={owner}
         defaultLimit={defaultLimit}
         onChanged={changed}
         onRolled={(previous, successor) => setRolled({ from: previous.id, to: successor.id })}
