@@ -1,9 +1,11 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collections } from "../../server/src/platform/db/collections.js";
+import { previewTokens } from "../../server/src/preview/preview-tokens.js";
 import { editLive, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
 import { assertBuiltSdk, SDK_DIR } from "../support/sdk-build.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -119,5 +121,56 @@ describe("examples/sync.ts — a periodic sync on the changes feed", () => {
     expect(run.stderr).toMatch(/^sync failed: AuthenticationError: Invalid or missing API key\./);
     expect(run.stderr).not.toContain(minted.key.slice(8));
     expect(await files()).toEqual(before);
+  });
+});
+
+/** sdk/examples/preview-route.ts, run as its header says, on a port of its own. */
+describe("examples/preview-route.ts — a site's preview route", () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill();
+  });
+
+  it("renders a preview link's blog as edited, never cached, and refuses bad or expired tokens", async () => {
+    child = spawn(TSX, [path.join(SDK_DIR, "examples/preview-route.ts")], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        PRESSROOM_API_KEY: a.key,
+        PRESSROOM_BASE_URL: server.url,
+        PORT: "0",
+      },
+    });
+    const origin = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child?.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8");
+        const port = /localhost:(\d+)/.exec(out)?.[1];
+        if (port !== undefined) resolve(`http://127.0.0.1:${port}`);
+      });
+      child?.once("exit", (code) => reject(new Error(`preview-route exited ${code}`)));
+    });
+    const s = stores(t.db);
+    const draft = await s.blogs.create(a.workspaceId, {
+      title: "Draft <with> markup",
+      bodyMarkdown: "Unpublished **words**.",
+    });
+    const tokens = previewTokens(collections(t.db));
+    const { token } = await tokens.mint(a.workspaceId, draft._id);
+    const page = await fetch(`${origin}/api/preview?slug=${draft.slug}&token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    const html = await page.text();
+    expect(html).toContain("<h1>Draft &#60;with&#62; markup</h1>");
+    expect(html).toContain("<strong>words</strong>");
+
+    expect((await fetch(`${origin}/api/preview?token=${token}x`)).status).toBe(400);
+    const expired = await previewTokens(collections(t.db), {
+      now: () => Date.now() - 7_200_000,
+    }).mint(a.workspaceId, draft._id);
+    const gone = await fetch(`${origin}/api/preview?token=${expired.token}`);
+    expect(gone.status).toBe(410);
+    expect(await gone.text()).toMatch(/open the preview again/);
   });
 });

@@ -51,9 +51,19 @@ describe("operator CLI — happy path, as an operator sets up a consumer", () =>
       await cli("blog", "create", "--workspace", ws, "--title", "Later", "--json"),
     );
     const minted = json(await cli("key", "mint", "--workspace", ws, "--name", "Website", "--json"));
-    expect(Object.keys(minted).sort()).toEqual(["id", "key", "prefix"]);
+    expect(Object.keys(minted).sort()).toEqual(["id", "key", "kind", "prefix"]);
     expect(minted.key).toMatch(/^cp_live_[0-9A-Za-z]{42}$/);
+    expect(minted.kind).toBe("live");
     expect(minted.prefix).toBe(String(minted.key).slice(0, 12));
+    // --preview: a preview key, which reads the draft at /api/preview (openapi.yaml, "Preview").
+    const preview = json(
+      await cli("key", "mint", "--workspace", ws, "--name", "Preview", "--preview", "--json"),
+    );
+    expect([preview.kind, String(preview.key).slice(0, 11)]).toEqual(["preview", "cp_preview_"]);
+    const previewed = await get(`${server.url}/api/preview/blogs/${draft.id}`, {
+      "x-api-key": String(preview.key),
+    });
+    expect(previewed.status).toBe(200);
 
     const list = await get(`${server.url}/api/consumer/blogs`, { "x-api-key": String(minted.key) });
     expect((list.body as { data: { id: string; tags: string[] }[] }).data).toMatchObject([
@@ -88,11 +98,12 @@ describe("operator CLI — happy path, as an operator sets up a consumer", () =>
       string,
       unknown
     >[];
-    expect(keys).toHaveLength(1);
+    expect(keys.map((k) => k.kind)).toEqual(["live", "preview"]);
     expect(Object.keys(keys[0] ?? {}).sort()).toEqual([
       "createdAt",
       "expiresAt",
       "id",
+      "kind",
       "lastUsedAt",
       "name",
       "prefix",

@@ -13,6 +13,7 @@ export const keyOut = (k: ApiKeyDoc, now: Date) => ({
   id: k.keyId,
   name: k.name,
   prefix: k.prefix,
+  kind: k.kind ?? "live",
   status: keyStatusAt(k, now),
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: iso(k.lastUsedAt),
@@ -76,12 +77,21 @@ export const KEY_COMMANDS: Readonly<Record<string, Command>> = {
       required(input, "workspace"),
       required(input, "name"),
       null,
-      { expiresAt },
+      // --preview: a preview key (openapi.yaml, "Preview"), which reads /api/preview only.
+      { expiresAt, kind: input.options.preview === true ? "preview" : "live" },
     );
     const expiry = expiresAt === null ? "" : ` It expires at ${expiresAt.toISOString()}.`;
+    const kind =
+      doc.kind === "preview" ? " It reads drafts and pending changes at /api/preview." : "";
     out.result(
-      { id, key, prefix: doc.prefix, ...(expiresAt === null ? {} : { expiresAt: iso(expiresAt) }) },
-      `Minted key ${id} (${doc.prefix}…).${expiry}\n\n  ${key}\n\nThis is the only time the key is shown: store it now. It cannot be recovered.`,
+      {
+        id,
+        key,
+        prefix: doc.prefix,
+        kind: doc.kind ?? "live",
+        ...(expiresAt === null ? {} : { expiresAt: iso(expiresAt) }),
+      },
+      `Minted key ${id} (${doc.prefix}…).${expiry}${kind}\n\n  ${key}\n\nThis is the only time the key is shown: store it now. It cannot be recovered.`,
     );
   },
   "key roll": async (stores, input, out) => {

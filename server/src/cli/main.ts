@@ -30,7 +30,7 @@ const USAGE = `Usage: pressroom <command> [options]
                                           release (or publish pending changes) and unrelease
                                           at a time: ISO 8601 with its offset; none cancels
   blog list --workspace ID
-  key mint --workspace ID --name NAME [--expires-in 30d | --expires-at ISO-DATE]
+  key mint --workspace ID --name NAME [--expires-in 30d | --expires-at ISO-DATE] [--preview]
                                           the only place a raw key is ever shown
   key roll --workspace ID KEY_ID [--grace 24h]
                                           a successor now; the old key expires after
@@ -64,6 +64,7 @@ const OPTIONS = {
   "publish-at": { type: "string" },
   "unrelease-at": { type: "string" },
   release: { type: "boolean" },
+  preview: { type: "boolean" },
   port: { type: "string" },
   "data-dir": { type: "string" },
   "build-only": { type: "boolean" },
