@@ -27,13 +27,13 @@ const pressroom = createClient({
   baseUrl: process.env.PRESSROOM_BASE_URL ?? "http://localhost:3000",
 });
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Your site's own template; `bodyHtml` is sanitised by Pressroom, everything else is text. */
 const render = (blog: Blog): string =>
-  `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escape(blog.title)}</title>` +
+  `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(blog.title)}</title>` +
   `<p class="preview-banner">Preview: not published</p>` +
-  `<article><h1>${escape(blog.title)}</h1>${blog.bodyHtml}</article></html>`;
+  `<article><h1>${escapeHtml(blog.title)}</h1>${blog.bodyHtml}</article></html>`;
 
 const app = express();
 app.get("/api/preview", async (req, res) => {
