@@ -27,7 +27,8 @@ const pressroom = createClient({
   baseUrl: process.env.PRESSROOM_BASE_URL ?? "http://localhost:3000",
 });
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Your site's own template; `bodyHtml` is sanitised by Pressroom, everything else is text. */
 const render = (blog: Blog): string =>
