@@ -220,6 +220,27 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "all blogs of a workspace `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0000")), options.Find().SetSort(desc("createdAt")))},
 		{coll: "blogs", name: "get by slug `findOne({workspaceId, slug})`", run: findOne(d(e("workspaceId", "ws_0000"), e("slug", "post-10")))},
 		{coll: "blogs", name: "get by slug, validator `findOne({workspaceId, slug})` + projection", run: findOne(d(e("workspaceId", "ws_0000"), e("slug", "post-10")), options.FindOne().SetProjection(d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1), e("workspaceId", 1), e("status", 1))))},
+		// pending changes (blogs/blog-staging.ts): a page's content by _id; dropped by _id; a removal's
+		{coll: "blogStaged", name: "pending changes of a page's blogs `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"b_0013:s_0013", "b_0213:s_0213", "b_1013:s_1013"}))))), bounded: "the pending changes of one page's blogs: at most 100"},
+		{coll: "blogStaged", name: "drop a version `deleteOne({_id})`", run: deleteOne(d(e("_id", "b_0033:s_0033")))},
+		{coll: "blogStaged", name: "a removed blog's `deleteMany({workspaceId, blogId})`", run: deleteMany(d(e("workspaceId", "ws_0001"), e("blogId", "b_0053")))},
+		// the preview perspective (preview/preview-reads.ts)
+		{coll: "blogs", name: "preview: get by slug `findOne({workspaceId, slug, status: {$ne: removed}})`", run: findOne(d(e("workspaceId", "ws_0000"), e("slug", "post-10"), e("status", d(e("$ne", "removed")))))},
+		{coll: "blogStaged", name: "preview: a slug as edited `find({workspaceId, slug})` + projection", run: find(d(e("workspaceId", "ws_0001"), e("slug", "post-13-next")), options.Find().SetProjection(d(e("blogId", 1), e("revision", 1))))},
+		{coll: "blogs", name: "preview: those blogs `find({_id: {$in}, workspaceId, status: released})`", run: find(d(e("_id", d(e("$in", bson.A{"b_0013", "b_0213"}))), e("workspaceId", "ws_0001"), e("status", "released"))), bounded: "the blogs whose pending changes have the slug: one or two"},
+		{coll: "blogStaged", name: "preview tags: a workspace's pending changes `find({workspaceId})` + projection", run: find(d(e("workspaceId", "ws_0001")), options.Find().SetProjection(d(e("blogId", 1), e("revision", 1), e("tags", 1)))), bounded: "the pending changes of one workspace, in stored order: one per blog with pending changes (few)"},
+		{coll: "blogs", name: "preview tags: their blogs `find({_id: {$in}})` + projection", run: find(d(e("_id", d(e("$in", bson.A{"b_0013", "b_0213", "b_1013"})))), options.Find().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("status", 1), e("tags", 1), e("staged", 1)))), bounded: "the blogs with pending changes of one workspace: few"},
+		{grouped: true, coll: "blogs", name: "preview tag counts `aggregate([{$match: {workspaceId, status: {$in: [draft, released]}}}, …$group])`", run: tagCountsAggregate(editors), bounded: "the distinct tags of one workspace's drafts and released blogs"},
+		// history (blogs/blog-history.ts)
+		{coll: "blogRevisions", name: "history page `{workspaceId, blogId}` by at desc, _id desc, limit 21, projection", run: find(d(e("workspaceId", "ws_0000"), e("blogId", "b_0010")), page(desc("at")).SetProjection(d(e("content.excerpt", 0), e("content.bodyMarkdown", 0), e("content.tags", 0), e("content.authorName", 0), e("content.coverImageUrl", 0))))},
+		{coll: "blogRevisions", name: "history keyset page", run: find(cursor(d(e("workspaceId", "ws_0000"), e("blogId", "b_0010")), "at", 1010, "rev_1010"), page(desc("at")))},
+		{coll: "blogRevisions", name: "a revision `findOne({_id, workspaceId, blogId})`", run: findOne(d(e("_id", "rev_0110"), e("workspaceId", "ws_0000"), e("blogId", "b_0010")))},
+		{counts: true, coll: "blogRevisions", name: "prune: `countDocuments({workspaceId, blogId})`", run: countDocuments(d(e("workspaceId", "ws_0000"), e("blogId", "b_0012")))},
+		{coll: "blogRevisions", name: "prune: the oldest `find({workspaceId, blogId})` by at, _id, limit, projection", run: find(d(e("workspaceId", "ws_0000"), e("blogId", "b_0012")), options.Find().SetSort(asc("at")).SetLimit(3).SetProjection(d(e("_id", 1))))},
+		{coll: "blogRevisions", name: "prune: `deleteMany({workspaceId, blogId, _id: {$in}})`", run: deleteMany(d(e("workspaceId", "ws_0000"), e("blogId", "b_0012"), e("_id", d(e("$in", bson.A{"rev_0012", "rev_0112"})))))},
+		{coll: "blogRevisions", name: "a removed blog's `deleteMany({workspaceId, blogId})`", run: deleteMany(d(e("workspaceId", "ws_0001"), e("blogId", "b_0015")))},
+		// schedules (blogs/blog-scheduler.ts): one look, the blogs due up to 5 s ahead
+		{coll: "blogs", name: "scheduler look `find({dueAt: {$lte}})` by dueAt, _id, limit 100, projection", run: find(d(e("dueAt", d(e("$lte", at(1000))))), options.Find().SetSort(asc("dueAt")).SetLimit(100).SetProjection(d(e("_id", 1), e("workspaceId", 1), e("dueAt", 1))))},
 		{coll: "blogs", name: "compare-and-set `updateOne({_id, workspaceId, status, revision})`", run: updateOne(
 			d(e("_id", "b_0006"), e("workspaceId", "ws_0000"), e("status", "released"), e("revision", "r_0006")),
 			d(e("$set", d(e("title", "T2"), e("revision", "r_0006b")))), 1)},
@@ -531,7 +552,24 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 		case i%3 == 1:
 			blog = append(blog, e("webhookPending", false), e("eventSeq", 1), e("webhookOutbox", bson.A{}))
 		}
+		if status == "released" && i%10 == 3 { // pending changes (blogs/blog-staging.ts): a blog names its content
+			blog = append(blog, e("staged", bson.D{e("revision", fmt.Sprintf("s_%04d", i)), e("updatedAt", at(i+1))}))
+			add("blogStaged", bson.D{
+				e("_id", fmt.Sprintf("b_%04d:s_%04d", i, i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)),
+				e("slug", slug+"-next"), e("title", title+" (edited)"), e("excerpt", ""), e("bodyMarkdown", "B2"), e("bodyHtml", "<p>B2</p>"),
+				e("tags", blogTags(i)), e("authorName", "A"), e("coverImageUrl", nil), e("revision", fmt.Sprintf("s_%04d", i)), e("updatedAt", at(i+1)),
+			})
+		}
+		if status != "removed" && i%40 == 9 { // something scheduled (blogs/blog-schedule.ts): its earliest time
+			blog = append(blog, e("schedule", bson.D{e("publishAt", at(i)), e("by", nil), e("rev", 1)}), e("dueAt", at(i)))
+		}
 		add("blogs", blog)
+		// a blog's history (blogs/blog-history.ts): 20 revisions for each of 100 blogs
+		add("blogRevisions", bson.D{
+			e("_id", fmt.Sprintf("rev_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", (i%100)%2)), e("blogId", fmt.Sprintf("b_%04d", i%100)),
+			e("at", at(i)), e("by", nil), e("action", "edited"), e("status", "draft"), e("pendingChanges", false), e("changed", bson.A{"title"}),
+			e("content", bson.D{e("slug", slug), e("title", title), e("excerpt", ""), e("bodyMarkdown", "B"), e("tags", blogTags(i)), e("authorName", "A"), e("coverImageUrl", nil)}),
+		})
 		add("changes", bson.D{e("_id", entryID(fmt.Sprintf("ws_%04d", i%2), i/2+1)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)), e("at", at(i-n))})
 
 		key := bson.D{
