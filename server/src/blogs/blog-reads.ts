@@ -93,6 +93,11 @@ export interface BlogReads {
    * "not found" otherwise.
    */
   get(workspaceId: string, blogId: string): Promise<EditedBlog>;
+  /**
+   * "not found" unless the workspace has this blog in any state but removed: `get`'s check
+   * alone, reading only the blog's `_id` (no content, no pending changes).
+   */
+  mustExist(workspaceId: string, blogId: string): Promise<void>;
   /** Every blog of the workspace, removed ones included, newest created first. */
   listAll(workspaceId: string): Promise<BlogDoc[]>;
   /**
@@ -197,6 +202,14 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
 
   return {
     get,
+
+    async mustExist(workspaceId: string, blogId: string): Promise<void> {
+      const doc = await blogs.findOne(
+        { _id: blogId, workspaceId, status: { $ne: "removed" } },
+        { projection: { _id: 1 } },
+      );
+      if (doc === null) throw notFound("Blog not found.");
+    },
 
     async listAll(workspaceId: string): Promise<BlogDoc[]> {
       return blogs.find({ workspaceId }).sort({ createdAt: -1, _id: -1 }).toArray();

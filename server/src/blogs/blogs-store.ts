@@ -39,11 +39,11 @@ export function blogsStore(
     ...tagCounts(collections),
     ...writes,
     async revisions(workspaceId, blogId, limit, cursor) {
-      await reads.get(workspaceId, blogId);
+      await reads.mustExist(workspaceId, blogId);
       return deps.history.page(workspaceId, blogId, limit, cursor);
     },
     async revision(workspaceId, blogId, revisionId) {
-      await reads.get(workspaceId, blogId);
+      await reads.mustExist(workspaceId, blogId);
       return deps.history.get(workspaceId, blogId, revisionId);
     },
   };
