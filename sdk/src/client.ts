@@ -1,7 +1,7 @@
 import { checkApiKey, checkBaseUrl, checkPreview } from "./arguments.js";
 import { PressroomError } from "./errors.js";
 import { type Blogs, blogsApi } from "./resources/blogs.js";
-import { type Changes, changesApi, liveOnlyChanges } from "./resources/changes.js";
+import { type Changes, changesApi } from "./resources/changes.js";
 import { type PreviewLinks, previewLinksApi } from "./resources/preview-links.js";
 import { createTransport } from "./transport.js";
 import type { ClientOptions } from "./types.js";
@@ -18,8 +18,8 @@ export class PressroomClient {
   readonly baseUrl: string;
   readonly blogs: Blogs;
   /**
-   * The changes feed: keep a copy of the released blogs up to date (see {@link Changes}). Live
-   * only: on a preview client every call throws a `TypeError`.
+   * The changes feed: keep a copy of the released blogs up to date (see {@link Changes}); on a
+   * preview client, of the preview perspective (every blog not removed, as it would be published).
    */
   readonly changes: Changes;
   /** Exchange a preview link's token for the blog it shows (live clients). */
@@ -47,7 +47,7 @@ export class PressroomClient {
     this.baseUrl = origin;
     const transport = createTransport(apiBase, apiKey, options);
     this.blogs = blogsApi(transport);
-    this.changes = this.preview ? liveOnlyChanges() : changesApi(transport);
+    this.changes = changesApi(transport);
     this.previewLinks = previewLinksApi(transport, this.preview);
   }
 

@@ -58,8 +58,8 @@ export interface ClientOptions {
   /**
    * Read the preview perspective (`/api/preview`). Implied by a `cp_preview_…` key; `true`
    * with a live key, or `false` with a preview key, throws a `TypeError` (the server would
-   * refuse every call with 401). In preview, `blogs` read every blog that is not removed, as it
-   * would be published; `changes` is live only and throws.
+   * refuse every call with 401). In preview, `blogs` and `changes` read every blog that is not
+   * removed, as it would be published.
    */
   readonly preview?: boolean;
   /** The `fetch` to send requests with. Default: `globalThis.fetch`, looked up at each request. */

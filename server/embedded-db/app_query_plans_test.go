@@ -253,6 +253,10 @@ func appShapes() []appShape {
 			d(e("workspaceId", "ws_0001"), e("feedPending", true), e("_id", d(e("$in", bson.A{"b_0201", "b_0203"}))),
 				e("$or", bson.A{d(e("_id", "b_0201"), e("revision", "r_0201")), d(e("_id", "b_0203"), e("revision", "r_0203"))})),
 			d(e("$set", d(e("feedPending", false))))), bounded: "the blogs listed, at most 100 (blog-writes.ts CLEAR_CHUNK)"},
+		{coll: "blogs", name: "preview feed: marked blogs `{workspaceId, previewPending: true}` by _id, limit 500", run: find(d(e("workspaceId", "ws_0000"), e("previewPending", true)), options.Find().SetSort(d(e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1), e("previewMark", 1))))},
+		{coll: "blogs", name: "preview feed: clear the marks `updateMany({workspaceId, previewPending: true, _id: {$in}, $or: [{_id, previewMark}]})`", run: updateMany(
+			d(e("workspaceId", "ws_0000"), e("previewPending", true), e("_id", d(e("$in", bson.A{"b_0002", "b_0102"}))), e("$or", bson.A{d(e("_id", "b_0002"), e("previewMark", "pm_0002")), d(e("_id", "b_0102"), e("previewMark", "pm_0102"))})),
+			d(e("$set", d(e("previewPending", false))))), bounded: "the blogs listed, at most 100 (blog-writes.ts CLEAR_CHUNK)"},
 		{coll: "blogs", name: "feed: the blogs of a page `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"b_0010", "b_0201", "b_1999"}))))), bounded: "the blogs named by one page of entries: at most 100"},
 		{coll: "changes", name: "feed: last number `{_id: {$gt: ws/, $lt: ws0}}` by _id desc, limit 1", run: find(d(e("_id", d(e("$gt", "ws_0001/"), e("$lt", "ws_00010")))), options.Find().SetSort(d(e("_id", -1))).SetLimit(1).SetProjection(d(e("_id", 1))))},
 		{coll: "changes", name: "feed: entries after a number `{_id: {$gt, $lte}}` by _id, limit 100", run: find(d(e("_id", d(e("$gt", entryID("ws_0001", 500)), e("$lte", entryID("ws_0001", 999))))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100))},
@@ -545,6 +549,12 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			blog = append(blog, e("feedPending", true))
 		case i%3 != 0:
 			blog = append(blog, e("feedPending", false))
+		}
+		switch { // marked for the preview feed: a few; recorded: most; stored before preview: no field
+		case i%50 == 2:
+			blog = append(blog, e("previewPending", true), e("previewMark", fmt.Sprintf("pm_%04d", i)))
+		case i%4 != 0:
+			blog = append(blog, e("previewPending", false), e("previewMark", fmt.Sprintf("pm_%04d", i)))
 		}
 		switch { // webhook events waiting in the outbox: a few; relayed: some; stored before webhooks: no field
 		case i%50 == 7 || i%50 == 30:

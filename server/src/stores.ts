@@ -8,7 +8,7 @@ import { type TagCountsCache, tagCountsCache } from "./blogs/tag-counts-cache.js
 import { changeLog } from "./changes/change-log.js";
 import { type ChangeRecorder, changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
-import { type ChangesFeed, changesFeed } from "./changes/changes-feed.js";
+import { type ChangesFeed, changesFeed, releasedSet } from "./changes/changes-feed.js";
 import { type InvitationsStore, invitationsStore } from "./invitations/invitations-store.js";
 import { type KeyRoller, keyRoller } from "./keys/key-roll.js";
 import { type KeysStore, keysStore } from "./keys/keys-store.js";
@@ -18,6 +18,7 @@ import { type UsageStore, usageStore } from "./limits/usage-store.js";
 import { type WorkspaceLimits, workspaceLimits } from "./limits/workspace-limits.js";
 import { collections, type RateLimitSetting } from "./platform/db/collections.js";
 import { databaseSecret } from "./platform/db/database-secret.js";
+import { previewChangesFeed } from "./preview/preview-feed.js";
 import { type PreviewReads, previewReads } from "./preview/preview-reads.js";
 import { type PreviewTokens, previewTokens } from "./preview/preview-tokens.js";
 import { type SessionsStore, sessionsStore } from "./sessions/sessions-store.js";
@@ -112,8 +113,12 @@ export interface Stores {
   readonly feedRecorder: ChangeRecorder;
   /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
   readonly tagCounts: TagCountsCache;
-  /** The consumer API's preview perspective and preview links' tokens (preview/). */
-  readonly preview: { readonly reads: PreviewReads; readonly tokens: PreviewTokens };
+  /** The consumer API's preview perspective, its changes feed and preview links' tokens (preview/). */
+  readonly preview: {
+    readonly reads: PreviewReads;
+    readonly tokens: PreviewTokens;
+    readonly changes: ChangesFeed;
+  };
   readonly sessions: SessionsStore;
   readonly invitations: InvitationsStore;
   readonly throttle: SignInThrottle;
@@ -148,10 +153,10 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
   const retentionMs = options.changesRetentionMs ?? DEFAULT_CHANGES_RETENTION_MS;
   const sealKey = options.webhookSecretsKey;
   const log = changeLog(c);
+  const previewView = previewReads(c);
   const recorder = changeRecorder({
     log,
-    blogs,
-    clearFeedPending: blogs.clearFeedPending,
+    marks: { list: blogs.listFeedPending, clear: blogs.clearFeedPending },
     keepEntriesMs: retentionMs + ENTRY_MARGIN_MS,
     now,
     ...(options.afterFeedAppend === undefined ? {} : { afterAppend: options.afterFeedAppend }),
@@ -190,13 +195,33 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     usage: usageStore(c),
     audit,
     blogs,
-    changes: changesFeed({ log, recorder, tokens: changeTokens(c), blogs, retentionMs, now }),
+    changes: changesFeed({
+      log,
+      recorder,
+      tokens: changeTokens(c),
+      set: releasedSet(blogs),
+      retentionMs,
+      now,
+    }),
     feedRecorder: recorder,
     tagCounts: tagCountsCache({
       compute: blogs.tagCounts,
       version: async (workspaceId) => (await recorder.record(workspaceId)).last,
     }),
-    preview: { reads: previewReads(c), tokens: previewTokens(c, { now }) },
+    preview: {
+      reads: previewView,
+      tokens: previewTokens(c, { now }),
+      changes: previewChangesFeed({
+        collections: c,
+        log,
+        tokens: changeTokens(c),
+        reads: previewView,
+        blogs,
+        retentionMs,
+        keepEntriesMs: retentionMs + ENTRY_MARGIN_MS,
+        now,
+      }),
+    },
     sessions: sessionsStore(
       c,
       options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,

@@ -5,8 +5,8 @@
 // writers racing on one version, against a model of what each blog's released and working
 // versions must be. After every step, every live answer — a list walk, get by ID and by slug,
 // the tag counts, a changes-feed mirror — is checked against the released versions only, and
-// every preview answer against the working versions; a stale write is always refused, never
-// applied.
+// every preview answer (the same, its own changes feed included) against the working versions; a
+// stale write is always refused, never applied.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StaleVersion, versionOf } from "../../server/src/blogs/blog-rules.js";
@@ -350,7 +350,7 @@ async function check(p: Perspective, blogs: ModelBlog[], mirror: Mirror | null):
   ).toEqual(Object.fromEntries(counts));
   if (mirror !== null) {
     await mirror.drain();
-    expect(mirror.sorted().map(view).sort(), "live changes mirror").toEqual(expected);
+    expect(mirror.sorted().map(view).sort(), `${p.base} changes mirror`).toEqual(expected);
   }
 }
 
@@ -366,11 +366,12 @@ describe("live and preview perspectives as a property", () => {
           .key;
         const blogs: ModelBlog[] = [];
         const mirror = new Mirror(server.url, liveKey, 2);
+        const previewMirror = new Mirror(server.url, previewKey, 2, {}, "preview");
         try {
           for (const action of plan) {
             await apply(workspaceId, blogs, action, stats);
             await check({ base: "consumer", key: liveKey }, blogs, mirror);
-            await check({ base: "preview", key: previewKey }, blogs, null);
+            await check({ base: "preview", key: previewKey }, blogs, previewMirror);
             steps++;
           }
         } finally {

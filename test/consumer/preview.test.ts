@@ -9,6 +9,7 @@ import type { components } from "../../openapi/generated/admin.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { previewTokens } from "../../server/src/preview/preview-tokens.js";
 import { AdminClient, ANY_VERSION, OWNER, versionOf } from "../support/admin-client.js";
+import { Mirror } from "../support/changes-mirror.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -305,8 +306,53 @@ describe("the preview perspective: drafts and pending changes as they would be p
     expect(all.ids.filter((id) => made.includes(id))).toEqual([...made].reverse());
   });
 
-  it("the changes feed is live only: /api/preview/changes is 404", async () => {
-    expect((await preview("/changes")).status).toBe(404);
+  it("the preview changes feed keeps a mirror equal to the preview perspective; tokens stay in their feed", async () => {
+    const mirror = new Mirror(server.url, previewKey, 3, {}, "preview");
+    const equalsPreview = async () => {
+      await mirror.drain();
+      const walked: Blog[] = [];
+      let cursor: string | null = null;
+      do {
+        const path: string = `/blogs?limit=100${cursor === null ? "" : `&cursor=${cursor}`}`;
+        const page = (await (await preview(path)).json()) as {
+          data: Blog[];
+          nextCursor: string | null;
+        };
+        walked.push(...page.data);
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      expect(mirror.sorted()).toEqual(walked.sort((x, y) => x.id.localeCompare(y.id)));
+    };
+    await equalsPreview();
+    // A draft's edit, a staged edit, a schedule, a removal: each reaches the preview mirror.
+    const d = await draft({ title: "Mirrored draft" });
+    const r = await released({ title: "Mirrored release" });
+    await equalsPreview();
+    await owner.patch(blogPath(d.id), { title: "Draft, edited" }, ANY_VERSION);
+    await owner.patch(blogPath(r.id), { title: "Release, staged" }, ANY_VERSION);
+    await owner.call(
+      "PUT",
+      `${blogPath(d.id)}/schedule`,
+      {
+        publishAt: new Date(Date.now() + 7_200_000).toISOString(),
+      },
+      ANY_VERSION,
+    );
+    await equalsPreview();
+    expect(mirror.blogs.get(d.id)?.title).toBe("Draft, edited");
+    expect(mirror.blogs.get(r.id)?.title).toBe("Release, staged");
+    expect((await owner.delete(blogPath(r.id), ANY_VERSION)).status).toBe(204);
+    await equalsPreview();
+    expect(mirror.blogs.has(r.id)).toBe(false);
+
+    const previewToken = mirror.token ?? "";
+    const liveToken = ((await (await live("/changes")).json()) as { nextToken: string }).nextToken;
+    const crossed = [
+      await live(`/changes?since=${encodeURIComponent(previewToken)}`),
+      await preview(`/changes?since=${encodeURIComponent(liveToken)}`),
+    ];
+    expect(crossed.map((res) => res.status)).toEqual([400, 400]);
+    expect((await preview("/changes")).headers.get("pressroom-perspective")).toBe("preview");
   });
 });
 

@@ -1,6 +1,6 @@
 // The SDK's preview (sdk/README.md, "Preview"; openapi.yaml, "Preview"): a `cp_preview_…` key
 // (or `preview: true`, which must agree with the key) reads the preview perspective through the
-// same typed `blogs` calls; the changes feed is live only and says so before any request; a
+// same typed `blogs` and `changes` calls (a preview sync mirrors the preview perspective); a
 // live client exchanges a preview link's token for the blog as edited, typed `Blog`, with
 // 400 and 410 as the errors a site must handle.
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
@@ -8,6 +8,7 @@ import {
   BadRequestError,
   type Blog,
   createClient,
+  MemorySyncStore,
   NotFoundError,
   PressroomError,
 } from "../../sdk/src/index.js";
@@ -69,11 +70,16 @@ describe("a preview key reads the preview perspective through the same typed cal
     }
   });
 
-  it("the changes feed is live only: a preview client's calls throw a TypeError saying so", async () => {
-    const client = preview();
-    await expect(client.changes.page()).rejects.toThrow(/live only/);
-    await expect(client.changes.page()).rejects.toBeInstanceOf(TypeError);
-    await expect(client.changes.pages().next()).rejects.toBeInstanceOf(TypeError);
+  it("a preview client's changes.sync mirrors the preview perspective: the draft too, not the removed blog", async () => {
+    const store = new MemorySyncStore();
+    const result = await preview().changes.sync({ store });
+    expect(result).toMatchObject({ restarted: false });
+    expect(store.blogs.has(a.draft)).toBe(true);
+    expect(store.blogs.has(a.removed)).toBe(false);
+    const live = new MemorySyncStore();
+    await createClient({ apiKey: a.key, baseUrl: server.url }).changes.sync({ store: live });
+    expect(live.blogs.has(a.draft)).toBe(false);
+    expect([...live.blogs.keys()].every((id) => store.blogs.has(id))).toBe(true);
   });
 });
 

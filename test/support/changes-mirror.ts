@@ -16,13 +16,15 @@ export class Mirror {
     private readonly limit = 100,
     /** Sent with every call (`connection: close`: each call on a connection of its own). */
     private readonly headers: Record<string, string> = {},
+    /** The base path: the live feed, or the preview perspective's (openapi.yaml, "Preview"). */
+    private readonly base: "consumer" | "preview" = "consumer",
   ) {}
 
   /** One call: applies its page in order, keeps its token; returns the page. */
   async step(): Promise<ChangePage> {
     const query = new URLSearchParams({ limit: String(this.limit) });
     if (this.token !== undefined) query.set("since", this.token);
-    const res = await get(`${this.baseUrl}/api/consumer/changes?${query}`, {
+    const res = await get(`${this.baseUrl}/api/${this.base}/changes?${query}`, {
       ...this.headers,
       "x-api-key": this.key,
     });

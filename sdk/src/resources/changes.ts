@@ -150,20 +150,3 @@ export function changesApi({ api, run }: Transport): Changes {
 
   return { page, pages, sync };
 }
-
-/** A preview client's `changes`: the feed is live only (the API's "Preview"), so every call throws. */
-export function liveOnlyChanges(): Changes {
-  const refuse = (): never => {
-    throw new TypeError(
-      "The changes feed is live only: sync with a live key (cp_live_…); a preview client reads blogs.list, get, getBySlug and listTags.",
-    );
-  };
-  return {
-    page: async () => refuse(),
-    // biome-ignore lint/correctness/useYield: it throws before yielding anything, as documented.
-    pages: async function* () {
-      refuse();
-    },
-    sync: async () => refuse(),
-  };
-}

@@ -1,4 +1,5 @@
 // Longer than ~250 lines: its interface documents each read.
+
 import type { Filter } from "mongodb";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
@@ -12,6 +13,7 @@ import {
   editorPage,
 } from "./editor-list.js";
 import type { ProjectedBlogDoc } from "./field-selection.js";
+import type { PreviewMarkOf } from "./preview-mark.js";
 import type { BlogSearch } from "./search-terms.js";
 
 /** What a consumer ETag is derived from (see blog-view.ts `validatorOf`); never the content. */
@@ -149,6 +151,11 @@ export interface BlogReads {
     workspaceId: string,
     limit: number,
   ): Promise<Pick<BlogDoc, "_id" | "updatedAt" | "revision">[]>;
+  /**
+   * Blogs whose `previewPending` mark is set, the first `limit` by `_id` (index
+   * `preview_pending`): what the preview feed records, and their marks.
+   */
+  listPreviewPending(workspaceId: string, limit: number): Promise<PreviewMarkOf[]>;
   /** These blogs of this workspace, in any state, as stored (the changes feed's reads). */
   getMany(workspaceId: string, ids: readonly string[]): Promise<BlogDoc[]>;
   /**
@@ -283,6 +290,17 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
         .find<Pick<BlogDoc, "_id" | "updatedAt" | "revision">>(
           { workspaceId, feedPending: true },
           { projection: { _id: 1, updatedAt: 1, revision: 1 } },
+        )
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+    },
+
+    listPreviewPending(workspaceId: string, limit: number): Promise<PreviewMarkOf[]> {
+      return blogs
+        .find<PreviewMarkOf>(
+          { workspaceId, previewPending: true },
+          { projection: { _id: 1, previewMark: 1 } },
         )
         .sort({ _id: 1 })
         .limit(limit)

@@ -32,6 +32,7 @@ import {
 } from "./blog-rules.js";
 import { dueOf, type ScheduleInput, scheduleFilter, scheduleOf, without } from "./blog-schedule.js";
 import type { BlogStaging, EditedBlog } from "./blog-staging.js";
+import { type PreviewMarkOf, previewMarked } from "./preview-mark.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 import { searchFieldsOf } from "./search-terms.js";
@@ -226,6 +227,12 @@ export interface BlogWrites {
     versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
   ): Promise<number>;
   /**
+   * The preview changes feed has recorded these blogs at these marks: clears each one's
+   * `previewPending`, unless the blog was written since (a new `previewMark`), as
+   * `clearFeedPending` does for the live feed. Returns how many it cleared.
+   */
+  clearPreviewPending(workspaceId: string, marks: readonly PreviewMarkOf[]): Promise<number>;
+  /**
    * The outbox relay has relayed the events the blog's outbox held at `version`: empties it and
    * clears `webhookPending`, unless the blog was written since (a write that queued an event
    * also made a new revision; the events stay for the next round, whose relay of the ones
@@ -363,6 +370,8 @@ export function blogWrites(
       } else if (schedule !== undefined) {
         write.update.$set = { ...write.update.$set, schedule, dueAt: dueOf(schedule) };
       }
+      // Every write changes the preview: its feed hears of it (preview-mark.ts).
+      write.update.$set = { ...write.update.$set, ...previewMarked() };
       const { matchedCount } = await blogs.updateOne(
         {
           _id: blogId,
@@ -522,6 +531,7 @@ export function blogWrites(
           removedAt: null,
           revision: newRevision(),
           ...(release ? { feedPending: true } : {}),
+          ...previewMarked(),
         };
         const outbox = outboxPart(null, doc, now);
         if (outbox !== null) Object.assign(doc, outbox.set, { webhookOutbox: [outbox.event] });
@@ -704,6 +714,30 @@ export function blogWrites(
             $or: chunk.map((version) => ({ _id: version._id, ...versionFilter(version) })),
           },
           { $set: { feedPending: false } },
+        );
+        cleared += modifiedCount;
+      }
+      return cleared;
+    },
+
+    async clearPreviewPending(
+      workspaceId: string,
+      marks: readonly PreviewMarkOf[],
+    ): Promise<number> {
+      let cleared = 0;
+      for (let i = 0; i < marks.length; i += CLEAR_CHUNK) {
+        const chunk = marks.slice(i, i + CLEAR_CHUNK);
+        const { modifiedCount } = await blogs.updateMany(
+          {
+            workspaceId,
+            previewPending: true,
+            _id: { $in: chunk.map((mark) => mark._id) },
+            $or: chunk.map((mark) => ({
+              _id: mark._id,
+              previewMark: mark.previewMark ?? { $exists: false },
+            })),
+          },
+          { $set: { previewPending: false } },
         );
         cleared += modifiedCount;
       }

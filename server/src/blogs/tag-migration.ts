@@ -1,6 +1,7 @@
 import { normaliseTag } from "@pressroom/tag-rule";
 import type { Collections } from "../platform/db/collections.js";
 import { newRevision } from "./blog-rules.js";
+import { previewMarked } from "./preview-mark.js";
 import { rewriteBlogsOnce } from "./rewrite-blogs-once.js";
 import { searchFieldsOf } from "./search-terms.js";
 
@@ -46,6 +47,7 @@ export function normaliseStoredTags(
           revision: newRevision(),
           // A released blog's tags changed: consumers of the changes feed hear of it.
           ...(doc.status === "released" ? { feedPending: true } : {}),
+          ...previewMarked(),
         },
       };
     },

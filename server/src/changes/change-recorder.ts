@@ -1,5 +1,3 @@
-import type { BlogReads } from "../blogs/blog-reads.js";
-import type { BlogDoc } from "../platform/db/collections.js";
 import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import type { ChangeLog } from "./change-log.js";
 
@@ -12,14 +10,21 @@ export const MAX_RECORDED_PER_CALL = 500;
 /** How often (at most) one instance deletes a workspace's expired entries, in ms. */
 const PURGE_EVERY_MS = 3_600_000;
 
-export interface RecorderDeps {
+/**
+ * Where a feed's marks are: the live feed's `feedPending` (blog-reads.ts `listFeedPending`,
+ * blog-writes.ts `clearFeedPending`), or the preview feed's `previewPending` (the same, with
+ * `previewMark` as the version). `M` is what a mark is cleared by.
+ */
+export interface FeedMarks<M extends { readonly _id: string }> {
+  /** The workspace's marked blogs, the first `limit` by `_id`. */
+  list(workspaceId: string, limit: number): Promise<M[]>;
+  /** A compare-and-set on each mark recorded: a blog written since keeps its mark. */
+  clear(workspaceId: string, marked: readonly M[]): Promise<number>;
+}
+
+export interface RecorderDeps<M extends { readonly _id: string }> {
   readonly log: ChangeLog;
-  readonly blogs: Pick<BlogReads, "listFeedPending">;
-  /** blog-writes.ts `clearFeedPending`: a compare-and-set on each version recorded. */
-  readonly clearFeedPending: (
-    workspaceId: string,
-    versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
-  ) => Promise<number>;
+  readonly marks: FeedMarks<M>;
   /** Entries older than this are deleted (tokens older than the retention are refused first). */
   readonly keepEntriesMs: number;
   readonly now: () => number;
@@ -39,7 +44,7 @@ export interface Recorded {
   readonly recorded: number;
 }
 
-/** Turns `feedPending` marks into log entries, so no write of a blog is missed by the feed. */
+/** Turns a feed's marks into log entries, so no write of a blog is missed by the feed. */
 export interface ChangeRecorder {
   /** Records the workspace's marked blogs, at most MAX_RECORDED_PER_CALL of them. */
   record(workspaceId: string): Promise<Recorded>;
@@ -67,7 +72,9 @@ export interface ChangeRecorder {
  * Recordings of one workspace still take turns in this process, so that its concurrent feed
  * requests do not append entries for the same marks twice.
  */
-export function changeRecorder(deps: RecorderDeps): ChangeRecorder {
+export function changeRecorder<M extends { readonly _id: string }>(
+  deps: RecorderDeps<M>,
+): ChangeRecorder {
   const oneAtATime = keyedQueue();
   const lastPurge = new Map<string, number>();
 
@@ -81,14 +88,14 @@ export function changeRecorder(deps: RecorderDeps): ChangeRecorder {
   return {
     record(workspaceId: string): Promise<Recorded> {
       return oneAtATime(workspaceId, async () => {
-        const marked = await deps.blogs.listFeedPending(workspaceId, MAX_RECORDED_PER_CALL);
+        const marked = await deps.marks.list(workspaceId, MAX_RECORDED_PER_CALL);
         if (marked.length > 0) {
           await deps.log.appendMany(
             workspaceId,
             marked.map((blog) => blog._id),
           );
           for (const blog of marked) await deps.afterAppend?.(blog._id);
-          await deps.clearFeedPending(workspaceId, marked);
+          await deps.marks.clear(workspaceId, marked);
         }
         // A full batch may have left marks: say so (the next call finds none if it did not).
         const complete = marked.length < MAX_RECORDED_PER_CALL;

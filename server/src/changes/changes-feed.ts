@@ -1,4 +1,5 @@
-import type { BlogReads, ConsumerBlogDoc } from "../blogs/blog-reads.js";
+import type { BlogPage, BlogReads, ConsumerBlogDoc } from "../blogs/blog-reads.js";
+import type { ListPosition } from "../blogs/cursor.js";
 import { gone, invalid } from "../platform/domain-error.js";
 import type { ChangeLog } from "./change-log.js";
 import type { ChangeRecorder, Recorded } from "./change-recorder.js";
@@ -18,11 +19,51 @@ export interface FeedPage {
   readonly hasMore: boolean;
 }
 
+/**
+ * The set of blogs a feed keeps a mirror equal to: the released ones (`releasedSet`), or the
+ * preview perspective's (preview/preview-feed.ts).
+ */
+export interface FeedSet {
+  /** A page of the whole set, in an order a keyset walk sees each blog of once. */
+  page(
+    workspaceId: string,
+    limit: number,
+    after: ListPosition | null,
+  ): Promise<BlogPage<ConsumerBlogDoc>>;
+  /**
+   * Each of these blogs of the workspace as the feed shows it now: in the set (its view), or
+   * not (when it left it: its removal, else its last change). Blogs not found are absent.
+   */
+  current(
+    workspaceId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, ConsumerBlogDoc | Date>>;
+}
+
+/** The live feed's set: released blogs, as stored. */
+export const releasedSet = (blogs: Pick<BlogReads, "listReleased" | "getMany">): FeedSet => ({
+  page: (workspaceId, limit, after) => blogs.listReleased(workspaceId, limit, after),
+  async current(workspaceId, ids) {
+    const docs = await blogs.getMany(workspaceId, ids);
+    return new Map(
+      docs.map((doc) => [
+        doc._id,
+        doc.status === "released" ? doc : (doc.removedAt ?? doc.updatedAt),
+      ]),
+    );
+  },
+});
+
 export interface FeedDeps {
   readonly log: ChangeLog;
   readonly recorder: ChangeRecorder;
   readonly tokens: ChangeTokens;
-  readonly blogs: Pick<BlogReads, "listReleased" | "getMany">;
+  readonly set: FeedSet;
+  /**
+   * What tokens carry as their workspace: the workspace's id, or for another feed of it (the
+   * preview's) a key of its own, so that one feed's tokens are refused by the other.
+   */
+  readonly scope?: (workspaceId: string) => string;
   /** Tokens older than this are refused with "gone" (CHANGES_RETENTION_DAYS). */
   readonly retentionMs: number;
   readonly now: () => number;
@@ -48,9 +89,10 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
     deps.retentionMs / 86_400_000,
   )} days): clear your copy and sync again without since.`;
 
+  const scope = deps.scope ?? ((workspaceId: string) => workspaceId);
   const positionOf = async (workspaceId: string, token: string | undefined, now: number) => {
     if (token === undefined) return null;
-    const position = await deps.tokens.decode(token, workspaceId);
+    const position = await deps.tokens.decode(token, scope(workspaceId));
     if (position.since > now + CLOCK_SKEW_MS) throw invalid(INVALID_TOKEN_MESSAGE);
     if (now - position.since > deps.retentionMs) throw gone(expiredMessage);
     return position;
@@ -65,7 +107,7 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
     { last, complete }: Recorded,
     limit: number,
   ): Promise<FeedPage> => {
-    const page = await deps.blogs.listReleased(workspaceId, limit, from.walk ?? null);
+    const page = await deps.set.page(workspaceId, limit, from.walk ?? null);
     const changes = page.blogs.map((blog): FeedChange => ({ type: "upsert", blog }));
     if (page.next !== null) {
       const nextToken = await deps.tokens.encode({ ...from, walk: page.next });
@@ -92,19 +134,16 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
     const hasMore = (end !== undefined && entries.length === limit && end.seq < last) || !complete;
     // A blog named twice in a page comes once, where its last entry is: read as it is now.
     const latest = new Map(entries.map((entry) => [entry.blogId, entry]));
-    const blogs = new Map(
-      (await deps.blogs.getMany(workspaceId, [...latest.keys()])).map((b) => [b._id, b]),
-    );
+    const blogs = await deps.set.current(workspaceId, [...latest.keys()]);
     const changes = [...latest.values()].map((entry): FeedChange => {
       const blog = blogs.get(entry.blogId);
-      if (blog?.status === "released") return { type: "upsert", blog };
-      const at = blog === undefined ? entry.at : (blog.removedAt ?? blog.updatedAt);
-      return { type: "delete", id: entry.blogId, at };
+      if (blog !== undefined && !(blog instanceof Date)) return { type: "upsert", blog };
+      return { type: "delete", id: entry.blogId, at: blog ?? entry.at };
     });
     // Caught up: the token moves to the number just recorded, and its age starts again now.
     const next: SyncPosition = hasMore
-      ? { workspaceId, seq: end?.seq ?? from.seq, since: from.since }
-      : { workspaceId, seq: last, since: now };
+      ? { workspaceId: scope(workspaceId), seq: end?.seq ?? from.seq, since: from.since }
+      : { workspaceId: scope(workspaceId), seq: last, since: now };
     return { changes, nextToken: await deps.tokens.encode(next), hasMore };
   };
 
@@ -114,8 +153,10 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
       const from = await positionOf(workspaceId, token, now);
       const recorded = await deps.recorder.record(workspaceId);
       const { last } = recorded;
-      if (from === null)
-        return walk(workspaceId, { workspaceId, seq: last, since: now }, recorded, limit);
+      if (from === null) {
+        const start = { workspaceId: scope(workspaceId), seq: last, since: now };
+        return walk(workspaceId, start, recorded, limit);
+      }
       // A number past the log's end was never issued by this database (restored from a backup?).
       if (from.seq > last) throw invalid(INVALID_TOKEN_MESSAGE);
       if (from.walk !== undefined) return walk(workspaceId, from, recorded, limit);

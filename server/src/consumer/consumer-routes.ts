@@ -31,8 +31,12 @@ export interface ConsumerDeps {
   readonly lastUsed: LastUsedRecorder;
   /** Per-key rate limits and usage counting (limits/consumer-rate-limit.ts). */
   readonly limits: RateLimitDeps;
-  /** The preview perspective's reads and preview links' tokens (openapi.yaml, "Preview"). */
-  readonly preview: { readonly reads: PreviewReads; readonly tokens: PreviewTokens };
+  /** The preview perspective's reads and feed, preview links' tokens (openapi.yaml, "Preview"). */
+  readonly preview: {
+    readonly reads: PreviewReads;
+    readonly tokens: PreviewTokens;
+    readonly changes: ChangesFeed;
+  };
 }
 
 /**
@@ -51,7 +55,7 @@ const DEFAULT_CHANGES_LIMIT = 100;
  *   GET /blogs/:blogId          getBlog         (blog-handlers.ts)
  *   GET /blogs/by-slug/:slug    getBlogBySlug   (blog-handlers.ts)
  *   GET /tags                   listTags
- *   GET /changes                listChanges           (live only)
+ *   GET /changes                listChanges
  *   POST /preview-tokens/exchange  exchangePreviewToken  (live only; preview-exchange.ts)
  * Authentication (by a key of the perspective's kind) runs first, then the key's rate limit (429 over it), then `fields` and `tag`
  * are parsed (`unknownFieldsNamed`, `tagQueryChecked`: before the spec's request validation, so
@@ -85,9 +89,9 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
   router.get(["/blogs", "/blogs/:blogId", "/blogs/by-slug/:slug"], unknownFieldsNamed);
   router.get("/blogs", tagQueryChecked);
   if (live) router.post("/preview-tokens/exchange", ...jsonBody(PREVIEW_EXCHANGE_BODY_LIMIT));
-  // The spec's live-only paths (their `servers`): the validator knows them on both base paths,
-  // so the preview base says 404 itself, before validation passes them on.
-  else router.all(["/changes", "/preview-tokens/exchange"], notFoundHandler);
+  // The spec's live-only path (its `servers`): the validator knows it on both base paths, so
+  // the preview base says 404 itself, before validation passes it on.
+  else router.all("/preview-tokens/exchange", notFoundHandler);
   router.use(...deps.specValidation);
   router.use((_req, res, next) => {
     // Responses depend on the key: private caches only, and say which headers matter.
@@ -105,7 +109,8 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
   const listChanges: ConsumerHandler<"listChanges"> = async (req, res) => {
     const workspaceId = requestWorkspace(res);
     const limit = req.query.limit ?? DEFAULT_CHANGES_LIMIT;
-    const page = await deps.changes.page(workspaceId, req.query.since, limit);
+    const feed = live ? deps.changes : deps.preview.changes;
+    const page = await feed.page(workspaceId, req.query.since, limit);
     // The same token answers more as changes happen: no cache may keep an answer.
     res.setHeader("Cache-Control", "no-store");
     res.json({
@@ -114,8 +119,8 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
       hasMore: page.hasMore,
     } satisfies ChangePage);
   };
+  router.get("/changes", listChanges);
   if (live) {
-    router.get("/changes", listChanges);
     router.post(
       "/preview-tokens/exchange",
       exchangePreviewToken(deps.preview.tokens, deps.preview.reads),

@@ -95,7 +95,16 @@ export async function exportWorkspace(
   const blogs = await c.blogs
     .find(
       { workspaceId },
-      { projection: { webhookOutbox: 0, feedPending: 0, webhookPending: 0, eventSeq: 0 } },
+      {
+        projection: {
+          webhookOutbox: 0,
+          feedPending: 0,
+          webhookPending: 0,
+          eventSeq: 0,
+          previewPending: 0,
+          previewMark: 0,
+        },
+      },
     )
     .sort({ createdAt: 1, _id: 1 })
     .toArray();

@@ -18,6 +18,7 @@ import { MongoBulkWriteError } from "mongodb";
 import { newRevision, slugTaken, stagedFilter, versionFilter } from "../blogs/blog-rules.js";
 import { dueOf, importedSchedule, scheduleFilter } from "../blogs/blog-schedule.js";
 import { stagedId } from "../blogs/blog-staging.js";
+import { previewMarked } from "../blogs/preview-mark.js";
 import { searchFieldsOf } from "../blogs/search-terms.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
@@ -87,6 +88,7 @@ function newDoc(
     revision: newRevision(),
     importKey: entry.blog.sourceKey,
     ...(visible(null, fields.status) ? { feedPending: true } : {}),
+    ...previewMarked(),
   };
   const outbox = outboxPart(null, doc, now);
   if (outbox !== null) Object.assign(doc, outbox.set, { webhookOutbox: [outbox.event] });
@@ -145,6 +147,7 @@ export async function applyImport(
         revision: newRevision(),
         importKey: entry.blog.sourceKey,
         ...(visible(doc.status, fields.status) ? { feedPending: true } : {}),
+        ...previewMarked(),
       };
       const write = updateWithEvent(doc, changes, options.now);
       // The imported content is the blog's now: pending changes made on what it replaces go

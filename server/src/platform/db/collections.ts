@@ -190,6 +190,13 @@ export interface BlogDoc {
    */
   feedPending?: boolean;
   /**
+   * True from any write of the blog (its preview changed) until the preview changes feed has
+   * recorded it (blogs/preview-mark.ts); `previewMark` is new on every such write. Absent on
+   * blogs not written since preview existed (the preview feed's first walk has them).
+   */
+  previewPending?: boolean;
+  previewMark?: string;
+  /**
    * Webhook events of this blog's writes not yet relayed (webhooks/): pushed in the same update
    * as the change, removed once relayed. Absent or empty when none wait.
    */

@@ -23,6 +23,7 @@ import {
  *   equality on the multikey `searchTerms` per word (blogs/search-terms.ts; on FerretDB the
  *   index is what gives `searchTerms` its element table, and the list walks the sort's index);
  * - blogs {workspaceId, feedPending, _id}: the changes feed's blogs still to record (few);
+ *   blogs {workspaceId, previewPending, _id}: the preview changes feed's (few);
  * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
  * - apiKeys {expiryLogged, status, expiresAt}: the expiry sweep's keys still to log (few);
  * - audit {workspaceId, at desc, _id desc}: the audit log, one index range per page;
@@ -97,6 +98,10 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   );
   await blogs.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "editor_list" });
   await blogs.createIndex({ workspaceId: 1, feedPending: 1, _id: 1 }, { name: "feed_pending" });
+  await blogs.createIndex(
+    { workspaceId: 1, previewPending: 1, _id: 1 },
+    { name: "preview_pending" },
+  );
   await blogs.createIndex({ workspaceId: 1, updatedAt: -1, _id: -1 }, { name: "editor_updated" });
   await blogs.createIndex({ workspaceId: 1, titleKey: 1, _id: 1 }, { name: "editor_title" });
   await blogs.createIndex(
