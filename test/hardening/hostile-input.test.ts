@@ -1,6 +1,8 @@
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateKey } from "../../server/src/keys/key-format.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import { previewTokens } from "../../server/src/preview/preview-tokens.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import {
   get,
@@ -20,6 +22,9 @@ let server: TestServer;
 let a: SeededWorkspace;
 let b: SeededWorkspace;
 let revokedKey: string;
+/** Alpha's preview key, a real preview link token of its draft, and one expired an hour ago. */
+let previewKey: string;
+const previewLink = { token: "", expired: "" };
 let admin: AdminClient;
 let ws: string;
 /** A released blog with pending changes, a version of it that is stale, and their history. */
@@ -52,6 +57,16 @@ beforeAll(async () => {
   const minted = await stores(t.db).keys.mint(a.workspaceId, "revoked");
   await stores(t.db).keys.revoke(a.workspaceId, minted.id);
   revokedKey = minted.key;
+  previewKey = (await stores(t.db).keys.mint(a.workspaceId, "preview", null, { kind: "preview" }))
+    .key;
+  // Made here, with the database's token key, so the snapshot before the cases holds that key.
+  previewLink.token = (await previewTokens(collections(t.db)).mint(a.workspaceId, a.draft)).token;
+  previewLink.expired = (
+    await previewTokens(collections(t.db), { now: () => Date.now() - 2 * 3_600_000 }).mint(
+      a.workspaceId,
+      a.draft,
+    )
+  ).token;
   // The changes feed records the seeded blogs (and makes its token key) on its first call: done
   // here, so the snapshot before the cases already holds them.
   await tokenOf(a.key);
@@ -122,6 +137,20 @@ const rawAdmin = async (head: string) => {
   };
 };
 const wrongChecksum = () => withWrongChecksum(a.key);
+/** GET on the preview base path (openapi.yaml, "Preview"). */
+const onPreview = (path: string, key: string) =>
+  get(`${server.url}/api/preview${path}`, { "x-api-key": key });
+/** exchangePreviewToken with `key` and a body sent as given. */
+const exchange = async (body: string, key = a.key) => {
+  const res = await fetch(`${server.url}/api/consumer/preview-tokens/exchange`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body,
+  });
+  return { status: res.status, body: (await res.json()) as unknown };
+};
+/** A genuine token with one character of its signature changed. */
+const editedSignature = () => previewLink.token.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
 /** 1.4 million nested arrays, `[[[…]]]`: 2.8 MB of JSON in 2,751 gzipped bytes. */
 const GZIP_BOMB = gzipSync(`${"[".repeat(1_400_000)}${"]".repeat(1_400_000)}`, { level: 9 });
 /** A POST to an open admin operation, from the server's own origin, with no session. */
@@ -670,6 +699,95 @@ const cases: Case[] = [
     () => byId(a.key.replace(/_/g, "%5F")),
     404,
   ],
+  // preview keys on every live path, live keys on every preview path (openapi.yaml, "Preview"):
+  // the unknown key's 401, decided by the prefix
+  // (refused before any read: a blog id no blog has says the same as a real one)
+  ...["/blogs", "/blogs/b_x", "/blogs/by-slug/post-1", "/tags", "/changes"].flatMap(
+    (path): Case[] => [
+      [
+        `a preview key on the live ${path}`,
+        () => get(`${server.url}/api/consumer${path}`, { "x-api-key": previewKey }),
+        401,
+      ],
+      [
+        `a preview key as Bearer on the live ${path}`,
+        () => get(`${server.url}/api/consumer${path}`, { authorization: `Bearer ${previewKey}` }),
+        401,
+      ],
+      [`a live key on the preview ${path}`, () => onPreview(path, a.key), 401],
+    ],
+  ),
+  [
+    "a live key relabelled cp_preview_ (well-formed, never minted)",
+    () => onPreview("/blogs", a.key.replace("cp_live_", "cp_preview_")),
+    401,
+  ],
+  [
+    "a preview key relabelled cp_live_",
+    () => list({ "x-api-key": previewKey.replace("cp_preview_", "cp_live_") }),
+    401,
+  ],
+  [
+    "a preview key reads the draft, on the preview path",
+    () => onPreview(`/blogs/${a.draft}`, previewKey),
+    200,
+  ],
+  [
+    "a preview key on another workspace's blog",
+    () => onPreview(`/blogs/${b.released[0]}`, previewKey),
+    404,
+  ],
+  [
+    "a preview key on the token exchange (live only)",
+    () => exchange(JSON.stringify({ token: previewLink.token }), previewKey),
+    401,
+  ],
+  // forged preview tokens (openapi.yaml, exchangePreviewToken): one message, 400 or 410
+  ["a preview token, genuine", () => exchange(JSON.stringify({ token: previewLink.token })), 200],
+  [
+    "a preview token with an edited signature",
+    () => exchange(JSON.stringify({ token: editedSignature() })),
+    400,
+  ],
+  [
+    "a preview token with its payload re-encoded (another blog)",
+    () =>
+      exchange(
+        JSON.stringify({
+          token: `${Buffer.from(JSON.stringify([1, a.workspaceId, a.released[0], 9_999_999_999_999])).toString("base64url")}.${previewLink.token.split(".")[1]}`,
+        }),
+      ),
+    400,
+  ],
+  [
+    "a preview token of another workspace",
+    () => exchange(JSON.stringify({ token: previewLink.token }), b.key),
+    400,
+  ],
+  ["an expired preview token", () => exchange(JSON.stringify({ token: previewLink.expired })), 410],
+  [
+    "a preview token without its signature",
+    () => exchange(JSON.stringify({ token: previewLink.token.split(".")[0] })),
+    400,
+  ],
+  [
+    "a preview token of three parts",
+    () => exchange(JSON.stringify({ token: `${previewLink.token}.x` })),
+    400,
+  ],
+  ["a preview token as a number", () => exchange(JSON.stringify({ token: 1 })), 400],
+  [
+    "a preview token as an operator object",
+    () => exchange(JSON.stringify({ token: { $ne: null } })),
+    400,
+  ],
+  ["no preview token", () => exchange("{}"), 400],
+  [
+    "a preview token body of 5 KB",
+    () => exchange(JSON.stringify({ token: "a".repeat(5000) })),
+    413,
+  ],
+  ["a preview token body that is not JSON", () => exchange("token=abc"), 400],
 ];
 
 describe("hostile input: exact status, JSON {message}, no 500, nothing stored changes", () => {
