@@ -122,6 +122,38 @@ async function main(): Promise<void> {
     const admin = { origin, cookie, ...ANY_VERSION };
     const blogs = `/api/admin/workspaces/${seed.workspace}/blogs`;
 
+    // A preview key (openapi.yaml, "Preview"): the same reads in the preview perspective, where
+    // each blog read joins its pending changes, beside the live ones in phase B.
+    const minted = expectStatus(
+      await api.call(
+        "POST",
+        `/api/admin/workspaces/${seed.workspace}/keys`,
+        { origin, cookie },
+        JSON.stringify({ name: "bench preview", kind: "preview" }),
+      ),
+      201,
+      "preview key",
+    );
+    const previewAuth = { "x-api-key": (JSON.parse(minted.body) as { secret: string }).secret };
+    let previewGet = 0;
+    const previewSteps: Record<"list" | "get", Step> = {
+      list: async () =>
+        expectStatus(
+          await api.call("GET", "/api/preview/blogs?limit=20", previewAuth),
+          200,
+          "preview list",
+        ).ms,
+      get: async () => {
+        const id = seed.sampleIds[previewGet++ % seed.sampleIds.length];
+        return expectStatus(
+          await api.call("GET", `/api/preview/blogs/${id}`, previewAuth),
+          200,
+          "preview get",
+        ).ms;
+      },
+    };
+    const previewB: Record<"list" | "get", number[]> = { list: [], get: [] };
+
     // The blogs the reads touch: the newest 100 (the first page is 20 of them) and the samples.
     const newest = expectStatus(
       await api.call("GET", "/api/consumer/blogs?limit=100&fields=id", { "x-api-key": seed.key }),
@@ -154,6 +186,8 @@ async function main(): Promise<void> {
       log("  B B (the blogs read carry pending changes)…");
       for (const id of READS) await timed(steps[id], b[id] ?? [], half);
       for (const id of READS) await timed(steps[id], b[id] ?? [], half);
+      // After the live B reads, so the A/B comparison stays the live reads' alone.
+      for (const id of ["list", "get"] as const) await timed(previewSteps[id], previewB[id], half);
       log(`  publishing ${PUBLISHES}, discarding the rest…`);
       for (const [i, id] of touched.entries()) {
         const how = i < PUBLISHES ? "publish" : "discard";
@@ -189,6 +223,13 @@ async function main(): Promise<void> {
       "|---|---|---|---|---|",
       `| publish pending changes (\`POST …/publish\`) | ${time(publishP50)} | ${time(percentile(publish, 0.9))} | ${publish.length} | ≤ 20 ms: ${publishP50 <= 20 ? "met" : "**missed**"} |`,
       `| save as pending changes (\`PATCH\`, a new ~2 KB body) | ${time(p50(stage))} | ${time(percentile(stage, 0.9))} | ${stage.length} | — |`,
+      "",
+      "Preview reads (a preview key on `/api/preview`, in phase B: every blog read has pending changes, which the preview joins), beside the live reads of the same phase; no target (a preview site is an editor's, not the public's):",
+      "",
+      "| Preview read | p50 | p90 | live p50, same phase | n |",
+      "|---|---|---|---|---|",
+      `| list, first page (limit 20) | ${time(p50(previewB.list))} | ${time(percentile(previewB.list, 0.9))} | ${time(p50(b.list ?? []))} | ${previewB.list.length} |`,
+      `| get one blog | ${time(p50(previewB.get))} | ${time(percentile(previewB.get, 0.9))} | ${time(p50(b.get ?? []))} | ${previewB.get.length} |`,
     ].join("\n");
     process.stdout.write(`${markdown}\n`);
     if (!options["no-write"]) {
