@@ -11,6 +11,8 @@
 //   consumer-key     openapi.yaml with a valid x-api-key (the ApiKeyHeader scheme)
 //   consumer-no-key  openapi.yaml with no credentials at all: every answer must be a
 //                    documented 401
+//   consumer-preview openapi.yaml at its preview server (/api/preview) with a preview key: the
+//                    preview perspective's answers (no-store, Pressroom-Perspective) conform too
 //   admin            admin.yaml signed in as the owner (the session cookie of POST /setup), with
 //                    Origin set to the server's own, as the dashboard sends it
 // Every run has all of schemathesis' checks on (`[checks] enabled = true`, the config-file form
@@ -374,6 +376,72 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
     expect(statusesOf(run, "GET /tags")).toContain(200);
   });
 
+  it("with a preview key at /api/preview: every generated case conforms", RUN_LIMIT, async () => {
+    const minted = await stores(t.db).keys.mint(alpha.workspaceId, "preview", null, {
+      kind: "preview",
+    });
+    await unthrottle(t.db, minted.id);
+    const key = { "x-api-key": minted.key };
+    const at = (p: string) => get(`${server.url}/api/preview${p}`, key);
+    const cursorOf = async (q: string) =>
+      ((await at(`/blogs?${q}`)).body as { nextCursor: string }).nextCursor;
+    const etagOf = async (p: string) => (await at(p)).headers.get("etag") ?? "";
+    const run = await runSchemathesis({
+      name: "consumer-preview",
+      st: st.st,
+      spec: CONSUMER_SPEC,
+      args: [
+        "--url",
+        `${server.url}/api/preview`,
+        ...COMMON_ARGS,
+        "--max-examples",
+        "50",
+        // Served at /api/consumer only (its `servers`), with a live key.
+        "--exclude-operation-id",
+        "exchangePreviewToken",
+      ],
+      env: { PRESSROOM_ST_API_KEY: minted.key },
+      config: {
+        ...FRESH,
+        checks: ALL_CHECKS,
+        auth: { openapi: { ApiKeyHeader: { api_key: envPlaceholder("PRESSROOM_ST_API_KEY") } } },
+        dictionaries: {
+          // Released blogs and the draft (200 in preview), the removed blog and Beta's (404).
+          blogs: { values: [...alpha.released, alpha.draft, alpha.removed, ...beta.released] },
+          slugs: { values: ["alpha-draft", "post-1", "post-101", betaOnlySlug] },
+          cursors: {
+            values: [await cursorOf("limit=2"), await cursorOf("limit=1&tag=release-notes")],
+          },
+          etags: {
+            values: [
+              await etagOf("/blogs"),
+              await etagOf(`/blogs/${alpha.draft}`),
+              await etagOf("/tags"),
+            ],
+          },
+          tokens: {
+            values: [((await at("/changes?limit=2")).body as { nextToken: string }).nextToken],
+          },
+        },
+        parameters: {
+          "path.blogId": { dictionary: "blogs", probability: 0.5 },
+          "path.slug": { dictionary: "slugs", probability: 0.5 },
+          "query.cursor": { dictionary: "cursors", probability: 1 },
+          "header.If-None-Match": { dictionary: "etags", probability: 0.3 },
+          "query.since": { dictionary: "tokens", probability: 1 },
+        },
+        operations: [madeUpCursorsAccepted("listBlogs"), madeUpCursorsAccepted("listChanges")],
+      },
+    });
+    consumerRuns.push(run);
+    printRun("consumer, preview key at /api/preview", run);
+    expectClean(run);
+    expect(statusesOf(run, "GET /blogs")).toContain(200);
+    expect(statusesOf(run, "GET /blogs/{blogId}")).toEqual(expect.arrayContaining([200, 404]));
+    expect(statusesOf(run, "GET /changes")).toContain(200);
+    expect(statusesOf(run, "GET /tags")).toContain(200);
+  });
+
   it("with no key: every generated case gets the documented 401", RUN_LIMIT, async () => {
     const run = await runSchemathesis({
       name: "consumer-no-key",
@@ -403,7 +471,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
     console.log(
       `schemathesis consumer total: ${total} cases (${consumerRuns.map((r) => r.generated).join(" + ")})`,
     );
-    expect(consumerRuns).toHaveLength(2);
+    expect(consumerRuns).toHaveLength(3);
     expect(total).toBeGreaterThanOrEqual(MIN_CASES_PER_SPEC);
   });
 });
