@@ -102,11 +102,18 @@ describe("the body diff: theirs left, mine right", () => {
   });
 
   it("bodies too different to diff are shown whole, theirs against mine", () => {
-    const theirs = Array.from({ length: 5000 }, (_, i) => `t${i}`).join("\n");
-    const mine = Array.from({ length: 5000 }, (_, i) => `m${i}`).join("\n");
-    const rows = bodyRows(theirs, mine);
-    expect(rows).toHaveLength(5000);
-    expect(rows[0]).toEqual(changed("t0", "m0"));
+    // Every other line differs: a real diff keeps the common lines as "same" rows; past the
+    // edit bound (conflict.ts MAX_EDITS) both bodies are shown whole, line i beside line i,
+    // common lines too.
+    const interleaved = (n: number, other: string) =>
+      Array.from({ length: n }, (_, i) => (i % 2 === 0 ? `c${i}` : `${other}${i}`)).join("\n");
+    const small = bodyRows(interleaved(30, "t"), interleaved(30, "m"));
+    expect(small.some((row) => row.kind === "same")).toBe(true);
+    const rows = bodyRows(interleaved(3000, "t"), interleaved(3000, "m"));
+    expect(rows).toHaveLength(3000);
+    expect(rows.every((row) => row.kind === "changed")).toBe(true);
+    expect(rows[0]).toEqual(changed("c0", "c0"));
+    expect(rows[1]).toEqual(changed("t1", "m1"));
   });
 });
 
