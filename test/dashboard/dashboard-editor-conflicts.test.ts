@@ -457,6 +457,43 @@ describe("text kept in this browser", () => {
     await expect(keptCopy(null)).resolves.toBeNull();
   });
 
+  it("leaving a new blog while its first save is on the way stays where the writer went", async () => {
+    await page.goto(s.url(`/w/${s.ws}/blogs/new`));
+    await page.getByLabel("Title").fill("Saved after I left");
+    // The create takes a while: the writer leaves before it answers.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const create = `**/api/admin/workspaces/${s.ws}/blogs`;
+    await page.route(create, async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      await held;
+      return route.continue();
+    });
+    try {
+      await button("Save draft").click();
+      await page.getByRole("link", { name: "← All blogs" }).click();
+      await page.getByRole("button", { name: "Leave without saving" }).click();
+      await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+      const answered = page.waitForResponse(
+        (res) =>
+          res.url().endsWith(`/workspaces/${s.ws}/blogs`) && res.request().method() === "POST",
+      );
+      release();
+      expect((await answered).status()).toBe(201);
+      // The save finished (the blog exists); what the editor does with its answer takes
+      // milliseconds: half a second on, the list is still on screen, at its address.
+      await page.waitForTimeout(500);
+      expect(new URL(page.url()).pathname).toBe(`/dashboard/w/${s.ws}/blogs`);
+      await expect(page.getByRole("heading", { name: "Blogs", exact: true }).count()).resolves.toBe(
+        1,
+      );
+    } finally {
+      await page.unroute(create);
+    }
+  });
+
   it("“Leave without saving” forgets the kept text", async () => {
     const blog = await makeBlog();
     await openEditor(blog);

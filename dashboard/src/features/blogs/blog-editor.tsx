@@ -90,12 +90,17 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
     const sent = latestDraft.current;
     let saved: AdminBlog;
     if (base === null) {
+      const newBlogAddress = location.pathname + location.search;
       saved = await createBlog(workspaceId, inputOf(sent));
       setBlog(saved); // before the address changes, so the editor does not reload it
-      navigate(hrefOf({ name: "blog", ws: workspaceId, blogId: saved.id }), {
-        replace: true,
-        force: true,
-      });
+      // The new blog's address replaces the new-blog one, unless the writer left meanwhile:
+      // then they stay where they went.
+      if (location.pathname + location.search === newBlogAddress) {
+        navigate(hrefOf({ name: "blog", ws: workspaceId, blogId: saved.id }), {
+          replace: true,
+          force: true,
+        });
+      }
     } else {
       const patch = patchOf(base, sent);
       if (Object.keys(patch).length === 0) return { saved: base, sent: false };
