@@ -12,7 +12,8 @@ interface KeyRowProps {
   defaultLimit: string;
   /** Only the owner edits limits; undefined for members. */
   onEditLimit: (() => void) | undefined;
-  onRoll: () => void;
+  /** Undefined when this user may not roll it (a member: a preview key is the owner's). */
+  onRoll: (() => void) | undefined;
   onRevoke: () => void;
   /** Opens the key's usage chart; every key has one, revoked keys too. */
   onUsage: () => void;
@@ -26,7 +27,7 @@ function actionsOf(props: KeyRowProps): MenuItem[] {
   const { apiKey: k } = props;
   const items: MenuItem[] = [{ label: "View usage", onSelect: props.onUsage }];
   if (k.status !== "Active") return items;
-  if (!k.rolledTo) items.push({ label: "Roll key", onSelect: props.onRoll });
+  if (!k.rolledTo && props.onRoll) items.push({ label: "Roll key", onSelect: props.onRoll });
   if (props.onEditLimit) items.push({ label: "Set limit", onSelect: props.onEditLimit });
   items.push({ label: "Revoke key", onSelect: props.onRevoke, danger: true });
   return items;

@@ -16,7 +16,8 @@ interface KeysTableProps {
   defaultLimit: string;
   /** The owner's limit editor; undefined for members, who see limits only. */
   onEditLimit: ((key: ApiKey) => void) | undefined;
-  onRoll: (key: ApiKey) => void;
+  /** Rolls `key`; undefined for the keys this user may not roll (a member: preview keys). */
+  onRoll: (key: ApiKey) => (() => void) | undefined;
   onRevoke: (key: ApiKey) => void;
   onUsage: (key: ApiKey) => void;
 }
@@ -114,7 +115,7 @@ function KeyTable(props: { caption: string; keys: readonly ApiKey[]; rowProps: R
             prefixOf={r.prefixOf}
             defaultLimit={r.defaultLimit}
             onEditLimit={r.onEditLimit && (() => r.onEditLimit?.(key))}
-            onRoll={() => r.onRoll(key)}
+            onRoll={r.onRoll(key)}
             onRevoke={() => r.onRevoke(key)}
             onUsage={() => r.onUsage(key)}
           />

@@ -125,7 +125,9 @@ export function Keys({
           now={now}
           defaultLimit={defaultLimit}
           onEditLimit={owner ? openDialog("limit") : undefined}
-          onRoll={openDialog("roll")}
+          onRoll={(key) =>
+            key.kind === "preview" && !owner ? undefined : () => openDialog("roll")(key)
+          }
           onRevoke={openDialog("revoke")}
           onUsage={openDialog("usage")}
         />
