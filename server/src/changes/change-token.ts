@@ -1,7 +1,6 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Collections } from "../platform/db/collections.js";
-import { databaseSecret } from "../platform/db/database-secret.js";
 import { invalid } from "../platform/domain-error.js";
+import { tokenSigner } from "../platform/signed-token.js";
 
 /**
  * Where a sync stands, as a changes-feed token carries it:
@@ -18,7 +17,6 @@ export interface SyncPosition {
 }
 
 const KEY_MARKER = "changes-token-key";
-const MAC_BYTES = 16;
 const MAC_CONTEXT = "pressroom.changes.v1.";
 
 export const INVALID_TOKEN_MESSAGE =
@@ -37,39 +35,20 @@ export interface ChangeTokens {
 }
 
 /**
- * `base64url(JSON payload) "." base64url(HMAC-SHA256)` (the MAC cut to 128 bits). The key is
- * random, made once per database and kept in `markers` (so every instance signs and checks
- * alike, with nothing to configure).
+ * A signed token (platform/signed-token.ts) whose body is `[1, workspaceId, seq, since]`, and
+ * during a first walk also the position's time (epoch ms) and id.
  */
 export function changeTokens({ markers }: Pick<Collections, "markers">): ChangeTokens {
-  const loadKey = databaseSecret({ markers }, KEY_MARKER);
-  const mac = (secret: Buffer, payload: string): Buffer =>
-    createHmac("sha256", secret)
-      .update(MAC_CONTEXT + payload)
-      .digest()
-      .subarray(0, MAC_BYTES);
-
+  const signer = tokenSigner({ markers }, KEY_MARKER, MAC_CONTEXT);
   return {
-    async encode(position: SyncPosition): Promise<string> {
+    encode(position: SyncPosition): Promise<string> {
       const body: unknown[] = [1, position.workspaceId, position.seq, position.since];
       if (position.walk !== undefined) body.push(position.walk.at.getTime(), position.walk.id);
-      const payload = Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
-      return `${payload}.${mac(await loadKey(), payload).toString("base64url")}`;
+      return signer.sign(body);
     },
 
     async decode(token: string, workspaceId: string): Promise<SyncPosition> {
-      const [payload = "", signature = "", ...rest] = token.split(".");
-      const given = Buffer.from(signature, "base64url");
-      const expected = mac(await loadKey(), payload);
-      if (
-        rest.length > 0 ||
-        given.length !== MAC_BYTES ||
-        given.toString("base64url") !== signature ||
-        !timingSafeEqual(given, expected)
-      ) {
-        throw invalid(INVALID_TOKEN_MESSAGE);
-      }
-      const position = parsePayload(payload);
+      const position = parseBody(await signer.open(token));
       if (position === null || position.workspaceId !== workspaceId) {
         throw invalid(INVALID_TOKEN_MESSAGE);
       }
@@ -81,14 +60,8 @@ export function changeTokens({ markers }: Pick<Collections, "markers">): ChangeT
 const count = (value: unknown): value is number =>
   typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 
-/** A signed payload is ours, but is still checked field by field: a key may have been reused. */
-function parsePayload(payload: string): SyncPosition | null {
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-  } catch {
-    return null;
-  }
+/** A signed body is ours, but is still checked field by field: a key may have been reused. */
+function parseBody(body: unknown): SyncPosition | null {
   if (!Array.isArray(body)) return null;
   const [version, workspaceId, seq, since, walkAt, walkId] = body as unknown[];
   if (version !== 1 || typeof workspaceId !== "string" || !count(seq) || !count(since)) {

@@ -1,10 +1,8 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Collections } from "../platform/db/collections.js";
-import { databaseSecret } from "../platform/db/database-secret.js";
 import { gone, invalid } from "../platform/domain-error.js";
+import { tokenSigner } from "../platform/signed-token.js";
 
 const KEY_MARKER = "preview-token-key";
-const MAC_BYTES = 16;
 const MAC_CONTEXT = "pressroom.preview.v1.";
 /** admin.yaml `createPreviewLink`: one hour. */
 export const PREVIEW_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
@@ -21,10 +19,9 @@ export interface PreviewGrant {
 }
 
 /**
- * Preview links' tokens (openapi.yaml, "Preview"): `base64url(JSON [1, workspace, blog, expiry])
- * "." base64url(HMAC-SHA256)`, the MAC cut to 128 bits, with a random key made once per database
- * (so every instance signs and checks alike). Nothing is stored per token: a token is good until
- * it expires, for that one blog, and says nothing a reader of the URL could use elsewhere.
+ * Preview links' tokens (openapi.yaml, "Preview"): signed tokens (platform/signed-token.ts) whose
+ * body is `[1, workspace, blog, expiry]`. Nothing is stored per token: a token is good until it
+ * expires, for that one blog, and says nothing a reader of the URL could use elsewhere.
  */
 export interface PreviewTokens {
   mint(workspaceId: string, blogId: string): Promise<{ token: string; expiresAt: Date }>;
@@ -39,37 +36,19 @@ export function previewTokens(
   { markers }: Pick<Collections, "markers">,
   options: { now?: () => number; lifetimeMs?: number } = {},
 ): PreviewTokens {
-  const loadKey = databaseSecret({ markers }, KEY_MARKER);
+  const signer = tokenSigner({ markers }, KEY_MARKER, MAC_CONTEXT);
   const now = options.now ?? Date.now;
   const lifetimeMs = options.lifetimeMs ?? PREVIEW_TOKEN_LIFETIME_MS;
-  const mac = (secret: Buffer, payload: string): Buffer =>
-    createHmac("sha256", secret)
-      .update(MAC_CONTEXT + payload)
-      .digest()
-      .subarray(0, MAC_BYTES);
 
   return {
     async mint(workspaceId, blogId) {
       const expiresAt = new Date(now() + lifetimeMs);
-      const body = [1, workspaceId, blogId, expiresAt.getTime()];
-      const payload = Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
-      const token = `${payload}.${mac(await loadKey(), payload).toString("base64url")}`;
+      const token = await signer.sign([1, workspaceId, blogId, expiresAt.getTime()]);
       return { token, expiresAt };
     },
 
     async open(token, workspaceId) {
-      const [payload = "", signature = "", ...rest] = token.split(".");
-      const given = Buffer.from(signature, "base64url");
-      const expected = mac(await loadKey(), payload);
-      if (
-        rest.length > 0 ||
-        given.length !== MAC_BYTES ||
-        given.toString("base64url") !== signature ||
-        !timingSafeEqual(given, expected)
-      ) {
-        throw invalid(PREVIEW_TOKEN_MESSAGE);
-      }
-      const grant = parsePayload(payload);
+      const grant = parseBody(await signer.open(token));
       if (grant === null || grant.workspaceId !== workspaceId) throw invalid(PREVIEW_TOKEN_MESSAGE);
       if (grant.expiresAt.getTime() <= now()) throw gone(PREVIEW_TOKEN_MESSAGE);
       return grant;
@@ -77,14 +56,8 @@ export function previewTokens(
   };
 }
 
-/** A signed payload is ours, but is still checked field by field. */
-function parsePayload(payload: string): PreviewGrant | null {
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-  } catch {
-    return null;
-  }
+/** A signed body is ours, but is still checked field by field. */
+function parseBody(body: unknown): PreviewGrant | null {
   if (!Array.isArray(body) || body.length !== 4) return null;
   const [version, workspaceId, blogId, expiresAt] = body as unknown[];
   if (
