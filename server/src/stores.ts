@@ -153,6 +153,8 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
   const retentionMs = options.changesRetentionMs ?? DEFAULT_CHANGES_RETENTION_MS;
   const sealKey = options.webhookSecretsKey;
   const log = changeLog(c);
+  // One codec (and one read of its key) for both feeds' tokens: the scope tells them apart.
+  const feedTokens = changeTokens(c);
   const previewView = previewReads(c);
   const recorder = changeRecorder({
     log,
@@ -198,7 +200,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     changes: changesFeed({
       log,
       recorder,
-      tokens: changeTokens(c),
+      tokens: feedTokens,
       set: releasedSet(blogs),
       retentionMs,
       now,
@@ -214,7 +216,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
       changes: previewChangesFeed({
         collections: c,
         log,
-        tokens: changeTokens(c),
+        tokens: feedTokens,
         reads: previewView,
         blogs,
         retentionMs,

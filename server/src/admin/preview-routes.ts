@@ -1,6 +1,6 @@
 import type { AuditLog } from "../audit/audit-log.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
-import { conflict, notFound } from "../platform/domain-error.js";
+import { conflict } from "../platform/domain-error.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import { previewDocOf } from "../preview/preview-reads.js";
 import type { PreviewTokens } from "../preview/preview-tokens.js";
@@ -25,17 +25,15 @@ export function previewHandlers(deps: {
   const setPreviewUrl: AdminHandler<"setPreviewUrl"> = async (req, res) => {
     const { workspaceId } = req.params;
     const previewUrl = checkPreviewUrl(req.body.previewUrl);
-    const before = await deps.workspaces.byId(workspaceId);
-    if (before === null) throw notFound("Workspace not found.");
-    const doc = await deps.workspaces.setPreviewUrl(workspaceId, previewUrl);
-    if ((before.previewUrl ?? null) !== previewUrl) {
+    const { workspace, previous } = await deps.workspaces.setPreviewUrl(workspaceId, previewUrl);
+    if (previous !== previewUrl) {
       await deps.audit.record({
         workspaceId,
         actor: signedInUser(res),
         action: "workspace.preview_url_changed",
       });
     }
-    res.json(toWorkspace(doc, roleInPath(res)));
+    res.json(toWorkspace(workspace, roleInPath(res)));
   };
 
   const createPreviewLink: AdminHandler<"createPreviewLink"> = async (req, res) => {

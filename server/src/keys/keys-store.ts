@@ -39,10 +39,7 @@ export interface NewKeySettings {
 }
 
 /** What the consumer API reads of the key a request uses (`findActive`). */
-export type ActiveKey = Pick<
-  ApiKeyDoc,
-  "_id" | "keyId" | "workspaceId" | "prefix" | "rateLimit" | "kind"
->;
+export type ActiveKey = Pick<ApiKeyDoc, "_id" | "keyId" | "workspaceId" | "prefix" | "rateLimit">;
 
 /** Workspace API keys: mint, revoke, list, limits, and the lookup that authenticates a request. */
 export interface KeysStore {
@@ -236,7 +233,6 @@ export function keysStore(
             status: 1,
             expiresAt: 1,
             rateLimit: 1,
-            kind: 1,
           },
         },
       );

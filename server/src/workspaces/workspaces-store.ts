@@ -42,8 +42,14 @@ export interface WorkspacesStore {
   list(): Promise<WorkspaceDoc[]>;
   /** Checked as on create; the workspace as renamed. */
   rename(workspaceId: string, name: string): Promise<WorkspaceDoc>;
-  /** Sets (null: clears) the preview URL, already checked (preview/preview-url.ts); the workspace. */
-  setPreviewUrl(workspaceId: string, previewUrl: string | null): Promise<WorkspaceDoc>;
+  /**
+   * Sets (null: clears) the preview URL, already checked (preview/preview-url.ts), in one
+   * update; the workspace as it is now, and the URL it had before.
+   */
+  setPreviewUrl(
+    workspaceId: string,
+    previewUrl: string | null,
+  ): Promise<{ workspace: WorkspaceDoc; previous: string | null }>;
   /** The workspace, or null. */
   byId(workspaceId: string): Promise<WithId<WorkspaceDoc> | null>;
   /** The user's role in the workspace, or null when they are not a member. */
@@ -120,14 +126,14 @@ export function workspacesStore(
       return doc;
     },
 
-    async setPreviewUrl(workspaceId: string, previewUrl: string | null): Promise<WorkspaceDoc> {
-      const doc = await workspaces.findOneAndUpdate(
+    async setPreviewUrl(workspaceId: string, previewUrl: string | null) {
+      const before = await workspaces.findOneAndUpdate(
         { _id: workspaceId },
         { $set: { previewUrl } },
-        { returnDocument: "after" },
+        { returnDocument: "before" },
       );
-      if (doc === null) throw notFound("Workspace not found.");
-      return doc;
+      if (before === null) throw notFound("Workspace not found.");
+      return { workspace: { ...before, previewUrl }, previous: before.previewUrl ?? null };
     },
 
     byId: (workspaceId: string) => workspaces.findOne({ _id: workspaceId }),

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
 import { api, call, type Workspace } from "../../api.js";
 import { Field } from "../../components/field.js";
+import { focusFirstInvalid } from "../../components/form-check.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit } from "../../hooks.js";
 
@@ -48,7 +49,7 @@ export function PreviewUrlCard({ workspace, onSaved }: PreviewUrlProps) {
     const found = checkPreviewUrl(value);
     setProblem(found);
     if (found === null) save(event);
-    else (event.currentTarget as HTMLFormElement).querySelector("input")?.focus();
+    else focusFirstInvalid(event.currentTarget as HTMLFormElement);
   };
   return (
     <section class="card limits" aria-labelledby="preview-url-title">
