@@ -51,6 +51,13 @@ export const adminLimits = {
     currentPassword: { maxLength: 200 },
     newPassword: { minLength: 10, maxLength: 200 },
   },
+  requestPasswordReset: {
+    email: { maxLength: 254 },
+  },
+  completePasswordReset: {
+    token: { minLength: 43, maxLength: 43, pattern: "^[A-Za-z0-9_-]{43}$" },
+    newPassword: { minLength: 10, maxLength: 200 },
+  },
   lookUpInvitation: {
     token: { maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" },
   },

@@ -135,6 +135,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/password-resets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a link to choose a new password (no session needed)
+         * @description "Forgot password?": when an account has the email, a one-time link
+         *     (`…/dashboard/#/reset/{token}`) is mailed to it; it works once, for 30 minutes. The
+         *     answer is `202` whether or not an account has the email, given at once, before any
+         *     lookup or mail (so its timing tells nothing either); a mail that fails is logged
+         *     without its link. Requests are counted as sign-ins are (`signIn`): past 5 for one email
+         *     or 20 from one client address within 15 minutes, `429` with `Retry-After`. A server
+         *     without mail (no `SMTP_URL`; `getSession` says so in `passwordResetByMail`) answers
+         *     `501`: its operator makes a link with `pressroom user reset-password EMAIL`.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/password-resets/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a new password with a reset link (no session needed)
+         * @description The dashboard's reset page sends the token from the link's fragment
+         *     (`…/dashboard/#/reset/{token}`), which browsers never send to a server, so it never
+         *     reaches a URL or a log. The link works once (of two uses at the same moment one wins),
+         *     for 30 minutes, and only while the account's password is the one it was made for: a
+         *     password change or "sign out everywhere" since then voids it. On success the password
+         *     is replaced, every session of the account ends (sign-ins under way too), its other reset
+         *     links are voided and its failed sign-ins are forgotten; the browser is not signed in:
+         *     sign in with the new password. Every link that cannot be used, unknown, used, expired or
+         *     voided, answers the same `410`. Attempts are counted as `lookUpInvitation`'s are (20 per
+         *     client address in 15 minutes, 5 per link; one that works is taken off the count).
+         */
+        post: operations["completePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invitations/lookup": {
         parameters: {
             query?: never;
@@ -1326,6 +1382,11 @@ export interface components {
             signedIn: false;
             /** @description True while no user exists (the dashboard then shows first-run setup), as in `getSetupStatus`. */
             setupNeeded: boolean;
+            /**
+             * @description Whether this server sends mail (`SMTP_URL`), and so whether `requestPasswordReset`
+             *     can mail a reset link; otherwise an operator makes one on the command line.
+             */
+            passwordResetByMail: boolean;
         };
         SessionSignedIn: {
             /** @constant */
@@ -1343,6 +1404,16 @@ export interface components {
         };
         PasswordChange: {
             currentPassword: string;
+            /** @description As at setup, 10 to 200 characters. */
+            newPassword: string;
+        };
+        PasswordResetRequest: {
+            /** Format: email */
+            email: string;
+        };
+        PasswordReset: {
+            /** @description The part of the link after `#/reset/`. */
+            token: string;
             /** @description As at setup, 10 to 200 characters. */
             newPassword: string;
         };
@@ -1379,8 +1450,17 @@ export interface components {
             /**
              * @description True when the server's mailer sent the link to the invited email; false when the
              *     server has no mailer (the default) or sending failed: hand the link over yourself.
+             *     `mail` tells which.
              */
             sent: boolean;
+            /**
+             * @description `sent`: mailed to the invited email. `failed`: this server sends mail, but this one
+             *     could not be sent (the mail server refused it or did not answer; the invitation is
+             *     made all the same). `off`: this server sends no mail (`SMTP_URL` unset). Unless
+             *     `sent`, hand the link over yourself.
+             * @enum {string}
+             */
+            mail: "sent" | "failed" | "off";
         };
         InvitationToken: {
             /** @description The part of the link after `#/join/`. */
@@ -2560,6 +2640,104 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "olive@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description Taken: when an account has the email, its link is being mailed. The same answer
+             *     when none has.
+             */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description This server sends no mail, so it cannot mail a reset link. */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Pressroom server sends no mail. Ask its operator for a reset link (pressroom user reset-password EMAIL)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "7kXbS3yq0nJf0m9c2WkQ3r8vTq1Zc6yH5pL4dA2sE0g",
+                 *       "newPassword": "a new and longer passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description The password is changed; every session of the account has ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            /** @description The link cannot be used (unknown, used, expired or voided). Ask for a new one. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This reset link cannot be used any more. Ask for a new one."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

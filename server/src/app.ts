@@ -11,11 +11,12 @@ import { adminRouter } from "./admin/admin-router.js";
 import { type BlogScheduler, startBlogScheduler } from "./blogs/blog-scheduler.js";
 import { renderPool } from "./blogs/render-pool.js";
 import { type ConsumerDeps, consumerRouter } from "./consumer/consumer-routes.js";
-import type { Mailer } from "./invitations/mailer.js";
 import { startExpirySweeper } from "./keys/expiry-sweeper.js";
 import { LastUsedRecorder } from "./keys/last-used.js";
 import { RateLimiter } from "./limits/rate-limiter.js";
 import { UsageRecorder } from "./limits/usage-recorder.js";
+import type { Mailer } from "./mail/mailer.js";
+import { smtpMailer } from "./mail/smtp-mailer.js";
 import type { Config } from "./platform/config.js";
 import { collections } from "./platform/db/collections.js";
 import { startSweeper } from "./platform/db/ttl-sweeper.js";
@@ -38,6 +39,7 @@ import {
 } from "./platform/paths.js";
 import type { Tracing } from "./platform/tracing/tracing.js";
 import { createStores, type StoreOptions } from "./stores.js";
+import { passwordReset } from "./users/password-reset.js";
 import { startWebhookRetention } from "./webhooks/retention.js";
 import {
   startWebhookDelivery,
@@ -64,8 +66,9 @@ export interface AppDeps {
   > &
     WebhookTestHooks;
   /**
-   * Mails invitation links (invitations/mailer.ts; README, "Invitations"). None by default: the
-   * owner hands each link over.
+   * Mails invitation and password-reset links (mail/mailer.ts; README, "Mail") in place of the
+   * SMTP mailer that SMTP_URL makes. Without either, the owner hands each invitation link over,
+   * and an operator makes reset links with the CLI.
    */
   readonly mailer?: Mailer;
   /** OpenTelemetry tracing (platform/tracing/tracing.ts), when OTEL_* asks for it; its owner closes it. */
@@ -233,6 +236,17 @@ export function createApp({
     },
     preview: stores.preview,
   };
+  // Mail (README, "Mail"): the embedder's mailer, else SMTP when SMTP_URL is set, else none.
+  const mail = mailer ?? (config.mail === undefined ? undefined : smtpMailer(config.mail));
+  const resets = passwordReset({
+    links: stores.passwordResetLinks,
+    users: stores.users,
+    sessions: stores.sessions,
+    throttle: stores.throttle,
+    mailer: mail,
+    log: logger,
+    ...(testHooks.now === undefined ? {} : { now: testHooks.now }),
+  });
   app.use("/api/consumer", consumerRouter(consumerDeps, "live"));
   app.use("/api/preview", consumerRouter(consumerDeps, "preview"));
   app.use(healthRouter(db, notReady));
@@ -246,7 +260,8 @@ export function createApp({
       bodyLimits: config.adminBodyLimits,
       renderer,
       stores,
-      mailer,
+      mailer: mail,
+      passwordReset: resets,
       // A test event or redelivery is sent at once when this instance delivers.
       webhooks: {
         nudge: () => webhooks?.worker.nudge(),
@@ -283,6 +298,7 @@ export function createApp({
       await webhooks?.close();
       await webhookRetention.close();
       await scheduler?.close();
+      await resets.drain();
       stopDbMetrics();
       stopDbTracing?.();
     },

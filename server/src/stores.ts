@@ -23,6 +23,7 @@ import { type PreviewReads, previewReads } from "./preview/preview-reads.js";
 import { type PreviewTokens, previewTokens } from "./preview/preview-tokens.js";
 import { type SessionsStore, sessionsStore } from "./sessions/sessions-store.js";
 import { type SignInThrottle, signInThrottle } from "./sessions/sign-in-throttle.js";
+import { type PasswordResetLinks, passwordResetLinks } from "./users/password-reset-links.js";
 import { type UsersStore, usersStore } from "./users/users-store.js";
 import { type DeliveryLog, deliveryLog } from "./webhooks/delivery-log.js";
 import type { UrlPolicy } from "./webhooks/endpoint-url.js";
@@ -121,6 +122,8 @@ export interface Stores {
   };
   readonly sessions: SessionsStore;
   readonly invitations: InvitationsStore;
+  /** Password-reset links (users/password-reset-links.ts); the CLI makes them too. */
+  readonly passwordResetLinks: PasswordResetLinks;
   readonly throttle: SignInThrottle;
   /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
   readonly webhookEndpoints: EndpointsStore;
@@ -232,6 +235,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
         : { beforeSessionInsert: options.beforeSessionInsert },
     ),
     invitations: invitationsStore(c, Date.now, options.afterInvitationClaim),
+    passwordResetLinks: passwordResetLinks(c, now),
     throttle: signInThrottle(c),
     webhookEndpoints,
     deliveryLog: deliveryLog(c),

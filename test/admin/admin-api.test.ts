@@ -30,7 +30,7 @@ describe("first-run setup", () => {
     expect((await owner.get("/setup")).body).toEqual({ needed: true });
     expect(await owner.get("/session")).toMatchObject({
       status: 200,
-      body: { signedIn: false, setupNeeded: true },
+      body: { signedIn: false, setupNeeded: true, passwordResetByMail: false },
     });
     const res = await owner.post<Me>("/setup", OWNER);
     expect(res.status).toBe(201);
@@ -99,7 +99,11 @@ describe("sessions", () => {
   it("the session probe answers 200 signed in or not: not being signed in is no error (admin.yaml, getSession)", async () => {
     const anonymous = await new AdminClient(server.url).get<SessionStatus>("/session");
     expect(anonymous.status).toBe(200);
-    expect(anonymous.body).toEqual({ signedIn: false, setupNeeded: false });
+    expect(anonymous.body).toEqual({
+      signedIn: false,
+      setupNeeded: false,
+      passwordResetByMail: false,
+    });
     expect(anonymous.headers.get("set-cookie")).toBeNull();
 
     const signedIn = await owner.get<SessionStatus>("/session");
@@ -117,7 +121,11 @@ describe("sessions", () => {
     for (const stale of [cookie, `pressroom_session=${"A".repeat(43)}`, "pressroom_session=x"]) {
       c.cookie = stale;
       const probe = await c.get("/session");
-      expect(probe.body, stale).toEqual({ signedIn: false, setupNeeded: false });
+      expect(probe.body, stale).toEqual({
+        signedIn: false,
+        setupNeeded: false,
+        passwordResetByMail: false,
+      });
       expect(probe.headers.get("set-cookie"), stale).toMatch(
         /^pressroom_session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/,
       );

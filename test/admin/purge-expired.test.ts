@@ -18,6 +18,11 @@ import {
   signInThrottle,
   WINDOW_MS,
 } from "../../server/src/sessions/sign-in-throttle.js";
+import {
+  hashResetToken,
+  passwordResetLinks,
+  RESET_LINK_TTL_MS,
+} from "../../server/src/users/password-reset-links.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 
 let t: TestDb;
@@ -78,6 +83,22 @@ describe("purge: happy path", () => {
     expect(purged.sessions).toBe(2);
     const left = await c.sessions.find({ _id: { $in: [...expired, ...live].map((s) => s._id) } });
     expect((await left.toArray()).map((s) => s._id).sort()).toEqual(live.map((s) => s._id).sort());
+  });
+
+  it("purgeExpired deletes password-reset links past their 30 minutes, used or not, and keeps live ones (users/password-reset-links.ts)", async () => {
+    let now = T0;
+    const links = passwordResetLinks(c, () => now);
+    const user = { _id: "usr_purge" };
+    await links.issue(user);
+    const used = await links.issue(user);
+    await links.claim(used.token, new Date(now));
+    now = T0 + RESET_LINK_TTL_MS;
+    const live = await links.issue(user);
+    const purged = await purgeExpired(c, new Date(now));
+    expect(purged.passwordResets).toBe(2);
+    expect(
+      (await c.passwordResets.find({ userId: "usr_purge" }).toArray()).map((d) => d._id),
+    ).toEqual([hashResetToken(live.token)]);
   });
 
   it("a failure stops counting after WINDOW_MS and is deleted by the next purge", async () => {
@@ -191,7 +212,7 @@ describe("purge: indexes", () => {
       (await t.db.collection(name).indexes()).filter((i) => i.expireAfterSeconds !== undefined);
     if (await isFerretDb(t.db)) {
       expect(ttlIndexes).toBe(false);
-      for (const name of ["sessions", "signInFailures"]) {
+      for (const name of ["sessions", "signInFailures", "passwordResets"]) {
         expect(await ttl(name)).toEqual([]);
         // The sweeper's deleteMany({expiresAt: {$lte}}) reads an index, not the collection.
         const plain = (await t.db.collection(name).indexes()).filter(
@@ -209,7 +230,7 @@ describe("purge: indexes", () => {
       expect((refused as MongoServerError).code).toBe(238);
     } else {
       expect(ttlIndexes).toBe(true);
-      for (const name of ["sessions", "signInFailures"]) {
+      for (const name of ["sessions", "signInFailures", "passwordResets"]) {
         expect(await ttl(name)).toMatchObject([{ key: { expiresAt: 1 }, expireAfterSeconds: 0 }]);
       }
     }

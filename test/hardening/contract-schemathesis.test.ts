@@ -89,6 +89,7 @@ import {
   statusTable,
   type TomlTable,
 } from "../support/schemathesis.js";
+import { startSmtpSink } from "../support/smtp-sink.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -232,7 +233,12 @@ beforeAll(async () => {
       `${st.reused ? "venv reused" : "venv created"} in ${st.seconds} s`,
   );
   t = await useTestDb();
-  server = await startTestServer(t.db);
+  // With mail, as a deployment that sends it: requestPasswordReset answers 202 (without, 501).
+  const sink = await startSmtpSink();
+  server = await startTestServer(t.db, {
+    SMTP_URL: sink.url,
+    MAIL_FROM: "Pressroom <pressroom@example.com>",
+  });
   alpha = await seedWorkspace(t.db, "Alpha", 12);
   beta = await seedWorkspace(t.db, "Beta", 2);
   // A run sends about 1,300 requests with Alpha's key in 40-90 s: over the default limit of
@@ -628,6 +634,13 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             "include-operation-id": "addMember",
             parameters: { "body.email": { dictionary: "emails", probability: 0.6 } },
           },
+          {
+            "include-operation-id": "requestPasswordReset",
+            parameters: { "body.email": { dictionary: "emails", probability: 0.6 } },
+          },
+          // A schema-valid token that no link holds: the one 410 of every unusable link
+          // (admin.yaml, completePasswordReset), which no schema can tell from a live one.
+          accepting("completePasswordReset", [...ACCEPTED_WITH_MADE_UP_CURSOR, 410]),
           // A webhook URL the schema admits but the server refuses (`HTTP://0`: no https, a
           // loopback or private address; admin.yaml, WebhookUrl): the 400 the spec describes.
           ...[
@@ -671,6 +684,8 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
     expect(statusesOf(run, "GET /me")).toContain(200);
     expect(statusesOf(run, "POST /workspaces/{workspaceId}/blogs")).toContain(201);
     expect(statusesOf(run, "POST /workspaces/{workspaceId}/keys")).toContain(201);
+    expect(statusesOf(run, "POST /password-resets")).toContain(202);
+    expect(statusesOf(run, "POST /password-resets/complete")).toContain(410);
     expect((await owner.get("/me")).status).toBe(200);
   });
 });

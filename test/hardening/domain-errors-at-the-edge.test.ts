@@ -41,6 +41,7 @@ const EXPECTED: Record<DomainErrorCode, number> = {
   unavailable: 503,
   gone: 410,
   stale: 412,
+  not_configured: 501,
 };
 
 describe("domain errors at the API's edge", () => {

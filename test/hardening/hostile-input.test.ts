@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generateKey } from "../../server/src/keys/key-format.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { previewTokens } from "../../server/src/preview/preview-tokens.js";
+import { passwordResetLinks } from "../../server/src/users/password-reset-links.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import {
   get,
@@ -27,17 +28,22 @@ let previewKey: string;
 const previewLink = { token: "", expired: "" };
 let admin: AdminClient;
 let ws: string;
+/** The owner's password-reset links: one used already, one expired. */
+const resetLink = { used: "", expired: "" };
 /** A released blog with pending changes, a version of it that is stale, and their history. */
 const target = { id: "", path: "", current: "", stale: "", revision: "", othersRevision: "" };
 
 /**
  * Every stored document, minus what reads legitimately move: lastUsedAt, and the counts of
- * consumer requests (the rate limiter's `rateCounters`, the usage buckets of `keyUsage`).
+ * consumer requests (the rate limiter's `rateCounters`, the usage buckets of `keyUsage`), and the
+ * throttle's records of refused guesses (`signInFailures`).
  */
 async function snapshot(): Promise<string> {
   const out: Record<string, unknown[]> = {};
   for (const { name } of await t.db.listCollections().toArray()) {
-    if (name === "rateCounters" || name === "keyUsage") continue;
+    // signInFailures: a refused guess (a password-reset link that cannot be used) is counted
+    // there by design, as every failed sign-in is (sessions/sign-in-throttle.ts).
+    if (name === "rateCounters" || name === "keyUsage" || name === "signInFailures") continue;
     const docs = await t.db.collection(name).find({}).sort({ _id: 1 }).toArray();
     out[name] = docs.map(({ lastUsedAt: _ignored, ...rest }) => rest);
   }
@@ -75,6 +81,16 @@ beforeAll(async () => {
   ws =
     (await admin.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body.workspaces[0]?.id ??
     "";
+  // Password-reset links that cannot be used (admin.yaml, completePasswordReset): one used, one
+  // made 40 minutes ago; made here, so the snapshot before the cases holds them.
+  const ownerAccount = await stores(t.db).users.findByEmail(OWNER.email);
+  if (ownerAccount === null) throw new Error("no owner");
+  const links = passwordResetLinks(collections(t.db));
+  resetLink.used = (await links.issue(ownerAccount)).token;
+  await links.claim(resetLink.used, new Date());
+  resetLink.expired = (
+    await passwordResetLinks(collections(t.db), () => Date.now() - 40 * 60_000).issue(ownerAccount)
+  ).token;
   // Stale writes (admin.yaml, "Conditional writes", "History"): a released blog with pending
   // changes, whose first version every write below names.
   type Blog = { id: string; version: string };
@@ -166,6 +182,10 @@ const openPost = async (
   });
   return { status: res.status, body: (await res.json()) as unknown };
 };
+
+/** completePasswordReset with `body`, from the server's own origin, with no session. */
+const resetWith = (body: Record<string, unknown>) =>
+  openPost("/password-resets/complete", JSON.stringify(body));
 
 const cases: Case[] = [
   // keys
@@ -788,6 +808,62 @@ const cases: Case[] = [
     413,
   ],
   ["a preview token body that is not JSON", () => exchange("token=abc"), 400],
+  // password-reset links (admin.yaml, completePasswordReset): one 410 for every link that cannot
+  // be used, 400 for what cannot be a token; a server without mail answers 501 to an ask
+  [
+    "a used password-reset link",
+    () => resetWith({ token: resetLink.used, newPassword: "a new passphrase" }),
+    410,
+  ],
+  [
+    "an expired password-reset link",
+    () => resetWith({ token: resetLink.expired, newPassword: "a new passphrase" }),
+    410,
+  ],
+  [
+    "a forged password-reset token (never issued)",
+    () => resetWith({ token: "F".repeat(43), newPassword: "a new passphrase" }),
+    410,
+  ],
+  [
+    "a password-reset token of 42 characters",
+    () => resetWith({ token: "F".repeat(42), newPassword: "a new passphrase" }),
+    400,
+  ],
+  [
+    "a password-reset token as an operator object",
+    () => resetWith({ token: { $ne: null }, newPassword: "a new passphrase" }),
+    400,
+  ],
+  [
+    "a password-reset token in the query string, none in the body",
+    () =>
+      openPost(
+        `/password-resets/complete?token=${resetLink.expired}`,
+        JSON.stringify({ newPassword: "a new passphrase" }),
+      ),
+    400,
+  ],
+  [
+    "a password reset to 9 characters",
+    () => resetWith({ token: resetLink.expired, newPassword: "123456789" }),
+    400,
+  ],
+  [
+    "a password reset with an extra field (userId)",
+    () => resetWith({ token: resetLink.expired, newPassword: "a new passphrase", userId: "usr_x" }),
+    400,
+  ],
+  [
+    "a password-reset ask for an operator object",
+    () => openPost("/password-resets", JSON.stringify({ email: { $gt: "" } })),
+    400,
+  ],
+  [
+    "a password-reset ask on a server that sends no mail",
+    () => openPost("/password-resets", JSON.stringify({ email: OWNER.email })),
+    501,
+  ],
 ];
 
 describe("hostile input: exact status, JSON {message}, no 500, nothing stored changes", () => {

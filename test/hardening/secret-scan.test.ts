@@ -110,6 +110,26 @@ describe("the secrets scan", () => {
     }
   });
 
+  it("finds a password-reset token in any response, log line or stored document: it is only ever mailed (test/support/secret-scan.ts)", () => {
+    const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
+    try {
+      const token = "Rs7".repeat(14).concat("k");
+      writeFileSync(path.join(own, "mailed.reset-tokens.txt"), `${token}\n`);
+      writeFileSync(path.join(own, "clean.logs.txt"), '{"msg":"password reset link mailed"}\n');
+      expect(scanRun(own).findings).toEqual([]);
+      writeFileSync(path.join(own, "leak.logs.txt"), `{"msg":"reset","token":"${token}"}\n`);
+      writeFileSync(path.join(own, "leak.db.txt"), `{"_id":"${token}"}\n`);
+      writeFileSync(path.join(own, "leak.responses.txt"), `${response(token)}\n`);
+      expect(scanRun(own).findings.sort()).toEqual([
+        "leak.db.txt: a password-reset token",
+        "leak.logs.txt: a password-reset token",
+        "leak.responses.txt GET /api/consumer/blogs/x 404: a password-reset token",
+      ]);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it("finds a webhook signing secret anywhere but in the answer that showed it, with or without its whsec_ prefix (test/support/secret-scan.ts)", () => {
     const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
     try {

@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collections } from "../../server/src/platform/db/collections.js";
+import { AdminClient } from "../support/admin-client.js";
 import { type CliResult, runCli } from "../support/cli.js";
 import { get } from "../support/fixtures.js";
+import { RESET_LINK, recordResetTokens } from "../support/secret-scan.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -304,6 +306,48 @@ describe("operator CLI — dashboard users", () => {
       "short\n",
     );
     expect(short.code).toBe(2);
+  });
+});
+
+describe("operator CLI — password reset for a server without mail", () => {
+  it("user reset-password prints a one-time link to the dashboard (PUBLIC_URL) that sets a new password; an unknown email exits 1", async () => {
+    await runCli(
+      ["user", "create", "--email", "reset@example.com", "--name", "Rita"],
+      env,
+      "rita's first passphrase\n",
+    );
+    const printed = json(
+      await runCli(["user", "reset-password", "Reset@Example.com", "--json"], {
+        ...env,
+        PUBLIC_URL: server.url,
+      }),
+    );
+    const link = String(printed.link);
+    expect(link).toMatch(new RegExp(`^${server.url}/dashboard/#/reset/[A-Za-z0-9_-]{43}$`));
+    expect(printed.email).toBe("reset@example.com");
+    const token = link.split("#/reset/")[1] ?? "";
+    recordResetTokens([token]);
+    const complete = (newPassword: string) =>
+      new AdminClient(server.url).post("/password-resets/complete", { token, newPassword });
+    expect((await complete("rita's new passphrase")).status).toBe(204);
+    expect((await complete("rita's third passphrase")).status).toBe(410);
+    const signIn = await new AdminClient(server.url).post("/session", {
+      email: "reset@example.com",
+      password: "rita's new passphrase",
+    });
+    expect(signIn.status).toBe(200);
+
+    const plain = await cli("user", "reset-password", "reset@example.com");
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(
+      /^http:\/\/localhost:3000\/dashboard\/#\/reset\/[A-Za-z0-9_-]{43}$/m,
+    );
+    recordResetTokens([...plain.stdout.matchAll(RESET_LINK)].flatMap((m) => m[1] ?? []));
+    const unknown = await cli("user", "reset-password", "nobody@example.com");
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([
+      1,
+      "No account has the email nobody@example.com.",
+    ]);
   });
 });
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
  * The run-wide secrets check (README, "Other scripts"): every test server records what it logged, what it
  * answered and which session tokens it handed out; every test database is dumped before it is
  * dropped. After the whole run, `scanRun` looks through all of it for raw API keys, session
- * tokens, invitation tokens and the passwords the suites use. An invitation's token is recorded
+ * tokens, invitation tokens, password-reset tokens and the passwords the suites use. An invitation's token is recorded
  * from the one response allowed to show it (the invitation's creation, in its link); a key may
  * likewise show only in its mint response.
  */
@@ -53,7 +53,7 @@ export function resetScanDir(): void {
 }
 
 function record(
-  kind: "logs" | "responses" | "tokens" | "invitations" | "webhook-secrets" | "db",
+  kind: "logs" | "responses" | "tokens" | "invitations" | "reset-tokens" | "webhook-secrets" | "db",
   lines: string[],
 ): void {
   if (lines.length === 0) return;
@@ -66,6 +66,13 @@ function record(
 
 export const recordLogs = (lines: string[]) => record("logs", lines);
 export const recordDatabase = (docs: string[]) => record("db", docs);
+/**
+ * Password-reset tokens, as mailed (smtp-sink.ts) or printed by the CLI: no response, log or
+ * database may hold one, ever (admin.yaml, completePasswordReset).
+ */
+export const recordResetTokens = (tokens: string[]) => record("reset-tokens", tokens);
+/** The token in a password-reset link (`…/dashboard/#/reset/{token}`). */
+export const RESET_LINK = /#\/reset\/([A-Za-z0-9_-]{43})/g;
 
 /** Wraps a request handler to keep every response body and every session token it sets. */
 export function recordingHandler(handler: RequestListener): {
@@ -163,6 +170,7 @@ export interface ScanResult {
   bytes: number;
   tokens: number;
   invitationTokens: number;
+  resetTokens: number;
   webhookSecrets: number;
   passwords: number;
   findings: string[];
@@ -179,6 +187,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     read(kind).flatMap(([, text]) => text.split("\n").filter((t) => t !== ""));
   const tokens = lines("tokens");
   const invitationTokens = lines("invitations");
+  const resetTokens = lines("reset-tokens");
   const webhookSecrets = lines("webhook-secrets");
   const passwords = knownPasswords();
   const findings: string[] = [];
@@ -199,6 +208,8 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
       for (const token of invitationTokens)
         if (text.includes(token)) findings.push(`${where}: an invitation token`);
     }
+    for (const token of resetTokens)
+      if (text.includes(token)) findings.push(`${where}: a password-reset token`);
     if (!allowWebhookSecrets) {
       if (/whsec_[A-Za-z0-9+/]{43}=/.test(text)) findings.push(`${where}: a webhook secret`);
       // Its bytes without the prefix, as base64 (a secret logged or stored as it was made).
@@ -234,6 +245,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     bytes,
     tokens: tokens.length,
     invitationTokens: invitationTokens.length,
+    resetTokens: resetTokens.length,
     webhookSecrets: webhookSecrets.length,
     passwords: passwords.length,
     findings,

@@ -6,7 +6,7 @@ import { scanRun } from "../support/secret-scan.js";
 const result = scanRun();
 console.log(
   `secrets scan: ${result.files} files, ${Math.round(result.bytes / 1024)} KB of logs, documents and response bodies; ` +
-    `${result.tokens} session tokens, ${result.invitationTokens} invitation tokens, ${result.webhookSecrets} webhook secrets, ${result.passwords} passwords and API keys, raw or percent-encoded (up to 4 levels), looked for: ${result.findings.length} findings`,
+    `${result.tokens} session tokens, ${result.invitationTokens} invitation tokens, ${result.resetTokens} password-reset tokens, ${result.webhookSecrets} webhook secrets, ${result.passwords} passwords and API keys, raw or percent-encoded (up to 4 levels), looked for: ${result.findings.length} findings`,
 );
 if (result.files === 0) {
   console.error("secrets scan: nothing was recorded — did the suites run?");

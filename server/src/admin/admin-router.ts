@@ -1,7 +1,7 @@
 import { type RequestHandler, Router } from "express";
 import type { BodyRenderer } from "../blogs/render-pool.js";
 import { invitationUse } from "../invitations/invitation-use.js";
-import type { Mailer } from "../invitations/mailer.js";
+import type { Mailer } from "../mail/mailer.js";
 import type { AdminBodyLimits } from "../platform/config.js";
 import { errorHandler } from "../platform/http/errors.js";
 import { jsonBody, jsonBodyRoutes } from "../platform/http/json-body.js";
@@ -9,6 +9,7 @@ import type { SpecDocument } from "../platform/http/validator-warm-up.js";
 import { passwordChange } from "../sessions/password-change.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
+import type { PasswordReset } from "../users/password-reset.js";
 import type { ManualLimits } from "../webhooks/manual-deliveries.js";
 import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
@@ -25,6 +26,7 @@ import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
 import { limitHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
+import { passwordResetHandlers } from "./password-reset-routes.js";
 import { previewHandlers } from "./preview-routes.js";
 import { refusalReplay } from "./refusal-replay.js";
 import { renderAdmission } from "./render-admission.js";
@@ -44,8 +46,10 @@ export interface AdminDeps {
   readonly stores: Stores;
   /** The render pool, asked before a blog's create or preview reads its body. */
   readonly renderer: Pick<BodyRenderer, "admit">;
-  /** Mails invitation links when given (invitations/mailer.ts); none by default. */
+  /** Mails invitation links when given (mail/mailer.ts); none without SMTP_URL. */
   readonly mailer?: Mailer | undefined;
+  /** Password recovery (users/password-reset.ts), built by the composition root, which drains it. */
+  readonly passwordReset: PasswordReset;
   /** Test events and redeliveries: how they reach the delivery worker, and their limits. */
   readonly webhooks: {
     /** Tells the delivery worker a test event or redelivery is due now; default nothing. */
@@ -78,7 +82,9 @@ export function adminRouter(deps: AdminDeps): Router {
     sessions,
     signIn: passwordSignIn({ users, sessions, throttle }),
     secureCookies,
+    passwordResetByMail: deps.mailer !== undefined,
   });
+  const reset = passwordResetHandlers(deps.passwordReset, deps.publicOrigin);
   const account = accountHandlers({
     changePassword: passwordChange({ users, sessions, throttle }),
     users,
@@ -184,6 +190,8 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post("/session", session.signIn);
   router.post("/invitations/lookup", invitation.lookUpInvitation);
   router.post("/invitations/accept", invitation.acceptInvitation);
+  router.post("/password-resets", reset.requestPasswordReset);
+  router.post("/password-resets/complete", reset.completePasswordReset);
 
   // Signed-in users only.
   router.use(signedIn);

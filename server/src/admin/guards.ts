@@ -96,6 +96,18 @@ export function originCheck(publicOrigin: string | undefined): RequestHandler {
   };
 }
 
+/**
+ * The origin the dashboard's links (invitations, password resets) are made with: PUBLIC_URL, else
+ * the loopback address the request came to. Only after `originCheck`, which refuses any other
+ * Host: so a forged Host header can never point a mailed link (and its token) elsewhere.
+ */
+export function dashboardOrigin(
+  req: { readonly protocol: string; get(name: "host"): string | undefined },
+  publicOrigin: string | undefined,
+): string {
+  return publicOrigin ?? originAt(req.protocol, req.get("host"))?.origin ?? "http://localhost";
+}
+
 export const signInFirst = (): DomainError => new DomainError("unauthenticated", "Sign in first.");
 
 /**

@@ -1,16 +1,15 @@
-import type { Request } from "express";
 import type { AuditLog } from "../audit/audit-log.js";
 import { ALREADY_MEMBER_MESSAGE } from "../invitations/invitation-rules.js";
 import type { InvitationUse } from "../invitations/invitation-use.js";
 import { toInvitation } from "../invitations/invitation-view.js";
 import type { InvitationsStore } from "../invitations/invitations-store.js";
-import type { Mailer } from "../invitations/mailer.js";
+import type { Mailer } from "../mail/mailer.js";
 import { conflict, notFound } from "../platform/domain-error.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
-import { sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
+import { dashboardOrigin, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
 import type { MeView } from "./me-view.js";
 
 export interface InvitationDeps {
@@ -32,10 +31,6 @@ export interface InvitationDeps {
  * create, and otherwise only ever read from request bodies: never logged, never stored.
  */
 export function invitationHandlers(deps: InvitationDeps) {
-  /** The dashboard's origin: PUBLIC_URL, else the loopback address the request came to. */
-  const originOf = (req: Request) =>
-    deps.publicOrigin ?? new URL(`${req.protocol}://${req.get("host") ?? "localhost"}`).origin;
-
   const createInvitation: AdminHandler<"createInvitation"> = async (req, res) => {
     const { workspaceId } = req.params;
     const invitedBy = signedInUser(res);
@@ -56,7 +51,7 @@ export function invitationHandlers(deps: InvitationDeps) {
       action: "invitation.created",
       details: { invitationId: doc._id, role: doc.role },
     });
-    const link = `${originOf(req)}/dashboard/#/join/${token}`;
+    const link = `${dashboardOrigin(req, deps.publicOrigin)}/dashboard/#/join/${token}`;
     const people = await deps.users.namesOf([invitedBy]);
     let sent = false;
     if (deps.mailer !== undefined) {
@@ -75,7 +70,8 @@ export function invitationHandlers(deps: InvitationDeps) {
         res.locals.log.warn({ invitationId: doc._id, kind }, "mailing an invitation failed");
       }
     }
-    res.status(201).json({ invitation: toInvitation(doc, people), link, sent });
+    const mail = deps.mailer === undefined ? "off" : sent ? "sent" : "failed";
+    res.status(201).json({ invitation: toInvitation(doc, people), link, sent, mail });
   };
 
   const listInvitations: AdminHandler<"listInvitations"> = async (req, res) => {

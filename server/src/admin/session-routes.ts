@@ -15,6 +15,8 @@ export interface SessionDeps {
   sessions: SessionsStore;
   signIn: PasswordSignIn;
   secureCookies: boolean;
+  /** Whether "Forgot password?" can mail a link (a mailer is configured). */
+  passwordResetByMail: boolean;
 }
 
 /** First-run setup, sign-in, sign-out and "who am I". */
@@ -61,7 +63,11 @@ export function sessionHandlers(deps: SessionDeps) {
     if (token !== undefined && found === null) clearSessionCookie(res, secureCookies);
     res.json(
       found === null
-        ? { signedIn: false, setupNeeded: await setup.needed() }
+        ? {
+            signedIn: false,
+            setupNeeded: await setup.needed(),
+            passwordResetByMail: deps.passwordResetByMail,
+          }
         : { signedIn: true, me: found },
     );
   };

@@ -1,6 +1,9 @@
 import { readFile } from "node:fs/promises";
 import type { BlogStatus, WorkspaceDoc } from "../platform/db/collections.js";
+import { notFound } from "../platform/domain-error.js";
 import type { Stores } from "../stores.js";
+import { resetLinkOf } from "../users/password-reset.js";
+import { normalEmail } from "../users/users-store.js";
 import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
 import { seedDemo } from "./demo.js";
 import { KEY_COMMANDS } from "./key-commands.js";
@@ -15,8 +18,19 @@ const workspaceOut = (w: WorkspaceDoc) => ({
   createdAt: w.createdAt.toISOString(),
 });
 
+/** What a command knows of the server it works for, beside its database. */
+export interface CommandContext {
+  /** Where the dashboard is: PUBLIC_URL, else http://localhost:PORT. */
+  readonly dashboardOrigin: string;
+}
+
 /** A command, given the stores of the database (stores.ts) it runs on. */
-type Command = (stores: Stores, input: CommandInput, out: Output) => Promise<void>;
+type Command = (
+  stores: Stores,
+  input: CommandInput,
+  out: Output,
+  context: CommandContext,
+) => Promise<void>;
 
 /** A password comes on stdin, never on the command line (where ps and shell history see it). */
 async function readStdin(): Promise<string> {
@@ -153,6 +167,23 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       password,
     });
     out.result({ id: user._id, email: user.email }, `Created user ${user._id} (${user.email}).`);
+  },
+  // For an operator whose server sends no mail: the link the mail would hold (admin.yaml,
+  // completePasswordReset), printed once; only its hash is stored.
+  "user reset-password": async (stores, input, out, context) => {
+    const email = positional(input, "EMAIL");
+    const user = await stores.users.findByEmail(email);
+    if (user === null) throw notFound(`No account has the email ${normalEmail(email)}.`);
+    const { token, expiresAt } = await stores.passwordResetLinks.issue(user);
+    const link = resetLinkOf(context.dashboardOrigin, token);
+    out.result(
+      { email: user.email, link, expiresAt: expiresAt.toISOString() },
+      [
+        `A link to choose a new password for ${user.email}:`,
+        link,
+        `It works once, until ${expiresAt.toISOString()} (30 minutes). Using it signs the account out everywhere.`,
+      ].join("\n"),
+    );
   },
   demo: async (stores, _input, out) => {
     const seeded = await seedDemo(stores);

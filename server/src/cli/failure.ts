@@ -17,6 +17,7 @@ export const EXIT_CODE_OF: Readonly<Record<DomainErrorCode, number>> = {
   unavailable: 1,
   gone: 1,
   stale: 1,
+  not_configured: 1,
 };
 
 /** What the operator is told when a command fails, and the exit code. */

@@ -40,6 +40,8 @@ const USAGE = `Usage: pressroom <command> [options]
   key limit --workspace ID KEY_ID --rate REQUESTS/SECONDS|default
   workspace limit --workspace ID --rate REQUESTS/SECONDS|default
   user create --email E --name N          a dashboard user; the password is read from stdin
+  user reset-password EMAIL               print a one-time link to choose a new password
+                                          (30 minutes), for a server that sends no mail
   demo                                    seed a workspace with example blogs
   export --workspace ID [--out FILE]      the workspace as JSON (stdout by default); keys
                                           and webhook endpoints as metadata, no secrets
@@ -171,7 +173,9 @@ export async function main(argv: string[]): Promise<number> {
         consumerRateLimit: config.consumerRateLimit,
         blogRevisionsKept: config.blogRevisionsKept,
       });
-      await command(stores, { words: words.split(" "), args, options: values }, out);
+      await command(stores, { words: words.split(" "), args, options: values }, out, {
+        dashboardOrigin: config.publicOrigin ?? `http://localhost:${config.port}`,
+      });
     } finally {
       await database.close();
     }

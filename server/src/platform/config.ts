@@ -6,6 +6,7 @@
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { type MailSettings, parseMail } from "./mail-settings.js";
 import { parseTracing, type TracingSettings } from "./tracing/tracing-settings.js";
 
 /**
@@ -70,6 +71,8 @@ export interface Config {
   readonly webhookLimits: WebhookLimitSettings;
   /** METRICS_PORT set: Prometheus metrics on a listener of their own (README, "Metrics"). */
   readonly metrics: MetricsSettings | undefined;
+  /** SMTP_URL set: invitations and password-reset links are mailed (platform/mail-settings.ts). */
+  readonly mail: MailSettings | undefined;
   /** OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT set: OpenTelemetry spans (platform/tracing/tracing-settings.ts). */
   readonly tracing: TracingSettings | undefined;
   /** The admin API's request body limits (README, "Configuration"; platform/http/json-body.ts). */
@@ -451,6 +454,7 @@ export function loadConfig(
       metricsPort === undefined
         ? undefined
         : { port: metricsPort, host: str("METRICS_HOST") ?? "127.0.0.1", token: metricsToken },
+    mail: parseMail(env, problems),
     tracing: parseTracing(env, problems),
     // Admin API body limits (platform/http/json-body.ts): the open operations' small, a blog's large.
     adminBodyLimits: {

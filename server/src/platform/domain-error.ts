@@ -27,7 +27,9 @@ export type DomainErrorCode =
   /** Existed, but is kept no longer: a changes-feed token older than the retention. */
   | "gone"
   /** Changed since the version the caller named: a conditional write that changed nothing. */
-  | "stale";
+  | "stale"
+  /** This server is not set up for it: a reset link to mail, with no mail configured. */
+  | "not_configured";
 
 export class DomainError extends Error {
   override readonly name = "DomainError";

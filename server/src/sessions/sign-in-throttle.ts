@@ -87,6 +87,8 @@ export interface SignInThrottle {
    * check.
    */
   begin(rawEmail: string, ip: string | undefined): Promise<SignInAttempt>;
+  /** Forgets the email's failed attempts: its password was just reset (users/password-reset.ts). */
+  forget(rawEmail: string): Promise<void>;
 }
 
 /**
@@ -158,6 +160,10 @@ export function signInThrottle(
           await signInFailures.deleteMany({ email });
         },
       };
+    },
+
+    async forget(rawEmail: string): Promise<void> {
+      await signInFailures.deleteMany({ email: normalEmail(rawEmail) });
     },
   };
 }

@@ -121,6 +121,13 @@ export function InviteDialog({ workspace, onInvited, onClose }: InviteProps) {
   );
 }
 
+/** What became of the invitation's mail (admin.yaml, CreatedInvitation.mail). */
+const MAILED: Record<CreatedInvitation["mail"], (email: string) => string> = {
+  sent: (email) => `It was also mailed to ${email}.`,
+  failed: (email) => `Mailing it to ${email} failed: send it to them yourself.`,
+  off: (email) => `Send it to ${email} yourself: this Pressroom server sends no mail.`,
+};
+
 function ShowLink({ created, onClose }: { created: CreatedInvitation; onClose: () => void }) {
   return (
     <Modal
@@ -129,10 +136,8 @@ function ShowLink({ created, onClose }: { created: CreatedInvitation; onClose: (
       description={
         <p class="notice warning">
           <strong>This link will not be shown again.</strong>{" "}
-          {created.sent
-            ? `It was also mailed to ${created.invitation.email}.`
-            : `Send it to ${created.invitation.email} yourself: Pressroom does not send mail.`}{" "}
-          It works once, until {new Date(created.invitation.expiresAt).toLocaleString()}.
+          {MAILED[created.mail](created.invitation.email)} It works once, until{" "}
+          {new Date(created.invitation.expiresAt).toLocaleString()}.
         </p>
       }
     >

@@ -115,6 +115,23 @@ export interface SignInFailuresDoc {
 }
 
 /**
+ * A password-reset link (users/password-resets.ts). The link's token is never stored: only its
+ * SHA-256 hash, the document's `_id`.
+ */
+export interface PasswordResetDoc {
+  /** SHA-256 hex of the link's token. */
+  _id: string;
+  userId: string;
+  /** The account's `passwordGeneration` when the link was made: a change since voids the link. */
+  generation: number;
+  createdAt: Date;
+  /** When the link stops working (created + 30 minutes); TTL-deleted. */
+  expiresAt: Date;
+  /** Set, once, by the use that claims the link. */
+  usedAt: Date | null;
+}
+
+/**
  * An invitation to join a workspace (invitations/invitations-store.ts). The link's token is never
  * stored: only its SHA-256 hash, by which the link is looked up.
  */
@@ -578,6 +595,7 @@ export interface Collections {
   readonly memberships: Collection<MembershipDoc>;
   readonly sessions: Collection<SessionDoc>;
   readonly signInFailures: Collection<SignInFailuresDoc>;
+  readonly passwordResets: Collection<PasswordResetDoc>;
   readonly markers: Collection<MarkerDoc>;
   readonly changes: Collection<ChangeEntryDoc>;
   readonly audit: Collection<AuditEntryDoc>;
@@ -602,6 +620,7 @@ export function collections(db: Db): Collections {
     memberships: db.collection<MembershipDoc>("memberships"),
     sessions: db.collection<SessionDoc>("sessions"),
     signInFailures: db.collection<SignInFailuresDoc>("signInFailures"),
+    passwordResets: db.collection<PasswordResetDoc>("passwordResets"),
     markers: db.collection<MarkerDoc>("markers"),
     changes: db.collection<ChangeEntryDoc>("changes"),
     audit: db.collection<AuditEntryDoc>("audit"),

@@ -3,6 +3,7 @@ import {
   collections,
   type InvitationDoc,
   type KeyUsageDoc,
+  type PasswordResetDoc,
   type RateCounterDoc,
   type SessionDoc,
   type SignInFailuresDoc,
@@ -33,6 +34,7 @@ import {
  *   are read by `_id`); blogStaged {workspaceId, slug}: the preview's get by a slug as edited;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
+ * - passwordResets are found by `_id` (their token's hash) only;
  * - invitations {tokenHash} unique: a link is looked up by its token's hash;
  *   invitations {workspaceId, createdAt, _id}: a workspace's pending invitations;
  * - rateCounters and keyUsage are read by `_id` ranges only (the primary index);
@@ -48,7 +50,7 @@ import {
  *   webhookDeliveries {state, settledAt, _id} (settled ones past 30 days, one state at a time in
  *   index order), webhookEvents {occurredAt} (old events);
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
- *   signInFailures, invitations, rateCounters and keyUsage, so MongoDB
+ *   signInFailures, passwordResets, invitations, rateCounters and keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
  *   sweeper (platform/db/ttl-sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
  *   index of the same name on `expiresAt` serves the sweeper's query there.
@@ -66,6 +68,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     memberships,
     sessions,
     signInFailures,
+    passwordResets,
     invitations,
     rateCounters,
     keyUsage,
@@ -152,9 +155,13 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   const sessionsTtl = await ttlIndex(sessions, "session_expiry");
   const failuresTtl = await ttlIndex(signInFailures, "failure_expiry");
   const invitationsTtl = await ttlIndex(invitations, "invitation_expiry", "keepUntil");
+  const resetsTtl = await ttlIndex(passwordResets, "password_reset_expiry");
   const countersTtl = await ttlIndex(rateCounters, "rate_counter_expiry");
   const usageTtl = await ttlIndex(keyUsage, "key_usage_expiry");
-  return { ttlIndexes: sessionsTtl && failuresTtl && invitationsTtl && countersTtl && usageTtl };
+  return {
+    ttlIndexes:
+      sessionsTtl && failuresTtl && resetsTtl && invitationsTtl && countersTtl && usageTtl,
+  };
 }
 
 /**
@@ -166,6 +173,7 @@ async function ttlIndex(
   collection:
     | Collection<SessionDoc>
     | Collection<SignInFailuresDoc>
+    | Collection<PasswordResetDoc>
     | Collection<InvitationDoc>
     | Collection<RateCounterDoc>
     | Collection<KeyUsageDoc>,

@@ -31,7 +31,7 @@ export const badRequest = (message: string): HttpError => new HttpError(400, mes
 
 /**
  * The status of each domain error code (platform/domain-error.ts): where the domain's 400s, 401s, 403s,
- * 404s, 409s, 410s, 412s, 422s, 429s and 503s come from. The body is `{"message": …}` with its
+ * 404s, 409s, 410s, 412s, 422s, 429s, 501s and 503s come from. The body is `{"message": …}` with its
  * message (a feature's edge may answer its own errors first: admin/blog-routes.ts's 412).
  */
 export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
@@ -45,6 +45,7 @@ export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
   unavailable: 503,
   gone: 410,
   stale: 412,
+  not_configured: 501,
 };
 
 /** A domain error as an answer: its status, its message as the body, `Retry-After` when known. */
@@ -99,7 +100,10 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, next) => {
   }
   try {
     const httpError = toHttpError(err);
-    if (httpError.status >= 500) res.locals.log.error({ err }, "request failed");
+    // A domain error is an answer (busy, not set up), not a fault: only faults are logged.
+    if (httpError.status >= 500 && !(err instanceof DomainError)) {
+      res.locals.log.error({ err }, "request failed");
+    }
     for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
     res.removeHeader("ETag");
     // Both specs' `Error` schema: the consumer's and the admin's are the same `{message}`.

@@ -1,0 +1,35 @@
+/**
+ * What Pressroom mails: invitation links and password-reset links (README, "Mail"). With
+ * `SMTP_URL` set, the SMTP mailer (smtp-mailer.ts) sends them; without it there is no mailer:
+ * the owner hands an invitation link over (the dashboard shows it once), and an operator makes
+ * a reset link on the command line. A deployment that embeds the server may pass its own
+ * mailer to `createApp` instead.
+ *
+ * Each `link` holds a secret token: a mailer must not log it, nor put it in an error it throws
+ * (a failure is logged without the error's message all the same).
+ */
+export interface Mailer {
+  sendInvitation(invitation: InvitationMail): Promise<void>;
+  sendPasswordReset(reset: PasswordResetMail): Promise<void>;
+}
+
+export interface InvitationMail {
+  /** The invited email. */
+  to: string;
+  /** The one-time link, `…/dashboard/#/join/{token}`. */
+  link: string;
+  workspaceName: string;
+  /** The inviting owner's name. */
+  invitedBy: string;
+}
+
+export interface PasswordResetMail {
+  /** The account's email. */
+  to: string;
+  /** The account holder's name. */
+  name: string;
+  /** The one-time link, `…/dashboard/#/reset/{token}`. */
+  link: string;
+  /** How long the link works, in minutes. */
+  minutes: number;
+}
