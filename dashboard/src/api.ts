@@ -173,9 +173,16 @@ export async function call<T>(request: Promise<Outcome<T>>): Promise<T> {
   return data as T;
 }
 
-/** For calls that answer 204 No Content. */
+/**
+ * For calls that answer without a body: 204 No Content, or 202 Accepted with an empty one
+ * (`requestPasswordReset`). openapi-fetch leaves an empty body unread, and Chromium reports a
+ * response whose body the page never read as a failed request (`net::ERR_ABORTED`): it is read
+ * here, so the request ends as answered.
+ */
 export async function send(request: Promise<Outcome<unknown>>): Promise<void> {
-  await settle(request);
+  const { response } = await settle(request);
+  // The answer is in; an empty body that fails to arrive changes nothing.
+  if (!response.bodyUsed) await response.arrayBuffer().catch(() => undefined);
 }
 
 /** The message to show for anything thrown. */

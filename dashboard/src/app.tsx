@@ -1,8 +1,11 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, call, type Me, type SessionStatus, setSessionEndedHandler } from "./api.js";
 import { AuthCard } from "./components/auth-card.js";
 import { OfflineBanner } from "./components/offline-banner.js";
 import { ErrorMessage, Loading } from "./components/status.js";
+import { ForgotPassword } from "./features/account/forgot-password.js";
+import { useResetLink } from "./features/account/reset-link.js";
+import { ResetPassword } from "./features/account/reset-password.js";
 import { Setup } from "./features/account/setup.js";
 import { Join } from "./features/team/join.js";
 import { forgetJoinLink, joinTokenOf } from "./features/team/join-link.js";
@@ -17,6 +20,7 @@ type Auth =
   | { state: "failed"; message: string }
   | { state: "setup" }
   | { state: "signIn"; notice: string | null }
+  | { state: "forgot" }
   | { state: "in"; me: Me };
 
 /** The screen the session's answer asks for, until something happens. */
@@ -26,6 +30,25 @@ function authOf(session: Load<SessionStatus>): Auth {
     return session.data.setupNeeded ? { state: "setup" } : { state: "signIn", notice: null };
   }
   return session.error ? { state: "failed", message: session.error.message } : { state: "loading" };
+}
+
+/**
+ * After a move from one screen to another (not the first one shown, nor into the signed-in
+ * frame, which focuses its own headings), the keyboard focus goes to the new screen's heading,
+ * unless the screen placed it already (the sign-in screen's notice): it never stays on the
+ * `<body>` a removed button left it on.
+ */
+function useFocusOnScreenChange(screen: string): void {
+  const previous = useRef<string | null>(null);
+  useEffect(() => {
+    const from = previous.current;
+    previous.current = screen;
+    if (from === null || from === "loading" || from === screen) return;
+    if (screen === "loading" || screen === "in") return;
+    const main = document.querySelector("main");
+    if (main?.contains(document.activeElement) && document.activeElement !== main) return;
+    main?.querySelector<HTMLElement>("h1")?.focus();
+  }, [screen]);
 }
 
 /** Every screen, with the connection notice above it. */
@@ -47,7 +70,14 @@ function Screen() {
   const [decided, setAuth] = useState<Auth | null>(null);
   // An invitation link opened this page (`#/join/{token}`): the join screen comes first.
   const [joinToken, setJoinToken] = useState(() => joinTokenOf(location.hash));
+  // A password reset link (`#/reset/{token}`): its page comes first, signed in or not.
+  const reset = useResetLink();
   const auth: Auth = decided ?? authOf(session);
+  /** Whether this server mails reset links; null once signed in (the answer does not say). */
+  const resetByMail =
+    session.data && !session.data.signedIn ? session.data.passwordResetByMail : null;
+  const showsJoin = joinToken !== null && auth.state !== "loading" && auth.state !== "failed";
+  useFocusOnScreenChange(reset.token !== null ? "reset" : showsJoin ? "join" : auth.state);
 
   const signedIn = auth.state === "in";
   useEffect(() => {
@@ -59,7 +89,26 @@ function Screen() {
   }, [signedIn]);
 
   const enter = (me: Me) => setAuth({ state: "in", me });
-  if (joinToken !== null && auth.state !== "loading" && auth.state !== "failed") {
+  if (reset.token !== null) {
+    return (
+      <ResetPassword
+        token={reset.token}
+        leave={{
+          label: auth.state === "in" ? "Back to the dashboard" : "Back to sign in",
+          onLeave: reset.done,
+        }}
+        onChanged={() => {
+          reset.done();
+          setAuth({ state: "signIn", notice: "Your password is changed. Sign in with it." });
+        }}
+        onAskAgain={() => {
+          reset.done();
+          setAuth({ state: "forgot" });
+        }}
+      />
+    );
+  }
+  if (showsJoin) {
     return (
       <Join
         token={joinToken}
@@ -98,7 +147,20 @@ function Screen() {
         />
       );
     case "signIn":
-      return <SignIn notice={auth.notice} onSignedIn={enter} />;
+      return (
+        <SignIn
+          notice={auth.notice}
+          onSignedIn={enter}
+          onForgot={() => setAuth({ state: "forgot" })}
+        />
+      );
+    case "forgot":
+      return (
+        <ForgotPassword
+          byMail={resetByMail}
+          onBack={() => setAuth({ state: "signIn", notice: null })}
+        />
+      );
     case "in":
       return (
         <Shell

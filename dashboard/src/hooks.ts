@@ -33,6 +33,20 @@ export function useVisibleInterval(tick: () => void, ms: number): number {
   return now;
 }
 
+/**
+ * A ref whose element takes the keyboard focus as it appears (when `enabled`): what replaced
+ * the control that had it (a form gone after its answer, a refused submit's message), so the
+ * focus never falls back to the page's `<body>`. The element needs `tabIndex={-1}` unless it
+ * is focusable already.
+ */
+export function useFocusOnMount<T extends HTMLElement>(enabled = true) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (enabled) ref.current?.focus();
+  }, []);
+  return ref;
+}
+
 /** Sets the document title for the current screen. */
 export function useTitle(title: string): void {
   useEffect(() => {

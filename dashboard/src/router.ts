@@ -20,7 +20,8 @@ const isSort = (value: string | null): value is BlogSort => value !== null && SO
  *   /dashboard/account                   one's own password and sessions
  *
  * An invitation link is `/dashboard/#/join/{token}`: the token is in the fragment, which the
- * browser never sends to the server (join-link.ts reads it; app.tsx shows the join screen).
+ * browser never sends to the server (join-link.ts reads it; app.tsx shows the join screen). A
+ * password reset link, `/dashboard/#/reset/{token}`, works the same way (reset-link.ts).
  */
 export type Route =
   | { name: "home" }

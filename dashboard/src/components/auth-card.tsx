@@ -1,7 +1,10 @@
 import type { ComponentChildren } from "preact";
 import { Logo } from "./logo.js";
 
-/** The centred card of the signed-out screens. */
+/**
+ * The centred card of the signed-out screens. Its heading takes the focus when the app moves
+ * from one such screen to another (app.tsx), so it can be focused from script.
+ */
 export function AuthCard({ title, children }: { title: string; children: ComponentChildren }) {
   return (
     <main class="auth">
@@ -9,7 +12,7 @@ export function AuthCard({ title, children }: { title: string; children: Compone
         <p class="brand">
           <Logo /> Pressroom
         </p>
-        <h1>{title}</h1>
+        <h1 tabIndex={-1}>{title}</h1>
         {children}
       </div>
     </main>

@@ -1,9 +1,21 @@
+import { useFocusOnMount } from "../hooks.js";
 import { exactTime, timeAgo } from "../time.js";
 
+interface ErrorMessageProps {
+  message: string;
+  onRetry?: () => void;
+  /**
+   * Takes the focus as it appears: the message of a refused submit whose button was disabled
+   * while it ran (or is gone), so the focus lands on what went wrong, not on the `<body>`.
+   */
+  focus?: boolean;
+}
+
 /** A server (or network) error, announced to screen readers, with an optional retry. */
-export function ErrorMessage({ message, onRetry }: { message: string; onRetry?: () => void }) {
+export function ErrorMessage({ message, onRetry, focus = false }: ErrorMessageProps) {
+  const ref = useFocusOnMount<HTMLDivElement>(focus);
   return (
-    <div class="notice error" role="alert">
+    <div class="notice error" role="alert" ref={ref} tabIndex={focus ? -1 : undefined}>
       <span>{message}</span>
       {onRetry && (
         <button type="button" class="button small" onClick={onRetry}>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { ApiError, api, call, type Me, messageOf } from "../../api.js";
 import { AuthCard } from "../../components/auth-card.js";
 import { useCheckedForm } from "../../components/checked-form.js";
@@ -6,55 +6,37 @@ import { Field } from "../../components/field.js";
 import { problemOf } from "../../components/field-rules.js";
 import { PasswordField } from "../../components/password-field.js";
 import { ErrorMessage } from "../../components/status.js";
-import { useSubmit, useTitle } from "../../hooks.js";
-
-/** "45 s", or "15 min" for longer waits. */
-const inAWhile = (seconds: number): string =>
-  seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
-/** "45 s", or "14:05" for longer waits. */
-const clock = (seconds: number): string =>
-  seconds < 120
-    ? `${seconds} s`
-    : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+import { useFocusOnMount, useSubmit, useTitle } from "../../hooks.js";
+import { useThrottle } from "./throttle.js";
+import "./recovery.css";
 
 interface SignInProps {
+  /** Why this screen shows (signed out, the session ended, a password changed), focused. */
   notice: string | null;
   onSignedIn: (me: Me) => void;
+  /** "Forgot password?": the screen that asks for a reset link. */
+  onForgot: () => void;
 }
 
-export function SignIn({ notice, onSignedIn }: SignInProps) {
+export function SignIn({ notice, onSignedIn, onForgot }: SignInProps) {
   useTitle("Sign in");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  /** While throttled (429): the email it applies to, and when the server accepts it again. */
-  const [throttle, setThrottle] = useState<{
-    email: string;
-    until: number;
-    message: string;
-  } | null>(null);
   const normalized = email.trim().toLowerCase();
-  const retryAt = throttle?.email === normalized ? throttle.until : null;
-  const [now, setNow] = useState(Date.now);
-
-  useEffect(() => {
-    if (throttle === null) return;
-    const timer = setInterval(() => {
-      setNow(Date.now());
-      if (Date.now() >= throttle.until) setThrottle(null);
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [throttle]);
+  /** While throttled (429) for the email typed: the wait, counted down. */
+  const throttle = useThrottle(normalized);
+  // The app moves the focus to a new screen's heading unless the screen placed it: here, on
+  // the notice that says why this screen shows.
+  const noticeRef = useFocusOnMount<HTMLParagraphElement>(notice !== null);
 
   const { busy, error, submit } = useSubmit((err) => {
     if (err instanceof ApiError && err.status === 401) return "Wrong email or password.";
     if (!(err instanceof ApiError && err.status === 429)) return messageOf(err);
-    const seconds = err.retryAfterSeconds ?? 60;
-    setThrottle({
-      email: normalized,
-      until: Date.now() + seconds * 1000,
-      message: `Too many attempts. For your security, try again in ${inAWhile(seconds)}.`,
-    });
-    setNow(Date.now());
+    throttle.hold(
+      normalized,
+      err.retryAfterSeconds,
+      (wait) => `Too many attempts. For your security, try again in ${wait}.`,
+    );
     return null;
   });
   const form = useCheckedForm<"email" | "password">();
@@ -68,11 +50,10 @@ export function SignIn({ notice, onSignedIn }: SignInProps) {
     }),
   );
 
-  const wait = retryAt === null ? 0 : Math.max(1, Math.ceil((retryAt - now) / 1000));
   return (
     <AuthCard title="Sign in">
       {notice && (
-        <p class="notice info" role="status">
+        <p class="notice info" role="status" tabIndex={-1} ref={noticeRef}>
           {notice}
         </p>
       )}
@@ -103,12 +84,21 @@ export function SignIn({ notice, onSignedIn }: SignInProps) {
             form.clear("password");
           }}
         />
-        {error && <ErrorMessage message={error} />}
-        {retryAt !== null && throttle && <ErrorMessage message={throttle.message} />}
-        <button type="submit" class="button primary block" disabled={busy || retryAt !== null}>
-          {retryAt !== null ? `Try again in ${clock(wait)}` : busy ? "Signing in…" : "Sign in"}
+        {error && <ErrorMessage message={error} focus />}
+        {throttle.message !== null && <ErrorMessage message={throttle.message} focus />}
+        <button
+          type="submit"
+          class="button primary block"
+          disabled={busy || throttle.countdown !== null}
+        >
+          {throttle.countdown ?? (busy ? "Signing in…" : "Sign in")}
         </button>
       </form>
+      <p class="auth-links">
+        <button type="button" class="link-button" onClick={onForgot}>
+          Forgot password?
+        </button>
+      </p>
     </AuthCard>
   );
 }
