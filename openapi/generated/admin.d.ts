@@ -135,6 +135,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's access tokens
+         * @description Every access token of the signed-in user that is not revoked, newest first, with when
+         *     each was last used (to the minute or so: uses are recorded in batches). Never a token's
+         *     secret. A session only: an access token cannot list tokens.
+         */
+        get: operations["listAccessTokens"];
+        put?: never;
+        /**
+         * Make an access token for scripts and CI jobs
+         * @description A personal access token (`pr_pat_…`) acts for the signed-in user on the admin API, sent
+         *     as `Authorization: Bearer pr_pat_…` (never in a URL), with no cookie: so the origin check
+         *     does not apply to it. It can do only what its `scopes` name (each operation lists the
+         *     scope it needs under `AccessToken`; operations without one refuse tokens with `403`),
+         *     and only what its user's role in the workspace allows *at each request*: an owner made a
+         *     member loses the owner's operations at once, and a user removed from a workspace gets
+         *     `404` there. Its secret is in this response and nowhere else, ever; only its hash is
+         *     stored. It stops working at `expiresAt` (1 to 366 days ahead) or when revoked, at once.
+         *     It is no session: a password change or reset and "sign out everywhere" leave it working
+         *     (a CI job does not break when its owner changes a password); revoke a token that may
+         *     have leaked. At most 50 tokens per user. A session only: a token cannot make tokens.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's ID. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the signed-in user's access tokens
+         * @description The token stops working at once, on every instance: its next request gets `401`. Another
+         *     user's token, or one revoked already, is `404`. A session only.
+         */
+        delete: operations["revokeAccessToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/password-resets": {
         parameters: {
             query?: never;
@@ -1407,6 +1467,52 @@ export interface components {
             /** @description As at setup, 10 to 200 characters. */
             newPassword: string;
         };
+        /**
+         * @description What an access token may do: `blogs:read` lists and reads blogs and their history;
+         *     `blogs:write` also writes, releases, schedules and removes them; `keys:manage` the
+         *     workspace's API keys, their usage and limits; `webhooks:manage` its webhook endpoints and
+         *     deliveries; `members:manage` its members and invitations. Each operation names the scope
+         *     it needs under its `AccessToken` security requirement.
+         * @enum {string}
+         */
+        AccessTokenScope: "blogs:read" | "blogs:write" | "keys:manage" | "webhooks:manage" | "members:manage";
+        AccessTokenInput: {
+            /**
+             * @description Names the script or job that uses the token. One line of plain text (no control
+             *     characters, no bidi overrides or isolates). Trimmed; must not be blank.
+             */
+            name: string;
+            scopes: components["schemas"]["AccessTokenScope"][];
+            /**
+             * Format: date-time
+             * @description When the token stops working, 1 to 366 days from now.
+             */
+            expiresAt: string;
+        };
+        AccessToken: {
+            id: string;
+            name: string;
+            /**
+             * @description `pr_pat_` and the first 4 characters of the token, for recognising it.
+             * @example pr_pat_Q3vX
+             */
+            prefix: string;
+            scopes: components["schemas"]["AccessTokenScope"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            lastUsedAt: string | null;
+        };
+        CreatedAccessToken: {
+            token: components["schemas"]["AccessToken"];
+            /**
+             * @description The token itself, shown here once; it cannot be recovered.
+             * @example pr_pat_Q3vXk8Lm2Rt7Yp4Wc9Zb1Nd6Hf3Js5Gq0Aa1Bb2Cc3
+             */
+            secret: string;
+        };
         PasswordResetRequest: {
             /** Format: email */
             email: string;
@@ -2640,6 +2746,107 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccessTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccessToken"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Publish on merge",
+                 *       "scopes": [
+                 *         "blogs:read",
+                 *         "blogs:write"
+                 *       ],
+                 *       "expiresAt": "2027-03-01T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccessTokenInput"];
+            };
+        };
+        responses: {
+            /** @description The new token, with its secret shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The user has 50 tokens already; revoke one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's ID. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -143,7 +143,8 @@ func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * ti
 // appShapes lists the queries of server/src: blogs/blogs-store.ts, workspaces/workspaces-store.ts,
 // keys/keys-store.ts, keys/key-roll.ts, keys/expiry-sweeper.ts, limits/rate-limit-settings.ts,
 // audit/audit-log.ts, workspaces/owner-guard.ts, invitations/invitations-store.ts,
-// users/users-store.ts, users/password-reset-links.ts, sessions/sessions-store.ts, platform/db/ttl-sweeper.ts,
+// users/users-store.ts, users/password-reset-links.ts, tokens/access-tokens-store.ts,
+// sessions/sessions-store.ts, platform/db/ttl-sweeper.ts,
 // sessions/sign-in-throttle.ts, blogs/blog-writes.ts and webhooks/ (endpoints-store.ts,
 // outbox-relay.ts, delivery-worker.ts, attempt-claims.ts, endpoint-health.ts, delivery-log.ts,
 // manual-deliveries.ts, retention.ts), with values that select seeded documents (seedApp).
@@ -366,6 +367,13 @@ func appShapes() []appShape {
 		{coll: "sessions", name: "password change: the others `deleteMany({userId, _id: {$ne}})`", run: deleteMany(d(e("userId", "usr_0020"), e("_id", d(e("$ne", "s_0020")))))},
 		{coll: "sessions", name: "sign out everywhere `deleteMany({userId})`", run: deleteMany(d(e("userId", "usr_0021")))},
 		{coll: "sessions", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-500))))))},
+		// accessTokens (tokens/access-tokens-store.ts, platform/db/ttl-sweeper.ts)
+		{coll: "accessTokens", name: "a request's token `findOne({_id})`", run: findOne(d(e("_id", "h_1999")))},
+		{coll: "accessTokens", name: "a user's tokens `find({userId})` by createdAt desc", run: find(d(e("userId", "usr_0011")), options.Find().SetSort(d(e("createdAt", -1)))), bounded: "the tokens of one user (at most 50)"},
+		{counts: true, coll: "accessTokens", name: "a user's tokens `countDocuments({userId})`", run: countDocuments(d(e("userId", "usr_0011")))},
+		{coll: "accessTokens", name: "revoke `deleteOne({tokenId, userId})`", run: deleteOne(d(e("tokenId", "tok_0012"), e("userId", "usr_0012")))},
+		{coll: "accessTokens", name: "lastUsedAt `updateOne({_id}, {$max})`", run: updateOne(d(e("_id", "h_1998")), d(e("$max", d(e("lastUsedAt", at(5))))), 1)},
+		{coll: "accessTokens", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-1500))))))},
 		// passwordResets (users/password-reset-links.ts, platform/db/ttl-sweeper.ts)
 		{coll: "passwordResets", name: "link `findOne({_id})`", run: findOne(d(e("_id", "pr_1999")))},
 		{coll: "passwordResets", name: "use, compare-and-set `updateOne({_id, usedAt: null})`", run: updateOne(d(e("_id", "pr_1999"), e("usedAt", nil)), d(e("$set", d(e("usedAt", at(5))))), 1)},
@@ -618,6 +626,11 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 		add("signInFailures", bson.D{
 			e("_id", fmt.Sprintf("f_%04d", i)), e("email", fmt.Sprintf("u%04d@example.com", i%400)),
 			e("address", fmt.Sprintf("10.0.0.%d", i%100)), e("expiresAt", at(i-n/2)),
+		})
+		add("accessTokens", bson.D{
+			e("_id", fmt.Sprintf("h_%04d", i)), e("tokenId", fmt.Sprintf("tok_%04d", i)), e("userId", fmt.Sprintf("usr_%04d", i%500)),
+			e("name", "CI"), e("prefix", "pr_pat_abcd"), e("scopes", bson.A{"blogs:read"}),
+			e("createdAt", at(i-n)), e("expiresAt", at(i-n/2)), e("lastUsedAt", nil),
 		})
 		var usedAt any
 		if i%4 == 0 {

@@ -139,6 +139,13 @@ export function createApp({
     logger,
     metrics.bufferMonitor("last_used"),
   );
+  // Access tokens' `lastUsedAt`, batched the same way (README, "Access tokens").
+  const tokensUsed = new LastUsedRecorder(
+    (entries) => stores.accessTokens.recordLastUsed(entries),
+    config.lastUsedFlushMs,
+    logger,
+    metrics.bufferMonitor("token_last_used"),
+  );
   // Rate limits (counts shared through the database, no round trip while well under) and usage
   // counts (coalesced like lastUsedAt): README, "Rate limits".
   const limiter = new RateLimiter(stores.rateCounters, logger);
@@ -262,6 +269,7 @@ export function createApp({
       stores,
       mailer: mail,
       passwordReset: resets,
+      tokenUsed: (hash) => tokensUsed.record(hash),
       // A test event or redelivery is sent at once when this instance delivers.
       webhooks: {
         nudge: () => webhooks?.worker.nudge(),
@@ -290,6 +298,7 @@ export function createApp({
     },
     close: async () => {
       await lastUsed.close();
+      await tokensUsed.close();
       await limiter.close();
       await usageRecorder.close();
       await renderer.close();

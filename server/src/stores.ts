@@ -23,6 +23,7 @@ import { type PreviewReads, previewReads } from "./preview/preview-reads.js";
 import { type PreviewTokens, previewTokens } from "./preview/preview-tokens.js";
 import { type SessionsStore, sessionsStore } from "./sessions/sessions-store.js";
 import { type SignInThrottle, signInThrottle } from "./sessions/sign-in-throttle.js";
+import { type AccessTokensStore, accessTokensStore } from "./tokens/access-tokens-store.js";
 import { type PasswordResetLinks, passwordResetLinks } from "./users/password-reset-links.js";
 import { type UsersStore, usersStore } from "./users/users-store.js";
 import { type DeliveryLog, deliveryLog } from "./webhooks/delivery-log.js";
@@ -122,6 +123,8 @@ export interface Stores {
   };
   readonly sessions: SessionsStore;
   readonly invitations: InvitationsStore;
+  /** Personal access tokens for the admin API (tokens/access-tokens-store.ts). */
+  readonly accessTokens: AccessTokensStore;
   /** Password-reset links (users/password-reset-links.ts); the CLI makes them too. */
   readonly passwordResetLinks: PasswordResetLinks;
   readonly throttle: SignInThrottle;
@@ -236,6 +239,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     ),
     invitations: invitationsStore(c, Date.now, options.afterInvitationClaim),
     passwordResetLinks: passwordResetLinks(c, now),
+    accessTokens: accessTokensStore(c, now),
     throttle: signInThrottle(c),
     webhookEndpoints,
     deliveryLog: deliveryLog(c),

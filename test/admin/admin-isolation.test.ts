@@ -168,7 +168,8 @@ describe("the two APIs never judge each other's requests", () => {
       headers: { "x-api-key": key, authorization: `Bearer ${key}` },
     });
     expect(withKey.status).toBe(401);
-    expect(await withKey.json()).toEqual({ message: "Sign in first." });
+    // As a Bearer token, a consumer key is no access token (admin.yaml, the AccessToken scheme).
+    expect(await withKey.json()).toEqual({ message: "Invalid, expired or revoked access token." });
     const withCookie = await get(`${server.url}/api/consumer/blogs`, {
       cookie: alice.cookie ?? "",
     });

@@ -18,6 +18,7 @@ import {
   signInThrottle,
   WINDOW_MS,
 } from "../../server/src/sessions/sign-in-throttle.js";
+import { accessTokensStore } from "../../server/src/tokens/access-tokens-store.js";
 import {
   hashResetToken,
   passwordResetLinks,
@@ -99,6 +100,26 @@ describe("purge: happy path", () => {
     expect(
       (await c.passwordResets.find({ userId: "usr_purge" }).toArray()).map((d) => d._id),
     ).toEqual([hashResetToken(live.token)]);
+  });
+
+  it("purgeExpired deletes access tokens past their expiry and keeps live ones (tokens/access-tokens-store.ts)", async () => {
+    let now = T0;
+    const tokens = accessTokensStore(c, () => now);
+    const soon = await tokens.create("usr_purge", {
+      name: "soon",
+      scopes: ["blogs:read"],
+      expiresAt: new Date(T0 + 2 * 86_400_000),
+    });
+    const later = await tokens.create("usr_purge", {
+      name: "later",
+      scopes: ["blogs:read"],
+      expiresAt: new Date(T0 + 30 * 86_400_000),
+    });
+    now = T0 + 2 * 86_400_000;
+    expect(await tokens.authenticate(soon.secret)).toBeNull();
+    const purged = await purgeExpired(c, new Date(now));
+    expect(purged.accessTokens).toBe(1);
+    expect((await tokens.list("usr_purge")).map((d) => d.tokenId)).toEqual([later.doc.tokenId]);
   });
 
   it("a failure stops counting after WINDOW_MS and is deleted by the next purge", async () => {
@@ -212,7 +233,7 @@ describe("purge: indexes", () => {
       (await t.db.collection(name).indexes()).filter((i) => i.expireAfterSeconds !== undefined);
     if (await isFerretDb(t.db)) {
       expect(ttlIndexes).toBe(false);
-      for (const name of ["sessions", "signInFailures", "passwordResets"]) {
+      for (const name of ["sessions", "signInFailures", "passwordResets", "accessTokens"]) {
         expect(await ttl(name)).toEqual([]);
         // The sweeper's deleteMany({expiresAt: {$lte}}) reads an index, not the collection.
         const plain = (await t.db.collection(name).indexes()).filter(
@@ -230,7 +251,7 @@ describe("purge: indexes", () => {
       expect((refused as MongoServerError).code).toBe(238);
     } else {
       expect(ttlIndexes).toBe(true);
-      for (const name of ["sessions", "signInFailures", "passwordResets"]) {
+      for (const name of ["sessions", "signInFailures", "passwordResets", "accessTokens"]) {
         expect(await ttl(name)).toMatchObject([{ key: { expiresAt: 1 }, expireAfterSeconds: 0 }]);
       }
     }

@@ -595,6 +595,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           revisions: { values: revisionIds },
           historyCursors: { values: historyCursors },
           expiries: { values: [inDays(1), inDays(30), inDays(365)] },
+          tokenExpiries: { values: [inDays(2), inDays(30), inDays(365)] },
         },
         // Real identifiers most of the time, so cases reach the handlers instead of a 404.
         parameters: {
@@ -662,6 +663,18 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             ...madeUpCursorsAccepted("listAudit"),
             parameters: { "query.cursor": { dictionary: "auditCursors", probability: 1 } },
           },
+          // An expiry the schema admits but not 1 to 366 days ahead: the 400 the spec describes.
+          {
+            "include-operation-id": "createAccessToken",
+            parameters: { "body.expiresAt": { dictionary: "tokenExpiries", probability: 1 } },
+            phases: {
+              coverage: {
+                checks: {
+                  positive_data_acceptance: { "expected-statuses": ACCEPTED_WITH_MADE_UP_CURSOR },
+                },
+              },
+            },
+          },
           {
             "include-operation-id": "mintKey",
             parameters: { "body.expiresAt": { dictionary: "expiries", probability: 1 } },
@@ -685,6 +698,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
     expect(statusesOf(run, "POST /workspaces/{workspaceId}/blogs")).toContain(201);
     expect(statusesOf(run, "POST /workspaces/{workspaceId}/keys")).toContain(201);
     expect(statusesOf(run, "POST /password-resets")).toContain(202);
+    expect(statusesOf(run, "POST /me/tokens")).toContain(201);
     expect(statusesOf(run, "POST /password-resets/complete")).toContain(410);
     expect((await owner.get("/me")).status).toBe(200);
   });

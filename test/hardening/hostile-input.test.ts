@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generateKey } from "../../server/src/keys/key-format.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { previewTokens } from "../../server/src/preview/preview-tokens.js";
+import { accessTokensStore } from "../../server/src/tokens/access-tokens-store.js";
 import { passwordResetLinks } from "../../server/src/users/password-reset-links.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import {
@@ -28,6 +29,8 @@ let previewKey: string;
 const previewLink = { token: "", expired: "" };
 let admin: AdminClient;
 let ws: string;
+/** Access tokens: the owner's (blogs:read), a revoked one, and a removed member's. */
+const accessToken = { reader: "", revoked: "", removed: "" };
 /** The owner's password-reset links: one used already, one expired. */
 const resetLink = { used: "", expired: "" };
 /** A released blog with pending changes, a version of it that is stale, and their history. */
@@ -91,6 +94,23 @@ beforeAll(async () => {
   resetLink.expired = (
     await passwordResetLinks(collections(t.db), () => Date.now() - 40 * 60_000).issue(ownerAccount)
   ).token;
+  // Access tokens (admin.yaml, the AccessToken scheme): the owner's, for blogs:read only; one
+  // revoked; one of a member removed from the workspace since.
+  const tokens = accessTokensStore(collections(t.db));
+  const expiresAt = new Date(Date.now() + 30 * 86_400_000);
+  const grant = { name: "CI", scopes: ["blogs:read"], expiresAt };
+  accessToken.reader = (await tokens.create(ownerAccount._id, grant)).secret;
+  const revoked = await tokens.create(ownerAccount._id, grant);
+  await tokens.revoke(ownerAccount._id, revoked.doc.tokenId);
+  accessToken.revoked = revoked.secret;
+  const gone = await stores(t.db).users.create({
+    email: "gone@example.com",
+    name: "Gone",
+    password: "a gone member's passphrase",
+  });
+  await stores(t.db).workspaces.join(ws, gone._id, "member");
+  accessToken.removed = (await tokens.create(gone._id, grant)).secret;
+  await stores(t.db).workspaces.removeMember(ws, gone._id);
   // Stale writes (admin.yaml, "Conditional writes", "History"): a released blog with pending
   // changes, whose first version every write below names.
   type Blog = { id: string; version: string };
@@ -179,6 +199,19 @@ const openPost = async (
     method: "POST",
     headers: { "content-type": "application/json", origin: server.url, ...headers },
     body: typeof body === "string" ? body : new Uint8Array(body),
+  });
+  return { status: res.status, body: (await res.json()) as unknown };
+};
+
+/** An admin request as a script makes it: an access token, no cookie, no Origin. */
+const asScript = async (secret: string, method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${server.url}/api/admin${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${secret}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as unknown };
 };
@@ -808,6 +841,58 @@ const cases: Case[] = [
     413,
   ],
   ["a preview token body that is not JSON", () => exchange("token=abc"), 400],
+  // access tokens (admin.yaml, the AccessToken scheme): only in Authorization, only their scopes
+  [
+    "an access token in the query string",
+    () => get(`${server.url}/api/admin/workspaces?access_token=${accessToken.reader}`, {}),
+    400,
+  ],
+  [
+    "an access token, genuine, reading blogs",
+    () => asScript(accessToken.reader, "GET", `/workspaces/${ws}/blogs`),
+    200,
+  ],
+  [
+    "an access token past its scopes (blogs:read creating a blog)",
+    () =>
+      asScript(accessToken.reader, "POST", `/workspaces/${ws}/blogs`, {
+        title: "Scripted",
+        bodyMarkdown: "x",
+      }),
+    403,
+  ],
+  [
+    "an access token making an access token",
+    () =>
+      asScript(accessToken.reader, "POST", "/me/tokens", {
+        name: "more",
+        scopes: ["blogs:write"],
+        expiresAt: new Date(Date.now() + 86_400_000 * 3).toISOString(),
+      }),
+    403,
+  ],
+  ["a revoked access token", () => asScript(accessToken.revoked, "GET", "/workspaces"), 401],
+  [
+    "an access token of a member removed since",
+    () => asScript(accessToken.removed, "GET", `/workspaces/${ws}/blogs`),
+    404,
+  ],
+  [
+    "an access token with a wrong checksum",
+    () =>
+      asScript(
+        accessToken.reader.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+        "GET",
+        "/workspaces",
+      ),
+    401,
+  ],
+  ["a consumer key as an access token", () => asScript(a.key, "GET", "/workspaces"), 401],
+  [
+    "an access token as a consumer key",
+    () => list({ authorization: `Bearer ${accessToken.reader}` }),
+    401,
+  ],
   // password-reset links (admin.yaml, completePasswordReset): one 410 for every link that cannot
   // be used, 400 for what cannot be a token; a server without mail answers 501 to an ask
   [

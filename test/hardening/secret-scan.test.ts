@@ -130,6 +130,34 @@ describe("the secrets scan", () => {
     }
   });
 
+  it("finds an access token anywhere but in the answer that made it (test/support/secret-scan.ts)", () => {
+    const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
+    try {
+      // Built here, so this source holds no token-shaped string.
+      const secret = `pr_pat_${"Tk4".repeat(14)}`;
+      const made = JSON.stringify({
+        method: "POST",
+        url: "/api/admin/me/tokens",
+        status: 201,
+        mint: false,
+        accessToken: true,
+        body: JSON.stringify({ secret }),
+      });
+      writeFileSync(path.join(own, "made.responses.txt"), `${made}\n`);
+      expect(scanRun(own).findings).toEqual([]);
+      writeFileSync(path.join(own, "leak.logs.txt"), `{"msg":"auth","token":"${secret}"}\n`);
+      writeFileSync(path.join(own, "leak.db.txt"), `{"_id":"x","secret":"${secret}"}\n`);
+      writeFileSync(path.join(own, "leak.responses.txt"), `${response(secret)}\n`);
+      expect(scanRun(own).findings.sort()).toEqual([
+        "leak.db.txt: an access token",
+        "leak.logs.txt: an access token",
+        "leak.responses.txt GET /api/consumer/blogs/x 404: an access token",
+      ]);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it("finds a webhook signing secret anywhere but in the answer that showed it, with or without its whsec_ prefix (test/support/secret-scan.ts)", () => {
     const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
     try {

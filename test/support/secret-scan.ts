@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
  * The run-wide secrets check (README, "Other scripts"): every test server records what it logged, what it
  * answered and which session tokens it handed out; every test database is dumped before it is
  * dropped. After the whole run, `scanRun` looks through all of it for raw API keys, session
- * tokens, invitation tokens, password-reset tokens and the passwords the suites use. An invitation's token is recorded
+ * tokens, invitation tokens, password-reset tokens, access tokens and the passwords the suites use. An invitation's token is recorded
  * from the one response allowed to show it (the invitation's creation, in its link); a key may
  * likewise show only in its mint response.
  */
@@ -18,6 +18,10 @@ const RAW_KEY = /cp_(?:live|test)_[0-9A-Za-z]{42}/;
 /** The two answers that show a raw key, once: a mint (mintKey) and a roll's successor (rollKey). */
 const MINT_PATH = /^\/api\/admin\/workspaces\/[^/]+\/keys(?:\/[^/]+\/roll)?$/;
 const INVITE_PATH = /^\/api\/admin\/workspaces\/[^/]+\/invitations$/;
+/** The one answer that shows an access token's secret: createAccessToken. */
+const TOKEN_PATH = /^\/api\/admin\/me\/tokens$/;
+/** An access token (`pr_pat_` + 42 base62; admin.yaml, CreatedAccessToken). */
+const ACCESS_TOKEN = /pr_pat_[0-9A-Za-z]{42}/;
 /** The token in an invitation link (`…/dashboard/#/join/{token}`), as a JSON body spells it. */
 const INVITATION_LINK = /#\/join\/([A-Za-z0-9_-]{43})/g;
 /** The answers that show a webhook signing secret, once: createWebhookEndpoint and rotateWebhookSecret. */
@@ -110,6 +114,7 @@ export function recordingHandler(handler: RequestListener): {
       }
       const mint = req.method === "POST" && MINT_PATH.test(url) && res.statusCode === 201;
       const invite = req.method === "POST" && INVITE_PATH.test(url) && res.statusCode === 201;
+      const accessToken = req.method === "POST" && TOKEN_PATH.test(url) && res.statusCode === 201;
       const webhookSecret =
         req.method === "POST" &&
         WEBHOOK_SECRET_PATH.test(url) &&
@@ -128,6 +133,7 @@ export function recordingHandler(handler: RequestListener): {
           status: res.statusCode,
           mint,
           invite,
+          accessToken,
           webhookSecret,
           body,
         }),
@@ -198,8 +204,10 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     allowKeys: boolean,
     allowInvitations = false,
     allowWebhookSecrets = false,
+    allowAccessTokens = false,
   ) => {
     bytes += text.length;
+    if (!allowAccessTokens && ACCESS_TOKEN.test(text)) findings.push(`${where}: an access token`);
     if (!allowKeys && holdsKey(text))
       findings.push(`${where}: an API key (raw or percent-encoded)`);
     for (const token of tokens)
@@ -229,6 +237,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
         mint: boolean;
         invite?: boolean;
         webhookSecret?: boolean;
+        accessToken?: boolean;
         body: string;
       };
       look(
@@ -237,6 +246,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
         r.mint,
         r.invite === true,
         r.webhookSecret === true,
+        r.accessToken === true,
       );
     }
   }

@@ -31,6 +31,8 @@ import { previewHandlers } from "./preview-routes.js";
 import { refusalReplay } from "./refusal-replay.js";
 import { renderAdmission } from "./render-admission.js";
 import { sessionHandlers } from "./session-routes.js";
+import { tokenHandlers } from "./token-routes.js";
+import { requireTokenScope, tokenScopesOf } from "./token-scopes.js";
 import { usageHandlers } from "./usage-routes.js";
 import { webhookHandlers } from "./webhook-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
@@ -50,6 +52,8 @@ export interface AdminDeps {
   readonly mailer?: Mailer | undefined;
   /** Password recovery (users/password-reset.ts), built by the composition root, which drains it. */
   readonly passwordReset: PasswordReset;
+  /** Records each access token's use (`lastUsedAt`, batched by the composition root's recorder). */
+  readonly tokenUsed: (hash: string) => void;
   /** Test events and redeliveries: how they reach the delivery worker, and their limits. */
   readonly webhooks: {
     /** Tells the delivery worker a test event or redelivery is due now; default nothing. */
@@ -142,7 +146,12 @@ export function adminRouter(deps: AdminDeps): Router {
   // BLOG_BODY_LIMIT_BYTES (its bodyMarkdown may hold 200,000 characters), and only from a
   // signed-in user: nobody without an account gets megabytes parsed. Every other operation, the
   // open ones included, takes ADMIN_BODY_LIMIT_BYTES.
-  const signedIn = requireSession(sessions);
+  const signedIn = requireSession(sessions, {
+    authenticate: deps.stores.accessTokens.authenticate,
+    used: deps.tokenUsed,
+  });
+  const tokenScope = requireTokenScope(tokenScopesOf(deps.spec));
+  const token = tokenHandlers(deps.stores.accessTokens);
   const blogBody = jsonBody({ bytes: deps.bodyLimits.blogBytes, setting: "BLOG_BODY_LIMIT_BYTES" });
   const smallBody = jsonBody({
     bytes: deps.bodyLimits.adminBytes,
@@ -193,12 +202,15 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post("/password-resets", reset.requestPasswordReset);
   router.post("/password-resets/complete", reset.completePasswordReset);
 
-  // Signed-in users only.
-  router.use(signedIn);
+  // Signed-in users only; one with an access token only where the operation takes one.
+  router.use(signedIn, tokenScope);
   router.delete("/session", session.signOut);
   router.get("/me", session.getMe);
   router.post("/me/password", account.changePassword);
   router.delete("/me/sessions", account.signOutEverywhere);
+  router.get("/me/tokens", token.listAccessTokens);
+  router.post("/me/tokens", token.createAccessToken);
+  router.delete("/me/tokens/:tokenId", token.revokeAccessToken);
   router.get("/workspaces", ws.listWorkspaces);
   router.post("/workspaces", ws.createWorkspace);
 

@@ -5,10 +5,13 @@ import { DomainError } from "../platform/domain-error.js";
 import { HttpError } from "../platform/http/errors.js";
 import { isLoopbackHostname } from "../platform/http/loopback.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
+import type { TokenGrant } from "../tokens/access-tokens-store.js";
 import { memberRole, mustBeOwner } from "../workspaces/workspace-rules.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 
 export const SESSION_COOKIE = "pressroom_session";
+/** `Authorization: Bearer …`, which browsers never send by themselves. */
+const BEARER = /^Bearer(?: |$)/i;
 
 declare global {
   namespace Express {
@@ -17,6 +20,8 @@ declare global {
       userId?: string;
       /** Their role in the workspace of the path (admin API). */
       role?: Role;
+      /** The access token the request was made with, instead of a session (admin API). */
+      accessToken?: TokenGrant;
     }
   }
 }
@@ -89,7 +94,11 @@ export function originCheck(publicOrigin: string | undefined): RequestHandler {
       expected = own.origin;
     }
     // Browsers send the serialised origin: compared as a string, so scheme, host and port count.
-    if (STATE_CHANGING.has(req.method) && req.get("origin") !== expected) {
+    // A request with `Authorization: Bearer` is judged by its token alone (requireSession), never
+    // by a cookie, so a page elsewhere cannot make one with the user's credentials: browsers send
+    // no Bearer by themselves, and a script's only after a CORS preflight, never passed here.
+    const byToken = BEARER.test(req.get("authorization") ?? "");
+    if (STATE_CHANGING.has(req.method) && !byToken && req.get("origin") !== expected) {
       throw new HttpError(403, CROSS_ORIGIN_MESSAGE);
     }
     next();
@@ -110,13 +119,37 @@ export function dashboardOrigin(
 
 export const signInFirst = (): DomainError => new DomainError("unauthenticated", "Sign in first.");
 
+export const TOKEN_REFUSED_MESSAGE = "Invalid, expired or revoked access token.";
+
+/** The access token's part of the request: how it is known, and each use recorded. */
+export interface TokenAuth {
+  authenticate(raw: string): Promise<TokenGrant | null>;
+  /** A use, for `lastUsedAt` (batched: keys/last-used.ts). */
+  used(hash: string): void;
+}
+
 /**
- * Everything after this needs a live session ("unauthenticated": 401 otherwise). Looked up once
- * per request: a second run (a blog write checks before its large body is read) passes.
+ * Everything after this needs a live session or a live access token ("unauthenticated": 401
+ * otherwise). A request with `Authorization: Bearer` is judged by it alone (`pr_pat_…`; admin.yaml,
+ * the AccessToken scheme), its cookie ignored; what the token may do is `requireTokenScope`'s.
+ * Another scheme (the Basic credentials a browser sends to a proxy in front) is not Pressroom's.
+ * Looked up once per request: a second run (a blog write checks before its large body is read)
+ * passes.
  */
-export function requireSession(sessions: SessionsStore): RequestHandler {
+export function requireSession(sessions: SessionsStore, tokens: TokenAuth): RequestHandler {
   return async (req, res, next) => {
     if (res.locals.userId !== undefined) {
+      next();
+      return;
+    }
+    const authorization = req.get("authorization");
+    if (authorization !== undefined && BEARER.test(authorization)) {
+      const raw = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+      const grant = raw === undefined ? null : await tokens.authenticate(raw);
+      if (grant === null) throw new DomainError("unauthenticated", TOKEN_REFUSED_MESSAGE);
+      tokens.used(grant.hash);
+      res.locals.userId = grant.userId;
+      res.locals.accessToken = grant;
       next();
       return;
     }

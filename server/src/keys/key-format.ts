@@ -21,7 +21,7 @@ const BODY_LENGTH = 36;
 const CHECKSUM_LENGTH = 6;
 /** Characters of the body kept for display after the kind's prefix. */
 const DISPLAYED_BODY = 4;
-const shapeOf = (prefix: string) =>
+export const shapeOf = (prefix: string): RegExp =>
   new RegExp(`^${prefix}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
 const SHAPES: Readonly<Record<KeyKind, RegExp>> = {
   live: shapeOf(KEY_PREFIXES.live),
@@ -45,19 +45,25 @@ export interface MintedKey {
   readonly prefix: string;
 }
 
-export function generateKey(kind: KeyKind = "live"): MintedKey {
+/** A new secret in this format after `prefix` (a key's kind, or an access token's `pr_pat_`). */
+export function mintSecret(prefix: string): MintedKey {
   const body = randomBase62(BODY_LENGTH);
-  const raw = `${KEY_PREFIXES[kind]}${body}${checksum(body)}`;
-  return { raw, hash: hashKey(raw), prefix: displayPrefix(raw, kind) };
+  const raw = `${prefix}${body}${checksum(body)}`;
+  return { raw, hash: hashKey(raw), prefix: raw.slice(0, prefix.length + DISPLAYED_BODY) };
 }
 
-/** True when `raw` has the shape of a key of `kind` and a matching checksum. No I/O. */
-export function isWellFormedKey(raw: string, kind: KeyKind = "live"): boolean {
-  if (!SHAPES[kind].test(raw)) return false;
-  const start = KEY_PREFIXES[kind].length;
-  const body = raw.slice(start, start + BODY_LENGTH);
-  return raw.slice(start + BODY_LENGTH) === checksum(body);
+/** True when `raw` is `prefix`, a body and its checksum, in this format. No I/O. */
+export function isWellFormedSecret(raw: string, prefix: string, shape = shapeOf(prefix)): boolean {
+  if (!shape.test(raw)) return false;
+  const body = raw.slice(prefix.length, prefix.length + BODY_LENGTH);
+  return raw.slice(prefix.length + BODY_LENGTH) === checksum(body);
 }
+
+export const generateKey = (kind: KeyKind = "live"): MintedKey => mintSecret(KEY_PREFIXES[kind]);
+
+/** True when `raw` has the shape of a key of `kind` and a matching checksum. No I/O. */
+export const isWellFormedKey = (raw: string, kind: KeyKind = "live"): boolean =>
+  isWellFormedSecret(raw, KEY_PREFIXES[kind], SHAPES[kind]);
 
 /** SHA-256 hex of the raw key: what is stored and looked up. */
 export function hashKey(raw: string): string {

@@ -115,7 +115,26 @@ export interface SignInFailuresDoc {
 }
 
 /**
- * A password-reset link (users/password-resets.ts). The link's token is never stored: only its
+ * A personal access token (tokens/access-tokens-store.ts): a user's credential for scripts on
+ * the admin API. The token itself is never stored: only its SHA-256 hash, the `_id`.
+ */
+export interface AccessTokenDoc {
+  /** SHA-256 hex of the token: the lookup key, so authentication reads the primary index. */
+  _id: string;
+  /** Public identifier (`tok_…`), to list and revoke it. */
+  tokenId: string;
+  userId: string;
+  name: string;
+  /** `pr_pat_` and the first 4 characters of the token, for recognising it. */
+  prefix: string;
+  scopes: string[];
+  createdAt: Date;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * A password-reset link (users/password-reset-links.ts). The link's token is never stored: only its
  * SHA-256 hash, the document's `_id`.
  */
 export interface PasswordResetDoc {
@@ -596,6 +615,7 @@ export interface Collections {
   readonly sessions: Collection<SessionDoc>;
   readonly signInFailures: Collection<SignInFailuresDoc>;
   readonly passwordResets: Collection<PasswordResetDoc>;
+  readonly accessTokens: Collection<AccessTokenDoc>;
   readonly markers: Collection<MarkerDoc>;
   readonly changes: Collection<ChangeEntryDoc>;
   readonly audit: Collection<AuditEntryDoc>;
@@ -621,6 +641,7 @@ export function collections(db: Db): Collections {
     sessions: db.collection<SessionDoc>("sessions"),
     signInFailures: db.collection<SignInFailuresDoc>("signInFailures"),
     passwordResets: db.collection<PasswordResetDoc>("passwordResets"),
+    accessTokens: db.collection<AccessTokenDoc>("accessTokens"),
     markers: db.collection<MarkerDoc>("markers"),
     changes: db.collection<ChangeEntryDoc>("changes"),
     audit: db.collection<AuditEntryDoc>("audit"),

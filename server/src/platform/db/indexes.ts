@@ -1,5 +1,6 @@
 import { type Collection, type Db, MongoServerError } from "mongodb";
 import {
+  type AccessTokenDoc,
   collections,
   type InvitationDoc,
   type KeyUsageDoc,
@@ -35,6 +36,8 @@ import {
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - passwordResets are found by `_id` (their token's hash) only;
+ * - accessTokens {tokenId} unique: revoke by public id; {userId, createdAt}: a user's tokens
+ *   (a token itself is found by `_id`, its hash);
  * - invitations {tokenHash} unique: a link is looked up by its token's hash;
  *   invitations {workspaceId, createdAt, _id}: a workspace's pending invitations;
  * - rateCounters and keyUsage are read by `_id` ranges only (the primary index);
@@ -50,7 +53,7 @@ import {
  *   webhookDeliveries {state, settledAt, _id} (settled ones past 30 days, one state at a time in
  *   index order), webhookEvents {occurredAt} (old events);
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
- *   signInFailures, passwordResets, invitations, rateCounters and keyUsage, so MongoDB
+ *   signInFailures, passwordResets, accessTokens, invitations, rateCounters and keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
  *   sweeper (platform/db/ttl-sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
  *   index of the same name on `expiresAt` serves the sweeper's query there.
@@ -69,6 +72,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     sessions,
     signInFailures,
     passwordResets,
+    accessTokens,
     invitations,
     rateCounters,
     keyUsage,
@@ -117,6 +121,8 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await sessions.createIndex({ userId: 1 }, { name: "user_sessions" });
   await signInFailures.createIndex({ email: 1, expiresAt: 1 }, { name: "failures_by_email" });
   await signInFailures.createIndex({ address: 1, expiresAt: 1 }, { name: "failures_by_address" });
+  await accessTokens.createIndex({ tokenId: 1 }, { name: "access_token_id", unique: true });
+  await accessTokens.createIndex({ userId: 1, createdAt: -1 }, { name: "user_access_tokens" });
   await invitations.createIndex({ tokenHash: 1 }, { name: "invitation_token", unique: true });
   await invitations.createIndex(
     { workspaceId: 1, createdAt: 1, _id: 1 },
@@ -156,11 +162,18 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   const failuresTtl = await ttlIndex(signInFailures, "failure_expiry");
   const invitationsTtl = await ttlIndex(invitations, "invitation_expiry", "keepUntil");
   const resetsTtl = await ttlIndex(passwordResets, "password_reset_expiry");
+  const tokensTtl = await ttlIndex(accessTokens, "access_token_expiry");
   const countersTtl = await ttlIndex(rateCounters, "rate_counter_expiry");
   const usageTtl = await ttlIndex(keyUsage, "key_usage_expiry");
   return {
     ttlIndexes:
-      sessionsTtl && failuresTtl && resetsTtl && invitationsTtl && countersTtl && usageTtl,
+      sessionsTtl &&
+      failuresTtl &&
+      resetsTtl &&
+      tokensTtl &&
+      invitationsTtl &&
+      countersTtl &&
+      usageTtl,
   };
 }
 
@@ -174,6 +187,7 @@ async function ttlIndex(
     | Collection<SessionDoc>
     | Collection<SignInFailuresDoc>
     | Collection<PasswordResetDoc>
+    | Collection<AccessTokenDoc>
     | Collection<InvitationDoc>
     | Collection<RateCounterDoc>
     | Collection<KeyUsageDoc>,

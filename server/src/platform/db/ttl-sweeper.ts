@@ -10,8 +10,10 @@ export const FIRST_SWEEP_DELAY_MS = 60_000;
 export interface Purged {
   readonly sessions: number;
   readonly signInFailures: number;
-  /** Password-reset links past their 30 minutes (users/password-resets.ts), used or not. */
+  /** Password-reset links past their 30 minutes (users/password-reset-links.ts), used or not. */
   readonly passwordResets: number;
+  /** Access tokens past their expiry (tokens/access-tokens-store.ts). */
+  readonly accessTokens: number;
   readonly invitations: number;
   /** The rate limiter's counters of ended windows (limits/rate-counters.ts). */
   readonly rateCounters: number;
@@ -20,23 +22,32 @@ export interface Purged {
 }
 
 /**
- * Deletes the sessions, sign-in records, password-reset links, rate-limit counters and usage buckets that have expired
+ * Deletes the sessions, sign-in records, password-reset links, access tokens, rate-limit counters and usage buckets that have expired
  * by `now`, sign-in records without `expiresAt` (the per-email counters stored before it
  * existed), and invitations past their `keepUntil`. Idempotent, and safe to run from every
  * instance at once: the same deletes that MongoDB's TTL monitor does, which FerretDB 1.24 has
  * none of.
  */
 export async function purgeExpired(
-  { sessions, signInFailures, passwordResets, invitations, rateCounters, keyUsage }: Collections,
+  {
+    sessions,
+    signInFailures,
+    passwordResets,
+    accessTokens,
+    invitations,
+    rateCounters,
+    keyUsage,
+  }: Collections,
   now: Date,
 ): Promise<Purged> {
   const expired = { expiresAt: { $lte: now } };
-  const [s, f, p, i, r, u] = await Promise.all([
+  const [s, f, p, a, i, r, u] = await Promise.all([
     sessions.deleteMany({ expiresAt: { $lte: now } }),
     signInFailures.deleteMany({
       $or: [{ expiresAt: { $lte: now } }, { expiresAt: { $exists: false } }],
     }),
     passwordResets.deleteMany(expired),
+    accessTokens.deleteMany(expired),
     invitations.deleteMany({ keepUntil: { $lte: now } }),
     rateCounters.deleteMany(expired),
     keyUsage.deleteMany(expired),
@@ -45,6 +56,7 @@ export async function purgeExpired(
     sessions: s.deletedCount,
     signInFailures: f.deletedCount,
     passwordResets: p.deletedCount,
+    accessTokens: a.deletedCount,
     invitations: i.deletedCount,
     rateCounters: r.deletedCount,
     keyUsage: u.deletedCount,

@@ -5,7 +5,7 @@ import type { BufferMonitor, BufferState } from "../timers/coalescing-buffer.js"
 export type RejectionReason = "invalid_key" | "not_found" | "rate_limited";
 
 /** The coalescing buffers that are watched: `lastUsedAt` writes and usage counts. */
-export type BufferName = "last_used" | "usage";
+export type BufferName = "last_used" | "token_last_used" | "usage";
 
 /**
  * The app's metrics: one Prometheus registry per app instance (never prom-client's global one),
@@ -94,7 +94,7 @@ function bufferMetrics(registers: Registry[]): (name: BufferName) => BufferMonit
   const states = new Map<BufferName, () => BufferState>();
   new Gauge({
     name: "pressroom_coalesced_writes_pending",
-    help: "Entries waiting in a coalescing buffer for their batched write (buffer: last_used, usage).",
+    help: "Entries waiting in a coalescing buffer for their batched write (buffer: last_used, token_last_used, usage).",
     labelNames: ["buffer"] as const,
     registers,
     collect() {
