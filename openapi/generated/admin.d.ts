@@ -464,9 +464,10 @@ export interface paths {
          *     `{PUBLIC_URL, else this server's origin}/dashboard/#/join/{token}`: the token is in the
          *     URL's fragment, which browsers never send to a server. It is answered here once and
          *     never again — the server keeps only its SHA-256 hash — so the owner hands it over; when
-         *     the server was given a mailer (README, "Invitations"), it was also mailed to the address
+         *     the server sends mail (`SMTP_URL`; README, "Mail"), it was also mailed to the address
          *     and `sent` is true. It expires after 7 days, and works once. Inviting an email that
-         *     belongs to a member already answers `409`.
+         *     belongs to a member already answers `409`, and so does one with a pending invitation to
+         *     the workspace (resend it with `resendInvitation`, or withdraw it first).
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -496,6 +497,34 @@ export interface paths {
          *     existed. An invitation that was accepted already, or is unknown, answers `404`.
          */
         delete: operations["withdrawInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The invitation's ID. */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new link for a pending invitation, mailed again (owner only)
+         * @description For an invitation not accepted yet, lost or expired: a new link replaces the old one
+         *     (which stops working at once), valid 7 days from now, sent by this owner; answered once,
+         *     as `createInvitation` answers, and mailed again when the server sends mail. Written to
+         *     the audit log (`invitation.resent`). An invitation accepted, withdrawn or unknown is `404`.
+         */
+        post: operations["resendInvitation"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -733,7 +762,7 @@ export interface paths {
          *     `key.rolled`, `key.revoked`, `key.expired` (written by the server shortly after the
          *     key's `expiresAt`, with that time and no actor), `key.limit_changed`,
          *     `workspace.limit_changed`, `workspace.preview_url_changed`, `invitation.created`,
-         *     `invitation.withdrawn`, `member.added`
+         *     `invitation.resent`, `invitation.withdrawn`, `member.added`
          *     (`addMember`), `member.joined` (an invitation accepted; the actor is the one who
          *     joined), `member.role_changed`, `member.removed` and `member.left`. Newest
          *     first, one page at a time: pass the previous page's `nextCursor` as `cursor` until it
@@ -1732,7 +1761,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "invitation.created" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "invitation.created" | "invitation.resent" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -3364,7 +3393,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description An account with this email is a member of the workspace already. */
+            /**
+             * @description An account with this email is a member of the workspace already, or the email has a
+             *     pending invitation to it.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3403,6 +3435,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The invitation's ID. */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation with its new link, shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -100,6 +100,16 @@ func updateOne(filter, update bson.D, wantMatched int64) func(context.Context, *
 	}
 }
 
+func findOneAndUpdate(filter, update bson.D) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		err := c.FindOneAndUpdate(ctx, filter, update).Err()
+		if err == mongo.ErrNoDocuments {
+			return fmt.Errorf("findOneAndUpdate(%v): no document (the shape must find one)", filter)
+		}
+		return err
+	}
+}
+
 func updateMany(filter, update bson.D) func(context.Context, *mongo.Collection) error {
 	return func(ctx context.Context, c *mongo.Collection) error {
 		_, err := c.UpdateMany(ctx, filter, update)
@@ -353,6 +363,7 @@ func appShapes() []appShape {
 		// invitations (invitations/invitations-store.ts, platform/db/ttl-sweeper.ts)
 		{coll: "invitations", name: "link `findOne({tokenHash})`", run: findOne(d(e("tokenHash", "t_0010")))},
 		{coll: "invitations", name: "a workspace's `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt")))},
+		{coll: "invitations", name: "resend `findOneAndUpdate({_id, workspaceId, acceptedAt: null})`", run: findOneAndUpdate(d(e("_id", "inv_0014"), e("workspaceId", "ws_0014"), e("acceptedAt", nil)), d(e("$set", d(e("tokenHash", "t_new"), e("expiresAt", at(100))))))},
 		{coll: "invitations", name: "withdraw `deleteOne({_id, workspaceId, acceptedAt: null})`", run: deleteOne(d(e("_id", "inv_0011"), e("workspaceId", "ws_0011"), e("acceptedAt", nil)))},
 		{coll: "invitations", name: "use, compare-and-set `updateOne({_id, acceptedAt: null})`", run: updateOne(d(e("_id", "inv_0012"), e("acceptedAt", nil)), d(e("$set", d(e("acceptedAt", at(5))))), 1)},
 		{coll: "invitations", name: "release `updateOne({_id, acceptedAt})`", run: updateOne(d(e("_id", "inv_0012"), e("acceptedAt", at(5))), d(e("$set", d(e("acceptedAt", nil)))), 1)},

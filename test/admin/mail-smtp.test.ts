@@ -87,6 +87,14 @@ describe("invitations by mail", () => {
     // The workspace's name is people's input: escaped in the HTML part.
     expect(mail.parsed.html).toContain("Olive&#39;s newsroom");
     expect(mail.parsed.text).toContain("It works once, for 7 days.");
+    // Resent: mailed again, with the new link.
+    const since = sink.mails.length;
+    const resent = await owner.post<CreatedInvitation>(
+      `/workspaces/${ws}/invitations/${res.body.invitation.id}/resend`,
+    );
+    expect([resent.status, resent.body.mail]).toEqual([200, "sent"]);
+    const again = await sink.mailTo(email, { since });
+    expect(linkIn(again, `${server.url}/dashboard/#/join/`)).toBe(resent.body.link);
   });
 
   it("a refusing server: the invitation is still made and listed, the answer says not sent, and the warning names no link", async () => {

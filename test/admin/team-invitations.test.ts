@@ -206,6 +206,58 @@ describe("invitations: happy path", () => {
   });
 });
 
+describe("invitations: one pending per email, and resent with a new link", () => {
+  it("inviting an email with a pending invitation is 409 (any spelling); withdrawn, it can be invited again", async () => {
+    const email = freshEmail();
+    const first = await invite(email);
+    const again = await owner.post(`/workspaces/${ws}/invitations`, {
+      email: email.toUpperCase(),
+      role: "owner",
+    });
+    expect(again).toMatchObject({
+      status: 409,
+      body: {
+        message:
+          "This email has a pending invitation to the workspace already: resend it, or withdraw it first.",
+      },
+    });
+    expect(
+      (await owner.delete(`/workspaces/${ws}/invitations/${first.invitation.id}`)).status,
+    ).toBe(204);
+    await invite(email);
+  });
+
+  it("resend: a new link that works, the old one unknown at once, 7 days from now, in the audit log", async () => {
+    const email = freshEmail();
+    const first = await invite(email);
+    const resent = await owner.post<CreatedInvitation>(
+      `/workspaces/${ws}/invitations/${first.invitation.id}/resend`,
+    );
+    expect(resent.status).toBe(200);
+    expect(resent.body.invitation.id).toBe(first.invitation.id);
+    expect(resent.body.link).not.toBe(first.link);
+    expect([resent.body.sent, resent.body.mail]).toEqual([false, "off"]);
+    const expires = Date.parse(resent.body.invitation.expiresAt);
+    expect(Math.abs(expires - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
+    const anyone = new AdminClient(server.url);
+    expect((await anyone.post("/invitations/lookup", { token: first.token })).status).toBe(404);
+    const token = resent.body.link.split("#/join/")[1] ?? "";
+    expect((await anyone.post("/invitations/lookup", { token })).status).toBe(200);
+    const audit = await owner.get<{
+      data: { action: string; details: { invitationId?: string } }[];
+    }>(`/workspaces/${ws}/audit`);
+    expect(audit.body.data[0]).toMatchObject({
+      action: "invitation.resent",
+      details: { invitationId: first.invitation.id },
+    });
+    expect(
+      (await accept(anyone, { token, name: "Resent", password: "resent passphrase" })).status,
+    ).toBe(201);
+    const late = await owner.post(`/workspaces/${ws}/invitations/${first.invitation.id}/resend`);
+    expect(late.status).toBe(404);
+  });
+});
+
 describe("invitations: errors", () => {
   it("a used link answers 410 and joins nobody else", async () => {
     const { token } = await invite(freshEmail());

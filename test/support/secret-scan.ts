@@ -17,7 +17,8 @@ const TEST_DIR = fileURLToPath(new URL("../", import.meta.url));
 const RAW_KEY = /cp_(?:live|test)_[0-9A-Za-z]{42}/;
 /** The two answers that show a raw key, once: a mint (mintKey) and a roll's successor (rollKey). */
 const MINT_PATH = /^\/api\/admin\/workspaces\/[^/]+\/keys(?:\/[^/]+\/roll)?$/;
-const INVITE_PATH = /^\/api\/admin\/workspaces\/[^/]+\/invitations$/;
+/** The answers that show an invitation's link, once: createInvitation and resendInvitation. */
+const INVITE_PATH = /^\/api\/admin\/workspaces\/[^/]+\/invitations(?:\/[^/]+\/resend)?$/;
 /** The one answer that shows an access token's secret: createAccessToken. */
 const TOKEN_PATH = /^\/api\/admin\/me\/tokens$/;
 /** An access token (`pr_pat_` + 42 base62; admin.yaml, CreatedAccessToken). */
@@ -113,7 +114,10 @@ export function recordingHandler(handler: RequestListener): {
         if (token) tokens.push(token);
       }
       const mint = req.method === "POST" && MINT_PATH.test(url) && res.statusCode === 201;
-      const invite = req.method === "POST" && INVITE_PATH.test(url) && res.statusCode === 201;
+      const invite =
+        req.method === "POST" &&
+        INVITE_PATH.test(url) &&
+        (res.statusCode === 200 || res.statusCode === 201);
       const accessToken = req.method === "POST" && TOKEN_PATH.test(url) && res.statusCode === 201;
       const webhookSecret =
         req.method === "POST" &&

@@ -225,6 +225,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get(`${W}/invitations`, requireOwner, invitation.listInvitations);
   router.post(`${W}/invitations`, requireOwner, invitation.createInvitation);
   router.delete(`${W}/invitations/:invitationId`, requireOwner, invitation.withdrawInvitation);
+  router.post(`${W}/invitations/:invitationId/resend`, requireOwner, invitation.resendInvitation);
   router.get(`${W}/keys`, key.listKeys);
   router.post(`${W}/keys`, key.mintKey);
   router.post(`${W}/keys/:keyId/revoke`, key.revokeKey);

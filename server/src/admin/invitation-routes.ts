@@ -1,13 +1,17 @@
+import type { Request, Response } from "express";
 import type { AuditLog } from "../audit/audit-log.js";
-import { ALREADY_MEMBER_MESSAGE } from "../invitations/invitation-rules.js";
+import {
+  ALREADY_INVITED_MESSAGE,
+  ALREADY_MEMBER_MESSAGE,
+} from "../invitations/invitation-rules.js";
 import type { InvitationUse } from "../invitations/invitation-use.js";
 import { toInvitation } from "../invitations/invitation-view.js";
-import type { InvitationsStore } from "../invitations/invitations-store.js";
+import type { CreatedInvitation, InvitationsStore } from "../invitations/invitations-store.js";
 import type { Mailer } from "../mail/mailer.js";
 import { conflict, notFound } from "../platform/domain-error.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
-import type { UsersStore } from "../users/users-store.js";
+import { normalEmail, type UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import { dashboardOrigin, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
 import type { MeView } from "./me-view.js";
@@ -31,6 +35,37 @@ export interface InvitationDeps {
  * create, and otherwise only ever read from request bodies: never logged, never stored.
  */
 export function invitationHandlers(deps: InvitationDeps) {
+  /**
+   * The answer that shows an invitation's new link, once: mailed first when the server sends
+   * mail (a failure is logged without its error, whose message might quote the link).
+   */
+  const withLink = async (
+    req: Request<{ workspaceId: string }>,
+    res: Response,
+    { doc, token }: CreatedInvitation,
+  ) => {
+    const link = `${dashboardOrigin(req, deps.publicOrigin)}/dashboard/#/join/${token}`;
+    const people = await deps.users.namesOf([doc.invitedBy]);
+    let sent = false;
+    if (deps.mailer !== undefined) {
+      const workspace = await deps.workspaces.byId(doc.workspaceId);
+      try {
+        await deps.mailer.sendInvitation({
+          to: doc.email,
+          link,
+          workspaceName: workspace?.name ?? "",
+          invitedBy: people.get(doc.invitedBy)?.name ?? "",
+        });
+        sent = true;
+      } catch (err) {
+        const kind = err instanceof Error ? err.name : typeof err;
+        res.locals.log.warn({ invitationId: doc._id, kind }, "mailing an invitation failed");
+      }
+    }
+    const mail = deps.mailer === undefined ? "off" : sent ? "sent" : ("failed" as const);
+    return { invitation: toInvitation(doc, people), link, sent, mail } as const;
+  };
+
   const createInvitation: AdminHandler<"createInvitation"> = async (req, res) => {
     const { workspaceId } = req.params;
     const invitedBy = signedInUser(res);
@@ -38,7 +73,13 @@ export function invitationHandlers(deps: InvitationDeps) {
     if (account !== null && (await deps.workspaces.roleIn(workspaceId, account._id)) !== null) {
       throw conflict(ALREADY_MEMBER_MESSAGE);
     }
-    const { doc, token } = await deps.invitations.create({
+    // One pending invitation per email: a second would be a second live link to one person.
+    // Checked, then made: two owners inviting one email at the same moment may make two.
+    const email = normalEmail(req.body.email);
+    if ((await deps.invitations.pending(workspaceId)).some((i) => i.email === email)) {
+      throw conflict(ALREADY_INVITED_MESSAGE);
+    }
+    const created = await deps.invitations.create({
       workspaceId,
       email: req.body.email,
       role: req.body.role,
@@ -49,29 +90,23 @@ export function invitationHandlers(deps: InvitationDeps) {
       workspaceId,
       actor: invitedBy,
       action: "invitation.created",
-      details: { invitationId: doc._id, role: doc.role },
+      details: { invitationId: created.doc._id, role: created.doc.role },
     });
-    const link = `${dashboardOrigin(req, deps.publicOrigin)}/dashboard/#/join/${token}`;
-    const people = await deps.users.namesOf([invitedBy]);
-    let sent = false;
-    if (deps.mailer !== undefined) {
-      const workspace = await deps.workspaces.byId(workspaceId);
-      try {
-        await deps.mailer.sendInvitation({
-          to: doc.email,
-          link,
-          workspaceName: workspace?.name ?? "",
-          invitedBy: people.get(invitedBy)?.name ?? "",
-        });
-        sent = true;
-      } catch (err) {
-        // Not the error itself: its message might quote the link, whose token must not be logged.
-        const kind = err instanceof Error ? err.name : typeof err;
-        res.locals.log.warn({ invitationId: doc._id, kind }, "mailing an invitation failed");
-      }
-    }
-    const mail = deps.mailer === undefined ? "off" : sent ? "sent" : "failed";
-    res.status(201).json({ invitation: toInvitation(doc, people), link, sent, mail });
+    res.status(201).json(await withLink(req, res, created));
+  };
+
+  const resendInvitation: AdminHandler<"resendInvitation"> = async (req, res) => {
+    const { workspaceId, invitationId } = req.params;
+    const invitedBy = signedInUser(res);
+    const renewed = await deps.invitations.renew(workspaceId, invitationId, invitedBy);
+    if (renewed === null) throw notFound("Invitation not found.");
+    await deps.audit.record({
+      workspaceId,
+      actor: invitedBy,
+      action: "invitation.resent",
+      details: { invitationId, role: renewed.doc.role },
+    });
+    res.json(await withLink(req, res, renewed));
   };
 
   const listInvitations: AdminHandler<"listInvitations"> = async (req, res) => {
@@ -111,6 +146,7 @@ export function invitationHandlers(deps: InvitationDeps) {
 
   return {
     createInvitation,
+    resendInvitation,
     listInvitations,
     withdrawInvitation,
     lookUpInvitation,

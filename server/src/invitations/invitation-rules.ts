@@ -29,6 +29,8 @@ export const HOW_TO_ACCEPT_MESSAGE =
 export const INVITER_NOT_OWNER_MESSAGE =
   "This invitation was withdrawn: whoever sent it is no longer an owner of the workspace. Ask an owner for a new one.";
 export const ALREADY_MEMBER_MESSAGE = "This email belongs to a member of the workspace already.";
+export const ALREADY_INVITED_MESSAGE =
+  "This email has a pending invitation to the workspace already: resend it, or withdraw it first.";
 
 /** A new link's token (43 base64url characters) and the hash that is stored of it. */
 export function newInvitationToken(): { token: string; tokenHash: string } {

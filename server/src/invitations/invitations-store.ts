@@ -32,6 +32,16 @@ export interface InvitationsStore {
   create(input: NewInvitation): Promise<CreatedInvitation>;
   /** Not accepted and not expired, oldest first. */
   pending(workspaceId: string): Promise<InvitationDoc[]>;
+  /**
+   * A new link for the workspace's invitation not accepted yet, sent by `invitedBy`: the old
+   * token stops working (its hash is replaced), and it holds 7 days from now. Null when there is
+   * no such invitation (accepted, withdrawn or unknown).
+   */
+  renew(
+    workspaceId: string,
+    invitationId: string,
+    invitedBy: string,
+  ): Promise<CreatedInvitation | null>;
   /** Deletes a pending invitation of the workspace; false when there is none. */
   withdraw(workspaceId: string, invitationId: string): Promise<boolean>;
   /**
@@ -83,6 +93,24 @@ export function invitationsStore(
       };
       await invitations.insertOne(doc);
       return { doc, token };
+    },
+
+    async renew(workspaceId: string, invitationId: string, invitedBy: string) {
+      const { token, tokenHash } = newInvitationToken();
+      const expiresAt = new Date(now() + INVITATION_TTL_MS);
+      const doc = await invitations.findOneAndUpdate(
+        { _id: invitationId, workspaceId, acceptedAt: null },
+        {
+          $set: {
+            tokenHash,
+            invitedBy,
+            expiresAt,
+            keepUntil: new Date(expiresAt.getTime() + INVITATION_KEEP_MS),
+          },
+        },
+        { returnDocument: "after" },
+      );
+      return doc === null ? null : { doc, token };
     },
 
     async pending(workspaceId: string): Promise<InvitationDoc[]> {

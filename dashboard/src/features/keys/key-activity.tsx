@@ -95,6 +95,8 @@ function describeTeam(entry: AuditEntry, who: string): string {
   switch (entry.action) {
     case "invitation.created":
       return `${who} invited someone as ${roleText(details.role)}`;
+    case "invitation.resent":
+      return `${who} sent an invitation again, with a new link`;
     case "invitation.withdrawn":
       return details.reason === "inviter_not_owner"
         ? "An invitation was withdrawn: whoever sent it is no longer an owner"

@@ -387,6 +387,7 @@ export type AuditAction =
   | "workspace.limit_changed"
   | "workspace.preview_url_changed"
   | "invitation.created"
+  | "invitation.resent"
   | "invitation.withdrawn"
   | "member.added"
   | "member.joined"
