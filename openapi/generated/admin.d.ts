@@ -83,7 +83,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the signed-in user's name
+         * @description The name others see beside this account's work (members, the audit log, history). One
+         *     line of plain text, trimmed, not blank, as at setup. A session only. (The email is
+         *     changed another way, not yet offered.)
+         */
+        patch: operations["updateMe"];
         trace?: never;
     };
     "/me/password": {
@@ -1542,6 +1548,10 @@ export interface components {
              */
             secret: string;
         };
+        MeUpdate: {
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
+            name: string;
+        };
         PasswordResetRequest: {
             /** Format: email */
             email: string;
@@ -2700,6 +2710,41 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Olive Oyl"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The signed-in user, with the new name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

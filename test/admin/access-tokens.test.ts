@@ -177,6 +177,7 @@ describe("access tokens: what a token may do", () => {
       ["DELETE", "/session", undefined],
       ["DELETE", "/me/sessions", undefined],
       ["POST", "/workspaces", { name: "By a token" }],
+      ["PATCH", "/me", { name: "Renamed by a token" }],
       ["GET", `/workspaces/${ws}/audit`, undefined],
     ] as const) {
       const res = await asScript(all.secret, method, path, body);

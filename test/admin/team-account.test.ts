@@ -48,6 +48,24 @@ async function account(sessions: number) {
 const signIn = (email: string, password: string) =>
   new AdminClient(server.url).post("/session", { email, password });
 
+describe("your name (admin.yaml, updateMe)", () => {
+  it("is changed, trimmed, and shown in /me; blank, control characters or a bidi override are 400 and change nothing", async () => {
+    const { browsers } = await account(1);
+    const self = browsers[0] as AdminClient;
+    const renamed = await self.patch<{ user: { name: string } }>("/me", {
+      name: "  Renée Renamed  ",
+    });
+    expect([renamed.status, renamed.body.user.name]).toEqual([200, "Renée Renamed"]);
+    for (const name of ["   ", "Tab\there", "Evil\u202eman", ""]) {
+      expect((await self.patch("/me", { name })).status).toBe(400);
+    }
+    expect((await self.get<{ user: { name: string } }>("/me")).body.user.name).toBe(
+      "Renée Renamed",
+    );
+    expect((await new AdminClient(server.url).patch("/me", { name: "Nobody" })).status).toBe(401);
+  });
+});
+
 describe("change password: happy path", () => {
   it("ends the other sessions, keeps this one; the old password stops working, the new one works", async () => {
     const { email, password, browsers } = await account(3);

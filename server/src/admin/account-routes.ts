@@ -3,11 +3,13 @@ import type { PasswordChange } from "../sessions/password-change.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { UsersStore } from "../users/users-store.js";
 import { clearSessionCookie, sessionTokenOf, signedInUser, signInFirst } from "./guards.js";
+import type { MeView } from "./me-view.js";
 
-/** The signed-in user's own account: their password, and all their sessions at once. */
+/** The signed-in user's own account: their name, their password, and all their sessions at once. */
 export function accountHandlers(deps: {
   changePassword: PasswordChange;
-  users: Pick<UsersStore, "endSessions">;
+  users: Pick<UsersStore, "endSessions" | "rename">;
+  me: MeView["me"];
   sessions: Pick<SessionsStore, "endAll">;
   secureCookies: boolean;
 }) {
@@ -33,5 +35,11 @@ export function accountHandlers(deps: {
     res.status(204).end();
   };
 
-  return { changePassword, signOutEverywhere };
+  const updateMe: AdminHandler<"updateMe"> = async (req, res) => {
+    const userId = signedInUser(res);
+    await deps.users.rename(userId, req.body.name);
+    res.json(await deps.me(userId));
+  };
+
+  return { changePassword, signOutEverywhere, updateMe };
 }

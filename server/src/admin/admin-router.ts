@@ -92,6 +92,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const account = accountHandlers({
     changePassword: passwordChange({ users, sessions, throttle }),
     users,
+    me: meView(users, workspaces).me,
     sessions,
     secureCookies,
   });
@@ -206,6 +207,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.use(signedIn, tokenScope);
   router.delete("/session", session.signOut);
   router.get("/me", session.getMe);
+  router.patch("/me", account.updateMe);
   router.post("/me/password", account.changePassword);
   router.delete("/me/sessions", account.signOutEverywhere);
   router.get("/me/tokens", token.listAccessTokens);

@@ -29,6 +29,8 @@ export interface UsersStore {
    * spec's length rules).
    */
   setPassword(userId: string, checkedHash: string, password: string): Promise<boolean>;
+  /** Sets the account's name (trimmed; the spec's rules are checked by the caller). */
+  rename(userId: string, name: string): Promise<void>;
   /** Grows `passwordGeneration` ("sign out everywhere"): sign-ins in flight store no session. */
   endSessions(userId: string): Promise<void>;
   /** The account with this email, however it is spelled (`normalEmail`), or null. */
@@ -67,6 +69,10 @@ export function usersStore({ users }: Collections): UsersStore {
         { $set: { passwordHash }, $inc: { passwordGeneration: 1 } },
       );
       return res.modifiedCount === 1;
+    },
+
+    async rename(userId: string, name: string): Promise<void> {
+      await users.updateOne({ _id: userId }, { $set: { name: name.trim() } });
     },
 
     async endSessions(userId: string): Promise<void> {
