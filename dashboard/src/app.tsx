@@ -117,9 +117,14 @@ function Screen() {
           forgetJoinLink();
           setJoinToken(null);
           enter(me);
-          navigate(hrefOf(workspaceId ? { name: "keys", ws: workspaceId } : { name: "home" }), {
-            replace: true,
-          });
+          navigate(
+            hrefOf(
+              workspaceId ? { name: "blogs", ws: workspaceId, status: null } : { name: "home" },
+            ),
+            {
+              replace: true,
+            },
+          );
         }}
       />
     );

@@ -1,16 +1,22 @@
 import type { TargetedMouseEvent } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import type { BlogSort, BlogStatus } from "./api.js";
+import type { ApiKey, BlogSort, BlogStatus } from "./api.js";
 
 const SORTS: readonly string[] = ["newest", "oldest", "updated", "title"] satisfies BlogSort[];
 const isSort = (value: string | null): value is BlogSort => value !== null && SORTS.includes(value);
+
+/** A key status as the keys screen's address spells it (`?status=revoked`), and back. */
+type KeyStatus = ApiKey["status"];
+const KEY_STATUSES: readonly KeyStatus[] = ["Active", "Expired", "Revoked"];
+const keyStatusOf = (param: string | null): KeyStatus | null =>
+  KEY_STATUSES.find((status) => status.toLowerCase() === param) ?? null;
 
 /**
  * History-API routing under the Vite base (`/dashboard/`). The server answers index.html for
  * every /dashboard/* path that is not a file, so each of these URLs can be reloaded or shared:
  *
- *   /dashboard/                          → the remembered (or first) workspace's keys
- *   /dashboard/w/{ws}/keys               API keys
+ *   /dashboard/                          → the remembered (or first) workspace's blogs
+ *   /dashboard/w/{ws}/keys[?status=active|expired|revoked]   API keys, optionally filtered
  *   /dashboard/w/{ws}/blogs[?status=…&q=…&sort=…]   blogs, optionally filtered, searched, sorted
  *   /dashboard/w/{ws}/blogs/new          editor for a new blog
  *   /dashboard/w/{ws}/blogs/{blogId}     editor for an existing blog
@@ -25,7 +31,7 @@ const isSort = (value: string | null): value is BlogSort => value !== null && SO
  */
 export type Route =
   | { name: "home" }
-  | { name: "keys"; ws: string }
+  | { name: "keys"; ws: string; status?: KeyStatus | null }
   | { name: "blogs"; ws: string; status: BlogStatus | null; q?: string; sort?: BlogSort }
   | { name: "blog"; ws: string; blogId: string | null }
   | { name: "members"; ws: string }
@@ -47,7 +53,9 @@ export function parseRoute(pathname: string, search: string): Route {
   if (parts.length === 1 && parts[0] === "account") return { name: "account" };
   const [w, ws, section, id, ...rest] = parts;
   if (w !== "w" || ws === undefined || rest.length > 0) return { name: "notFound" };
-  if (section === "keys" && id === undefined) return { name: "keys", ws };
+  if (section === "keys" && id === undefined) {
+    return { name: "keys", ws, status: keyStatusOf(new URLSearchParams(search).get("status")) };
+  }
   if (section === "members" && id === undefined) return { name: "members", ws };
   if (section === "webhooks" && id === undefined) return { name: "webhooks", ws };
   if (section === "webhooks" && id !== undefined) return { name: "webhookLog", ws, endpointId: id };
@@ -73,7 +81,7 @@ export function hrefOf(route: Route): string {
   const ws = "ws" in route ? `${BASE}/w/${encodeURIComponent(route.ws)}` : "";
   switch (route.name) {
     case "keys":
-      return `${ws}/keys`;
+      return `${ws}/keys${route.status ? `?status=${route.status.toLowerCase()}` : ""}`;
     case "members":
       return `${ws}/members`;
     case "webhooks":

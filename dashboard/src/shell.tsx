@@ -29,7 +29,8 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
   const home = route.name === "home" ? rememberedWorkspace(me.workspaces) : undefined;
 
   useEffect(() => {
-    if (home) navigate(hrefOf({ name: "keys", ws: home.id }), { replace: true });
+    // Blogs, for everyone: what a writer comes for, and the owner too most days.
+    if (home) navigate(hrefOf({ name: "blogs", ws: home.id, status: null }), { replace: true });
   }, [home?.id]);
   useEffect(() => {
     if (workspace) rememberWorkspace(workspace.id);
@@ -65,7 +66,7 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
   } else if (route.name === "home") {
     content = null; // redirecting
   } else if (route.name === "account") {
-    content = <Account me={me} onSignedOutEverywhere={onSignedOut} />;
+    content = <Account me={me} onMeChange={onMeChange} onSignedOutEverywhere={onSignedOut} />;
   } else if (route.name === "notFound") {
     content = <Missing title="Page not found">There is nothing at this address.</Missing>;
   } else if (!workspace) {
@@ -79,6 +80,7 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
       <Keys
         key={workspace.id}
         workspace={workspace}
+        status={route.status ?? null}
         onWorkspaceChange={(changed) =>
           onMeChange({
             ...me,
@@ -139,7 +141,7 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
         onCreatingChange={setCreating}
         onWorkspaceCreated={(w) => {
           onMeChange({ ...me, workspaces: [...me.workspaces, w] });
-          navigate(hrefOf({ name: "keys", ws: w.id }));
+          navigate(hrefOf({ name: "blogs", ws: w.id, status: null }));
         }}
       />
       <main id="main" class="page">

@@ -54,14 +54,16 @@ async function expectRefused(
 
 /** Waits until `control` has the focus (forms move it after the errors have rendered). */
 /**
- * Resolves once the keys screen's workspace usage has been fetched twice (on mount, then after
- * the keys' first load), so the next `page.goto` cuts off no request of that screen.
+ * Resolves once the Blogs screen — a workspace's first (shell.tsx) — has fetched its list and its
+ * counts, so the next `page.goto` cuts off no request of that screen.
  */
-const keysScreenSettled = (page: Page) =>
+const blogsScreenSettled = (page: Page) =>
   new Promise<void>((done) => {
-    let finished = 0;
+    const left = new Set(["/blogs", "/blog-counts"]);
     const on = (r: Request) => {
-      if (!new URL(r.url()).pathname.endsWith("/usage") || ++finished < 2) return;
+      const path = new URL(r.url()).pathname;
+      for (const end of left) if (path.endsWith(end)) left.delete(end);
+      if (left.size > 0) return;
       page.off("requestfinished", on);
       done();
     };
@@ -308,10 +310,10 @@ describe.each(["desktop", "phone"] as const)(
         await s.checkScreen(screen("new-workspace-error"));
         await name.fill(`Third desk ${width}`);
         await expect(name.getAttribute("aria-invalid")).resolves.toBeNull();
-        const settled = keysScreenSettled(page);
+        const settled = blogsScreenSettled(page);
         await dialog.getByRole("button", { name: "Create workspace" }).click();
         await dialog.waitFor({ state: "detached" });
-        await heading(page, "API keys").waitFor();
+        await heading(page, "Blogs").waitFor();
         await settled;
         await expect(menuButton().textContent()).resolves.toContain(`Third desk ${width}`);
         await menuButton().click();
@@ -385,9 +387,9 @@ describe.each(["desktop", "phone"] as const)(
         await page.getByRole("button", { name: "Show password" }).first().click();
         await expect(current.getAttribute("type")).resolves.toBe("text");
         const input = await current.elementHandle();
-        const settled = keysScreenSettled(page);
-        await page.locator("a.brand").click(); // home: the first workspace's keys
-        await heading(page, "API keys").waitFor();
+        const settled = blogsScreenSettled(page);
+        await page.locator("a.brand").click(); // home: the first workspace's blogs
+        await heading(page, "Blogs").waitFor();
         await settled;
         await expect(
           input?.evaluate((el) => [el.isConnected, (el as HTMLInputElement).type]),
@@ -427,6 +429,31 @@ describe.each(["desktop", "phone"] as const)(
         s.expectProblems(/response 403 POST .*\/me\/password$/, /status of 403/);
         await current.fill("not my password either");
         await expect(current.getAttribute("aria-invalid")).resolves.toBeNull();
+      });
+
+      it("your name (admin.yaml, updateMe): saved and shown in the header at once; blank or a bidi override refused on the field, nothing sent", async () => {
+        await goto("/account", "Your account");
+        const section = page.getByRole("region", { name: "Your name" });
+        const name = section.getByLabel("Name", { exact: true });
+        const original = await name.inputValue();
+        await name.fill("   ");
+        await expectRefused(page, section, "Save name", [["Name", "Enter your name\\."]]);
+        await name.fill("Evil \u202e name");
+        await expectRefused(page, section, "Save name", [["Name", "Use one line of plain text"]]);
+        await s.checkScreen(screen("name-error"));
+        await name.fill("  Olive Renamed  ");
+        await section.getByRole("button", { name: "Save name" }).click();
+        await section.getByText("Name saved.").waitFor();
+        await expect(name.inputValue()).resolves.toBe("Olive Renamed");
+        await page
+          .locator("header")
+          .getByText("Olive Renamed")
+          .first()
+          .waitFor({ state: "attached" });
+        await s.checkScreen(screen("name-saved"));
+        await name.fill(original);
+        await section.getByRole("button", { name: "Save name" }).click();
+        await page.locator("header").getByText(original).first().waitFor({ state: "attached" });
       });
 
       it("the invite, webhook and join forms say what is wrong on their fields; nothing is sent", async () => {

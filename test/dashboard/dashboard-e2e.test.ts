@@ -156,14 +156,17 @@ describe("dashboard, end to end in Chromium", () => {
     await expectAccessible("the setup screen");
   });
 
-  it("setup creates the owner and the first workspace, signs in and opens its API keys", async () => {
+  it("setup creates the owner and the first workspace, signs in and opens its blogs; its API keys have none yet", async () => {
     await page.getByLabel("Your name").fill(OWNER.name);
     await page.getByLabel("Email").fill(OWNER.email);
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByLabel("Workspace name").fill(OWNER.workspaceName);
     await page.getByRole("button", { name: "Create account and workspace" }).click();
+    // The workspace opens on Blogs, for everyone (router.ts, shell.tsx).
+    await heading("Blogs").waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/w\/[^/]+\/blogs$/);
+    await page.getByRole("link", { name: "API keys" }).click();
     await heading("API keys").waitFor();
-    expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/w\/[^/]+\/keys$/);
     await expect(
       page.getByRole("button", { name: /^Workspace: / }).textContent(),
     ).resolves.toContain(OWNER.workspaceName);
@@ -182,7 +185,7 @@ describe("dashboard, end to end in Chromium", () => {
     await expectAccessible("the sign-in screen");
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await heading("API keys").waitFor();
+    await heading("API keys").waitFor(); // the screen it was signed out on
   });
 
   it("the editor previews the body as the server renders it, sanitised, the latest typing winning", async () => {
@@ -385,7 +388,7 @@ describe("dashboard, end to end in Chromium", () => {
     await shot("04b-not-found");
     await expectAccessible("the not-found screen");
     await page.getByRole("link", { name: "Go to the dashboard" }).click();
-    await heading("API keys").waitFor();
+    await heading("Blogs").waitFor();
   });
 
   it("the mint dialog is keyboard-operable: focus starts in it, and Escape closes it", async () => {
@@ -393,9 +396,9 @@ describe("dashboard, end to end in Chromium", () => {
     // effect that runs after the screen is painted) surely happens, and is waited for: else it
     // can land after the focus below (taking it, or becoming the element the dialog returns
     // focus to). The test before this one may leave the API keys screen open already.
-    await page.getByRole("link", { name: "Blogs" }).click();
+    await page.getByRole("link", { name: "Members" }).click();
     await expect
-      .poll(() => heading("Blogs").evaluate((el) => el === document.activeElement))
+      .poll(() => heading("Members").evaluate((el) => el === document.activeElement))
       .toBe(true);
     await page.getByRole("link", { name: "API keys" }).click();
     await expect
@@ -513,7 +516,7 @@ describe("dashboard, end to end in Chromium", () => {
     expect(res.body).toEqual({ message: "Invalid or missing API key." });
   });
 
-  it("a new workspace opens on its own empty keys and blogs", async () => {
+  it("a new workspace opens on its own empty blogs, and has no keys", async () => {
     await page.getByRole("button", { name: /^Workspace: / }).click();
     await page.getByRole("menuitem", { name: "Create workspace" }).click();
     const dialog = page.getByRole("dialog", { name: "New workspace" });
@@ -532,9 +535,9 @@ describe("dashboard, end to end in Chromium", () => {
     await dialog.getByLabel("Workspace name").fill("Second desk");
     await dialog.getByRole("button", { name: "Create workspace" }).click();
     await dialog.waitFor({ state: "detached" });
-    await page.getByText("No keys yet").waitFor();
-    await page.getByRole("link", { name: "Blogs" }).click();
     await page.getByRole("link", { name: "Write your first blog" }).waitFor();
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByText("No keys yet").waitFor();
     await expect(
       page.getByRole("button", { name: /^Workspace: / }).textContent(),
     ).resolves.toContain("Second desk");

@@ -52,6 +52,9 @@ describe("dashboard: a key's usage, with its 429s, in Chromium", () => {
     await page.getByLabel("Password").fill(OWNER.password);
     await page.getByLabel("Workspace name").fill(OWNER.workspaceName);
     await page.getByRole("button", { name: "Create account and workspace" }).click();
+    // A workspace opens on Blogs (shell.tsx); this test is about its keys.
+    await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
+    await page.getByRole("link", { name: "API keys" }).click();
     await page.getByRole("heading", { name: "API keys", exact: true }).waitFor();
 
     // Mint through the admin API with the page's own session.

@@ -141,7 +141,7 @@ describe("keys screen — expiry", () => {
     // Done without a copy asks first.
     await page.getByRole("button", { name: "Done" }).click();
     await page.getByRole("button", { name: "Close without copying" }).click();
-    await expect(rows("Quarterly site").locator("td.expires").textContent()).resolves.toBe(
+    await expect(rows("Quarterly site").locator("td.expires time").textContent()).resolves.toBe(
       "expires in 3 months",
     );
   });
@@ -154,14 +154,14 @@ describe("keys screen — expiry", () => {
     expect(minted.status).toBe(201);
     await page.reload();
     await expect(rows("Short-lived").locator(".badge").textContent()).resolves.toBe("Active");
-    await expect(rows("Short-lived").locator("td.expires").textContent()).resolves.toMatch(
+    await expect(rows("Short-lived").locator("td.expires time").textContent()).resolves.toMatch(
       /^expires in \d seconds$/,
     );
     await new Promise((r) => setTimeout(r, 2500));
     expect(await consumerStatus(minted.body.secret)).toBe(401);
     await page.reload();
     await expect(rows("Short-lived").locator(".badge").textContent()).resolves.toBe("Expired");
-    await expect(rows("Short-lived").locator("td.expires").textContent()).resolves.toBe(
+    await expect(rows("Short-lived").locator("td.expires time").textContent()).resolves.toBe(
       "expired just now",
     );
     await page.getByRole("radiogroup", { name: "Show keys" }).getByText("Expired").click();

@@ -20,6 +20,13 @@ import {
 } from "../support/dashboard-session.js";
 import { linkIn, type SmtpSink, startSmtpSink } from "../support/smtp-sink.js";
 
+/**
+ * Resolves once the Account screen's access tokens have loaded: a navigation before that would
+ * cut the request off, which the session counts as a problem.
+ */
+const tokensLoaded = (page: Page) =>
+  page.waitForResponse((r) => r.url().endsWith("/api/admin/me/tokens"));
+
 const OWNER = {
   name: "Rosa Owner",
   email: "rosa@example.com",
@@ -169,7 +176,7 @@ describe("password recovery by mail", () => {
       s.expectProblems(...failedCall(s, "POST", "/api/admin/session", 401));
 
       await signIn(page, newPassword);
-      await heading(page, "API keys").waitFor();
+      await heading(page, "Blogs").waitFor();
       await page.getByRole("button", { name: "Sign out", exact: true }).click();
       await page.getByText("You have signed out.").waitFor();
     });
@@ -196,11 +203,13 @@ describe("password recovery by mail", () => {
     await page.getByRole("button", { name: "Back to sign in" }).click();
     await heading(page, "Sign in").waitFor();
     await expect.poll(() => focused(page)).toBe("H1 Sign in");
-    // The password is the one the last reset chose. (Signed in on the account screen, which
-    // loads nothing a later navigation could cut off.)
+    // The password is the one the last reset chose. (Signed in on the account screen, whose
+    // access tokens' load is let finish: a later navigation would cut it off.)
     await page.goto(s.url("/account"));
+    const tokens = tokensLoaded(page);
     await signIn(page, PASSWORDS[2] ?? "");
     await heading(page, "Your account").waitFor();
+    await tokens;
   });
 
   it("a link cut short on its way is met as one that cannot be used, and is not sent", async () => {
@@ -216,12 +225,14 @@ describe("password recovery by mail", () => {
   });
 
   it("signed in, a reset link's page still comes first, and Back to the dashboard returns", async () => {
+    const tokens = tokensLoaded(page);
     await page.goto(s.url("/account"));
     await heading(page, "Your account").waitFor();
+    await tokens;
     await page.goto(link);
     await heading(page, "Choose a new password").waitFor();
     await page.getByRole("button", { name: "Back to the dashboard" }).click();
-    await heading(page, "API keys").waitFor();
+    await heading(page, "Blogs").waitFor();
   });
 });
 
@@ -255,11 +266,16 @@ describe("a server that sends no mail: its operator's command instead of the for
 
   it("a page that was not told (it was signed in) learns it from the server's 501, and moves the focus to the command", async () => {
     // Signed in when the page loads: its session answer says nothing of mail.
+    // Each load of the Account screen's access tokens is let finish before the page moves on.
     await page.goto(s.url("/account"));
+    const first = tokensLoaded(page);
     await signIn(page, OWNER.password);
     await heading(page, "Your account").waitFor();
+    await first;
+    const second = tokensLoaded(page);
     await page.goto(s.url("/account"));
     await heading(page, "Your account").waitFor();
+    await second;
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("button", { name: "Forgot password?" }).click();
     await page.getByLabel("Email").fill(OWNER.email);

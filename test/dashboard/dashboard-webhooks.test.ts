@@ -343,6 +343,7 @@ describe("happy: rotate, off and on, edit, delete (admin.yaml, rotateWebhookSecr
     expect(rotated).not.toBe(secret);
     await eventually(() => shown.textContent()).toContain("previous secret keeps signing");
     await shown.getByRole("button", { name: "Done" }).click();
+    await shown.getByRole("button", { name: "Close without copying" }).click(); // not copied: asked first
     await card()
       .getByText(/the previous one signs too until/)
       .waitFor();
@@ -362,6 +363,7 @@ describe("happy: rotate, off and on, edit, delete (admin.yaml, rotateWebhookSecr
     expect(rotated).toMatch(/^whsec_/);
     await eventually(() => shown.textContent()).toContain("previous secret no longer signs");
     await shown.getByRole("button", { name: "Done" }).click();
+    await shown.getByRole("button", { name: "Close without copying" }).click(); // not copied: asked first
     await page.getByText(/the old one no longer signs/).waitFor();
     await eventually(() =>
       card()
@@ -474,6 +476,7 @@ describe("happy: with an instance that delivers (README, “Webhooks”; openapi
     const shown = page.getByRole("dialog", { name: "Copy the signing secret now" });
     const shownSecret = await shown.getByRole("textbox").inputValue();
     await shown.getByRole("button", { name: "Done" }).click();
+    await shown.getByRole("button", { name: "Close without copying" }).click(); // not copied: asked first
     const mine = page.locator(".webhook-list > li", { hasText: receiver.url });
     await mine.getByRole("button", { name: /^Send test event/ }).click();
     await page.getByRole("link", { name: "See its deliveries" }).click();

@@ -1,12 +1,16 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { forgetNetworkFailure, onReachabilityChange, serverReachable } from "../api.js";
+import { useReconnect } from "./reconnect.js";
 
 /**
- * Offline: the browser says so (`navigator.onLine`, its online/offline events), or the latest
- * request could not reach the server (api.ts), until the browser is back online or a request
- * gets an answer again.
+ * The connection as this page knows it: `offline` while the browser says so (`navigator.onLine`,
+ * its online/offline events); `unreachable` while it is online but the latest request could not
+ * reach the server (api.ts), until a request sent after that failure gets an answer (the
+ * background checks of `useReconnect` send one); `online` otherwise.
  */
-export function useOffline(): boolean {
+export type Connection = "online" | "offline" | "unreachable";
+
+export function useConnection(): Connection {
   const [browserOnline, setBrowserOnline] = useState(() => navigator.onLine);
   const [reachable, setReachable] = useState(serverReachable);
   useEffect(() => {
@@ -24,15 +28,19 @@ export function useOffline(): boolean {
       unsubscribe();
     };
   }, []);
-  return !browserOnline || !reachable;
+  const connection = !browserOnline ? "offline" : reachable ? "online" : "unreachable";
+  useReconnect(connection === "unreachable");
+  return connection;
 }
 
 /**
- * The app-wide connection notice, on every screen, signed in or not. The live region is always
- * there (empty while online) so screen readers announce the notice when it appears.
+ * The app-wide connection notice, on every screen, signed in or not: "You are offline" when the
+ * browser says so, "Can't reach Pressroom" when only the server does not answer (it goes by
+ * itself once a background check is answered). The live region is always there (empty while
+ * online) so screen readers announce the notice when it appears.
  */
 export function OfflineBanner() {
-  const offline = useOffline();
+  const connection = useConnection();
   const region = useRef<HTMLDivElement>(null);
   // Other sticky things (the editor's action bar) stick below the banner, not under it: publish
   // its height as `--offline-h` on the root (0 while online), kept true as the text wraps.
@@ -51,10 +59,18 @@ export function OfflineBanner() {
   }, []);
   return (
     <div class="offline-region" role="status" ref={region}>
-      {offline && (
+      {connection !== "online" && (
         <p class="offline-banner">
-          <strong>You are offline.</strong> What is on screen stays readable. Changes you make will
-          not be saved until the connection is back.
+          {connection === "offline" ? (
+            <strong>You are offline.</strong>
+          ) : (
+            <>
+              <strong>Can't reach Pressroom.</strong> The server is not answering; this page checks
+              again by itself.
+            </>
+          )}{" "}
+          What is on screen stays readable. Changes you make will not be saved until the connection
+          is back.
         </p>
       )}
     </div>

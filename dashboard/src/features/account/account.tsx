@@ -7,18 +7,25 @@ import { NewPasswordField } from "../../components/new-password-field.js";
 import { PasswordField } from "../../components/password-field.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit, useTitle } from "../../hooks.js";
+import { AccessTokens } from "./access-tokens.js";
+import { YourName } from "./your-name.js";
 import "./account.css";
 
 const limits = adminLimits.changePassword;
 
 interface AccountProps {
   me: Me;
+  /** The account changed (its name): the header and the rest show it. */
+  onMeChange: (me: Me) => void;
   /** Every session ended, this one too. */
   onSignedOutEverywhere: () => void;
 }
 
-/** One's own account: change the password (other sessions end), or sign out everywhere. */
-export function Account({ me, onSignedOutEverywhere }: AccountProps) {
+/**
+ * One's own account: one's name, the password (other sessions end when it changes), the access
+ * tokens of one's scripts and CI jobs, or sign out everywhere.
+ */
+export function Account({ me, onMeChange, onSignedOutEverywhere }: AccountProps) {
   useTitle("Your account");
   return (
     <>
@@ -31,7 +38,9 @@ export function Account({ me, onSignedOutEverywhere }: AccountProps) {
         </div>
       </div>
       <div class="account-sections">
+        <YourName me={me} onChanged={onMeChange} />
         <ChangePassword />
+        <AccessTokens />
         <SignOutEverywhere onDone={onSignedOutEverywhere} />
       </div>
     </>

@@ -47,7 +47,7 @@ export function BlogFields({
   return (
     <>
       <div class="form-grid">
-        <Field label="Title" class="span-2" error={errors.title}>
+        <Field label="Title" class="span-2 title-field" error={errors.title}>
           {(p) => (
             <input
               {...p}

@@ -1,11 +1,31 @@
+import type { TargetedMouseEvent } from "preact";
 import type { AdminBlog } from "../../api.js";
 import { TimeAgo } from "../../components/status.js";
 import { hrefOf, onLinkClick } from "../../router.js";
+import { BLOG_SEARCH_ID } from "./blogs-toolbar.js";
 import { isScheduled, scheduleText } from "./schedule.js";
 
-/** The rows of the blog list: title, slug, tags; state and the last change. */
-export function BlogRows({ ws, blogs }: { ws: string; blogs: AdminBlog[] }) {
+/**
+ * The rows of the blog list: title, slug, tags; state and the last change. Each tag is a link to
+ * the list searched for it (`tagHref`): the admin API has no tag filter (admin.yaml,
+ * listAdminBlogs), so it is the search `q`, which finds the tag's words in titles and slugs too.
+ * After the click the focus goes to the search box, which now holds the tag, not to `<body>`
+ * with the row that is gone.
+ */
+export function BlogRows({
+  ws,
+  blogs,
+  tagHref,
+}: {
+  ws: string;
+  blogs: AdminBlog[];
+  tagHref: (tag: string) => string;
+}) {
   const now = Date.now();
+  const onTag = (event: TargetedMouseEvent<HTMLAnchorElement>) => {
+    onLinkClick(event);
+    if (event.defaultPrevented) document.getElementById(BLOG_SEARCH_ID)?.focus();
+  };
   return (
     <>
       {blogs.map((blog) => (
@@ -22,9 +42,10 @@ export function BlogRows({ ws, blogs }: { ws: string; blogs: AdminBlog[] }) {
             {blog.tags.length > 0 && (
               <span class="tags">
                 {blog.tags.map((t) => (
-                  <span class="tag" key={t}>
+                  <a class="tag" key={t} href={tagHref(t)} onClick={onTag}>
+                    <span class="visually-hidden">Search for tag </span>
                     {t}
-                  </span>
+                  </a>
                 ))}
               </span>
             )}

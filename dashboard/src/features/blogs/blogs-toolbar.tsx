@@ -13,6 +13,9 @@ const SORTS: { value: BlogSort; label: string }[] = [
   { value: "title", label: "Title A–Z" },
 ];
 
+/** The search box's id: a tag chip (blogs-rows.tsx) puts the focus there. */
+export const BLOG_SEARCH_ID = "blog-search";
+
 /** A change of the list's filter, search or sort (the rest stays). */
 export interface ListChange {
   status?: BlogStatus | null;
@@ -64,11 +67,11 @@ export function BlogsToolbar({
         ))}
       </fieldset>
       <div class="blogs-search">
-        <label class="visually-hidden" for="blog-search">
+        <label class="visually-hidden" for={BLOG_SEARCH_ID}>
           Search blogs
         </label>
         <input
-          id="blog-search"
+          id={BLOG_SEARCH_ID}
           type="search"
           placeholder="Search title, slug or tag"
           // What the API takes: a longer search would only be refused, "Try again" and all.

@@ -15,6 +15,7 @@ import { searchable, useBlogCounts } from "./blogs-counts.js";
 import { BlogsEmpty } from "./blogs-empty.js";
 import { BlogRows, SkeletonRows } from "./blogs-rows.js";
 import { BlogsToolbar, type ListChange } from "./blogs-toolbar.js";
+import { useMoreFocus } from "./more-focus.js";
 import "./blogs.css";
 
 const PAGE_SIZE = 20;
@@ -90,7 +91,11 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
   const next = list.data?.next ?? null;
   const { loading } = list;
   const error = list.error?.message ?? null;
-  const loadMore = (cursor: string) => list.run(() => page(cursor, shown ?? []));
+  const more = useMoreFocus(shown, loading);
+  const loadMore = (cursor: string) => {
+    more.willLoad(shown?.length ?? 0);
+    return list.run(() => page(cursor, shown ?? []));
+  };
 
   const firstLoad = shown === null && (loading || error === null);
   return (
@@ -150,21 +155,30 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
           />
         )}
         {shown && shown.length > 0 && (
-          <ul class="blog-list" aria-label="Blogs">
-            <BlogRows ws={ws} blogs={shown} />
+          <ul class="blog-list" aria-label="Blogs" ref={more.listRef}>
+            <BlogRows
+              ws={ws}
+              blogs={shown}
+              tagHref={(tag) => hrefOf({ name: "blogs", ws, status, q: tag, sort })}
+            />
           </ul>
         )}
       </div>
       {shown && next && (
+        // aria-disabled, not disabled, while it loads: a disabled button drops the focus to <body>.
         <button
           type="button"
           class="button block"
-          onClick={() => loadMore(next)}
-          disabled={loading}
+          ref={more.buttonRef}
+          onClick={() => !loading && loadMore(next)}
+          aria-disabled={loading}
         >
           {loading ? "Loading…" : "Load more"}
         </button>
       )}
+      <p class="visually-hidden" role="status">
+        {more.said}
+      </p>
     </>
   );
 }

@@ -1,7 +1,8 @@
 import type { ApiKey } from "../../api.js";
 import { MenuButton, type MenuItem } from "../../components/menu-button.js";
 import { TimeAgo } from "../../components/status.js";
-import { expiryText, limitText } from "./key-text.js";
+import { KeyExpiry } from "./key-expiry.js";
+import { limitText } from "./key-text.js";
 
 interface KeyRowProps {
   apiKey: ApiKey;
@@ -58,11 +59,7 @@ export function KeyRow(props: KeyRowProps) {
         {k.rolledFrom && <span class="sub">replaces {prefixOf(k.rolledFrom)}…</span>}
       </td>
       <td data-label="Expires" class="expires">
-        {k.expiresAt ? (
-          <time dateTime={k.expiresAt}>{expiryText(k, now)}</time>
-        ) : (
-          <span class="muted">never</span>
-        )}
+        <KeyExpiry apiKey={k} now={now} />
       </td>
       <td data-label="Limit" class="limit">
         {k.rateLimit ? limitText(k.rateLimit) : <span class="muted">{props.defaultLimit}</span>}
@@ -75,7 +72,12 @@ export function KeyRow(props: KeyRowProps) {
         {k.lastUsedAt ? <TimeAgo iso={k.lastUsedAt} now={now} /> : <span class="muted">never</span>}
       </td>
       <td class="actions">
-        <MenuButton label="Actions" context={`for ${k.name}`} items={actionsOf(props)} />
+        {/* Named after the key and its prefix: a rolled key and its successor share the name. */}
+        <MenuButton
+          label="Actions"
+          context={`for ${k.name} (${k.prefix}…)`}
+          items={actionsOf(props)}
+        />
       </td>
     </tr>
   );

@@ -2,14 +2,20 @@ import { useState } from "preact/hooks";
 import { type ApiKey, api, call } from "../../api.js";
 import { Modal } from "../../components/modal.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
+import { useVisibleInterval } from "../../hooks.js";
 import { useLoad } from "../../use-load.js";
+import { KEYS_REFRESH_MS } from "./key-text.js";
 import { UsageChart } from "./usage-chart.js";
 
 type Granularity = "day" | "hour";
 
 const SPANS: Record<Granularity, string> = { day: "last 30 days", hour: "last 24 hours" };
 
-/** A key's requests per day (30 days) or hour (24 hours), by outcome, in a dialog. */
+/**
+ * A key's requests per day (30 days) or hour (24 hours), by outcome, in a dialog. While it is
+ * open and the page visible it asks again every `KEYS_REFRESH_MS` (as the keys table does), so
+ * the chart moves with the key's traffic without closing it.
+ */
 export function KeyUsageDialog({
   workspaceId,
   apiKey,
@@ -30,6 +36,7 @@ export function KeyUsageDialog({
     );
     return answer.data;
   }, [workspaceId, apiKey.id, granularity]);
+  useVisibleInterval(usage.reload, KEYS_REFRESH_MS);
   const buckets = usage.data;
   const error = usage.error?.message ?? null;
 
@@ -40,7 +47,8 @@ export function KeyUsageDialog({
       description={
         <p>
           Consumer requests with <code>{apiKey.prefix}…</code>, counted by answer. Counts reach this
-          chart within a few seconds.
+          chart within a few seconds; it refreshes every {KEYS_REFRESH_MS / 1000} seconds while
+          open.
         </p>
       }
     >

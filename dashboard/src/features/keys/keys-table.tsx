@@ -10,6 +10,9 @@ const COLUMNS = ["Name", "Key", "Status", "Expires", "Limit", "Created", "Last u
 
 interface KeysTableProps {
   keys: readonly ApiKey[];
+  /** The status shown; kept in the address by the screen (router.ts, `?status=`). */
+  filter: StatusFilter;
+  onFilterChange: (filter: StatusFilter) => void;
   workspaceName: string;
   now: number;
   /** What a key without its own limit gets. */
@@ -22,7 +25,7 @@ interface KeysTableProps {
   onUsage: (key: ApiKey) => void;
 }
 
-type RowProps = Omit<KeysTableProps, "keys" | "workspaceName"> & {
+type RowProps = Omit<KeysTableProps, "keys" | "workspaceName" | "filter" | "onFilterChange"> & {
   prefixOf: (id: string) => string;
 };
 
@@ -30,10 +33,11 @@ type RowProps = Omit<KeysTableProps, "keys" | "workspaceName"> & {
  * The workspace's keys, filtered by status (All, Active, Expired, Revoked). Under "All", revoked
  * keys — history, nothing left to do with them but read their usage — are folded under "Show N
  * revoked", so the keys that still work come first; the "Revoked" filter shows them at once, as
- * asked. The fold stays open (or closed) while the screen is open.
+ * asked. The filter is in the address, so a reload or Back keeps it; the fold stays open (or
+ * closed) while the screen is open.
  */
-export function KeysTable({ keys, workspaceName, ...props }: KeysTableProps) {
-  const [filter, setFilter] = useState<StatusFilter>("All");
+export function KeysTable(allProps: KeysTableProps) {
+  const { keys, workspaceName, filter, onFilterChange, ...props } = allProps;
   const [showRevoked, setShowRevoked] = useState(false);
   const foldId = useId();
   const prefixes = new Map(keys.map((k) => [k.id, k.prefix]));
@@ -52,7 +56,7 @@ export function KeysTable({ keys, workspaceName, ...props }: KeysTableProps) {
         name="key-status"
         options={FILTER_OPTIONS}
         value={filter}
-        onChange={setFilter}
+        onChange={onFilterChange}
       />
       {shown.length === 0 && <p class="empty">{emptyText}</p>}
       {shown.length > 0 && (

@@ -2,6 +2,7 @@ import { useRef, useState } from "preact/hooks";
 import { type ApiKey, api, call, type Workspace } from "../../api.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle, useVisibleInterval } from "../../hooks.js";
+import { hrefOf, navigate } from "../../router.js";
 import { useLoad } from "../../use-load.js";
 import { KeyActivity } from "./key-activity.js";
 import { type KeyDialog, KeyDialogs } from "./key-dialogs.js";
@@ -21,9 +22,12 @@ const byStatusThenNewest = (a: ApiKey, b: ApiKey): number =>
 
 export function Keys({
   workspace,
+  status,
   onWorkspaceChange,
 }: {
   workspace: Workspace;
+  /** The keys shown, from the address (`?status=`); null for all. */
+  status: ApiKey["status"] | null;
   /** The workspace changed here (its preview URL): the rest of the dashboard follows. */
   onWorkspaceChange: (workspace: Workspace) => void;
 }) {
@@ -121,6 +125,13 @@ export function Keys({
       {keys && keys.length > 0 && (
         <KeysTable
           keys={keys}
+          filter={status ?? "All"}
+          onFilterChange={(next) =>
+            navigate(
+              hrefOf({ name: "keys", ws: workspace.id, status: next === "All" ? null : next }),
+              { replace: true },
+            )
+          }
           workspaceName={workspace.name}
           now={now}
           defaultLimit={defaultLimit}

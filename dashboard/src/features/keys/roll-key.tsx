@@ -4,8 +4,9 @@ import { ChoiceGroup } from "../../components/choice-group.js";
 import { Modal } from "../../components/modal.js";
 import { ErrorMessage, TimeAgo } from "../../components/status.js";
 import { useSubmit } from "../../hooks.js";
+import { KeyExpiry } from "./key-expiry.js";
 import { ShowSecret } from "./key-secret.js";
-import { DEFAULT_GRACE_SECONDS, expiryText, GRACE_PRESETS } from "./key-text.js";
+import { DEFAULT_GRACE_SECONDS, GRACE_PRESETS } from "./key-text.js";
 
 interface RollKeyProps {
   workspaceId: string;
@@ -68,6 +69,26 @@ interface RollOverviewProps {
   onHide: () => void;
 }
 
+/**
+ * Where a roll stands, from the keys as last loaded (each change here, a revoke too, loads them
+ * again, and so does the 10 s refresh): the traffic moving over while both work, or what a revoke
+ * or the old key's expiry left.
+ */
+function rollState(previous: ApiKey, successor: ApiKey): string {
+  const oldWorks = previous.status === "Active";
+  const newWorks = successor.status === "Active";
+  if (oldWorks && newWorks) {
+    return "Once the old key's last use stops moving, every consumer uses the new key. The old key stops working when it expires.";
+  }
+  if (newWorks) {
+    return `The old key no longer works (${previous.status.toLowerCase()}): every consumer must use the new key now.`;
+  }
+  if (oldWorks) {
+    return `The new key no longer works (${successor.status.toLowerCase()}): consumers still use the old key, until it expires. Mint a new key to move them to.`;
+  }
+  return "Neither key works any more: mint a new key.";
+}
+
 /** The old and the new key side by side, so the owner sees when traffic has moved over. */
 export function RollOverview({ previous, successor, now, onHide }: RollOverviewProps) {
   return (
@@ -82,10 +103,7 @@ export function RollOverview({ previous, successor, now, onHide }: RollOverviewP
         <RollSide title="Old key" apiKey={previous} now={now} />
         <RollSide title="New key" apiKey={successor} now={now} />
       </div>
-      <p class="hint">
-        Once the old key's last use stops moving, every consumer uses the new key. The old key stops
-        working when it expires.
-      </p>
+      <p class="hint roll-state">{rollState(previous, successor)}</p>
     </section>
   );
 }
@@ -102,7 +120,9 @@ function RollSide({ title, apiKey: k, now }: { title: string; apiKey: ApiKey; no
       </div>
       <div>
         <dt>Expires</dt>
-        <dd class="expires">{expiryText(k, now)}</dd>
+        <dd class="expires">
+          <KeyExpiry apiKey={k} now={now} />
+        </dd>
       </div>
       <div>
         <dt>Last used</dt>

@@ -14,6 +14,7 @@ import { CopyOnceField } from "../../components/copy-once-field.js";
 import { Field } from "../../components/field.js";
 import { problemOf } from "../../components/field-rules.js";
 import { Modal } from "../../components/modal.js";
+import { ShownOnceDialog } from "../../components/shown-once-dialog.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit } from "../../hooks.js";
 
@@ -128,30 +129,45 @@ const MAILED: Record<CreatedInvitation["mail"], (email: string) => string> = {
   off: (email) => `Send it to ${email} yourself: this Pressroom server sends no mail.`,
 };
 
-function ShowLink({ created, onClose }: { created: CreatedInvitation; onClose: () => void }) {
+/**
+ * The invitation's link, shown once (it lives only in this dialog's state): `ShownOnceDialog`,
+ * so Escape and stray clicks do nothing and "Done" asks first unless it was copied.
+ */
+export function ShowLink({
+  created,
+  onClose,
+}: {
+  created: CreatedInvitation;
+  onClose: () => void;
+}) {
+  const { invitation, mail } = created;
   return (
-    <Modal
+    <ShownOnceDialog
       title="Copy the invitation link now"
+      secret={created.link}
+      what="link"
+      loss={
+        mail === "sent"
+          ? `It was mailed to ${invitation.email}, but once this dialog closes nobody can see it here again.`
+          : `Once this dialog closes nobody can see it again, you included, and ${invitation.email} cannot join without it.`
+      }
       onClose={onClose}
       description={
         <p class="notice warning">
-          <strong>This link will not be shown again.</strong>{" "}
-          {MAILED[created.mail](created.invitation.email)} It works once, until{" "}
-          {new Date(created.invitation.expiresAt).toLocaleString()}.
+          <strong>This link will not be shown again.</strong> {MAILED[mail](invitation.email)} It
+          works once, until {new Date(invitation.expiresAt).toLocaleString()}.
         </p>
       }
     >
-      <CopyOnceField
-        id="invitation-link"
-        label={`Invitation link for ${created.invitation.email}`}
-        value={created.link}
-        what="link"
-      />
-      <div class="modal-actions">
-        <button type="button" class="button" onClick={onClose}>
-          Done
-        </button>
-      </div>
-    </Modal>
+      {(copied) => (
+        <CopyOnceField
+          id="invitation-link"
+          label={`Invitation link for ${invitation.email}`}
+          value={created.link}
+          what="link"
+          onCopied={copied}
+        />
+      )}
+    </ShownOnceDialog>
   );
 }

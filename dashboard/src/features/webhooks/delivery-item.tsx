@@ -7,6 +7,8 @@ import { attemptOutcome, attemptSucceeded, latencyText, stateText } from "./webh
 interface DeliveryItemProps {
   workspaceId: string;
   delivery: WebhookDelivery;
+  /** The title of the blog it is about, once known (blog-titles.ts); else its id is shown. */
+  blogTitle: string | undefined;
   now: number;
   /** Owners only: queue the event again. */
   onRedeliver: (() => void) | undefined;
@@ -16,7 +18,8 @@ interface DeliveryItemProps {
  * One delivery: its event, blog, state and attempts (newest first). A receiver's response is
  * shown as text in a <pre>, never as markup: it is whatever the receiver chose to answer.
  */
-export function DeliveryItem({ workspaceId, delivery: d, now, onRedeliver }: DeliveryItemProps) {
+export function DeliveryItem(props: DeliveryItemProps) {
+  const { workspaceId, delivery: d, blogTitle, now, onRedeliver } = props;
   return (
     <li class="delivery">
       <div class="delivery-head">
@@ -44,7 +47,7 @@ export function DeliveryItem({ workspaceId, delivery: d, now, onRedeliver }: Del
               href={hrefOf({ name: "blog", ws: workspaceId, blogId: d.blogId })}
               onClick={onLinkClick}
             >
-              {d.blogId}
+              {blogTitle ?? d.blogId}
             </a>
           </>
         ) : (

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import {
   api,
   call,
@@ -8,19 +8,23 @@ import {
   type Workspace,
 } from "../../api.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
-import { useSubmit, useTitle } from "../../hooks.js";
+import { useSubmit, useTitle, useVisibleInterval } from "../../hooks.js";
 import { hrefOf, onLinkClick } from "../../router.js";
 import { useLoad } from "../../use-load.js";
+import { useBlogTitles } from "./blog-titles.js";
+import { DeliveryFilters } from "./delivery-filter.js";
 import { DeliveryItem } from "./delivery-item.js";
+import {
+  type DeliveryFilter,
+  LOG_REFRESH_MS,
+  type Log,
+  matchesDelivery,
+  withFreshFirstPage,
+} from "./delivery-log.js";
 import "./webhooks.css";
 import "./webhook-log.css";
 
 const PAGE_SIZE = 20;
-
-interface Log {
-  deliveries: WebhookDelivery[];
-  nextCursor: string | null;
-}
 
 interface Loaded {
   endpoint: WebhookEndpoint;
@@ -29,7 +33,12 @@ interface Loaded {
   at: number;
 }
 
-/** One endpoint's delivery log, newest first, a page at a time; owners redeliver from it. */
+/**
+ * One endpoint's delivery log, newest first, a page at a time; owners redeliver from it. While
+ * it is open (and the page visible) it asks for its newest page every `LOG_REFRESH_MS`, keeping
+ * the older pages "Load more" brought; Refresh asks at once. Each blog is named by its title
+ * (`useBlogTitles`), and a state and an event filter narrow the deliveries loaded.
+ */
 export function WebhookLog({
   workspace,
   endpointId,
@@ -47,6 +56,7 @@ export function WebhookLog({
   );
   const [notice, setNotice] = useState("");
   const more = useSubmit();
+  const [filter, setFilter] = useState<DeliveryFilter>({ state: null, event: null });
 
   const page = (cursor: string | undefined) =>
     call(
@@ -55,23 +65,26 @@ export function WebhookLog({
       }),
     );
 
-  /** The endpoint and the first page (again on Refresh, and after a redelivery). */
+  /** The log shown (as last rendered): a refresh keeps its older pages after the new first. */
+  const shownLog = useRef<Log | null>(null);
+  /** The endpoint and the first page (again on Refresh, every 10 s, and after a redelivery). */
   const loaded = useLoad(async (): Promise<Loaded> => {
     const [endpoint, first] = await Promise.all([
       call(api.GET("/workspaces/{workspaceId}/webhooks/{endpointId}", { params: { path } })),
       page(undefined),
     ]);
-    return {
-      endpoint,
-      log: { deliveries: first.data, nextCursor: first.nextCursor },
-      at: Date.now(),
-    };
+    const fresh = { deliveries: first.data, nextCursor: first.nextCursor };
+    return { endpoint, log: withFreshFirstPage(shownLog.current, fresh), at: Date.now() };
   }, [workspaceId, endpointId]);
+  shownLog.current = loaded.data?.log ?? null;
   const endpoint = loaded.data?.endpoint ?? null;
   const log = loaded.data?.log ?? null;
   const now = loaded.data?.at ?? Date.now();
   const error = loaded.error?.message ?? null;
   const load = loaded.reload;
+  useVisibleInterval(load, LOG_REFRESH_MS);
+  const titles = useBlogTitles(workspaceId, log?.deliveries ?? null);
+  const shown = log?.deliveries.filter((d) => matchesDelivery(d, filter)) ?? [];
 
   const loadMore = more.submit(async () => {
     const from = loaded.data;
@@ -145,12 +158,29 @@ export function WebhookLog({
         </div>
       )}
       {log && log.deliveries.length > 0 && (
+        <>
+          <DeliveryFilters filter={filter} onChange={setFilter} />
+          <p class="visually-hidden" role="status">
+            {shown.length === log.deliveries.length
+              ? ""
+              : `${shown.length} of ${log.deliveries.length} deliveries loaded match.`}
+          </p>
+          {shown.length === 0 && (
+            <p class="empty">
+              None of the {log.deliveries.length} deliveries loaded match.
+              {log.nextCursor && " Load more to look further back."}
+            </p>
+          )}
+        </>
+      )}
+      {shown.length > 0 && (
         <ol class="delivery-list" aria-label="Deliveries, newest first">
-          {log.deliveries.map((d) => (
+          {shown.map((d) => (
             <DeliveryItem
               key={d.id}
               workspaceId={workspaceId}
               delivery={d}
+              blogTitle={d.blogId === null ? undefined : titles.get(d.blogId)}
               now={now}
               onRedeliver={owner ? redeliver(d) : undefined}
             />

@@ -1,8 +1,12 @@
 import type { WebhookEndpointWithSecret } from "../../api.js";
 import { CopyOnceField } from "../../components/copy-once-field.js";
-import { Modal } from "../../components/modal.js";
+import { ShownOnceDialog } from "../../components/shown-once-dialog.js";
 
-/** A signing secret (after an add or a rotation), shown once; it lives only in this dialog. */
+/**
+ * A signing secret (after an add or a rotation, `webhook-rotate.tsx`), shown once; it lives only
+ * in this dialog, which is hard to lose (`ShownOnceDialog`: Escape and stray clicks do nothing,
+ * "Done" asks first unless it was copied).
+ */
 export function ShowWebhookSecret({
   result,
   rotated,
@@ -14,8 +18,11 @@ export function ShowWebhookSecret({
   onClose: () => void;
 }) {
   return (
-    <Modal
+    <ShownOnceDialog
       title="Copy the signing secret now"
+      secret={result.secret}
+      what="secret"
+      loss="Once this dialog closes nobody can see it again, you included: you would have to rotate it."
       onClose={onClose}
       description={
         <p class="notice warning">
@@ -29,17 +36,15 @@ export function ShowWebhookSecret({
         </p>
       }
     >
-      <CopyOnceField
-        id="webhook-secret"
-        label={`Signing secret of ${result.endpoint.url}`}
-        value={result.secret}
-        what="secret"
-      />
-      <div class="modal-actions">
-        <button type="button" class="button" onClick={onClose}>
-          Done
-        </button>
-      </div>
-    </Modal>
+      {(copied) => (
+        <CopyOnceField
+          id="webhook-secret"
+          label={`Signing secret of ${result.endpoint.url}`}
+          value={result.secret}
+          what="secret"
+          onCopied={copied}
+        />
+      )}
+    </ShownOnceDialog>
   );
 }
