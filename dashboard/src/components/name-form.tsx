@@ -23,11 +23,13 @@ interface NameFormProps {
    */
   onSubmit: (name: string) => Promise<void>;
   onCancel: () => void;
+  /** The name the field starts with (a rename); default empty. */
+  initial?: string;
 }
 
-/** A dialog's form that names something new (a workspace, a key): one field, Cancel, submit. */
+/** A dialog's form that names something (a new workspace or key, a rename): one field, Cancel, submit. */
 export function NameForm(props: NameFormProps) {
-  const [name, setName] = useState("");
+  const [name, setName] = useState(props.initial ?? "");
   const form = useCheckedForm<"name">();
   const { busy, error, submit } = useSubmit((err) => {
     if (!(err instanceof ApiError && (err.status === 400 || err.status === 409))) {

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
-import { api, call, type Invitation, send } from "../../api.js";
+import { api, type CreatedInvitation, call, type Invitation, send } from "../../api.js";
 import { ConfirmDialog } from "../../components/confirm.js";
 import { ErrorMessage, TimeAgo } from "../../components/status.js";
 import { useLoad } from "../../use-load.js";
+import { ShowLink } from "./invite.js";
 
 interface PendingProps {
   workspaceId: string;
@@ -11,9 +12,14 @@ interface PendingProps {
   onWithdrawn: (email: string) => void;
 }
 
-/** An owner's list of invitations not yet used, each with "Withdraw". */
+/**
+ * An owner's list of invitations not yet used, each with "Resend" (a new link, shown once and
+ * mailed again; admin.yaml, resendInvitation) and "Withdraw".
+ */
 export function PendingInvitations({ workspaceId, version, onWithdrawn }: PendingProps) {
   const [withdrawing, setWithdrawing] = useState<Invitation | null>(null);
+  const [resending, setResending] = useState<Invitation | null>(null);
+  const [resent, setResent] = useState<CreatedInvitation | null>(null);
   const loaded = useLoad(
     async () => {
       const { data } = await call(
@@ -40,6 +46,17 @@ export function PendingInvitations({ workspaceId, version, onWithdrawn }: Pendin
     await loaded.reload();
   };
 
+  const resend = async (invitation: Invitation) => {
+    const created = await call(
+      api.POST("/workspaces/{workspaceId}/invitations/{invitationId}/resend", {
+        params: { path: { workspaceId, invitationId: invitation.id } },
+      }),
+    );
+    setResending(null);
+    setResent(created);
+    await loaded.reload();
+  };
+
   const now = Date.now();
   return (
     <section class="card invitations" aria-labelledby="invitations-title">
@@ -62,6 +79,9 @@ export function PendingInvitations({ workspaceId, version, onWithdrawn }: Pendin
                 <span class="sub">expires {new Date(i.expiresAt).toLocaleDateString()}</span>
               </div>
               <div class="member-actions">
+                <button type="button" class="button small" onClick={() => setResending(i)}>
+                  Resend<span class="visually-hidden"> the invitation for {i.email}</span>
+                </button>
                 <button
                   type="button"
                   class="button small danger-outline"
@@ -74,6 +94,20 @@ export function PendingInvitations({ workspaceId, version, onWithdrawn }: Pendin
           ))}
         </ul>
       )}
+      {resending && (
+        <ConfirmDialog
+          title={`Send ${resending.email} a new link?`}
+          confirmLabel="Make a new link"
+          onConfirm={() => resend(resending)}
+          onClose={() => setResending(null)}
+        >
+          <p>
+            The link they have stops working at once. The new one works for 7 days, and is shown to
+            you once.
+          </p>
+        </ConfirmDialog>
+      )}
+      {resent && <ShowLink created={resent} onClose={() => setResent(null)} />}
       {withdrawing && (
         <ConfirmDialog
           title={`Withdraw the invitation for ${withdrawing.email}?`}

@@ -12,9 +12,11 @@ export function MemberItem(props: {
   member: Member;
   self: boolean;
   canManage: boolean;
+  /** The workspace's only owner: never offered "Make member" (the server would refuse it). */
+  lastOwner: boolean;
   onPick: (p: Pending) => void;
 }) {
-  const { member: m, self, canManage, onPick } = props;
+  const { member: m, self, canManage, lastOwner, onPick } = props;
   const other: Role = m.role === "owner" ? "member" : "owner";
   return (
     <li class="member">
@@ -33,14 +35,16 @@ export function MemberItem(props: {
       </div>
       {canManage && (
         <div class="member-actions">
-          <button
-            type="button"
-            class="button small"
-            onClick={() => onPick({ kind: "role", member: m, role: other })}
-          >
-            {other === "owner" ? "Make owner" : "Make member"}
-            <span class="visually-hidden"> {m.user.name}</span>
-          </button>
+          {!lastOwner && (
+            <button
+              type="button"
+              class="button small"
+              onClick={() => onPick({ kind: "role", member: m, role: other })}
+            >
+              {other === "owner" ? "Make owner" : "Make member"}
+              <span class="visually-hidden"> {m.user.name}</span>
+            </button>
+          )}
           {!self && (
             <button
               type="button"

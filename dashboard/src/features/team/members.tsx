@@ -7,12 +7,16 @@ import { useLoad } from "../../use-load.js";
 import { PendingInvitations } from "./invitations.js";
 import { InviteDialog } from "./invite.js";
 import { explain, labelOf, MemberItem, type Pending, titleOf } from "./member-item.js";
+import { RenameWorkspaceDialog } from "./rename-workspace.js";
 import "./team.css";
 
 interface MembersProps {
   workspace: Workspace;
   meId: string;
-  /** The signed-in user's own membership changed (left, or their role): reload who they are. */
+  /**
+   * The signed-in user's own membership changed (left, or their role), or the workspace's name:
+   * reload who they are and their workspaces.
+   */
   onOwnMembershipChanged: (left: boolean) => Promise<void>;
 }
 
@@ -26,6 +30,7 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
   const owner = workspace.role === "owner";
   const [pending, setPending] = useState<Pending | null>(null);
   const [inviting, setInviting] = useState(false);
+  const [renaming, setRenaming] = useState(false);
   const [notice, setNotice] = useState("");
   const [invitationsVersion, setInvitationsVersion] = useState(0);
 
@@ -58,6 +63,10 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
   };
 
   const me = members?.find((m) => m.user.id === meId);
+  // The last owner can be neither made a member nor leave (admin.yaml: a workspace always keeps
+  // an owner): those buttons are not offered, and this says why.
+  const owners = members?.filter((m) => m.role === "owner").length ?? 0;
+  const soleOwner = me?.role === "owner" && owners === 1;
   return (
     <>
       <div class="page-header">
@@ -74,7 +83,12 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
               Invite someone
             </button>
           )}
-          {me && (
+          {owner && (
+            <button type="button" class="button" onClick={() => setRenaming(true)}>
+              Rename workspace
+            </button>
+          )}
+          {me && !soleOwner && (
             <button
               type="button"
               class="button danger-outline"
@@ -85,6 +99,12 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
           )}
         </div>
       </div>
+      {soleOwner && (
+        <p class="notice">
+          You are the only owner of {workspace.name}. To leave it, or to become a member, make
+          someone else an owner first.
+        </p>
+      )}
       <div role="status">{notice && <p class="notice success">{notice}</p>}</div>
       {error && <ErrorMessage message={error} onRetry={loaded.reload} />}
       {members === null && !error && <Loading label="Loading members…" />}
@@ -96,6 +116,7 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
               member={m}
               self={m.user.id === meId}
               canManage={owner}
+              lastOwner={m.role === "owner" && owners === 1}
               onPick={setPending}
             />
           ))}
@@ -106,6 +127,17 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
           workspaceId={workspace.id}
           version={invitationsVersion}
           onWithdrawn={(email) => setNotice(`The invitation for ${email} was withdrawn.`)}
+        />
+      )}
+      {renaming && (
+        <RenameWorkspaceDialog
+          workspace={workspace}
+          onRenamed={async (renamed) => {
+            setRenaming(false);
+            setNotice(`The workspace is now called ${renamed.name}.`);
+            await onOwnMembershipChanged(false);
+          }}
+          onClose={() => setRenaming(false)}
         />
       )}
       {inviting && (
