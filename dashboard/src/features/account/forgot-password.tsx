@@ -5,9 +5,9 @@ import { AuthCard } from "../../components/auth-card.js";
 import { fieldOfMessage, useCheckedForm } from "../../components/checked-form.js";
 import { Field } from "../../components/field.js";
 import { problemOf } from "../../components/field-rules.js";
-import { ErrorMessage } from "../../components/status.js";
 import { useFocusOnMount, useSubmit, useTitle } from "../../hooks.js";
 import { useThrottle } from "./throttle.js";
+import { ThrottledSubmit } from "./throttled-submit.js";
 import "./recovery.css";
 
 const limits = adminLimits.requestPasswordReset;
@@ -137,15 +137,13 @@ export function ForgotPassword({ byMail, onBack }: ForgotPasswordProps) {
             />
           )}
         </Field>
-        {error && <ErrorMessage message={error} focus />}
-        {throttle.message !== null && <ErrorMessage message={throttle.message} focus />}
-        <button
-          type="submit"
-          class="button primary block"
-          disabled={busy || throttle.countdown !== null}
-        >
-          {throttle.countdown ?? (busy ? "Sending…" : "Send reset link")}
-        </button>
+        <ThrottledSubmit
+          error={error}
+          throttle={throttle}
+          busy={busy}
+          label="Send reset link"
+          busyLabel="Sending…"
+        />
       </form>
       <p class="auth-links">{back}</p>
     </AuthCard>

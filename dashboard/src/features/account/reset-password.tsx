@@ -9,6 +9,7 @@ import { ErrorMessage } from "../../components/status.js";
 import { useSubmit, useTitle } from "../../hooks.js";
 import { wellFormedResetToken } from "./reset-link.js";
 import { useThrottle } from "./throttle.js";
+import { ThrottledSubmit } from "./throttled-submit.js";
 import "./recovery.css";
 
 const limits = adminLimits.completePasswordReset;
@@ -112,15 +113,13 @@ export function ResetPassword({ token, leave, onChanged, onAskAgain }: ResetPass
             form.clear("password");
           }}
         />
-        {error && <ErrorMessage message={error} focus />}
-        {throttle.message !== null && <ErrorMessage message={throttle.message} focus />}
-        <button
-          type="submit"
-          class="button primary block"
-          disabled={busy || throttle.countdown !== null}
-        >
-          {throttle.countdown ?? (busy ? "Changing…" : "Change password")}
-        </button>
+        <ThrottledSubmit
+          error={error}
+          throttle={throttle}
+          busy={busy}
+          label="Change password"
+          busyLabel="Changing…"
+        />
       </form>
       {back}
     </AuthCard>

@@ -5,9 +5,9 @@ import { useCheckedForm } from "../../components/checked-form.js";
 import { Field } from "../../components/field.js";
 import { problemOf } from "../../components/field-rules.js";
 import { PasswordField } from "../../components/password-field.js";
-import { ErrorMessage } from "../../components/status.js";
 import { useFocusOnMount, useSubmit, useTitle } from "../../hooks.js";
 import { useThrottle } from "./throttle.js";
+import { ThrottledSubmit } from "./throttled-submit.js";
 import "./recovery.css";
 
 interface SignInProps {
@@ -84,15 +84,13 @@ export function SignIn({ notice, onSignedIn, onForgot }: SignInProps) {
             form.clear("password");
           }}
         />
-        {error && <ErrorMessage message={error} focus />}
-        {throttle.message !== null && <ErrorMessage message={throttle.message} focus />}
-        <button
-          type="submit"
-          class="button primary block"
-          disabled={busy || throttle.countdown !== null}
-        >
-          {throttle.countdown ?? (busy ? "Signing in…" : "Sign in")}
-        </button>
+        <ThrottledSubmit
+          error={error}
+          throttle={throttle}
+          busy={busy}
+          label="Sign in"
+          busyLabel="Signing in…"
+        />
       </form>
       <p class="auth-links">
         <button type="button" class="link-button" onClick={onForgot}>

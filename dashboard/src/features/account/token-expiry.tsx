@@ -1,5 +1,5 @@
 import { ChoiceGroup } from "../../components/choice-group.js";
-import { Field } from "../../components/field.js";
+import { ExpiryDateField } from "../../components/expiry-date-field.js";
 import { zonedTime } from "../../time.js";
 import {
   TOKEN_EXPIRY_PRESETS,
@@ -35,23 +35,7 @@ export function TokenExpiryField({ choice, day, dayError, onChoice, onDay }: Tok
         onChange={onChoice}
       />
       {choice === "date" ? (
-        <Field
-          label="Expiry date"
-          hint="The token stops working at the end of that day."
-          error={dayError}
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="date"
-              required
-              min={range.first}
-              max={range.last}
-              value={day}
-              onInput={(e) => onDay(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <ExpiryDateField what="token" range={range} value={day} error={dayError} onInput={onDay} />
       ) : (
         <p class="hint">
           It stops working on {zonedTime(tokenExpiresAt(choice, day, now))}; after that its requests

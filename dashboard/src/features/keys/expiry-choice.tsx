@@ -1,5 +1,5 @@
 import { ChoiceGroup } from "../../components/choice-group.js";
-import { Field } from "../../components/field.js";
+import { ExpiryDateField } from "../../components/expiry-date-field.js";
 import { EXPIRY_PRESETS, type ExpiryChoice, expiryDateRange } from "./key-text.js";
 
 /** The "On a date" field's problem, if any: none chosen, or outside tomorrow to a year ahead. */
@@ -37,23 +37,13 @@ export function ExpiryChoiceField(props: ExpiryChoiceProps) {
         onChange={onChoice}
       />
       {choice === "date" && (
-        <Field
-          label="Expiry date"
-          hint="The key stops working at the end of that day."
+        <ExpiryDateField
+          what="key"
+          range={range}
+          value={date}
           error={props.dateError}
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="date"
-              required
-              min={range.first}
-              max={range.last}
-              value={date}
-              onInput={(e) => onDate(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+          onInput={onDate}
+        />
       )}
       <p class="hint">
         {choice === "never"
