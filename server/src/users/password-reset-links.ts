@@ -5,14 +5,15 @@
  * MongoDB and on the embedded database (server/embedded-db/README.md, "Single-document writes
  * are atomic"), so of two uses at the same moment exactly one gets the link.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Collections, PasswordResetDoc, UserDoc } from "../platform/db/collections.js";
+import { hashToken } from "../sessions/sessions-store.js";
 
 /** How long a link works. */
 export const RESET_LINK_TTL_MS = 30 * 60_000;
 
-export const hashResetToken = (token: string): string =>
-  createHash("sha256").update(token, "utf8").digest("hex");
+/** A link's token is stored as a session token is: its SHA-256 hex (sessions-store.ts). */
+export const hashResetToken = hashToken;
 
 export interface PasswordResetLinks {
   /** A new link's token for the account, made for its current password (`passwordGeneration`). */
