@@ -874,6 +874,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import blogs, idempotently
+         * @description Writes a set of blogs read from a source — a folder of Markdown files, a Ghost export,
+         *     or a Pressroom export, as `pressroom --server … import` reads them on the caller's
+         *     machine — into the workspace, exactly as `pressroom import` does on the server's own
+         *     machine (README, "Import and export"):
+         *
+         *     - Each entry is identified by its `sourceKey`; the blog it makes has an ID derived from
+         *       the workspace and that key, so importing the same entry again (from this operation or
+         *       the CLI on the server) finds the same blog. An entry whose blog already holds what it
+         *       says is left alone: running an import twice changes nothing, and sends no webhook
+         *       event. A changed entry replaces its blog's content (the source wins, pending changes
+         *       made in the dashboard are dropped), with the source's timestamps; a blog removed in
+         *       Pressroom stays removed (a `conflict`).
+         *     - Every entry is checked first, against the blog rules, the other entries (one slug or
+         *       source key twice) and the workspace's other blogs (a slug they use), and every body
+         *       is rendered: any problem answers `400` with all of them (`problems`), and nothing is
+         *       written.
+         *     - `dryRun: true` checks and plans without writing anything.
+         *
+         *     There are no transactions: a database failure midway leaves the blogs written so far;
+         *     running the same import again completes it. One import (or export) of a workspace runs
+         *     at a time on each server, and two at once in all: another gets `503` with
+         *     `Retry-After`. The body may be large (up to 64 MB by default, the server's
+         *     `IMPORT_BODY_LIMIT_BYTES`).
+         */
+        post: operations["importBlogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export the workspace
+         * @description The workspace as one JSON document in Pressroom's own format, the one
+         *     `pressroom export` writes and `importBlogs` (or `pressroom import`) reads back: every
+         *     blog in every state, with its Markdown and timestamps. Keys and webhook endpoints are
+         *     described (metadata only: never a key, a hash or a signing secret; an endpoint's URL
+         *     without its query string or credentials) and are never imported. With an access token,
+         *     `keys` lists the keys only when the token has the `keys:manage` scope, and
+         *     `webhookEndpoints` the endpoints only with `webhooks:manage`; otherwise they are empty.
+         *     One export (or import) of a workspace runs at a time on each server, and two at once
+         *     in all: another gets `503` with `Retry-After`.
+         */
+        get: operations["exportWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/blog-counts": {
         parameters: {
             query?: never;
@@ -1975,6 +2051,187 @@ export interface components {
             authorName?: string;
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
         };
+        ImportRequest: {
+            /**
+             * @description What the set was read from, as the caller names it (`markdown posts/`). An import
+             *     that does not finish is reported under this name (`pressroom import` says so), and
+             *     the next one of the same source that finishes clears it.
+             * @example markdown posts/
+             */
+            source: string;
+            /**
+             * @description Check and plan only; nothing is written.
+             * @default false
+             */
+            dryRun: boolean;
+            blogs: components["schemas"]["ImportEntry"][];
+        };
+        /**
+         * @description One blog of the source, as the CLI's readers map it (README, "Import and export"). The
+         *     text fields take what `BlogInput`'s do; the import's own checks (a slug or source key
+         *     twice, a slug another blog uses, tags not in normal form, a status without its time)
+         *     are reported in `ImportRefused.problems`, every problem of the set at once.
+         */
+        ImportEntry: {
+            /**
+             * @description The entry's stable identity in its source, which a later import matches on:
+             *     `markdown:` and the file's path relative to the folder (with `/`), `ghost:` and the
+             *     post's ID, `pressroom:` and the exported blog's ID. The blog's ID is derived from it
+             *     and the workspace.
+             * @example markdown:2026/hello.md
+             */
+            sourceKey: string;
+            /** @description Where the entry came from, for messages (`posts/hello.md`). */
+            origin: string;
+            title: components["schemas"]["BlogInput"]["title"];
+            slug: components["schemas"]["BlogInput"]["slug"];
+            status: components["schemas"]["StoredBlogStatus"];
+            bodyMarkdown: components["schemas"]["BlogInput"]["bodyMarkdown"];
+            /** @description The excerpt; absent, `null` or blank to derive it from the body. */
+            excerpt?: null | components["schemas"]["BlogInput"]["excerpt"];
+            tags: components["schemas"]["BlogInput"]["tags"];
+            authorName: components["schemas"]["BlogInput"]["authorName"];
+            coverImageUrl: components["schemas"]["CoverImageUrlInput"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Set exactly when `status` is `released` (or a removed blog was released).
+             */
+            releasedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set exactly when `status` is `removed`.
+             */
+            removedAt: string | null;
+            /**
+             * Format: date-time
+             * @description A draft's release scheduled in the source (admin.yaml, "Schedules"); absent or `null` for none.
+             */
+            publishAt?: string | null;
+        };
+        /**
+         * @description A blog's state, removed included (imports and exports carry removed blogs too).
+         * @enum {string}
+         */
+        StoredBlogStatus: "draft" | "released" | "removed";
+        /**
+         * @description What the import does with an entry: `create` a blog, `update` its blog with the source's
+         *     content, leave it `unchanged` (it holds that already), or leave it alone as a `conflict`
+         *     (removed in Pressroom; `reason` says so).
+         * @enum {string}
+         */
+        ImportAction: "create" | "update" | "unchanged" | "conflict";
+        /** Format: int32 */
+        ImportCount: number;
+        ImportReport: {
+            dryRun: boolean;
+            /** @description Entries per action, as planned. */
+            counts: {
+                create: components["schemas"]["ImportCount"];
+                update: components["schemas"]["ImportCount"];
+                unchanged: components["schemas"]["ImportCount"];
+                conflict: components["schemas"]["ImportCount"];
+            };
+            /** @description Every entry, in the order sent. */
+            entries: {
+                origin: string;
+                id: string;
+                slug: string;
+                action: components["schemas"]["ImportAction"];
+                status: components["schemas"]["StoredBlogStatus"];
+                reason?: string;
+            }[];
+            /**
+             * @description What was written (`null` on a dry run). It can differ from `counts` when another
+             *     writer changed a blog meanwhile, or an entry found its blog already written by another
+             *     run of the same import.
+             */
+            applied: null | {
+                created: components["schemas"]["ImportCount"];
+                updated: components["schemas"]["ImportCount"];
+                unchanged: components["schemas"]["ImportCount"];
+                conflicts: components["schemas"]["ImportCount"];
+            };
+        };
+        ImportRefused: {
+            message: string;
+            problems?: {
+                /** @description The entry's `origin`, or `workspace`. */
+                where: string;
+                message: string;
+            }[];
+        };
+        /**
+         * @description Pressroom's own export format (`pressroom.workspace-export`, version 1), the same
+         *     `pressroom export` writes. Content is every field of `blogs[]` but `id`; `exportedAt`,
+         *     `blogs[].id`, `workspace`, `keys` and `webhookEndpoints` describe this workspace and run,
+         *     and are never imported.
+         */
+        WorkspaceExport: {
+            /** @constant */
+            format: "pressroom.workspace-export";
+            /**
+             * Format: int32
+             * @constant
+             */
+            version: 1;
+            /** Format: date-time */
+            exportedAt: string;
+            workspace: {
+                id: string;
+                name: string;
+                /** Format: date-time */
+                createdAt: string;
+                rateLimit: null | components["schemas"]["RateLimit"];
+            };
+            /** @description Every blog in every state, in the order of creation. */
+            blogs: components["schemas"]["ExportedBlog"][];
+            keys: {
+                id: string;
+                name: string;
+                /** @description The key's first 12 characters, as the dashboard shows it. */
+                prefix: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                lastUsedAt: string | null;
+                /** Format: date-time */
+                expiresAt: string | null;
+                /** Format: date-time */
+                revokedAt: string | null;
+            }[];
+            webhookEndpoints: {
+                /** @description The endpoint's origin and path only (empty if it could not be read). */
+                url: string;
+                description: components["schemas"]["WebhookDescription"];
+                events: components["schemas"]["WebhookEventTypes"];
+                enabled: boolean;
+            }[];
+        };
+        ExportedBlog: {
+            id: string;
+            slug: string;
+            title: string;
+            status: components["schemas"]["StoredBlogStatus"];
+            bodyMarkdown: string;
+            /** @description `null`: derived from the body. */
+            excerpt: string | null;
+            tags: string[];
+            authorName: string;
+            /** Format: uri */
+            coverImageUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            releasedAt: string | null;
+            /** Format: date-time */
+            removedAt: string | null;
+        };
         BodyPreviewRequest: {
             /** @description A body as `BlogInput.bodyMarkdown` takes it: Markdown, up to 200,000 characters. */
             bodyMarkdown: string;
@@ -2285,10 +2542,10 @@ export interface components {
             };
         };
         /**
-         * @description The request body is larger than this operation accepts, as sent: a blog's create, update
-         *     and preview take up to 3 MB, every other operation 16 KB (the server's
-         *     `BLOG_BODY_LIMIT_BYTES` and `ADMIN_BODY_LIMIT_BYTES`, by default). The message names the
-         *     limit.
+         * @description The request body is larger than this operation accepts, as sent: an import takes up to
+         *     64 MB, a blog's create, update and preview up to 3 MB, every other operation 16 KB (the
+         *     server's `IMPORT_BODY_LIMIT_BYTES`, `BLOG_BODY_LIMIT_BYTES` and `ADMIN_BODY_LIMIT_BYTES`,
+         *     by default). The message names the limit.
          */
         PayloadTooLarge: {
             headers: {
@@ -2392,6 +2649,25 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "This workspace already has 8 blog bodies rendering or waiting to render, the most one workspace may have at once; retry shortly."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description An import or export of this workspace is already running on this server, or two of any
+         *     workspaces are: retry after the given number of seconds. Nothing was done.
+         */
+        TransferBusy: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "An import or export of this workspace is already running; retry shortly."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -4154,6 +4430,94 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Busy"];
+        };
+    };
+    importBlogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, on a dry run, would be) done with each entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /**
+             * @description The request is invalid, or the set cannot be imported as it is: `problems` lists
+             *     every problem found (the first 1,000), each located by the entry's `origin`.
+             *     Nothing was written.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Nothing was imported: 1 problem(s) in the source.\n  posts/hello.md: slug \"hello\" is already used in this workspace by blog b_0123456789abcdef.",
+                     *       "problems": [
+                     *         {
+                     *           "where": "posts/hello.md",
+                     *           "message": "slug \"hello\" is already used in this workspace by blog b_0123456789abcdef."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportRefused"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["TransferBusy"];
+        };
+    };
+    exportWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["TransferBusy"];
         };
     };
     countAdminBlogs: {
