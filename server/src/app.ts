@@ -265,6 +265,8 @@ export function createApp({
       spec: adminDocument,
       publicOrigin: config.publicOrigin,
       bodyLimits: config.adminBodyLimits,
+      // Half of a workspace's renders (RENDER_WORKSPACE_PENDING): its editors keep the rest.
+      importRendersAtOnce: Math.max(1, Math.floor(config.renderPool.workspacePending / 2)),
       renderer,
       stores,
       mailer: mail,

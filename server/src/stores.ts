@@ -24,6 +24,11 @@ import { type PreviewTokens, previewTokens } from "./preview/preview-tokens.js";
 import { type SessionsStore, sessionsStore } from "./sessions/sessions-store.js";
 import { type SignInThrottle, signInThrottle } from "./sessions/sign-in-throttle.js";
 import { type AccessTokensStore, accessTokensStore } from "./tokens/access-tokens-store.js";
+import {
+  patientRenderer,
+  type WorkspaceTransfer,
+  workspaceTransfer,
+} from "./transfer/workspace-transfer.js";
 import { type PasswordResetLinks, passwordResetLinks } from "./users/password-reset-links.js";
 import { type UsersStore, usersStore } from "./users/users-store.js";
 import { type DeliveryLog, deliveryLog } from "./webhooks/delivery-log.js";
@@ -113,6 +118,8 @@ export interface Stores {
   readonly changes: ChangesFeed;
   /** What `changes` records marked blogs with (change-recorder.ts); the CLI's import uses it too. */
   readonly feedRecorder: ChangeRecorder;
+  /** Imports and exports of a workspace (transfer/workspace-transfer.ts): the CLI's and the API's. */
+  readonly transfer: WorkspaceTransfer;
   /** `GET /tags`: `blogs.tagCounts`, computed once per change of the workspace's feed. */
   readonly tagCounts: TagCountsCache;
   /** The consumer API's preview perspective, its changes feed and preview links' tokens (preview/). */
@@ -212,6 +219,11 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
       now,
     }),
     feedRecorder: recorder,
+    transfer: workspaceTransfer({
+      collections: c,
+      renderer: patientRenderer(options.renderer ?? inlineRenderer),
+      feedRecorder: recorder,
+    }),
     tagCounts: tagCountsCache({
       compute: blogs.tagCounts,
       version: async (workspaceId) => (await recorder.record(workspaceId)).last,

@@ -203,6 +203,23 @@ const openPost = async (
   return { status: res.status, body: (await res.json()) as unknown };
 };
 
+/** An entry as importBlogs takes it (admin.yaml `ImportEntry`), for the cases to spoil. */
+const HOSTILE_ENTRY = {
+  sourceKey: "markdown:hostile.md",
+  origin: "hostile.md",
+  title: "Hostile",
+  slug: "hostile",
+  status: "draft",
+  bodyMarkdown: "x",
+  tags: [],
+  authorName: "",
+  coverImageUrl: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  releasedAt: null,
+  removedAt: null,
+};
+
 /** An admin request as a script makes it: an access token, no cookie, no Origin. */
 const asScript = async (secret: string, method: string, path: string, body?: unknown) => {
   const res = await fetch(`${server.url}/api/admin${path}`, {
@@ -888,6 +905,54 @@ const cases: Case[] = [
     401,
   ],
   ["a consumer key as an access token", () => asScript(a.key, "GET", "/workspaces"), 401],
+  // imports and exports (admin.yaml, importBlogs, exportWorkspace): a token's scopes and its
+  // member's place hold; an entry is data, never a query; `source` is a label, never a path read
+  [
+    "an import by an access token past its scopes (blogs:read)",
+    () =>
+      asScript(accessToken.reader, "POST", `/workspaces/${ws}/imports`, { source: "s", blogs: [] }),
+    403,
+  ],
+  [
+    "an import by the access token of a member removed since",
+    () =>
+      asScript(accessToken.removed, "POST", `/workspaces/${ws}/imports`, {
+        source: "s",
+        blogs: [],
+      }),
+    404,
+  ],
+  [
+    "an export by the access token of a member removed since",
+    () => asScript(accessToken.removed, "GET", `/workspaces/${ws}/export`),
+    404,
+  ],
+  [
+    "an import entry whose title is an operator object",
+    () =>
+      admin.post(`/workspaces/${ws}/imports`, {
+        source: "s",
+        dryRun: true,
+        blogs: [{ ...HOSTILE_ENTRY, title: { $gt: "" } }],
+      }),
+    400,
+  ],
+  [
+    "an import entry with a field the spec does not name",
+    () =>
+      admin.post(`/workspaces/${ws}/imports`, {
+        source: "s",
+        dryRun: true,
+        blogs: [{ ...HOSTILE_ENTRY, workspaceId: "someone-else" }],
+      }),
+    400,
+  ],
+  [
+    "an import whose source names a file on the server (a label: nothing is read)",
+    () =>
+      admin.post(`/workspaces/${ws}/imports`, { source: "/etc/passwd", dryRun: true, blogs: [] }),
+    200,
+  ],
   [
     "an access token as a consumer key",
     () => list({ authorization: `Bearer ${accessToken.reader}` }),

@@ -1,4 +1,10 @@
-import { type RequestHandler, Router } from "express";
+import {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from "express";
 import type { BodyRenderer } from "../blogs/render-pool.js";
 import { invitationUse } from "../invitations/invitation-use.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -32,7 +38,9 @@ import { refusalReplay } from "./refusal-replay.js";
 import { renderAdmission } from "./render-admission.js";
 import { sessionHandlers } from "./session-routes.js";
 import { tokenHandlers } from "./token-routes.js";
-import { requireTokenScope, tokenScopesOf } from "./token-scopes.js";
+import { requireTokenScope, tokenScopeOf, tokenScopesOf } from "./token-scopes.js";
+import { transferHandlers } from "./transfer-routes.js";
+import { transferTurns } from "./transfer-turns.js";
 import { usageHandlers } from "./usage-routes.js";
 import { webhookHandlers } from "./webhook-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
@@ -52,6 +60,8 @@ export interface AdminDeps {
   readonly mailer?: Mailer | undefined;
   /** Password recovery (users/password-reset.ts), built by the composition root, which drains it. */
   readonly passwordReset: PasswordReset;
+  /** Renders an import keeps going at once (admin.yaml `importBlogs`): part of its workspace's share. */
+  readonly importRendersAtOnce: number;
   /** Records each access token's use (`lastUsedAt`, batched by the composition root's recorder). */
   readonly tokenUsed: (hash: string) => void;
   /** Test events and redeliveries: how they reach the delivery worker, and their limits. */
@@ -119,6 +129,12 @@ export function adminRouter(deps: AdminDeps): Router {
     audit,
   });
   const blog = blogHandlers(blogs, users);
+  const turns = transferTurns();
+  const transfer = transferHandlers({
+    transfer: deps.stores.transfer,
+    turns,
+    rendersAtOnce: deps.importRendersAtOnce,
+  });
   const usage = usageHandlers(deps.stores.usage, keys);
   const hooks = webhookHandlers({
     endpoints: deps.stores.webhookEndpoints,
@@ -151,7 +167,8 @@ export function adminRouter(deps: AdminDeps): Router {
     authenticate: deps.stores.accessTokens.authenticate,
     used: deps.tokenUsed,
   });
-  const tokenScope = requireTokenScope(tokenScopesOf(deps.spec));
+  const scopes = tokenScopesOf(deps.spec);
+  const tokenScope = requireTokenScope(scopes);
   const token = tokenHandlers(deps.stores.accessTokens);
   const blogBody = jsonBody({ bytes: deps.bodyLimits.blogBytes, setting: "BLOG_BODY_LIMIT_BYTES" });
   const smallBody = jsonBody({
@@ -174,8 +191,27 @@ export function adminRouter(deps: AdminDeps): Router {
       router[method](path, signedIn, ...(beforeRead[operationId] ?? []), ...blogBody);
     }
   }
+  // An import's set (up to IMPORT_BODY_LIMIT_BYTES) is read only for a member whose token, if
+  // any, may write blogs, and only when the workspace's turn is free (transfer-turns.ts).
+  const importBody = jsonBody({
+    bytes: deps.bodyLimits.importBytes,
+    setting: "IMPORT_BODY_LIMIT_BYTES",
+  });
+  router.post(
+    `${W}/imports`,
+    signedIn,
+    member,
+    tokenScopeOf(scopes, "importBlogs"),
+    (req: Request<{ workspaceId: string }>, _res: Response, next: NextFunction) => {
+      turns.check(req.params.workspaceId);
+      next();
+    },
+    ...importBody,
+  );
   for (const { operationId, method, path } of withBodies) {
-    if (!LARGE_BODY_OPERATIONS.has(operationId)) router[method](path, ...smallBody);
+    if (!LARGE_BODY_OPERATIONS.has(operationId) && operationId !== "importBlogs") {
+      router[method](path, ...smallBody);
+    }
   }
   // Every write of a blog names the version it was made on (admin.yaml, "Conditional writes"):
   // without If-Match it is refused (428) once the writer is known to be a member, before the
@@ -252,6 +288,8 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/blogs/:blogId/discard`, blog.discardBlogChanges);
   router.put(`${W}/blogs/:blogId/schedule`, blog.scheduleBlog);
   router.post(`${W}/blogs/:blogId/preview-link`, preview.createPreviewLink);
+  router.post(`${W}/imports`, transfer.importBlogs);
+  router.get(`${W}/export`, transfer.exportWorkspace);
   router.get(`${W}/blogs/:blogId/revisions`, blog.listBlogRevisions);
   router.get(`${W}/blogs/:blogId/revisions/:revisionId`, blog.getBlogRevision);
   router.post(`${W}/blogs/:blogId/revisions/:revisionId/restore`, blog.restoreBlogRevision);

@@ -63,6 +63,24 @@ const holds = (granted: readonly string[], needed: string): boolean =>
   granted.includes(needed) || (needed === "blogs:read" && granted.includes("blogs:write"));
 
 /**
+ * `requireTokenScope`'s check for one known operation, before the validator: an operation
+ * whose large body is read only for a caller allowed to send it (admin-router.ts).
+ */
+export function tokenScopeOf(
+  scopes: ReadonlyMap<string, readonly string[]>,
+  operationId: string,
+): RequestHandler {
+  const needed = scopes.get(operationId);
+  if (needed === undefined) throw new Error(`admin.yaml: ${operationId} takes no access token`);
+  return (_req, res, next) => {
+    const grant = res.locals.accessToken;
+    const missing = grant === undefined ? undefined : needed.find((s) => !holds(grant.scopes, s));
+    if (missing !== undefined) throw new DomainError("forbidden", scopeMissing(missing));
+    next();
+  };
+}
+
+/**
  * After the validator (which names the operation in `req.openapi`) and the session check: a
  * request made with an access token passes only where the operation takes tokens, and with
  * every scope it needs ("forbidden" otherwise). The user's role is checked as for a session, by

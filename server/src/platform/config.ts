@@ -126,6 +126,12 @@ export interface AdminBodyLimits {
    * bytes each, as two \u escapes), 2.4 MB.
    */
   readonly blogBytes: number;
+  /**
+   * IMPORT_BODY_LIMIT_BYTES: an import's set of blogs (admin.yaml `importBlogs`), taken only from
+   * a member allowed to write blogs, one import of a workspace at a time. Default 64 MiB: a few
+   * thousand blogs of ordinary length, as `pressroom --server … import` sends them.
+   */
+  readonly importBytes: number;
 }
 
 export interface MetricsSettings {
@@ -460,6 +466,7 @@ export function loadConfig(
     adminBodyLimits: {
       adminBytes: int("ADMIN_BODY_LIMIT_BYTES", 16_384, 1024, 1_048_576),
       blogBytes: int("BLOG_BODY_LIMIT_BYTES", 3_145_728, 65_536, 67_108_864),
+      importBytes: int("IMPORT_BODY_LIMIT_BYTES", 67_108_864, 1_048_576, 536_870_912),
     },
     workers: parseWorkers(flags.workers, env.WORKERS, problems),
   };

@@ -14,7 +14,6 @@
  * A webhook endpoint's URL is exported as its origin and path only: no query string, fragment or
  * user:password, where a receiver's token often sits.
  */
-import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { excerptOf } from "../blogs/render.js";
 import type { BlogDoc, Collections, RateLimitSetting } from "../platform/db/collections.js";
@@ -163,7 +162,7 @@ export async function writeExport(doc: WorkspaceExport, out: Writable): Promise<
   // Bidi overrides and C1 controls in titles escaped, as JSON.stringify does C0 controls: the
   // same JSON, safe to print on a terminal (the CLI writes it to stdout without --out).
   const write = async (text: string) => {
-    if (!out.write(jsonSafe(text))) await once(out, "drain");
+    if (!out.write(jsonSafe(text))) await drained(out);
   };
   const { blogs, ...head } = doc;
   const headText = JSON.stringify({ ...head, blogs: [] }, null, 2);
@@ -178,5 +177,25 @@ export async function writeExport(doc: WorkspaceExport, out: Writable): Promise<
     out.write(jsonSafe(`${blogs.length === 0 ? "" : "\n  "}]${after}\n`), (err) =>
       err ? reject(err) : resolve(),
     );
+  });
+}
+
+/** When `out` asks for no more until it drains: resolves then, rejects if it closes first. */
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (err?: Error) => {
+      out.off("drain", onDrain);
+      out.off("close", onClose);
+      out.off("error", settle);
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const onDrain = () => settle();
+    const onClose = () =>
+      settle(new Error("The export's destination closed before it was written."));
+    out.on("drain", onDrain);
+    out.on("close", onClose);
+    out.on("error", settle);
+    if (out.destroyed) onClose();
   });
 }

@@ -11,9 +11,9 @@ import { coverUrl, setProblems } from "./import-checks.js";
 import { importBlogId } from "./import-identity.js";
 import {
   type ImportBlog,
+  type ImportEntries,
   ImportInputError,
   type ImportProblem,
-  type ImportSet,
   type OnProgress,
 } from "./import-set.js";
 
@@ -55,7 +55,7 @@ export interface PlanEntry {
 
 export interface ImportPlan {
   readonly workspaceId: string;
-  readonly set: ImportSet;
+  readonly set: ImportEntries;
   readonly entries: readonly PlanEntry[];
 }
 
@@ -96,10 +96,11 @@ async function inBatches<T>(items: readonly T[], size: number, run: (batch: T[])
 /** The plan of importing `set` into `workspaceId`; throws ImportInputError, writing nothing. */
 export async function planImport(
   c: Pick<Collections, "workspaces" | "blogs">,
-  renderer: BodyRenderer,
+  renderer: Pick<BodyRenderer, "render">,
   workspaceId: string,
-  set: ImportSet,
+  set: ImportEntries,
   onProgress: OnProgress = () => {},
+  rendersAtOnce: number = RENDERS_AT_ONCE,
 ): Promise<ImportPlan> {
   const problems: ImportProblem[] = setProblems(set.blogs);
   if ((await c.workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
@@ -152,7 +153,7 @@ export async function planImport(
     .map((e, i) => [e, i] as const)
     .filter(([e]) => e.action === "create" || e.action === "update");
   let rendered = 0;
-  await inBatches(writing, RENDERS_AT_ONCE, async (batch) => {
+  await inBatches(writing, rendersAtOnce, async (batch) => {
     await Promise.all(
       batch.map(async ([entry, i]) => {
         try {
@@ -173,7 +174,7 @@ export async function planImport(
 /** What an entry stores, by the blog rules (blog-rules.ts `content`), times from the source. */
 async function fieldsOf(
   blog: ImportBlog,
-  renderer: BodyRenderer,
+  renderer: Pick<BodyRenderer, "render">,
   workspaceId: string,
 ): Promise<ImportedFields> {
   const { bodyHtml, excerpt } = await renderer.render(blog.bodyMarkdown, { workspaceId });

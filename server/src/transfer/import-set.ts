@@ -52,6 +52,9 @@ export interface ImportSet {
   readonly notes: readonly string[];
 }
 
+/** A set's blogs and what the reader said of them: what an import plans, whatever the source. */
+export type ImportEntries = Omit<ImportSet, "format">;
+
 /** One problem of the source, located: a file and line, or an entry of a list. */
 export interface ImportProblem {
   /** `notes/a.md:3`, `posts[3] "same-title"`, `ws.json`. */

@@ -1,0 +1,102 @@
+/**
+ * Import and export over the admin API (admin.yaml, "Import and export"): what
+ * `pressroom --server … import|export` calls, with a session or an access token.
+ */
+import type { Response } from "express";
+import type { AdminHandler, AdminRequestBody } from "../platform/http/admin-types.js";
+import type { WorkspaceExport } from "../transfer/export-workspace.js";
+import { writeExport } from "../transfer/export-workspace.js";
+import { importReport } from "../transfer/import-report.js";
+import { type ImportBlog, type ImportEntries, ImportInputError } from "../transfer/import-set.js";
+import type { WorkspaceTransfer } from "../transfer/workspace-transfer.js";
+import type { TransferTurns } from "./transfer-turns.js";
+
+/** Problems listed in a refused import's answer (admin.yaml `ImportRefused.problems`). */
+const PROBLEMS_SHOWN = 1000;
+
+type ImportEntry = AdminRequestBody<"importBlogs">["blogs"][number];
+
+const dateOrNull = (at: string | null | undefined): Date | null =>
+  at === null || at === undefined ? null : new Date(at);
+
+/** An entry as the validator let it through, as the importer's readers would have given it. */
+function importBlogOf(entry: ImportEntry): ImportBlog {
+  return {
+    sourceKey: entry.sourceKey,
+    origin: entry.origin,
+    // Required by ImportEntry; typed as optional only because they name BlogInput's properties.
+    title: entry.title ?? "",
+    slug: entry.slug ?? "",
+    status: entry.status,
+    bodyMarkdown: entry.bodyMarkdown ?? "",
+    excerpt: entry.excerpt ?? undefined,
+    tags: entry.tags ?? [],
+    authorName: entry.authorName ?? "",
+    coverImageUrl: entry.coverImageUrl === "" ? null : (entry.coverImageUrl ?? null),
+    createdAt: new Date(entry.createdAt),
+    updatedAt: new Date(entry.updatedAt),
+    releasedAt: dateOrNull(entry.releasedAt),
+    removedAt: dateOrNull(entry.removedAt),
+    publishAt: dateOrNull(entry.publishAt),
+  };
+}
+
+/** What a request with an access token may see of the export: keys and endpoints by scope. */
+function shownTo(res: Response, doc: WorkspaceExport): WorkspaceExport {
+  const scopes = res.locals.accessToken?.scopes;
+  if (scopes === undefined) return doc;
+  return {
+    ...doc,
+    keys: scopes.includes("keys:manage") ? doc.keys : [],
+    webhookEndpoints: scopes.includes("webhooks:manage") ? doc.webhookEndpoints : [],
+  };
+}
+
+export function transferHandlers(deps: {
+  readonly transfer: WorkspaceTransfer;
+  readonly turns: TransferTurns;
+  /** Renders an import keeps going at once: part of its workspace's share, so editors keep some. */
+  readonly rendersAtOnce: number;
+}) {
+  const importBlogs: AdminHandler<"importBlogs"> = async (req, res) => {
+    const { workspaceId } = req.params;
+    const set: ImportEntries = { blogs: req.body.blogs.map(importBlogOf), skipped: [], notes: [] };
+    try {
+      const outcome = await deps.turns.run(workspaceId, () =>
+        deps.transfer.importSet(workspaceId, set, {
+          dryRun: req.body.dryRun === true,
+          source: req.body.source,
+          now: new Date(),
+          rendersAtOnce: deps.rendersAtOnce,
+        }),
+      );
+      res.json(importReport(outcome.plan, outcome.applied));
+    } catch (err) {
+      if (!(err instanceof ImportInputError)) throw err;
+      // Every problem of the set, located: the documented 400 (admin.yaml `ImportRefused`).
+      (res as Response).status(400).json({
+        message: err.message,
+        problems: err.problems.slice(0, PROBLEMS_SHOWN).map((p) => ({ ...p })),
+      });
+    }
+  };
+
+  const exportWorkspace: AdminHandler<"exportWorkspace"> = async (req, res) => {
+    const { workspaceId } = req.params;
+    await deps.turns.run(workspaceId, async () => {
+      const doc = shownTo(res, await deps.transfer.exportOf(workspaceId, new Date()));
+      res.type("application/json");
+      try {
+        // Streamed one blog at a time (export-workspace.ts): a large workspace is never one
+        // string, and a slow reader holds back the reading, not the server's memory.
+        await writeExport(doc, res);
+        res.end();
+      } catch (err) {
+        // The caller went away midway: nothing to answer, and the turn ends with this.
+        if (!res.destroyed) throw err;
+      }
+    });
+  };
+
+  return { importBlogs, exportWorkspace };
+}

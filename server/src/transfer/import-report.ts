@@ -1,0 +1,43 @@
+/**
+ * What an import tells its caller: the plan's count and action of every entry, and what was
+ * written. The admin API answers it (admin.yaml `ImportReport`) and both CLI modes print it.
+ */
+import type { BlogStatus } from "../platform/db/collections.js";
+import type { ApplyResult } from "./import-apply.js";
+import type { ImportPlan, PlanAction } from "./import-plan.js";
+
+export interface ImportReportEntry {
+  readonly origin: string;
+  /** The blog's id in Pressroom. */
+  readonly id: string;
+  readonly slug: string;
+  readonly action: PlanAction;
+  readonly status: BlogStatus;
+  readonly reason?: string;
+}
+
+export interface ImportReport {
+  readonly dryRun: boolean;
+  readonly counts: Readonly<Record<PlanAction, number>>;
+  readonly entries: ImportReportEntry[];
+  /** What was written; null on a dry run. */
+  readonly applied: ApplyResult | null;
+}
+
+export function importReport(plan: ImportPlan, applied: ApplyResult | null): ImportReport {
+  const counts: Record<PlanAction, number> = { create: 0, update: 0, unchanged: 0, conflict: 0 };
+  for (const e of plan.entries) counts[e.action]++;
+  return {
+    dryRun: applied === null,
+    counts,
+    entries: plan.entries.map((e) => ({
+      origin: e.blog.origin,
+      id: e.id,
+      slug: e.blog.slug,
+      action: e.action,
+      status: e.blog.status,
+      ...(e.reason === undefined ? {} : { reason: e.reason }),
+    })),
+    applied,
+  };
+}
