@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, MAX_WORKERS } from "../../server/src/platform/config.js";
+import { loadRemoteSettings } from "../../server/src/platform/remote-settings.js";
 
 describe("configuration is read once and validated at boot", () => {
   it("has working defaults", () => {
@@ -108,13 +109,20 @@ describe('metrics settings (README, "Configuration" and "Metrics")', () => {
   });
 });
 
-describe('admin body limits (README, "Configuration": ADMIN_BODY_LIMIT_BYTES, BLOG_BODY_LIMIT_BYTES)', () => {
-  it("happy: 16 KiB for every admin body but a blog's, 3 MiB for a blog's, unless set", () => {
-    expect(loadConfig({}).adminBodyLimits).toEqual({ adminBytes: 16_384, blogBytes: 3_145_728 });
+describe('admin body limits (README, "Configuration": ADMIN_BODY_LIMIT_BYTES, BLOG_BODY_LIMIT_BYTES, IMPORT_BODY_LIMIT_BYTES)', () => {
+  it("happy: 16 KiB for every admin body but a blog's and an import's, 3 MiB for a blog's, 64 MiB for an import's, unless set", () => {
+    expect(loadConfig({}).adminBodyLimits).toEqual({
+      adminBytes: 16_384,
+      blogBytes: 3_145_728,
+      importBytes: 67_108_864,
+    });
     expect(
-      loadConfig({ ADMIN_BODY_LIMIT_BYTES: "4096", BLOG_BODY_LIMIT_BYTES: "1048576" })
-        .adminBodyLimits,
-    ).toEqual({ adminBytes: 4096, blogBytes: 1_048_576 });
+      loadConfig({
+        ADMIN_BODY_LIMIT_BYTES: "4096",
+        BLOG_BODY_LIMIT_BYTES: "1048576",
+        IMPORT_BODY_LIMIT_BYTES: "2097152",
+      }).adminBodyLimits,
+    ).toEqual({ adminBytes: 4096, blogBytes: 1_048_576, importBytes: 2_097_152 });
   });
 
   it("error: refuses values outside their ranges", () => {
@@ -123,6 +131,40 @@ describe('admin body limits (README, "Configuration": ADMIN_BODY_LIMIT_BYTES, BL
     );
     expect(() => loadConfig({ BLOG_BODY_LIMIT_BYTES: "3mb" })).toThrow(
       /BLOG_BODY_LIMIT_BYTES must be an integer from 65536 to 67108864/,
+    );
+    expect(() => loadConfig({ IMPORT_BODY_LIMIT_BYTES: "1024" })).toThrow(
+      /IMPORT_BODY_LIMIT_BYTES must be an integer from 1048576 to 536870912/,
+    );
+  });
+});
+
+describe('remote mode settings (README, "Operator CLI": --server, PRESSROOM_SERVER, PRESSROOM_TOKEN)', () => {
+  const TOKEN = `pr_pat_${"A".repeat(42)}`;
+  it("happy: none without a server; --server wins over PRESSROOM_SERVER; http only for this machine", () => {
+    expect(loadRemoteSettings({ PRESSROOM_TOKEN: TOKEN }, undefined)).toBeUndefined();
+    const env = { PRESSROOM_SERVER: "https://env.example.com", PRESSROOM_TOKEN: TOKEN };
+    expect(loadRemoteSettings(env, undefined)?.server.href).toBe("https://env.example.com/");
+    expect(loadRemoteSettings(env, "https://flag.example.com/cms")?.server.href).toBe(
+      "https://flag.example.com/cms",
+    );
+    for (const local of ["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000"]) {
+      expect(loadRemoteSettings(env, local)?.server.origin).toBe(local);
+    }
+  });
+
+  it("error: clear text to another host, credentials in the URL, a missing or malformed token — never quoting the token", () => {
+    const env = { PRESSROOM_TOKEN: TOKEN };
+    expect(() => loadRemoteSettings(env, "http://cms.example.com")).toThrow(/must use https/);
+    expect(() => loadRemoteSettings(env, "https://u:p@cms.example.com")).toThrow(
+      /takes no user, password, query or fragment/,
+    );
+    expect(() => loadRemoteSettings(env, "ftp://cms.example.com")).toThrow(/http or https/);
+    expect(() => loadRemoteSettings({}, "https://cms.example.com")).toThrow(
+      /PRESSROOM_TOKEN must hold an access token/,
+    );
+    const wrong = "cp_live_not-a-pat-but-secret";
+    expect(() => loadRemoteSettings({ PRESSROOM_TOKEN: wrong }, "https://cms.example.com")).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(wrong) }),
     );
   });
 });

@@ -5,12 +5,14 @@ import { loadConfig } from "../platform/config.js";
 import { openDatabase, startRecordedEmbeddedDb } from "../platform/db/database.js";
 import { ensureEmbeddedDbBinary } from "../platform/embedded-db/launcher.js";
 import { launcherEventLog } from "../platform/embedded-db/supervisor.js";
+import { loadRemoteSettings } from "../platform/remote-settings.js";
 import { jsonSafe, visible } from "../platform/terminal-text.js";
 import { createStores } from "../stores.js";
 import { runBackupCommand } from "./backup-commands.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import { failureOf } from "./failure.js";
 import { createOutput } from "./output.js";
+import { runRemote } from "./remote-commands.js";
 import { runTransfer } from "./transfer-commands.js";
 
 const USAGE = `Usage: pressroom <command> [options]
@@ -49,7 +51,15 @@ const USAGE = `Usage: pressroom <command> [options]
                                           idempotent: running it again changes nothing
 
 Options: --json (one JSON object on stdout), --help
-The database is MONGODB_URI when set, else the embedded one in DATA_DIR (default ./data).`;
+The database is MONGODB_URI when set, else the embedded one in DATA_DIR (default ./data).
+
+Remote mode: pressroom --server URL <command> (or PRESSROOM_SERVER=URL), with an access token
+in PRESSROOM_TOKEN (Account → Access tokens), works through the server's admin API instead of
+its database, from any machine (a CI job). Commands: workspace list, blog create, blog update,
+blog release|unrelease|remove, blog list, import, export.
+  blog update --workspace ID BLOG_ID [--title T] [--slug S] [--body-file F] [--excerpt E]
+              [--tags a,b] [--author NAME] [--cover-image-url URL] [--publish]
+                                          a released blog's edit is pending until --publish`;
 
 const OPTIONS = {
   json: { type: "boolean" },
@@ -81,6 +91,8 @@ const OPTIONS = {
   from: { type: "string" },
   "dry-run": { type: "boolean" },
   workers: { type: "string" },
+  server: { type: "string" },
+  publish: { type: "boolean" },
 } as const;
 
 async function runDb(
@@ -135,6 +147,23 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return first === undefined && values.help !== true ? 2 : 0;
     }
+    const remote = loadRemoteSettings(process.env, values.server);
+    if (remote !== undefined) {
+      const words = ["import", "export", "demo"].includes(first)
+        ? first
+        : `${first} ${second ?? ""}`.trim();
+      const args = words.includes(" ") ? rest : second === undefined ? rest : [second, ...rest];
+      await runRemote(
+        remote,
+        loadConfig(),
+        words,
+        { words: words.split(" "), args, options: values },
+        out,
+      );
+      return 0;
+    }
+    if (values.publish === true)
+      throw new UsageError("--publish is for blog update with --server.");
     if (first === "start") {
       await runServer(loadConfig(process.env, process.cwd(), { workers: values.workers }));
       return -1; // keeps running until a signal
