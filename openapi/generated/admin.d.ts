@@ -1856,6 +1856,14 @@ export interface components {
             action: components["schemas"]["AuditAction"];
             /** @description The key acted on; null for workspace-wide actions. */
             keyId: string | null;
+            /**
+             * @description The access token `actor` acted with (its ID and its name then), when they used one
+             *     rather than the dashboard; null for a session, the CLI and the server.
+             */
+            accessToken: null | {
+                id: string;
+                name: string;
+            };
             details: components["schemas"]["AuditDetails"];
         };
         /**

@@ -300,6 +300,27 @@ describe("keys screen — limits and activity", () => {
     await expectFits("the keys screen with limits and activity");
   });
 
+  it("an action made with an access token says which (README, 'Access tokens')", async () => {
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const made = await owner.post<{ secret: string }>("/me/tokens", {
+      name: "Deploy bot",
+      scopes: ["keys:manage"],
+      expiresAt,
+    });
+    const res = await fetch(`${server.url}/api/admin/workspaces/${ws}/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${made.body.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "From CI" }),
+    });
+    expect(res.status).toBe(201);
+    await page.reload();
+    const activity = page.getByRole("region", { name: "Activity" });
+    await expect
+      .poll(() => activity.locator("li").first().textContent())
+      .toMatch(/^Olga Owner \(access token “Deploy bot”\) minted key “From CI”/);
+    await expectNoAxeViolations("the activity list with a token's entry");
+  });
+
   it("a member sees the limits but cannot change them", async () => {
     await stores(t.db).users.create(MEMBER);
     await owner.post(`/workspaces/${ws}/members`, { email: MEMBER.email });

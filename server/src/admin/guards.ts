@@ -1,5 +1,6 @@
 import { parse as parseCookie } from "cookie";
 import type { CookieOptions, Request, RequestHandler, Response } from "express";
+import { actAsToken } from "../platform/acting-token.js";
 import type { Role } from "../platform/db/collections.js";
 import { DomainError } from "../platform/domain-error.js";
 import { HttpError } from "../platform/http/errors.js";
@@ -150,7 +151,7 @@ export function requireSession(sessions: SessionsStore, tokens: TokenAuth): Requ
       tokens.used(grant.hash);
       res.locals.userId = grant.userId;
       res.locals.accessToken = grant;
-      next();
+      actAsToken({ id: grant.tokenId, name: grant.name }, next);
       return;
     }
     const token = sessionTokenOf(req);

@@ -1,3 +1,4 @@
+import { actingToken } from "../platform/acting-token.js";
 import { keysetCursor, readTime } from "../platform/cursor.js";
 import type {
   AuditAction,
@@ -7,6 +8,12 @@ import type {
 } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { randomBase62 } from "../platform/ids.js";
+
+/** The access token of the request being served, as an entry records it (acting-token.ts). */
+const actingAs = (): AuditEntryDoc["token"] => {
+  const token = actingToken();
+  return token === undefined ? null : { id: token.id, name: token.name };
+};
 
 /** One thing that happened, as a caller reports it; `record` fills in the id and the time. */
 export interface AuditRecord {
@@ -59,6 +66,7 @@ export function auditLog({ audit }: Collections, now: () => number = Date.now): 
         action: entry.action,
         keyId: entry.keyId ?? null,
         details: entry.details ?? {},
+        token: actingAs(),
       };
       try {
         await audit.insertOne(doc);

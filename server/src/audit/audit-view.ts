@@ -24,6 +24,7 @@ export function toAuditEntry(
     actor: toActor(doc.actor, people),
     action: doc.action,
     keyId: doc.keyId,
+    accessToken: doc.token ?? null,
     details: {
       ...(expiresAt === undefined ? {} : { expiresAt: expiresAt?.toISOString() ?? null }),
       ...(successor === undefined ? {} : { successor }),

@@ -25,6 +25,8 @@ export const isAccessTokenShaped = (raw: string): boolean =>
 /** What a request made with a token may do: whose it is, and its scopes. */
 export interface TokenGrant {
   readonly tokenId: string;
+  /** Its name, for the audit log's entries of what it did. */
+  readonly name: string;
   /** The token's hash, for recording its use. */
   readonly hash: string;
   readonly userId: string;
@@ -88,7 +90,13 @@ export function accessTokensStore(
       const hash = hashKey(raw);
       const doc = await accessTokens.findOne({ _id: hash });
       if (doc === null || doc.expiresAt.getTime() <= now()) return null;
-      return { tokenId: doc.tokenId, hash, userId: doc.userId, scopes: doc.scopes };
+      return {
+        tokenId: doc.tokenId,
+        name: doc.name,
+        hash,
+        userId: doc.userId,
+        scopes: doc.scopes,
+      };
     },
 
     list: (userId) => accessTokens.find({ userId }).sort({ createdAt: -1 }).toArray(),

@@ -17,7 +17,10 @@ const limitOrDefault = (limit: AuditEntry["details"]["to"]) =>
 
 /** One entry as a sentence: "Ada minted key “Website”", "Key “Website” expired". */
 function describe(entry: AuditEntry, nameOf: (id: string | null) => string): string {
-  const who = entry.actor?.name ?? "An operator (CLI)";
+  const person = entry.actor?.name ?? "An operator (CLI)";
+  // A script's work says so: "Ada (access token “Deploy bot”) minted …".
+  const who =
+    entry.accessToken === null ? person : `${person} (access token “${entry.accessToken.name}”)`;
   const key = nameOf(entry.keyId);
   switch (entry.action) {
     case "key.minted":

@@ -449,6 +449,11 @@ export interface AuditEntryDoc {
   action: AuditAction;
   keyId: string | null;
   details: AuditDetailsDoc;
+  /**
+   * The access token the actor acted with (its id and name then); null or absent (entries
+   * written before tokens existed) when they acted with a session, or none acted.
+   */
+  token?: { id: string; name: string } | null;
 }
 
 /**
