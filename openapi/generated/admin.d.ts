@@ -2078,7 +2078,9 @@ export interface components {
          * @description One blog of the source, as the CLI's readers map it (README, "Import and export"). The
          *     text fields take what `BlogInput`'s do; the import's own checks (a slug or source key
          *     twice, a slug another blog uses, tags not in normal form, a status without its time)
-         *     are reported in `ImportRefused.problems`, every problem of the set at once.
+         *     are reported in `ImportRefused.problems`, every problem of the set at once. A
+         *     released blog has its `releasedAt`, a draft none; a removed blog has its `removedAt`,
+         *     other blogs none. Tags are taken in normal form, repeats dropped, as a create takes them.
          */
         ImportEntry: {
             /**
@@ -2119,7 +2121,7 @@ export interface components {
              * @description A draft's release scheduled in the source (admin.yaml, "Schedules"); absent or `null` for none.
              */
             publishAt?: string | null;
-        };
+        } & (unknown & unknown & unknown);
         /**
          * @description A blog's state, removed included (imports and exports carry removed blogs too).
          * @enum {string}
@@ -2200,7 +2202,7 @@ export interface components {
             keys: {
                 id: string;
                 name: string;
-                /** @description The key's first 12 characters, as the dashboard shows it. */
+                /** @description The key's kind prefix and the first 4 characters of its body, as the dashboard shows it. */
                 prefix: string;
                 /** Format: date-time */
                 createdAt: string;
@@ -4466,8 +4468,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is invalid, or the set cannot be imported as it is: `problems` lists
-             *     every problem found (the first 1,000), each located by the entry's `origin`.
+             * @description The request is invalid, or an entry breaks a blog rule the schema cannot say (a
+             *     cover URL the blog rules refuse, tags too long once in normal form): `problems`
+             *     lists every problem found (the first 1,000), each located by the entry's `origin`.
              *     Nothing was written.
              */
             400: {
@@ -4492,9 +4495,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /**
+             * @description Entries clash with each other (one slug or `sourceKey` twice) or with the
+             *     workspace's other blogs (a slug one of them uses): `problems` lists every clash.
+             *     Nothing was written.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRefused"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description Bodies the renderer refuses (nested too deeply, or too slow to render): `problems`
+             *     names each entry. Nothing was written.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRefused"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["TransferBusy"];
         };

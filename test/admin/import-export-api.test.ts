@@ -144,28 +144,65 @@ describe("importBlogs", () => {
     expect((await owner.get(`/workspaces/${ws}/blogs/${id}`)).status).toBe(404);
   });
 
-  it("a set with problems is refused with every problem located, and nothing is written", async () => {
+  it("entries breaking a rule the schema cannot say are refused with 400, every one located, and nothing is written", async () => {
     const secret = await token(["blogs:write"]);
+    // 40 characters as sent, 80 in normal form (NFKC makes ㍻ 平成): over a tag's 40.
+    const long = "㍻".repeat(40);
     const res = await asScript(secret, "POST", `/workspaces/${ws}/imports`, {
       source: "markdown bad/",
       blogs: [
         entry("fine", { sourceKey: "markdown:bad/fine.md" }),
-        entry("no-time", { sourceKey: "markdown:bad/no-time.md", releasedAt: null }),
-        entry("tags", { sourceKey: "markdown:bad/tags.md", tags: ["Release Notes"] }),
+        entry("tag-a", { sourceKey: "markdown:bad/tag-a.md", tags: [long] }),
+        entry("tag-b", { sourceKey: "markdown:bad/tag-b.md", tags: ["ok", long] }),
       ],
     });
     expect(res.status).toBe(400);
     const body = res.body as { message: string; problems: { where: string; message: string }[] };
-    expect(body.problems.map((p) => p.where)).toEqual(["posts/no-time.md", "posts/tags.md"]);
+    expect(body.problems.map((p) => p.where)).toEqual(["posts/tag-a.md", "posts/tag-b.md"]);
     expect(body.message).toContain("Nothing was imported: 2 problem(s)");
     const list = await owner.get<{ data: { slug: string }[] }>(`/workspaces/${ws}/blogs?q=fine`);
     expect(list.body.data.map((b) => b.slug)).not.toContain("about-fine");
+  });
 
+  it("a status without its time is the schema's 400; tags are taken as a create takes them", async () => {
+    const secret = await token(["blogs:write"]);
+    const res = await asScript(secret, "POST", `/workspaces/${ws}/imports`, {
+      source: "markdown bad/",
+      blogs: [entry("no-time", { sourceKey: "markdown:bad/no-time.md", releasedAt: null })],
+    });
+    expect(res.status).toBe(400);
+    expect((res.body as { message: string }).message).toMatch(/releasedAt/);
+    const tagged = await asScript(secret, "POST", `/workspaces/${ws}/imports`, {
+      source: "markdown tags/",
+      dryRun: true,
+      blogs: [
+        entry("tagged", {
+          sourceKey: "markdown:tags/t.md",
+          tags: ["Release  Notes", "release-notes"],
+        }),
+      ],
+    });
+    expect(tagged.status).toBe(200);
+  });
+
+  it("entries clashing with each other or with the workspace's blogs are refused with 409, every clash located", async () => {
+    const secret = await token(["blogs:write"]);
+    const twice = await asScript(secret, "POST", `/workspaces/${ws}/imports`, {
+      source: "markdown bad/",
+      blogs: [
+        entry("a", { sourceKey: "markdown:bad/a.md", slug: "same-slug" }),
+        entry("b", { sourceKey: "markdown:bad/b.md", slug: "same-slug" }),
+      ],
+    });
+    expect(twice.status).toBe(409);
+    expect(twice.body.problems).toEqual([
+      { where: "posts/b.md", message: 'slug "same-slug" is also posts/a.md\'s.' },
+    ]);
     const taken = await asScript(secret, "POST", `/workspaces/${ws}/imports`, {
       source: "markdown bad/",
       blogs: [entry("taken", { sourceKey: "markdown:bad/taken.md", slug: "about-one" })],
     });
-    expect(taken.status).toBe(400);
+    expect(taken.status).toBe(409);
     expect(taken.body.problems).toEqual([
       {
         where: "posts/taken.md",

@@ -2,12 +2,18 @@
  * Import and export over the admin API (admin.yaml, "Import and export"): what
  * `pressroom --server … import|export` calls, with a session or an access token.
  */
+import { normaliseTags } from "@pressroom/tag-rule";
 import type { Response } from "express";
 import type { AdminHandler, AdminRequestBody } from "../platform/http/admin-types.js";
 import type { WorkspaceExport } from "../transfer/export-workspace.js";
 import { writeExport } from "../transfer/export-workspace.js";
 import { importReport } from "../transfer/import-report.js";
-import { type ImportBlog, type ImportEntries, ImportInputError } from "../transfer/import-set.js";
+import {
+  type ImportBlog,
+  type ImportEntries,
+  ImportInputError,
+  type ImportProblemKind,
+} from "../transfer/import-set.js";
 import type { WorkspaceTransfer } from "../transfer/workspace-transfer.js";
 import type { TransferTurns } from "./transfer-turns.js";
 
@@ -15,6 +21,22 @@ import type { TransferTurns } from "./transfer-turns.js";
 const PROBLEMS_SHOWN = 1000;
 
 type ImportEntry = AdminRequestBody<"importBlogs">["blogs"][number];
+
+const STATUS_OF: Readonly<Record<ImportProblemKind, number>> = {
+  invalid: 400,
+  conflict: 409,
+  unprocessable: 422,
+};
+
+/**
+ * Tags as a blog's create takes them (admin.yaml `BlogInput.tags`): in normal form, the repeats
+ * dropped. One that cannot be (too long once normal) is left as sent, for the import's checks to
+ * name.
+ */
+function normalTags(tags: readonly string[]): string[] {
+  const normal = normaliseTags(tags);
+  return normal.ok ? normal.tags : [...tags];
+}
 
 const dateOrNull = (at: string | null | undefined): Date | null =>
   at === null || at === undefined ? null : new Date(at);
@@ -30,7 +52,7 @@ function importBlogOf(entry: ImportEntry): ImportBlog {
     status: entry.status,
     bodyMarkdown: entry.bodyMarkdown ?? "",
     excerpt: entry.excerpt ?? undefined,
-    tags: entry.tags ?? [],
+    tags: normalTags(entry.tags ?? []),
     authorName: entry.authorName ?? "",
     coverImageUrl: entry.coverImageUrl === "" ? null : (entry.coverImageUrl ?? null),
     createdAt: new Date(entry.createdAt),
@@ -73,8 +95,9 @@ export function transferHandlers(deps: {
       res.json(importReport(outcome.plan, outcome.applied));
     } catch (err) {
       if (!(err instanceof ImportInputError)) throw err;
-      // Every problem of the set, located: the documented 400 (admin.yaml `ImportRefused`).
-      (res as Response).status(400).json({
+      // Every problem of the set, located (admin.yaml `ImportRefused`): 400 for a rule broken,
+      // 409 for entries clashing, 422 for a body the renderer refuses.
+      (res as Response).status(STATUS_OF[err.kind]).json({
         message: err.message,
         problems: err.problems.slice(0, PROBLEMS_SHOWN).map((p) => ({ ...p })),
       });

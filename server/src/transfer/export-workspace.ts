@@ -49,7 +49,7 @@ export interface WorkspaceExport {
   keys: {
     id: string;
     name: string;
-    /** The key's first 12 characters (`cp_live_` and 4 more), as the dashboard shows it. */
+    /** The key's kind prefix (`cp_live_`, `cp_preview_`) and 4 more characters, as the dashboard shows it. */
     prefix: string;
     createdAt: string;
     lastUsedAt: string | null;

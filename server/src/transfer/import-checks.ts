@@ -87,11 +87,24 @@ export function entryProblems(blog: ImportBlog): string[] {
  * one source key), located by each entry's origin.
  */
 export function setProblems(blogs: readonly ImportBlog[]): ImportProblem[] {
+  const { rules, clashes } = setProblemsByKind(blogs);
+  return [...rules, ...clashes];
+}
+
+/**
+ * `setProblems`, told apart: entries breaking a blog rule, and entries clashing with another of
+ * the set — what the admin API answers 400 and 409 for (admin.yaml `importBlogs`).
+ */
+export function setProblemsByKind(blogs: readonly ImportBlog[]): {
+  rules: ImportProblem[];
+  clashes: ImportProblem[];
+} {
+  const rules: ImportProblem[] = [];
   const problems: ImportProblem[] = [];
   const bySlug = new Map<string, string>();
   const byKey = new Map<string, string>();
   for (const blog of blogs) {
-    for (const message of entryProblems(blog)) problems.push({ where: blog.origin, message });
+    for (const message of entryProblems(blog)) rules.push({ where: blog.origin, message });
     const sameSlug = bySlug.get(blog.slug);
     if (sameSlug !== undefined) {
       problems.push({ where: blog.origin, message: `slug "${blog.slug}" is also ${sameSlug}'s.` });
@@ -101,5 +114,5 @@ export function setProblems(blogs: readonly ImportBlog[]): ImportProblem[] {
       problems.push({ where: blog.origin, message: `the same entry as ${sameKey}.` });
     } else byKey.set(blog.sourceKey, blog.origin);
   }
-  return problems;
+  return { rules, clashes: problems };
 }

@@ -7,7 +7,7 @@
 import { excerptOf } from "../blogs/render.js";
 import { type BodyRenderer, RenderRefused } from "../blogs/render-pool.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
-import { coverUrl, setProblems } from "./import-checks.js";
+import { coverUrl, setProblemsByKind } from "./import-checks.js";
 import { importBlogId } from "./import-identity.js";
 import {
   type ImportBlog,
@@ -102,11 +102,13 @@ export async function planImport(
   onProgress: OnProgress = () => {},
   rendersAtOnce: number = RENDERS_AT_ONCE,
 ): Promise<ImportPlan> {
-  const problems: ImportProblem[] = setProblems(set.blogs);
+  const { rules, clashes } = setProblemsByKind(set.blogs);
   if ((await c.workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
-    problems.push({ where: "--workspace", message: `workspace ${workspaceId} does not exist.` });
+    rules.push({ where: "--workspace", message: `workspace ${workspaceId} does not exist.` });
   }
-  if (problems.length > 0) throw new ImportInputError(problems);
+  if (rules.length > 0) throw new ImportInputError([...rules, ...clashes]);
+  if (clashes.length > 0) throw new ImportInputError(clashes, "conflict");
+  const problems: ImportProblem[] = [];
 
   const ids = set.blogs.map((b) => importBlogId(workspaceId, b.sourceKey));
   // One pass over the workspace's slugs says which entries exist already; only those are read
@@ -146,7 +148,7 @@ export async function planImport(
     }
     return { blog, id, action: "update", stored: doc };
   });
-  if (problems.length > 0) throw new ImportInputError(problems);
+  if (problems.length > 0) throw new ImportInputError(problems, "conflict");
 
   // Bodies are rendered (and refusals found) before anything is written.
   const writing = entries
@@ -167,7 +169,7 @@ export async function planImport(
     rendered += batch.length;
     onProgress("rendering", rendered, writing.length);
   });
-  if (problems.length > 0) throw new ImportInputError(problems);
+  if (problems.length > 0) throw new ImportInputError(problems, "unprocessable");
   return { workspaceId, set, entries };
 }
 

@@ -67,8 +67,17 @@ export interface ImportProblem {
  * against the database) BEFORE anything is written; lists every problem found, not only the
  * first, so one run tells the user all there is to fix.
  */
+/**
+ * What kind of problem stops an import: a source or entry breaking a rule; entries clashing with
+ * each other or with the workspace's blogs (a slug used twice); a body the renderer refuses.
+ */
+export type ImportProblemKind = "invalid" | "conflict" | "unprocessable";
+
 export class ImportInputError extends Error {
-  constructor(readonly problems: readonly ImportProblem[]) {
+  constructor(
+    readonly problems: readonly ImportProblem[],
+    readonly kind: ImportProblemKind = "invalid",
+  ) {
     const shown = problems.slice(0, 20).map((p) => `  ${p.where}: ${p.message}`);
     const more = problems.length > 20 ? [`  … and ${problems.length - 20} more`] : [];
     super(
