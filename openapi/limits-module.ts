@@ -84,9 +84,20 @@ function unionOf(branches: Limits[]): Limits {
   return { values };
 }
 
+/**
+ * Whether `node.allOf` holds only conditions (`if`/`then`/`else`): they narrow what the node's
+ * own keywords admit, never widen it, so the node's bounds stay true bounds without them.
+ */
+const onlyConditions = (node: Node): boolean =>
+  Array.isArray(node.allOf) &&
+  node.allOf.every(
+    (member) =>
+      isNode(member) && Object.keys(member).every((k) => ["if", "then", "else"].includes(k)),
+  );
+
 function limitsOf(spec: Node, schema: unknown, where: string): Limits {
   const node = resolve(spec, schema, where);
-  if ("allOf" in node || "not" in node) {
+  if (("allOf" in node && !onlyConditions(node)) || "not" in node) {
     throw new Error(`${where}: allOf and not are not supported here yet`);
   }
   if (isNode(node.properties)) {

@@ -7,7 +7,7 @@ import { normalEmail } from "../users/users-store.js";
 import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
 import { seedDemo } from "./demo.js";
 import { KEY_COMMANDS } from "./key-commands.js";
-import { type Output, table } from "./output.js";
+import { type Output, printBlogs, table } from "./output.js";
 
 const iso = (at: Date | null | undefined): string | null => at?.toISOString() ?? null;
 
@@ -137,20 +137,16 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   "blog list": async (stores, input, out) => {
     const list = await stores.blogs.listAll(required(input, "workspace"));
-    const blogs = list.map((b) => ({
-      id: b._id,
-      slug: b.slug,
-      title: b.title,
-      status: b.status,
-      releasedAt: iso(b.releasedAt),
-      updatedAt: b.updatedAt.toISOString(),
-    }));
-    out.result(
-      { blogs },
-      table(
-        ["ID", "STATUS", "SLUG", "TITLE"],
-        blogs.map((b) => [b.id, b.status, b.slug, b.title]),
-      ),
+    printBlogs(
+      out,
+      list.map((b) => ({
+        id: b._id,
+        slug: b.slug,
+        title: b.title,
+        status: b.status,
+        releasedAt: iso(b.releasedAt),
+        updatedAt: b.updatedAt.toISOString(),
+      })),
     );
   },
   "blog release": setBlogStatus("released", "is released"),

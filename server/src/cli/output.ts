@@ -34,3 +34,24 @@ export function table(headers: string[], rows: string[][]): string {
       .trimEnd();
   return [line(headers), ...rows.map(line)].join("\n");
 }
+
+/** A blog as `blog list` prints it, in both modes (on the server's machine, and `--server`). */
+export interface ListedBlog {
+  readonly id: string;
+  readonly slug: string;
+  readonly title: string;
+  readonly status: string;
+  readonly releasedAt: string | null;
+  readonly updatedAt: string;
+}
+
+/** `blog list`'s output: a table, or `{blogs}` with --json. */
+export function printBlogs(out: Output, blogs: readonly ListedBlog[]): void {
+  out.result(
+    { blogs },
+    table(
+      ["ID", "STATUS", "SLUG", "TITLE"],
+      blogs.map((b) => [b.id, b.status, b.slug, b.title]),
+    ),
+  );
+}

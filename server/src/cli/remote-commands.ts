@@ -9,7 +9,7 @@ import type { RemoteSettings } from "../platform/remote-settings.js";
 import type { ImportBlog } from "../transfer/import-set.js";
 import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
 import { printImport } from "./import-output.js";
-import { type Output, table } from "./output.js";
+import { type ListedBlog, type Output, printBlogs, table } from "./output.js";
 import { type AdminClient, adminClient, answerOf, doneOf } from "./remote-client.js";
 import { exportToFile, readSource } from "./transfer-commands.js";
 
@@ -155,8 +155,7 @@ export const REMOTE_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
 
   "blog list": async ({ api, server }, input, out) => {
     const workspaceId = required(input, "workspace");
-    const blogs: { id: string; slug: string; title: string; status: string; updatedAt: string }[] =
-      [];
+    const blogs: ListedBlog[] = [];
     let cursor: string | undefined;
     do {
       const page = await answerOf(
@@ -165,24 +164,12 @@ export const REMOTE_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
         }),
         server,
       );
-      for (const b of page.data) {
-        blogs.push({
-          id: b.id,
-          slug: b.slug,
-          title: b.title,
-          status: b.status,
-          updatedAt: b.updatedAt,
-        });
+      for (const { id, slug, title, status, releasedAt, updatedAt } of page.data) {
+        blogs.push({ id, slug, title, status, releasedAt, updatedAt });
       }
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
-    out.result(
-      { blogs },
-      table(
-        ["ID", "STATUS", "SLUG", "TITLE"],
-        blogs.map((b) => [b.id, b.status, b.slug, b.title]),
-      ),
-    );
+    printBlogs(out, blogs);
   },
 
   "blog release": stateChange("release", "is released"),
