@@ -24,6 +24,7 @@ import { type PreviewTokens, previewTokens } from "./preview/preview-tokens.js";
 import { type SessionsStore, sessionsStore } from "./sessions/sessions-store.js";
 import { type SignInThrottle, signInThrottle } from "./sessions/sign-in-throttle.js";
 import { type AccessTokensStore, accessTokensStore } from "./tokens/access-tokens-store.js";
+import { type EmailChangeLinks, emailChangeLinks } from "./users/email-change-links.js";
 import { type PasswordResetLinks, passwordResetLinks } from "./users/password-reset-links.js";
 import { type UsersStore, usersStore } from "./users/users-store.js";
 import { type DeliveryLog, deliveryLog } from "./webhooks/delivery-log.js";
@@ -127,6 +128,8 @@ export interface Stores {
   readonly accessTokens: AccessTokensStore;
   /** Password-reset links (users/password-reset-links.ts); the CLI makes them too. */
   readonly passwordResetLinks: PasswordResetLinks;
+  /** Email changes waiting for their confirmation link (users/email-change-links.ts). */
+  readonly emailChangeLinks: EmailChangeLinks;
   readonly throttle: SignInThrottle;
   /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
   readonly webhookEndpoints: EndpointsStore;
@@ -239,6 +242,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     ),
     invitations: invitationsStore(c, Date.now, options.afterInvitationClaim),
     passwordResetLinks: passwordResetLinks(c, now),
+    emailChangeLinks: emailChangeLinks(c, now),
     accessTokens: accessTokensStore(c, now),
     throttle: signInThrottle(c),
     webhookEndpoints,
