@@ -73,7 +73,7 @@ const emailSection = (p: Page) => p.getByRole("region", { name: "Email" });
 async function askChange(p: Page, newEmail: string, password: string) {
   const section = emailSection(p);
   await section.getByLabel("New email").fill(newEmail);
-  await section.getByLabel("Current password").fill(password);
+  await section.getByLabel("Your password", { exact: true }).fill(password);
   await section.getByRole("button", { name: "Change email" }).click();
 }
 

@@ -23,7 +23,7 @@ interface AccountProps {
 }
 
 /**
- * One's own account: one's name, one's email, the password (other sessions end when it changes), the access
+ * One's own account: one's name, the password (other sessions end when it changes), one's email, the access
  * tokens of one's scripts and CI jobs, or sign out everywhere.
  */
 export function Account({ me, onMeChange, onSignedOutEverywhere }: AccountProps) {
@@ -40,8 +40,8 @@ export function Account({ me, onMeChange, onSignedOutEverywhere }: AccountProps)
       </div>
       <div class="account-sections">
         <YourName me={me} onChanged={onMeChange} />
-        <YourEmail me={me} onChanged={onMeChange} />
         <ChangePassword />
+        <YourEmail me={me} onChanged={onMeChange} />
         <AccessTokens />
         <SignOutEverywhere onDone={onSignedOutEverywhere} />
       </div>

@@ -126,7 +126,8 @@ export function YourEmail({ me, onChanged }: { me: Me; onChanged: (me: Me) => vo
           )}
         </Field>
         <PasswordField
-          label="Current password"
+          label="Your password"
+          hint="Asked every time: a browser left signed in is not enough."
           error={form.errors.current}
           required
           maxLength={limits.currentPassword.maxLength}
