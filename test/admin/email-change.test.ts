@@ -125,7 +125,7 @@ describe("the current password (admin.yaml, changeEmail)", () => {
     const { secret } = await accessTokensStore(collections(t.db)).create(id, {
       name: "CI",
       scopes: ["blogs:read", "blogs:write", "keys:manage", "webhooks:manage", "members:manage"],
-      expiresAt: new Date(Date.now() + 86_400_000),
+      expiresAt: new Date(Date.now() + 2 * 86_400_000),
     });
     const res = await fetch(`${mailing.url}/api/admin/me/email`, {
       method: "POST",
