@@ -3,6 +3,8 @@ import { api, call, type Me, type SessionStatus, setSessionEndedHandler } from "
 import { AuthCard } from "./components/auth-card.js";
 import { OfflineBanner } from "./components/offline-banner.js";
 import { ErrorMessage, Loading } from "./components/status.js";
+import { ConfirmEmail } from "./features/account/confirm-email.js";
+import { useConfirmEmailLink } from "./features/account/confirm-email-link.js";
 import { ForgotPassword } from "./features/account/forgot-password.js";
 import { useResetLink } from "./features/account/reset-link.js";
 import { ResetPassword } from "./features/account/reset-password.js";
@@ -72,12 +74,24 @@ function Screen() {
   const [joinToken, setJoinToken] = useState(() => joinTokenOf(location.hash));
   // A password reset link (`#/reset/{token}`): its page comes first, signed in or not.
   const reset = useResetLink();
+  // An email-change confirmation link (`#/confirm-email/{token}`): its page, signed in or not.
+  const confirmEmail = useConfirmEmailLink();
   const auth: Auth = decided ?? authOf(session);
   /** Whether this server mails reset links; null once signed in (the answer does not say). */
   const resetByMail =
     session.data && !session.data.signedIn ? session.data.passwordResetByMail : null;
   const showsJoin = joinToken !== null && auth.state !== "loading" && auth.state !== "failed";
-  useFocusOnScreenChange(reset.token !== null ? "reset" : showsJoin ? "join" : auth.state);
+  const showsConfirm =
+    confirmEmail.token !== null && auth.state !== "loading" && auth.state !== "failed";
+  useFocusOnScreenChange(
+    reset.token !== null
+      ? "reset"
+      : showsConfirm
+        ? "confirmEmail"
+        : showsJoin
+          ? "join"
+          : auth.state,
+  );
 
   const signedIn = auth.state === "in";
   useEffect(() => {
@@ -104,6 +118,18 @@ function Screen() {
         onAskAgain={() => {
           reset.done();
           setAuth({ state: "forgot" });
+        }}
+      />
+    );
+  }
+  if (showsConfirm && confirmEmail.token !== null) {
+    return (
+      <ConfirmEmail
+        token={confirmEmail.token}
+        signedIn={auth.state === "in"}
+        onLeave={(me) => {
+          confirmEmail.done();
+          if (me !== null) enter(me);
         }}
       />
     );

@@ -23,11 +23,12 @@ const keyStatusOf = (param: string | null): KeyStatus | null =>
  *   /dashboard/w/{ws}/members            members and invitations
  *   /dashboard/w/{ws}/webhooks           webhook endpoints
  *   /dashboard/w/{ws}/webhooks/{id}      one endpoint's delivery log
- *   /dashboard/account                   one's own password and sessions
+ *   /dashboard/account                   one's own name, email, password and sessions
  *
  * An invitation link is `/dashboard/#/join/{token}`: the token is in the fragment, which the
  * browser never sends to the server (join-link.ts reads it; app.tsx shows the join screen). A
- * password reset link, `/dashboard/#/reset/{token}`, works the same way (reset-link.ts).
+ * password reset link, `/dashboard/#/reset/{token}`, works the same way (reset-link.ts), as does
+ * an email change's confirmation link, `/dashboard/#/confirm-email/{token}` (confirm-email-link.ts).
  */
 export type Route =
   | { name: "home" }

@@ -54,6 +54,10 @@ export const adminLimits = {
     currentPassword: { maxLength: 200 },
     newPassword: { minLength: 10, maxLength: 200 },
   },
+  changeEmail: {
+    newEmail: { maxLength: 254 },
+    currentPassword: { maxLength: 200 },
+  },
   createAccessToken: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
     scopes: { minItems: 1, maxItems: 5, items: {} },
@@ -65,6 +69,9 @@ export const adminLimits = {
   completePasswordReset: {
     token: { minLength: 43, maxLength: 43, pattern: "^[A-Za-z0-9_-]{43}$" },
     newPassword: { minLength: 10, maxLength: 200 },
+  },
+  confirmEmailChange: {
+    token: { minLength: 43, maxLength: 43, pattern: "^[A-Za-z0-9_-]{43}$" },
   },
   lookUpInvitation: {
     token: { maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" },

@@ -87,7 +87,7 @@ export interface paths {
          * Change the signed-in user's name
          * @description The name others see beside this account's work (members, the audit log, history). One
          *     line of plain text, trimmed, not blank, as at setup. A session only. (The email is
-         *     changed another way, not yet offered.)
+         *     changed with `changeEmail`, which asks for the current password.)
          */
         patch: operations["updateMe"];
         trace?: never;
@@ -114,6 +114,52 @@ export interface paths {
          */
         post: operations["changePassword"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in user's email
+         * @description Asks for the current password, always: a session alone (a browser left signed in) cannot
+         *     move the account to another address. A wrong one answers `403` and counts as a failed
+         *     sign-in, as in `changePassword` (past the limits of `signIn`, `429` with `Retry-After`
+         *     and no password check). The new email is trimmed and lower-cased, as accounts are looked
+         *     up; one that another account has answers `409`, and the account's own email `409` too
+         *     (nothing to change).
+         *
+         *     * **With mail** (`SMTP_URL` set; `emailChange.byMail` in `Me`): nothing changes yet. A
+         *       one-time link (`…/dashboard/#/confirm-email/{token}`) is mailed to the *new* address
+         *       and the answer is `202` with the change waiting (`pending`); the email changes when
+         *       the link is used (`confirmEmailChange`), within 24 hours. An account has one waiting
+         *       change: a new request voids the link of the one before. A password change or reset,
+         *       or "sign out everywhere", voids it too. Past 5 confirmation mails for one account
+         *       within 15 minutes, `429`. A mail the server cannot send answers `503`, nothing kept.
+         *     * **Without mail**: the current password is the confirmation: the email changes at once
+         *       and the answer is `200` with the user as now.
+         *
+         *     Either way the account's sessions stay signed in, and the account's password-reset links
+         *     (mailed to the old address) stop working, as do sign-ins under way at that moment (they
+         *     answer `401`: sign in again). From then on the account signs in with the new email only.
+         *     A session only: an access token cannot change the email. Neither the password nor the
+         *     link's token is ever logged, stored or sent back.
+         */
+        post: operations["changeEmail"];
+        /**
+         * Cancel the signed-in user's waiting email change
+         * @description The link mailed for the waiting change (`changeEmail`) stops working at once; the email
+         *     stays as it is. `204` whether or not a change was waiting. A session only.
+         */
+        delete: operations["cancelEmailChange"];
         options?: never;
         head?: never;
         patch?: never;
@@ -251,6 +297,38 @@ export interface paths {
          *     client address in 15 minutes, 5 per link; one that works is taken off the count).
          */
         post: operations["completePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email-changes/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an email change with the link mailed to the new address (no session needed)
+         * @description The dashboard's confirmation page sends the token from the link's fragment
+         *     (`…/dashboard/#/confirm-email/{token}`), which browsers never send to a server, so it
+         *     never reaches a URL or a log; it works signed in or not, in any browser. The link works
+         *     once (of two uses at the same moment one wins), for 24 hours, while it is the account's
+         *     latest (a new `changeEmail` voids it, `cancelEmailChange` too), while the account's
+         *     email is the one it was asked from, and while its password is the one it was made for
+         *     (a password change or reset, or "sign out everywhere", voids it). Every link that cannot
+         *     be used, unknown, used, expired or voided, answers the same `410`. On success the email
+         *     changes, the account's sessions stay signed in, its password-reset links stop working,
+         *     and a notice goes to the *old* address ("your Pressroom email was changed to …"). If
+         *     another account took the new email meanwhile, `409`: nothing changed, and the link is
+         *     spent. Attempts are counted as `completePasswordReset`'s are (20 per client address in
+         *     15 minutes, 5 per link; one that works is taken off the count).
+         */
+        post: operations["confirmEmailChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1545,6 +1623,16 @@ export interface components {
         Me: {
             user: components["schemas"]["User"];
             workspaces: components["schemas"]["Workspace"][];
+            /** @description How this server confirms an email change (`changeEmail`), and the one waiting, if any. */
+            emailChange: {
+                /**
+                 * @description True when a change is confirmed by a link mailed to the new address (`SMTP_URL`
+                 *     set); false when the current password confirms it at once.
+                 */
+                byMail: boolean;
+                /** @description The change waiting for its link to be used; null when none is. */
+                pending: components["schemas"]["PendingEmailChange"] | null;
+            };
         };
         /** @description The answer of `getSession`; `signedIn` tells which of the two it is. */
         SessionStatus: components["schemas"]["SessionSignedOut"] | components["schemas"]["SessionSignedIn"];
@@ -1627,6 +1715,40 @@ export interface components {
         MeUpdate: {
             /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
             name: string;
+        };
+        EmailChange: {
+            /**
+             * Format: email
+             * @description Trimmed and lower-cased, as accounts are looked up.
+             */
+            newEmail: string;
+            currentPassword: string;
+        };
+        PendingEmailChange: {
+            /**
+             * Format: email
+             * @description The new email, waiting for the link mailed to it.
+             */
+            email: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working (24 hours after the request).
+             */
+            expiresAt: string;
+        };
+        EmailChangeWaiting: {
+            pending: components["schemas"]["PendingEmailChange"];
+        };
+        EmailChangeConfirm: {
+            /** @description The part of the link after `#/confirm-email/`. */
+            token: string;
+        };
+        EmailChangeConfirmed: {
+            /**
+             * Format: email
+             * @description The account's email now.
+             */
+            email: string;
         };
         PasswordResetRequest: {
             /** Format: email */
@@ -3085,6 +3207,128 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "newEmail": "olive.oyl@example.com",
+                 *       "currentPassword": "my current passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            /** @description Changed at once (a server without mail); the signed-in user with the new email. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Waiting: the confirmation link is mailed to the new address; nothing changed yet. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pending": {
+                     *         "email": "olive.oyl@example.com",
+                     *         "expiresAt": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailChangeWaiting"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The current password is wrong (nothing changed), the request came with an access
+             *     token, or from a host or origin this server does not serve.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The current password is wrong."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another account has this email, or it is the account's email already. Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Another account has this email."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description The confirmation mail could not be sent; nothing changed and no link works. Try again later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The confirmation mail could not be sent. Nothing changed; try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No change waits any more. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     signOutEverywhere: {
         parameters: {
             query?: never;
@@ -3297,6 +3541,74 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "This reset link cannot be used any more. Ask for a new one."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "9dQm2LwT5vYb0Hc3RkN8sXa1Jf6Up4Ge7Zi2Ko0Bt5w"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmailChangeConfirm"];
+            };
+        };
+        responses: {
+            /** @description The email is changed; the account signs in with it from now on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "olive.oyl@example.com"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailChangeConfirmed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            /** @description Another account has had the new email since the change was asked for. Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Another account has this email."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link cannot be used (unknown, used, expired or voided). Ask for the change again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This confirmation link cannot be used any more. Ask for the change again from your account."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -153,7 +153,8 @@ func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * ti
 // appShapes lists the queries of server/src: blogs/blogs-store.ts, workspaces/workspaces-store.ts,
 // keys/keys-store.ts, keys/key-roll.ts, keys/expiry-sweeper.ts, limits/rate-limit-settings.ts,
 // audit/audit-log.ts, workspaces/owner-guard.ts, invitations/invitations-store.ts,
-// users/users-store.ts, users/password-reset-links.ts, tokens/access-tokens-store.ts,
+// users/users-store.ts, users/password-reset-links.ts, users/email-change-links.ts,
+// tokens/access-tokens-store.ts,
 // sessions/sessions-store.ts, platform/db/ttl-sweeper.ts,
 // sessions/sign-in-throttle.ts, blogs/blog-writes.ts and webhooks/ (endpoints-store.ts,
 // outbox-relay.ts, delivery-worker.ts, attempt-claims.ts, endpoint-health.ts, delivery-log.ts,
@@ -351,6 +352,7 @@ func appShapes() []appShape {
 		{coll: "users", name: "`findOne({email})`", run: findOne(d(e("email", "u0010@example.com")))},
 		{coll: "users", name: "`findOne({_id})`", run: findOne(d(e("_id", "usr_0010")))},
 		{coll: "users", name: "password change `updateOne({_id}, {$set: {passwordHash}})`", run: updateOne(d(e("_id", "usr_0010")), d(e("$set", d(e("passwordHash", "y")))), 1)},
+		{coll: "users", name: "email change `updateOne({_id, email, passwordHash}, {$set: {email}, $inc})`", run: updateOne(d(e("_id", "usr_0012"), e("email", "u0012@example.com"), e("passwordHash", "x")), d(e("$set", d(e("email", "u0012@example.com"))), e("$inc", d(e("passwordGeneration", 1)))), 1)},
 		{coll: "users", name: "names `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"usr_0001", "usr_0500", "usr_1999"}))))), bounded: "the listed users (table order)"},
 		// memberships (users-store.ts)
 		{coll: "memberships", name: "role `findOne({_id})`", run: findOne(d(e("_id", "ws_0010:usr_0010")))},
@@ -389,6 +391,14 @@ func appShapes() []appShape {
 		{coll: "passwordResets", name: "link `findOne({_id})`", run: findOne(d(e("_id", "pr_1999")))},
 		{coll: "passwordResets", name: "use, compare-and-set `updateOne({_id, usedAt: null})`", run: updateOne(d(e("_id", "pr_1999"), e("usedAt", nil)), d(e("$set", d(e("usedAt", at(5))))), 1)},
 		{coll: "passwordResets", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-1500))))))},
+		// emailChanges (users/email-change-links.ts, platform/db/ttl-sweeper.ts)
+		{coll: "emailChanges", name: "link `findOne({tokenHash})`", run: findOne(d(e("tokenHash", "ec_0013")))},
+		{coll: "emailChanges", name: "an account's waiting change `findOne({_id})`", run: findOne(d(e("_id", "usr_0014")))},
+		{coll: "emailChanges", name: "ask, replacing the one before `updateOne({_id}, {$set}, {upsert})`", run: upsert(d(e("_id", "usr_0015")), d(e("$set", d(e("tokenHash", "ec_new"), e("newEmail", "n@example.com"), e("usedAt", nil)))))},
+		{coll: "emailChanges", name: "use, compare-and-set `updateOne({_id, tokenHash, usedAt: null})`", run: updateOne(d(e("_id", "usr_0013"), e("tokenHash", "ec_0013"), e("usedAt", nil)), d(e("$set", d(e("usedAt", at(5))))), 1)},
+		{coll: "emailChanges", name: "cancel `deleteOne({_id})`", run: deleteOne(d(e("_id", "usr_0016")))},
+		{coll: "emailChanges", name: "mail failed `deleteOne({_id, tokenHash})`", run: deleteOne(d(e("_id", "usr_0017"), e("tokenHash", "ec_0017")))},
+		{coll: "emailChanges", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-1500))))))},
 		// signInFailures (sign-in-throttle.ts, platform/db/ttl-sweeper.ts)
 		{counts: true, coll: "signInFailures", name: "count by email `countDocuments({email, expiresAt: {$gt}})`", run: countDocuments(d(e("email", "u0010@example.com"), e("expiresAt", live)))},
 		{counts: true, coll: "signInFailures", name: "count by address `countDocuments({address, expiresAt: {$gt}})`", run: countDocuments(d(e("address", "10.0.0.10"), e("expiresAt", live)))},
@@ -649,6 +659,11 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 		}
 		add("passwordResets", bson.D{
 			e("_id", fmt.Sprintf("pr_%04d", i)), e("userId", fmt.Sprintf("usr_%04d", i%500)), e("generation", 0),
+			e("createdAt", at(i-n)), e("expiresAt", at(i-n/2)), e("usedAt", usedAt),
+		})
+		add("emailChanges", bson.D{
+			e("_id", user), e("tokenHash", fmt.Sprintf("ec_%04d", i)), e("newEmail", fmt.Sprintf("n%04d@example.com", i)),
+			e("fromEmail", fmt.Sprintf("u%04d@example.com", i)), e("generation", 0),
 			e("createdAt", at(i-n)), e("expiresAt", at(i-n/2)), e("usedAt", usedAt),
 		})
 		marker := fmt.Sprintf("m_%04d", i)

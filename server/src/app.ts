@@ -39,6 +39,7 @@ import {
 } from "./platform/paths.js";
 import type { Tracing } from "./platform/tracing/tracing.js";
 import { createStores, type StoreOptions } from "./stores.js";
+import { emailChange } from "./users/email-change.js";
 import { passwordReset } from "./users/password-reset.js";
 import { startWebhookRetention } from "./webhooks/retention.js";
 import {
@@ -254,6 +255,14 @@ export function createApp({
     log: logger,
     ...(testHooks.now === undefined ? {} : { now: testHooks.now }),
   });
+  const emailChanges = emailChange({
+    links: stores.emailChangeLinks,
+    users: stores.users,
+    throttle: stores.throttle,
+    mailer: mail,
+    log: logger,
+    ...(testHooks.now === undefined ? {} : { now: testHooks.now }),
+  });
   app.use("/api/consumer", consumerRouter(consumerDeps, "live"));
   app.use("/api/preview", consumerRouter(consumerDeps, "preview"));
   app.use(healthRouter(db, notReady));
@@ -271,6 +280,7 @@ export function createApp({
       stores,
       mailer: mail,
       passwordReset: resets,
+      emailChange: emailChanges,
       tokenUsed: (hash) => tokensUsed.record(hash),
       // A test event or redelivery is sent at once when this instance delivers.
       webhooks: {
@@ -310,6 +320,7 @@ export function createApp({
       await webhookRetention.close();
       await scheduler?.close();
       await resets.drain();
+      await emailChanges.drain();
       stopDbMetrics();
       stopDbTracing?.();
     },

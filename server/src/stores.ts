@@ -29,6 +29,7 @@ import {
   type WorkspaceTransfer,
   workspaceTransfer,
 } from "./transfer/workspace-transfer.js";
+import { type EmailChangeLinks, emailChangeLinks } from "./users/email-change-links.js";
 import { type PasswordResetLinks, passwordResetLinks } from "./users/password-reset-links.js";
 import { type UsersStore, usersStore } from "./users/users-store.js";
 import { type DeliveryLog, deliveryLog } from "./webhooks/delivery-log.js";
@@ -134,6 +135,8 @@ export interface Stores {
   readonly accessTokens: AccessTokensStore;
   /** Password-reset links (users/password-reset-links.ts); the CLI makes them too. */
   readonly passwordResetLinks: PasswordResetLinks;
+  /** Email changes waiting for their confirmation link (users/email-change-links.ts). */
+  readonly emailChangeLinks: EmailChangeLinks;
   readonly throttle: SignInThrottle;
   /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
   readonly webhookEndpoints: EndpointsStore;
@@ -251,6 +254,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     ),
     invitations: invitationsStore(c, Date.now, options.afterInvitationClaim),
     passwordResetLinks: passwordResetLinks(c, now),
+    emailChangeLinks: emailChangeLinks(c, now),
     accessTokens: accessTokensStore(c, now),
     throttle: signInThrottle(c),
     webhookEndpoints,

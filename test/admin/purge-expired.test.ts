@@ -20,6 +20,11 @@ import {
 } from "../../server/src/sessions/sign-in-throttle.js";
 import { accessTokensStore } from "../../server/src/tokens/access-tokens-store.js";
 import {
+  EMAIL_CHANGE_TTL_MS,
+  emailChangeLinks,
+  hashEmailChangeToken,
+} from "../../server/src/users/email-change-links.js";
+import {
   hashResetToken,
   passwordResetLinks,
   RESET_LINK_TTL_MS,
@@ -100,6 +105,22 @@ describe("purge: happy path", () => {
     expect(
       (await c.passwordResets.find({ userId: "usr_purge" }).toArray()).map((d) => d._id),
     ).toEqual([hashResetToken(live.token)]);
+  });
+
+  it("purgeExpired deletes email changes past their 24 hours, confirmed or not, and keeps live ones (users/email-change-links.ts)", async () => {
+    let now = T0;
+    const links = emailChangeLinks(c, () => now);
+    const account = (id: string) => ({ _id: id, email: `${id}@example.com` });
+    await links.issue(account("usr_ec_waiting"), "w@example.com");
+    const used = await links.issue(account("usr_ec_used"), "u@example.com");
+    await links.claim(used.token, new Date(now));
+    now = T0 + EMAIL_CHANGE_TTL_MS;
+    const live = await links.issue(account("usr_ec_live"), "l@example.com");
+    const purged = await purgeExpired(c, new Date(now));
+    expect(purged.emailChanges).toBe(2);
+    expect((await c.emailChanges.find({}).toArray()).map((d) => d.tokenHash)).toEqual([
+      hashEmailChangeToken(live.token),
+    ]);
   });
 
   it("purgeExpired deletes access tokens past their expiry and keeps live ones (tokens/access-tokens-store.ts)", async () => {

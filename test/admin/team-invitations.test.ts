@@ -189,6 +189,8 @@ describe("invitations: happy path", () => {
             sent.push(m);
           },
           sendPasswordReset: async () => {},
+          sendEmailChange: async () => {},
+          sendEmailChanged: async () => {},
         },
       },
     );

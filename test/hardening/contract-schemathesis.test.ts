@@ -642,6 +642,8 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           // A schema-valid token that no link holds: the one 410 of every unusable link
           // (admin.yaml, completePasswordReset), which no schema can tell from a live one.
           accepting("completePasswordReset", [...ACCEPTED_WITH_MADE_UP_CURSOR, 410]),
+          // The same for an email change's confirmation link (admin.yaml, confirmEmailChange).
+          accepting("confirmEmailChange", [...ACCEPTED_WITH_MADE_UP_CURSOR, 410]),
           // A webhook URL the schema admits but the server refuses (`HTTP://0`: no https, a
           // loopback or private address; admin.yaml, WebhookUrl): the 400 the spec describes.
           ...[
@@ -700,6 +702,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
     expect(statusesOf(run, "POST /password-resets")).toContain(202);
     expect(statusesOf(run, "POST /me/tokens")).toContain(201);
     expect(statusesOf(run, "POST /password-resets/complete")).toContain(410);
+    expect(statusesOf(run, "POST /email-changes/confirm")).toContain(410);
     expect((await owner.get("/me")).status).toBe(200);
   });
 });

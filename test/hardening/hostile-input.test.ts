@@ -4,6 +4,7 @@ import { generateKey } from "../../server/src/keys/key-format.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { previewTokens } from "../../server/src/preview/preview-tokens.js";
 import { accessTokensStore } from "../../server/src/tokens/access-tokens-store.js";
+import { emailChangeLinks } from "../../server/src/users/email-change-links.js";
 import { passwordResetLinks } from "../../server/src/users/password-reset-links.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import {
@@ -33,6 +34,8 @@ let ws: string;
 const accessToken = { reader: "", revoked: "", removed: "" };
 /** The owner's password-reset links: one used already, one expired. */
 const resetLink = { used: "", expired: "" };
+/** Email-change links: one used already, one expired, one replaced by a newer request. */
+const emailLink = { used: "", expired: "", replaced: "" };
 /** A released blog with pending changes, a version of it that is stale, and their history. */
 const target = { id: "", path: "", current: "", stale: "", revision: "", othersRevision: "" };
 
@@ -94,6 +97,29 @@ beforeAll(async () => {
   resetLink.expired = (
     await passwordResetLinks(collections(t.db), () => Date.now() - 40 * 60_000).issue(ownerAccount)
   ).token;
+  // Email-change links that cannot be used (admin.yaml, confirmEmailChange): one used, one made
+  // 25 hours ago, one replaced by a newer request; each of an account of its own (one waiting
+  // change per account), made here, so the snapshot before the cases holds them.
+  const changer = async (who: string) => {
+    const user = await stores(t.db).users.create({
+      email: `${who}@example.com`,
+      name: who,
+      password: `${who} passphrase here`,
+    });
+    return user;
+  };
+  const changes = emailChangeLinks(collections(t.db));
+  emailLink.used = (await changes.issue(await changer("used-change"), "u2@example.com")).token;
+  await changes.claim(emailLink.used, new Date());
+  emailLink.expired = (
+    await emailChangeLinks(collections(t.db), () => Date.now() - 25 * 3_600_000).issue(
+      await changer("expired-change"),
+      "e2@example.com",
+    )
+  ).token;
+  const replacing = await changer("replaced-change");
+  emailLink.replaced = (await changes.issue(replacing, "r2@example.com")).token;
+  await changes.issue(replacing, "r3@example.com");
   // Access tokens (admin.yaml, the AccessToken scheme): the owner's, for blogs:read only; one
   // revoked; one of a member removed from the workspace since.
   const tokens = accessTokensStore(collections(t.db));
@@ -232,6 +258,10 @@ const asScript = async (secret: string, method: string, path: string, body?: unk
   });
   return { status: res.status, body: (await res.json()) as unknown };
 };
+
+/** confirmEmailChange with `body`, from the server's own origin, with no session. */
+const confirmWith = (body: Record<string, unknown>) =>
+  openPost("/email-changes/confirm", JSON.stringify(body));
 
 /** completePasswordReset with `body`, from the server's own origin, with no session. */
 const resetWith = (body: Record<string, unknown>) =>
@@ -1013,6 +1043,66 @@ const cases: Case[] = [
     "a password-reset ask on a server that sends no mail",
     () => openPost("/password-resets", JSON.stringify({ email: OWNER.email })),
     501,
+  ],
+  // email-change links (admin.yaml, confirmEmailChange): one 410 for every link that cannot be
+  // used, 400 for what cannot be a token
+  ["a used email-change link", () => confirmWith({ token: emailLink.used }), 410],
+  ["an expired email-change link (25 hours)", () => confirmWith({ token: emailLink.expired }), 410],
+  [
+    "an email-change link replaced by a newer request",
+    () => confirmWith({ token: emailLink.replaced }),
+    410,
+  ],
+  ["a forged email-change token (never issued)", () => confirmWith({ token: "E".repeat(43) }), 410],
+  ["an email-change token of 44 characters", () => confirmWith({ token: "E".repeat(44) }), 400],
+  [
+    "an email-change token with a character outside base64url",
+    () => confirmWith({ token: `${"E".repeat(42)}=` }),
+    400,
+  ],
+  ["an email-change token as an operator object", () => confirmWith({ token: { $ne: null } }), 400],
+  [
+    "an email-change token in the query string, none in the body",
+    () => openPost(`/email-changes/confirm?token=${emailLink.expired}`, JSON.stringify({})),
+    400,
+  ],
+  [
+    "an email-change token in the query string beside one in the body",
+    () =>
+      openPost(
+        `/email-changes/confirm?token=${emailLink.expired}`,
+        JSON.stringify({ token: emailLink.expired }),
+      ),
+    400,
+  ],
+  [
+    "an email-change confirmation with an extra field (email)",
+    () => confirmWith({ token: emailLink.expired, email: "attacker@example.com" }),
+    400,
+  ],
+  [
+    "an email change with an operator object for the new email",
+    () => admin.post("/me/email", { newEmail: { $gt: "" }, currentPassword: OWNER.password }),
+    400,
+  ],
+  [
+    "an email change with an operator object for the password",
+    () => admin.post("/me/email", { newEmail: "o2@example.com", currentPassword: { $ne: null } }),
+    400,
+  ],
+  [
+    "an email change by an access token (a session only)",
+    () =>
+      asScript(accessToken.reader, "POST", "/me/email", {
+        newEmail: "o2@example.com",
+        currentPassword: OWNER.password,
+      }),
+    403,
+  ],
+  [
+    "an email change to the account's own email",
+    () => admin.post("/me/email", { newEmail: OWNER.email, currentPassword: OWNER.password }),
+    409,
   ],
 ];
 

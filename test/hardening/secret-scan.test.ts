@@ -130,6 +130,27 @@ describe("the secrets scan", () => {
     }
   });
 
+  it("finds an email-change token in any response, log line or stored document: it is only ever mailed to the new address (test/support/secret-scan.ts; admin.yaml, confirmEmailChange)", () => {
+    const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
+    try {
+      const token = "Ec5".repeat(14).concat("q");
+      writeFileSync(path.join(own, "mailed.email-change-tokens.txt"), `${token}\n`);
+      writeFileSync(path.join(own, "clean.logs.txt"), '{"msg":"email-change link mailed"}\n');
+      expect(scanRun(own).findings).toEqual([]);
+      writeFileSync(path.join(own, "leak.logs.txt"), `{"msg":"confirm","token":"${token}"}\n`);
+      writeFileSync(path.join(own, "leak.db.txt"), `{"_id":"usr_x","tokenHash":"${token}"}\n`);
+      writeFileSync(path.join(own, "leak.responses.txt"), `${response(token)}\n`);
+      expect(scanRun(own).findings.sort()).toEqual([
+        "leak.db.txt: an email-change token",
+        "leak.logs.txt: an email-change token",
+        "leak.responses.txt GET /api/consumer/blogs/x 404: an email-change token",
+      ]);
+      expect(scanRun(own).emailChangeTokens).toBe(1);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it("finds an access token anywhere but in the answer that made it (test/support/secret-scan.ts)", () => {
     const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
     try {

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
  * The run-wide secrets check (README, "Other scripts"): every test server records what it logged, what it
  * answered and which session tokens it handed out; every test database is dumped before it is
  * dropped. After the whole run, `scanRun` looks through all of it for raw API keys, session
- * tokens, invitation tokens, password-reset tokens, access tokens and the passwords the suites use. An invitation's token is recorded
+ * tokens, invitation tokens, password-reset tokens, email-change tokens, access tokens and the passwords the suites use. An invitation's token is recorded
  * from the one response allowed to show it (the invitation's creation, in its link); a key may
  * likewise show only in its mint response.
  */
@@ -58,7 +58,15 @@ export function resetScanDir(): void {
 }
 
 function record(
-  kind: "logs" | "responses" | "tokens" | "invitations" | "reset-tokens" | "webhook-secrets" | "db",
+  kind:
+    | "logs"
+    | "responses"
+    | "tokens"
+    | "invitations"
+    | "reset-tokens"
+    | "email-change-tokens"
+    | "webhook-secrets"
+    | "db",
   lines: string[],
 ): void {
   if (lines.length === 0) return;
@@ -78,6 +86,13 @@ export const recordDatabase = (docs: string[]) => record("db", docs);
 export const recordResetTokens = (tokens: string[]) => record("reset-tokens", tokens);
 /** The token in a password-reset link (`…/dashboard/#/reset/{token}`). */
 export const RESET_LINK = /#\/reset\/([A-Za-z0-9_-]{43})/g;
+/**
+ * Email-change confirmation tokens, as mailed to the new address (smtp-sink.ts): no response,
+ * log or database may hold one, ever (admin.yaml, changeEmail and confirmEmailChange).
+ */
+export const recordEmailChangeTokens = (tokens: string[]) => record("email-change-tokens", tokens);
+/** The token in an email-change confirmation link (`…/dashboard/#/confirm-email/{token}`). */
+export const EMAIL_CHANGE_LINK = /#\/confirm-email\/([A-Za-z0-9_-]{43})/g;
 
 /** Wraps a request handler to keep every response body and every session token it sets. */
 export function recordingHandler(handler: RequestListener): {
@@ -181,6 +196,7 @@ export interface ScanResult {
   tokens: number;
   invitationTokens: number;
   resetTokens: number;
+  emailChangeTokens: number;
   webhookSecrets: number;
   passwords: number;
   findings: string[];
@@ -198,6 +214,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
   const tokens = lines("tokens");
   const invitationTokens = lines("invitations");
   const resetTokens = lines("reset-tokens");
+  const emailChangeTokens = lines("email-change-tokens");
   const webhookSecrets = lines("webhook-secrets");
   const passwords = knownPasswords();
   const findings: string[] = [];
@@ -222,6 +239,8 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     }
     for (const token of resetTokens)
       if (text.includes(token)) findings.push(`${where}: a password-reset token`);
+    for (const token of emailChangeTokens)
+      if (text.includes(token)) findings.push(`${where}: an email-change token`);
     if (!allowWebhookSecrets) {
       if (/whsec_[A-Za-z0-9+/]{43}=/.test(text)) findings.push(`${where}: a webhook secret`);
       // Its bytes without the prefix, as base64 (a secret logged or stored as it was made).
@@ -260,6 +279,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     tokens: tokens.length,
     invitationTokens: invitationTokens.length,
     resetTokens: resetTokens.length,
+    emailChangeTokens: emailChangeTokens.length,
     webhookSecrets: webhookSecrets.length,
     passwords: passwords.length,
     findings,

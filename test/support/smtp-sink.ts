@@ -11,7 +11,12 @@ import path from "node:path";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { onFileEnd } from "./cleanup.js";
-import { RESET_LINK, recordResetTokens } from "./secret-scan.js";
+import {
+  EMAIL_CHANGE_LINK,
+  RESET_LINK,
+  recordEmailChangeTokens,
+  recordResetTokens,
+} from "./secret-scan.js";
 
 export interface SinkMail {
   /** The envelope's recipients. */
@@ -96,9 +101,13 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
               raw,
               parsed,
             });
-            // For the run's secrets scan: a reset link's token may show nowhere but in its mail.
+            // For the run's secrets scan: a reset or email-change link's token may show nowhere
+            // but in its mail.
             const text = parsed.text ?? "";
             recordResetTokens([...text.matchAll(RESET_LINK)].flatMap((m) => m[1] ?? []));
+            recordEmailChangeTokens(
+              [...text.matchAll(EMAIL_CHANGE_LINK)].flatMap((m) => m[1] ?? []),
+            );
             for (const wake of waiters) wake();
             callback();
           },

@@ -15,12 +15,14 @@ import type { SpecDocument } from "../platform/http/validator-warm-up.js";
 import { passwordChange } from "../sessions/password-change.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
+import type { EmailChange } from "../users/email-change.js";
 import type { PasswordReset } from "../users/password-reset.js";
 import type { ManualLimits } from "../webhooks/manual-deliveries.js";
 import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
 import { auditHandlers } from "./audit-routes.js";
 import { blogHandlers, staleBlogAnswer } from "./blog-routes.js";
+import { emailChangeHandlers } from "./email-change-routes.js";
 import {
   blogWriteNamesVersion,
   originCheck,
@@ -62,6 +64,8 @@ export interface AdminDeps {
   readonly passwordReset: PasswordReset;
   /** Renders an import keeps going at once (admin.yaml `importBlogs`): part of its workspace's share. */
   readonly importRendersAtOnce: number;
+  /** Email changes (users/email-change.ts), built by the composition root, which drains it. */
+  readonly emailChange: EmailChange;
   /** Records each access token's use (`lastUsedAt`, batched by the composition root's recorder). */
   readonly tokenUsed: (hash: string) => void;
   /** Test events and redeliveries: how they reach the delivery worker, and their limits. */
@@ -89,9 +93,9 @@ export function adminRouter(deps: AdminDeps): Router {
   const { rollKey, rateLimits, audit } = deps.stores;
   const W = "/workspaces/:workspaceId";
   const secureCookies = deps.publicOrigin?.startsWith("https:") ?? false;
+  const view = meView(users, workspaces, deps.emailChange);
   const session = sessionHandlers({
-    users,
-    workspaces,
+    view,
     setup,
     sessions,
     signIn: passwordSignIn({ users, sessions, throttle }),
@@ -102,9 +106,14 @@ export function adminRouter(deps: AdminDeps): Router {
   const account = accountHandlers({
     changePassword: passwordChange({ users, sessions, throttle }),
     users,
-    me: meView(users, workspaces).me,
+    me: view.me,
     sessions,
     secureCookies,
+  });
+  const email = emailChangeHandlers({
+    emailChange: deps.emailChange,
+    me: view.me,
+    publicOrigin: deps.publicOrigin,
   });
   const invitation = invitationHandlers({
     invitations,
@@ -113,7 +122,7 @@ export function adminRouter(deps: AdminDeps): Router {
     users,
     workspaces,
     sessions,
-    me: meView(users, workspaces).me,
+    me: view.me,
     publicOrigin: deps.publicOrigin,
     mailer: deps.mailer,
     secureCookies,
@@ -238,6 +247,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post("/invitations/accept", invitation.acceptInvitation);
   router.post("/password-resets", reset.requestPasswordReset);
   router.post("/password-resets/complete", reset.completePasswordReset);
+  router.post("/email-changes/confirm", email.confirmEmailChange);
 
   // Signed-in users only; one with an access token only where the operation takes one.
   router.use(signedIn, tokenScope);
@@ -245,6 +255,8 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get("/me", session.getMe);
   router.patch("/me", account.updateMe);
   router.post("/me/password", account.changePassword);
+  router.post("/me/email", email.changeEmail);
+  router.delete("/me/email", email.cancelEmailChange);
   router.delete("/me/sessions", account.signOutEverywhere);
   router.get("/me/tokens", token.listAccessTokens);
   router.post("/me/tokens", token.createAccessToken);

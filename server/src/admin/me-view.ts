@@ -1,4 +1,5 @@
 import type { Me } from "../platform/http/admin-types.js";
+import type { EmailChange } from "../users/email-change.js";
 import { toUser } from "../users/user-view.js";
 import type { UsersStore } from "../users/users-store.js";
 import { toWorkspace } from "../workspaces/workspace-view.js";
@@ -16,12 +17,23 @@ export interface MeView {
 export function meView(
   users: Pick<UsersStore, "findById">,
   workspaces: Pick<WorkspacesStore, "of">,
+  emailChange: Pick<EmailChange, "byMail" | "pendingOf">,
 ): MeView {
   const meOrNull = async (userId: string): Promise<Me | null> => {
     const user = await users.findById(userId);
     if (user === null) return null;
-    const mine = await workspaces.of(userId);
-    return { user: toUser(user), workspaces: mine.map((w) => toWorkspace(w.workspace, w.role)) };
+    const [mine, pending] = await Promise.all([workspaces.of(userId), emailChange.pendingOf(user)]);
+    return {
+      user: toUser(user),
+      workspaces: mine.map((w) => toWorkspace(w.workspace, w.role)),
+      emailChange: {
+        byMail: emailChange.byMail,
+        pending:
+          pending === null
+            ? null
+            : { email: pending.email, expiresAt: pending.expiresAt.toISOString() },
+      },
+    };
   };
   const me = async (userId: string): Promise<Me> => {
     const found = await meOrNull(userId);

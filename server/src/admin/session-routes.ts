@@ -2,15 +2,13 @@ import type { Response } from "express";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { PasswordSignIn } from "../sessions/sign-in.js";
-import type { UsersStore } from "../users/users-store.js";
-import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import type { FirstRunSetup } from "./first-run-setup.js";
 import { clearSessionCookie, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
-import { meView } from "./me-view.js";
+import type { MeView } from "./me-view.js";
 
 export interface SessionDeps {
-  users: Pick<UsersStore, "findById">;
-  workspaces: Pick<WorkspacesStore, "of">;
+  /** The signed-in user as `Me` (me-view.ts). */
+  view: MeView;
   setup: FirstRunSetup;
   sessions: SessionsStore;
   signIn: PasswordSignIn;
@@ -21,8 +19,8 @@ export interface SessionDeps {
 
 /** First-run setup, sign-in, sign-out and "who am I". */
 export function sessionHandlers(deps: SessionDeps) {
-  const { users, workspaces, setup, sessions, secureCookies } = deps;
-  const { me, meOrNull } = meView(users, workspaces);
+  const { setup, sessions, secureCookies } = deps;
+  const { me, meOrNull } = deps.view;
   const startSession = (
     res: Pick<Response, "cookie">,
     session: { token: string; expiresAt: Date },

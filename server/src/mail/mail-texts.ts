@@ -3,7 +3,12 @@
  * the same words (no images, no tracking, no remote resources). Names and workspace names are
  * people's input: HTML-escaped in the HTML part, and kept out of the subject's line breaks.
  */
-import type { InvitationMail, PasswordResetMail } from "./mailer.js";
+import type {
+  EmailChangedMail,
+  EmailChangeMail,
+  InvitationMail,
+  PasswordResetMail,
+} from "./mailer.js";
 
 export interface MailText {
   subject: string;
@@ -16,8 +21,8 @@ const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.ch
 /** One line, as a header needs it: control characters (line breaks among them) become spaces. */
 const oneLine = (s: string): string => s.replace(/\p{Cc}+/gu, " ").trim();
 
-/** Paragraphs of plain text, and the same as HTML with the link as a link. */
-function compose(subject: string, paragraphs: readonly string[], link: string): MailText {
+/** Paragraphs of plain text, and the same as HTML with the link (if any) as a link. */
+function compose(subject: string, paragraphs: readonly string[], link: string | null): MailText {
   const text = `${paragraphs.join("\n\n")}\n`;
   const html = [
     "<!doctype html>",
@@ -58,5 +63,31 @@ export function passwordResetText(m: PasswordResetMail): MailText {
       "If you did not ask for this, ignore this mail: your password stays as it is.",
     ],
     m.link,
+  );
+}
+
+export function emailChangeText(m: EmailChangeMail): MailText {
+  return compose(
+    "Confirm your new Pressroom email",
+    [
+      `Hello ${oneLine(m.name)},`,
+      `someone signed in to the Pressroom account ${m.currentEmail} asked to use this address, ${m.to}, for it instead. To confirm, open this link:`,
+      m.link,
+      `It works once, for ${m.hours} hours. Until then the account keeps its email.`,
+      "If you did not ask for this, ignore this mail: nothing changes.",
+    ],
+    m.link,
+  );
+}
+
+export function emailChangedText(m: EmailChangedMail): MailText {
+  return compose(
+    "Your Pressroom email was changed",
+    [
+      `Hello ${oneLine(m.name)},`,
+      `your Pressroom email was changed to ${m.newEmail}. This address, ${m.to}, no longer signs in to the account, and password-reset links sent to it no longer work.`,
+      "If you did not make this change, tell the operator of your Pressroom server at once.",
+    ],
+    null,
   );
 }

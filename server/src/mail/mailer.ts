@@ -1,5 +1,6 @@
 /**
- * What Pressroom mails: invitation links and password-reset links (README, "Mail"). With
+ * What Pressroom mails: invitation links, password-reset links, email-change confirmation links
+ * and the notice of a changed email (README, "Mail"). With
  * `SMTP_URL` set, the SMTP mailer (smtp-mailer.ts) sends them; without it there is no mailer:
  * the owner hands an invitation link over (the dashboard shows it once), and an operator makes
  * a reset link on the command line. A deployment that embeds the server may pass its own
@@ -11,6 +12,10 @@
 export interface Mailer {
   sendInvitation(invitation: InvitationMail): Promise<void>;
   sendPasswordReset(reset: PasswordResetMail): Promise<void>;
+  /** The link confirming an email change, to the new address. */
+  sendEmailChange(change: EmailChangeMail): Promise<void>;
+  /** The notice that an account's email changed, to the old address (no link). */
+  sendEmailChanged(notice: EmailChangedMail): Promise<void>;
 }
 
 export interface InvitationMail {
@@ -32,4 +37,26 @@ export interface PasswordResetMail {
   link: string;
   /** How long the link works, in minutes. */
   minutes: number;
+}
+
+export interface EmailChangeMail {
+  /** The new email, asked for. */
+  to: string;
+  /** The account holder's name. */
+  name: string;
+  /** The account's email now, which the link replaces. */
+  currentEmail: string;
+  /** The one-time link, `…/dashboard/#/confirm-email/{token}`. */
+  link: string;
+  /** How long the link works, in hours. */
+  hours: number;
+}
+
+export interface EmailChangedMail {
+  /** The old email. */
+  to: string;
+  /** The account holder's name. */
+  name: string;
+  /** The account's email now. */
+  newEmail: string;
 }

@@ -3,11 +3,17 @@
  * SMTP_URL, from MAIL_FROM. `smtps://` speaks TLS from the first byte; `smtp://` upgrades with
  * STARTTLS whenever the server offers it. Either way the server's certificate is verified as
  * Node verifies any (NODE_EXTRA_CA_CERTS trusts a private CA). One connection per mail: an
- * invitation or a reset is rare, and no idle connection outlives its send.
+ * invitation, a reset or an email change is rare, and no idle connection outlives its send.
  */
 import { createTransport } from "nodemailer";
 import type { MailSettings } from "../platform/mail-settings.js";
-import { invitationText, type MailText, passwordResetText } from "./mail-texts.js";
+import {
+  emailChangedText,
+  emailChangeText,
+  invitationText,
+  type MailText,
+  passwordResetText,
+} from "./mail-texts.js";
 import type { Mailer } from "./mailer.js";
 
 /**
@@ -31,5 +37,7 @@ export function smtpMailer(settings: MailSettings): Mailer {
   return {
     sendInvitation: (m) => send(m.to, invitationText(m)),
     sendPasswordReset: (m) => send(m.to, passwordResetText(m)),
+    sendEmailChange: (m) => send(m.to, emailChangeText(m)),
+    sendEmailChanged: (m) => send(m.to, emailChangedText(m)),
   };
 }

@@ -8,6 +8,8 @@ import { hashPassword } from "./passwords.js";
 /** An email as accounts are stored and looked up (and sign-in attempts counted) by. */
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
 
+export const EMAIL_TAKEN_MESSAGE = "Another account has this email.";
+
 /** What is shown of an account to others: never its password hash. */
 export type UserName = Pick<UserDoc, "_id" | "name" | "email">;
 
@@ -29,6 +31,19 @@ export interface UsersStore {
    * spec's length rules).
    */
   setPassword(userId: string, checkedHash: string, password: string): Promise<boolean>;
+  /**
+   * Sets the account's email to `newEmail` (normalised here) over the email and password hash
+   * the caller checked (`checked`), and grows `passwordGeneration`: the account's reset links,
+   * made for the old address, stop working, as do sign-ins in flight (sessions-store.ts).
+   * False, nothing changed, when either is no longer the one checked; "conflict" when another
+   * account has the email (the unique index decides, so two accounts asking at once cannot both
+   * get it).
+   */
+  changeEmail(
+    userId: string,
+    checked: Pick<UserDoc, "email" | "passwordHash">,
+    newEmail: string,
+  ): Promise<boolean>;
   /** Sets the account's name (trimmed; the spec's rules are checked by the caller). */
   rename(userId: string, name: string): Promise<void>;
   /** Grows `passwordGeneration` ("sign out everywhere"): sign-ins in flight store no session. */
@@ -60,6 +75,19 @@ export function usersStore({ users }: Collections): UsersStore {
         throw err;
       }
       return doc;
+    },
+
+    async changeEmail(userId, checked, newEmail): Promise<boolean> {
+      try {
+        const res = await users.updateOne(
+          { _id: userId, email: checked.email, passwordHash: checked.passwordHash },
+          { $set: { email: normalEmail(newEmail) }, $inc: { passwordGeneration: 1 } },
+        );
+        return res.modifiedCount === 1;
+      } catch (err) {
+        if (isDuplicateKey(err)) throw conflict(EMAIL_TAKEN_MESSAGE);
+        throw err;
+      }
     },
 
     async setPassword(userId: string, checkedHash: string, password: string): Promise<boolean> {

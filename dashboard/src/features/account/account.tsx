@@ -8,6 +8,7 @@ import { PasswordField } from "../../components/password-field.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit, useTitle } from "../../hooks.js";
 import { AccessTokens } from "./access-tokens.js";
+import { YourEmail } from "./your-email.js";
 import { YourName } from "./your-name.js";
 import "./account.css";
 
@@ -15,14 +16,14 @@ const limits = adminLimits.changePassword;
 
 interface AccountProps {
   me: Me;
-  /** The account changed (its name): the header and the rest show it. */
+  /** The account changed (its name, its email): the header and the rest show it. */
   onMeChange: (me: Me) => void;
   /** Every session ended, this one too. */
   onSignedOutEverywhere: () => void;
 }
 
 /**
- * One's own account: one's name, the password (other sessions end when it changes), the access
+ * One's own account: one's name, the password (other sessions end when it changes), one's email, the access
  * tokens of one's scripts and CI jobs, or sign out everywhere.
  */
 export function Account({ me, onMeChange, onSignedOutEverywhere }: AccountProps) {
@@ -40,6 +41,7 @@ export function Account({ me, onMeChange, onSignedOutEverywhere }: AccountProps)
       <div class="account-sections">
         <YourName me={me} onChanged={onMeChange} />
         <ChangePassword />
+        <YourEmail me={me} onChanged={onMeChange} />
         <AccessTokens />
         <SignOutEverywhere onDone={onSignedOutEverywhere} />
       </div>

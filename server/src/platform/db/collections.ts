@@ -151,6 +151,29 @@ export interface PasswordResetDoc {
 }
 
 /**
+ * An account's email change waiting for its confirmation link (users/email-change-links.ts): at
+ * most one per account, its `_id`, so a new request replaces the one before and voids its link.
+ * The link's token is never stored: only its SHA-256 hash, by which the link is looked up.
+ */
+export interface EmailChangeDoc {
+  /** The account's id. */
+  _id: string;
+  /** SHA-256 hex of the link's token; unique. */
+  tokenHash: string;
+  /** The email asked for (normalised), which the link was mailed to. */
+  newEmail: string;
+  /** The account's email when it was asked: a change since voids the link. */
+  fromEmail: string;
+  /** The account's `passwordGeneration` when it was asked: a change since voids the link. */
+  generation: number;
+  createdAt: Date;
+  /** When the link stops working (created + 24 hours); TTL-deleted. */
+  expiresAt: Date;
+  /** Set, once, by the use that claims the link. */
+  usedAt: Date | null;
+}
+
+/**
  * An invitation to join a workspace (invitations/invitations-store.ts). The link's token is never
  * stored: only its SHA-256 hash, by which the link is looked up.
  */
@@ -621,6 +644,7 @@ export interface Collections {
   readonly sessions: Collection<SessionDoc>;
   readonly signInFailures: Collection<SignInFailuresDoc>;
   readonly passwordResets: Collection<PasswordResetDoc>;
+  readonly emailChanges: Collection<EmailChangeDoc>;
   readonly accessTokens: Collection<AccessTokenDoc>;
   readonly markers: Collection<MarkerDoc>;
   readonly changes: Collection<ChangeEntryDoc>;
@@ -647,6 +671,7 @@ export function collections(db: Db): Collections {
     sessions: db.collection<SessionDoc>("sessions"),
     signInFailures: db.collection<SignInFailuresDoc>("signInFailures"),
     passwordResets: db.collection<PasswordResetDoc>("passwordResets"),
+    emailChanges: db.collection<EmailChangeDoc>("emailChanges"),
     accessTokens: db.collection<AccessTokenDoc>("accessTokens"),
     markers: db.collection<MarkerDoc>("markers"),
     changes: db.collection<ChangeEntryDoc>("changes"),

@@ -2,6 +2,7 @@ import { type Collection, type Db, MongoServerError } from "mongodb";
 import {
   type AccessTokenDoc,
   collections,
+  type EmailChangeDoc,
   type InvitationDoc,
   type KeyUsageDoc,
   type PasswordResetDoc,
@@ -36,6 +37,8 @@ import {
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - passwordResets are found by `_id` (their token's hash) only;
+ * - emailChanges {tokenHash} unique: a confirmation link is looked up by its token's hash (an
+ *   account's waiting change by `_id`, its user id);
  * - accessTokens {tokenId} unique: revoke by public id; {userId, createdAt}: a user's tokens
  *   (a token itself is found by `_id`, its hash);
  * - invitations {tokenHash} unique: a link is looked up by its token's hash;
@@ -53,7 +56,7 @@ import {
  *   webhookDeliveries {state, settledAt, _id} (settled ones past 30 days, one state at a time in
  *   index order), webhookEvents {occurredAt} (old events);
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
- *   signInFailures, passwordResets, accessTokens, invitations, rateCounters and keyUsage, so MongoDB
+ *   signInFailures, passwordResets, emailChanges, accessTokens, invitations, rateCounters and keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
  *   sweeper (platform/db/ttl-sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
  *   index of the same name on `expiresAt` serves the sweeper's query there.
@@ -72,6 +75,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     sessions,
     signInFailures,
     passwordResets,
+    emailChanges,
     accessTokens,
     invitations,
     rateCounters,
@@ -124,6 +128,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await accessTokens.createIndex({ tokenId: 1 }, { name: "access_token_id", unique: true });
   await accessTokens.createIndex({ userId: 1, createdAt: -1 }, { name: "user_access_tokens" });
   await invitations.createIndex({ tokenHash: 1 }, { name: "invitation_token", unique: true });
+  await emailChanges.createIndex({ tokenHash: 1 }, { name: "email_change_token", unique: true });
   await invitations.createIndex(
     { workspaceId: 1, createdAt: 1, _id: 1 },
     { name: "workspace_invitations" },
@@ -162,6 +167,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   const failuresTtl = await ttlIndex(signInFailures, "failure_expiry");
   const invitationsTtl = await ttlIndex(invitations, "invitation_expiry", "keepUntil");
   const resetsTtl = await ttlIndex(passwordResets, "password_reset_expiry");
+  const emailChangesTtl = await ttlIndex(emailChanges, "email_change_expiry");
   const tokensTtl = await ttlIndex(accessTokens, "access_token_expiry");
   const countersTtl = await ttlIndex(rateCounters, "rate_counter_expiry");
   const usageTtl = await ttlIndex(keyUsage, "key_usage_expiry");
@@ -170,6 +176,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
       sessionsTtl &&
       failuresTtl &&
       resetsTtl &&
+      emailChangesTtl &&
       tokensTtl &&
       invitationsTtl &&
       countersTtl &&
@@ -187,6 +194,7 @@ async function ttlIndex(
     | Collection<SessionDoc>
     | Collection<SignInFailuresDoc>
     | Collection<PasswordResetDoc>
+    | Collection<EmailChangeDoc>
     | Collection<AccessTokenDoc>
     | Collection<InvitationDoc>
     | Collection<RateCounterDoc>
