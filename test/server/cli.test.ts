@@ -204,7 +204,9 @@ describe("operator CLI — schedules (admin.yaml, Schedules)", () => {
       cli("blog", "create", "--workspace", wsId, "--title", title, "--json");
     const { id: timed } = json(await made("At a time"));
     const { id: cancelled } = json(await made("Not after all"));
-    const at = new Date(Date.now() + 2000).toISOString();
+    // Far enough ahead to be in the future still when the CLI process has started and read it,
+    // on a busy machine (2 s was not, once, with the whole suite running on 2 cores).
+    const at = new Date(Date.now() + 6000).toISOString();
     expect(
       json(
         await cli(

@@ -110,8 +110,8 @@ export function transferHandlers(deps: {
       const doc = shownTo(res, await deps.transfer.exportOf(workspaceId, new Date()));
       res.type("application/json");
       try {
-        // Streamed one blog at a time (export-workspace.ts): a large workspace is never one
-        // string, and a slow reader holds back the reading, not the server's memory.
+        // Streamed one blog at a time (export-workspace.ts): the blogs are held once, as the
+        // CLI's export holds them, but never as one string, and a slow reader is waited for.
         await writeExport(doc, res);
         res.end();
       } catch (err) {
