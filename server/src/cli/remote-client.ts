@@ -52,6 +52,12 @@ const repeatable = (request: Request): boolean =>
 const long = (request: Request): boolean =>
   /\/(?:imports|export)$/.test(new URL(request.url).pathname);
 
+/** Why a request got no answer: the system's code (ECONNREFUSED), else fetch's own reason. */
+function reasonOf(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err as Error).message;
+}
+
 /** ECONNREFUSED and its kin: the request never reached a server. */
 function neverArrived(err: unknown): boolean {
   const code = (err as { cause?: { code?: string } }).cause?.code;
@@ -96,7 +102,7 @@ function retryingFetch(options: RemoteOptions): (request: Request) => Promise<Re
         why = `HTTP ${response.status}`;
       } catch (err) {
         if (last || !(neverArrived(err) || repeatable(request))) throw err;
-        why = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+        why = reasonOf(err);
       }
       options.onRetry?.(`${why}; trying again in ${(wait / 1000).toFixed(1)} s`);
       await sleep(wait);
@@ -150,8 +156,7 @@ async function outcomeOf<T>(
     outcome = await call;
   } catch (err) {
     if (err instanceof DomainError) throw err;
-    const code = (err as { cause?: { code?: string } }).cause?.code;
-    throw new Error(`Cannot reach ${server.origin}: ${code ?? (err as Error).message}.`);
+    throw new Error(`Cannot reach ${server.origin}: ${reasonOf(err)}.`);
   }
   const { data, error, response } = outcome;
   if (response.ok) return data;
