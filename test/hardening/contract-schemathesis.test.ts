@@ -151,6 +151,17 @@ const COMMON_ARGS = [
  * cursor (or of a usage span out of bounds).
  */
 const ACCEPTED_WITH_MADE_UP_CURSOR = ["2xx", "3xx", 400, 401, 403, 404, 409, 429, "5xx"];
+/**
+ * schemathesis' default expectations of negative_data_rejection, plus 431: an over-long ID with
+ * over-long query parameters passes Node's 16 KB of request head, which every consumer
+ * operation documents (openapi.yaml); each alone stays under it (a 400).
+ */
+const REJECTED_WITH_431 = [400, 401, 403, 404, 405, 406, 409, 415, 422, 428, 429, 431, "5xx"];
+/** Every check, on, with the consumer API's rejections (REJECTED_WITH_431). */
+const CONSUMER_CHECKS: TomlTable = {
+  ...ALL_CHECKS,
+  negative_data_rejection: { "expected-statuses": REJECTED_WITH_431 },
+};
 /** schemathesis' default expectations of negative_data_rejection, plus 413. */
 const REJECTED_WITH_413 = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428, 429, "5xx"];
 /**
@@ -298,7 +309,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
       env: { PRESSROOM_ST_API_KEY: alpha.key },
       config: {
         ...FRESH,
-        checks: ALL_CHECKS,
+        checks: CONSUMER_CHECKS,
         auth: { openapi: { ApiKeyHeader: { api_key: envPlaceholder("PRESSROOM_ST_API_KEY") } } },
         dictionaries: {
           // Released blogs of the key's workspace (200), and its draft, its removed blog and
@@ -409,7 +420,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
       env: { PRESSROOM_ST_API_KEY: minted.key },
       config: {
         ...FRESH,
-        checks: ALL_CHECKS,
+        checks: CONSUMER_CHECKS,
         auth: { openapi: { ApiKeyHeader: { api_key: envPlaceholder("PRESSROOM_ST_API_KEY") } } },
         dictionaries: {
           // Released blogs and the draft (200 in preview), the removed blog and Beta's (404).
@@ -463,7 +474,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
         "--generation-with-security-parameters",
         "false",
       ],
-      config: { ...FRESH, checks: ALL_CHECKS },
+      config: { ...FRESH, checks: CONSUMER_CHECKS },
     });
     consumerRuns.push(run);
     printRun("consumer, no key", run);
