@@ -5,15 +5,11 @@
 import { normaliseTags } from "@pressroom/tag-rule";
 import type { Response } from "express";
 import type { AdminHandler, AdminRequestBody } from "../platform/http/admin-types.js";
+import { STATUS_OF } from "../platform/http/errors.js";
 import type { WorkspaceExport } from "../transfer/export-workspace.js";
 import { writeExport } from "../transfer/export-workspace.js";
 import { importReport } from "../transfer/import-report.js";
-import {
-  type ImportBlog,
-  type ImportEntries,
-  ImportInputError,
-  type ImportProblemKind,
-} from "../transfer/import-set.js";
+import { type ImportBlog, type ImportEntries, ImportInputError } from "../transfer/import-set.js";
 import type { WorkspaceTransfer } from "../transfer/workspace-transfer.js";
 import type { TransferTurns } from "./transfer-turns.js";
 
@@ -21,12 +17,6 @@ import type { TransferTurns } from "./transfer-turns.js";
 const PROBLEMS_SHOWN = 1000;
 
 type ImportEntry = AdminRequestBody<"importBlogs">["blogs"][number];
-
-const STATUS_OF: Readonly<Record<ImportProblemKind, number>> = {
-  invalid: 400,
-  conflict: 409,
-  unprocessable: 422,
-};
 
 /**
  * Tags as a blog's create takes them (admin.yaml `BlogInput.tags`): in normal form, the repeats
@@ -95,11 +85,11 @@ export function transferHandlers(deps: {
       res.json(importReport(outcome.plan, outcome.applied));
     } catch (err) {
       if (!(err instanceof ImportInputError)) throw err;
-      // Every problem of the set, located (admin.yaml `ImportRefused`): 400 for a rule broken,
-      // 409 for entries clashing, 422 for a body the renderer refuses.
+      // Every problem of the set, located (admin.yaml `ImportRefused`), with the status of its
+      // kind as a domain error has it: 400 a rule broken, 409 entries clashing, 422 a body.
       (res as Response).status(STATUS_OF[err.kind]).json({
         message: err.message,
-        problems: err.problems.slice(0, PROBLEMS_SHOWN).map((p) => ({ ...p })),
+        problems: err.problems.slice(0, PROBLEMS_SHOWN),
       });
     }
   };

@@ -175,7 +175,7 @@ export async function runTransfer(
   try {
     await (command === "export" ? exportCommand : importCommand)(config, input, out);
   } catch (err) {
-    if (err instanceof ImportInputError) throw new DomainError("invalid", err.message);
+    if (err instanceof ImportInputError) throw new DomainError(err.kind, err.message);
     throw err;
   }
 }

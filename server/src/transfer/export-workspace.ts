@@ -15,49 +15,21 @@
  * user:password, where a receiver's token often sits.
  */
 import type { Writable } from "node:stream";
+import type { components } from "../../../openapi/generated/admin.js";
 import { excerptOf } from "../blogs/render.js";
-import type { BlogDoc, Collections, RateLimitSetting } from "../platform/db/collections.js";
+import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { jsonSafe } from "../platform/terminal-text.js";
+
+type Schemas = components["schemas"];
 
 export const EXPORT_FORMAT = "pressroom.workspace-export";
 export const EXPORT_VERSION = 1;
 
-export interface ExportedBlog {
-  id: string;
-  slug: string;
-  title: string;
-  status: BlogDoc["status"];
-  bodyMarkdown: string;
-  /** null: derived from the body (as a blog saved without an excerpt), so a round trip keeps it so. */
-  excerpt: string | null;
-  tags: string[];
-  authorName: string;
-  coverImageUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-  releasedAt: string | null;
-  removedAt: string | null;
-}
-
-export interface WorkspaceExport {
-  format: typeof EXPORT_FORMAT;
-  version: typeof EXPORT_VERSION;
-  exportedAt: string;
-  workspace: { id: string; name: string; createdAt: string; rateLimit: RateLimitSetting | null };
-  blogs: ExportedBlog[];
-  keys: {
-    id: string;
-    name: string;
-    /** The key's kind prefix (`cp_live_`, `cp_preview_`) and 4 more characters, as the dashboard shows it. */
-    prefix: string;
-    createdAt: string;
-    lastUsedAt: string | null;
-    expiresAt: string | null;
-    revokedAt: string | null;
-  }[];
-  webhookEndpoints: { url: string; description: string; events: string[]; enabled: boolean }[];
-}
+/** A blog of an export (admin.yaml `ExportedBlog`); `excerpt` null: derived from the body. */
+export type ExportedBlog = Schemas["ExportedBlog"];
+/** The export document (admin.yaml `WorkspaceExport`): what the CLI writes and the API answers. */
+export type WorkspaceExport = Schemas["WorkspaceExport"];
 
 const iso = (at: Date | null | undefined): string | null => at?.toISOString() ?? null;
 

@@ -4,7 +4,7 @@
  */
 import type { BlogStatus } from "../platform/db/collections.js";
 import type { ApplyResult } from "./import-apply.js";
-import type { ImportPlan, PlanAction } from "./import-plan.js";
+import { type ImportPlan, type PlanAction, planCounts } from "./import-plan.js";
 
 export interface ImportReportEntry {
   readonly origin: string;
@@ -25,8 +25,7 @@ export interface ImportReport {
 }
 
 export function importReport(plan: ImportPlan, applied: ApplyResult | null): ImportReport {
-  const counts: Record<PlanAction, number> = { create: 0, update: 0, unchanged: 0, conflict: 0 };
-  for (const e of plan.entries) counts[e.action]++;
+  const { skipped: _skipped, ...counts } = planCounts(plan);
   return {
     dryRun: applied === null,
     counts,

@@ -1,4 +1,5 @@
 import type { BlogStatus } from "../platform/db/collections.js";
+import type { DomainErrorCode } from "../platform/domain-error.js";
 
 /**
  * What every importer reads a source into, and what `applyImport` (import-apply.ts) writes:
@@ -71,7 +72,7 @@ export interface ImportProblem {
  * What kind of problem stops an import: a source or entry breaking a rule; entries clashing with
  * each other or with the workspace's blogs (a slug used twice); a body the renderer refuses.
  */
-export type ImportProblemKind = "invalid" | "conflict" | "unprocessable";
+export type ImportProblemKind = Extract<DomainErrorCode, "invalid" | "conflict" | "unprocessable">;
 
 export class ImportInputError extends Error {
   constructor(
