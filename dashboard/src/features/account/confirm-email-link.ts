@@ -1,6 +1,5 @@
-import { useEffect, useState } from "preact/hooks";
 import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
-import { forgetResetLink } from "./reset-link.js";
+import { useFragmentLink } from "./reset-link.js";
 
 /**
  * Email-change confirmation links: `/dashboard/#/confirm-email/{token}` (admin.yaml,
@@ -19,22 +18,5 @@ export function confirmTokenOf(hash: string): string | null {
 /** True for a token of the shape the server makes (admin.yaml, EmailChangeConfirm). */
 export const wellFormedConfirmToken = (token: string): boolean => TOKEN.test(token);
 
-/**
- * The token of the confirmation link this page was opened with, or one opened in it later,
- * read once and forgotten at once; `done` ends the confirmation page.
- */
-export function useConfirmEmailLink(): { token: string | null; done: () => void } {
-  const [token, setToken] = useState(() => confirmTokenOf(location.hash));
-  useEffect(() => {
-    const read = () => {
-      const found = confirmTokenOf(location.hash);
-      if (found === null) return;
-      forgetResetLink();
-      setToken(found);
-    };
-    read();
-    addEventListener("hashchange", read);
-    return () => removeEventListener("hashchange", read);
-  }, []);
-  return { token, done: () => setToken(null) };
-}
+/** The confirmation link's token (reset-link.ts `useFragmentLink`); `done` ends its page. */
+export const useConfirmEmailLink = () => useFragmentLink(confirmTokenOf);

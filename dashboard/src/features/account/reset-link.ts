@@ -29,15 +29,19 @@ export function forgetResetLink(): void {
 }
 
 /**
- * The token of the reset link this page was opened with, or one opened in it later (a link
- * pasted into the address bar of an open dashboard changes only the fragment: no new page),
- * read once and forgotten at once; `done` ends the reset page.
+ * The token of the one-time link this page was opened with, as `tokenOf` reads it from the
+ * fragment, or of one opened in it later (a link pasted into the address bar of an open
+ * dashboard changes only the fragment: no new page), read once and forgotten at once; `done`
+ * ends the link's page. Reset links and email-change confirmations (confirm-email-link.ts).
  */
-export function useResetLink(): { token: string | null; done: () => void } {
-  const [token, setToken] = useState(() => resetTokenOf(location.hash));
+export function useFragmentLink(tokenOf: (hash: string) => string | null): {
+  token: string | null;
+  done: () => void;
+} {
+  const [token, setToken] = useState(() => tokenOf(location.hash));
   useEffect(() => {
     const read = () => {
-      const found = resetTokenOf(location.hash);
+      const found = tokenOf(location.hash);
       if (found === null) return;
       forgetResetLink();
       setToken(found);
@@ -45,6 +49,9 @@ export function useResetLink(): { token: string | null; done: () => void } {
     read();
     addEventListener("hashchange", read);
     return () => removeEventListener("hashchange", read);
-  }, []);
+  }, [tokenOf]);
   return { token, done: () => setToken(null) };
 }
+
+/** The reset link's token (`useFragmentLink`); `done` ends the reset page. */
+export const useResetLink = () => useFragmentLink(resetTokenOf);
