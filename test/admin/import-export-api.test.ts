@@ -6,6 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { scopeMissing } from "../../server/src/admin/token-scopes.js";
 import { transferTurns, WORKSPACE_BUSY_MESSAGE } from "../../server/src/admin/transfer-turns.js";
+import { RenderRefused } from "../../server/src/blogs/render-pool.js";
+import { DomainError } from "../../server/src/platform/domain-error.js";
+import { patientRenderer } from "../../server/src/transfer/workspace-transfer.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -273,6 +276,34 @@ describe("exportWorkspace", () => {
     const res = await asScript(await token(["keys:manage"]), "GET", `/workspaces/${ws}/export`);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: scopeMissing("blogs:read") });
+  });
+});
+
+describe("an import's renders wait out a busy workspace (README, 'Publishing from CI')", () => {
+  it("a render refused as busy is tried again until it is let through; a body refused fails at once", async () => {
+    const waits: number[] = [];
+    let busy = 2;
+    const renderer = patientRenderer(
+      {
+        async render(source) {
+          if (source === "nested")
+            throw new RenderRefused({ reason: "nesting", message: "Too deep." });
+          if (busy-- > 0) throw new DomainError("unavailable", "Busy.", 1);
+          return { bodyHtml: `<p>${source}</p>`, excerpt: source };
+        },
+      },
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
+    await expect(renderer.render("hello", { workspaceId: "ws_a" })).resolves.toMatchObject({
+      bodyHtml: "<p>hello</p>",
+    });
+    expect(waits).toEqual([250, 250]);
+    await expect(renderer.render("nested", { workspaceId: "ws_a" })).rejects.toBeInstanceOf(
+      RenderRefused,
+    );
+    expect(waits).toHaveLength(2);
   });
 });
 

@@ -83,6 +83,13 @@ describe("import, as a CI job runs it on every merge", () => {
     expect(again.stdout).toContain(
       "Imported: create 0, update 0, leave 2 unchanged; 0 conflict(s)",
     );
+    // The same folder imported on the server's machine finds the same blogs.
+    const local = await runCli(["import", "--workspace", ws, "--json", folder], {
+      MONGODB_URI: t.uri,
+      MONGODB_DB: t.name,
+    });
+    expect(local.code, local.stderr).toBe(0);
+    expect(JSON.parse(local.stdout).counts).toMatchObject({ create: 0, update: 0, unchanged: 2 });
 
     await writeFile(
       path.join(folder, "2026", "launch.md"),
