@@ -47,6 +47,10 @@ export const adminLimits = {
     email: { maxLength: 254 },
     password: { maxLength: 200 },
   },
+  signInWithCode: {
+    challenge: { minLength: 43, maxLength: 43, pattern: "^[A-Za-z0-9_-]+$" },
+    code: { maxLength: 11, pattern: "^([0-9]{6}|[a-z2-7]{5}-[a-z2-7]{5})$" },
+  },
   updateMe: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
   },
@@ -56,6 +60,18 @@ export const adminLimits = {
   },
   changeEmail: {
     newEmail: { maxLength: 254 },
+    currentPassword: { maxLength: 200 },
+  },
+  startTwoStep: {
+    currentPassword: { maxLength: 200 },
+  },
+  confirmTwoStep: {
+    code: { maxLength: 6, pattern: "^[0-9]{6}$" },
+  },
+  turnOffTwoStep: {
+    currentPassword: { maxLength: 200 },
+  },
+  renewRecoveryCodes: {
     currentPassword: { maxLength: 200 },
   },
   createAccessToken: {
@@ -113,6 +129,9 @@ export const adminLimits = {
   },
   setPreviewUrl: {
     previewUrl: { maxLength: 2000, pattern: "^https?://[^\\s]+$" },
+  },
+  setOwnerTwoStep: {
+    required: {},
   },
   createBlog: {
     title: { minLength: 1, maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },

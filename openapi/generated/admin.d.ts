@@ -54,6 +54,10 @@ export interface paths {
          *     `Retry-After` and no password check. A successful sign-in clears the email's count.
          *     A sign-in whose password was checked just before the account's password changed (or
          *     before "sign out everywhere") answers `401` and stores no session: sign in again.
+         *
+         *     For an account with two-step sign-in (`startTwoStep`), a right password signs nobody in:
+         *     the answer is `202` with a `challenge` to send back with a code (`signInWithCode`), and
+         *     the email's count of failures is not cleared until the code is right.
          */
         post: operations["signIn"];
         /**
@@ -61,6 +65,36 @@ export interface paths {
          * @description Deletes the session and clears the cookie.
          */
         delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/two-step": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The second step of signing in, for an account with two-step sign-in
+         * @description Finishes a sign-in that `signIn` answered with `202`: sends back its `challenge` with a
+         *     `code`, either the 6-digit code the account's authenticator app shows now (TOTP, RFC 6238:
+         *     SHA-1, 30-second steps; the step before and the step after are accepted too, for clocks a
+         *     little apart) or one of its unused recovery codes (`xxxxx-xxxxx`), which is then used up.
+         *     An app's code is accepted once: the same code again, or a code of an earlier step than the
+         *     last one accepted, answers `401` like a wrong one (of two uses at the same moment one
+         *     wins). Every try is counted as a sign-in of the account's email and the client's address,
+         *     with `signIn`'s limits (past them `429` with `Retry-After`, no code checked); success clears
+         *     the email's count. The challenge lasts 5 minutes and signs in once; an expired or used one,
+         *     or one of a password changed since, answers `401`: sign in again. Neither the code nor the
+         *     challenge is ever logged or stored (the challenge only as a hash).
+         */
+        post: operations["signInWithCode"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -182,6 +216,102 @@ export interface paths {
          *     under way at that moment answers `401` and stores no session.
          */
         delete: operations["signOutEverywhere"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/two-step": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin turning on two-step sign-in
+         * @description Asks for the current password (a wrong one answers `403` and counts as a failed sign-in,
+         *     as in `changePassword`; past `signIn`'s limits `429`). Answers a new TOTP secret, as text
+         *     and as an `otpauth://` URI for a QR code, to add to an authenticator app; nothing is on
+         *     yet: `confirmTwoStep` with a code the app shows turns it on. The secret is shown in this
+         *     answer only and kept sealed (AES-256-GCM) until then, for 15 minutes; starting again
+         *     replaces it. `409` when two-step sign-in is on already. A session only: an access token
+         *     gets `403`.
+         */
+        post: operations["startTwoStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/two-step/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn on two-step sign-in with a code from the app
+         * @description Turns two-step sign-in on with the 6-digit code the app shows for the secret of
+         *     `startTwoStep` (the step before and after accepted too). Answers 10 recovery codes, each
+         *     good for one sign-in without the app: shown in this answer only, stored as SHA-256 hashes.
+         *     A wrong code answers `403` and counts as a failed sign-in (`429` past the limits); no
+         *     secret waiting (never started, expired, or on already) `409`. From then on signing in asks
+         *     for a code (`signIn` answers `202`). A session only.
+         */
+        post: operations["confirmTwoStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/two-step/turn-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn off two-step sign-in
+         * @description Asks for the current password (`403` when wrong, counted as a failed sign-in; `429` past
+         *     the limits). The secret and the recovery codes are deleted; signing in asks for the
+         *     password only. `409` when it is off, or when the account owns a workspace that requires
+         *     two-step sign-in of its owners (`setOwnerTwoStep`; the message names it). A session only.
+         */
+        post: operations["turnOffTwoStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/two-step/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New recovery codes
+         * @description Asks for the current password (`403` when wrong, counted as a failed sign-in; `429` past
+         *     the limits). Replaces every recovery code with 10 new ones, shown in this answer only;
+         *     the old ones stop working at once. `409` when two-step sign-in is off. A session only.
+         */
+        post: operations["renewRecoveryCodes"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -384,7 +514,8 @@ export interface paths {
          *       has an account;
          *     - with `name` and `password` (the setup rules) when no account has the email: one is
          *       created with it. When one has, this is the previous way (`name` is ignored).
-         *     The last two sign the browser in as that account (a session cookie, as `signIn`). With
+         *     The last two sign the browser in as that account (a session cookie, as `signIn`), except
+         *     an account with two-step sign-in, which joins and signs in with its code after. With
          *     neither, and not signed in as the invited account (signed out, or as someone else), the
          *     answer is `409` saying to sign in as the invited email or to create an account with it,
          *     whether or not one exists; `name` alone is `400`.
@@ -792,6 +923,35 @@ export interface paths {
          *     `403`. Written to the audit log (`workspace.preview_url_changed`).
          */
         put: operations["setPreviewUrl"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/owner-two-step": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Require two-step sign-in of the workspace's owners (owner only)
+         * @description With `required: true`, an owner of the workspace without two-step sign-in gets `403` on
+         *     every route of the workspace (`/workspaces/{workspaceId}/…`), by session or by access
+         *     token, until they turn it on (`startTwoStep`), and an owner with it cannot turn it off
+         *     (`409`). Members are not affected. Only an owner who uses two-step sign-in may turn the
+         *     rule on (`409` otherwise, so nobody locks themselves out); any owner may turn it off.
+         *     Other members get `403`. A session only. Written to the audit log
+         *     (`workspace.owner_two_step_changed`).
+         */
+        put: operations["setOwnerTwoStep"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1576,6 +1736,52 @@ export interface components {
             /** @description Trimmed; must not be blank. */
             workspaceName: string;
         };
+        CurrentPassword: {
+            currentPassword: string;
+        };
+        AppCode: {
+            /** @description The 6 digits an authenticator app shows, without spaces. */
+            code: string;
+        };
+        SecondStep: {
+            /** @description The `challenge` of `signIn`'s `202`. */
+            challenge: string;
+            /** @description The app's 6 digits, or a recovery code (`xxxxx-xxxxx`, lower case). */
+            code: string;
+        };
+        TwoStepChallenge: {
+            /** @description Sent back with a code to `signInWithCode`; good for one sign-in. */
+            challenge: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        TwoStepEnrolment: {
+            /** @description The TOTP secret in base32 (160 bits), for typing into an app. */
+            secret: string;
+            /**
+             * @description The `otpauth://totp/…` URI of the secret (issuer `Pressroom`, the account's email,
+             *     SHA-1, 6 digits, 30 seconds), for a QR code.
+             */
+            uri: string;
+            /**
+             * Format: date-time
+             * @description When the secret stops being confirmable (15 minutes).
+             */
+            expiresAt: string;
+        };
+        RecoveryCodes: {
+            /** @description Each good for one sign-in instead of the app's code. */
+            recoveryCodes: string[];
+        };
+        TwoStepStatus: {
+            /** @description Whether signing in asks for a code. */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Unused recovery codes; 0 when off.
+             */
+            recoveryCodesLeft: number;
+        };
         SignInRequest: {
             /** Format: email */
             email: string;
@@ -1609,6 +1815,11 @@ export interface components {
         PreviewUrl: string | null;
         Workspace: {
             previewUrl: components["schemas"]["PreviewUrl"];
+            /**
+             * @description Whether the workspace's owners must use two-step sign-in (`setOwnerTwoStep`): an
+             *     owner without it gets `403` on the workspace's routes until they turn it on.
+             */
+            ownersNeedTwoStep: boolean;
             id: string;
             /** @description Plain text, not HTML. */
             name: string;
@@ -1622,6 +1833,7 @@ export interface components {
         };
         Me: {
             user: components["schemas"]["User"];
+            twoStep: components["schemas"]["TwoStepStatus"];
             workspaces: components["schemas"]["Workspace"][];
             /** @description How this server confirms an email change (`changeEmail`), and the one waiting, if any. */
             emailChange: {
@@ -2599,6 +2811,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The current password is wrong (nothing changed), the request came with an access token,
+         *     or from a host or origin this server does not serve.
+         */
+        WrongPassword: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The current password is wrong."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such resource, or the user is not a member of its workspace. */
         NotFound: {
             headers: {
@@ -3066,6 +3295,15 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["SignedIn"];
+            /** @description The password is right and the account asks for a code; nobody is signed in yet. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoStepChallenge"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3094,6 +3332,48 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    signInWithCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "9cQ2mV7xTn1bZ4kR8sL0pW3yH6dF5gJ2aE7uC1oN4iM",
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SecondStep"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SignedIn"];
+            400: components["responses"]["BadRequest"];
+            /** @description The code is wrong or used already, or the challenge is expired, used or unknown. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Wrong code."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3350,6 +3630,165 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startTwoStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "my current passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CurrentPassword"];
+            };
+        };
+        responses: {
+            /** @description The secret to add to an authenticator app; not on yet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoStepEnrolment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WrongPassword"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    confirmTwoStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AppCode"];
+            };
+        };
+        responses: {
+            /** @description On; the recovery codes, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The code is wrong (nothing changed), the request came with an access token, or from a host or origin this server does not serve. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Wrong code. Check the app's clock and try the newest code."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    turnOffTwoStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "my current passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CurrentPassword"];
+            };
+        };
+        responses: {
+            /** @description Off. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WrongPassword"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    renewRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "my current passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CurrentPassword"];
+            };
+        };
+        responses: {
+            /** @description The new recovery codes, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WrongPassword"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4482,6 +4921,48 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setOwnerTwoStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "required": true
+                 *     }
+                 */
+                "application/json": {
+                    required: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace, with the rule as now set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
