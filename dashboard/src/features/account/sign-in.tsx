@@ -46,7 +46,8 @@ export function SignIn({ notice, onSignedIn, onForgot }: SignInProps) {
       password: problemOf(password, { required: "Enter your password." }),
     }),
     submit(async () => {
-      onSignedIn(await call(api.POST("/session", { body: { email: email.trim(), password } })));
+      const answer = await call(api.POST("/session", { body: { email: email.trim(), password } }));
+      if ("user" in answer) onSignedIn(answer);
     }),
   );
 
