@@ -10,37 +10,12 @@ import {
   MAX_FAILURES_PER_ADDRESS,
 } from "../../server/src/sessions/sign-in-throttle.js";
 import { hashResetToken } from "../../server/src/users/password-reset-links.js";
-import { AdminClient } from "../support/admin-client.js";
+import { AdminClient, AddressedClient as Browser } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
 import { holdPoints } from "../support/hold-points.js";
 import { linkIn, type SmtpSink, startSmtpSink } from "../support/smtp-sink.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-
-/**
- * A browser at an address of its own (X-Forwarded-For, trusted from loopback): the throttle
- * counts per client address too, and this file asks and signs in far more than 20 times.
- */
-class Browser extends AdminClient {
-  static next = 0;
-  readonly address: string;
-  constructor(url: string) {
-    super(url);
-    Browser.next += 1;
-    this.address = `10.9.${Browser.next >> 8}.${Browser.next & 255}`;
-  }
-  override callRaw<T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    json: string | undefined,
-    extraHeaders: Record<string, string> = {},
-  ) {
-    return super.callRaw<T>(method, path, json, {
-      "x-forwarded-for": this.address,
-      ...extraHeaders,
-    });
-  }
-}
 
 let t: TestDb;
 let sink: SmtpSink;

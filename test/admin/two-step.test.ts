@@ -10,32 +10,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { MAX_FAILURES } from "../../server/src/sessions/sign-in-throttle.js";
 import { accessTokensStore } from "../../server/src/tokens/access-tokens-store.js";
-import { AdminClient } from "../support/admin-client.js";
+import { AddressedClient as Browser } from "../support/admin-client.js";
 import { stores } from "../support/fixtures.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-
-/** A browser at an address of its own: the throttle counts per client address too. */
-class Browser extends AdminClient {
-  static next = 0;
-  readonly address: string;
-  constructor(url: string) {
-    super(url);
-    Browser.next += 1;
-    this.address = `10.9.${Browser.next >> 8}.${Browser.next & 255}`;
-  }
-  override callRaw<T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    json: string | undefined,
-    extraHeaders: Record<string, string> = {},
-  ) {
-    return super.callRaw<T>(method, path, json, {
-      "x-forwarded-for": this.address,
-      ...extraHeaders,
-    });
-  }
-}
 
 interface Enrolment {
   secret: string;

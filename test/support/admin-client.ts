@@ -71,6 +71,32 @@ export class AdminClient {
 }
 
 /**
+ * A browser at a client address of its own (X-Forwarded-For, which a server started with
+ * `TRUST_PROXY: "loopback"` believes): the sign-in throttle counts per client address too, so
+ * a file that signs in far more than 20 times gives each browser its own.
+ */
+export class AddressedClient extends AdminClient {
+  static next = 0;
+  readonly address: string;
+  constructor(url: string) {
+    super(url);
+    AddressedClient.next += 1;
+    this.address = `10.9.${AddressedClient.next >> 8}.${AddressedClient.next & 255}`;
+  }
+  override callRaw<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    json: string | undefined,
+    extraHeaders: Record<string, string> = {},
+  ) {
+    return super.callRaw<T>(method, path, json, {
+      "x-forwarded-for": this.address,
+      ...extraHeaders,
+    });
+  }
+}
+
+/**
  * `If-Match: *` (admin.yaml, "Conditional writes"): a blog write that applies to whichever
  * version is current. Every blog write must name a version; a test that is not about
  * concurrent writers names any.
