@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, call, type Me, messageOf, type TwoStepChallenge } from "../../api.js";
 import { AuthCard } from "../../components/auth-card.js";
 import { useCheckedForm } from "../../components/checked-form.js";
@@ -48,7 +48,7 @@ export function SignIn({ notice, onSignedIn, onForgot }: SignInProps) {
   });
   const form = useCheckedForm<"email" | "password">();
   // Back from the code step, the focus goes to why, else to the password: never to <body>.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (challenge !== null || !returned.current) return;
     returned.current = false;
     if (backRef.current) backRef.current.focus();
