@@ -949,7 +949,7 @@ export interface paths {
          *     (`409`). Members are not affected. Only an owner who uses two-step sign-in may turn the
          *     rule on (`409` otherwise, so nobody locks themselves out); any owner may turn it off.
          *     Other members get `403`. A session only. Written to the audit log
-         *     (`workspace.owner_two_step_changed`).
+         *     (`workspace.owner_two_step_required`, `workspace.owner_two_step_lifted`) when it changes.
          */
         put: operations["setOwnerTwoStep"];
         post?: never;
@@ -1005,7 +1005,8 @@ export interface paths {
          * @description Who did what to the workspace's keys, limits and team, and when: `key.minted`,
          *     `key.rolled`, `key.revoked`, `key.expired` (written by the server shortly after the
          *     key's `expiresAt`, with that time and no actor), `key.limit_changed`,
-         *     `workspace.limit_changed`, `workspace.preview_url_changed`, `invitation.created`,
+         *     `workspace.limit_changed`, `workspace.preview_url_changed`,
+         *     `workspace.owner_two_step_required`, `workspace.owner_two_step_lifted`, `invitation.created`,
          *     `invitation.resent`, `invitation.withdrawn`, `member.added`
          *     (`addMember`), `member.joined` (an invitation accepted; the actor is the one who
          *     joined), `member.role_changed`, `member.removed` and `member.left`. Newest
@@ -2181,7 +2182,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "invitation.created" | "invitation.resent" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "workspace.owner_two_step_required" | "workspace.owner_two_step_lifted" | "invitation.created" | "invitation.resent" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
         AuditEntry: {
             id: string;
             /** Format: date-time */

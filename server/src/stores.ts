@@ -18,10 +18,13 @@ import { type UsageStore, usageStore } from "./limits/usage-store.js";
 import { type WorkspaceLimits, workspaceLimits } from "./limits/workspace-limits.js";
 import { collections, type RateLimitSetting } from "./platform/db/collections.js";
 import { databaseSecret } from "./platform/db/database-secret.js";
+import { derivedKey, secretBox } from "./platform/secret-box.js";
 import { previewChangesFeed } from "./preview/preview-feed.js";
 import { type PreviewReads, previewReads } from "./preview/preview-reads.js";
 import { type PreviewTokens, previewTokens } from "./preview/preview-tokens.js";
+import { currentPasswordCheck } from "./sessions/current-password.js";
 import { type SessionsStore, sessionsStore } from "./sessions/sessions-store.js";
+import { type SignInChallenges, signInChallenges } from "./sessions/sign-in-challenges.js";
 import { type SignInThrottle, signInThrottle } from "./sessions/sign-in-throttle.js";
 import { type AccessTokensStore, accessTokensStore } from "./tokens/access-tokens-store.js";
 import {
@@ -31,6 +34,8 @@ import {
 } from "./transfer/workspace-transfer.js";
 import { type EmailChangeLinks, emailChangeLinks } from "./users/email-change-links.js";
 import { type PasswordResetLinks, passwordResetLinks } from "./users/password-reset-links.js";
+import { type TwoStep, twoStep } from "./users/two-step.js";
+import { twoStepStore } from "./users/two-step-store.js";
 import { type UsersStore, usersStore } from "./users/users-store.js";
 import { type DeliveryLog, deliveryLog } from "./webhooks/delivery-log.js";
 import type { UrlPolicy } from "./webhooks/endpoint-url.js";
@@ -40,7 +45,6 @@ import {
   type ManualDeliveryDeps,
   manualDeliveries,
 } from "./webhooks/manual-deliveries.js";
-import { secretBox } from "./webhooks/secret-box.js";
 import { type WorkspacesStore, workspacesStore } from "./workspaces/workspaces-store.js";
 
 export interface StoreOptions {
@@ -92,6 +96,7 @@ export interface StoreOptions {
 }
 
 const WEBHOOK_SECRETS_MARKER = "webhook-secrets-key";
+const TWO_STEP_SECRETS_MARKER = "two-step-secrets-key";
 const DEFAULT_SESSION_TTL_MS = 168 * 3_600_000;
 const DEFAULT_CHANGES_RETENTION_MS = 30 * 86_400_000;
 const DEFAULT_REVISIONS_KEPT = 100;
@@ -138,6 +143,10 @@ export interface Stores {
   /** Email changes waiting for their confirmation link (users/email-change-links.ts). */
   readonly emailChangeLinks: EmailChangeLinks;
   readonly throttle: SignInThrottle;
+  /** Accounts' two-step sign-in (users/two-step.ts): TOTP secrets sealed, recovery codes hashed. */
+  readonly twoStep: TwoStep;
+  /** Sign-ins whose password was right, waiting for a code (sessions/sign-in-challenges.ts). */
+  readonly signInChallenges: SignInChallenges;
   /** Webhook endpoints and their sealed signing secrets (webhooks/endpoints-store.ts). */
   readonly webhookEndpoints: EndpointsStore;
   /** Each endpoint's deliveries and their attempts, newest first (webhooks/delivery-log.ts). */
@@ -189,6 +198,22 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     options.webhookUrlPolicy ?? { allowHttpLoopback: false },
     now,
   );
+  const throttle = signInThrottle(c);
+  // TOTP secrets are sealed under a key of their own: derived from WEBHOOK_SECRETS_KEY when it is
+  // set (one setting keeps every sealed secret's key out of the database), else kept there.
+  const twoStepKey =
+    sealKey === undefined
+      ? databaseSecret(c, TWO_STEP_SECRETS_MARKER)
+      : () => Promise.resolve(derivedKey(sealKey, "pressroom two-step secrets"));
+  const twoStepService = twoStep({
+    store: twoStepStore(c),
+    box: secretBox(twoStepKey),
+    users,
+    checkPassword: currentPasswordCheck({ users, throttle }),
+    throttle,
+    ownedRequiring: workspaces.ownedRequiringTwoStep,
+    now,
+  });
   const keys = keysStore(c, {
     audit,
     now,
@@ -256,7 +281,9 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     passwordResetLinks: passwordResetLinks(c, now),
     emailChangeLinks: emailChangeLinks(c, now),
     accessTokens: accessTokensStore(c, now),
-    throttle: signInThrottle(c),
+    throttle,
+    twoStep: twoStepService,
+    signInChallenges: signInChallenges(c, now),
     webhookEndpoints,
     deliveryLog: deliveryLog(c),
     manualDeliveries: (deps: Pick<ManualDeliveryDeps, "nudge" | "limits">) =>

@@ -9,10 +9,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { changeLog } from "../../server/src/changes/change-log.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { purgeExpired } from "../../server/src/platform/db/ttl-sweeper.js";
+import { secretBox } from "../../server/src/platform/secret-box.js";
 import { sessionsStore } from "../../server/src/sessions/sessions-store.js";
 import { endpointsStore } from "../../server/src/webhooks/endpoints-store.js";
 import { purgeWebhookLog } from "../../server/src/webhooks/retention.js";
-import { secretBox } from "../../server/src/webhooks/secret-box.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 
 /** Over SQLite's default SQLITE_MAX_VARIABLE_NUMBER (32,766), the old limit of one deleteMany. */

@@ -1,4 +1,5 @@
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { Secret, TOTP } from "otpauth";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateKey } from "../../server/src/keys/key-format.js";
 import { collections } from "../../server/src/platform/db/collections.js";
@@ -36,6 +37,12 @@ const accessToken = { reader: "", revoked: "", removed: "" };
 const resetLink = { used: "", expired: "" };
 /** Email-change links: one used already, one expired, one replaced by a newer request. */
 const emailLink = { used: "", expired: "", replaced: "" };
+/**
+ * An account with two-step sign-in (admin.yaml, signInWithCode): its secret, the code of the step
+ * it was turned on with (accepted, so the last step), a recovery code used already, and a
+ * challenge of a right password waiting for its code.
+ */
+const twoStep = { secret: "", usedCode: "", earlierCode: "", usedRecovery: "", challenge: "" };
 /** A released blog with pending changes, a version of it that is stale, and their history. */
 const target = { id: "", path: "", current: "", stale: "", revision: "", othersRevision: "" };
 
@@ -137,6 +144,30 @@ beforeAll(async () => {
   await stores(t.db).workspaces.join(ws, gone._id, "member");
   accessToken.removed = (await tokens.create(gone._id, grant)).secret;
   await stores(t.db).workspaces.removeMember(ws, gone._id);
+  // Two-step sign-in, turned on through the API with the code of now; one recovery code used.
+  const twoStepUser = { email: "two-step@example.com", password: "a two-step passphrase" };
+  await stores(t.db).users.create({ ...twoStepUser, name: "Two Step" });
+  const twoStepper = new AdminClient(server.url);
+  await twoStepper.post("/session", twoStepUser);
+  const enrolled = await twoStepper.post<{ secret: string }>("/me/two-step", {
+    currentPassword: twoStepUser.password,
+  });
+  const secret = Secret.fromBase32(enrolled.body.secret);
+  const now = Date.now();
+  twoStep.usedCode = TOTP.generate({ secret, timestamp: now });
+  twoStep.earlierCode = TOTP.generate({ secret, timestamp: now - 30_000 });
+  const codes = await twoStepper.post<{ recoveryCodes: string[] }>("/me/two-step/confirm", {
+    code: twoStep.usedCode,
+  });
+  twoStep.usedRecovery = codes.body.recoveryCodes[0] ?? "";
+  const challengeOf = async () =>
+    (await new AdminClient(server.url).post<{ challenge: string }>("/session", twoStepUser)).body
+      .challenge;
+  await new AdminClient(server.url).post("/session/two-step", {
+    challenge: await challengeOf(),
+    code: twoStep.usedRecovery,
+  });
+  twoStep.challenge = await challengeOf();
   // Stale writes (admin.yaml, "Conditional writes", "History"): a released blog with pending
   // changes, whose first version every write below names.
   type Blog = { id: string; version: string };
@@ -266,6 +297,10 @@ const confirmWith = (body: Record<string, unknown>) =>
 /** completePasswordReset with `body`, from the server's own origin, with no session. */
 const resetWith = (body: Record<string, unknown>) =>
   openPost("/password-resets/complete", JSON.stringify(body));
+
+/** signInWithCode with `body`, from the server's own origin, with no session. */
+const codeWith = (body: Record<string, unknown>) =>
+  openPost("/session/two-step", JSON.stringify(body));
 
 const cases: Case[] = [
   // keys
@@ -1103,6 +1138,84 @@ const cases: Case[] = [
     "an email change to the account's own email",
     () => admin.post("/me/email", { newEmail: OWNER.email, currentPassword: OWNER.password }),
     409,
+  ],
+  // two-step sign-in (admin.yaml, signInWithCode, startTwoStep, setOwnerTwoStep): a code is
+  // accepted once; what cannot be a challenge or a code is 400; nothing is stored by a refusal
+  [
+    "a TOTP code replayed within its step (accepted once already)",
+    () => codeWith({ challenge: twoStep.challenge, code: twoStep.usedCode }),
+    401,
+  ],
+  [
+    "a TOTP code of a step before the last one accepted",
+    () => codeWith({ challenge: twoStep.challenge, code: twoStep.earlierCode }),
+    401,
+  ],
+  [
+    "a recovery code used already",
+    () => codeWith({ challenge: twoStep.challenge, code: twoStep.usedRecovery }),
+    401,
+  ],
+  [
+    "a forged sign-in challenge (never issued)",
+    () => codeWith({ challenge: "C".repeat(43), code: "123456" }),
+    401,
+  ],
+  [
+    "a sign-in challenge of 42 characters",
+    () => codeWith({ challenge: "C".repeat(42), code: "123456" }),
+    400,
+  ],
+  [
+    "a sign-in challenge as an operator object",
+    () => codeWith({ challenge: { $ne: null }, code: "123456" }),
+    400,
+  ],
+  [
+    "a code as an operator object",
+    () => codeWith({ challenge: twoStep.challenge, code: { $regex: "." } }),
+    400,
+  ],
+  [
+    "a code with a space (apps show 123 456)",
+    () => codeWith({ challenge: twoStep.challenge, code: "123 456" }),
+    400,
+  ],
+  [
+    "a recovery code in upper case",
+    () => codeWith({ challenge: twoStep.challenge, code: twoStep.usedRecovery.toUpperCase() }),
+    400,
+  ],
+  [
+    "a second step with an extra field (userId)",
+    () => codeWith({ challenge: twoStep.challenge, code: "123456", userId: "usr_x" }),
+    400,
+  ],
+  [
+    "a sign-in challenge in the query string, none in the body",
+    () =>
+      openPost(`/session/two-step?challenge=${twoStep.challenge}`, JSON.stringify({ code: "1" })),
+    400,
+  ],
+  [
+    "two-step started by an access token (a session only)",
+    () => asScript(accessToken.reader, "POST", "/me/two-step", { currentPassword: OWNER.password }),
+    403,
+  ],
+  [
+    "a two-step confirmation with nothing waiting",
+    () => admin.post("/me/two-step/confirm", { code: "123456" }),
+    409,
+  ],
+  [
+    "owners' two-step rule turned on by an owner without it",
+    () => admin.call("PUT", `/workspaces/${ws}/owner-two-step`, { required: true }),
+    409,
+  ],
+  [
+    "owners' two-step rule as a string",
+    () => admin.call("PUT", `/workspaces/${ws}/owner-two-step`, { required: "true" }),
+    400,
   ],
 ];
 

@@ -210,4 +210,48 @@ describe("the secrets scan", () => {
       rmSync(own, { recursive: true, force: true });
     }
   });
+
+  it("finds a TOTP secret, a recovery code or a sign-in challenge anywhere but in the answer that showed it (test/support/secret-scan.ts; admin.yaml, startTwoStep)", () => {
+    const own = mkdtempSync(path.join(tmpdir(), "pressroom-scan-"));
+    try {
+      // Built here, so this source holds no secret-shaped string.
+      const secret = "JBSWY3DP".repeat(4);
+      const code = `${"k7m2q"}-${"x4b6z"}`;
+      const challenge = "Ch4".repeat(14).concat("z");
+      const shown = (url: string, status: number, body: unknown) =>
+        JSON.stringify({
+          method: "POST",
+          url,
+          status,
+          twoStepShown: true,
+          body: JSON.stringify(body),
+        });
+      writeFileSync(
+        path.join(own, "shown.responses.txt"),
+        [
+          shown("/api/admin/me/two-step", 200, {
+            secret,
+            uri: `otpauth://totp/x?secret=${secret}`,
+          }),
+          shown("/api/admin/me/two-step/confirm", 200, { recoveryCodes: [code] }),
+          shown("/api/admin/session", 202, { challenge }),
+        ].join("\n"),
+      );
+      writeFileSync(path.join(own, "issued.two-step-secrets.txt"), `${secret}\n`);
+      writeFileSync(path.join(own, "issued.recovery-codes.txt"), `${code}\n`);
+      writeFileSync(path.join(own, "issued.challenges.txt"), `${challenge}\n`);
+      expect(scanRun(own).findings).toEqual([]);
+      writeFileSync(path.join(own, "leak.logs.txt"), `{"msg":"enrol","secret":"${secret}"}\n`);
+      writeFileSync(path.join(own, "leak.db.txt"), `{"_id":"usr_x","codes":["${code}"]}\n`);
+      writeFileSync(path.join(own, "leak.responses.txt"), `${response(challenge)}\n`);
+      expect(scanRun(own).findings.sort()).toEqual([
+        "leak.db.txt: a recovery code",
+        "leak.logs.txt: a TOTP secret",
+        "leak.responses.txt GET /api/consumer/blogs/x 404: a sign-in challenge",
+      ]);
+      expect(scanRun(own)).toMatchObject({ totpSecrets: 1, recoveryCodes: 1, challenges: 1 });
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Secret, TOTP } from "otpauth";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { AdminClient } from "../support/admin-client.js";
@@ -350,6 +351,38 @@ describe("operator CLI — password reset for a server without mail", () => {
       1,
       "No account has the email nobody@example.com.",
     ]);
+  });
+});
+
+describe('operator CLI — two-step sign-in off for a lost app (README, "Two-step sign-in")', () => {
+  it("user turn-off-two-step lets the password alone sign in again; an account without it is told so", async () => {
+    await runCli(
+      ["user", "create", "--email", "lost@example.com", "--name", "Lou"],
+      env,
+      "lou's only passphrase\n",
+    );
+    const browser = new AdminClient(server.url);
+    const credentials = { email: "lost@example.com", password: "lou's only passphrase" };
+    expect((await browser.post("/session", credentials)).status).toBe(200);
+    const started = await browser.post<{ secret: string }>("/me/two-step", {
+      currentPassword: credentials.password,
+    });
+    const code = TOTP.generate({ secret: Secret.fromBase32(started.body.secret) });
+    expect((await browser.post("/me/two-step/confirm", { code })).status).toBe(200);
+    expect((await new AdminClient(server.url).post("/session", credentials)).status).toBe(202);
+
+    const off = json(
+      await runCli(["user", "turn-off-two-step", "lost@example.com", "--json"], env),
+    );
+    expect(off).toEqual({ email: "lost@example.com", turnedOff: true });
+    expect((await new AdminClient(server.url).post("/session", credentials)).status).toBe(200);
+    const again = await cli("user", "turn-off-two-step", "lost@example.com");
+    expect([again.code, again.stdout.trim()]).toEqual([
+      0,
+      "Two-step sign-in was not on for lost@example.com; nothing changed.",
+    ]);
+    const unknown = await cli("user", "turn-off-two-step", "nobody@example.com");
+    expect(unknown.code).toBe(1);
   });
 });
 

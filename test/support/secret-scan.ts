@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
  * The run-wide secrets check (README, "Other scripts"): every test server records what it logged, what it
  * answered and which session tokens it handed out; every test database is dumped before it is
  * dropped. After the whole run, `scanRun` looks through all of it for raw API keys, session
- * tokens, invitation tokens, password-reset tokens, email-change tokens, access tokens and the passwords the suites use. An invitation's token is recorded
+ * tokens, invitation tokens, password-reset tokens, email-change tokens, access tokens, TOTP
+ * secrets, recovery codes, sign-in challenges and the passwords the suites use. An invitation's token is recorded
  * from the one response allowed to show it (the invitation's creation, in its link); a key may
  * likewise show only in its mint response.
  */
@@ -30,6 +31,15 @@ const WEBHOOK_SECRET_PATH =
   /^\/api\/admin\/workspaces\/[^/]+\/webhooks(?:\/[^/]+\/rotate-secret)?$/;
 /** A webhook signing secret as the API shows it (`whsec_` + 32 bytes in base64). */
 const WEBHOOK_SECRET = /whsec_([A-Za-z0-9+/]{43}=)/g;
+/** The one answer that shows a TOTP secret (startTwoStep), and its `secret`, as JSON spells it. */
+const TWO_STEP_START_PATH = /^\/api\/admin\/me\/two-step$/;
+const TOTP_SECRET = /"secret":"([A-Z2-7]{32})"/g;
+/** The answers that show recovery codes (confirmTwoStep, renewRecoveryCodes), and the codes. */
+const RECOVERY_CODES_PATH = /^\/api\/admin\/me\/two-step\/(?:confirm|recovery-codes)$/;
+const RECOVERY_CODE = /"([a-z2-7]{5}-[a-z2-7]{5})"/g;
+/** The one answer that shows a sign-in challenge: signIn's 202. */
+const SIGN_IN_PATH = /^\/api\/admin\/session$/;
+const CHALLENGE = /"challenge":"([A-Za-z0-9_-]{43})"/g;
 /** One level of percent-encoding of an ASCII character (all a key is made of), either case. */
 const ASCII_ESCAPE = /%([0-7][0-9A-Fa-f])/g;
 /** Levels of percent-encoding looked through, as many as the logger decodes (MAX_DECODES). */
@@ -66,6 +76,9 @@ function record(
     | "reset-tokens"
     | "email-change-tokens"
     | "webhook-secrets"
+    | "two-step-secrets"
+    | "recovery-codes"
+    | "challenges"
     | "db",
   lines: string[],
 ): void {
@@ -103,6 +116,9 @@ export function recordingHandler(handler: RequestListener): {
   const tokens: string[] = [];
   const invitationTokens: string[] = [];
   const webhookSecrets: string[] = [];
+  const totpSecrets: string[] = [];
+  const recoveryCodes: string[] = [];
+  const challenges: string[] = [];
   const wrapped: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     // Read now: routers rewrite req.url as the request moves through them.
@@ -139,6 +155,15 @@ export function recordingHandler(handler: RequestListener): {
         WEBHOOK_SECRET_PATH.test(url) &&
         (res.statusCode === 200 || res.statusCode === 201);
       const body = Buffer.concat(chunks).toString("utf8").slice(0, 262_144);
+      const ok = res.statusCode === 200;
+      const totpSecret = req.method === "POST" && TWO_STEP_START_PATH.test(url) && ok;
+      const recovery = req.method === "POST" && RECOVERY_CODES_PATH.test(url) && ok;
+      const challenge = req.method === "POST" && SIGN_IN_PATH.test(url) && res.statusCode === 202;
+      if (totpSecret) for (const m of body.matchAll(TOTP_SECRET)) if (m[1]) totpSecrets.push(m[1]);
+      if (recovery) {
+        for (const m of body.matchAll(RECOVERY_CODE)) if (m[1]) recoveryCodes.push(m[1]);
+      }
+      if (challenge) for (const m of body.matchAll(CHALLENGE)) if (m[1]) challenges.push(m[1]);
       if (webhookSecret) {
         for (const m of body.matchAll(WEBHOOK_SECRET)) if (m[1]) webhookSecrets.push(m[1]);
       }
@@ -154,6 +179,7 @@ export function recordingHandler(handler: RequestListener): {
           invite,
           accessToken,
           webhookSecret,
+          twoStepShown: totpSecret || recovery || challenge,
           body,
         }),
       );
@@ -168,6 +194,9 @@ export function recordingHandler(handler: RequestListener): {
       record("tokens", tokens.splice(0));
       record("invitations", invitationTokens.splice(0));
       record("webhook-secrets", webhookSecrets.splice(0));
+      record("two-step-secrets", totpSecrets.splice(0));
+      record("recovery-codes", recoveryCodes.splice(0));
+      record("challenges", challenges.splice(0));
     },
   };
 }
@@ -198,6 +227,9 @@ export interface ScanResult {
   resetTokens: number;
   emailChangeTokens: number;
   webhookSecrets: number;
+  totpSecrets: number;
+  recoveryCodes: number;
+  challenges: number;
   passwords: number;
   findings: string[];
 }
@@ -216,6 +248,9 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
   const resetTokens = lines("reset-tokens");
   const emailChangeTokens = lines("email-change-tokens");
   const webhookSecrets = lines("webhook-secrets");
+  const totpSecrets = lines("two-step-secrets");
+  const recoveryCodes = lines("recovery-codes");
+  const challenges = lines("challenges");
   const passwords = knownPasswords();
   const findings: string[] = [];
   let bytes = 0;
@@ -226,8 +261,17 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     allowInvitations = false,
     allowWebhookSecrets = false,
     allowAccessTokens = false,
+    allowTwoStep = false,
   ) => {
     bytes += text.length;
+    if (!allowTwoStep) {
+      for (const secret of totpSecrets)
+        if (text.includes(secret)) findings.push(`${where}: a TOTP secret`);
+      for (const code of recoveryCodes)
+        if (text.includes(code)) findings.push(`${where}: a recovery code`);
+      for (const challenge of challenges)
+        if (text.includes(challenge)) findings.push(`${where}: a sign-in challenge`);
+    }
     if (!allowAccessTokens && ACCESS_TOKEN.test(text)) findings.push(`${where}: an access token`);
     if (!allowKeys && holdsKey(text))
       findings.push(`${where}: an API key (raw or percent-encoded)`);
@@ -261,6 +305,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
         invite?: boolean;
         webhookSecret?: boolean;
         accessToken?: boolean;
+        twoStepShown?: boolean;
         body: string;
       };
       look(
@@ -270,6 +315,7 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
         r.invite === true,
         r.webhookSecret === true,
         r.accessToken === true,
+        r.twoStepShown === true,
       );
     }
   }
@@ -281,6 +327,9 @@ export function scanRun(dir: string = SCAN_DIR): ScanResult {
     resetTokens: resetTokens.length,
     emailChangeTokens: emailChangeTokens.length,
     webhookSecrets: webhookSecrets.length,
+    totpSecrets: totpSecrets.length,
+    recoveryCodes: recoveryCodes.length,
+    challenges: challenges.length,
     passwords: passwords.length,
     findings,
   };

@@ -13,6 +13,7 @@ import { errorHandler } from "../platform/http/errors.js";
 import { jsonBody, jsonBodyRoutes } from "../platform/http/json-body.js";
 import type { SpecDocument } from "../platform/http/validator-warm-up.js";
 import { passwordChange } from "../sessions/password-change.js";
+import { codeSignIn } from "../sessions/second-step.js";
 import { passwordSignIn } from "../sessions/sign-in.js";
 import type { Stores } from "../stores.js";
 import type { EmailChange } from "../users/email-change.js";
@@ -43,6 +44,7 @@ import { tokenHandlers } from "./token-routes.js";
 import { requireTokenScope, tokenScopeOf, tokenScopesOf } from "./token-scopes.js";
 import { transferHandlers } from "./transfer-routes.js";
 import { transferTurns } from "./transfer-turns.js";
+import { twoStepHandlers } from "./two-step-routes.js";
 import { usageHandlers } from "./usage-routes.js";
 import { webhookHandlers } from "./webhook-routes.js";
 import { workspaceHandlers } from "./workspace-routes.js";
@@ -93,12 +95,13 @@ export function adminRouter(deps: AdminDeps): Router {
   const { rollKey, rateLimits, audit } = deps.stores;
   const W = "/workspaces/:workspaceId";
   const secureCookies = deps.publicOrigin?.startsWith("https:") ?? false;
-  const view = meView(users, workspaces, deps.emailChange);
+  const { twoStep, signInChallenges: challenges } = deps.stores;
+  const view = meView(users, workspaces, deps.emailChange, twoStep);
   const session = sessionHandlers({
     view,
     setup,
     sessions,
-    signIn: passwordSignIn({ users, sessions, throttle }),
+    signIn: passwordSignIn({ users, sessions, challenges, throttle }),
     secureCookies,
     passwordResetByMail: deps.mailer !== undefined,
   });
@@ -154,7 +157,16 @@ export function adminRouter(deps: AdminDeps): Router {
       ...(deps.webhooks.limits === undefined ? {} : { limits: deps.webhooks.limits }),
     }),
   });
-  const member = requireMember(workspaces);
+  const member = requireMember(workspaces, users);
+  const twoSteps = twoStepHandlers({
+    twoStep,
+    signInWithCode: codeSignIn({ challenges, users, twoStep, sessions, throttle }),
+    me: view.me,
+    users,
+    workspaces,
+    audit,
+    secureCookies,
+  });
 
   const router = Router();
   router.use((_req, res, next) => {
@@ -243,6 +255,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get("/session", session.getSession);
   router.post("/setup", session.runSetup);
   router.post("/session", session.signIn);
+  router.post("/session/two-step", twoSteps.signInWithCode);
   router.post("/invitations/lookup", invitation.lookUpInvitation);
   router.post("/invitations/accept", invitation.acceptInvitation);
   router.post("/password-resets", reset.requestPasswordReset);
@@ -258,6 +271,10 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post("/me/email", email.changeEmail);
   router.delete("/me/email", email.cancelEmailChange);
   router.delete("/me/sessions", account.signOutEverywhere);
+  router.post("/me/two-step", twoSteps.startTwoStep);
+  router.post("/me/two-step/confirm", twoSteps.confirmTwoStep);
+  router.post("/me/two-step/turn-off", twoSteps.turnOffTwoStep);
+  router.post("/me/two-step/recovery-codes", twoSteps.renewRecoveryCodes);
   router.get("/me/tokens", token.listAccessTokens);
   router.post("/me/tokens", token.createAccessToken);
   router.delete("/me/tokens/:tokenId", token.revokeAccessToken);
@@ -284,6 +301,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.get(`${W}/rate-limit`, limits.getWorkspaceRateLimit);
   router.put(`${W}/rate-limit`, requireOwner, limits.setWorkspaceRateLimit);
   router.put(`${W}/preview-url`, requireOwner, preview.setPreviewUrl);
+  router.put(`${W}/owner-two-step`, requireOwner, twoSteps.setOwnerTwoStep);
   router.get(`${W}/audit`, auditLog.listAudit);
   router.get(`${W}/keys/:keyId/usage`, usage.getKeyUsage);
   router.get(`${W}/usage`, usage.getWorkspaceUsage);

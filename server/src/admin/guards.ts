@@ -7,7 +7,9 @@ import { HttpError } from "../platform/http/errors.js";
 import { isLoopbackHostname } from "../platform/http/loopback.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { TokenGrant } from "../tokens/access-tokens-store.js";
-import { memberRole, mustBeOwner } from "../workspaces/workspace-rules.js";
+import { hasTwoStep } from "../users/two-step-store.js";
+import type { UsersStore } from "../users/users-store.js";
+import { memberRole, mustBeOwner, ownerTwoStepRule } from "../workspaces/workspace-rules.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 
 export const SESSION_COOKIE = "pressroom_session";
@@ -167,9 +169,14 @@ export const signedInUser = (res: Pick<Response, "locals">): string => {
   return res.locals.userId;
 };
 
-/** Workspace routes: members only (workspace-rules.ts: others are told it does not exist). */
+/**
+ * Workspace routes: members only (workspace-rules.ts: others are told it does not exist), and
+ * an owner of a workspace that requires two-step sign-in of its owners only with it. A member's
+ * request reads one membership; an owner's reads the rule and, when it is on, the account.
+ */
 export function requireMember(
-  workspaces: WorkspacesStore,
+  workspaces: Pick<WorkspacesStore, "roleIn" | "ownersNeedTwoStep">,
+  users: Pick<UsersStore, "findById">,
 ): RequestHandler<{ workspaceId: string }> {
   return async (req, res, next) => {
     // Already run for this request (a blog write checks before its large body is read).
@@ -177,9 +184,14 @@ export function requireMember(
       next();
       return;
     }
-    res.locals.role = memberRole(
-      await workspaces.roleIn(req.params.workspaceId, signedInUser(res)),
-    );
+    const { workspaceId } = req.params;
+    const userId = signedInUser(res);
+    const role = memberRole(await workspaces.roleIn(workspaceId, userId));
+    if (role === "owner" && (await workspaces.ownersNeedTwoStep(workspaceId))) {
+      const user = await users.findById(userId);
+      ownerTwoStepRule(role, true, user !== null && hasTwoStep(user));
+    }
+    res.locals.role = role;
     next();
   };
 }

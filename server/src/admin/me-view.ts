@@ -1,5 +1,6 @@
 import type { Me } from "../platform/http/admin-types.js";
 import type { EmailChange } from "../users/email-change.js";
+import type { TwoStep } from "../users/two-step.js";
 import { toUser } from "../users/user-view.js";
 import type { UsersStore } from "../users/users-store.js";
 import { toWorkspace } from "../workspaces/workspace-view.js";
@@ -18,6 +19,7 @@ export function meView(
   users: Pick<UsersStore, "findById">,
   workspaces: Pick<WorkspacesStore, "of">,
   emailChange: Pick<EmailChange, "byMail" | "pendingOf">,
+  twoStep: Pick<TwoStep, "status">,
 ): MeView {
   const meOrNull = async (userId: string): Promise<Me | null> => {
     const user = await users.findById(userId);
@@ -25,6 +27,7 @@ export function meView(
     const [mine, pending] = await Promise.all([workspaces.of(userId), emailChange.pendingOf(user)]);
     return {
       user: toUser(user),
+      twoStep: twoStep.status(user),
       workspaces: mine.map((w) => toWorkspace(w.workspace, w.role)),
       emailChange: {
         byMail: emailChange.byMail,

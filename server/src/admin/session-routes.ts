@@ -40,6 +40,14 @@ export function sessionHandlers(deps: SessionDeps) {
 
   const signIn: AdminHandler<"signIn"> = async (req, res) => {
     const signedIn = await deps.signIn(req.body.email, req.body.password, req.ip);
+    if ("codeNeeded" in signedIn) {
+      // Two-step sign-in: nobody is signed in until the code (two-step-routes.ts).
+      res.status(202).json({
+        challenge: signedIn.challenge,
+        expiresAt: signedIn.expiresAt.toISOString(),
+      });
+      return;
+    }
     startSession(res, signedIn);
     res.json(await me(signedIn.user._id));
   };

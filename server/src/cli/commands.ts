@@ -181,6 +181,20 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ].join("\n"),
     );
   },
+  // For an account that lost its authenticator app and its recovery codes: the operator's word
+  // replaces both. Its password still signs it in.
+  "user turn-off-two-step": async (stores, input, out) => {
+    const email = positional(input, "EMAIL");
+    const user = await stores.users.findByEmail(email);
+    if (user === null) throw notFound(`No account has the email ${normalEmail(email)}.`);
+    const wasOn = await stores.twoStep.forceOff(user._id);
+    out.result(
+      { email: user.email, turnedOff: wasOn },
+      wasOn
+        ? `Two-step sign-in is off for ${user.email}: it signs in with its password alone. Workspaces that require two-step sign-in of their owners refuse it as an owner until it turns it on again.`
+        : `Two-step sign-in was not on for ${user.email}; nothing changed.`,
+    );
+  },
   demo: async (stores, _input, out) => {
     const seeded = await seedDemo(stores);
     out.result(

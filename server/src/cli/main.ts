@@ -44,6 +44,7 @@ const USAGE = `Usage: pressroom <command> [options]
   user create --email E --name N          a dashboard user; the password is read from stdin
   user reset-password EMAIL               print a one-time link to choose a new password
                                           (30 minutes), for a server that sends no mail
+  user turn-off-two-step EMAIL            turn off two-step sign-in (a lost app and recovery codes)
   demo                                    seed a workspace with example blogs
   export --workspace ID [--out FILE]      the workspace as JSON (stdout by default); keys
                                           and webhook endpoints as metadata, no secrets

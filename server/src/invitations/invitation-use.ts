@@ -4,6 +4,7 @@ import type { InvitationDoc } from "../platform/db/collections.js";
 import { DomainError, gone, notFound } from "../platform/domain-error.js";
 import type { NewSession, SessionsStore, SigningIn } from "../sessions/sessions-store.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
+import { hasTwoStep } from "../users/two-step-store.js";
 import type { UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import {
@@ -161,7 +162,11 @@ export function invitationUse(deps: InvitationUseDeps): InvitationUse {
       });
       return {
         userId: user._id,
-        session: invitee.kind === "signed-in" ? null : await deps.sessions.create(user),
+        // An account with two-step sign-in signs in with its code, never by a password alone.
+        session:
+          invitee.kind === "signed-in" || (invitee.kind === "password" && hasTwoStep(invitee.user))
+            ? null
+            : await deps.sessions.create(user),
       };
     },
   };

@@ -3,6 +3,7 @@ import { conflict, DomainError, invalid } from "../platform/domain-error.js";
 import { WRONG_PASSWORD_MESSAGE } from "../sessions/sign-in.js";
 import type { SignInAttempt, SignInThrottle } from "../sessions/sign-in-throttle.js";
 import { verifyAgainstNothing, verifyPassword } from "../users/passwords.js";
+import { hasTwoStep } from "../users/two-step-store.js";
 import type { UsersStore } from "../users/users-store.js";
 import { HOW_TO_ACCEPT_MESSAGE } from "./invitation-rules.js";
 
@@ -70,7 +71,8 @@ export function inviteeCheck(deps: {
       if (!(await verifyPassword(account.passwordHash, body.password))) {
         throw new DomainError("unauthenticated", WRONG_PASSWORD_MESSAGE);
       }
-      await attempt.succeeded();
+      // A password alone never clears the count of an account with two-step sign-in (sign-in.ts).
+      if (!hasTwoStep(account)) await attempt.succeeded();
       return { kind: "password", user: account };
     }
     if (body.name === undefined) {

@@ -1,10 +1,10 @@
 import { DomainError } from "../platform/domain-error.js";
-import { verifyPassword } from "../users/passwords.js";
 import type { UsersStore } from "../users/users-store.js";
+import { currentPasswordCheck, WRONG_CURRENT_PASSWORD_MESSAGE } from "./current-password.js";
 import type { SessionsStore } from "./sessions-store.js";
 import type { SignInThrottle } from "./sign-in-throttle.js";
 
-export const WRONG_CURRENT_PASSWORD_MESSAGE = "The current password is wrong.";
+export { WRONG_CURRENT_PASSWORD_MESSAGE };
 
 /** A password change as the signed-in user asks for it. */
 export interface PasswordChangeRequest {
@@ -18,9 +18,7 @@ export interface PasswordChangeRequest {
 
 /**
  * Changing one's own password (admin.yaml, changePassword). The current password is checked as
- * a sign-in is — counted first against the account's email and the client's address, so a
- * stolen session cannot be used to guess it faster than the sign-in form allows — and a wrong
- * one is "forbidden" (the session is fine; the proof is not). On success every other session of
+ * a sign-in is (current-password.ts). On success every other session of
  * the user ends — sign-ins in flight with the old password too (sessions-store.ts); the one making
  * the change stays.
  */
@@ -31,14 +29,9 @@ export function passwordChange(deps: {
   sessions: Pick<SessionsStore, "endOthers">;
   throttle: SignInThrottle;
 }): PasswordChange {
+  const proven = currentPasswordCheck(deps);
   return async (input: PasswordChangeRequest): Promise<void> => {
-    const user = await deps.users.findById(input.userId);
-    if (user === null) throw new DomainError("unauthenticated", "Sign in first.");
-    const attempt = await deps.throttle.begin(user.email, input.ip);
-    if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-      throw new DomainError("forbidden", WRONG_CURRENT_PASSWORD_MESSAGE);
-    }
-    await attempt.succeeded();
+    const user = await proven(input.userId, input.currentPassword, input.ip);
     // Only over the hash just checked: a change that came first makes this one's proof stale.
     if (!(await deps.users.setPassword(user._id, user.passwordHash, input.newPassword))) {
       throw new DomainError("forbidden", WRONG_CURRENT_PASSWORD_MESSAGE);

@@ -18,14 +18,16 @@ import type { Mailer } from "../mail/mailer.js";
 import type { UserDoc } from "../platform/db/collections.js";
 import { conflict, DomainError, gone } from "../platform/domain-error.js";
 import type { Logger } from "../platform/logger.js";
-import { WRONG_CURRENT_PASSWORD_MESSAGE } from "../sessions/password-change.js";
+import {
+  currentPasswordCheck,
+  WRONG_CURRENT_PASSWORD_MESSAGE,
+} from "../sessions/current-password.js";
 import type { SignInThrottle } from "../sessions/sign-in-throttle.js";
 import {
   EMAIL_CHANGE_TTL_MS,
   type EmailChangeLinks,
   hashEmailChangeToken,
 } from "./email-change-links.js";
-import { verifyPassword } from "./passwords.js";
 import { EMAIL_TAKEN_MESSAGE, normalEmail, type UsersStore } from "./users-store.js";
 
 export const EMAIL_CHANGE_GONE_MESSAGE =
@@ -92,17 +94,10 @@ export function emailChange(deps: EmailChangeDeps): EmailChange {
   /** What the throttle counts a link's uses by, in place of an email: never the token. */
   const attemptKey = (token: string) => `email-change:${hashEmailChangeToken(token).slice(0, 32)}`;
 
-  /** The password checked as a sign-in is (password-change.ts); the account as read. */
-  const proven = async (input: EmailChangeRequest) => {
-    const user = await deps.users.findById(input.userId);
-    if (user === null) throw new DomainError("unauthenticated", "Sign in first.");
-    const attempt = await deps.throttle.begin(user.email, input.ip);
-    if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-      throw new DomainError("forbidden", WRONG_CURRENT_PASSWORD_MESSAGE);
-    }
-    await attempt.succeeded();
-    return user;
-  };
+  /** The password checked as a sign-in is (current-password.ts); the account as read. */
+  const checkPassword = currentPasswordCheck(deps);
+  const proven = (input: EmailChangeRequest) =>
+    checkPassword(input.userId, input.currentPassword, input.ip);
 
   /** Counts a confirmation mail of the account: never taken off, as reset asks are not. */
   const countMail = async (userId: string, ip: string | undefined) => {

@@ -8,9 +8,9 @@ import type {
 } from "../platform/db/collections.js";
 import { conflict, invalid, notFound } from "../platform/domain-error.js";
 import { newId } from "../platform/ids.js";
+import type { SecretBox } from "../platform/secret-box.js";
 import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import { endpointUrlProblem, type UrlPolicy } from "./endpoint-url.js";
-import type { SecretBox } from "./secret-box.js";
 
 /** The endpoint's secret was sealed under another key: WEBHOOK_SECRETS_KEY was set or changed. */
 export class SecretUnreadable extends Error {
@@ -56,7 +56,7 @@ export interface SecretRotation {
 
 /**
  * A workspace's webhook endpoints: what owners configure, and the secrets deliveries are signed
- * with, sealed at rest (secret-box.ts).
+ * with, sealed at rest (platform/secret-box.ts).
  */
 export interface EndpointsStore {
   /** The workspace's endpoint `endpointId`; "not found" otherwise. */

@@ -11,7 +11,10 @@
  *   workspace may have several owners, all alike;
  * - any member may leave it (remove their own membership);
  * - a workspace always keeps an owner: its last owner can be neither removed, nor demoted, nor
- *   leave (owner-guard.ts keeps this under concurrency).
+ *   leave (owner-guard.ts keeps this under concurrency);
+ * - a workspace may require two-step sign-in of its owners: an owner without it may do nothing
+ *   in it until they turn it on (members are not affected), and only an owner who has it may
+ *   turn the rule on, so nobody locks themselves out.
  */
 import type { Role } from "../platform/db/collections.js";
 import { conflict, DomainError, invalid, notFound } from "../platform/domain-error.js";
@@ -56,3 +59,22 @@ export const LAST_OWNER_MESSAGE = "A workspace needs an owner. Make another memb
 
 /** What the last owner's removal, demotion or leaving answers. */
 export const lastOwner = (): DomainError => conflict(LAST_OWNER_MESSAGE);
+
+export const OWNER_NEEDS_TWO_STEP_MESSAGE =
+  "This workspace requires its owners to use two-step sign-in. Turn it on in Account first.";
+
+/** An owner of a workspace that requires two-step sign-in of its owners, without it: refused. */
+export function ownerTwoStepRule(role: Role, required: boolean, hasTwoStep: boolean): void {
+  if (role === "owner" && required && !hasTwoStep) {
+    throw new DomainError("forbidden", OWNER_NEEDS_TWO_STEP_MESSAGE);
+  }
+}
+
+/** Turning the rule on: only by an owner who uses two-step sign-in. */
+export function mayRequireTwoStep(required: boolean, hasTwoStep: boolean): void {
+  if (required && !hasTwoStep) {
+    throw conflict(
+      "Turn on two-step sign-in for your own account first (Account), then require it of owners.",
+    );
+  }
+}

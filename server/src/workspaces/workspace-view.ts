@@ -10,6 +10,7 @@ export const toWorkspace = (doc: WorkspaceDoc, role: Role): Workspace => ({
   role,
   createdAt: doc.createdAt.toISOString(),
   previewUrl: doc.previewUrl ?? null,
+  ownersNeedTwoStep: doc.ownersNeedTwoStep === true,
 });
 
 /** A membership and its account → the admin spec's `Member`. */

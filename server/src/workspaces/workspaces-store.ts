@@ -50,6 +50,18 @@ export interface WorkspacesStore {
     workspaceId: string,
     previewUrl: string | null,
   ): Promise<{ workspace: WorkspaceDoc; previous: string | null }>;
+  /**
+   * Sets whether the workspace's owners must use two-step sign-in, in one update; the workspace
+   * as it is now, and the rule before.
+   */
+  setOwnersNeedTwoStep(
+    workspaceId: string,
+    required: boolean,
+  ): Promise<{ workspace: WorkspaceDoc; previous: boolean }>;
+  /** Whether the workspace's owners must use two-step sign-in. */
+  ownersNeedTwoStep(workspaceId: string): Promise<boolean>;
+  /** Names of the workspaces the user owns that require two-step sign-in of their owners. */
+  ownedRequiringTwoStep(userId: string): Promise<string[]>;
   /** The workspace, or null. */
   byId(workspaceId: string): Promise<WithId<WorkspaceDoc> | null>;
   /** The user's role in the workspace, or null when they are not a member. */
@@ -134,6 +146,37 @@ export function workspacesStore(
       );
       if (before === null) throw notFound("Workspace not found.");
       return { workspace: { ...before, previewUrl }, previous: before.previewUrl ?? null };
+    },
+
+    async setOwnersNeedTwoStep(workspaceId: string, required: boolean) {
+      const before = await workspaces.findOneAndUpdate(
+        { _id: workspaceId },
+        { $set: { ownersNeedTwoStep: required } },
+        { returnDocument: "before" },
+      );
+      if (before === null) throw notFound("Workspace not found.");
+      return {
+        workspace: { ...before, ownersNeedTwoStep: required },
+        previous: before.ownersNeedTwoStep === true,
+      };
+    },
+
+    async ownersNeedTwoStep(workspaceId: string): Promise<boolean> {
+      const doc = await workspaces.findOne(
+        { _id: workspaceId },
+        { projection: { _id: 1, ownersNeedTwoStep: 1 } },
+      );
+      return doc?.ownersNeedTwoStep === true;
+    },
+
+    async ownedRequiringTwoStep(userId: string): Promise<string[]> {
+      const owned = await memberships.find({ userId, role: "owner" }).toArray();
+      if (owned.length === 0) return [];
+      const docs = await workspaces
+        .find({ _id: { $in: owned.map((m) => m.workspaceId) }, ownersNeedTwoStep: true })
+        .sort({ createdAt: 1, _id: 1 })
+        .toArray();
+      return docs.map((w) => w.name);
     },
 
     byId: (workspaceId: string) => workspaces.findOne({ _id: workspaceId }),

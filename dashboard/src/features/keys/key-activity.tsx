@@ -37,6 +37,10 @@ function describe(entry: AuditEntry, nameOf: (id: string | null) => string): str
       return `${who} set the workspace's default limit to ${limitOrDefault(entry.details.to)}`;
     case "workspace.preview_url_changed":
       return `${who} changed where preview links go`;
+    case "workspace.owner_two_step_required":
+      return `${who} required two-step sign-in of the workspace's owners`;
+    case "workspace.owner_two_step_lifted":
+      return `${who} stopped requiring two-step sign-in of the workspace's owners`;
     case "webhook.created":
       return `${who} added a webhook endpoint`;
     case "webhook.updated":

@@ -17,6 +17,8 @@ export interface WorkspaceDoc {
    * null or absent: none.
    */
   previewUrl?: string | null;
+  /** Whether its owners must use two-step sign-in (admin.yaml, setOwnerTwoStep); absent: false. */
+  ownersNeedTwoStep?: boolean;
 }
 
 /** Which base path of the consumer API a key reads (keys/key-format.ts): its prefix tells. */
@@ -78,6 +80,21 @@ export interface UserDoc {
    */
   passwordGeneration?: number;
   createdAt: Date;
+  /** Two-step sign-in, when on (users/two-step.ts); absent when off. */
+  twoStep?: TwoStepDoc;
+  /** A TOTP secret shown by `startTwoStep`, waiting for a code to turn it on; absent otherwise. */
+  twoStepPending?: { secret: string; expiresAt: Date };
+}
+
+/** An account's two-step sign-in (users/two-step-store.ts). */
+export interface TwoStepDoc {
+  /** The TOTP secret, sealed for the account's id (platform/secret-box.ts). */
+  secret: string;
+  /** The latest 30-second step whose code was accepted: no code of it or before is taken again. */
+  lastStep: number;
+  /** SHA-256 hex of each unused recovery code. */
+  recoveryCodes: string[];
+  enabledAt: Date;
 }
 
 export type Role = "owner" | "member";
@@ -137,6 +154,19 @@ export interface AccessTokenDoc {
  * A password-reset link (users/password-reset-links.ts). The link's token is never stored: only its
  * SHA-256 hash, the document's `_id`.
  */
+/**
+ * A sign-in whose password was right, waiting for its second step (sessions/sign-in-challenges.ts).
+ * The challenge itself is never stored: only its SHA-256 hash, the `_id`.
+ */
+export interface SignInChallengeDoc {
+  _id: string;
+  userId: string;
+  /** The account's `passwordGeneration` when the password was checked: a change since voids it. */
+  generation: number;
+  /** Five minutes after the password; TTL-deleted. */
+  expiresAt: Date;
+}
+
 export interface PasswordResetDoc {
   /** SHA-256 hex of the link's token. */
   _id: string;
@@ -409,6 +439,8 @@ export type AuditAction =
   | "key.limit_changed"
   | "workspace.limit_changed"
   | "workspace.preview_url_changed"
+  | "workspace.owner_two_step_required"
+  | "workspace.owner_two_step_lifted"
   | "invitation.created"
   | "invitation.resent"
   | "invitation.withdrawn"
@@ -549,7 +581,7 @@ export interface WebhookEndpointDoc {
   /** Why the server turned it off; null when on or turned off by a person. */
   disabledReason: string | null;
   /**
-   * The signing secret's 32 bytes, sealed (webhooks/secret-box.ts: AES-256-GCM, the endpoint id
+   * The signing secret's 32 bytes, sealed (platform/secret-box.ts: AES-256-GCM, the endpoint id
    * as associated data); opened only to sign a delivery.
    */
   secret: string;
@@ -644,6 +676,7 @@ export interface Collections {
   readonly sessions: Collection<SessionDoc>;
   readonly signInFailures: Collection<SignInFailuresDoc>;
   readonly passwordResets: Collection<PasswordResetDoc>;
+  readonly signInChallenges: Collection<SignInChallengeDoc>;
   readonly emailChanges: Collection<EmailChangeDoc>;
   readonly accessTokens: Collection<AccessTokenDoc>;
   readonly markers: Collection<MarkerDoc>;
@@ -671,6 +704,7 @@ export function collections(db: Db): Collections {
     sessions: db.collection<SessionDoc>("sessions"),
     signInFailures: db.collection<SignInFailuresDoc>("signInFailures"),
     passwordResets: db.collection<PasswordResetDoc>("passwordResets"),
+    signInChallenges: db.collection<SignInChallengeDoc>("signInChallenges"),
     emailChanges: db.collection<EmailChangeDoc>("emailChanges"),
     accessTokens: db.collection<AccessTokenDoc>("accessTokens"),
     markers: db.collection<MarkerDoc>("markers"),

@@ -8,6 +8,7 @@ import {
   type PasswordResetDoc,
   type RateCounterDoc,
   type SessionDoc,
+  type SignInChallengeDoc,
   type SignInFailuresDoc,
 } from "./collections.js";
 
@@ -36,7 +37,7 @@ import {
  *   are read by `_id`); blogStaged {workspaceId, slug}: the preview's get by a slug as edited;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
- * - passwordResets are found by `_id` (their token's hash) only;
+ * - passwordResets and signInChallenges are found by `_id` (their token's hash) only;
  * - emailChanges {tokenHash} unique: a confirmation link is looked up by its token's hash (an
  *   account's waiting change by `_id`, its user id);
  * - accessTokens {tokenId} unique: revoke by public id; {userId, createdAt}: a user's tokens
@@ -56,7 +57,7 @@ import {
  *   webhookDeliveries {state, settledAt, _id} (settled ones past 30 days, one state at a time in
  *   index order), webhookEvents {occurredAt} (old events);
  * - TTL (`expireAfterSeconds: 0` on `expiresAt`; on invitations, `keepUntil`) on sessions,
- *   signInFailures, passwordResets, emailChanges, accessTokens, invitations, rateCounters and keyUsage, so MongoDB
+ *   signInFailures, signInChallenges, passwordResets, emailChanges, accessTokens, invitations, rateCounters and keyUsage, so MongoDB
  *   deletes expired ones itself. FerretDB 1.24 refuses TTL indexes (NotImplemented): there the
  *   sweeper (platform/db/ttl-sweeper.ts) is what deletes them, and it runs on MongoDB too; a plain
  *   index of the same name on `expiresAt` serves the sweeper's query there.
@@ -75,6 +76,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     sessions,
     signInFailures,
     passwordResets,
+    signInChallenges,
     emailChanges,
     accessTokens,
     invitations,
@@ -167,6 +169,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   const failuresTtl = await ttlIndex(signInFailures, "failure_expiry");
   const invitationsTtl = await ttlIndex(invitations, "invitation_expiry", "keepUntil");
   const resetsTtl = await ttlIndex(passwordResets, "password_reset_expiry");
+  const challengesTtl = await ttlIndex(signInChallenges, "sign_in_challenge_expiry");
   const emailChangesTtl = await ttlIndex(emailChanges, "email_change_expiry");
   const tokensTtl = await ttlIndex(accessTokens, "access_token_expiry");
   const countersTtl = await ttlIndex(rateCounters, "rate_counter_expiry");
@@ -176,6 +179,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
       sessionsTtl &&
       failuresTtl &&
       resetsTtl &&
+      challengesTtl &&
       emailChangesTtl &&
       tokensTtl &&
       invitationsTtl &&
@@ -194,6 +198,7 @@ async function ttlIndex(
     | Collection<SessionDoc>
     | Collection<SignInFailuresDoc>
     | Collection<PasswordResetDoc>
+    | Collection<SignInChallengeDoc>
     | Collection<EmailChangeDoc>
     | Collection<AccessTokenDoc>
     | Collection<InvitationDoc>

@@ -12,6 +12,8 @@ export interface Purged {
   readonly signInFailures: number;
   /** Password-reset links past their 30 minutes (users/password-reset-links.ts), used or not. */
   readonly passwordResets: number;
+  /** Sign-ins past their 5 minutes for a second step (sessions/sign-in-challenges.ts). */
+  readonly signInChallenges: number;
   /** Email changes past their 24 hours (users/email-change-links.ts), confirmed or not. */
   readonly emailChanges: number;
   /** Access tokens past their expiry (tokens/access-tokens-store.ts). */
@@ -24,7 +26,7 @@ export interface Purged {
 }
 
 /**
- * Deletes the sessions, sign-in records, password-reset links, email changes, access tokens, rate-limit counters and usage buckets that have expired
+ * Deletes the sessions, sign-in records, sign-in challenges, password-reset links, email changes, access tokens, rate-limit counters and usage buckets that have expired
  * by `now`, sign-in records without `expiresAt` (the per-email counters stored before it
  * existed), and invitations past their `keepUntil`. Idempotent, and safe to run from every
  * instance at once: the same deletes that MongoDB's TTL monitor does, which FerretDB 1.24 has
@@ -35,6 +37,7 @@ export async function purgeExpired(
     sessions,
     signInFailures,
     passwordResets,
+    signInChallenges,
     emailChanges,
     accessTokens,
     invitations,
@@ -44,12 +47,13 @@ export async function purgeExpired(
   now: Date,
 ): Promise<Purged> {
   const expired = { expiresAt: { $lte: now } };
-  const [s, f, p, e, a, i, r, u] = await Promise.all([
+  const [s, f, p, c, e, a, i, r, u] = await Promise.all([
     sessions.deleteMany({ expiresAt: { $lte: now } }),
     signInFailures.deleteMany({
       $or: [{ expiresAt: { $lte: now } }, { expiresAt: { $exists: false } }],
     }),
     passwordResets.deleteMany(expired),
+    signInChallenges.deleteMany(expired),
     emailChanges.deleteMany(expired),
     accessTokens.deleteMany(expired),
     invitations.deleteMany({ keepUntil: { $lte: now } }),
@@ -60,6 +64,7 @@ export async function purgeExpired(
     sessions: s.deletedCount,
     signInFailures: f.deletedCount,
     passwordResets: p.deletedCount,
+    signInChallenges: c.deletedCount,
     emailChanges: e.deletedCount,
     accessTokens: a.deletedCount,
     invitations: i.deletedCount,
