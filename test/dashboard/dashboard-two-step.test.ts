@@ -110,11 +110,13 @@ describe.each(["desktop", "phone"] as const)("two-step sign-in at %s width", (wi
   }
   /** The recovery codes dialog `name`: its 10 codes, after a Copy that lets Done close it. */
   async function keepCodes(name: string): Promise<string[]> {
-    const dialog = page.getByRole("dialog", { name });
-    const shown = await dialog
+    const items = page
+      .getByRole("dialog", { name })
       .getByRole("list", { name: "Recovery codes" })
-      .getByRole("listitem")
-      .allTextContents();
+      .getByRole("listitem");
+    await items.first().waitFor();
+    const dialog = page.getByRole("dialog", { name });
+    const shown = await items.allTextContents();
     await dialog.getByRole("button", { name: "Copy codes" }).click();
     await dialog.getByText("Copied to the clipboard.").waitFor();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(
@@ -189,6 +191,7 @@ describe.each(["desktop", "phone"] as const)("two-step sign-in at %s width", (wi
 
     const dialog = page.getByRole("dialog", { name: "Save your recovery codes" });
     const list = dialog.getByRole("list", { name: "Recovery codes" });
+    await list.getByRole("listitem").first().waitFor();
     codes = await list.getByRole("listitem").allTextContents();
     expect(codes).toHaveLength(10);
     for (const code of codes) expect(code).toMatch(RECOVERY);
