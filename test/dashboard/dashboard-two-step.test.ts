@@ -345,6 +345,8 @@ describe.each(["desktop", "phone"] as const)("the owners' two-step rule at %s wi
   const clock = offsetClock();
   let s: DashboardSession;
   let page: Page;
+  /** The second owner's authenticator app, once they have turned two-step sign-in on. */
+  let ottoApp: ReturnType<typeof authenticatorApp>;
 
   beforeAll(async () => {
     s = await openDashboardSession({
@@ -432,8 +434,8 @@ describe.each(["desktop", "phone"] as const)("the owners' two-step rule at %s wi
     await enrol.getByLabel("Current password", { exact: true }).fill(SECOND_OWNER.password);
     await enrol.getByRole("button", { name: "Continue" }).click();
     const grouped = await enrol.getByText(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/).textContent();
-    const app = authenticatorApp((grouped ?? "").replaceAll(" ", ""), clock);
-    await enrol.getByLabel("Code from the app", { exact: true }).fill(app.next());
+    ottoApp = authenticatorApp((grouped ?? "").replaceAll(" ", ""), clock);
+    await enrol.getByLabel("Code from the app", { exact: true }).fill(ottoApp.next());
     await enrol.getByRole("button", { name: "Turn on" }).click();
     const codes = page.getByRole("dialog", { name: "Save your recovery codes" });
     await codes.getByRole("button", { name: "Copy codes" }).click();
@@ -455,6 +457,41 @@ describe.each(["desktop", "phone"] as const)("the owners' two-step rule at %s wi
     await page.goto(s.url(`/w/${s.ws}/blogs`));
     await heading("Blogs").waitFor();
     await Promise.all([list, counts]);
+  });
+
+  it("an account with two-step sign-in joins by its password without a session, then signs in with its password and code", async () => {
+    const other = await s.owner.post<{ id: string }>("/workspaces", { name: "Tess Drafts" });
+    expect(other.status).toBe(201);
+    const made = await s.owner.post<{ link: string }>(`/workspaces/${other.body.id}/invitations`, {
+      email: SECOND_OWNER.email,
+      role: "member",
+    });
+    expect(made.status).toBe(201);
+    await s.browser.clearCookies();
+    await page.goto("about:blank");
+    await page.goto(made.body.link);
+    await heading("Join Tess Drafts").waitFor();
+    await page.getByRole("button", { name: "I have an account" }).click();
+    await page.getByLabel(`Password of ${SECOND_OWNER.email}`).fill(SECOND_OWNER.password);
+    await page.getByRole("button", { name: "Sign in and join" }).click();
+    const joined =
+      "You joined the workspace. Your account uses two-step sign-in: sign in with your password, then the code from your app.";
+    await page.getByRole("status").filter({ hasText: joined }).waitFor();
+    await expect.poll(() => focused(page)).toBe(`P ${joined}`);
+    await check("joined-sign-in");
+    await page.getByLabel("Email").fill(SECOND_OWNER.email);
+    await page.getByLabel("Password", { exact: true }).fill(SECOND_OWNER.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByLabel("Authentication code", { exact: true }).fill(ottoApp.next());
+    const list = page.waitForResponse((r) => /\/blogs\?/.test(r.url()));
+    const counts = page.waitForResponse((r) => r.url().includes("/blog-counts"));
+    await page.getByRole("button", { name: "Verify", exact: true }).click();
+    await heading("Blogs").waitFor();
+    await Promise.all([list, counts]);
+    const members = await s.owner.get<{ data: { user: { email: string } }[] }>(
+      `/workspaces/${other.body.id}/members`,
+    );
+    expect(members.body.data.map((m) => m.user.email)).toContain(SECOND_OWNER.email);
   });
 
   it("an owner lifts the rule; the box shows it cleared once saved", async () => {
