@@ -5,6 +5,8 @@ import type { components, paths } from "../../openapi/generated/admin.js";
 type Schemas = components["schemas"];
 export type Me = Schemas["Me"];
 export type SessionStatus = Schemas["SessionStatus"];
+export type TwoStepChallenge = Schemas["TwoStepChallenge"];
+export type TwoStepEnrolment = Schemas["TwoStepEnrolment"];
 export type Workspace = Schemas["Workspace"];
 export type ApiKey = Schemas["ApiKey"];
 export type MintedKey = Schemas["MintedKey"];

@@ -17,6 +17,9 @@ import { type Load, useLoad } from "./use-load.js";
 import "./components/chrome.css";
 import { SignIn } from "./features/account/sign-in.js";
 
+const JOINED_SIGN_IN =
+  "You joined the workspace. Your account uses two-step sign-in: sign in with your password, then the code from your app.";
+
 type Auth =
   | { state: "loading" }
   | { state: "failed"; message: string }
@@ -142,7 +145,14 @@ function Screen() {
         onJoined={(me, workspaceId) => {
           forgetJoinLink();
           setJoinToken(null);
-          enter(me);
+          // An account with two-step sign-in joins by its password without a session (admin.yaml,
+          // acceptInvitation): it signs in with its code next, and lands in the workspace then.
+          const sessionMade = auth.state === "in" && auth.me.user.id === me.user.id;
+          if (me.twoStep.enabled && !sessionMade) {
+            setAuth({ state: "signIn", notice: JOINED_SIGN_IN });
+          } else {
+            enter(me);
+          }
           navigate(
             hrefOf(
               workspaceId ? { name: "blogs", ws: workspaceId, status: null } : { name: "home" },

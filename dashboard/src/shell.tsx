@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, call, type Me } from "./api.js";
+import { api, call, type Me, type Workspace } from "./api.js";
 import { FlashNotice, FlashProvider, useFlashState } from "./components/flash.js";
 import { Account } from "./features/account/account.js";
 import { BlogEditor } from "./features/blogs/blog-editor.js";
@@ -9,6 +9,7 @@ import { Keys } from "./features/keys/keys.js";
 import { Members } from "./features/team/members.js";
 import { WebhookLog } from "./features/webhooks/webhook-log.js";
 import { Webhooks } from "./features/webhooks/webhooks.js";
+import { TwoStepRequired } from "./features/workspaces/two-step-required.js";
 import { rememberedWorkspace, rememberWorkspace } from "./features/workspaces/workspace-choice.js";
 import { Header } from "./header.js";
 import { useTitle } from "./hooks.js";
@@ -27,6 +28,17 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
   const wsId = "ws" in route ? route.ws : null;
   const workspace = me.workspaces.find((w) => w.id === wsId) ?? null;
   const home = route.name === "home" ? rememberedWorkspace(me.workspaces) : undefined;
+  /** The workspace requires two-step sign-in of its owners, and this owner has not turned it on. */
+  const locked =
+    workspace !== null &&
+    workspace.role === "owner" &&
+    workspace.ownersNeedTwoStep &&
+    !me.twoStep.enabled;
+  const changeWorkspace = (changed: Workspace) =>
+    onMeChange({
+      ...me,
+      workspaces: me.workspaces.map((w) => (w.id === changed.id ? changed : w)),
+    });
 
   useEffect(() => {
     // Blogs, for everyone: what a writer comes for, and the owner too most days.
@@ -75,18 +87,15 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
         It does not exist, or you are not one of its members.
       </Missing>
     );
+  } else if (locked) {
+    content = <TwoStepRequired workspace={workspace} />;
   } else if (route.name === "keys") {
     content = (
       <Keys
         key={workspace.id}
         workspace={workspace}
         status={route.status ?? null}
-        onWorkspaceChange={(changed) =>
-          onMeChange({
-            ...me,
-            workspaces: me.workspaces.map((w) => (w.id === changed.id ? changed : w)),
-          })
-        }
+        onWorkspaceChange={changeWorkspace}
       />
     );
   } else if (route.name === "members") {
@@ -99,6 +108,7 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
           onMeChange(await call(api.GET("/me")));
           if (left) navigate(hrefOf({ name: "home" }), { replace: true });
         }}
+        onWorkspaceChange={changeWorkspace}
       />
     );
   } else if (route.name === "webhooks") {

@@ -8,6 +8,7 @@ import { PasswordField } from "../../components/password-field.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit, useTitle } from "../../hooks.js";
 import { AccessTokens } from "./access-tokens.js";
+import { TwoStep } from "./two-step.js";
 import { YourEmail } from "./your-email.js";
 import { YourName } from "./your-name.js";
 import "./account.css";
@@ -23,8 +24,8 @@ interface AccountProps {
 }
 
 /**
- * One's own account: one's name, the password (other sessions end when it changes), one's email, the access
- * tokens of one's scripts and CI jobs, or sign out everywhere.
+ * One's own account: one's name, the password (other sessions end when it changes), two-step
+ * sign-in, one's email, the access tokens of one's scripts and CI jobs, or sign out everywhere.
  */
 export function Account({ me, onMeChange, onSignedOutEverywhere }: AccountProps) {
   useTitle("Your account");
@@ -41,6 +42,7 @@ export function Account({ me, onMeChange, onSignedOutEverywhere }: AccountProps)
       <div class="account-sections">
         <YourName me={me} onChanged={onMeChange} />
         <ChangePassword />
+        <TwoStep me={me} onMeChange={onMeChange} />
         <YourEmail me={me} onChanged={onMeChange} />
         <AccessTokens />
         <SignOutEverywhere onDone={onSignedOutEverywhere} />

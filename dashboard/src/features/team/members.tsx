@@ -7,6 +7,7 @@ import { useLoad } from "../../use-load.js";
 import { PendingInvitations } from "./invitations.js";
 import { InviteDialog } from "./invite.js";
 import { explain, labelOf, MemberItem, type Pending, titleOf } from "./member-item.js";
+import { OwnerTwoStep } from "./owner-two-step.js";
 import { RenameWorkspaceDialog } from "./rename-workspace.js";
 import "./team.css";
 
@@ -18,6 +19,8 @@ interface MembersProps {
    * reload who they are and their workspaces.
    */
   onOwnMembershipChanged: (left: boolean) => Promise<void>;
+  /** The workspace changed here (its owners' two-step rule): the rest of the dashboard follows. */
+  onWorkspaceChange: (workspace: Workspace) => void;
 }
 
 /**
@@ -25,7 +28,8 @@ interface MembersProps {
  * remove members, invite people and see pending invitations; anyone may leave. The server
  * decides (admin.yaml): a workspace always keeps an owner, and its answer says so.
  */
-export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProps) {
+export function Members(props: MembersProps) {
+  const { workspace, meId, onOwnMembershipChanged, onWorkspaceChange } = props;
   useTitle(`Members · ${workspace.name}`);
   const owner = workspace.role === "owner";
   const [pending, setPending] = useState<Pending | null>(null);
@@ -129,6 +133,7 @@ export function Members({ workspace, meId, onOwnMembershipChanged }: MembersProp
           onWithdrawn={(email) => setNotice(`The invitation for ${email} was withdrawn.`)}
         />
       )}
+      {owner && <OwnerTwoStep workspace={workspace} onSaved={onWorkspaceChange} />}
       {renaming && (
         <RenameWorkspaceDialog
           workspace={workspace}
