@@ -947,8 +947,8 @@ export interface paths {
          *     every route of the workspace (`/workspaces/{workspaceId}/…`), by session or by access
          *     token, until they turn it on (`startTwoStep`), and an owner with it cannot turn it off
          *     (`409`). Members are not affected. Only an owner who uses two-step sign-in may turn the
-         *     rule on (`409` otherwise, so nobody locks themselves out); any owner may turn it off.
-         *     Other members get `403`. A session only. Written to the audit log
+         *     rule on (`409` otherwise, so nobody locks themselves out) or off again: while it is on,
+         *     an owner without it gets the `403` above here too. Other members get `403`. A session only. Written to the audit log
          *     (`workspace.owner_two_step_required`, `workspace.owner_two_step_lifted`) when it changes.
          */
         put: operations["setOwnerTwoStep"];
@@ -4121,11 +4121,17 @@ export interface operations {
         responses: {
             /**
              * @description Joined: the user with their workspaces, the new one among them. Signed in (the
-             *     session cookie is set) when a password was sent.
+             *     session cookie is set) when a password was sent — except an account with two-step
+             *     sign-in, which signs in with its code afterwards (`signIn`): then a session cookie the
+             *     browser had, of another account, is cleared.
              */
             201: {
                 headers: {
-                    /** @description Only when a password was sent: `pressroom_session=…; HttpOnly; SameSite=Strict; Path=/; Expires=…` */
+                    /**
+                     * @description When a password was sent: `pressroom_session=…; HttpOnly; SameSite=Strict; Path=/; Expires=…`,
+                     *     or, for an account with two-step sign-in, the cookie of another account cleared
+                     *     (`pressroom_session=; …; Expires=Thu, 01 Jan 1970 00:00:00 GMT`).
+                     */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };

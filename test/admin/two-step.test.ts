@@ -518,4 +518,28 @@ describe("an invitation accepted with the password of an account with two-step s
     expect(stranger.cookie).toBeUndefined();
     expect(await s.workspaces.roleIn(ws._id, invited.id)).toBe("member");
   });
+
+  it("a browser signed in as another account is signed out by it, not left signed in as someone else", async () => {
+    const invited = await withTwoStep();
+    const inviter = await account();
+    const other = await account();
+    const s = stores(t.db);
+    const ws = await s.workspaces.create("Invites again", inviter.id);
+    const made = await inviter.browser.post<{ link: string }>(`/workspaces/${ws._id}/invitations`, {
+      email: invited.email,
+      role: "member",
+    });
+    const token = made.body.link.split("#/join/")[1] ?? "";
+    const stale = other.browser.cookie;
+    const accepted = await other.browser.post("/invitations/accept", {
+      token,
+      password: invited.password,
+    });
+    expect(accepted.status).toBe(201);
+    expect(other.browser.cookie).toBeUndefined();
+    // The other account's session is ended, not only forgotten by this browser.
+    const replay = new Browser(server.url);
+    replay.cookie = stale;
+    expect((await replay.get("/me")).status).toBe(401);
+  });
 });

@@ -13,7 +13,13 @@ import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import { normalEmail, type UsersStore } from "../users/users-store.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
-import { dashboardOrigin, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
+import {
+  clearSessionCookie,
+  dashboardOrigin,
+  sessionTokenOf,
+  setSessionCookie,
+  signedInUser,
+} from "./guards.js";
 import type { MeView } from "./me-view.js";
 
 export interface InvitationDeps {
@@ -22,7 +28,7 @@ export interface InvitationDeps {
   audit: AuditLog;
   users: Pick<UsersStore, "findByEmail" | "namesOf">;
   workspaces: Pick<WorkspacesStore, "byId" | "roleIn">;
-  sessions: Pick<SessionsStore, "userOf">;
+  sessions: Pick<SessionsStore, "userOf" | "delete">;
   me: MeView["me"];
   publicOrigin: string | undefined;
   mailer: Mailer | undefined;
@@ -140,6 +146,11 @@ export function invitationHandlers(deps: InvitationDeps) {
     const { userId, session } = await deps.use.accept(req.body, signedInAs, req.ip);
     if (session !== null) {
       setSessionCookie(res, session.token, session.expiresAt, deps.secureCookies);
+    } else if (cookie !== undefined && signedInAs !== userId) {
+      // A password of an account with two-step sign-in joins without signing in: the browser
+      // is signed in as nobody else afterwards, as it would be as the invitee otherwise.
+      await deps.sessions.delete(cookie);
+      clearSessionCookie(res, deps.secureCookies);
     }
     res.status(201).json(await deps.me(userId));
   };
