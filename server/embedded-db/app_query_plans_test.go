@@ -306,6 +306,9 @@ func appShapes() []appShape {
 		{counts: true, coll: "workspaces", name: "exists `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "ws_0010")), options.Count().SetLimit(1))},
 		{coll: "workspaces", name: "a user's workspaces `{_id: {$in}}` by createdAt", run: find(d(e("_id", d(e("$in", bson.A{"ws_0001", "ws_0101", "ws_0201"})))), options.Find().SetSort(asc("createdAt"))), bounded: "the listed workspaces"},
 		{coll: "workspaces", name: "`findOne({_id})`", run: findOne(d(e("_id", "ws_0010")))},
+		{coll: "workspaces", name: "owners' two-step rule `findOne({_id})` + projection", run: findOne(d(e("_id", "ws_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("ownersNeedTwoStep", 1))))},
+		{coll: "workspaces", name: "owners' two-step rule set `findOneAndUpdate({_id})`", run: findOneAndUpdate(d(e("_id", "ws_0012")), d(e("$set", d(e("ownersNeedTwoStep", true)))))},
+		{coll: "workspaces", name: "owned, requiring two-step `{_id: {$in}, ownersNeedTwoStep: true}` by createdAt", run: find(d(e("_id", d(e("$in", bson.A{"ws_0001", "ws_0012", "ws_0201"}))), e("ownersNeedTwoStep", true)), options.Find().SetSort(asc("createdAt"))), bounded: "the listed workspaces"},
 		{coll: "workspaces", name: "rename `updateOne({_id})`", run: updateOne(d(e("_id", "ws_0010")), d(e("$set", d(e("name", "N")))), 1)},
 		{coll: "workspaces", name: "operator listing `find({})` by createdAt", run: find(bson.D{}, options.Find().SetSort(asc("createdAt"))), fullRead: true},
 		// apiKeys (keys-store.ts)
@@ -353,10 +356,17 @@ func appShapes() []appShape {
 		{coll: "users", name: "`findOne({_id})`", run: findOne(d(e("_id", "usr_0010")))},
 		{coll: "users", name: "password change `updateOne({_id}, {$set: {passwordHash}})`", run: updateOne(d(e("_id", "usr_0010")), d(e("$set", d(e("passwordHash", "y")))), 1)},
 		{coll: "users", name: "email change `updateOne({_id, email, passwordHash}, {$set: {email}, $inc})`", run: updateOne(d(e("_id", "usr_0012"), e("email", "u0012@example.com"), e("passwordHash", "x")), d(e("$set", d(e("email", "u0012@example.com"))), e("$inc", d(e("passwordGeneration", 1)))), 1)},
+		// two-step sign-in (users/two-step-store.ts): one update each, by _id, compare-and-set
+		{coll: "users", name: "two-step wait `updateOne({_id, twoStep: {$exists: false}}, {$set: {twoStepPending}})`", run: updateOne(d(e("_id", "usr_0011"), e("twoStep", d(e("$exists", false)))), d(e("$set", d(e("twoStepPending", d(e("secret", "v1.sealed"), e("expiresAt", at(5))))))), 1)},
+		{coll: "users", name: "two-step on `updateOne({_id, \"twoStepPending.secret\", twoStep: {$exists: false}}, {$set, $unset})`", run: updateOne(d(e("_id", "usr_0011"), e("twoStepPending.secret", "v1.sealed"), e("twoStep", d(e("$exists", false)))), d(e("$set", d(e("twoStep", d(e("secret", "v1.sealed"), e("lastStep", 7), e("recoveryCodes", bson.A{"rc_a"}), e("enabledAt", at(5)))))), e("$unset", d(e("twoStepPending", "")))), 1)},
+		{coll: "users", name: "two-step code `updateOne({_id, \"twoStep.lastStep\"}, {$set})`", run: updateOne(d(e("_id", "usr_0010"), e("twoStep.lastStep", 5)), d(e("$set", d(e("twoStep.lastStep", 6)))), 1)},
+		{coll: "users", name: "recovery code `updateOne({_id, \"twoStep.recoveryCodes\"}, {$pull})`", run: updateOne(d(e("_id", "usr_0010"), e("twoStep.recoveryCodes", "rc_0010")), d(e("$pull", d(e("twoStep.recoveryCodes", "rc_0010")))), 1)},
+		{coll: "users", name: "two-step off `updateOne({_id, twoStep: {$exists: true}}, {$unset})`", run: updateOne(d(e("_id", "usr_0020"), e("twoStep", d(e("$exists", true)))), d(e("$unset", d(e("twoStep", ""), e("twoStepPending", "")))), 1)},
 		{coll: "users", name: "names `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"usr_0001", "usr_0500", "usr_1999"}))))), bounded: "the listed users (table order)"},
 		// memberships (users-store.ts)
 		{coll: "memberships", name: "role `findOne({_id})`", run: findOne(d(e("_id", "ws_0010:usr_0010")))},
 		{coll: "memberships", name: "a user's memberships `find({userId})`", run: find(d(e("userId", "usr_0010")))},
+		{coll: "memberships", name: "a user's ownerships `find({userId, role: \"owner\"})`", run: find(d(e("userId", "usr_0010"), e("role", "owner")))},
 		{coll: "memberships", name: "members `{workspaceId}` by createdAt", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(asc("createdAt"))), bounded: "the members of one workspace"},
 		{coll: "memberships", name: "remove member `deleteOne({_id})`", run: deleteOne(d(e("_id", "ws_0011:usr_0011")))},
 		// the last owner (workspaces/owner-guard.ts, workspaces-store.ts changeRole)
@@ -399,6 +409,10 @@ func appShapes() []appShape {
 		{coll: "emailChanges", name: "cancel `deleteOne({_id})`", run: deleteOne(d(e("_id", "usr_0016")))},
 		{coll: "emailChanges", name: "mail failed `deleteOne({_id, tokenHash})`", run: deleteOne(d(e("_id", "usr_0017"), e("tokenHash", "ec_0017")))},
 		{coll: "emailChanges", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-1500))))))},
+		// signInChallenges (sessions/sign-in-challenges.ts, platform/db/ttl-sweeper.ts)
+		{coll: "signInChallenges", name: "challenge `findOne({_id})`", run: findOne(d(e("_id", "ch_1999")))},
+		{coll: "signInChallenges", name: "use `deleteOne({_id})`", run: deleteOne(d(e("_id", "ch_1998")))},
+		{coll: "signInChallenges", name: "sweeper `deleteMany({expiresAt: {$lte}})`", run: deleteMany(d(e("expiresAt", d(e("$lte", at(-1500))))))},
 		// signInFailures (sign-in-throttle.ts, platform/db/ttl-sweeper.ts)
 		{counts: true, coll: "signInFailures", name: "count by email `countDocuments({email, expiresAt: {$gt}})`", run: countDocuments(d(e("email", "u0010@example.com"), e("expiresAt", live)))},
 		{counts: true, coll: "signInFailures", name: "count by address `countDocuments({address, expiresAt: {$gt}})`", run: countDocuments(d(e("address", "10.0.0.10"), e("expiresAt", live)))},
@@ -637,7 +651,15 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			usageOwner = fmt.Sprintf("ws_%04d", i%100)
 		}
 		add("keyUsage", bson.D{e("_id", usageID(usageOwner, []string{"h", "d"}[i%2], i/100)), e("start", at(i)), e("ok", i), e("notModified", 0), e("notFound", 0), e("rateLimited", 0), e("other", 0), e("expiresAt", at(i-n/2))})
-		add("users", bson.D{e("_id", user), e("email", fmt.Sprintf("u%04d@example.com", i)), e("name", "U"), e("passwordHash", "x"), e("createdAt", at(i))})
+		userDoc := bson.D{e("_id", user), e("email", fmt.Sprintf("u%04d@example.com", i)), e("name", "U"), e("passwordHash", "x"), e("createdAt", at(i))}
+		if i%10 == 0 {
+			userDoc = append(userDoc, e("twoStep", bson.D{e("secret", "v1.sealed"), e("lastStep", 5),
+				e("recoveryCodes", bson.A{fmt.Sprintf("rc_%04d", i), "rc_other"}), e("enabledAt", at(i))}))
+		}
+		add("users", userDoc)
+		add("signInChallenges", bson.D{
+			e("_id", fmt.Sprintf("ch_%04d", i)), e("userId", user), e("generation", 0), e("expiresAt", at(i-n/2)),
+		})
 		member := fmt.Sprintf("ws_%04d", i%100)
 		if i < 100 {
 			member = ws // ws_0010:usr_0010 and ws_0011:usr_0011 exist

@@ -49,13 +49,12 @@ export function signInChallenges(
     },
 
     async find(challenge) {
-      const doc = await challenges.findOne({
-        _id: hashOf(challenge),
-        expiresAt: { $gt: new Date(now()) },
-      });
-      return doc === null
-        ? null
-        : { hash: doc._id, userId: doc.userId, generation: doc.generation };
+      // By `_id` alone, the expiry checked here: with `expiresAt` in the filter, SQLite on the
+      // embedded database searched the expiry index (every live challenge) instead of the key
+      // (server/embedded-db/app_query_plans_test.go).
+      const doc = await challenges.findOne({ _id: hashOf(challenge) });
+      if (doc === null || doc.expiresAt.getTime() <= now()) return null;
+      return { hash: doc._id, userId: doc.userId, generation: doc.generation };
     },
 
     async use(hash) {
