@@ -106,7 +106,6 @@ export function SignInCode({ challenge, email, throttle, onSignedIn, onBack }: S
               autocomplete={recovery ? "off" : "one-time-code"}
               autocapitalize="off"
               spellcheck={false}
-              maxLength={recovery ? 20 : 12}
               value={code}
               onInput={(e) => {
                 setCode(e.currentTarget.value);

@@ -90,7 +90,6 @@ export function EnrolStep({ enrolment, onConfirmed, onCancel }: EnrolStepProps) 
               class="mono"
               inputMode="numeric"
               autocomplete="one-time-code"
-              maxLength={12}
               value={code}
               onInput={(e) => {
                 setCode(e.currentTarget.value);
