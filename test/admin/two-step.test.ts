@@ -394,7 +394,8 @@ describe("turning it off and new recovery codes (admin.yaml, turnOffTwoStep, ren
   });
 
   it("asks the current password; off, signing in asks for the password only and the secret is gone", async () => {
-    const { id, browser, email, password } = await withTwoStep();
+    const { id, browser, email, password, secret } = await withTwoStep(Date.now() - STEP_MS);
+    const waiting = await challengeOf(email, password);
     expect(
       (await browser.post("/me/two-step/turn-off", { currentPassword: "wrong wrong!" })).status,
     ).toBe(403);
@@ -409,6 +410,9 @@ describe("turning it off and new recovery codes (admin.yaml, turnOffTwoStep, ren
     ).toBe(409);
     const doc = await collections(t.db).users.findOne({ _id: id });
     expect(doc?.twoStep).toBeUndefined();
+    // A sign-in waiting for its code when it was turned off: sign in again, with the password.
+    const late = await secondStep(waiting.browser, waiting.challenge, codeAt(secret, Date.now()));
+    expect([late.status, late.body]).toEqual([401, GONE]);
     expect((await new Browser(server.url).post("/session", { email, password })).status).toBe(200);
   });
 });

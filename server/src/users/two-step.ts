@@ -82,9 +82,10 @@ export function twoStep(deps: {
   const now = deps.now ?? Date.now;
   const { store, box } = deps;
 
-  const newCodes = async (write: (hashes: string[]) => Promise<boolean>) => {
+  /** New recovery codes, written by `write`; "conflict" with `refused` when it wrote nothing. */
+  const newCodes = async (write: (hashes: string[]) => Promise<boolean>, refused: string) => {
     const codes = newRecoveryCodes();
-    if (!(await write(codes.map(recoveryCodeHash)))) throw conflict(OFF_MESSAGE);
+    if (!(await write(codes.map(recoveryCodeHash)))) throw conflict(refused);
     return codes;
   };
 
@@ -113,11 +114,10 @@ export function twoStep(deps: {
       const attempt = await deps.throttle.begin(user.email, ip);
       const step = stepOfCode(await box.open(pending.secret, user._id), code, now());
       if (step === null) throw new DomainError("forbidden", WRONG_APP_CODE_MESSAGE);
-      const codes = await newCodes((hashes) =>
-        store.turnOn(user._id, pending.secret, step, hashes),
-      ).catch(() => {
-        throw conflict(NOTHING_WAITING_MESSAGE);
-      });
+      const codes = await newCodes(
+        (hashes) => store.turnOn(user._id, pending.secret, step, hashes),
+        NOTHING_WAITING_MESSAGE,
+      );
       await attempt.succeeded();
       return codes;
     },
@@ -127,9 +127,12 @@ export function twoStep(deps: {
       if (user.twoStep === undefined) throw conflict(OFF_MESSAGE);
       const requiring = await deps.ownedRequiring(user._id);
       if (requiring.length > 0) {
-        throw conflict(
-          `You own ${requiring.map((name) => `“${name}”`).join(", ")}, which requires two-step sign-in of its owners.`,
-        );
+        const names = requiring.map((name) => `“${name}”`).join(", ");
+        const rule =
+          requiring.length === 1
+            ? "which requires two-step sign-in of its owners"
+            : "which require two-step sign-in of their owners";
+        throw conflict(`You own ${names}, ${rule}.`);
       }
       if (!(await store.turnOff(user._id))) throw conflict(OFF_MESSAGE);
     },
@@ -137,7 +140,7 @@ export function twoStep(deps: {
     async renewRecoveryCodes({ userId, currentPassword, ip }): Promise<string[]> {
       const user = await deps.checkPassword(userId, currentPassword, ip);
       if (user.twoStep === undefined) throw conflict(OFF_MESSAGE);
-      return newCodes((hashes) => store.replaceRecoveryCodes(user._id, hashes));
+      return newCodes((hashes) => store.replaceRecoveryCodes(user._id, hashes), OFF_MESSAGE);
     },
 
     forceOff: (userId: string) => store.turnOff(userId),
