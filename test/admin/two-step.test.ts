@@ -63,16 +63,22 @@ async function account() {
   return { id: user._id, email, password, browser };
 }
 
-/** Turns two-step on with the code of `at`; the secret and the recovery codes. */
-async function withTwoStep(at = Date.now()) {
+/**
+ * Turns two-step on with the app's code of now, computed just before it is sent (a step that
+ * ends in between leaves it one step behind, still accepted), then forgets the step it used
+ * (`lastStep` 0), so a test's codes of now and of the steps beside it are all unused: how many
+ * seconds an account takes to make under load then never decides which step is "now".
+ */
+async function withTwoStep() {
   const a = await account();
   const started = await a.browser.post<Enrolment>("/me/two-step", { currentPassword: a.password });
   expect(started.status).toBe(200);
   const { secret } = started.body;
   const on = await a.browser.post<{ recoveryCodes: string[] }>("/me/two-step/confirm", {
-    code: codeAt(secret, at),
+    code: codeAt(secret, Date.now()),
   });
   expect(on.status).toBe(200);
+  await collections(t.db).users.updateOne({ _id: a.id }, { $set: { "twoStep.lastStep": 0 } });
   return { ...a, secret, recoveryCodes: on.body.recoveryCodes };
 }
 
@@ -116,11 +122,22 @@ describe("turning it on (admin.yaml, startTwoStep and confirmTwoStep)", () => {
 
     const bad = await browser.post("/me/two-step/confirm", { code: "000000" });
     expect(bad.status).toBe(403);
+    const confirmingCode = codeAt(secret, Date.now());
     const on = await browser.post<{ recoveryCodes: string[] }>("/me/two-step/confirm", {
-      code: codeAt(secret, Date.now()),
+      code: confirmingCode,
     });
     expect(on.status).toBe(200);
     expect(on.body.recoveryCodes).toHaveLength(10);
+    // The code that turned it on is used: it cannot sign in too.
+    const used = await new Browser(server.url).post<{ challenge: string }>("/session", {
+      email,
+      password,
+    });
+    const replayed = await new Browser(server.url).post("/session/two-step", {
+      challenge: used.body.challenge,
+      code: confirmingCode,
+    });
+    expect([replayed.status, replayed.body]).toEqual([401, WRONG_CODE]);
     for (const code of on.body.recoveryCodes) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
     expect(new Set(on.body.recoveryCodes).size).toBe(10);
     expect((await browser.get<MeBody>("/me")).body.twoStep).toEqual({
@@ -189,13 +206,13 @@ describe("turning it on (admin.yaml, startTwoStep and confirmTwoStep)", () => {
 
 describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () => {
   it("a right password answers 202 with a challenge and no session; the app's code then signs in", async () => {
-    await awayFromStepEdge();
-    const { email, password, secret } = await withTwoStep(Date.now() - STEP_MS);
+    const { email, password, secret } = await withTwoStep();
     const { browser, challenge, expiresAt } = await challengeOf(email, password);
     const minutes = (Date.parse(expiresAt) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(4.9);
     expect(minutes).toBeLessThanOrEqual(5);
     expect((await browser.get("/me")).status).toBe(401);
+    await awayFromStepEdge();
     const res = await secondStep(browser, challenge, codeAt(secret, Date.now()));
     expect(res.status).toBe(200);
     expect(res.body.user.email).toBe(email);
@@ -206,10 +223,10 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
   });
 
   it("a code is accepted once: the same code again, or one of an earlier step, is refused like a wrong one", async () => {
+    const { email, password, secret } = await withTwoStep();
+    const first = await challengeOf(email, password);
     await awayFromStepEdge();
     const now = Date.now();
-    const { email, password, secret } = await withTwoStep(now - STEP_MS);
-    const first = await challengeOf(email, password);
     expect((await secondStep(first.browser, first.challenge, codeAt(secret, now))).status).toBe(
       200,
     );
@@ -226,17 +243,13 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
   });
 
   it("a clock skew of one step either way is accepted; two steps is not (RFC 6238, section 6)", async () => {
-    await awayFromStepEdge();
-    const now = Date.now();
-    const users = collections(t.db).users;
-    // Two accounts whose last accepted step is long past, so only the window decides.
+    // Two accounts whose last accepted step is long past (withTwoStep), so only the window
+    // decides; each "now" is taken just before its codes, away from a step's end.
     const ahead = await withTwoStep();
     const behind = await withTwoStep();
-    await users.updateMany(
-      { _id: { $in: [ahead.id, behind.id] } },
-      { $set: { "twoStep.lastStep": 0 } },
-    );
     const a = await challengeOf(ahead.email, ahead.password);
+    await awayFromStepEdge();
+    let now = Date.now();
     const twoAhead = await secondStep(
       a.browser,
       a.challenge,
@@ -248,6 +261,8 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
     ).toBe(200);
 
     const b = await challengeOf(behind.email, behind.password);
+    await awayFromStepEdge();
+    now = Date.now();
     const twoBehind = await secondStep(
       b.browser,
       b.challenge,
@@ -260,10 +275,9 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
   });
 
   it("of two uses of one code at the same moment, one signs in (the last step is compare-and-set)", async () => {
+    const { email, password, secret, recoveryCodes } = await withTwoStep();
     await awayFromStepEdge();
-    const now = Date.now();
-    const { email, password, secret, recoveryCodes } = await withTwoStep(now - STEP_MS);
-    const code = codeAt(secret, now);
+    const code = codeAt(secret, Date.now());
     for (const used of [code, recoveryCodes[0] ?? ""]) {
       const [x, y] = [await challengeOf(email, password), await challengeOf(email, password)];
       const answers = await Promise.all([
@@ -290,7 +304,7 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
   });
 
   it("an unknown, expired or used challenge, or one from before a password change, is refused with 401 and counts nothing", async () => {
-    const { email, password, secret, browser: owner } = await withTwoStep(Date.now() - STEP_MS);
+    const { email, password, secret, browser: owner } = await withTwoStep();
     const unknown = await secondStep(new Browser(server.url), "A".repeat(43), "123456");
     expect([unknown.status, unknown.body]).toEqual([401, GONE]);
 
@@ -317,7 +331,7 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
   });
 
   it("every code tried is counted as a sign-in: past 5 for the email, 429 with Retry-After even for a right code", async () => {
-    const { email, password, secret } = await withTwoStep(Date.now() - STEP_MS);
+    const { email, password, secret } = await withTwoStep();
     const { browser, challenge } = await challengeOf(email, password);
     // The password's own attempt stays counted until a code is right: 1 + 4 wrong codes = 5.
     for (let i = 0; i < MAX_FAILURES - 1; i++) {
@@ -330,7 +344,7 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
   });
 
   it("a right password does not wipe the count of wrong codes; a right code does", async () => {
-    const { email, password, secret } = await withTwoStep(Date.now() - STEP_MS);
+    const { email, password, secret } = await withTwoStep();
     const first = await challengeOf(email, password);
     for (let i = 0; i < 2; i++) {
       expect((await secondStep(first.browser, first.challenge, "000000")).status).toBe(401);
@@ -341,7 +355,7 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
     const last = await secondStep(second.browser, second.challenge, codeAt(secret, Date.now()));
     expect(last.status).toBe(429);
 
-    const other = await withTwoStep(Date.now() - STEP_MS);
+    const other = await withTwoStep();
     const c = await challengeOf(other.email, other.password);
     expect((await secondStep(c.browser, c.challenge, "000000")).status).toBe(401);
     expect(
@@ -361,8 +375,8 @@ describe("signing in with a code (admin.yaml, signIn and signInWithCode)", () =>
   });
 
   it("a secret copied onto another account opens for neither's codes there (sealed for its account)", async () => {
-    const a = await withTwoStep(Date.now() - STEP_MS);
-    const b = await withTwoStep(Date.now() - STEP_MS);
+    const a = await withTwoStep();
+    const b = await withTwoStep();
     const users = collections(t.db).users;
     const aDoc = await users.findOne({ _id: a.id });
     await users.updateOne(
@@ -394,7 +408,7 @@ describe("turning it off and new recovery codes (admin.yaml, turnOffTwoStep, ren
   });
 
   it("asks the current password; off, signing in asks for the password only and the secret is gone", async () => {
-    const { id, browser, email, password, secret } = await withTwoStep(Date.now() - STEP_MS);
+    const { id, browser, email, password, secret } = await withTwoStep();
     const waiting = await challengeOf(email, password);
     expect(
       (await browser.post("/me/two-step/turn-off", { currentPassword: "wrong wrong!" })).status,
