@@ -2284,7 +2284,7 @@ export interface components {
              * @description The content fields that differ from the revision before it (empty for a state
              *     change that left the content as it was).
              */
-            changed: ("title" | "slug" | "excerpt" | "bodyMarkdown" | "tags" | "authorName" | "coverImageUrl")[];
+            changed: ("title" | "slug" | "excerpt" | "bodyMarkdown" | "tags" | "authorName" | "coverImageUrl" | "coverImageAlt" | "featured" | "metaTitle" | "metaDescription" | "canonicalUrl" | "socialImageUrl")[];
             /** @description The revision a `restored` revision took its content from. */
             restoredFrom?: string;
             title: string;
@@ -2305,6 +2305,14 @@ export interface components {
             authorName: string;
             /** Format: uri */
             coverImageUrl: string | null;
+            coverImageAlt: string | null;
+            featured: boolean;
+            metaTitle: string | null;
+            metaDescription: string | null;
+            /** Format: uri */
+            canonicalUrl: string | null;
+            /** Format: uri */
+            socialImageUrl: string | null;
         };
         AdminBlog: {
             id: string;
@@ -2331,6 +2339,19 @@ export interface components {
             authorName: string;
             /** Format: uri */
             coverImageUrl: string | null;
+            coverImageAlt: string | null;
+            featured: boolean;
+            metaTitle: string | null;
+            metaDescription: string | null;
+            /** Format: uri */
+            canonicalUrl: string | null;
+            /** Format: uri */
+            socialImageUrl: string | null;
+            /**
+             * Format: int32
+             * @description Derived from the body when it is saved (consumer API, `Blog.readingTimeMinutes`).
+             */
+            readingTimeMinutes: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2381,6 +2402,11 @@ export interface components {
          *     none.
          */
         CoverImageUrlInput: null | string;
+        /**
+         * @description An absolute `http` or `https` URL with no user name or password (no `@` before the
+         *     host: consumers are handed this URL); `null` (or an empty string) for none.
+         */
+        PublicUrlInput: null | string;
         BlogInput: {
             /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
             title: string;
@@ -2393,6 +2419,18 @@ export interface components {
             /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) is "Pressroom". */
             authorName?: string;
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
+            /** @description The cover image's alternative text. One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) or `null` for none. */
+            coverImageAlt?: null | string;
+            /** @description Feature the blog (consumers list featured blogs with `featured=true`). Default false. */
+            featured?: boolean;
+            /** @description The title for search engines and social cards (consumer API, "Presentation and search fields"). One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) or `null` to use the title. */
+            metaTitle?: null | string;
+            /** @description The description for search engines and social cards. One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) or `null` to use the excerpt. */
+            metaDescription?: null | string;
+            /** @description The original's URL when the blog was first published elsewhere (`<link rel="canonical">`); `null` (or empty) when the blog's own page is the original. */
+            canonicalUrl?: components["schemas"]["PublicUrlInput"];
+            /** @description The social card's image; `null` (or empty) to use the cover image. */
+            socialImageUrl?: components["schemas"]["PublicUrlInput"];
         };
         ImportRequest: {
             /**
@@ -2437,6 +2475,12 @@ export interface components {
             tags: components["schemas"]["BlogInput"]["tags"];
             authorName: components["schemas"]["BlogInput"]["authorName"];
             coverImageUrl: components["schemas"]["CoverImageUrlInput"];
+            coverImageAlt?: components["schemas"]["BlogInput"]["coverImageAlt"];
+            featured?: components["schemas"]["BlogInput"]["featured"];
+            metaTitle?: components["schemas"]["BlogInput"]["metaTitle"];
+            metaDescription?: components["schemas"]["BlogInput"]["metaDescription"];
+            canonicalUrl?: components["schemas"]["BlogInput"]["canonicalUrl"];
+            socialImageUrl?: components["schemas"]["BlogInput"]["socialImageUrl"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2568,6 +2612,14 @@ export interface components {
             authorName: string;
             /** Format: uri */
             coverImageUrl: string | null;
+            coverImageAlt: string | null;
+            featured: boolean;
+            metaTitle: string | null;
+            metaDescription: string | null;
+            /** Format: uri */
+            canonicalUrl: string | null;
+            /** Format: uri */
+            socialImageUrl: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2599,6 +2651,12 @@ export interface components {
             /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) is "Pressroom". */
             authorName?: string;
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
+            coverImageAlt?: components["schemas"]["BlogInput"]["coverImageAlt"];
+            featured?: components["schemas"]["BlogInput"]["featured"];
+            metaTitle?: components["schemas"]["BlogInput"]["metaTitle"];
+            metaDescription?: components["schemas"]["BlogInput"]["metaDescription"];
+            canonicalUrl?: components["schemas"]["BlogInput"]["canonicalUrl"];
+            socialImageUrl?: components["schemas"]["BlogInput"]["socialImageUrl"];
         };
         /**
          * @description `blog.released`: consumers can see the blog from now on (new, or released again).

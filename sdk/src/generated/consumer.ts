@@ -25,6 +25,11 @@ export interface paths {
          *     order: a full walk sees every blog that carries one of them and stays released during
          *     the walk exactly once, even while tags are edited and blogs released or removed between
          *     pages (a blog that gains or loses the tag during the walk may or may not be seen).
+         *
+         *     `featured`, `releasedAfter` and `releasedBefore` narrow the list the same way (see
+         *     "Presentation and search fields" and "Archives"), alone or together and with `tag`: a
+         *     blog is listed when it passes every filter given. The order and the exactly-once walk
+         *     are those of the plain list.
          */
         get: operations["listBlogs"];
         put?: never;
@@ -345,6 +350,52 @@ export interface components {
              */
             coverImageUrl: string | null;
             /**
+             * @description The cover image's alternative text, for its `alt` attribute, or null when the editor
+             *     gave none. Plain text, not HTML; escape it wherever you put it into HTML.
+             * @example Three engineers at a whiteboard covered in release dates
+             */
+            coverImageAlt: string | null;
+            /**
+             * @description The editors chose to feature this blog (a hero slot, a "featured" shelf): list
+             *     only these with `featured=true`.
+             * @example false
+             */
+            featured: boolean;
+            /**
+             * @description The title for search engines and the page's `<title>`, or null: use `title` then
+             *     (see "Presentation and search fields"). Plain text, not HTML.
+             * @example Spring release notes — what shipped in March
+             */
+            metaTitle: string | null;
+            /**
+             * @description The description for search engines (`<meta name="description">`) and social cards
+             *     (`og:description`), or null: use `excerpt` then. Plain text, not HTML.
+             * @example Faster syncs, tag pages and a new SDK, in five minutes.
+             */
+            metaDescription: string | null;
+            /**
+             * Format: uri
+             * @description The absolute URL of the page search engines should treat as the original
+             *     (`<link rel="canonical">`), when the blog was first published elsewhere; null when
+             *     the blog's own page is the original.
+             * @example https://engineering.example.com/2026/spring-release
+             */
+            canonicalUrl: string | null;
+            /**
+             * Format: uri
+             * @description The absolute URL of the image for social cards (`og:image`, `twitter:image`), or
+             *     null: use `coverImageUrl` then.
+             * @example https://images.example.com/cards/spring.png
+             */
+            socialImageUrl: string | null;
+            /**
+             * Format: int32
+             * @description Minutes a reader takes for the body: the words of its text (not of its markup or
+             *     link addresses) at 265 per minute, rounded up. 0 only for a body without words.
+             * @example 4
+             */
+            readingTimeMinutes: number;
+            /**
              * Format: date-time
              * @description When the blog was (last) released.
              */
@@ -375,6 +426,13 @@ export interface components {
             tags?: components["schemas"]["Blog"]["tags"];
             authorName?: components["schemas"]["Blog"]["authorName"];
             coverImageUrl?: components["schemas"]["Blog"]["coverImageUrl"];
+            coverImageAlt?: components["schemas"]["Blog"]["coverImageAlt"];
+            featured?: components["schemas"]["Blog"]["featured"];
+            metaTitle?: components["schemas"]["Blog"]["metaTitle"];
+            metaDescription?: components["schemas"]["Blog"]["metaDescription"];
+            canonicalUrl?: components["schemas"]["Blog"]["canonicalUrl"];
+            socialImageUrl?: components["schemas"]["Blog"]["socialImageUrl"];
+            readingTimeMinutes?: components["schemas"]["Blog"]["readingTimeMinutes"];
             releasedAt?: components["schemas"]["Blog"]["releasedAt"];
             updatedAt?: components["schemas"]["Blog"]["updatedAt"];
         };
@@ -645,6 +703,28 @@ export interface components {
          */
         Tag: string[];
         /**
+         * @description `true`: only the blogs the editors featured (`Blog.featured`); `false`: only the others.
+         *     Exactly `true` or `false`. A `cursor` must come with the same value as the page that
+         *     gave it.
+         * @example true
+         */
+        Featured: boolean;
+        /**
+         * @description Only blogs released at or after this time (`releasedAt` ≥ it): an RFC 3339 date-time
+         *     with its offset, e.g. `2026-01-01T00:00:00Z` (see "Archives"). A value that is not one
+         *     gets `400` naming the parameter. A `cursor` must come with the same range as the page
+         *     that gave it.
+         * @example 2026-01-01T00:00:00Z
+         */
+        ReleasedAfter: string;
+        /**
+         * @description Only blogs released before this time (`releasedAt` < it), as `releasedAfter` is written.
+         *     With both, it must be later than `releasedAfter`, or the request gets `400` naming
+         *     both.
+         * @example 2027-01-01T00:00:00Z
+         */
+        ReleasedBefore: string;
+        /**
          * @description The `Blog` properties to send, comma-separated, e.g. `id,slug,title` (see "Choosing
          *     fields"): `id` is always sent, keys come in the `Blog` schema's order, a repeated name
          *     counts once. An unknown name, an empty value or name, spaces, or the parameter sent
@@ -729,6 +809,28 @@ export interface operations {
                  *     reserved character sent as it is (`+`, `,`, `&`…) gets `400`.
                  */
                 tag?: components["parameters"]["Tag"];
+                /**
+                 * @description `true`: only the blogs the editors featured (`Blog.featured`); `false`: only the others.
+                 *     Exactly `true` or `false`. A `cursor` must come with the same value as the page that
+                 *     gave it.
+                 * @example true
+                 */
+                featured?: components["parameters"]["Featured"];
+                /**
+                 * @description Only blogs released at or after this time (`releasedAt` ≥ it): an RFC 3339 date-time
+                 *     with its offset, e.g. `2026-01-01T00:00:00Z` (see "Archives"). A value that is not one
+                 *     gets `400` naming the parameter. A `cursor` must come with the same range as the page
+                 *     that gave it.
+                 * @example 2026-01-01T00:00:00Z
+                 */
+                releasedAfter?: components["parameters"]["ReleasedAfter"];
+                /**
+                 * @description Only blogs released before this time (`releasedAt` < it), as `releasedAfter` is written.
+                 *     With both, it must be later than `releasedAfter`, or the request gets `400` naming
+                 *     both.
+                 * @example 2027-01-01T00:00:00Z
+                 */
+                releasedBefore?: components["parameters"]["ReleasedBefore"];
                 /**
                  * @description The `Blog` properties to send, comma-separated, e.g. `id,slug,title` (see "Choosing
                  *     fields"): `id` is always sent, keys come in the `Blog` schema's order, a repeated name
