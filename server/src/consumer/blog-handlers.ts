@@ -14,7 +14,7 @@ import type {
 } from "../platform/http/consumer-types.js";
 import { requestWorkspace } from "./authenticate.js";
 import type { BlogSource } from "./blog-sources.js";
-import { requestTagFilter } from "./tag-query.js";
+import { requestTagFilter } from "./list-query.js";
 import { requestFields } from "./unknown-fields.js";
 
 const DEFAULT_LIMIT = 20;
