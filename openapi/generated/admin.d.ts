@@ -2404,7 +2404,9 @@ export interface components {
         CoverImageUrlInput: null | string;
         /**
          * @description An absolute `http` or `https` URL with no user name or password (no `@` before the
-         *     host: consumers are handed this URL); `null` (or an empty string) for none.
+         *     host: consumers are handed this URL); `null` (or an empty string) for none. A blog's
+         *     `canonicalUrl` (the original's page, when the blog was first published elsewhere) and
+         *     `socialImageUrl` (the social card's image; none: the cover) take it.
          */
         PublicUrlInput: null | string;
         BlogInput: {
@@ -2427,9 +2429,7 @@ export interface components {
             metaTitle?: null | string;
             /** @description The description for search engines and social cards. One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) or `null` to use the excerpt. */
             metaDescription?: null | string;
-            /** @description The original's URL when the blog was first published elsewhere (`<link rel="canonical">`); `null` (or empty) when the blog's own page is the original. */
             canonicalUrl?: components["schemas"]["PublicUrlInput"];
-            /** @description The social card's image; `null` (or empty) to use the cover image. */
             socialImageUrl?: components["schemas"]["PublicUrlInput"];
         };
         ImportRequest: {

@@ -192,13 +192,17 @@ describe("admin statuses for invalid requests are in the spec", () => {
   });
 });
 
-/** Whether admin.yaml's CoverImageUrlInput admits the value (its `format: uri` aside). */
-function specAdmitsCover(value: string | null): boolean {
+/** Whether admin.yaml's CoverImageUrlInput (or PublicUrlInput) admits the value (`format: uri` aside). */
+function specAdmitsCover(
+  value: string | null,
+  schemaName: "CoverImageUrlInput" | "PublicUrlInput" = "CoverImageUrlInput",
+): boolean {
   const schema = (
     spec as unknown as {
-      components: { schemas: { CoverImageUrlInput: { anyOf: Record<string, unknown>[] } } };
+      components: { schemas: Record<string, { anyOf: Record<string, unknown>[] }> };
     }
-  ).components.schemas.CoverImageUrlInput;
+  ).components.schemas[schemaName];
+  if (schema === undefined) throw new Error(`admin.yaml has no ${schemaName}`);
   return schema.anyOf.some((branch) => {
     if (value === null) return branch.type === "null";
     if (branch.type !== "string") return false;
@@ -207,22 +211,24 @@ function specAdmitsCover(value: string | null): boolean {
   });
 }
 
+const URL_CASES: [string | null, number, string | null | undefined][] = [
+  ["https://images.example.com/a.png", 201, "https://images.example.com/a.png"],
+  ["HTTP://images.example.com/b.png", 201, "http://images.example.com/b.png"],
+  ["", 201, null],
+  [null, 201, null],
+  ["ftp://images.example.com/c.png", 400, undefined],
+  ["javascript:alert(1)", 400, undefined],
+  ["images.example.com/d.png", 400, undefined],
+  ["http://", 400, undefined],
+  // No user name or password (admin.yaml, CoverImageUrlInput): consumers are handed the URL.
+  ["https://user:secret@images.example.com/e.png", 400, undefined],
+  ["https://user@images.example.com/e.png", 400, undefined],
+  ["http://@images.example.com/e.png", 400, undefined],
+  ["https://images.example.com/e.png?by=a@b", 201, "https://images.example.com/e.png?by=a@b"],
+];
+
 describe("coverImageUrl: the spec admits what the server takes", () => {
-  it.each([
-    ["https://images.example.com/a.png", 201, "https://images.example.com/a.png"],
-    ["HTTP://images.example.com/b.png", 201, "http://images.example.com/b.png"],
-    ["", 201, null],
-    [null, 201, null],
-    ["ftp://images.example.com/c.png", 400, undefined],
-    ["javascript:alert(1)", 400, undefined],
-    ["images.example.com/d.png", 400, undefined],
-    ["http://", 400, undefined],
-    // No user name or password (admin.yaml, CoverImageUrlInput): consumers are handed the URL.
-    ["https://user:secret@images.example.com/e.png", 400, undefined],
-    ["https://user@images.example.com/e.png", 400, undefined],
-    ["http://@images.example.com/e.png", 400, undefined],
-    ["https://images.example.com/e.png?by=a@b", 201, "https://images.example.com/e.png?by=a@b"],
-  ])("%j → %i", async (coverImageUrl, status, stored) => {
+  it.each(URL_CASES)("%j → %i", async (coverImageUrl, status, stored) => {
     const res = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
       title: "Cover test",
       coverImageUrl,
@@ -232,6 +238,62 @@ describe("coverImageUrl: the spec admits what the server takes", () => {
     if (status === 201) expect(res.body.coverImageUrl).toBe(stored);
     else expect(Object.keys(res.body)).toEqual(["message"]);
   });
+});
+
+// A URL whose host is outside ASCII is not a `format: uri` URI (RFC 3986), and no URL at all when
+// its host has no IDNA form: the server's URL rule (blog-rules.ts `coverUrlOf`) refuses it
+// wherever PublicUrlInput is used, an import's entries included (schemathesis found an import
+// that ignored the field and took one).
+describe("a social image URL that is not an RFC 3986 URI is refused, in a blog and in an import", () => {
+  const notUri = "https://\u{40130}\u{66119}";
+  it("createBlog: 400", async () => {
+    const res = await owner.post(`/workspaces/${ws}/blogs`, { title: "t", socialImageUrl: notUri });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: "socialImageUrl must be an absolute http(s) URL." });
+  });
+  it("importBlogs: 400, and nothing is written", async () => {
+    const at = "2000-01-01T00:00:00Z";
+    const res = await owner.post(`/workspaces/${ws}/imports`, {
+      source: "markdown posts/",
+      blogs: [
+        {
+          sourceKey: "markdown:not-uri.md",
+          origin: "not-uri.md",
+          title: "Not a URI",
+          slug: "not-a-uri",
+          status: "draft",
+          bodyMarkdown: "",
+          tags: [],
+          authorName: "",
+          coverImageUrl: null,
+          socialImageUrl: notUri,
+          createdAt: at,
+          updatedAt: at,
+          releasedAt: null,
+          removedAt: null,
+        },
+      ],
+    });
+    expect(res.status).toBe(400);
+    const listed = await owner.get<{ data: { slug: string }[] }>(`/workspaces/${ws}/blogs?q=uri`);
+    expect(listed.body.data.map((b) => b.slug)).not.toContain("not-a-uri");
+  });
+});
+
+// admin.yaml, PublicUrlInput: the canonical and social image URLs take the cover's rule.
+describe("canonicalUrl and socialImageUrl: the spec admits what the server takes", () => {
+  for (const field of ["canonicalUrl", "socialImageUrl"] as const) {
+    it.each(URL_CASES)(`${field} %j → %i`, async (value, status, stored) => {
+      const res = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
+        title: "URL test",
+        [field]: value,
+      });
+      expect(res.status).toBe(status);
+      expect(specAdmitsCover(value, "PublicUrlInput")).toBe(status === 201);
+      if (status === 201) expect(res.body[field]).toBe(stored);
+      else expect(Object.keys(res.body)).toEqual(["message"]);
+    });
+  }
 });
 
 const BLANKS = ["\u000b", " \t ", "\u3000\u00a0", "\ufeff\u2028"];

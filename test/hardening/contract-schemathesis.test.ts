@@ -328,6 +328,9 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
               // Bound to their tag sets (openapi.yaml, "Tags").
               await cursorOf(1, "&tag=release-notes"),
               await cursorOf(1, "&tag=release-notes&tag=product"),
+              // Bound to their filters (openapi.yaml, "Archives").
+              await cursorOf(1, "&featured=false"),
+              await cursorOf(1, "&releasedAfter=2000-01-01T00:00:00Z"),
             ],
           },
           etags: {
@@ -340,6 +343,9 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
               // A tag set's own ETags, and the tag list's (openapi.yaml, "Tags").
               await etagOf("/blogs?tag=release-notes"),
               await etagOf("/blogs?tag=release-notes&tag=product"),
+              // A filter's own ETags (openapi.yaml, "Archives").
+              await etagOf("/blogs?featured=false"),
+              await etagOf("/blogs?releasedAfter=2000-01-01T00:00:00Z"),
               await etagOf("/tags"),
             ],
           },

@@ -480,6 +480,74 @@ const cases: Case[] = [
     200,
   ],
   ["tag=c++ sent as c%2B%2B", () => list({ "x-api-key": a.key }, "?tag=c%2B%2B"), 200],
+  // featured and the archive range (openapi.yaml, "Presentation and search fields", "Archives")
+  ...["yes", "1", "0", "TRUE", "", "true,false", "null"].map(
+    (v): Case => [`featured=${v}`, () => list({ "x-api-key": a.key }, `?featured=${v}`), 400],
+  ),
+  ["featured twice", () => list({ "x-api-key": a.key }, "?featured=true&featured=false"), 400],
+  ["featured[$ne]=true", () => list({ "x-api-key": a.key }, "?featured[$ne]=true"), 400],
+  ["featured=yes with no key: the key is checked first", () => list({}, "?featured=yes"), 401],
+  ...[
+    "",
+    "yesterday",
+    "2026-03-01",
+    "2026-03-01T00:00:00",
+    "2026-13-01T00:00:00Z",
+    "2026-02-29T00:00:00Z",
+    "2026-03-01T24:00:00Z",
+    "2026-03-01T00:00:00+24:00",
+    "2026-03-01T00:00:00+01:00", // a bare "+": a space when it arrives
+    "%7B%22%24gt%22%3A%22%22%7D",
+    `2026-03-01T00:00:00.${"1".repeat(30)}Z`,
+  ].map(
+    (v): Case => [
+      `releasedAfter=${v.slice(0, 40)}`,
+      () => list({ "x-api-key": a.key }, `?releasedAfter=${v}`),
+      400,
+    ],
+  ),
+  ...[
+    "0000-01-01T00:00:00Z",
+    "9999-12-31T23:59:59.999999999Z",
+    "2016-12-31T23:59:60Z",
+    "2026-03-01t00:00:00z",
+    "2026-03-01T00:00:00%2B14:00",
+    "2026-03-01T00:00:00-12:00",
+  ].map(
+    (v): Case => [
+      `releasedBefore=${v} (an RFC 3339 time)`,
+      () => list({ "x-api-key": a.key }, `?releasedBefore=${v}`),
+      200,
+    ],
+  ),
+  ["releasedAfter[$gt]=", () => list({ "x-api-key": a.key }, "?releasedAfter[$gt]=x"), 400],
+  [
+    "releasedAfter twice",
+    () =>
+      list(
+        { "x-api-key": a.key },
+        "?releasedAfter=2026-01-01T00:00:00Z&releasedAfter=2026-02-01T00:00:00Z",
+      ),
+    400,
+  ],
+  [
+    "a reversed range",
+    () =>
+      list(
+        { "x-api-key": a.key },
+        "?releasedAfter=2026-02-01T00:00:00Z&releasedBefore=2026-01-01T00:00:00Z",
+      ),
+    400,
+  ],
+  [
+    "a plain cursor with featured",
+    async () => {
+      const page = await list({ "x-api-key": a.key }, "?limit=1");
+      const cursor = (page.body as { nextCursor: string }).nextCursor;
+      return list({ "x-api-key": a.key }, `?featured=true&cursor=${cursor}`);
+    },
+    400,
+  ],
   [
     "a plain cursor with a tag",
     async () => {
@@ -574,6 +642,27 @@ const cases: Case[] = [
       }),
     400,
   ],
+  // the presentation fields (admin.yaml, BlogInput): one line of plain text, bounded; URLs by the cover's rule
+  ...(
+    [
+      ["a metaTitle with a right-to-left override", { metaTitle: "a\u202eb" }],
+      ["a metaDescription with a newline", { metaDescription: "a\nb" }],
+      ["a 301-character metaTitle", { metaTitle: "x".repeat(301) }],
+      ["a 501-character metaDescription", { metaDescription: "x".repeat(501) }],
+      ["a coverImageAlt with a NUL", { coverImageAlt: "a\u0000b" }],
+      ["a javascript: canonicalUrl", { canonicalUrl: "javascript:alert(1)" }],
+      ["a socialImageUrl with a password", { socialImageUrl: "https://u:p@img.example.com/a" }],
+      ["featured as a string", { featured: "yes" }],
+      ["featured as an operator", { featured: { $ne: false } }],
+      ["a metaTitle as an object", { metaTitle: { $gt: "" } }],
+    ] as const
+  ).map(
+    ([what, fields]): Case => [
+      `admin: ${what}`,
+      () => admin.post(`/workspaces/${ws}/blogs`, { title: "t", ...fields }),
+      400,
+    ],
+  ),
   [
     "admin: a 1 MB bodyMarkdown (past its maxLength, under the body limit)",
     () =>
