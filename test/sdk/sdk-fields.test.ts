@@ -53,6 +53,35 @@ describe("blogs.list/get with fields (sdk/README.md): only the fields asked for,
     expectTypeOf(await client.blogs.list()).toEqualTypeOf<BlogPage>();
   });
 
+  it("the presentation fields narrow like any other, and list() takes featured and an archive range", async () => {
+    const recorder = recordingFetch();
+    const client = sdk({ fetch: recorder.fetch, cache: false });
+    const page = await client.blogs.list({
+      featured: false,
+      releasedAfter: new Date("2000-01-01T00:00:00Z"),
+      releasedBefore: "2100-01-01T00:00:00Z",
+      fields: ["metaTitle", "featured", "readingTimeMinutes"],
+    });
+    expectTypeOf(page.data[0]).toEqualTypeOf<
+      Pick<Blog, "id" | "featured" | "metaTitle" | "readingTimeMinutes"> | undefined
+    >();
+    expect(page.data.map((b) => b.id)).toEqual(a.released);
+    expect(page.data[0]).toEqual({
+      id: firstId(),
+      featured: false,
+      metaTitle: null,
+      readingTimeMinutes: 1,
+    });
+    const sent = new URL(recorder.exchanges[0]?.request.url ?? "").searchParams;
+    expect(Object.fromEntries(sent)).toEqual({
+      featured: "false",
+      releasedAfter: "2000-01-01T00:00:00.000Z",
+      releasedBefore: "2100-01-01T00:00:00Z",
+      fields: "id,featured,metaTitle,readingTimeMinutes",
+    });
+    await expect(client.blogs.list({ releasedAfter: new Date("nope") })).rejects.toThrow(TypeError);
+  });
+
   it("fields: [] asks for id alone", async () => {
     const page = await sdk().blogs.list({ limit: 1, fields: [] });
     expect(page.data).toEqual([{ id: firstId() }]);
