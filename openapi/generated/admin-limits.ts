@@ -130,6 +130,9 @@ export const adminLimits = {
   setPreviewUrl: {
     previewUrl: { maxLength: 2000, pattern: "^https?://[^\\s]+$" },
   },
+  setPublicFeeds: {
+    linkTemplate: { minLength: 1, maxLength: 2000, pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$" },
+  },
   setOwnerTwoStep: {
     required: {},
   },

@@ -930,6 +930,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/public-feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Turn on public feeds, or change their link template (owner only)
+         * @description Turns on the workspace's public feeds (consumer API, "Feeds": RSS, Atom, JSON Feed and
+         *     a sitemap of the released blogs, readable with no key), or changes the link template of
+         *     feeds already on. Turning them on makes a feed ID, which the answer's `publicFeeds`
+         *     shows with the four addresses; changing the template keeps it. A template that is not
+         *     an absolute `http`/`https` URL, holds credentials or a fragment, or lacks `{slug}` is a
+         *     `400` naming the rule. Only the owner may change it; other members get `403`. Written
+         *     to the audit log (`workspace.public_feeds_on`, `workspace.public_feeds_changed`).
+         */
+        put: operations["setPublicFeeds"];
+        post?: never;
+        /**
+         * Turn off public feeds (owner only)
+         * @description The feeds' addresses answer `404` at once, as an unknown feed ID does; turning them on
+         *     again makes a new feed ID. Turning off feeds that are off changes nothing. Only the
+         *     owner may; other members get `403`. Written to the audit log
+         *     (`workspace.public_feeds_off`) when feeds were on.
+         */
+        delete: operations["turnOffPublicFeeds"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/public-feeds/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the public feeds a new feed ID (owner only)
+         * @description For a feed address that leaked where it should not: the feeds move to a new feed ID,
+         *     and the old addresses answer `404` at once. Readers subscribed to the old addresses
+         *     must be given the new ones. `409` when feeds are off. Only the owner may; other members
+         *     get `403`. Written to the audit log (`workspace.public_feed_renewed`).
+         */
+        post: operations["renewPublicFeedId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/owner-two-step": {
         parameters: {
             query?: never;
@@ -1806,6 +1868,33 @@ export interface components {
          */
         KeyKind: "live" | "preview";
         /**
+         * @description The address of a blog's page on the team's site, with `{slug}` where the blog's slug
+         *     goes (and optionally `{id}`, its ID): an absolute `http` or `https` URL with no
+         *     credentials and no fragment. The feeds link each blog there; the site's home is its
+         *     origin.
+         * @example https://example.com/blog/{slug}
+         */
+        FeedLinkTemplate: string;
+        PublicFeeds: {
+            /** @description Public; renew it (`renewPublicFeedId`) to withdraw the addresses. */
+            feedId: string;
+            linkTemplate: components["schemas"]["FeedLinkTemplate"];
+            /**
+             * @description The feeds' addresses (on this server's `PUBLIC_URL` when set, else on the address
+             *     the request came to).
+             */
+            urls: {
+                /** Format: uri */
+                rss: string;
+                /** Format: uri */
+                atom: string;
+                /** Format: uri */
+                json: string;
+                /** Format: uri */
+                sitemap: string;
+            };
+        };
+        /**
          * @description Where the editor's **Preview on site** goes: an absolute `http` or `https` URL of the
          *     team's own site (no credentials, no fragment) containing `{token}`, and optionally
          *     `{slug}` and `{blogId}`, which are replaced by the link's token, the blog's slug as
@@ -1816,6 +1905,8 @@ export interface components {
         PreviewUrl: string | null;
         Workspace: {
             previewUrl: components["schemas"]["PreviewUrl"];
+            /** @description The workspace's public feeds (`setPublicFeeds`), or null when they are off. */
+            publicFeeds: null | components["schemas"]["PublicFeeds"];
             /**
              * @description Whether the workspace's owners must use two-step sign-in (`setOwnerTwoStep`): an
              *     owner without it gets `403` on the workspace's routes until they turn it on.
@@ -2182,7 +2273,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "workspace.owner_two_step_required" | "workspace.owner_two_step_lifted" | "invitation.created" | "invitation.resent" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "workspace.owner_two_step_required" | "workspace.owner_two_step_lifted" | "workspace.public_feeds_on" | "workspace.public_feeds_changed" | "workspace.public_feeds_off" | "workspace.public_feed_renewed" | "invitation.created" | "invitation.resent" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -4988,6 +5079,104 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setPublicFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "linkTemplate": "https://example.com/blog/{slug}"
+                 *     }
+                 */
+                "application/json": {
+                    linkTemplate: components["schemas"]["FeedLinkTemplate"];
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace, with its public feeds as now set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    turnOffPublicFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace, with `publicFeeds` null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    renewPublicFeedId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace, with the new feed ID and addresses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
         };
     };

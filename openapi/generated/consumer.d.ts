@@ -186,6 +186,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feeds/{feedId}/rss.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest released blogs as RSS 2.0
+         * @description The workspace's 50 latest released blogs, newest first, as RSS 2.0: each item's title, link (the
+         *     workspace's link template with the blog's slug), excerpt, whole `bodyHtml`
+         *     (`content:encoded`), release time, author (`dc:creator`) and tags. Answers `404`, with the same message, for a feed ID that is
+         *     not the workspace's current one (never issued, renewed since, or its workspace turned
+         *     feeds off): nothing tells an unknown ID from a withdrawn one. Public and cacheable
+         *     (`Cache-Control: public`) with a strong `ETag`; send it back in `If-None-Match` for a
+         *     `304`. Each feed counts against a rate limit of its own (the server's default limit of
+         *     consumer keys, per feed): over it, `429` with `Retry-After`.
+         */
+        get: operations["getRssFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}/atom.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest released blogs as Atom 1.0
+         * @description The same 50 blogs as Atom 1.0 (RFC 4287): `published` is the release, `updated` the last change,
+         *     `content` the whole `bodyHtml`. Answers `404`, with the same message, for a feed ID that is
+         *     not the workspace's current one (never issued, renewed since, or its workspace turned
+         *     feeds off): nothing tells an unknown ID from a withdrawn one. Public and cacheable
+         *     (`Cache-Control: public`) with a strong `ETag`; send it back in `If-None-Match` for a
+         *     `304`. Each feed counts against a rate limit of its own (the server's default limit of
+         *     consumer keys, per feed): over it, `429` with `Retry-After`.
+         */
+        get: operations["getAtomFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}/feed.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest released blogs as JSON Feed 1.1
+         * @description The same 50 blogs as [JSON Feed 1.1](https://www.jsonfeed.org/version/1.1/). Answers `404`, with the same message, for a feed ID that is
+         *     not the workspace's current one (never issued, renewed since, or its workspace turned
+         *     feeds off): nothing tells an unknown ID from a withdrawn one. Public and cacheable
+         *     (`Cache-Control: public`) with a strong `ETag`; send it back in `If-None-Match` for a
+         *     `304`. Each feed counts against a rate limit of its own (the server's default limit of
+         *     consumer keys, per feed): over it, `429` with `Retry-After`.
+         */
+        get: operations["getJsonFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}/sitemap.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every released blog's page, for search engines
+         * @description Every released blog's page (the link template with its slug) and last change, newest release
+         *     first, as a [sitemaps.org](https://www.sitemaps.org/protocol.html) `urlset`: at most
+         *     50,000, the protocol's bound (a workspace with more lists its newest 50,000). Answers `404`, with the same message, for a feed ID that is
+         *     not the workspace's current one (never issued, renewed since, or its workspace turned
+         *     feeds off): nothing tells an unknown ID from a withdrawn one. Public and cacheable
+         *     (`Cache-Control: public`) with a strong `ETag`; send it back in `If-None-Match` for a
+         *     `304`. Each feed counts against a rate limit of its own (the server's default limit of
+         *     consumer keys, per feed): over it, `429` with `Retry-After`.
+         */
+        get: operations["getSitemap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "blog.released": {
@@ -406,6 +511,47 @@ export interface components {
              * @description When the blog's content last changed.
              */
             updatedAt: string;
+        };
+        /**
+         * @description A [JSON Feed 1.1](https://www.jsonfeed.org/version/1.1/) document, as Pressroom writes
+         *     it: the feed's own members and its items'. `title`, `summary` and tags are plain text;
+         *     `content_html` is the blog's sanitised `bodyHtml`.
+         */
+        JsonFeed: {
+            /** @constant */
+            version: "https://jsonfeed.org/version/1.1";
+            /** @description The workspace's name. */
+            title: string;
+            /**
+             * Format: uri
+             * @description The origin of the workspace's link template.
+             */
+            home_page_url: string;
+            /** Format: uri */
+            feed_url: string;
+            items: components["schemas"]["JsonFeedItem"][];
+        };
+        JsonFeedItem: {
+            id: components["schemas"]["Blog"]["id"];
+            /**
+             * Format: uri
+             * @description The blog's page, from the workspace's link template.
+             */
+            url: string;
+            title: components["schemas"]["Blog"]["title"];
+            summary: components["schemas"]["Blog"]["excerpt"];
+            content_html: components["schemas"]["Blog"]["bodyHtml"];
+            /**
+             * Format: uri
+             * @description The cover image, when the blog has one.
+             */
+            image?: string;
+            date_published: components["schemas"]["Blog"]["releasedAt"];
+            date_modified: components["schemas"]["Blog"]["updatedAt"];
+            authors: {
+                name: components["schemas"]["Blog"]["authorName"];
+            }[];
+            tags: components["schemas"]["Blog"]["tags"];
         };
         /**
          * @description A released blog with only the fields asked for in `fields` (and `id`, always). Each
@@ -659,6 +805,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No feed has this ID (never issued, renewed since, or feeds turned off). */
+        FeedNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Feed not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected failure of the service. Retry with backoff. */
         InternalError: {
             headers: {
@@ -688,6 +848,12 @@ export interface components {
          *     Two during the day after a rotation of the secret; accept the delivery when any matches.
          */
         WebhookSignatureHeader: string;
+        /**
+         * @description The workspace's public feed ID, as the dashboard shows it with the feeds' addresses.
+         *     Any other string of up to 100 such characters gets the same `404` as a withdrawn one.
+         * @example pf_7KcXw2Qm9TfL3pZa4rT6yU8i
+         */
+        FeedId: string;
         /** @description Page size, in decimal digits (`0x10`, `1e2`, `+5` are refused with `400`). */
         Limit: number;
         /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
@@ -758,6 +924,8 @@ export interface components {
          * @example private, max-age=60
          */
         CacheControl: string;
+        /** @description Any cache may keep a feed for 5 minutes, then revalidate it with its `ETag`. */
+        FeedCacheControl: "public, max-age=300";
         /**
          * @description `preview` on every answer of the preview base path (`/api/preview`) and of a preview
          *     token's exchange: the content may be drafts or pending changes no consumer sees yet.
@@ -1247,6 +1415,186 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRssFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The workspace's public feed ID, as the dashboard shows it with the feeds' addresses.
+                 *     Any other string of up to 100 such characters gets the same `404` as a withdrawn one.
+                 * @example pf_7KcXw2Qm9TfL3pZa4rT6yU8i
+                 */
+                feedId: components["parameters"]["FeedId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["FeedCacheControl"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <?xml version="1.0" encoding="utf-8"?><rss version="2.0">…</rss> */
+                    "application/rss+xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["FeedNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAtomFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The workspace's public feed ID, as the dashboard shows it with the feeds' addresses.
+                 *     Any other string of up to 100 such characters gets the same `404` as a withdrawn one.
+                 * @example pf_7KcXw2Qm9TfL3pZa4rT6yU8i
+                 */
+                feedId: components["parameters"]["FeedId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["FeedCacheControl"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom">…</feed> */
+                    "application/atom+xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["FeedNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJsonFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The workspace's public feed ID, as the dashboard shows it with the feeds' addresses.
+                 *     Any other string of up to 100 such characters gets the same `404` as a withdrawn one.
+                 * @example pf_7KcXw2Qm9TfL3pZa4rT6yU8i
+                 */
+                feedId: components["parameters"]["FeedId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["FeedCacheControl"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": "https://jsonfeed.org/version/1.1",
+                     *       "title": "Acme engineering",
+                     *       "home_page_url": "https://example.com/",
+                     *       "feed_url": "https://pressroom.example.com/api/consumer/feeds/pf_7KcXw2Qm9TfL3pZa4rT6yU8i/feed.json",
+                     *       "items": []
+                     *     }
+                     */
+                    "application/feed+json": components["schemas"]["JsonFeed"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["FeedNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSitemap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The workspace's public feed ID, as the dashboard shows it with the feeds' addresses.
+                 *     Any other string of up to 100 such characters gets the same `404` as a withdrawn one.
+                 * @example pf_7KcXw2Qm9TfL3pZa4rT6yU8i
+                 */
+                feedId: components["parameters"]["FeedId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["FeedCacheControl"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">…</urlset> */
+                    "application/xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["FeedNotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
