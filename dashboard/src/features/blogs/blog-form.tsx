@@ -2,7 +2,7 @@ import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
 import type { AdminBlog } from "../../api.js";
 import { Field } from "../../components/field.js";
 import type { BlogErrors, BlogField } from "./blog-checks.js";
-import { committedTags, type Draft } from "./blog-draft.js";
+import { committedTags, type Draft, type TextField } from "./blog-draft.js";
 import { BodyEditor } from "./body-editor.js";
 
 /** A new blog's limits; an edit's (updateBlog) are the same, as admin.yaml's BlogPatch says. */
@@ -29,7 +29,7 @@ export function BlogFields({
   errors,
   onError,
 }: BlogFormProps) {
-  const bind = (field: keyof Draft) => ({
+  const bind = (field: TextField) => ({
     value: draft[field],
     onInput: (event: Event) =>
       onChange({ ...draft, [field]: (event.currentTarget as HTMLInputElement).value }),
