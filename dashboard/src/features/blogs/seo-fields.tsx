@@ -27,7 +27,7 @@ interface SeoSectionProps {
   savedSlug: string | null;
 }
 
-/** "12 of 300 characters", of the text as it will be saved (one line, trimmed). */
+/** "12 of <limit> characters", of the text as it will be saved (one line, trimmed). */
 const countOf = (typed: string, max: number) => `${oneLine(typed).length} of ${max} characters.`;
 
 /**

@@ -25,7 +25,8 @@ export function clip(text: string, max: number): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   const cut = chars.slice(0, max - 1).join("");
-  const space = cut.lastIndexOf(" ");
+  // A cut just before a space ends on a whole word already.
+  const space = /\s/.test(chars[max - 1] ?? "") ? cut.length : cut.lastIndexOf(" ");
   const kept = space >= (max - 1) * 0.6 ? cut.slice(0, space) : cut;
   return `${kept.replace(TRAILING, "")}…`;
 }
@@ -49,7 +50,7 @@ const NOT_PARAGRAPH = /^(\s{0,3}(#|[-*+]\s|\d+[.)]\s|\||<|(?:[-*_]\s*){3,}$)|\s{
 
 /**
  * Close to the excerpt the server derives from a body when none is typed: the first paragraph's
- * text, without its Markdown, cut near 200 characters. The server's own, from the rendered HTML,
+ * text, without its Markdown, cut near `DERIVED_CHARS`. The server's own, from the rendered HTML,
  * is in the Excerpt field once the blog is saved.
  */
 export function derivedExcerptOf(markdown: string): string {
