@@ -16,6 +16,13 @@ const BLOG_FIELDS = [
   "tags",
   "authorName",
   "coverImageUrl",
+  "coverImageAlt",
+  "featured",
+  "metaTitle",
+  "metaDescription",
+  "canonicalUrl",
+  "socialImageUrl",
+  "readingTimeMinutes",
   "releasedAt",
   "updatedAt",
 ] as const satisfies readonly BlogField[];

@@ -124,6 +124,18 @@ export interface ListOptions<F extends BlogField = BlogField>
    * do). The order and repetitions of the tags do not matter.
    */
   readonly tag?: string | readonly string[];
+  /**
+   * `true`: only the blogs the editors featured (`Blog.featured`); `false`: only the others.
+   * A cursor belongs to this value too.
+   */
+  readonly featured?: boolean;
+  /**
+   * Only blogs released at or after this time (an archive's start): a `Date`, or an RFC 3339
+   * date-time with its offset (`"2026-03-01T00:00:00Z"`). A cursor belongs to its range.
+   */
+  readonly releasedAfter?: Date | string;
+  /** Only blogs released before this time (an archive's end, exclusive); as `releasedAfter`. */
+  readonly releasedBefore?: Date | string;
 }
 
 export type ListAllOptions<F extends BlogField = BlogField> = Omit<ListOptions<F>, "cursor">;

@@ -175,6 +175,19 @@ func appShapes() []appShape {
 	tagged := func(tags ...any) bson.D {
 		return append(append(bson.D{}, released...), e("tags", d(e("$in", bson.A(tags)))))
 	}
+	featured := func(yes bool) bson.D {
+		if yes {
+			return append(append(bson.D{}, released...), e("featured", true))
+		}
+		return append(append(bson.D{}, released...), e("featured", d(e("$ne", true))))
+	}
+	ranged := func(filter bson.D, from, before int) bson.D {
+		r := d(e("$gte", at(from)))
+		if before >= 0 {
+			r = append(r, e("$lt", at(before)))
+		}
+		return append(append(bson.D{}, filter...), e("releasedAt", r))
+	}
 	ascCursor := func(filter bson.D, f string, v any, id string) bson.D {
 		return append(append(bson.D{}, filter...), e("$or", bson.A{
 			d(e(f, d(e("$gt", v)))),
@@ -221,6 +234,16 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "tag page, a rare tag (0.1% of blogs), first page, started from the tag's list", bounded: "the blogs with the rare tag, a list of under 64 (pressroom_exact_driver.go)", run: find(tagged("rare"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "tag page, a rare tag, keyset page, started from the tag's list", bounded: "the blogs with the rare tag, a list of under 64", run: find(cursor(tagged("rare"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "tag page `fields=id,slug,title` projection, keyset page", run: find(cursor(tagged("t2"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")).SetProjection(fieldsIDSlugTitle))},
+		// featured and the archive range (blogs/list-filter.ts `releasedFilter`)
+		{coll: "blogs", name: "featured page `featured: true` (on 4% of blogs), first page", run: find(featured(true), page(desc("releasedAt")))},
+		{coll: "blogs", name: "featured page, keyset page", run: find(cursor(featured(true), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "not featured `featured: {$ne: true}`, first page", run: find(featured(false), page(desc("releasedAt")))},
+		{coll: "blogs", name: "not featured, keyset page", run: find(cursor(featured(false), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "archive range `releasedAt: {$gte, $lt}`, first page", run: find(ranged(released, 400, 1400), page(desc("releasedAt")))},
+		{coll: "blogs", name: "archive range, keyset page", run: find(cursor(ranged(released, 400, 1400), "releasedAt", 1002, "b_1002"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "archive range, `releasedAt: {$gte}` alone, 304 validators", run: find(ranged(released, 400, -1), page(desc("releasedAt")).SetProjection(validators))},
+		{coll: "blogs", name: "archive range of a tag page, keyset page", run: find(cursor(ranged(tagged("t2"), 400, 1400), "releasedAt", 1002, "b_1002"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "archive range of the featured page", run: find(ranged(featured(true), 400, 1400), page(desc("releasedAt")))},
 		{coll: "blogs", name: "get `{_id, workspaceId, status: {$ne: removed}}`", run: findOne(d(e("_id", "b_0010"), e("workspaceId", "ws_0000"), e("status", d(e("$ne", "removed")))))},
 		{coll: "blogs", name: "released blog `findOne({_id})`", run: findOne(d(e("_id", "b_0010")))},
 		{coll: "blogs", name: "released validator `findOne({_id})` + projection", run: findOne(d(e("_id", "b_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1), e("workspaceId", 1), e("status", 1))))},
@@ -244,7 +267,7 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "preview tags: their blogs `find({_id: {$in}})` + projection", run: find(d(e("_id", d(e("$in", bson.A{"b_0013", "b_0213", "b_1013"})))), options.Find().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("status", 1), e("tags", 1), e("staged", 1)))), bounded: "the blogs with pending changes of one workspace: few"},
 		{grouped: true, coll: "blogs", name: "preview tag counts `aggregate([{$match: {workspaceId, status: {$in: [draft, released]}}}, …$group])`", run: tagCountsAggregate(editors), bounded: "the distinct tags of one workspace's drafts and released blogs"},
 		// history (blogs/blog-history.ts)
-		{coll: "blogRevisions", name: "history page `{workspaceId, blogId}` by at desc, _id desc, limit 21, projection", run: find(d(e("workspaceId", "ws_0000"), e("blogId", "b_0010")), page(desc("at")).SetProjection(d(e("content.excerpt", 0), e("content.bodyMarkdown", 0), e("content.tags", 0), e("content.authorName", 0), e("content.coverImageUrl", 0))))},
+		{coll: "blogRevisions", name: "history page `{workspaceId, blogId}` by at desc, _id desc, limit 21, projection", run: find(d(e("workspaceId", "ws_0000"), e("blogId", "b_0010")), page(desc("at")).SetProjection(d(e("content.excerpt", 0), e("content.bodyMarkdown", 0), e("content.tags", 0), e("content.authorName", 0), e("content.coverImageUrl", 0), e("content.coverImageAlt", 0), e("content.featured", 0), e("content.metaTitle", 0), e("content.metaDescription", 0), e("content.canonicalUrl", 0), e("content.socialImageUrl", 0))))},
 		{coll: "blogRevisions", name: "history keyset page", run: find(cursor(d(e("workspaceId", "ws_0000"), e("blogId", "b_0010")), "at", 1010, "rev_1010"), page(desc("at")))},
 		{coll: "blogRevisions", name: "a revision `findOne({_id, workspaceId, blogId})`", run: findOne(d(e("_id", "rev_0110"), e("workspaceId", "ws_0000"), e("blogId", "b_0010")))},
 		{counts: true, coll: "blogRevisions", name: "prune: `countDocuments({workspaceId, blogId})`", run: countDocuments(d(e("workspaceId", "ws_0000"), e("blogId", "b_0012")))},
@@ -584,6 +607,9 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			e("_id", fmt.Sprintf("b_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("status", status),
 			e("slug", slug), e("title", title), e("bodyMarkdown", "B"), e("tags", blogTags(i)),
 			e("createdAt", at(i)), e("updatedAt", at(i)), e("releasedAt", releasedAt), e("removedAt", nil),
+		}
+		if i%40 != 7 { // blogs stored before presentation fields existed have no `featured`; one in 25 is featured
+			blog = append(blog, e("featured", i%25 == 1), e("readingTimeMinutes", 1+i%9))
 		}
 		if i%20 != 5 { // blogs stored before the admin search, until the start-up migration: no fields
 			blog = append(blog, e("searchTerms", searchTermsOf(title, slug, blogTags(i))), e("titleKey", strings.ToLower(title)))

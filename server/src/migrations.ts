@@ -1,3 +1,4 @@
+import { fillReadingTimes } from "./blogs/reading-time-migration.js";
 import { fillSearchFields } from "./blogs/search-migration.js";
 import { moveStagedContentApart } from "./blogs/staged-migration.js";
 import { normaliseStoredTags } from "./blogs/tag-migration.js";
@@ -11,4 +12,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "tags in normal form", run: normaliseStoredTags },
   { name: "blog search fields", run: fillSearchFields },
   { name: "pending changes apart from their blog", run: moveStagedContentApart },
+  { name: "blog reading times", run: fillReadingTimes },
 ];

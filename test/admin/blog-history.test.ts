@@ -163,6 +163,12 @@ describe("every save and state change keeps a revision, newest first", () => {
           "tags",
           "authorName",
           "coverImageUrl",
+          "coverImageAlt",
+          "featured",
+          "metaTitle",
+          "metaDescription",
+          "canonicalUrl",
+          "socialImageUrl",
         ],
       },
     ]);

@@ -289,7 +289,7 @@ describe("an import's renders wait out a busy workspace (README, 'Publishing fro
           if (source === "nested")
             throw new RenderRefused({ reason: "nesting", message: "Too deep." });
           if (busy-- > 0) throw new DomainError("unavailable", "Busy.", 1);
-          return { bodyHtml: `<p>${source}</p>`, excerpt: source };
+          return { bodyHtml: `<p>${source}</p>`, excerpt: source, readingTimeMinutes: 1 };
         },
       },
       async (ms) => {

@@ -23,7 +23,14 @@ const doc: BlogDoc = {
   bodyHtml: "<h1>Spring</h1>\n<p>Text.</p>\n",
   tags: ["release-notes", "product"],
   authorName: "Ada Lovelace",
-  coverImageUrl: null,
+  coverImageUrl: "https://images.example.com/spring.jpg",
+  coverImageAlt: "A field of <tulips>",
+  featured: true,
+  metaTitle: "Spring & more",
+  metaDescription: "What shipped.",
+  canonicalUrl: "https://example.com/spring",
+  socialImageUrl: null,
+  readingTimeMinutes: 1,
   createdAt: new Date("2026-01-01T00:00:00Z"),
   updatedAt: new Date("2026-01-03T00:00:00Z"),
   releasedAt: new Date("2026-01-02T00:00:00Z"),
@@ -41,16 +48,41 @@ const project = (fields: Readonly<Record<string, 1>>): ProjectedBlogDoc => {
 };
 
 describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
-  it("toBlog sends every property, as before, in the Blog schema's order", () => {
+  it("toBlog sends every property in the Blog schema's order", () => {
     const blog = toBlog(doc);
     expect(Object.keys(blog)).toEqual([...BLOG_FIELDS]);
     expect(JSON.stringify(blog)).toBe(
       '{"id":"b_7KcXw2Qm9TfL3pZa","slug":"spring-release-notes","title":"Spring <release> notes",' +
         '"excerpt":"Everything that shipped & more.","bodyMarkdown":"# Spring\\n\\nText.",' +
         '"bodyHtml":"<h1>Spring</h1>\\n<p>Text.</p>\\n","tags":["release-notes","product"],' +
-        '"authorName":"Ada Lovelace","coverImageUrl":null,"releasedAt":"2026-01-02T00:00:00.000Z",' +
+        '"authorName":"Ada Lovelace","coverImageUrl":"https://images.example.com/spring.jpg",' +
+        '"coverImageAlt":"A field of <tulips>","featured":true,"metaTitle":"Spring & more",' +
+        '"metaDescription":"What shipped.","canonicalUrl":"https://example.com/spring",' +
+        '"socialImageUrl":null,"readingTimeMinutes":1,"releasedAt":"2026-01-02T00:00:00.000Z",' +
         '"updatedAt":"2026-01-03T00:00:00.000Z"}',
     );
+  });
+
+  it("a blog stored before the presentation fields existed sends null, false and 0 for them", () => {
+    const {
+      coverImageAlt: _a,
+      featured: _f,
+      metaTitle: _t,
+      metaDescription: _d,
+      canonicalUrl: _c,
+      socialImageUrl: _s,
+      readingTimeMinutes: _r,
+      ...older
+    } = doc;
+    expect(toBlog(older)).toMatchObject({
+      coverImageAlt: null,
+      featured: false,
+      metaTitle: null,
+      metaDescription: null,
+      canonicalUrl: null,
+      socialImageUrl: null,
+      readingTimeMinutes: 0,
+    });
   });
 
   it("a blog never released is sent with its updatedAt as releasedAt", () => {

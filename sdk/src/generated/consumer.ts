@@ -390,8 +390,9 @@ export interface components {
             socialImageUrl: string | null;
             /**
              * Format: int32
-             * @description Minutes a reader takes for the body: the words of its text (not of its markup or
-             *     link addresses) at 265 per minute, rounded up. 0 only for a body without words.
+             * @description Minutes a reader takes for the body: the words of its text (not its markup, link
+             *     addresses or image descriptions) at 265 a minute, and Chinese and Japanese
+             *     characters at 500 a minute, rounded up. 0 only for a body without words.
              * @example 4
              */
             readingTimeMinutes: number;

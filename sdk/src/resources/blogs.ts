@@ -57,6 +57,9 @@ export function blogsApi({ api, run }: Transport): Blogs {
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined || cursor === null ? {} : { cursor }),
       ...tagQuery(options.tag),
+      ...featuredQuery(options.featured),
+      ...timeQuery("releasedAfter", options.releasedAfter),
+      ...timeQuery("releasedBefore", options.releasedBefore),
       ...fieldsQuery(options.fields),
     };
     const { data, notModified } = await run(options, (init) =>
@@ -130,6 +133,30 @@ export function blogsApi({ api, run }: Transport): Blogs {
   }
 
   return { list, pages, listAll, get, getBySlug, listTags };
+}
+
+/** `featured` as the query parameter; absent when not given. */
+function featuredQuery(featured: boolean | undefined): { featured?: boolean } {
+  if (featured === undefined) return {};
+  if (typeof featured !== "boolean") throw new TypeError("featured must be true or false.");
+  return { featured };
+}
+
+/**
+ * An archive bound as its query parameter: a `Date` as its ISO string (UTC, milliseconds), a
+ * string as given (the server's 400 names one that is not RFC 3339); absent when not given.
+ */
+function timeQuery<K extends "releasedAfter" | "releasedBefore">(
+  name: K,
+  at: Date | string | undefined,
+): { [P in K]?: string } {
+  if (at === undefined) return {};
+  if (at instanceof Date) {
+    if (Number.isNaN(at.getTime())) throw new TypeError(`${name} must be a valid Date.`);
+    return { [name]: at.toISOString() } as { [P in K]?: string };
+  }
+  if (typeof at !== "string") throw new TypeError(`${name} must be a Date or a string.`);
+  return { [name]: at } as { [P in K]?: string };
 }
 
 /**

@@ -7,7 +7,11 @@ import type {
 } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
+import { PRESENTATION_FIELDS, type PresentationField, presentationOf } from "./blog-rules.js";
 import type { EditedBlog } from "./blog-staging.js";
+
+const isPresentationField = (field: string): field is PresentationField =>
+  (PRESENTATION_FIELDS as readonly string[]).includes(field);
 
 /** The content fields a revision keeps, in the order the API lists what changed. */
 const CONTENT_FIELDS = [
@@ -18,6 +22,7 @@ const CONTENT_FIELDS = [
   "tags",
   "authorName",
   "coverImageUrl",
+  ...PRESENTATION_FIELDS,
 ] as const satisfies readonly (keyof RevisionContent)[];
 
 /** A history page's cursor: its last revision's time and id. */
@@ -76,6 +81,7 @@ function workingContent(doc: EditedBlog): RevisionContent {
     tags: [...source.tags],
     authorName: source.authorName,
     coverImageUrl: source.coverImageUrl,
+    ...presentationOf(source),
   };
 }
 
@@ -85,10 +91,13 @@ function changedFields(
   after: RevisionContent,
 ): (keyof RevisionContent)[] {
   if (before === null) return [...CONTENT_FIELDS];
+  const [was, is] = [presentationOf(before), presentationOf(after)];
   return CONTENT_FIELDS.filter((field) =>
     field === "tags"
       ? before.tags.join("\n") !== after.tags.join("\n")
-      : before[field] !== after[field],
+      : isPresentationField(field)
+        ? was[field] !== is[field]
+        : before[field] !== after[field],
   );
 }
 
@@ -155,6 +164,7 @@ export function blogHistory({ blogRevisions }: Collections, kept: number): BlogH
             "content.tags": 0,
             "content.authorName": 0,
             "content.coverImageUrl": 0,
+            ...Object.fromEntries(PRESENTATION_FIELDS.map((field) => [`content.${field}`, 0])),
           },
         })
         .sort({ at: -1, _id: -1 })

@@ -13,6 +13,7 @@ import {
   editorPage,
 } from "./editor-list.js";
 import type { ProjectedBlogDoc } from "./field-selection.js";
+import { type ListFilter, NO_FILTER, releasedFilter } from "./list-filter.js";
 import type { PreviewMarkOf } from "./preview-mark.js";
 import type { BlogSearch } from "./search-terms.js";
 
@@ -54,15 +55,6 @@ const releasedIn = <Doc extends Pick<BlogDoc, "workspaceId" | "status">>(
   doc: Doc | null,
 ): Doc | null =>
   doc !== null && doc.workspaceId === workspaceId && doc.status === "released" ? doc : null;
-
-/**
- * The consumer list's filter: released blogs of the workspace, and with `tags` only those that
- * carry any of them (index `released_by_tag`). The key order is the query's shape.
- */
-const released = (workspaceId: string, tags: readonly string[] | null): Filter<BlogDoc> =>
-  tags === null
-    ? { workspaceId, status: "released" }
-    : { workspaceId, status: "released", tags: { $in: [...tags] } };
 
 export interface BlogPage<Doc = BlogDoc> {
   blogs: Doc[];
@@ -116,20 +108,20 @@ export interface BlogReads {
   countForEditors(workspaceId: string, search: BlogSearch | null): Promise<EditorCounts>;
   /**
    * The consumer list: released blogs, newest release first (keyset on releasedAt, _id); with
-   * `tags`, those that carry any of them, in the same order.
+   * a filter (list-filter.ts), those that pass it, in the same order.
    */
   listReleased(
     workspaceId: string,
     limit: number,
     after: ListPosition | null,
-    tags?: readonly string[] | null,
+    filter?: ListFilter,
   ): Promise<BlogPage<ConsumerBlogDoc>>;
   /** The same page as `listReleased`, with only the fields of its validator: no content. */
   listReleasedValidators(
     workspaceId: string,
     limit: number,
     after: ListPosition | null,
-    tags?: readonly string[] | null,
+    filter?: ListFilter,
   ): Promise<BlogPage<BlogValidatorFields>>;
   /**
    * The same page as `listReleased`, reading only the validator fields and `fields` (the stored
@@ -141,7 +133,7 @@ export interface BlogReads {
     limit: number,
     after: ListPosition | null,
     fields: Readonly<Record<string, 1>>,
-    tags?: readonly string[] | null,
+    filter?: ListFilter,
   ): Promise<BlogPage<ProjectedBlogDoc>>;
   /**
    * Blogs whose `feedPending` mark is set, the first `limit` by `_id` (index `feed_pending`):
@@ -240,10 +232,10 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
       workspaceId: string,
       limit: number,
       after: ListPosition | null,
-      tags: readonly string[] | null = null,
+      filter: ListFilter = NO_FILTER,
     ): Promise<BlogPage<ConsumerBlogDoc>> {
       return page<ConsumerBlogDoc & Pick<BlogDoc, "createdAt">>(
-        released(workspaceId, tags),
+        releasedFilter(workspaceId, filter),
         "releasedAt",
         limit,
         after,
@@ -255,10 +247,10 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
       workspaceId: string,
       limit: number,
       after: ListPosition | null,
-      tags: readonly string[] | null = null,
+      filter: ListFilter = NO_FILTER,
     ): Promise<BlogPage<BlogValidatorFields>> {
       return page<BlogValidatorFields & Pick<BlogDoc, "createdAt">>(
-        released(workspaceId, tags),
+        releasedFilter(workspaceId, filter),
         "releasedAt",
         limit,
         after,
@@ -271,10 +263,10 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
       limit: number,
       after: ListPosition | null,
       fields: Readonly<Record<string, 1>>,
-      tags: readonly string[] | null = null,
+      filter: ListFilter = NO_FILTER,
     ): Promise<BlogPage<ProjectedBlogDoc>> {
       return page<ProjectedBlogDoc & Pick<BlogDoc, "createdAt">>(
-        released(workspaceId, tags),
+        releasedFilter(workspaceId, filter),
         "releasedAt",
         limit,
         after,

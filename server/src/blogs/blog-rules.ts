@@ -21,6 +21,12 @@ export interface BlogFields {
   tags?: string[] | undefined;
   authorName?: string | undefined;
   coverImageUrl?: string | null | undefined;
+  coverImageAlt?: string | null | undefined;
+  featured?: boolean | undefined;
+  metaTitle?: string | null | undefined;
+  metaDescription?: string | null | undefined;
+  canonicalUrl?: string | null | undefined;
+  socialImageUrl?: string | null | undefined;
 }
 
 export interface NewBlog extends BlogFields {
@@ -109,12 +115,19 @@ export function coverUrlOf(url: string): { href: string } | { problem: string } 
   return { href: parsed.href };
 }
 
-function checkCoverUrl(url: string | null | undefined): string | null {
+/** A public URL field (the cover, the canonical page, the social image) as stored, or a 400. */
+function checkPublicUrl(
+  field: "coverImageUrl" | "canonicalUrl" | "socialImageUrl",
+  url: string | null | undefined,
+): string | null {
   if (url === undefined || url === null || url === "") return null;
-  const cover = coverUrlOf(url);
-  if ("problem" in cover) throw invalid(`coverImageUrl ${cover.problem}.`);
-  return cover.href;
+  const checked = coverUrlOf(url);
+  if ("problem" in checked) throw invalid(`${field} ${checked.problem}.`);
+  return checked.href;
 }
+
+/** An optional line of plain text as stored: trimmed, and null when absent or blank. */
+const optionalText = (text: string | null | undefined): string | null => text?.trim() || null;
 
 export function checkSlug(slug: string): string {
   const normal = slugify(slug);
@@ -135,7 +148,39 @@ function cleanTags(tags: string[] | undefined): string[] {
 export type BlogContent = Pick<
   BlogDoc,
   "title" | "excerpt" | "bodyMarkdown" | "bodyHtml" | "tags" | "authorName" | "coverImageUrl"
->;
+> &
+  Required<Pick<BlogDoc, PresentationField | "readingTimeMinutes">>;
+
+/**
+ * The presentation and search fields a writer sets beside the content (openapi.yaml,
+ * "Presentation and search fields"). Absent on blogs stored before they existed, which read as
+ * null (false for `featured`): `presentationOf`.
+ */
+export const PRESENTATION_FIELDS = [
+  "coverImageAlt",
+  "featured",
+  "metaTitle",
+  "metaDescription",
+  "canonicalUrl",
+  "socialImageUrl",
+] as const satisfies readonly (keyof BlogDoc)[];
+
+export type PresentationField = (typeof PRESENTATION_FIELDS)[number];
+export type Presentation = Required<Pick<BlogDoc, PresentationField>>;
+
+/** Whether two blogs' presentation fields say the same. */
+export const samePresentation = (a: Presentation, b: Presentation): boolean =>
+  PRESENTATION_FIELDS.every((field) => a[field] === b[field]);
+
+/** A stored blog's presentation fields, with the defaults of those stored before they existed. */
+export const presentationOf = (doc: Partial<Pick<BlogDoc, PresentationField>>): Presentation => ({
+  coverImageAlt: doc.coverImageAlt ?? null,
+  featured: doc.featured ?? false,
+  metaTitle: doc.metaTitle ?? null,
+  metaDescription: doc.metaDescription ?? null,
+  canonicalUrl: doc.canonicalUrl ?? null,
+  socialImageUrl: doc.socialImageUrl ?? null,
+});
 
 /** The stored content of `fields` but its rendered body: normalised once, at save time. */
 export function content(fields: BlogFields, rendered: RenderedBody): BlogContent {
@@ -148,6 +193,13 @@ export function content(fields: BlogFields, rendered: RenderedBody): BlogContent
     bodyHtml: rendered.bodyHtml,
     tags: cleanTags(fields.tags),
     authorName: fields.authorName?.trim() || "Pressroom",
-    coverImageUrl: checkCoverUrl(fields.coverImageUrl),
+    coverImageUrl: checkPublicUrl("coverImageUrl", fields.coverImageUrl),
+    coverImageAlt: optionalText(fields.coverImageAlt),
+    featured: fields.featured ?? false,
+    metaTitle: optionalText(fields.metaTitle),
+    metaDescription: optionalText(fields.metaDescription),
+    canonicalUrl: checkPublicUrl("canonicalUrl", fields.canonicalUrl),
+    socialImageUrl: checkPublicUrl("socialImageUrl", fields.socialImageUrl),
+    readingTimeMinutes: rendered.readingTimeMinutes,
   };
 }

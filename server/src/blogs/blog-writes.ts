@@ -24,7 +24,9 @@ import {
   type ExpectedVersion,
   type NewBlog,
   newRevision,
+  presentationOf,
   StaleVersion,
+  samePresentation,
   slugTaken,
   stagedFilter,
   versionExpected,
@@ -33,6 +35,7 @@ import {
 import { dueOf, type ScheduleInput, scheduleFilter, scheduleOf, without } from "./blog-schedule.js";
 import type { BlogStaging, EditedBlog } from "./blog-staging.js";
 import { type PreviewMarkOf, previewMarked } from "./preview-mark.js";
+import { readingTimeOf } from "./reading-time.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
 import { type BodyRenderer, RenderRefused } from "./render-pool.js";
 import { searchFieldsOf } from "./search-terms.js";
@@ -114,7 +117,8 @@ const sameAsLive = (doc: BlogDoc, staged: Omit<StagedContent, "revision" | "upda
   staged.bodyMarkdown === doc.bodyMarkdown &&
   staged.tags.join("\n") === doc.tags.join("\n") &&
   staged.authorName === doc.authorName &&
-  staged.coverImageUrl === doc.coverImageUrl;
+  staged.coverImageUrl === doc.coverImageUrl &&
+  samePresentation(presentationOf(staged), presentationOf(doc));
 
 /**
  * The slug tried at `attempt` for a blog named `base` by its title: `base`, then `base-2` …
@@ -478,7 +482,11 @@ export function blogWrites(
               excerpt: patch.excerpt ?? (rendered === null ? base.excerpt : undefined),
             },
             // The body as stored; an emptied excerpt is derived from it again.
-            rendered ?? { bodyHtml: base.bodyHtml, excerpt: excerptOf(base.bodyHtml) },
+            rendered ?? {
+              bodyHtml: base.bodyHtml,
+              excerpt: excerptOf(base.bodyHtml),
+              readingTimeMinutes: base.readingTimeMinutes ?? readingTimeOf(base.bodyHtml),
+            },
           );
           const newSlug = slug ?? base.slug;
           const now = new Date();

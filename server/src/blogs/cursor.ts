@@ -1,6 +1,5 @@
 import { keysetCursor, readText, readTime } from "../platform/cursor.js";
 import type { EditorListQuery, EditorPosition } from "./editor-list.js";
-import type { TagFilter } from "./tag-filter.js";
 
 /**
  * The cursors of the two blog lists, each the one cursor codec (platform/cursor.ts) bound to
@@ -17,28 +16,32 @@ const BLOG_ID = /^b_[A-Za-z0-9]{1,64}$/;
 /** A title key (search-terms.ts `titleKeyOf`): far shorter than this bound, as titles are. */
 const readTitleKey = readText(1000);
 
-const consumerCodec = keysetCursor<TagFilter | null>({
+/** What a consumer list cursor is bound to: its filter's scope (blogs/list-filter.ts). */
+type Scoped = { readonly scope: string | null } | null;
+
+const consumerCodec = keysetCursor<Scoped>({
   value: readTime,
   idPattern: BLOG_ID,
   base64urlOnly: true,
   scope: {
-    of: (tags) => tags?.scope ?? null,
+    of: (filter) => filter?.scope ?? null,
     refusal:
-      "Invalid query parameter cursor: pass a nextCursor unchanged, with the same tag values as the request that returned it.",
+      "Invalid query parameter cursor: pass a nextCursor unchanged, with the same tag, featured, releasedAfter and releasedBefore values as the request that returned it.",
   },
 });
 
 /**
- * The consumer list's cursors (openapi.yaml, "Tags": a `nextCursor` is bound to its tag set).
- * The plain list's cursors have no scope, and are exactly what they always were. Positions keep
+ * The consumer list's cursors (openapi.yaml, "Tags" and "Archives": a `nextCursor` is bound to
+ * its filter, list-filter.ts). The plain list's cursors have no scope, and are exactly what they
+ * always were; a tag set's alone have the scope they had before the other filters existed. Positions keep
  * their `at`, as the store's pages and the changes feed's tokens hold them.
  */
 export const listCursor = {
-  encode: ({ at, id }: ListPosition, tags: TagFilter | null): string =>
-    consumerCodec.encode({ value: at, id }, tags),
+  encode: ({ at, id }: ListPosition, filter: Scoped): string =>
+    consumerCodec.encode({ value: at, id }, filter),
 
-  decode(cursor: string, tags: TagFilter | null): ListPosition {
-    const { value, id } = consumerCodec.decode(cursor, tags);
+  decode(cursor: string, filter: Scoped): ListPosition {
+    const { value, id } = consumerCodec.decode(cursor, filter);
     return { at: value, id };
   },
 };

@@ -1,15 +1,20 @@
 import { Marked } from "marked";
 import sanitizeHtml from "sanitize-html";
+import { readingTimeOf } from "./reading-time.js";
 
 const markdown = new Marked({ gfm: true, async: false });
 
 /** Blockquotes and list items may nest this deep (admin.yaml, `bodyMarkdown`). */
 export const MAX_NESTING = 32;
 
-/** What a saved body is turned into: sanitised HTML and the plain-text excerpt derived from it. */
+/**
+ * What a saved body is turned into: sanitised HTML, the plain-text excerpt derived from it, and
+ * its reading time (reading-time.ts).
+ */
 export interface RenderedBody {
   bodyHtml: string;
   excerpt: string;
+  readingTimeMinutes: number;
 }
 
 /** A body the renderer refuses: too deeply nested, or (in the pool) too slow to render. */
@@ -141,7 +146,7 @@ export function renderBody(source: string): RenderedBody | RenderRefusal {
   }
   try {
     const bodyHtml = renderMarkdown(source);
-    return { bodyHtml, excerpt: excerptOf(bodyHtml) };
+    return { bodyHtml, excerpt: excerptOf(bodyHtml), readingTimeMinutes: readingTimeOf(bodyHtml) };
   } catch (err) {
     // Deep recursion in the parser that the line check did not see (inline nesting).
     if (err instanceof RangeError) {

@@ -2,6 +2,7 @@ import type { BlogRevisionDoc } from "../platform/db/collections.js";
 import type { BlogRevision, BlogRevisionSummary } from "../platform/http/admin-types.js";
 import { toActor } from "../users/user-view.js";
 import type { UserName } from "../users/users-store.js";
+import { presentationOf } from "./blog-rules.js";
 
 /** The accounts some revisions name, to look up at once. */
 export const revisionActorIds = (docs: readonly BlogRevisionDoc[]): string[] =>
@@ -42,6 +43,7 @@ export function toRevision(
       tags: [...tags],
       authorName,
       coverImageUrl,
+      ...presentationOf(doc.content),
     },
   };
 }

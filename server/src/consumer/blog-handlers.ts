@@ -3,7 +3,7 @@ import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import { type ListPosition, listCursor } from "../blogs/cursor.js";
 import { type FieldSelection, toPartialBlog } from "../blogs/field-selection.js";
-import type { TagFilter } from "../blogs/tag-filter.js";
+import { type ListFilter, parseListFilter } from "../blogs/list-filter.js";
 import { notFound } from "../platform/domain-error.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type {
@@ -14,7 +14,7 @@ import type {
 } from "../platform/http/consumer-types.js";
 import { requestWorkspace } from "./authenticate.js";
 import type { BlogSource } from "./blog-sources.js";
-import { requestTagFilter } from "./tag-query.js";
+import { requestTagFilter } from "./list-query.js";
 import { requestFields } from "./unknown-fields.js";
 
 const DEFAULT_LIMIT = 20;
@@ -26,13 +26,19 @@ const DEFAULT_LIMIT = 20;
 // A `fields` selection is another representation of the same blogs: its canonical key (names
 // in the spec's order, each once) joins the kind, so each set has its own tags; the whole Blog
 // (no `fields`, or all of them) keeps the kinds it always had, hence the same ETags.
-// A tag set (canonical: distinct, in code point order) is likewise its own representation.
+// A tag set (canonical: distinct, in code point order) is likewise its own representation, and
+// so is each filter (list-filter.ts; a tag set alone keeps the key it always had).
+// `BLOG_SHAPE` joins every kind: it changes when the `Blog` schema gains properties, so that a
+// client holding an ETag of the old shape gets the new body rather than a 304.
 // A perspective's kind (blog-sources.ts: empty for the live one) leads every kind, so a preview
 // ETag is never a live one.
-const kindOf = (kind: string, fields: FieldSelection | null, tags: TagFilter | null = null) =>
-  `${kind}${tags === null ? "" : `;tags=${tags.key}`}${fields === null ? "" : `;fields=${fields.key}`}`;
-const nextCursorOf = (page: { next: ListPosition | null }, tags: TagFilter | null) =>
-  page.next === null ? null : listCursor.encode(page.next, tags);
+const BLOG_SHAPE = "2";
+const kindOf = (kind: string, fields: FieldSelection | null, filter: ListFilter | null = null) =>
+  `${BLOG_SHAPE};${kind}${filter === null || filter.key === "" ? "" : `;${filter.key}`}${
+    fields === null ? "" : `;fields=${fields.key}`
+  }`;
+const nextCursorOf = (page: { next: ListPosition | null }, filter: ListFilter) =>
+  page.next === null ? null : listCursor.encode(page.next, filter);
 
 /**
  * listBlogs, getBlog and getBlogBySlug (openapi.yaml): the blogs of the key's workspace in the
@@ -42,10 +48,10 @@ export function blogHandlers(blogs: BlogSource) {
   const pageEtag = (
     page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown },
     fields: FieldSelection | null,
-    tags: TagFilter | null,
+    filter: ListFilter,
   ) =>
     validatorEtag(
-      kindOf(`${blogs.etagKind}${page.next === null ? "list-last" : "list-more"}`, fields, tags),
+      kindOf(`${blogs.etagKind}${page.next === null ? "list-last" : "list-more"}`, fields, filter),
       page.blogs.map(validatorOf),
     );
   const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
@@ -54,29 +60,29 @@ export function blogHandlers(blogs: BlogSource) {
   const listBlogs: ConsumerHandler<"listBlogs"> = async (req, res) => {
     const workspaceId = requestWorkspace(res);
     const limit = req.query.limit ?? DEFAULT_LIMIT;
-    const tags = requestTagFilter(res);
-    const after = req.query.cursor === undefined ? null : listCursor.decode(req.query.cursor, tags);
+    const filter = parseListFilter(requestTagFilter(res), req.query);
+    const after =
+      req.query.cursor === undefined ? null : listCursor.decode(req.query.cursor, filter);
     const fields = requestFields(res);
-    const tagList = tags?.tags ?? null;
     const ifNoneMatch = req.get("if-none-match");
     if (ifNoneMatch !== undefined) {
-      const current = await blogs.pageValidators(workspaceId, limit, after, tagList);
-      if (notModified(ifNoneMatch, res, pageEtag(current, fields, tags))) return;
+      const current = await blogs.pageValidators(workspaceId, limit, after, filter);
+      if (notModified(ifNoneMatch, res, pageEtag(current, fields, filter))) return;
     }
     if (fields === null) {
-      const page = await blogs.page(workspaceId, limit, after, tagList);
-      res.setHeader("ETag", pageEtag(page, null, tags));
+      const page = await blogs.page(workspaceId, limit, after, filter);
+      res.setHeader("ETag", pageEtag(page, null, filter));
       res.json({
         data: page.blogs.map(toBlog),
-        nextCursor: nextCursorOf(page, tags),
+        nextCursor: nextCursorOf(page, filter),
       } satisfies BlogList);
       return;
     }
-    const page = await blogs.pageProjected(workspaceId, limit, after, fields.projection, tagList);
-    res.setHeader("ETag", pageEtag(page, fields, tags));
+    const page = await blogs.pageProjected(workspaceId, limit, after, fields.projection, filter);
+    res.setHeader("ETag", pageEtag(page, fields, filter));
     res.json({
       data: page.blogs.map((doc) => toPartialBlog(doc, fields)),
-      nextCursor: nextCursorOf(page, tags),
+      nextCursor: nextCursorOf(page, filter),
     } satisfies PartialBlogList);
   };
 

@@ -7,6 +7,7 @@ import type {
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import type { ListPosition } from "../blogs/cursor.js";
 import type { ProjectedBlogDoc } from "../blogs/field-selection.js";
+import type { ListFilter } from "../blogs/list-filter.js";
 import type { TagCount } from "../blogs/tag-counts.js";
 import type { PreviewReads } from "../preview/preview-reads.js";
 
@@ -23,14 +24,14 @@ export interface BlogSource {
     workspaceId: string,
     limit: number,
     after: ListPosition | null,
-    tags: readonly string[] | null,
+    filter: ListFilter,
   ): Promise<BlogPage<ConsumerBlogDoc>>;
   /** The same page's validators only (a conditional request's read). */
   pageValidators(
     workspaceId: string,
     limit: number,
     after: ListPosition | null,
-    tags: readonly string[] | null,
+    filter: ListFilter,
   ): Promise<BlogPage<BlogValidatorFields>>;
   /** The same page with only the validators and `fields`' stored fields. */
   pageProjected(
@@ -38,7 +39,7 @@ export interface BlogSource {
     limit: number,
     after: ListPosition | null,
     fields: Readonly<Record<string, 1>>,
-    tags: readonly string[] | null,
+    filter: ListFilter,
   ): Promise<BlogPage<ProjectedBlogDoc>>;
   get(workspaceId: string, at: BlogLocator): Promise<ConsumerBlogDoc | null>;
   getValidator(workspaceId: string, at: BlogLocator): Promise<BlogValidatorFields | null>;
@@ -58,10 +59,11 @@ export function liveSource(
 ): BlogSource {
   return {
     etagKind: "",
-    page: (w, limit, after, tags) => blogs.listReleased(w, limit, after, tags),
-    pageValidators: (w, limit, after, tags) => blogs.listReleasedValidators(w, limit, after, tags),
-    pageProjected: (w, limit, after, fields, tags) =>
-      blogs.listReleasedProjected(w, limit, after, fields, tags),
+    page: (w, limit, after, filter) => blogs.listReleased(w, limit, after, filter),
+    pageValidators: (w, limit, after, filter) =>
+      blogs.listReleasedValidators(w, limit, after, filter),
+    pageProjected: (w, limit, after, fields, filter) =>
+      blogs.listReleasedProjected(w, limit, after, fields, filter),
     get: (w, at) => blogs.getReleased(w, at),
     getValidator: (w, at) => blogs.getReleasedValidator(w, at),
     getProjected: (w, at, fields) => blogs.getReleasedProjected(w, at, fields),
@@ -78,7 +80,7 @@ export function previewSource(reads: PreviewReads): BlogSource {
     etagKind: "preview;",
     page: reads.page,
     pageValidators: reads.page,
-    pageProjected: (w, limit, after, _fields, tags) => reads.page(w, limit, after, tags),
+    pageProjected: (w, limit, after, _fields, filter) => reads.page(w, limit, after, filter),
     get: reads.get,
     getValidator: reads.get,
     getProjected: (w, at) => reads.get(w, at),

@@ -15,8 +15,8 @@ import type { PreviewTokens } from "../preview/preview-tokens.js";
 import { authenticate, requestWorkspace } from "./authenticate.js";
 import { blogHandlers } from "./blog-handlers.js";
 import { liveSource, previewSource } from "./blog-sources.js";
+import { archiveQueryChecked, tagQueryChecked } from "./list-query.js";
 import { exchangePreviewToken, PREVIEW_EXCHANGE_BODY_LIMIT } from "./preview-exchange.js";
-import { tagQueryChecked } from "./tag-query.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
 
 export interface ConsumerDeps {
@@ -58,7 +58,7 @@ const DEFAULT_CHANGES_LIMIT = 100;
  *   GET /changes                listChanges
  *   POST /preview-tokens/exchange  exchangePreviewToken  (live only; preview-exchange.ts)
  * Authentication (by a key of the perspective's kind) runs first, then the key's rate limit (429 over it), then `fields` and `tag`
- * are parsed (`unknownFieldsNamed`, `tagQueryChecked`: before the spec's request validation, so
+ * are parsed (`unknownFieldsNamed`, `tagQueryChecked`, `archiveQueryChecked`: before the spec's request validation, so
  * an unknown name in `fields` or a tag not in normal form gets a message naming it; the handlers
  * use what they parsed), then the validation, then the handler.
  */
@@ -87,7 +87,7 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
   router.use(rateLimit(deps.limits));
   // Only where `fields` is a parameter: any other path keeps the validator's answer.
   router.get(["/blogs", "/blogs/:blogId", "/blogs/by-slug/:slug"], unknownFieldsNamed);
-  router.get("/blogs", tagQueryChecked);
+  router.get("/blogs", tagQueryChecked, archiveQueryChecked);
   if (live) router.post("/preview-tokens/exchange", ...jsonBody(PREVIEW_EXCHANGE_BODY_LIMIT));
   // The spec's live-only path (its `servers`): the validator knows it on both base paths, so
   // the preview base says 404 itself, before validation passes it on.

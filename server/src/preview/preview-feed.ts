@@ -1,6 +1,7 @@
 import type { BlogReads } from "../blogs/blog-reads.js";
 import { blogStaging } from "../blogs/blog-staging.js";
 import type { BlogWrites } from "../blogs/blog-writes.js";
+import { NO_FILTER } from "../blogs/list-filter.js";
 import type { ChangeLog } from "../changes/change-log.js";
 import { changeRecorder } from "../changes/change-recorder.js";
 import type { ChangeTokens } from "../changes/change-token.js";
@@ -46,7 +47,7 @@ export function previewChangesFeed(deps: {
   const staging = blogStaging(deps.collections);
   const log = scopedLog(deps.log);
   const set: FeedSet = {
-    page: (workspaceId, limit, after) => deps.reads.page(workspaceId, limit, after, null),
+    page: (workspaceId, limit, after) => deps.reads.page(workspaceId, limit, after, NO_FILTER),
     async current(workspaceId, ids) {
       const docs = await staging.withPending(await deps.blogs.getMany(workspaceId, ids));
       return new Map(

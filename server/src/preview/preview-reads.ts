@@ -1,21 +1,22 @@
 import type { BlogLocator, BlogPage, ConsumerBlogDoc } from "../blogs/blog-reads.js";
-import { versionOf } from "../blogs/blog-rules.js";
+import { presentationOf, versionOf } from "../blogs/blog-rules.js";
 import { blogStaging, type EditedBlog } from "../blogs/blog-staging.js";
 import type { ListPosition } from "../blogs/cursor.js";
 import { type EditorPosition, editorPage } from "../blogs/editor-list.js";
+import { type ListFilter, passes } from "../blogs/list-filter.js";
 import type { TagCount } from "../blogs/tag-counts.js";
 import { compareCodePoints } from "../blogs/tag-filter.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 
 /** The spec's bound of the tag list (TagList.data maxItems). */
 const MAX_TAGS = 1000;
-/** Blogs read per query of a tag-filtered preview page. */
-const TAG_BATCH = 100;
+/** Blogs read per query of a filtered preview page (tags, featured, a range: list-filter.ts). */
+const FILTER_BATCH = 100;
 /**
- * The most blogs one tag-filtered page reads before it answers what it found (fewer than
- * `limit`, and a `nextCursor`): a rare tag never makes one request read a whole workspace.
+ * The most blogs one filtered page reads before it answers what it found (fewer than `limit`,
+ * and a `nextCursor`): a rare tag never makes one request read a whole workspace.
  */
-const TAG_SCAN_CAP = 1000;
+const FILTER_SCAN_CAP = 1000;
 
 /**
  * A blog in the preview perspective (openapi.yaml, "Preview"), as the consumer view reads it:
@@ -36,6 +37,9 @@ export function previewDocOf(doc: EditedBlog): ConsumerBlogDoc {
     tags: working.tags,
     authorName: working.authorName,
     coverImageUrl: working.coverImageUrl,
+    // Pending changes stored before these fields existed leave them as live.
+    ...presentationOf({ ...doc, ...working }),
+    readingTimeMinutes: working.readingTimeMinutes ?? doc.readingTimeMinutes ?? 0,
     releasedAt: doc.releasedAt ?? doc.schedule?.publishAt ?? null,
     updatedAt: working.updatedAt,
     revision: versionOf(doc),
@@ -54,7 +58,7 @@ export interface PreviewReads {
     workspaceId: string,
     limit: number,
     after: ListPosition | null,
-    tags: readonly string[] | null,
+    filter: ListFilter,
   ): Promise<BlogPage<ConsumerBlogDoc>>;
   /** By ID, or by the slug it has as edited; null when none of this workspace (or removed). */
   get(workspaceId: string, at: BlogLocator): Promise<ConsumerBlogDoc | null>;
@@ -69,8 +73,8 @@ export function previewReads(collections: Pick<Collections, "blogs" | "blogStage
   const positionOf = (doc: BlogDoc): ListPosition => ({ at: doc.createdAt, id: doc._id });
 
   return {
-    async page(workspaceId, limit, after, tags) {
-      const wanted = tags === null ? null : new Set(tags);
+    async page(workspaceId, limit, after, filter) {
+      const filtered = filter.key !== "";
       const found: { doc: BlogDoc; view: ConsumerBlogDoc }[] = [];
       let from: EditorPosition | null = after === null ? null : { value: after.at, id: after.id };
       let scanned = 0;
@@ -79,13 +83,17 @@ export function previewReads(collections: Pick<Collections, "blogs" | "blogStage
           blogs,
           workspaceId,
           EVERY,
-          wanted === null ? limit + 1 : Math.max(limit + 1, TAG_BATCH),
+          filtered ? Math.max(limit + 1, FILTER_BATCH) : limit + 1,
           from,
         );
         for (const doc of await staging.withPending(batch.blogs)) {
           scanned += 1;
           const view = previewDocOf(doc);
-          if (wanted !== null && !view.tags.some((tag) => wanted.has(tag))) continue;
+          if (
+            filtered &&
+            !passes(filter, { ...view, releasedAt: view.releasedAt ?? view.updatedAt })
+          )
+            continue;
           found.push({ doc, view });
           if (found.length > limit) {
             const last = found[limit - 1];
@@ -99,7 +107,7 @@ export function previewReads(collections: Pick<Collections, "blogs" | "blogStage
         if (batch.next === null || lastRead === undefined) {
           return { blogs: found.map((f) => f.view), next: null };
         }
-        if (scanned >= TAG_SCAN_CAP) {
+        if (scanned >= FILTER_SCAN_CAP) {
           return { blogs: found.map((f) => f.view), next: positionOf(lastRead) };
         }
         from = batch.next;

@@ -16,6 +16,7 @@
  */
 import type { Writable } from "node:stream";
 import type { components } from "../../../openapi/generated/admin.js";
+import { presentationOf } from "../blogs/blog-rules.js";
 import { excerptOf } from "../blogs/render.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
@@ -48,6 +49,7 @@ export function exportedBlog(b: BlogDoc): ExportedBlog {
     tags: b.tags,
     authorName: b.authorName,
     coverImageUrl: b.coverImageUrl,
+    ...presentationOf(b),
     createdAt: b.createdAt.toISOString(),
     updatedAt: b.updatedAt.toISOString(),
     releasedAt: iso(b.releasedAt),

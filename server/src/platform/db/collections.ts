@@ -262,6 +262,23 @@ export interface BlogDoc {
   authorName: string;
   /** An absolute http(s) URL, or null. */
   coverImageUrl: string | null;
+  /*
+   * The presentation and search fields (blog-rules.ts `PRESENTATION_FIELDS`): trimmed plain text
+   * or null, URLs as `coverImageUrl`. Absent on blogs stored before they existed (read as null,
+   * `featured` as false); every write since stores them all.
+   */
+  coverImageAlt?: string | null;
+  /** Chosen by the editors (index `released_featured`). */
+  featured?: boolean;
+  metaTitle?: string | null;
+  metaDescription?: string | null;
+  canonicalUrl?: string | null;
+  socialImageUrl?: string | null;
+  /**
+   * Derived from `bodyHtml` when it is rendered (blogs/reading-time.ts). Absent only on blogs
+   * stored before it existed, until the start-up migration (blogs/reading-time-migration.ts).
+   */
+  readingTimeMinutes?: number;
   createdAt: Date;
   updatedAt: Date;
   releasedAt: Date | null;
@@ -370,6 +387,14 @@ export type StagedContent = Pick<
   | "tags"
   | "authorName"
   | "coverImageUrl"
+  // Absent on pending changes stored before they existed: publishing such leaves them as live.
+  | "coverImageAlt"
+  | "featured"
+  | "metaTitle"
+  | "metaDescription"
+  | "canonicalUrl"
+  | "socialImageUrl"
+  | "readingTimeMinutes"
 > & {
   /** New on every staged edit: the blog's admin version while it has pending changes. */
   revision: string;
@@ -389,7 +414,20 @@ export type RevisionAction =
 /** The content fields a revision keeps: what the editor showed after it (no rendered body). */
 export type RevisionContent = Pick<
   BlogDoc,
-  "slug" | "title" | "excerpt" | "bodyMarkdown" | "tags" | "authorName" | "coverImageUrl"
+  | "slug"
+  | "title"
+  | "excerpt"
+  | "bodyMarkdown"
+  | "tags"
+  | "authorName"
+  | "coverImageUrl"
+  // Absent on revisions kept before they existed (read as their defaults).
+  | "coverImageAlt"
+  | "featured"
+  | "metaTitle"
+  | "metaDescription"
+  | "canonicalUrl"
+  | "socialImageUrl"
 >;
 
 /**

@@ -19,6 +19,9 @@ import {
  *   per page in release order (keyset pagination, no skip);
  * - blogs {workspaceId, status, tags, releasedAt desc, _id desc}: the consumer list filtered by
  *   tag (multikey on MongoDB: one index range per tag, merged in release order);
+ * - blogs {workspaceId, status, featured, releasedAt desc, _id desc}: the consumer list of
+ *   featured blogs (`featured=true`), one index range per page however few they are; the
+ *   archive range (`releasedAfter`, `releasedBefore`) is a range of `releasedAt` within either;
  * - blogs {workspaceId, slug} unique: slugs are unique within a workspace;
  * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list, newest (and, read
  *   backwards, oldest) first; {workspaceId, updatedAt desc, _id desc} (`editor_updated`): the
@@ -97,6 +100,10 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await blogs.createIndex(
     { workspaceId: 1, status: 1, tags: 1, releasedAt: -1, _id: -1 },
     { name: "released_by_tag" },
+  );
+  await blogs.createIndex(
+    { workspaceId: 1, status: 1, featured: 1, releasedAt: -1, _id: -1 },
+    { name: "released_featured" },
   );
   await apiKeys.createIndex({ keyId: 1 }, { name: "key_id", unique: true });
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
