@@ -10,7 +10,7 @@ import {
   patchOf,
 } from "../../dashboard/src/features/blogs/blog-draft.js";
 import { conflictOf, copyTextOf } from "../../dashboard/src/features/blogs/conflict.js";
-import { changedText, fieldText } from "../../dashboard/src/features/blogs/history.js";
+import { changedText, contentOf, fieldText } from "../../dashboard/src/features/blogs/history.js";
 import { readLocalCopy } from "../../dashboard/src/features/blogs/local-copy.js";
 import {
   addressLineOf,
@@ -33,6 +33,7 @@ import { adminLimits } from "../../openapi/generated/admin-limits.js";
 // previews' fallbacks and cuts, and the fields' way through saves, checks, merges and history.
 
 type AdminBlog = components["schemas"]["AdminBlog"];
+type BlogRevisionSummary = components["schemas"]["BlogRevisionSummary"];
 
 const blog: AdminBlog = {
   id: "b_1",
@@ -224,19 +225,20 @@ describe("conflicts, history and kept copies (dashboard/README.md, “The editor
   });
 
   it("the history names the changed fields in words", () => {
-    const summary = {
+    const summary: BlogRevisionSummary = {
       id: "r_1",
-      action: "edited" as const,
+      action: "edited",
       at: "2025-06-01T12:00:00.000Z",
       actor: null,
+      status: "draft",
       pendingChanges: false,
-      changed: ["socialImageUrl", "metaTitle", "coverImageAlt", "featured"] as const,
+      changed: ["socialImageUrl", "metaTitle", "coverImageAlt", "featured"],
+      title: "Hello",
+      slug: "hello",
     };
-    expect(changedText({ ...summary, changed: [...summary.changed] })).toBe(
-      "Alt text, Featured, Meta title, Social image URL",
-    );
-    const content = { ...draftOf(blog), tags: [], coverImageUrl: null, metaTitle: null };
-    expect(fieldText({ ...content, featured: true } as never, "featured")).toBe("Yes");
+    expect(changedText(summary)).toBe("Alt text, Featured, Meta title, Social image URL");
+    expect(fieldText({ ...contentOf(blog), featured: true }, "featured")).toBe("Yes");
+    expect(fieldText(contentOf(blog), "metaTitle")).toBe("");
   });
 
   describe("a copy kept before these fields existed", () => {
