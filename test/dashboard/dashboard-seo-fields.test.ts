@@ -11,7 +11,8 @@ import {
 // The editor's search and social fields (openapi.yaml, "Presentation and search fields";
 // dashboard/README.md, "Search and social"): alt text, Featured, the meta title and description,
 // the canonical URL and the social image, saved and read back, handed to consumers once
-// released; the live search-result and social-card previews; a refused URL said on its field.
+// released; the live search-result and social-card previews; a conflict merged field by field;
+// typed text kept in the browser; a refused URL said on its field.
 // In headless Chromium against the real server, at 1280×800 and 390×844.
 
 interface Blog {
@@ -232,6 +233,75 @@ describe.each(WIDTHS)("at %s width", (width) => {
     await field("Cover image URL").fill("");
     await card().getByText("No image").waitFor();
     await expect(card().locator("img").count()).resolves.toBe(0);
+  });
+
+  it("a conflict is decided field by field: their Featured is kept, my meta title saved on top", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog();
+    await openEditor(blog);
+    const theirs = await s.owner.patch(
+      `/workspaces/${s.ws}/blogs/${blog.id}`,
+      { featured: true, metaTitle: "Their meta title" },
+      ANY_VERSION,
+    );
+    expect(theirs.status).toBe(200);
+    await openSection();
+    await field("Meta title").fill("My meta title");
+    await saveButton().click();
+    const dialog = page.getByRole("dialog", { name: "Someone else changed this blog" });
+    await dialog.waitFor();
+    s.expectProblems(
+      new RegExp(`^response 412 PATCH .*/blogs/${blog.id}$`),
+      /^console\.error Failed to load resource: .*412/,
+    );
+    await dialog.getByText("Their changes to Featured are kept whichever you choose.").waitFor();
+    const row = dialog.getByRole("row", { name: /^Meta title/ });
+    await expect(row.getByRole("cell").allTextContents()).resolves.toEqual([
+      "Their meta title",
+      "My meta title",
+    ]);
+    await dialog.getByRole("button", { name: "Keep mine (save on top)" }).click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect(stored(blog.id)).resolves.toMatchObject({
+      featured: true,
+      metaTitle: "My meta title",
+    });
+    await expect(page.getByRole("checkbox", { name: "Featured" }).isChecked()).resolves.toBe(true);
+  });
+
+  it("typed search and social text is kept in the browser and restored after a reload, its section opened", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog();
+    await openEditor(blog);
+    await openSection();
+    await field("Meta description").fill("Kept across a reload");
+    await page.getByRole("checkbox", { name: "Featured" }).check();
+    const kept = () =>
+      page.evaluate(
+        ([ws, id]) => {
+          const key = Object.keys(localStorage).find((k) => k.endsWith(`:${ws}:${id}`));
+          return key === undefined ? null : localStorage.getItem(key);
+        },
+        [s.ws, blog.id],
+      );
+    await expect.poll(kept).toContain("Kept across a reload");
+    page.once("dialog", (question) => void question.accept()); // the browser's "Leave site?"
+    await page.reload();
+    const restore = page.getByRole("dialog", { name: "Restore unsaved changes?" });
+    await restore.waitFor();
+    await expect(isOpen(), "nothing set in the blog as saved").resolves.toBe(false);
+    await restore.getByRole("button", { name: "Restore" }).click();
+    await expect.poll(isOpen).toBe(true);
+    await expect(field("Meta description").inputValue()).resolves.toBe("Kept across a reload");
+    await expect(page.getByRole("checkbox", { name: "Featured" }).isChecked()).resolves.toBe(true);
+    await stateLine().getByText("Unsaved changes.").waitFor();
+    await saveButton().click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect(stored(blog.id)).resolves.toMatchObject({
+      featured: true,
+      metaDescription: "Kept across a reload",
+    });
+    await expect.poll(kept).toBeNull();
   });
 
   it("a canonical URL with a password is refused on its field, and nothing is saved", async () => {

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
 import { Field } from "../../components/field.js";
 import type { BlogErrors } from "./blog-checks.js";
@@ -34,7 +34,8 @@ const countOf = (typed: string, max: number) => `${oneLine(typed).length} of ${m
  * "Search and social" (openapi.yaml, "Presentation and search fields"): the meta title and
  * description, the canonical URL and the social image, with live previews of a search result
  * and of a social card. A native disclosure, closed unless one of its fields is set when the
- * editor opens; a refused field inside it opens it, so the focus can reach that field.
+ * editor opens; a refused field inside it opens it, so the focus can reach that field, and so
+ * does a field set from elsewhere (a restored copy, their version in a conflict).
  */
 export function SeoSection({ draft, bind, errors, savedSlug }: SeoSectionProps) {
   const setCount = SEO_FIELDS.filter((f) => draft[f].trim() !== "").length;
@@ -44,6 +45,13 @@ export function SeoSection({ draft, bind, errors, savedSlug }: SeoSectionProps) 
   useLayoutEffect(() => {
     if (refused) setOpen(true);
   }, [refused, errors]);
+  // A field set while the section was closed came from elsewhere (restored text, their version
+  // taken): shown, not hidden behind the summary.
+  const counted = useRef(setCount);
+  useLayoutEffect(() => {
+    if (setCount > counted.current) setOpen(true);
+    counted.current = setCount;
+  }, [setCount]);
 
   return (
     <details
