@@ -207,9 +207,9 @@ describe("the editor's checks of the new fields (admin.yaml, PublicUrlInput)", (
       field: "metaTitle",
       message: "The meta title has a control character or a text-direction override: remove it.",
     });
-    expect(fieldErrorOf(new ApiError("canonicalUrl must not hold a password.", 400))?.field).toBe(
-      "canonicalUrl",
-    );
+    // The blog rules' own words (server/src/blogs/blog-rules.ts).
+    const own = new ApiError("canonicalUrl must not carry a user name or password.", 400);
+    expect(fieldErrorOf(own)?.field).toBe("canonicalUrl");
   });
 });
 
