@@ -28,9 +28,10 @@ const publicUrlProblem = (typed: string): string | undefined =>
 
 /**
  * What the editor can tell before sending: the title is required, a slug typed must be one
- * (admin.yaml's pattern and length), a cover image an absolute http(s) address, and every tag
- * one the server can store. The rest (control characters in a title…) is the server's to say.
- * Lengths are of the trimmed values, as saved.
+ * (admin.yaml's pattern and length), a cover image an absolute http(s) address, every tag one
+ * the server can store, the alt text and meta fields within their limits and free of control
+ * characters, and the canonical and social image URLs PublicUrlInput. The rest (control
+ * characters in a title…) is the server's to say. Lengths are of the values as saved.
  */
 export function checkDraft(d: Draft): BlogErrors {
   const found: BlogErrors = {
