@@ -332,6 +332,11 @@ func appShapes() []appShape {
 		{coll: "workspaces", name: "owners' two-step rule `findOne({_id})` + projection", run: findOne(d(e("_id", "ws_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("ownersNeedTwoStep", 1))))},
 		{coll: "workspaces", name: "owners' two-step rule set `findOneAndUpdate({_id})`", run: findOneAndUpdate(d(e("_id", "ws_0012")), d(e("$set", d(e("ownersNeedTwoStep", true)))))},
 		{coll: "workspaces", name: "owned, requiring two-step `{_id: {$in}, ownersNeedTwoStep: true}` by createdAt", run: find(d(e("_id", d(e("$in", bson.A{"ws_0001", "ws_0012", "ws_0201"}))), e("ownersNeedTwoStep", true)), options.Find().SetSort(asc("createdAt"))), bounded: "the listed workspaces"},
+		// public feeds (feeds/public-feed-settings.ts): a feed's workspace by its ID; changes by `_id`
+		{coll: "workspaces", name: "public feed `findOne({feedId})` + projection", run: findOne(d(e("feedId", "pf_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("name", 1), e("feedId", 1), e("feedLinkTemplate", 1))))},
+		{coll: "workspaces", name: "public feeds on `findOneAndUpdate({_id}, {$set: {feedLinkTemplate}})`", run: findOneAndUpdate(d(e("_id", "ws_0012")), d(e("$set", d(e("feedLinkTemplate", "https://e.com/{slug}")))))},
+		{coll: "workspaces", name: "public feeds: a first ID `updateOne({_id, feedId: {$exists: false}})`", run: updateOne(d(e("_id", "ws_0011"), e("feedId", d(e("$exists", false)))), d(e("$set", d(e("feedId", "pf_new")))), 1)},
+		{coll: "workspaces", name: "public feeds: renew `findOneAndUpdate({_id, feedId: {$exists: true}})`", run: findOneAndUpdate(d(e("_id", "ws_0010"), e("feedId", d(e("$exists", true)))), d(e("$set", d(e("feedId", "pf_renewed")))))},
 		{coll: "workspaces", name: "rename `updateOne({_id})`", run: updateOne(d(e("_id", "ws_0010")), d(e("$set", d(e("name", "N")))), 1)},
 		{coll: "workspaces", name: "operator listing `find({})` by createdAt", run: find(bson.D{}, options.Find().SetSort(asc("createdAt"))), fullRead: true},
 		// apiKeys (keys-store.ts)
@@ -595,7 +600,11 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 	for i := range n {
 		e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
 		ws, user := fmt.Sprintf("ws_%04d", i), fmt.Sprintf("usr_%04d", i)
-		add("workspaces", bson.D{e("_id", ws), e("name", "W"), e("createdAt", at(i))})
+		workspace := bson.D{e("_id", ws), e("name", "W"), e("createdAt", at(i))}
+		if i%10 == 0 { // public feeds on in one workspace in ten
+			workspace = append(workspace, e("feedId", fmt.Sprintf("pf_%04d", i)), e("feedLinkTemplate", "https://e.com/{slug}"))
+		}
+		add("workspaces", workspace)
 
 		status := []string{"draft", "released", "released", "removed"}[i%4]
 		var releasedAt any

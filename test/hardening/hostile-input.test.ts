@@ -207,6 +207,8 @@ const list = (headers: Record<string, string>, query = "") =>
 const byId = (id: string) => get(`${server.url}/api/consumer/blogs/${id}`, { "x-api-key": a.key });
 const bySlug = (slug: string) =>
   get(`${server.url}/api/consumer/blogs/by-slug/${slug}`, { "x-api-key": a.key });
+const feed = (path: string, headers: Record<string, string> = {}) =>
+  get(`${server.url}/api/consumer/feeds/${path}`, headers);
 const changesOf = (key: string, query = "") =>
   get(`${server.url}/api/consumer/changes${query}`, { "x-api-key": key });
 const tokenOf = async (key: string) =>
@@ -622,6 +624,26 @@ const cases: Case[] = [
   ["a raw key as since (kept out of the log)", () => changesOf(a.key, `?since=${a.key}`), 400],
   ["a 1 KB since", () => changesOf(a.key, `?since=${"A".repeat(600)}.${"B".repeat(424)}`), 400],
   ["a cursor as since", () => changesOf(a.key, "?since=WzEsImJfeCJd"), 400],
+  // public feeds (openapi.yaml, "Feeds"): no key; an ID no workspace has is one 404
+  ...[
+    "pf_AAAAAAAAAAAAAAAAAAAAAAAA",
+    "pf_",
+    "x",
+    "%24where",
+    "pf_AAAAAAAAAAAAAAAAAAAAAAAA-_",
+    "p".repeat(100),
+  ].flatMap((id): Case[] =>
+    ["rss.xml", "atom.xml", "feed.json", "sitemap.xml"].map(
+      (file): Case => [`feed ${id.slice(0, 30)}/${file}`, () => feed(`${id}/${file}`), 404],
+    ),
+  ),
+  ...["p".repeat(101), "pf%00x", "pf%20x", "..%2F..%2Fetc", "pf_x%7B%22%24ne%22%3A1%7D"].map(
+    (id): Case => [`feed ${id.slice(0, 30)} (not an ID's characters)`, () => feed(`${id}/rss.xml`), 400],
+  ),
+  ["feed with a query parameter", () => feed("pf_AAAAAAAAAAAAAAAAAAAAAAAA/rss.xml?limit=1"), 400],
+  ["feed with a revoked-looking key: keys are not looked at", () => feed("pf_x/rss.xml", { "x-api-key": "cp_live_x" }), 404],
+  ["feed file unknown", () => feed("pf_AAAAAAAAAAAAAAAAAAAAAAAA/index.html"), 401],
+  ["feed on the preview base", () => get(`${server.url}/api/preview/feeds/pf_x/rss.xml`), 404],
   ["changes limit=0", () => changesOf(a.key, "?limit=0"), 400],
   ["changes with fields", () => changesOf(a.key, "?fields=id"), 400],
   ["changes with a revoked key", () => changesOf(revokedKey), 401],

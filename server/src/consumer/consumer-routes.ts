@@ -90,6 +90,10 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
     router.get(`${FEED}/atom.xml`, ...deps.specValidation, feeds.getAtomFeed);
     router.get(`${FEED}/feed.json`, ...deps.specValidation, feeds.getJsonFeed);
     router.get(`${FEED}/sitemap.xml`, ...deps.specValidation, feeds.getSitemap);
+    // Any other method on a feed's address: the validator's 405 with `Allow`, not a key's 401.
+    for (const file of ["rss.xml", "atom.xml", "feed.json", "sitemap.xml"]) {
+      router.all(`${FEED}/${file}`, ...deps.specValidation);
+    }
   } else {
     router.all(`${FEED}/:file`, notFoundHandler);
   }
