@@ -27,14 +27,13 @@ interface FeedAddressesProps {
 export function FeedAddresses({ feeds, headingRef }: FeedAddressesProps) {
   const id = useId();
   return (
-    <div class="feed-addresses">
+    <div class="feed-addresses" role="group" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`} ref={headingRef} tabIndex={-1}>
         Addresses
       </h3>
       <p class="hint">
-        Readable by anyone who has them, with no key: give them to feed readers and search engines,
-        or link them from your pages (
-        <code>{'<link rel="alternate" type="application/rss+xml" href="…">'}</code>).
+        Give them to feed readers and search engines, or link them from your pages:{" "}
+        <code>{'<link rel="alternate" type="application/rss+xml" href="…">'}</code>.
       </p>
       {FEEDS.map(({ key, label }) => (
         <CopyOnceField
