@@ -7,6 +7,8 @@
 // at 1280×800 and 390×844, axe clean.
 import type { Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { checkLinkTemplate } from "../../dashboard/src/features/keys/feed-link-template.js";
+import { adminLimits } from "../../openapi/generated/admin-limits.js";
 import { AdminClient, ANY_VERSION } from "../support/admin-client.js";
 import {
   type DashboardSession,
@@ -232,5 +234,29 @@ describe("the activity", () => {
       await activity.getByText(sentence).first().waitFor();
     }
     await s.checkScreen("feeds-activity");
+  });
+});
+
+describe("the form's own check of a link template", () => {
+  const long = `https://example.com/${"a".repeat(adminLimits.setPublicFeeds.linkTemplate.maxLength)}/{slug}`;
+  it.each([
+    "https://example.com/blog/{slug}",
+    "http://example.com/{id}/{slug}",
+    "HTTPS://Example.com/posts/{slug}?ref=feed",
+    "https://example.com/@team/{slug}",
+    "https://example.com/blog/",
+    "ftp://example.com/{slug}",
+    "example.com/blog/{slug}",
+    "https://ada:secret@example.com/{slug}",
+    "https://ada@example.com/{slug}",
+    "https://example.com/{slug}#top",
+    "https://example.com/a b/{slug}",
+    long,
+  ])("agrees with the server's (admin.yaml, FeedLinkTemplate): %s", async (template) => {
+    const res = await s.owner.call("PUT", feedsPath(), { linkTemplate: template });
+    const problem = checkLinkTemplate(template);
+    expect(res.status, `${problem ?? "accepted"} / server ${JSON.stringify(res.body)}`).toBe(
+      problem === null ? 200 : 400,
+    );
   });
 });
