@@ -154,6 +154,7 @@ describe.each(WIDTHS)("at %s width", (width) => {
     await card.getByLabel("Link template").fill(`https://example.com/${width}/posts/{slug}`);
     await card.getByRole("button", { name: "Save" }).click();
     await page.getByText("Saved: the feeds link to the new template.").waitFor();
+    await expect.poll(focusedText).toBe("Save");
     const after = await feedsNow();
     expect(after?.feedId).toBe(before?.feedId);
     const xml = await (await fetch(after?.urls.rss ?? "")).text();

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { ApiError, api, call, messageOf, type Workspace } from "../../api.js";
 import { useCheckedForm } from "../../components/checked-form.js";
 import { Field } from "../../components/field.js";
@@ -28,6 +28,7 @@ export function FeedTemplateForm({
 }: FeedTemplateFormProps) {
   const [value, setValue] = useState(workspace.publicFeeds?.linkTemplate ?? "");
   const form = useCheckedForm<"linkTemplate">();
+  const button = useRef<HTMLButtonElement>(null);
   const { busy, error, submit } = useSubmit((err) => {
     if (!(err instanceof ApiError && err.status === 400)) return messageOf(err);
     form.showOnField("linkTemplate", messageOf(err));
@@ -47,6 +48,11 @@ export function FeedTemplateForm({
       );
       setValue(saved.publicFeeds?.linkTemplate ?? value.trim());
       onSaved(saved);
+      // The button was disabled while it ran, which took the focus from it: give it back once
+      // it is enabled again, unless the form is gone (feeds just turned on) or focus moved on.
+      requestAnimationFrame(() => {
+        if (document.activeElement === document.body) button.current?.focus();
+      });
     }),
   );
   return (
@@ -81,7 +87,7 @@ export function FeedTemplateForm({
       </Field>
       {error && <ErrorMessage message={error} />}
       <div>
-        <button type="submit" class="button primary" disabled={busy}>
+        <button type="submit" class="button primary" disabled={busy} ref={button}>
           {busy ? busyLabel : submitLabel}
         </button>
       </div>
