@@ -27,8 +27,8 @@ interface FeedAddressesProps {
 export function FeedAddresses({ feeds, headingRef }: FeedAddressesProps) {
   const id = useId();
   return (
-    <div class="feed-addresses" role="group" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} ref={headingRef} tabIndex={-1}>
+    <div class="feed-addresses">
+      <h3 ref={headingRef} tabIndex={-1}>
         Addresses
       </h3>
       <p class="hint">
