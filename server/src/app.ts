@@ -242,6 +242,7 @@ export function createApp({
       usage: usageRecorder,
       rejected: metrics.rejected,
     },
+    feeds: { settings: stores.publicFeeds, publicOrigin: config.publicOrigin },
     preview: stores.preview,
   };
   // Mail (README, "Mail"): the embedder's mailer, else SMTP when SMTP_URL is set, else none.

@@ -9,6 +9,7 @@ import { changeLog } from "./changes/change-log.js";
 import { type ChangeRecorder, changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
 import { type ChangesFeed, changesFeed, releasedSet } from "./changes/changes-feed.js";
+import { type PublicFeeds, publicFeeds } from "./feeds/public-feed-settings.js";
 import { type InvitationsStore, invitationsStore } from "./invitations/invitations-store.js";
 import { type KeyRoller, keyRoller } from "./keys/key-roll.js";
 import { type KeysStore, keysStore } from "./keys/keys-store.js";
@@ -134,6 +135,8 @@ export interface Stores {
     readonly tokens: PreviewTokens;
     readonly changes: ChangesFeed;
   };
+  /** Workspaces' public feeds: their IDs and link templates (feeds/public-feed-settings.ts). */
+  readonly publicFeeds: PublicFeeds;
   readonly sessions: SessionsStore;
   readonly invitations: InvitationsStore;
   /** Personal access tokens for the admin API (tokens/access-tokens-store.ts). */
@@ -256,6 +259,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
       compute: blogs.tagCounts,
       version: async (workspaceId) => (await recorder.record(workspaceId)).last,
     }),
+    publicFeeds: publicFeeds(c),
     preview: {
       reads: previewView,
       tokens: previewTokens(c, { now }),

@@ -198,7 +198,7 @@ describe("dashboard, end to end in Chromium", () => {
     await expectSpecLimits("Author", specField("BlogInput", "authorName"));
     await expectSpecLimits("Excerpt", specField("BlogInput", "excerpt"));
     await expectSpecLimits("Body (Markdown)", specField("BlogInput", "bodyMarkdown"));
-    await page.getByLabel("Title").fill(BLOG.title);
+    await page.getByLabel("Title", { exact: true }).fill(BLOG.title);
     // Tags are committed in the normal form the server stores (openapi.yaml, "Tags"), shown
     // as soon as the field is left; one that cannot be stored is named, and the field kept.
     const tagsField = page.getByLabel("Tags");
@@ -338,15 +338,15 @@ describe("dashboard, end to end in Chromium", () => {
     };
     page.on("response", record);
     await page.reload();
-    await page.getByLabel("Title").waitFor();
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(BLOG.title);
+    await page.getByLabel("Title", { exact: true }).waitFor();
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(BLOG.title);
     await page.locator(".preview .prose h2", { hasText: "What changed" }).waitFor();
     page.off("response", record);
     expect(probes).toEqual([200]);
   });
 
   it("a save the server refuses shows its message and keeps what was typed", async () => {
-    const title = page.getByLabel("Title");
+    const title = page.getByLabel("Title", { exact: true });
     const refused = `${BLOG.title} \u202E`; // admin.yaml: no bidi overrides in a title
     await title.fill(refused);
     // A released blog's save keeps the changes pending (until published), and its button says so.

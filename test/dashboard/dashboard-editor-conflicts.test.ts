@@ -72,7 +72,7 @@ const stored = async (id: string) =>
 async function openEditor(blog: Blog): Promise<void> {
   await page.goto(s.url(`/w/${s.ws}/blogs/${blog.id}`));
   await page.getByRole("heading", { name: "Edit blog" }).waitFor();
-  await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+  await expect.poll(() => page.getByLabel("Title", { exact: true }).inputValue()).toBe(blog.title);
 }
 
 const bar = () => page.locator(".editor-bar");
@@ -135,7 +135,9 @@ describe.each(WIDTHS)("at %s width", (width) => {
       excerpt: "My excerpt",
       bodyMarkdown: BODY.replace("Second paragraph.", "My second paragraph."),
     });
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(theirs.title);
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(
+      theirs.title,
+    );
   });
 
   it("“Take theirs” shows their version in the form and saves nothing of the writer's", async () => {
@@ -229,7 +231,9 @@ describe("releases, unreleases and removals of a version someone else changed", 
       .getByText(/^Not released: someone else changed this blog/)
       .waitFor();
     expectStale("POST", blog.id, "/release");
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(theirs.title);
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(
+      theirs.title,
+    );
     await expect(stored(blog.id)).resolves.toMatchObject({ status: "draft" });
     // Asked again, on the version now shown, it is done.
     await button("Release").click();
@@ -290,7 +294,9 @@ describe.each(WIDTHS)("leaving unsaved changes at %s width", (width) => {
     await page.goto(s.url(`/w/${s.ws}/blogs`));
     await page.getByRole("heading", { name: "Blogs", exact: true }).waitFor();
     await page.getByRole("link", { name: blog.title }).first().click();
-    await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+    await expect
+      .poll(() => page.getByLabel("Title", { exact: true }).inputValue())
+      .toBe(blog.title);
     await body().fill("Typed, not saved.");
     await page.goBack();
     await leaveDialog().waitFor();
@@ -303,7 +309,9 @@ describe.each(WIDTHS)("leaving unsaved changes at %s width", (width) => {
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/\/blogs$/);
     // Forward again reaches the editor, with nothing to ask about.
     await page.goForward();
-    await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+    await expect
+      .poll(() => page.getByLabel("Title", { exact: true }).inputValue())
+      .toBe(blog.title);
   });
 
   it("a fragment link (Skip to content) adds a history entry without upsetting the question on Back", async () => {
@@ -311,7 +319,9 @@ describe.each(WIDTHS)("leaving unsaved changes at %s width", (width) => {
     const blog = await makeBlog();
     await page.goto(s.url(`/w/${s.ws}/blogs`));
     await page.getByRole("link", { name: blog.title }).first().click();
-    await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+    await expect
+      .poll(() => page.getByLabel("Title", { exact: true }).inputValue())
+      .toBe(blog.title);
     await body().fill("Typed before skipping.");
     await page.keyboard.press("Tab"); // out of the body: the skip link is the page's first stop
     await page.getByRole("link", { name: "Skip to content" }).focus();
@@ -389,7 +399,9 @@ describe("text kept in this browser", () => {
     const blog = await makeBlog();
     const other = await s.browser.newPage();
     await other.goto(s.url(`/w/${s.ws}/blogs/${blog.id}`));
-    await expect.poll(() => other.getByLabel("Title").inputValue()).toBe(blog.title);
+    await expect
+      .poll(() => other.getByLabel("Title", { exact: true }).inputValue())
+      .toBe(blog.title);
     await other.getByLabel("Excerpt").fill("Typed in the tab that crashed");
     await expect
       .poll(() => other.evaluate(() => Object.values({ ...localStorage }).join("\n")))
@@ -434,11 +446,13 @@ describe("text kept in this browser", () => {
 
   it("a new blog's text is offered on the next “New blog”, and forgotten once it is created", async () => {
     await page.goto(s.url(`/w/${s.ws}/blogs/new`));
-    await page.getByLabel("Title").fill("Kept before it existed");
+    await page.getByLabel("Title", { exact: true }).fill("Kept before it existed");
     await expect.poll(() => keptCopy(null)).toContain("Kept before it existed");
     await reloadLeaving();
     await restoreDialog().getByRole("button", { name: "Restore" }).click();
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe("Kept before it existed");
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(
+      "Kept before it existed",
+    );
     await button("Save draft").click();
     await page.getByRole("heading", { name: "Edit blog" }).waitFor();
     await stateLine().getByText("Saved.", { exact: true }).waitFor();
@@ -447,7 +461,7 @@ describe("text kept in this browser", () => {
 
   it("kept text stays kept while its question is open: a reload before answering asks again", async () => {
     await page.goto(s.url(`/w/${s.ws}/blogs/new`));
-    await page.getByLabel("Title").fill("Asked about twice");
+    await page.getByLabel("Title", { exact: true }).fill("Asked about twice");
     await expect.poll(() => keptCopy(null)).toContain("Asked about twice");
     await reloadLeaving();
     await restoreDialog().waitFor();
@@ -459,7 +473,7 @@ describe("text kept in this browser", () => {
 
   it("leaving a new blog while its first save is on the way stays where the writer went", async () => {
     await page.goto(s.url(`/w/${s.ws}/blogs/new`));
-    await page.getByLabel("Title").fill("Saved after I left");
+    await page.getByLabel("Title", { exact: true }).fill("Saved after I left");
     // The create takes a while: the writer leaves before it answers.
     let release = () => {};
     const held = new Promise<void>((resolve) => {

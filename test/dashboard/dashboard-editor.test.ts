@@ -79,7 +79,10 @@ async function consumerStatus(id: string): Promise<number> {
 async function openEditor(blog: Blog | null): Promise<void> {
   await page.goto(s.url(blog ? `/w/${s.ws}/blogs/${blog.id}` : `/w/${s.ws}/blogs/new`));
   await page.getByRole("heading", { name: blog ? "Edit blog" : "New blog" }).waitFor();
-  if (blog) await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+  if (blog)
+    await expect
+      .poll(() => page.getByLabel("Title", { exact: true }).inputValue())
+      .toBe(blog.title);
 }
 
 const bar = () => page.locator(".editor-bar");
@@ -201,7 +204,7 @@ describe.each(WIDTHS)("at %s width", (width) => {
         });
         return ((await res.json()) as Blog).title;
       };
-      await page.getByLabel("Title").fill(`${blog.title} (updated)`);
+      await page.getByLabel("Title", { exact: true }).fill(`${blog.title} (updated)`);
       await button("Save changes").click();
       await stateLine().getByText("Saved as pending changes").waitFor();
       await expect(bar().getByText("Changes pending", { exact: true }).isVisible()).resolves.toBe(
@@ -237,7 +240,7 @@ describe.each(WIDTHS)("deliberate changes at %s width", (width) => {
     await s.setViewport(width);
     const blog = await makeBlog(true);
     await openEditor(blog);
-    await page.getByLabel("Title").fill(`${blog.title}, pending`);
+    await page.getByLabel("Title", { exact: true }).fill(`${blog.title}, pending`);
     await button("Save changes").click();
     await stateLine().getByText("Saved as pending changes").waitFor();
     await page.goto(s.url(`/w/${s.ws}/blogs`));
@@ -246,11 +249,13 @@ describe.each(WIDTHS)("deliberate changes at %s width", (width) => {
     await openEditor({ ...blog, title: `${blog.title}, pending` });
     await button("Discard changes").click();
     await dialog().getByRole("button", { name: "Cancel" }).click();
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(`${blog.title}, pending`);
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(
+      `${blog.title}, pending`,
+    );
     await button("Discard changes").click();
     await dialog().getByRole("button", { name: "Discard changes" }).click();
     await stateLine().getByText("Changes discarded").waitFor();
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(blog.title);
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(blog.title);
     await expect(adminBlog(blog.id)).resolves.toMatchObject({ title: blog.title });
     await expect(bar().getByRole("button", { name: "Discard changes" }).count()).resolves.toBe(0);
   });
@@ -303,13 +308,13 @@ describe.each(WIDTHS)("deliberate changes at %s width", (width) => {
     ).resolves.toEqual(["Escape Cancel", "Enter Cancel"]);
     await expect(consumerStatus(blog.id)).resolves.toBe(200);
     await expect((await adminBlog(blog.id)).status).toBe("released");
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(blog.title);
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(blog.title);
   });
 
   it("the first Release asks, showing the slug and the consumer URL it will have", async () => {
     await s.setViewport(width);
     await openEditor(null);
-    await page.getByLabel("Title").fill(`Release me ${width}`);
+    await page.getByLabel("Title", { exact: true }).fill(`Release me ${width}`);
     await page.getByLabel("Body (Markdown)").fill("Hello, consumers.");
     await button("Save and release").click();
     // Saved as a draft first, so the dialog names the stored slug and the blog's own ID.
@@ -450,7 +455,7 @@ describe.each(WIDTHS)("errors at %s width", (width) => {
     await slug.fill("Not A Slug");
     await page.getByLabel("Cover image URL").fill("ftp://example.com/x.png");
     await button("Save draft").click();
-    const title = page.getByLabel("Title");
+    const title = page.getByLabel("Title", { exact: true });
     await expectFieldError(title, /title/i);
     await expectFieldError(slug, /lower-case/);
     await expectFieldError(page.getByLabel("Cover image URL"), /http/);

@@ -73,7 +73,7 @@ const stored = async (id: string) =>
 async function openEditor(blog: Blog): Promise<void> {
   await page.goto(s.url(`/w/${s.ws}/blogs/${blog.id}`));
   await page.getByRole("heading", { name: "Edit blog" }).waitFor();
-  await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+  await expect.poll(() => page.getByLabel("Title", { exact: true }).inputValue()).toBe(blog.title);
 }
 
 const history = () => page.getByRole("dialog", { name: "History" });
@@ -152,7 +152,9 @@ describe.each(WIDTHS)("at %s width", (width) => {
     await stateLine()
       .getByText(/^Restored the version of /)
       .waitFor();
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe(`Early title ${made}`);
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe(
+      `Early title ${made}`,
+    );
     const now = await stored(blog.id);
     expect(now).toMatchObject({ title: `Early title ${made}`, bodyMarkdown: FIRST_BODY });
     await openHistory();
@@ -209,7 +211,7 @@ describe("unsaved changes and other writers", () => {
       .getByText(/^Not restored: someone else changed this blog/)
       .waitFor();
     await expect(history().count()).resolves.toBe(0);
-    await expect(page.getByLabel("Title").inputValue()).resolves.toBe("Theirs");
+    await expect(page.getByLabel("Title", { exact: true }).inputValue()).resolves.toBe("Theirs");
     expect((await stored(blog.id)).title).toBe("Theirs");
   });
 });

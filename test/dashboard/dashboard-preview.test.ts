@@ -149,9 +149,9 @@ describe.each(WIDTHS)("at %s width", (width) => {
     await tab.close();
 
     // Unsaved text: the button says the site shows the saved version.
-    await page.getByLabel("Title").fill("Typed, not saved");
+    await page.getByLabel("Title", { exact: true }).fill("Typed, not saved");
     await page.getByRole("button", { name: "Preview saved version" }).waitFor();
-    await page.getByLabel("Title").fill(blog.title);
+    await page.getByLabel("Title", { exact: true }).fill(blog.title);
     await page.getByRole("button", { name: "Preview on site" }).waitFor();
   });
 

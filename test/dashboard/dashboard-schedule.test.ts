@@ -62,7 +62,7 @@ const stored = async (id: string) =>
 async function openEditor(blog: Blog): Promise<void> {
   await page.goto(s.url(`/w/${s.ws}/blogs/${blog.id}`));
   await page.getByRole("heading", { name: "Edit blog" }).waitFor();
-  await expect.poll(() => page.getByLabel("Title").inputValue()).toBe(blog.title);
+  await expect.poll(() => page.getByLabel("Title", { exact: true }).inputValue()).toBe(blog.title);
 }
 
 const dialog = () => page.getByRole("dialog", { name: "Schedule" });

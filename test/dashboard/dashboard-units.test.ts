@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
   committedTags,
+  draftOf,
   inputOf,
   parseTags,
   patchOf,
@@ -48,19 +49,18 @@ describe("dashboard blog drafts", () => {
     tags: ["news"],
     authorName: "Ada",
     coverImageUrl: null,
+    coverImageAlt: null,
+    featured: false,
+    metaTitle: null,
+    metaDescription: null,
+    canonicalUrl: null,
+    socialImageUrl: null,
+    readingTimeMinutes: 1,
     createdAt: "2025-06-01T12:00:00.000Z",
     updatedAt: "2025-06-01T12:00:00.000Z",
     releasedAt: null,
   };
-  const draft = {
-    title: "Hello",
-    slug: "hello",
-    tags: "news",
-    coverImageUrl: "",
-    excerpt: "Derived.",
-    authorName: "Ada",
-    bodyMarkdown: "Body",
-  };
+  const draft = { ...draftOf(blog) };
 
   it("tags are comma-separated, trimmed and de-duplicated", () => {
     expect(parseTags(" news, Release notes ,, news ")).toEqual(["news", "Release notes"]);
@@ -192,6 +192,37 @@ describe("the dashboard's form limits are admin.yaml's", () => {
       "blog cover image URL",
       adminLimits.createBlog.coverImageUrl,
       "/components/schemas/CoverImageUrlInput/anyOf/2",
+      ["maxLength"],
+    ],
+    // The search and social fields: plain text (null or a string), or PublicUrlInput.
+    [
+      "blog alt text",
+      adminLimits.createBlog.coverImageAlt,
+      `${schema("BlogInput", "coverImageAlt")}/anyOf/1`,
+      ["maxLength", "pattern"],
+    ],
+    [
+      "blog meta title",
+      adminLimits.createBlog.metaTitle,
+      `${schema("BlogInput", "metaTitle")}/anyOf/1`,
+      ["maxLength", "pattern"],
+    ],
+    [
+      "blog meta description",
+      adminLimits.createBlog.metaDescription,
+      `${schema("BlogInput", "metaDescription")}/anyOf/1`,
+      ["maxLength", "pattern"],
+    ],
+    [
+      "blog canonical URL",
+      adminLimits.createBlog.canonicalUrl,
+      "/components/schemas/PublicUrlInput/anyOf/2",
+      ["maxLength"],
+    ],
+    [
+      "blog social image URL",
+      adminLimits.createBlog.socialImageUrl,
+      "/components/schemas/PublicUrlInput/anyOf/2",
       ["maxLength"],
     ],
   ];

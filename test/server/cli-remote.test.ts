@@ -199,6 +199,86 @@ describe("blog commands", () => {
   });
 });
 
+describe("blog commands — presentation and search fields (README, 'Operator CLI')", () => {
+  it("create --featured --meta-title … sends the six fields; update --no-featured and an empty --meta-title clear them", async () => {
+    const created = await remote([
+      "blog",
+      "create",
+      "--workspace",
+      ws,
+      "--title",
+      "Dressed from CI",
+      "--cover-image-alt",
+      "A harbour",
+      "--featured",
+      "--meta-title",
+      "Search title",
+      "--meta-description",
+      "Card text.",
+      "--canonical-url",
+      "https://first.example.org/ci",
+      "--social-image-url",
+      "https://images.example.com/ci.png",
+      "--release",
+      "--json",
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout) as { id: string }).id;
+    const seen = await get(`${server.url}/api/consumer/blogs/${id}`, { "x-api-key": key });
+    expect(seen.body).toMatchObject({
+      coverImageAlt: "A harbour",
+      featured: true,
+      metaTitle: "Search title",
+      metaDescription: "Card text.",
+      canonicalUrl: "https://first.example.org/ci",
+      socialImageUrl: "https://images.example.com/ci.png",
+    });
+    const updated = await remote([
+      "blog",
+      "update",
+      "--workspace",
+      ws,
+      id,
+      "--no-featured",
+      "--meta-title",
+      "",
+      "--publish",
+    ]);
+    expect(updated.code, updated.stderr).toBe(0);
+    const after = await get(`${server.url}/api/consumer/blogs/${id}`, { "x-api-key": key });
+    expect(after.body).toMatchObject({
+      featured: false,
+      metaTitle: null,
+      coverImageAlt: "A harbour",
+    });
+  });
+
+  it("import sends a Markdown file's presentation fields through the admin API (README, 'Import and export')", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "pressroom-remote-seo-"));
+    await writeFile(
+      path.join(dir, "seo.md"),
+      "---\ntitle: SEO\nslug: remote-seo\ndate: 2026-03-02\nmeta_title: Remote search title\ndescription: Remote card.\ncanonical: https://first.example.org/seo\nog_image: https://images.example.com/seo.png\ncover_alt: Remote alt\nfeatured: true\n---\nText.\n",
+    );
+    const r = await remote(["import", "--workspace", ws, "--json", dir]);
+    expect(r.code, r.stderr).toBe(0);
+    const list = await get(`${server.url}/api/consumer/blogs?featured=true`, { "x-api-key": key });
+    const blog = (list.body as { data: { slug: string; id: string }[] }).data.find(
+      (b) => b.slug === "remote-seo",
+    );
+    const one = await get(`${server.url}/api/consumer/blogs/${blog?.id}`, { "x-api-key": key });
+    expect(one.body).toMatchObject({
+      metaTitle: "Remote search title",
+      metaDescription: "Remote card.",
+      canonicalUrl: "https://first.example.org/seo",
+      socialImageUrl: "https://images.example.com/seo.png",
+      coverImageAlt: "Remote alt",
+      featured: true,
+    });
+    const again = await remote(["import", "--workspace", ws, "--json", dir]);
+    expect(JSON.parse(again.stdout).counts).toMatchObject({ unchanged: 1, update: 0 });
+  });
+});
+
 describe("refusals", () => {
   it("a command that needs the database says so (exit 2)", async () => {
     const r = await remote(["key", "mint", "--workspace", ws, "--name", "x"]);

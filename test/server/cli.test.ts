@@ -196,6 +196,79 @@ describe("operator CLI — tags in normal form (openapi.yaml, Tags), as the dash
   });
 });
 
+describe("operator CLI — presentation and search fields (README, 'Operator CLI')", () => {
+  it("blog create --meta-title … --featured stores the six fields as the admin API does; none given: null and not featured", async () => {
+    const { id } = json(await cli("workspace", "create", "--name", "Presented", "--json"));
+    const ws = String(id);
+    const created = json(
+      await cli(
+        "blog",
+        "create",
+        "--workspace",
+        ws,
+        "--title",
+        "Dressed",
+        "--cover-image-alt",
+        "  A harbour at night  ",
+        "--featured",
+        "--meta-title",
+        "Dressed for search",
+        "--meta-description",
+        "What the card says.",
+        "--canonical-url",
+        "https://first.example.org/dressed",
+        "--social-image-url",
+        "https://images.example.com/card.png",
+        "--json",
+      ),
+    );
+    const stored = await collections(t.db).blogs.findOne({ _id: String(created.id) });
+    expect(stored).toMatchObject({
+      coverImageAlt: "A harbour at night",
+      featured: true,
+      metaTitle: "Dressed for search",
+      metaDescription: "What the card says.",
+      canonicalUrl: "https://first.example.org/dressed",
+      socialImageUrl: "https://images.example.com/card.png",
+    });
+    const plain = json(
+      await cli("blog", "create", "--workspace", ws, "--title", "Plain", "--json"),
+    );
+    expect(await collections(t.db).blogs.findOne({ _id: String(plain.id) })).toMatchObject({
+      coverImageAlt: null,
+      featured: false,
+      metaTitle: null,
+      canonicalUrl: null,
+    });
+    const both = await cli(
+      "blog",
+      "create",
+      "--workspace",
+      ws,
+      "--title",
+      "Both",
+      "--featured",
+      "--no-featured",
+    );
+    expect([both.code, both.stderr]).toEqual([2, expect.stringContaining("not both")]);
+    const credentials = await cli(
+      "blog",
+      "create",
+      "--workspace",
+      ws,
+      "--title",
+      "Secret",
+      "--canonical-url",
+      "https://u:pw@first.example.org/x",
+      "--json",
+    );
+    expect(credentials.code).toBe(1);
+    expect(JSON.parse(credentials.stdout)).toEqual({
+      message: "canonicalUrl must not carry a user name or password.",
+    });
+  });
+});
+
 describe("operator CLI — schedules (admin.yaml, Schedules)", () => {
   it("blog schedule sets a release time a running server keeps, cancels with none, and refuses bad times", async () => {
     const { id: ws } = json(await cli("workspace", "create", "--name", "Timed", "--json"));

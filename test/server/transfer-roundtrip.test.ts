@@ -82,6 +82,15 @@ async function relayed(db: Db, ws: string): Promise<void> {
   }
   throw new Error("The outbox relay did not take the events within 30 s.");
 }
+/** The presentation and search fields of "Hello world" (openapi.yaml, "Presentation and search fields"). */
+const PRESENTATION = {
+  coverImageAlt: "A lighthouse at dusk",
+  featured: true,
+  metaTitle: "Hello, world — the search title",
+  metaDescription: "What a search engine shows under the title.",
+  canonicalUrl: "https://first.example.org/hello",
+  socialImageUrl: "https://images.example.com/hello-card.png",
+};
 /** The content of an export: what a round trip keeps (the format's identities dropped). */
 const contentOf = (doc: WorkspaceExport) => doc.blogs.map(({ id: _id, ...rest }) => rest);
 
@@ -97,6 +106,7 @@ async function seedSource(db: Db): Promise<string> {
     excerpt: "A custom excerpt",
     coverImageUrl: "https://images.example.com/hello.png",
     authorName: "Ada",
+    ...PRESENTATION,
   });
   await tick();
   await write("Ünïcödé — 日本語のブログ", { tags: ["日本語", "c++"], slug: "unicode" });
@@ -171,6 +181,15 @@ describe("happy: round trip (README, 'Operator CLI': export, import)", () => {
       excerpt: "A custom excerpt",
       tags: ["news", "launch"],
       coverImageUrl: "https://images.example.com/hello.png",
+      ...PRESENTATION,
+    });
+    expect(exported.blogs[1]).toMatchObject({
+      coverImageAlt: null,
+      featured: false,
+      metaTitle: null,
+      metaDescription: null,
+      canonicalUrl: null,
+      socialImageUrl: null,
     });
     // A derived excerpt is exported as null, so the importer derives it again.
     expect(exported.blogs[4]?.excerpt).toBeNull();
@@ -217,6 +236,51 @@ describe("happy: round trip (README, 'Operator CLI': export, import)", () => {
     );
     expect(rerun.counts).toMatchObject({ create: 0, update: 0, unchanged: 5 });
     expect(await snapshot(target.db, targetWs)).toEqual(before);
+  });
+
+  it("the presentation fields and the reading time arrive as stored in the source; a re-import whose metaTitle changed is an update, the same file again unchanged (README, 'Import and export')", async () => {
+    const ws = (await createStores(target.db).workspaces.create("Presentation"))._id;
+    const run = async (name: string, doc: unknown) => {
+      const from = await file(name, JSON.stringify(doc));
+      const args = ["import", "--workspace", ws, "--json", from];
+      return JSON.parse(ok(await runCli(args, envOf(target)))).counts;
+    };
+    const hello = () =>
+      target.db.collection("blogs").findOne({ workspaceId: ws, slug: "hello-world" });
+    expect(await run("p1.json", exported)).toMatchObject({ create: 5 });
+    const sourceHello = await source.db
+      .collection("blogs")
+      .findOne({ workspaceId: sourceWs, slug: "hello-world" });
+    expect(await hello()).toMatchObject({
+      ...PRESENTATION,
+      readingTimeMinutes: sourceHello?.readingTimeMinutes,
+    });
+    const consumerKey = (await createStores(target.db).keys.mint(ws, "Site")).key;
+    const served = await get(`${server.url}/api/consumer/blogs/${(await hello())?._id}`, {
+      "x-api-key": consumerKey,
+    });
+    expect(served.body).toMatchObject({ ...PRESENTATION, readingTimeMinutes: 1 });
+
+    const changed = structuredClone(exported);
+    (changed.blogs[0] as { metaTitle: string | null }).metaTitle = "A new search title";
+    expect(await run("p2.json", changed)).toMatchObject({ create: 0, update: 1, unchanged: 4 });
+    expect(await run("p2.json", changed)).toMatchObject({ create: 0, update: 0, unchanged: 5 });
+    expect((await hello())?.metaTitle).toBe("A new search title");
+
+    // An export made before the fields existed has none of them: null, and not featured.
+    const older = structuredClone(exported);
+    for (const blog of older.blogs as unknown as Record<string, unknown>[]) {
+      for (const field of Object.keys(PRESENTATION)) delete blog[field];
+    }
+    expect(await run("p3.json", older)).toMatchObject({ update: 1, unchanged: 4 });
+    expect(await hello()).toMatchObject({
+      coverImageAlt: null,
+      featured: false,
+      metaTitle: null,
+      metaDescription: null,
+      canonicalUrl: null,
+      socialImageUrl: null,
+    });
   });
 
   it("imported released blogs are visible to consumers and in the changes feed; drafts and removed are not; editors see drafts", async () => {

@@ -334,6 +334,149 @@ describe("happy: a Ghost export's posts become blogs (ghost-reader.ts header)", 
   });
 });
 
+describe("happy: a post's SEO and social fields map to the presentation fields (README, 'Import and export')", () => {
+  /** The export's posts of type "post" (the others are pages, skipped). */
+  const postsOf = (data: Record<string, unknown[]>) =>
+    (data.posts as Record<string, unknown>[]).filter((p) => p.type !== "page");
+  /** The fixture with `change` applied to its data, read. */
+  async function readChanged(change: (data: Record<string, unknown[]>) => void) {
+    const raw = JSON.parse(await readFile(FIXTURE, "utf8"));
+    change(raw.db[0].data);
+    return read(await writeTemp("changed.json", JSON.stringify(raw)));
+  }
+  const presentation = (b: ImportBlog) => ({
+    metaTitle: b.metaTitle,
+    metaDescription: b.metaDescription,
+    canonicalUrl: b.canonicalUrl,
+    socialImageUrl: b.socialImageUrl,
+    coverImageAlt: b.coverImageAlt,
+    featured: b.featured,
+  });
+
+  it("Ghost 5 and later: the posts_meta row gives meta_title, meta_description, og_image, feature_image_alt over the post's; the post canonical_url and featured", async () => {
+    let slug = "";
+    const set = await readChanged((data) => {
+      const post = postsOf(data)[0] as Record<string, unknown>;
+      slug = String(post.slug);
+      Object.assign(post, {
+        featured: true,
+        canonical_url: "https://old.example/first",
+        meta_title: "Overridden by posts_meta",
+      });
+      data.posts_meta = [
+        {
+          id: "pm1",
+          post_id: post.id,
+          og_image: "https://cdn.example/og.png",
+          og_title: "OG title",
+          og_description: "OG description",
+          twitter_image: "https://cdn.example/tw.png",
+          twitter_title: null,
+          twitter_description: null,
+          meta_title: "Search\n title",
+          meta_description: "What the post is about.",
+          email_subject: "Subject for subscribers",
+          frontmatter: null,
+          feature_image_alt: "A lake at dawn",
+          feature_image_caption: "<b>caption</b>",
+          email_only: false,
+        },
+      ];
+    });
+    expect(presentation(bySlug(set, slug))).toEqual({
+      metaTitle: "Search title",
+      metaDescription: "What the post is about.",
+      canonicalUrl: "https://old.example/first",
+      socialImageUrl: "https://cdn.example/og.png",
+      coverImageAlt: "A lake at dawn",
+      featured: true,
+    });
+    expect(JSON.stringify(set)).not.toContain("Subject for subscribers");
+    expect(set.notes.join("\n")).not.toContain("posts_meta");
+  });
+
+  it("older exports keep them on the post: featured 1 (as Ghost 6.65 still writes it), og_title when there is no meta_title, twitter_image when there is no og_image", async () => {
+    let slug = "";
+    const set = await readChanged((data) => {
+      const post = postsOf(data)[1] as Record<string, unknown>;
+      slug = String(post.slug);
+      Object.assign(post, {
+        featured: 1,
+        og_title: "OG title",
+        meta_description: "Older description",
+        twitter_image: "https://cdn.example/tw.png",
+        feature_image_alt: "Alt on the post",
+        canonical_url: null,
+      });
+    });
+    expect(presentation(bySlug(set, slug))).toEqual({
+      metaTitle: "OG title",
+      metaDescription: "Older description",
+      canonicalUrl: null,
+      socialImageUrl: "https://cdn.example/tw.png",
+      coverImageAlt: "Alt on the post",
+      featured: true,
+    });
+    // The real Ghost 6.65 export marks a featured post 1, the others 0; nothing else is set.
+    expect(bySlug(set, "release-notes-1-2").featured).toBe(true);
+    const others = set.blogs
+      .filter((b) => b.slug !== slug && b.slug !== "release-notes-1-2")
+      .map((b) => JSON.stringify(presentation(b)));
+    expect(new Set(others)).toEqual(
+      new Set([
+        JSON.stringify({
+          metaTitle: null,
+          metaDescription: null,
+          canonicalUrl: null,
+          socialImageUrl: null,
+          coverImageAlt: null,
+          featured: false,
+        }),
+      ]),
+    );
+  });
+
+  it("a social image or canonical URL the cover's rule refuses is dropped with a note (credentials not repeated); text over its bound is dropped with a note, never cut", async () => {
+    const ids: string[] = [];
+    const set = await readChanged((data) => {
+      const posts = postsOf(data);
+      for (const p of posts.slice(0, 4)) ids.push(String(p.id));
+      data.posts_meta = [
+        { post_id: ids[0], og_image: "/content/images/og.png" },
+        { post_id: ids[1], og_image: "https://user:secret@cdn.example/og.png" },
+        { post_id: ids[2], og_image: "__GHOST_URL__/content/images/og.png" },
+        { post_id: ids[3], meta_description: "x".repeat(501), meta_title: "Kept" },
+      ];
+      Object.assign(posts[0] as object, { canonical_url: "ftp://old.example/a" });
+    });
+    const blogs = ids.map((id) => set.blogs.find((b) => b.sourceKey === `ghost:${id}`));
+    expect(blogs.map((b) => b?.socialImageUrl)).toEqual([null, null, null, null]);
+    expect(blogs[0]?.canonicalUrl).toBeNull();
+    expect([blogs[3]?.metaTitle, blogs[3]?.metaDescription]).toEqual(["Kept", null]);
+    const notes = set.notes.join("\n");
+    expect(notes).not.toContain("secret");
+    expect(set.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^posts\[\d+\] "[^"]+": og_image "\/content\/images\/og.png" is not an absolute http\(s\) URL; no social image\.$/,
+        ),
+        expect.stringMatching(
+          /^posts\[\d+\] "[^"]+": canonical_url "ftp:\/\/old.example\/a" is not an absolute http\(s\) URL; no canonical URL\.$/,
+        ),
+        expect.stringMatching(
+          /^posts\[\d+\] "[^"]+": og_image carries a user name or password, refused; no social image\.$/,
+        ),
+        expect.stringMatching(
+          /^posts\[\d+\] "[^"]+": og_image "__GHOST_URL__\/content\/images\/og.png" is on the Ghost site/,
+        ),
+        expect.stringMatching(
+          /^posts\[\d+\] "[^"]+": meta_description is longer than 500 characters \(501\); not imported\.$/,
+        ),
+      ]),
+    );
+  });
+});
+
 describe("security: Ghost users are never accounts, and their secrets go nowhere", () => {
   it("skips the staff user and puts no email or password hash anywhere in the import", async () => {
     const raw = JSON.parse(await readFile(FIXTURE, "utf8"));

@@ -59,6 +59,12 @@ describe("happy: a folder of Markdown files becomes blogs (markdown-reader.ts he
         tags: ["news", "café-culture"],
         authorName: "Ada",
         coverImageUrl: "https://example.org/c.jpg",
+        coverImageAlt: null,
+        featured: false,
+        metaTitle: null,
+        metaDescription: null,
+        canonicalUrl: null,
+        socialImageUrl: null,
         createdAt: new Date("2024-03-01T00:00:00Z"),
         updatedAt: new Date("2024-03-01T00:00:00Z"),
         releasedAt: new Date("2024-03-01T00:00:00Z"),
@@ -186,5 +192,108 @@ describe("error: every bad file is listed at once, each with its file:line", () 
           "is 3221225472 bytes, over the 1048576-byte limit of a Markdown file (a blog body is at most 200000 characters); not read.",
       },
     ]);
+  });
+});
+
+describe("happy: the presentation and search fields come from front matter (README, 'Import and export')", () => {
+  it("each field under each of its names: metaTitle, metaDescription, canonicalUrl, socialImage, coverAlt, featured; image is not read", async () => {
+    const root = await folder({
+      "a.md": [
+        "---",
+        "title: A",
+        "metaTitle: '  Search title  '",
+        "metaDescription: For search",
+        "canonicalUrl: https://old.example/a",
+        "socialImage: https://cdn.example/a.png",
+        "coverAlt: A lake",
+        "featured: true",
+        "---",
+        "x",
+      ].join("\n"),
+      "b.md": [
+        "---",
+        "title: B",
+        "meta_title: B title",
+        "meta_description: >",
+        "  B on",
+        "  two lines",
+        "canonical_url: https://old.example/b",
+        "social_image: https://cdn.example/b.png",
+        "cover_alt: B alt",
+        "---",
+        "x",
+      ].join("\n"),
+      "c.md": [
+        "---",
+        "title: C",
+        "description: C desc",
+        "canonical: https://old.example/c",
+        "og_image: https://cdn.example/c.png",
+        "coverImageAlt: C alt",
+        "featured: false",
+        "image: https://cdn.example/not-read.png",
+        "---",
+        "x",
+      ].join("\n"),
+      "d.md": "---\ntitle: D\n---\nx\n",
+    });
+    const set = await read(root);
+    const fields = set.blogs.map((b) => [
+      b.origin,
+      b.metaTitle,
+      b.metaDescription,
+      b.canonicalUrl,
+      b.socialImageUrl,
+      b.coverImageAlt,
+      b.featured,
+    ]);
+    expect(fields).toEqual([
+      [
+        "a.md",
+        "Search title",
+        "For search",
+        "https://old.example/a",
+        "https://cdn.example/a.png",
+        "A lake",
+        true,
+      ],
+      [
+        "b.md",
+        "B title",
+        "B on two lines",
+        "https://old.example/b",
+        "https://cdn.example/b.png",
+        "B alt",
+        false,
+      ],
+      [
+        "c.md",
+        null,
+        "C desc",
+        "https://old.example/c",
+        "https://cdn.example/c.png",
+        "C alt",
+        false,
+      ],
+      ["d.md", null, null, null, null, null, false],
+    ]);
+    expect(set.notes).toContain("Front matter keys not imported: image (1).");
+  });
+
+  it("a wrong type or a URL the cover's rule refuses is a problem at its line, as for the other keys", async () => {
+    const root = await folder({
+      "flag.md": "---\ntitle: F\nfeatured: yes\n---\n",
+      "list.md": "---\ntitle: L\n\nmetaTitle: [a, b]\n---\n",
+      "relative.md": "---\ntitle: R\ncanonical_url: /posts/r\n---\n",
+      "secret.md": "---\ntitle: S\nsocialImage: https://u:pw@cdn.example/s.png\n---\n",
+    });
+    const problems = await problemsOf(root);
+    expect(problems).toEqual([
+      { where: "flag.md:3", message: 'featured must be true or false, not "yes"' },
+      { where: "list.md:4", message: "metaTitle must be text" },
+      { where: "relative.md:3", message: "canonical_url must be an absolute http(s) URL" },
+      { where: "secret.md:3", message: "socialImage must not carry a user name or password" },
+    ]);
+    expect(JSON.stringify(problems)).not.toContain("pw@");
   });
 });

@@ -2,7 +2,13 @@ import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { PasswordChange } from "../sessions/password-change.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { UsersStore } from "../users/users-store.js";
-import { clearSessionCookie, sessionTokenOf, signedInUser, signInFirst } from "./guards.js";
+import {
+  clearSessionCookie,
+  requestOrigin,
+  sessionTokenOf,
+  signedInUser,
+  signInFirst,
+} from "./guards.js";
 import type { MeView } from "./me-view.js";
 
 /** The signed-in user's own account: their name, their password, and all their sessions at once. */
@@ -38,7 +44,7 @@ export function accountHandlers(deps: {
   const updateMe: AdminHandler<"updateMe"> = async (req, res) => {
     const userId = signedInUser(res);
     await deps.users.rename(userId, req.body.name);
-    res.json(await deps.me(userId));
+    res.json(await deps.me(userId, requestOrigin(res)));
   };
 
   return { changePassword, signOutEverywhere, updateMe };

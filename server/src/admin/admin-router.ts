@@ -26,6 +26,7 @@ import { blogHandlers, staleBlogAnswer } from "./blog-routes.js";
 import { emailChangeHandlers } from "./email-change-routes.js";
 import {
   blogWriteNamesVersion,
+  dashboardOrigin,
   originCheck,
   requireMember,
   requireOwner,
@@ -37,6 +38,7 @@ import { limitHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
 import { passwordResetHandlers } from "./password-reset-routes.js";
 import { previewHandlers } from "./preview-routes.js";
+import { publicFeedHandlers } from "./public-feed-routes.js";
 import { refusalReplay } from "./refusal-replay.js";
 import { renderAdmission } from "./render-admission.js";
 import { sessionHandlers } from "./session-routes.js";
@@ -140,6 +142,7 @@ export function adminRouter(deps: AdminDeps): Router {
     tokens: deps.stores.preview.tokens,
     audit,
   });
+  const feeds = publicFeedHandlers({ feeds: deps.stores.publicFeeds, audit });
   const blog = blogHandlers(blogs, users);
   const turns = transferTurns();
   const transfer = transferHandlers({
@@ -169,8 +172,9 @@ export function adminRouter(deps: AdminDeps): Router {
   });
 
   const router = Router();
-  router.use((_req, res, next) => {
+  router.use((req, res, next) => {
     res.setHeader("Cache-Control", "no-store");
+    res.locals.publicOrigin = dashboardOrigin(req, deps.publicOrigin);
     next();
   });
   // Host and Origin first (guards.ts): a refused request's body is never parsed.
@@ -302,6 +306,9 @@ export function adminRouter(deps: AdminDeps): Router {
   router.put(`${W}/rate-limit`, requireOwner, limits.setWorkspaceRateLimit);
   router.put(`${W}/preview-url`, requireOwner, preview.setPreviewUrl);
   router.put(`${W}/owner-two-step`, requireOwner, twoSteps.setOwnerTwoStep);
+  router.put(`${W}/public-feeds`, requireOwner, feeds.setPublicFeeds);
+  router.delete(`${W}/public-feeds`, requireOwner, feeds.turnOffPublicFeeds);
+  router.post(`${W}/public-feeds/renew`, requireOwner, feeds.renewPublicFeedId);
   router.get(`${W}/audit`, auditLog.listAudit);
   router.get(`${W}/keys/:keyId/usage`, usage.getKeyUsage);
   router.get(`${W}/usage`, usage.getWorkspaceUsage);

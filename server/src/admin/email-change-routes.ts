@@ -1,6 +1,6 @@
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { EmailChange } from "../users/email-change.js";
-import { dashboardOrigin, signedInUser } from "./guards.js";
+import { dashboardOrigin, requestOrigin, signedInUser } from "./guards.js";
 import type { MeView } from "./me-view.js";
 
 /**
@@ -28,7 +28,7 @@ export function emailChangeHandlers(deps: {
       res.status(202).json({ pending: { email, expiresAt: expiresAt.toISOString() } });
       return;
     }
-    res.json(await deps.me(userId));
+    res.json(await deps.me(userId, requestOrigin(res)));
   };
 
   const cancelEmailChange: AdminHandler<"cancelEmailChange"> = async (_req, res) => {

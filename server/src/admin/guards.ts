@@ -5,6 +5,7 @@ import type { Role } from "../platform/db/collections.js";
 import { DomainError } from "../platform/domain-error.js";
 import { HttpError } from "../platform/http/errors.js";
 import { isLoopbackHostname } from "../platform/http/loopback.js";
+import { originAt } from "../platform/http/origin.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { TokenGrant } from "../tokens/access-tokens-store.js";
 import { hasTwoStep } from "../users/two-step-store.js";
@@ -25,6 +26,8 @@ declare global {
       role?: Role;
       /** The access token the request was made with, instead of a session (admin API). */
       accessToken?: TokenGrant;
+      /** This server's public origin as the request sees it (`dashboardOrigin`; admin API). */
+      publicOrigin?: string;
     }
   }
 }
@@ -55,16 +58,6 @@ export function clearSessionCookie(
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
-/** `http://host[:port]` for a Host header, normalised as a browser's Origin is; null if unusable. */
-function originAt(protocol: string, host: string | undefined): URL | null {
-  if (host === undefined || host === "" || /[/?#@\\\s]/.test(host)) return null;
-  try {
-    return new URL(`${protocol}://${host}`);
-  } catch {
-    return null;
-  }
-}
 
 export const LOOPBACK_ONLY_MESSAGE =
   "The dashboard answers on loopback addresses only (localhost, 127.0.0.1, [::1]): set PUBLIC_URL to serve it at another address.";
@@ -118,6 +111,16 @@ export function dashboardOrigin(
   publicOrigin: string | undefined,
 ): string {
   return publicOrigin ?? originAt(req.protocol, req.get("host"))?.origin ?? "http://localhost";
+}
+
+/**
+ * This server's public origin for the request, which the admin router sets on every request
+ * (`dashboardOrigin`): `PUBLIC_URL`'s, else the address the request came to.
+ */
+export function requestOrigin(res: Response): string {
+  const origin = res.locals.publicOrigin;
+  if (origin === undefined) throw new Error("The admin router did not set the request's origin.");
+  return origin;
 }
 
 export const signInFirst = (): DomainError => new DomainError("unauthenticated", "Sign in first.");

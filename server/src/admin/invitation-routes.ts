@@ -16,6 +16,7 @@ import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
 import {
   clearSessionCookie,
   dashboardOrigin,
+  requestOrigin,
   sessionTokenOf,
   setSessionCookie,
   signedInUser,
@@ -152,7 +153,7 @@ export function invitationHandlers(deps: InvitationDeps) {
       await deps.sessions.delete(cookie);
       clearSessionCookie(res, deps.secureCookies);
     }
-    res.status(201).json(await deps.me(userId));
+    res.status(201).json(await deps.me(userId, requestOrigin(res)));
   };
 
   return {

@@ -9,10 +9,13 @@ import { signInFirst } from "./guards.js";
 
 /** The admin spec's `Me` of a user: the account with every workspace they belong to. */
 export interface MeView {
-  /** The user with their workspaces; "unauthenticated" when the account no longer exists. */
-  me(userId: string): Promise<Me>;
+  /**
+   * The user with their workspaces; "unauthenticated" when the account no longer exists.
+   * `origin`: this server's public origin (guards.ts `requestOrigin`), for the feeds' addresses.
+   */
+  me(userId: string, origin: string): Promise<Me>;
   /** The user with their workspaces, or null when the account no longer exists. */
-  meOrNull(userId: string): Promise<Me | null>;
+  meOrNull(userId: string, origin: string): Promise<Me | null>;
 }
 
 export function meView(
@@ -21,14 +24,14 @@ export function meView(
   emailChange: Pick<EmailChange, "byMail" | "pendingOf">,
   twoStep: Pick<TwoStep, "status">,
 ): MeView {
-  const meOrNull = async (userId: string): Promise<Me | null> => {
+  const meOrNull = async (userId: string, origin: string): Promise<Me | null> => {
     const user = await users.findById(userId);
     if (user === null) return null;
     const [mine, pending] = await Promise.all([workspaces.of(userId), emailChange.pendingOf(user)]);
     return {
       user: toUser(user),
       twoStep: twoStep.status(user),
-      workspaces: mine.map((w) => toWorkspace(w.workspace, w.role)),
+      workspaces: mine.map((w) => toWorkspace(w.workspace, w.role, origin)),
       emailChange: {
         byMail: emailChange.byMail,
         pending:
@@ -38,8 +41,8 @@ export function meView(
       },
     };
   };
-  const me = async (userId: string): Promise<Me> => {
-    const found = await meOrNull(userId);
+  const me = async (userId: string, origin: string): Promise<Me> => {
+    const found = await meOrNull(userId, origin);
     if (found === null) throw signInFirst();
     return found;
   };

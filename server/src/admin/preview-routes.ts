@@ -7,7 +7,7 @@ import type { PreviewTokens } from "../preview/preview-tokens.js";
 import { checkPreviewUrl, fillPreviewUrl } from "../preview/preview-url.js";
 import { toWorkspace } from "../workspaces/workspace-view.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
-import { roleInPath, signedInUser } from "./guards.js";
+import { requestOrigin, roleInPath, signedInUser } from "./guards.js";
 
 export const NO_PREVIEW_URL_MESSAGE =
   "This workspace has no preview URL. An owner can set one in Settings.";
@@ -33,7 +33,7 @@ export function previewHandlers(deps: {
         action: "workspace.preview_url_changed",
       });
     }
-    res.json(toWorkspace(workspace, roleInPath(res)));
+    res.json(toWorkspace(workspace, roleInPath(res), requestOrigin(res)));
   };
 
   const createPreviewLink: AdminHandler<"createPreviewLink"> = async (req, res) => {

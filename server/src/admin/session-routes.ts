@@ -3,7 +3,13 @@ import type { AdminHandler } from "../platform/http/admin-types.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { PasswordSignIn } from "../sessions/sign-in.js";
 import type { FirstRunSetup } from "./first-run-setup.js";
-import { clearSessionCookie, sessionTokenOf, setSessionCookie, signedInUser } from "./guards.js";
+import {
+  clearSessionCookie,
+  requestOrigin,
+  sessionTokenOf,
+  setSessionCookie,
+  signedInUser,
+} from "./guards.js";
 import type { MeView } from "./me-view.js";
 
 export interface SessionDeps {
@@ -35,7 +41,7 @@ export function sessionHandlers(deps: SessionDeps) {
   const runSetup: AdminHandler<"runSetup"> = async (req, res) => {
     const { user } = await setup.run(req.body);
     startSession(res, await sessions.create(user));
-    res.status(201).json(await me(user._id));
+    res.status(201).json(await me(user._id, requestOrigin(res)));
   };
 
   const signIn: AdminHandler<"signIn"> = async (req, res) => {
@@ -49,7 +55,7 @@ export function sessionHandlers(deps: SessionDeps) {
       return;
     }
     startSession(res, signedIn);
-    res.json(await me(signedIn.user._id));
+    res.json(await me(signedIn.user._id, requestOrigin(res)));
   };
 
   const signOut: AdminHandler<"signOut"> = async (req, res) => {
@@ -64,7 +70,7 @@ export function sessionHandlers(deps: SessionDeps) {
   const getSession: AdminHandler<"getSession"> = async (req, res) => {
     const token = sessionTokenOf(req);
     const userId = token === undefined ? null : await sessions.userOf(token);
-    const found = userId === null ? null : await meOrNull(userId);
+    const found = userId === null ? null : await meOrNull(userId, requestOrigin(res));
     // A cookie that names no live session is of no use to the browser: it is removed.
     if (token !== undefined && found === null) clearSessionCookie(res, secureCookies);
     res.json(
@@ -79,7 +85,7 @@ export function sessionHandlers(deps: SessionDeps) {
   };
 
   const getMe: AdminHandler<"getMe"> = async (_req, res) => {
-    res.json(await me(signedInUser(res)));
+    res.json(await me(signedInUser(res), requestOrigin(res)));
   };
 
   return { getSetupStatus, getSession, runSetup, signIn, signOut, getMe };

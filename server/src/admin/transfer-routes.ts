@@ -28,6 +28,10 @@ function normalTags(tags: readonly string[]): string[] {
   return normal.ok ? normal.tags : [...tags];
 }
 
+/** An optional URL as the validator let it through: empty, as for a cover, is none. */
+const urlOrNull = (url: string | null | undefined): string | null =>
+  url === "" || url === undefined ? null : url;
+
 const dateOrNull = (at: string | null | undefined): Date | null =>
   at === null || at === undefined ? null : new Date(at);
 
@@ -44,7 +48,14 @@ function importBlogOf(entry: ImportEntry): ImportBlog {
     excerpt: entry.excerpt ?? undefined,
     tags: normalTags(entry.tags ?? []),
     authorName: entry.authorName ?? "",
-    coverImageUrl: entry.coverImageUrl === "" ? null : (entry.coverImageUrl ?? null),
+    coverImageUrl: urlOrNull(entry.coverImageUrl),
+    // Optional in ImportEntry (callers older than these fields): null, and false.
+    coverImageAlt: entry.coverImageAlt ?? null,
+    featured: entry.featured ?? false,
+    metaTitle: entry.metaTitle ?? null,
+    metaDescription: entry.metaDescription ?? null,
+    canonicalUrl: urlOrNull(entry.canonicalUrl),
+    socialImageUrl: urlOrNull(entry.socialImageUrl),
     createdAt: new Date(entry.createdAt),
     updatedAt: new Date(entry.updatedAt),
     releasedAt: dateOrNull(entry.releasedAt),

@@ -8,7 +8,7 @@ import type { UsersStore } from "../users/users-store.js";
 import { mayRequireTwoStep } from "../workspaces/workspace-rules.js";
 import { toWorkspace } from "../workspaces/workspace-view.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
-import { roleInPath, setSessionCookie, signedInUser } from "./guards.js";
+import { requestOrigin, roleInPath, setSessionCookie, signedInUser } from "./guards.js";
 import type { MeView } from "./me-view.js";
 
 /**
@@ -65,7 +65,7 @@ export function twoStepHandlers(deps: {
   const signInWithCode: AdminHandler<"signInWithCode"> = async (req, res) => {
     const signedIn = await deps.signInWithCode(req.body.challenge, req.body.code, req.ip);
     setSessionCookie(res, signedIn.token, signedIn.expiresAt, deps.secureCookies);
-    res.json(await deps.me(signedIn.user._id));
+    res.json(await deps.me(signedIn.user._id, requestOrigin(res)));
   };
 
   const setOwnerTwoStep: AdminHandler<"setOwnerTwoStep"> = async (req, res) => {
@@ -85,7 +85,7 @@ export function twoStepHandlers(deps: {
         action: required ? "workspace.owner_two_step_required" : "workspace.owner_two_step_lifted",
       });
     }
-    res.json(toWorkspace(workspace, roleInPath(res)));
+    res.json(toWorkspace(workspace, roleInPath(res), requestOrigin(res)));
   };
 
   return {

@@ -4,7 +4,7 @@ import type { TeamActor, TeamChanges } from "../workspaces/team-changes.js";
 import { mayRemove } from "../workspaces/workspace-rules.js";
 import { toMember, toWorkspace } from "../workspaces/workspace-view.js";
 import type { WorkspacesStore } from "../workspaces/workspaces-store.js";
-import { roleInPath, signedInUser } from "./guards.js";
+import { requestOrigin, roleInPath, signedInUser } from "./guards.js";
 
 export const MEMBER_ADD_ACCEPTED =
   "If an account uses this email, it is now a member of this workspace.";
@@ -23,17 +23,17 @@ export function workspaceHandlers(workspaces: WorkspacesStore, team: TeamChanges
 
   const listWorkspaces: AdminHandler<"listWorkspaces"> = async (_req, res) => {
     const mine = await workspaces.of(signedInUser(res));
-    res.json({ data: mine.map((w) => toWorkspace(w.workspace, w.role)) });
+    res.json({ data: mine.map((w) => toWorkspace(w.workspace, w.role, requestOrigin(res))) });
   };
 
   const createWorkspace: AdminHandler<"createWorkspace"> = async (req, res) => {
     const doc = await workspaces.create(req.body.name, signedInUser(res));
-    res.status(201).json(toWorkspace(doc, "owner"));
+    res.status(201).json(toWorkspace(doc, "owner", requestOrigin(res)));
   };
 
   const renameWorkspace: AdminHandler<"renameWorkspace"> = async (req, res) => {
     const doc = await workspaces.rename(req.params.workspaceId, req.body.name);
-    res.json(toWorkspace(doc, roleInPath(res)));
+    res.json(toWorkspace(doc, roleInPath(res), requestOrigin(res)));
   };
 
   const listMembers: AdminHandler<"listMembers"> = async (req, res) => {

@@ -27,3 +27,27 @@ export const positional = (input: CommandInput, what: string): string => {
   if (value === undefined || rest.length > 0) throw new UsageError(`Expected exactly one ${what}.`);
   return value;
 };
+
+/**
+ * A yes/no option given as `--NAME` or `--no-NAME` (both defined as booleans in main.ts): true,
+ * false, or undefined when neither is given (a create's default, an update's "keep").
+ */
+export const yesNo = (input: CommandInput, name: string): boolean | undefined => {
+  const yes = input.options[name] === true;
+  const no = input.options[`no-${name}`] === true;
+  if (yes && no) throw new UsageError(`Give --${name} or --no-${name}, not both.`);
+  return yes ? true : no ? false : undefined;
+};
+
+/**
+ * The presentation and search fields a blog's create or update sets (admin.yaml `BlogInput`),
+ * from their options; an option not given is absent.
+ */
+export const presentationOptions = (input: CommandInput) => ({
+  coverImageAlt: optional(input, "cover-image-alt"),
+  featured: yesNo(input, "featured"),
+  metaTitle: optional(input, "meta-title"),
+  metaDescription: optional(input, "meta-description"),
+  canonicalUrl: optional(input, "canonical-url"),
+  socialImageUrl: optional(input, "social-image-url"),
+});

@@ -4,7 +4,14 @@ import { notFound } from "../platform/domain-error.js";
 import type { Stores } from "../stores.js";
 import { resetLinkOf } from "../users/password-reset.js";
 import { normalEmail } from "../users/users-store.js";
-import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
+import {
+  type CommandInput,
+  optional,
+  positional,
+  presentationOptions,
+  required,
+  UsageError,
+} from "./args.js";
 import { seedDemo } from "./demo.js";
 import { KEY_COMMANDS } from "./key-commands.js";
 import { type Output, printBlogs, table } from "./output.js";
@@ -131,6 +138,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       tags: optional(input, "tags")?.split(","),
       authorName: optional(input, "author"),
       coverImageUrl: optional(input, "cover-image-url"),
+      ...presentationOptions(input),
       release: input.options.release === true,
     });
     out.result({ id: blog._id }, `Created ${blog.status} blog ${blog._id} (/${blog.slug}).`);

@@ -27,6 +27,10 @@ const USAGE = `Usage: pressroom <command> [options]
   workspace list
   blog create --workspace ID --title T [--slug S] [--body-file F] [--excerpt E]
               [--tags a,b] [--author NAME] [--cover-image-url URL] [--release]
+              [--cover-image-alt TEXT] [--featured] [--meta-title T]
+              [--meta-description D] [--canonical-url URL] [--social-image-url URL]
+                                          the last six: the presentation and search fields
+                                          (an empty TEXT or URL is none; default not featured)
   blog release|unrelease|remove --workspace ID BLOG_ID
   blog schedule --workspace ID BLOG_ID [--publish-at TIME|none] [--unrelease-at TIME|none]
                                           release (or publish pending changes) and unrelease
@@ -59,8 +63,11 @@ in PRESSROOM_TOKEN (Account → Access tokens), works through the server's admin
 its database, from any machine (a CI job). Commands: workspace list, blog create, blog update,
 blog release|unrelease|remove, blog list, import, export.
   blog update --workspace ID BLOG_ID [--title T] [--slug S] [--body-file F] [--excerpt E]
-              [--tags a,b] [--author NAME] [--cover-image-url URL] [--publish]
-                                          a released blog's edit is pending until --publish`;
+              [--tags a,b] [--author NAME] [--cover-image-url URL] [--cover-image-alt TEXT]
+              [--featured|--no-featured] [--meta-title T] [--meta-description D]
+              [--canonical-url URL] [--social-image-url URL] [--publish]
+                                          a released blog's edit is pending until --publish;
+                                          an empty TEXT or URL clears the field`;
 
 const OPTIONS = {
   json: { type: "boolean" },
@@ -74,6 +81,13 @@ const OPTIONS = {
   tags: { type: "string" },
   author: { type: "string" },
   "cover-image-url": { type: "string" },
+  "cover-image-alt": { type: "string" },
+  featured: { type: "boolean" },
+  "no-featured": { type: "boolean" },
+  "meta-title": { type: "string" },
+  "meta-description": { type: "string" },
+  "canonical-url": { type: "string" },
+  "social-image-url": { type: "string" },
   "publish-at": { type: "string" },
   "unrelease-at": { type: "string" },
   release: { type: "boolean" },

@@ -7,7 +7,14 @@ import { readFile } from "node:fs/promises";
 import type { Config } from "../platform/config.js";
 import type { RemoteSettings } from "../platform/remote-settings.js";
 import type { ImportBlog } from "../transfer/import-set.js";
-import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
+import {
+  type CommandInput,
+  optional,
+  positional,
+  presentationOptions,
+  required,
+  UsageError,
+} from "./args.js";
 import { printImport } from "./import-output.js";
 import { type ListedBlog, type Output, printBlogs, table } from "./output.js";
 import { type AdminClient, adminClient, answerOf, doneOf } from "./remote-client.js";
@@ -44,6 +51,7 @@ async function blogFields(input: CommandInput) {
     tags,
     authorName: optional(input, "author"),
     coverImageUrl: optional(input, "cover-image-url"),
+    ...presentationOptions(input),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
@@ -78,6 +86,12 @@ const entryOf = (b: ImportBlog) => ({
   tags: [...b.tags],
   authorName: b.authorName,
   coverImageUrl: b.coverImageUrl,
+  coverImageAlt: b.coverImageAlt,
+  featured: b.featured,
+  metaTitle: b.metaTitle,
+  metaDescription: b.metaDescription,
+  canonicalUrl: b.canonicalUrl,
+  socialImageUrl: b.socialImageUrl,
   createdAt: b.createdAt.toISOString(),
   updatedAt: b.updatedAt.toISOString(),
   releasedAt: b.releasedAt?.toISOString() ?? null,
@@ -125,7 +139,7 @@ export const REMOTE_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
     const fields = await blogFields(input);
     if (Object.keys(fields).length === 0) {
       throw new UsageError(
-        "Give at least one of --title, --slug, --body-file, --excerpt, --tags, --author, --cover-image-url.",
+        "Give at least one of --title, --slug, --body-file, --excerpt, --tags, --author, --cover-image-url, --cover-image-alt, --featured, --no-featured, --meta-title, --meta-description, --canonical-url, --social-image-url.",
       );
     }
     let blog = await answerOf(

@@ -28,13 +28,10 @@ const DEFAULT_LIMIT = 20;
 // (no `fields`, or all of them) keeps the kinds it always had, hence the same ETags.
 // A tag set (canonical: distinct, in code point order) is likewise its own representation, and
 // so is each filter (list-filter.ts; a tag set alone keeps the key it always had).
-// `BLOG_SHAPE` joins every kind: it changes when the `Blog` schema gains properties, so that a
-// client holding an ETag of the old shape gets the new body rather than a 304.
 // A perspective's kind (blog-sources.ts: empty for the live one) leads every kind, so a preview
 // ETag is never a live one.
-const BLOG_SHAPE = "2";
 const kindOf = (kind: string, fields: FieldSelection | null, filter: ListFilter | null = null) =>
-  `${BLOG_SHAPE};${kind}${filter === null || filter.key === "" ? "" : `;${filter.key}`}${
+  `${kind}${filter === null || filter.key === "" ? "" : `;${filter.key}`}${
     fields === null ? "" : `;fields=${fields.key}`
   }`;
 const nextCursorOf = (page: { next: ListPosition | null }, filter: ListFilter) =>

@@ -15,6 +15,7 @@ import type { PreviewTokens } from "../preview/preview-tokens.js";
 import { authenticate, requestWorkspace } from "./authenticate.js";
 import { blogHandlers } from "./blog-handlers.js";
 import { liveSource, previewSource } from "./blog-sources.js";
+import { type FeedDeps, feedHandlers } from "./feed-handlers.js";
 import { archiveQueryChecked, tagQueryChecked } from "./list-query.js";
 import { exchangePreviewToken, PREVIEW_EXCHANGE_BODY_LIMIT } from "./preview-exchange.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
@@ -31,6 +32,8 @@ export interface ConsumerDeps {
   readonly lastUsed: LastUsedRecorder;
   /** Per-key rate limits and usage counting (limits/consumer-rate-limit.ts). */
   readonly limits: RateLimitDeps;
+  /** Workspaces' public feeds (openapi.yaml, "Feeds"), and the origin their addresses are on. */
+  readonly feeds: Pick<FeedDeps, "settings" | "publicOrigin">;
   /** The preview perspective's reads and feed, preview links' tokens (openapi.yaml, "Preview"). */
   readonly preview: {
     readonly reads: PreviewReads;
@@ -73,6 +76,22 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
       res.setHeader("Pressroom-Perspective", "preview");
       next();
     });
+  }
+  // Public feeds (openapi.yaml, "Feeds"): no key, so before authentication; live base only.
+  const FEED = "/feeds/:feedId";
+  if (live) {
+    const feeds = feedHandlers({
+      ...deps.feeds,
+      blogs: deps.blogs,
+      limiter: deps.limits.limiter,
+      limit: deps.limits.serverDefault,
+    });
+    router.get(`${FEED}/rss.xml`, ...deps.specValidation, feeds.getRssFeed);
+    router.get(`${FEED}/atom.xml`, ...deps.specValidation, feeds.getAtomFeed);
+    router.get(`${FEED}/feed.json`, ...deps.specValidation, feeds.getJsonFeed);
+    router.get(`${FEED}/sitemap.xml`, ...deps.specValidation, feeds.getSitemap);
+  } else {
+    router.all(`${FEED}/:file`, notFoundHandler);
   }
   router.use(
     authenticate(deps.keys, deps.lastUsed, deps.limits.rejected, live ? "live" : "preview"),

@@ -1,8 +1,10 @@
 /**
  * The parts of a Ghost export (Ghost Admin → Settings → Migration → Export, or `GET
  * /ghost/api/admin/db/`) that the Ghost importer reads: `db[0].data` (or `data`, older
- * exports) with its posts, tags, posts_tags, posts_authors and users. Of a user only `id` and
- * `name` are ever read: never its email, password hash or anything else.
+ * exports) with its posts, posts_meta (Ghost 5 and later: a post's SEO and social fields), tags,
+ * posts_tags, posts_authors and users. Of a user only `id` and `name` are ever read: never its
+ * email, password hash or anything else; of a posts_meta row only `POST_META_FIELDS` (never its
+ * email subject or other newsletter fields).
  */
 import { ImportInputError } from "./import-set.js";
 import { parseJsonSource, readJsonText } from "./json-source.js";
@@ -18,11 +20,26 @@ export interface GhostExport {
   readonly postTags: ReadonlyMap<string, readonly string[]>;
   /** Post id → its author ids, in `sort_order`. */
   readonly postAuthors: ReadonlyMap<string, readonly string[]>;
+  /** Post id → its posts_meta row, only `POST_META_FIELDS` (absent in exports before Ghost 5). */
+  readonly postsMeta: ReadonlyMap<string, GhostRecord>;
   /** User id → name; nothing else of a user is read. */
   readonly userNames: ReadonlyMap<string, string>;
   /** The other tables of the export that hold rows (settings, newsletters, members…). */
   readonly otherTables: readonly string[];
 }
+
+/** What is read of a posts_meta row (or of a post, where older exports keep the same fields). */
+export const POST_META_FIELDS = [
+  "meta_title",
+  "meta_description",
+  "og_image",
+  "og_title",
+  "og_description",
+  "twitter_image",
+  "twitter_title",
+  "twitter_description",
+  "feature_image_alt",
+] as const;
 
 const isRecord = (v: unknown): v is GhostRecord =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -82,13 +99,28 @@ export async function loadGhostExport(file: string, maxBytes?: number): Promise<
     const name = str(user.name);
     if (id !== undefined && name !== undefined) userNames.set(id, name);
   }
-  const read = new Set(["posts", "tags", "posts_tags", "posts_authors", "users", "roles_users"]);
+  const postsMeta = new Map<string, GhostRecord>();
+  for (const row of rows(data, "posts_meta")) {
+    const postId = str(row.post_id);
+    if (postId === undefined) continue;
+    postsMeta.set(postId, Object.fromEntries(POST_META_FIELDS.map((f) => [f, row[f]])));
+  }
+  const read = new Set([
+    "posts",
+    "posts_meta",
+    "tags",
+    "posts_tags",
+    "posts_authors",
+    "users",
+    "roles_users",
+  ]);
   return {
     version: str(meta.version) ?? "unknown",
     posts: data.posts.map((p: unknown) => (isRecord(p) ? p : {})),
     tagNames,
     postTags: grouped(data, "posts_tags", "post_id", "tag_id"),
     postAuthors: grouped(data, "posts_authors", "post_id", "author_id"),
+    postsMeta,
     userNames,
     otherTables: Object.keys(data)
       .filter((t) => !read.has(t) && rows(data, t).length > 0)

@@ -11,16 +11,17 @@
  *   draft;
  * - tags in sort_order, Ghost's internal `#` tags dropped, in Pressroom's normal form;
  * - custom_excerpt → excerpt, else derived; feature_image → cover when an absolute http(s) URL without a user name or password;
+ * - the SEO and social fields (posts_meta, or the post in older exports) by ghost-presentation.ts;
  * - bodies by ghost-body.ts; Ghost's times ("YYYY-MM-DD HH:MM:SS", UTC) as they are.
  */
 
 import { normaliseTag } from "@pressroom/tag-rule";
-import { coverUrlOf } from "../blogs/blog-rules.js";
 import { MAX_AHEAD_MS } from "../blogs/blog-schedule.js";
 import { slugify } from "../blogs/render.js";
 import { type BodyConversion, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
 import { CARD_OUTCOMES } from "./ghost-cards.js";
 import { type GhostRecord, loadGhostExport, str } from "./ghost-export.js";
+import { ghostPresentation, ghostUrl, oneLine } from "./ghost-presentation.js";
 import {
   type ImportBlog,
   ImportInputError,
@@ -44,9 +45,6 @@ export function ghostTime(value: unknown): Date | null {
   );
   return Number.isNaN(date.getTime()) ? null : date;
 }
-
-/** A one-line field (title, excerpt, author) as the blog rules take it: each run of white space one space. */
-const oneLine = (s: string | undefined): string => (s ?? "").replace(/\s+/gu, " ").trim();
 
 const GHOST_STATUSES = new Set(["published", "draft", "scheduled", "sent"]);
 
@@ -121,8 +119,10 @@ export const readGhostExport: ImportReader = async (source, options) => {
     }
     const authorId = ghost.postAuthors.get(id ?? "")?.[0] ?? str(post.author_id);
     const authorName = oneLine(ghost.userNames.get(authorId ?? "")) || "Pressroom";
-    const cover = coverOf(str(post.feature_image));
+    const cover = ghostUrl(str(post.feature_image), "feature image", "no cover");
     if (cover.note !== null) notes.push(`${where}: ${cover.note}`);
+    const presentation = ghostPresentation(post, ghost.postsMeta.get(id ?? ""));
+    for (const note of presentation.notes) notes.push(`${where}: ${note}`);
 
     let body: BodyConversion;
     try {
@@ -170,6 +170,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
       tags,
       authorName,
       coverImageUrl: cover.url,
+      ...presentation.fields,
       createdAt: createdAt ?? new Date(0),
       updatedAt: ghostTime(post.updated_at) ?? createdAt ?? new Date(0),
       releasedAt: released ? publishedAt : null,
@@ -207,22 +208,3 @@ export const readGhostExport: ImportReader = async (source, options) => {
   }
   return { format: "ghost", blogs, skipped, notes };
 };
-
-/** A feature image as a cover: absolute http(s) URLs only; anything else dropped with a note. */
-function coverOf(image: string | undefined): { url: string | null; note: string | null } {
-  if (image === undefined || image === "") return { url: null, note: null };
-  const dropped = (why: string) => ({
-    url: null,
-    note: `feature image "${image}" ${why}; no cover.`,
-  });
-  if (image.startsWith("__GHOST_URL__")) return dropped("is on the Ghost site (__GHOST_URL__)");
-  const cover = coverUrlOf(image);
-  if ("href" in cover) return { url: cover.href, note: null };
-  // Not repeated in the note: the user name and password it carries.
-  return cover.problem === "must be an absolute http(s) URL"
-    ? dropped("is not an absolute http(s) URL")
-    : {
-        url: null,
-        note: "feature image carries a user name or password, refused for a cover; no cover.",
-      };
-}

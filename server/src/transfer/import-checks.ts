@@ -4,12 +4,27 @@
  */
 
 import { normaliseTags } from "@pressroom/tag-rule";
-import { coverUrlOf } from "../blogs/blog-rules.js";
+import { coverUrlOf, type Presentation } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
 import type { ImportBlog, ImportProblem } from "./import-set.js";
 
 /** admin.yaml `BlogInput`'s limits. */
-export const LIMITS = { title: 200, slug: 80, excerpt: 500, body: 200_000, tags: 20, author: 100 };
+export const LIMITS = {
+  title: 200,
+  slug: 80,
+  excerpt: 500,
+  body: 200_000,
+  tags: 20,
+  author: 100,
+  coverImageAlt: 300,
+  metaTitle: 300,
+  metaDescription: 500,
+};
+
+/** The presentation fields that are one line of plain text, each with its limit in `LIMITS`. */
+export const PRESENTATION_TEXT = ["coverImageAlt", "metaTitle", "metaDescription"] as const;
+/** The presentation fields that are public URLs, by the cover's rule (`coverUrlOf`). */
+export const PRESENTATION_URLS = ["canonicalUrl", "socialImageUrl"] as const;
 
 /** Controls, bidi overrides and isolates: refused in every one-line text field (admin.yaml). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
@@ -27,6 +42,23 @@ function lineProblem(name: string, value: string, max: number): string | null {
 export function coverUrl(url: string): string | null {
   const cover = coverUrlOf(url);
   return "href" in cover ? cover.href : null;
+}
+
+/**
+ * An entry's presentation fields as the blog rules store them (blog-rules.ts `content`): text
+ * trimmed, blank → null; URLs in their normal form. Only for an entry `entryProblems` passed.
+ */
+export function presentationOfEntry(blog: ImportBlog): Presentation {
+  const text = (value: string | null) => value?.trim() || null;
+  const url = (value: string | null) => (value === null || value === "" ? null : coverUrl(value));
+  return {
+    coverImageAlt: text(blog.coverImageAlt),
+    featured: blog.featured,
+    metaTitle: text(blog.metaTitle),
+    metaDescription: text(blog.metaDescription),
+    canonicalUrl: url(blog.canonicalUrl),
+    socialImageUrl: url(blog.socialImageUrl),
+  };
 }
 
 const validDate = (d: Date): boolean => d instanceof Date && !Number.isNaN(d.getTime());
@@ -60,6 +92,20 @@ export function entryProblems(blog: ImportBlog): string[] {
   if (cover !== null && "problem" in cover) {
     problems.push(`"coverImageUrl" ${cover.problem} (or be null).`);
   }
+  for (const name of PRESENTATION_TEXT) {
+    const value = blog[name];
+    if (value !== null && typeof value !== "string")
+      problems.push(`"${name}" must be text or null.`);
+    else if (value !== null) problems.push(lineProblem(name, value, LIMITS[name]));
+  }
+  for (const name of PRESENTATION_URLS) {
+    const value = blog[name];
+    const checked = value === null || value === "" ? null : coverUrlOf(value);
+    if (checked !== null && "problem" in checked) {
+      problems.push(`"${name}" ${checked.problem} (or be null).`);
+    }
+  }
+  if (typeof blog.featured !== "boolean") problems.push(`"featured" must be true or false.`);
   for (const name of ["createdAt", "updatedAt"] as const) {
     if (!validDate(blog[name])) problems.push(`"${name}" is not a date.`);
   }

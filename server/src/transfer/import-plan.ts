@@ -4,10 +4,11 @@
  * the blog rules and each other, the workspace, slugs taken by other blogs, bodies the renderer
  * refuses. Any problem → one ImportInputError, and nothing is written.
  */
+import { type PresentationField, presentationOf, samePresentation } from "../blogs/blog-rules.js";
 import { excerptOf } from "../blogs/render.js";
 import { type BodyRenderer, RenderRefused } from "../blogs/render-pool.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
-import { coverUrl, setProblemsByKind } from "./import-checks.js";
+import { coverUrl, presentationOfEntry, setProblemsByKind } from "./import-checks.js";
 import { importBlogId } from "./import-identity.js";
 import {
   type ImportBlog,
@@ -35,10 +36,11 @@ export type ImportedFields = Pick<
   | "updatedAt"
   | "releasedAt"
   | "removedAt"
-> & {
-  /** The release scheduled in the source (`ImportBlog.publishAt`), null for none. */
-  publishAt: Date | null;
-};
+> &
+  Required<Pick<BlogDoc, PresentationField | "readingTimeMinutes">> & {
+    /** The release scheduled in the source (`ImportBlog.publishAt`), null for none. */
+    publishAt: Date | null;
+  };
 
 export interface PlanEntry {
   readonly blog: ImportBlog;
@@ -81,6 +83,7 @@ export function unchanged(blog: ImportBlog, stored: BlogDoc): boolean {
     stored.tags.every((t, i) => t === blog.tags[i]) &&
     stored.authorName === (blog.authorName.trim() || "Pressroom") &&
     stored.coverImageUrl === cover &&
+    samePresentation(presentationOf(stored), presentationOfEntry(blog)) &&
     same(stored.createdAt, blog.createdAt) &&
     same(stored.updatedAt, blog.updatedAt) &&
     same(stored.releasedAt, blog.releasedAt) &&
@@ -179,7 +182,9 @@ async function fieldsOf(
   renderer: Pick<BodyRenderer, "render">,
   workspaceId: string,
 ): Promise<ImportedFields> {
-  const { bodyHtml, excerpt } = await renderer.render(blog.bodyMarkdown, { workspaceId });
+  const { bodyHtml, excerpt, readingTimeMinutes } = await renderer.render(blog.bodyMarkdown, {
+    workspaceId,
+  });
   return {
     title: blog.title.trim(),
     slug: blog.slug,
@@ -190,6 +195,8 @@ async function fieldsOf(
     tags: [...blog.tags],
     authorName: blog.authorName.trim() || "Pressroom",
     coverImageUrl: blog.coverImageUrl === null ? null : coverUrl(blog.coverImageUrl),
+    ...presentationOfEntry(blog),
+    readingTimeMinutes,
     createdAt: blog.createdAt,
     updatedAt: blog.updatedAt,
     releasedAt: blog.releasedAt,

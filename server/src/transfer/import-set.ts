@@ -1,3 +1,4 @@
+import type { Presentation } from "../blogs/blog-rules.js";
 import type { BlogStatus } from "../platform/db/collections.js";
 import type { DomainErrorCode } from "../platform/domain-error.js";
 
@@ -6,7 +7,12 @@ import type { DomainErrorCode } from "../platform/domain-error.js";
  * one format-neutral list of blogs. Readers (pressroom-format.ts, ghost-reader.ts,
  * markdown-reader.ts) only parse and map; they never touch the database.
  */
-export interface ImportBlog {
+/**
+ * The presentation and search fields (blog-rules.ts `PRESENTATION_FIELDS`) carried as the source
+ * has them: text as read (trimmed when stored, blank → null), URLs absolute http(s) or null,
+ * `featured` false when the source says nothing.
+ */
+export interface ImportBlog extends Readonly<Presentation> {
   /**
    * The entry's stable identity in its source, which re-imports match on: `pressroom:<blog id>`,
    * `ghost:<post id>`, `markdown:<path relative to the folder, with />`. The blog's id in

@@ -7,15 +7,32 @@
  * - tags: a list, or one comma-separated string, in Pressroom's normal form (@pressroom/tag-rule);
  * - date, updated: `YYYY-MM-DD` (midnight UTC) or an ISO date-time (UTC when it names no zone);
  * - draft: true → draft; false or absent → released (at `date`);
- * - excerpt, author: strings; cover (or coverImage, cover_image): an absolute http(s) URL.
+ * - excerpt, author: strings; cover (or coverImage, cover_image): an absolute http(s) URL;
+ * - the presentation and search fields (blog-rules.ts `PRESENTATION_FIELDS`), each under the
+ *   names static-site generators and their SEO plugins use, the first present in this order
+ *   winning: `PRESENTATION_KEYS`; text is one line, URLs absolute http(s) without a user name or
+ *   password (else a problem), `featured` true or false. `image` is not read: themes use it for
+ *   the cover as often as for the social card, so it is listed with the other unknown keys.
  * Other keys are reported in a note, never an error.
  */
 
 import { normaliseTags } from "@pressroom/tag-rule";
+import { coverUrlOf, type Presentation } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
 import type { FrontMatter, LineProblem } from "./front-matter.js";
 
+/** The front-matter names of each presentation field but `featured`, the first present winning. */
+export const PRESENTATION_KEYS = {
+  metaTitle: ["metaTitle", "meta_title"],
+  metaDescription: ["metaDescription", "meta_description", "description"],
+  canonicalUrl: ["canonicalUrl", "canonical_url", "canonical"],
+  socialImageUrl: ["socialImage", "social_image", "og_image"],
+  coverImageAlt: ["coverAlt", "cover_alt", "coverImageAlt"],
+} as const;
+
 export const KNOWN_KEYS = new Set([
+  ...Object.values(PRESENTATION_KEYS).flat(),
+  "featured",
   "title",
   "slug",
   "tags",
@@ -29,7 +46,7 @@ export const KNOWN_KEYS = new Set([
   "cover_image",
 ]);
 
-export interface MarkdownFields {
+export interface MarkdownFields extends Presentation {
   readonly title: string;
   readonly slug: string;
   /** The line the slug came from (its key, else 1), for a duplicate's message. */
@@ -150,6 +167,33 @@ export function markdownFields(
   const excerpt = optionalString("excerpt");
   const authorName = optionalString("author");
 
+  /** The first of `keys` present, as one line of text, or null when absent or blank. */
+  const presentationText = (keys: readonly string[]): string | null => {
+    const key = keys.find((k) => fm.fields.has(k));
+    return (key === undefined ? undefined : optionalString(key)) || null;
+  };
+  const presentationUrl = (keys: readonly string[]): string | null => {
+    const key = keys.find((k) => fm.fields.has(k));
+    const value = key === undefined ? undefined : optionalString(key);
+    if (key === undefined || value === undefined || value === "") return null;
+    const checked = coverUrlOf(value);
+    if ("href" in checked) return checked.href;
+    // Not repeated: a user name and password the URL may carry.
+    bad(key, `${key} ${checked.problem}`);
+    return null;
+  };
+  const featured = fm.fields.get("featured") ?? false;
+  if (typeof featured !== "boolean")
+    bad("featured", `featured must be true or false, not "${String(featured)}"`);
+  const presentation: Presentation = {
+    coverImageAlt: presentationText(PRESENTATION_KEYS.coverImageAlt),
+    featured: featured === true,
+    metaTitle: presentationText(PRESENTATION_KEYS.metaTitle),
+    metaDescription: presentationText(PRESENTATION_KEYS.metaDescription),
+    canonicalUrl: presentationUrl(PRESENTATION_KEYS.canonicalUrl),
+    socialImageUrl: presentationUrl(PRESENTATION_KEYS.socialImageUrl),
+  };
+
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -165,6 +209,7 @@ export function markdownFields(
       excerpt: excerpt === "" ? undefined : excerpt,
       authorName: authorName === "" ? undefined : authorName,
       coverImageUrl,
+      ...presentation,
       titleFromHeading,
     },
   };

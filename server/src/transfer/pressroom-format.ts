@@ -55,6 +55,8 @@ function blogOf(raw: unknown, index: number, problems: ImportProblem[]): ImportB
     }
     return at;
   };
+  const featured = raw.featured ?? false;
+  if (typeof featured !== "boolean") fail(`"featured" must be true or false.`);
   const id = text("id");
   const tags = raw.tags;
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string")) {
@@ -71,6 +73,13 @@ function blogOf(raw: unknown, index: number, problems: ImportProblem[]): ImportB
     tags: Array.isArray(tags) ? tags.map(String) : [],
     authorName: text("authorName"),
     coverImageUrl: textOrNull("coverImageUrl"),
+    // Absent in exports made before they existed: null, and false (blog-rules.ts presentationOf).
+    coverImageAlt: textOrNull("coverImageAlt"),
+    featured: featured === true,
+    metaTitle: textOrNull("metaTitle"),
+    metaDescription: textOrNull("metaDescription"),
+    canonicalUrl: textOrNull("canonicalUrl"),
+    socialImageUrl: textOrNull("socialImageUrl"),
     createdAt: date("createdAt", false) ?? new Date(0),
     updatedAt: date("updatedAt", false) ?? new Date(0),
     releasedAt: date("releasedAt", true),

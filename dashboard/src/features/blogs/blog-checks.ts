@@ -2,7 +2,8 @@ import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
 import { ApiError } from "../../api.js";
 import { problemOf } from "../../components/field-rules.js";
 import type { FieldErrors } from "../../components/form-check.js";
-import { committedTags, type Draft } from "./blog-draft.js";
+import { committedTags, DRAFT_FIELDS, type Draft, oneLine } from "./blog-draft.js";
+import { isPublicUrl } from "./seo-text.js";
 
 /** The editor's fields that can carry an inline error. */
 export type BlogField = keyof Draft;
@@ -13,12 +14,24 @@ const limits = adminLimits.createBlog;
 // The spec's pattern is anchored already (^…$), as an HTML `pattern` would be.
 const SLUG = new RegExp(limits.slug.pattern);
 const COVER_PROBLEM = "Enter an absolute address starting with https:// or http://, or nothing.";
+/** admin.yaml's PublicUrlInput: the cover's rule, and consumers are handed it, so no password. */
+const PUBLIC_URL_PROBLEM =
+  "Enter an absolute address starting with https:// or http://, with no user name or password, or nothing.";
+/** The plain-text fields' pattern (no control characters, no bidi overrides): one for all. */
+const PLAIN = new RegExp(limits.metaTitle.pattern);
+
+/** A one-line plain-text field's problem: too long (as sent) or a character it cannot hold. */
+const plainProblem = (typed: string, maxLength: number, problem: string) =>
+  problemOf(oneLine(typed), { maxLength, pattern: { regex: PLAIN, problem } });
+const publicUrlProblem = (typed: string): string | undefined =>
+  typed.trim() === "" || isPublicUrl(typed) ? undefined : PUBLIC_URL_PROBLEM;
 
 /**
  * What the editor can tell before sending: the title is required, a slug typed must be one
- * (admin.yaml's pattern and length), a cover image an absolute http(s) address, and every tag
- * one the server can store. The rest (control characters in a title…) is the server's to say.
- * Lengths are of the trimmed values, as saved.
+ * (admin.yaml's pattern and length), a cover image an absolute http(s) address, every tag one
+ * the server can store, the alt text and meta fields within their limits and free of control
+ * characters, and the canonical and social image URLs PublicUrlInput. The rest (control
+ * characters in a title…) is the server's to say. Lengths are of the values as saved.
  */
 export function checkDraft(d: Draft): BlogErrors {
   const found: BlogErrors = {
@@ -35,26 +48,35 @@ export function checkDraft(d: Draft): BlogErrors {
     }),
     coverImageUrl: problemOf(d.coverImageUrl, { url: COVER_PROBLEM }),
     tags: committedTags(d.tags).problem ?? undefined,
+    coverImageAlt: plainProblem(
+      d.coverImageAlt,
+      limits.coverImageAlt.maxLength,
+      PATTERN_PROBLEM.coverImageAlt ?? "",
+    ),
+    metaTitle: plainProblem(
+      d.metaTitle,
+      limits.metaTitle.maxLength,
+      PATTERN_PROBLEM.metaTitle ?? "",
+    ),
+    metaDescription: plainProblem(
+      d.metaDescription,
+      limits.metaDescription.maxLength,
+      PATTERN_PROBLEM.metaDescription ?? "",
+    ),
+    canonicalUrl: publicUrlProblem(d.canonicalUrl),
+    socialImageUrl: publicUrlProblem(d.socialImageUrl),
   };
   // Only the fields with a problem (a field without one is absent, as FieldErrors says).
   const errors: BlogErrors = {};
-  for (const field of FIELDS) {
+  for (const field of DRAFT_FIELDS) {
     const problem = found[field];
     if (problem !== undefined) errors[field] = problem;
   }
   return errors;
 }
 
-const FIELDS: readonly BlogField[] = [
-  "title",
-  "slug",
-  "tags",
-  "coverImageUrl",
-  "excerpt",
-  "authorName",
-  "bodyMarkdown",
-];
-const isField = (name: string): name is BlogField => (FIELDS as readonly string[]).includes(name);
+const isField = (name: string): name is BlogField =>
+  (DRAFT_FIELDS as readonly string[]).includes(name);
 
 /** Said instead of a pattern (a regular expression means nothing to a writer). */
 const PATTERN_PROBLEM: Partial<Record<BlogField, string>> = {
@@ -63,7 +85,22 @@ const PATTERN_PROBLEM: Partial<Record<BlogField, string>> = {
   authorName: "The name has a control character or a text-direction override: remove it.",
   tags: "A tag has a control or invisible character: remove it.",
   slug: "Use lower-case letters, digits and single dashes between them.",
+  coverImageAlt: "The alt text has a control character or a text-direction override: remove it.",
+  metaTitle: "The meta title has a control character or a text-direction override: remove it.",
+  metaDescription:
+    "The meta description has a control character or a text-direction override: remove it.",
 };
+
+/** What is said of a refused URL, whatever the server's words. */
+const URL_PROBLEM: Partial<Record<BlogField, string>> = {
+  coverImageUrl: COVER_PROBLEM,
+  canonicalUrl: PUBLIC_URL_PROBLEM,
+  socialImageUrl: PUBLIC_URL_PROBLEM,
+};
+
+/** The fields whose own messages start with their name ("metaTitle must…"). */
+const NAMED =
+  /^(coverImageUrl|coverImageAlt|metaTitle|metaDescription|canonicalUrl|socialImageUrl)\b/;
 
 /**
  * The field a refused save was about, when the server's answer names one: a 400 of the spec's
@@ -82,18 +119,23 @@ export function fieldErrorOf(err: unknown): { field: BlogField; message: string 
     const [, name = "", rest = ""] = validator;
     if (!isField(name)) return null;
     const said =
-      name === "coverImageUrl"
-        ? COVER_PROBLEM
-        : /must match pattern/.test(rest)
-          ? PATTERN_PROBLEM[name]
-          : undefined;
-    return { field: name, message: said ?? `${rest.charAt(0).toUpperCase()}${rest.slice(1)}.` };
+      URL_PROBLEM[name] ?? (/must match pattern/.test(rest) ? PATTERN_PROBLEM[name] : undefined);
+    return { field: name, message: said ?? sentence(rest) };
   }
   if (/^Slug\b/.test(message)) return { field: "slug", message };
-  if (/^coverImageUrl\b/.test(message)) return { field: "coverImageUrl", message: COVER_PROBLEM };
+  const named = NAMED.exec(message)?.[1];
+  if (named !== undefined && isField(named)) {
+    return { field: named, message: URL_PROBLEM[named] ?? sentence(message) };
+  }
   if (/^Tags?\b/.test(message)) return { field: "tags", message };
   return null;
 }
+
+/** "must be…" → "Must be….": a server's words as a sentence under a field. */
+const sentence = (text: string): string => {
+  const capital = `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+};
 
 /**
  * A failure worth trying again unchanged: the server was not reached, was busy or failed. A
@@ -105,7 +147,7 @@ export const isRetryable = (err: unknown): boolean =>
 /** `errors` without those of fields whose value changed from `before` to `after`. */
 export function withoutChanged(errors: BlogErrors, before: Draft, after: Draft): BlogErrors {
   const kept: BlogErrors = {};
-  for (const field of FIELDS) {
+  for (const field of DRAFT_FIELDS) {
     const problem = errors[field];
     if (problem !== undefined && before[field] === after[field]) kept[field] = problem;
   }

@@ -7,29 +7,102 @@ export interface Draft {
   slug: string;
   tags: string;
   coverImageUrl: string;
+  coverImageAlt: string;
+  featured: boolean;
   excerpt: string;
   authorName: string;
   bodyMarkdown: string;
+  metaTitle: string;
+  metaDescription: string;
+  canonicalUrl: string;
+  socialImageUrl: string;
 }
+
+/**
+ * Every field, in the order comparisons list them (the conflict dialog, the history): the body
+ * last, as its line diff comes after the fields.
+ */
+export const DRAFT_FIELDS: readonly (keyof Draft)[] = [
+  "title",
+  "slug",
+  "excerpt",
+  "tags",
+  "authorName",
+  "coverImageUrl",
+  "coverImageAlt",
+  "featured",
+  "metaTitle",
+  "metaDescription",
+  "canonicalUrl",
+  "socialImageUrl",
+  "bodyMarkdown",
+];
+
+/** The fields a text control edits (all but the Featured checkbox). */
+export type TextField = { [K in keyof Draft]: Draft[K] extends string ? K : never }[keyof Draft];
 
 export const EMPTY_DRAFT: Draft = {
   title: "",
   slug: "",
   tags: "",
   coverImageUrl: "",
+  coverImageAlt: "",
+  featured: false,
   excerpt: "",
   authorName: "",
   bodyMarkdown: "",
+  metaTitle: "",
+  metaDescription: "",
+  canonicalUrl: "",
+  socialImageUrl: "",
 };
+
+/**
+ * The optional fields the server stores as null when empty (admin.yaml: empty, blank or null
+ * is "none"), each with what is sent of it: URLs trimmed, plain text as one line.
+ */
+export type NullableField =
+  | "coverImageUrl"
+  | "coverImageAlt"
+  | "metaTitle"
+  | "metaDescription"
+  | "canonicalUrl"
+  | "socialImageUrl";
+
+/**
+ * The one-line plain-text fields (admin.yaml refuses control characters in them): what is typed
+ * over several lines, or with tabs, is sent with each run of blanks as one space.
+ */
+export const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+const SENT: Record<NullableField, (typed: string) => string> = {
+  coverImageUrl: (t) => t.trim(),
+  coverImageAlt: oneLine,
+  metaTitle: oneLine,
+  metaDescription: oneLine,
+  canonicalUrl: (t) => t.trim(),
+  socialImageUrl: (t) => t.trim(),
+};
+const NULLABLE = Object.keys(SENT) as NullableField[];
+
+/** What a nullable field's typed text is saved as: null when it is empty. */
+export const sentOf = (field: NullableField, typed: string): string | null =>
+  SENT[field](typed) || null;
 
 export const draftOf = (blog: AdminBlog): Draft => ({
   title: blog.title,
   slug: blog.slug,
   tags: blog.tags.join(", "),
   coverImageUrl: blog.coverImageUrl ?? "",
+  coverImageAlt: blog.coverImageAlt ?? "",
+  featured: blog.featured === true,
   excerpt: blog.excerpt,
   authorName: blog.authorName,
   bodyMarkdown: blog.bodyMarkdown,
+  metaTitle: blog.metaTitle ?? "",
+  metaDescription: blog.metaDescription ?? "",
+  canonicalUrl: blog.canonicalUrl ?? "",
+  socialImageUrl: blog.socialImageUrl ?? "",
 });
 
 /** "news, Release notes ,news" → ["news", "Release notes"]. */
@@ -60,23 +133,22 @@ export function committedTags(text: string): { tags: string[]; problem: string |
 /** The tags a save sends: their normal forms (or, if one cannot be stored, as typed: the server's 400 names it). */
 const tagsOf = (text: string): string[] => committedTags(text).tags;
 
-/**
- * The excerpt is one line of plain text (admin.yaml refuses control characters in it): what is
- * typed over several lines in its text area is sent with each run of blanks as one space.
- */
-const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
-
 /** A new draft: empty optional fields are left out, so the server fills them in. */
 export function inputOf(d: Draft): BlogInput {
   const input: BlogInput = {
     title: d.title.trim(),
     bodyMarkdown: d.bodyMarkdown,
     tags: tagsOf(d.tags),
-    coverImageUrl: d.coverImageUrl.trim() || null,
+    coverImageUrl: sentOf("coverImageUrl", d.coverImageUrl),
   };
   if (d.slug.trim()) input.slug = d.slug.trim();
   if (oneLine(d.excerpt)) input.excerpt = oneLine(d.excerpt);
   if (d.authorName.trim()) input.authorName = d.authorName.trim();
+  for (const field of NULLABLE) {
+    const sent = sentOf(field, d[field]);
+    if (sent !== null) input[field] = sent;
+  }
+  if (d.featured) input.featured = true;
   return input;
 }
 
@@ -87,9 +159,12 @@ export function patchOf(blog: AdminBlog, d: Draft): BlogPatch {
   if (d.title.trim() !== blog.title) patch.title = d.title.trim();
   if (d.slug.trim() !== "" && d.slug.trim() !== blog.slug) patch.slug = d.slug.trim();
   if (tags.join("\n") !== blog.tags.join("\n")) patch.tags = tags;
-  if ((d.coverImageUrl.trim() || null) !== blog.coverImageUrl) {
-    patch.coverImageUrl = d.coverImageUrl.trim() || null;
+  // A blog read from an older copy (a kept local copy) may lack the newer fields: none.
+  for (const field of NULLABLE) {
+    const sent = sentOf(field, d[field]);
+    if (sent !== (blog[field] ?? null)) patch[field] = sent;
   }
+  if (d.featured !== (blog.featured === true)) patch.featured = d.featured;
   if (oneLine(d.excerpt) !== blog.excerpt) patch.excerpt = oneLine(d.excerpt);
   if (d.authorName.trim() !== blog.authorName) patch.authorName = d.authorName.trim();
   if (d.bodyMarkdown !== blog.bodyMarkdown) patch.bodyMarkdown = d.bodyMarkdown;
@@ -98,4 +173,9 @@ export function patchOf(blog: AdminBlog, d: Draft): BlogPatch {
 
 /** Nothing typed yet: every field as it started. */
 export const isBlank = (d: Draft, start: Draft): boolean =>
-  (Object.keys(d) as (keyof Draft)[]).every((field) => d[field].trim() === start[field].trim());
+  (Object.keys(start) as (keyof Draft)[]).every((field) => {
+    const [now, then] = [d[field], start[field]];
+    return typeof now === "string" && typeof then === "string"
+      ? now.trim() === then.trim()
+      : now === then;
+  });

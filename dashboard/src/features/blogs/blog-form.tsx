@@ -1,9 +1,12 @@
+import { useId } from "preact/hooks";
 import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
 import type { AdminBlog } from "../../api.js";
 import { Field } from "../../components/field.js";
 import type { BlogErrors, BlogField } from "./blog-checks.js";
-import { committedTags, type Draft } from "./blog-draft.js";
+import { committedTags, type Draft, type TextField } from "./blog-draft.js";
 import { BodyEditor } from "./body-editor.js";
+import { SeoSection } from "./seo-fields.js";
+import { readingTimeText } from "./seo-text.js";
 
 /** A new blog's limits; an edit's (updateBlog) are the same, as admin.yaml's BlogPatch says. */
 const limits = adminLimits.createBlog;
@@ -13,14 +16,17 @@ interface BlogFormProps {
   draft: Draft;
   onChange: (draft: Draft) => void;
   /** The blog as loaded or last saved (its body's HTML needs no preview request); null if new. */
-  saved: Pick<AdminBlog, "bodyMarkdown" | "bodyHtml" | "slug"> | null;
+  saved: Pick<AdminBlog, "bodyMarkdown" | "bodyHtml" | "slug" | "readingTimeMinutes"> | null;
   /** Each field's problem, shown under it (the form checks on submit: `noValidate`). */
   errors: BlogErrors;
   /** Sets (or, with null, clears) one field's problem: the tags' as soon as the field is left. */
   onError: (field: BlogField, problem: string | null) => void;
 }
 
-/** The editor's fields, each with its inline error, and the Markdown body with its live preview. */
+/**
+ * The editor's fields, each with its inline error, the Markdown body with its live preview, and
+ * the search and social fields with theirs.
+ */
 export function BlogFields({
   workspaceId,
   draft,
@@ -29,7 +35,7 @@ export function BlogFields({
   errors,
   onError,
 }: BlogFormProps) {
-  const bind = (field: keyof Draft) => ({
+  const bind = (field: TextField) => ({
     value: draft[field],
     onInput: (event: Event) =>
       onChange({ ...draft, [field]: (event.currentTarget as HTMLInputElement).value }),
@@ -106,6 +112,11 @@ export function BlogFields({
             />
           )}
         </Field>
+        <Field label="Alt text" hint="What the cover shows, in words." error={errors.coverImageAlt}>
+          {(p) => (
+            <input {...p} {...bind("coverImageAlt")} maxLength={limits.coverImageAlt.maxLength} />
+          )}
+        </Field>
         <Field label="Author" hint="The name readers see." error={errors.authorName}>
           {(p) => (
             <input
@@ -116,9 +127,13 @@ export function BlogFields({
             />
           )}
         </Field>
+        <FeaturedField
+          checked={draft.featured}
+          onChange={(featured) => onChange({ ...draft, featured })}
+        />
         <Field
           label="Excerpt"
-          class="span-2"
+          class="span-2 excerpt-field"
           hint="Optional. Empty: the start of the first paragraph."
           error={errors.excerpt}
         >
@@ -133,7 +148,30 @@ export function BlogFields({
         onInput={(bodyMarkdown) => onChange({ ...draft, bodyMarkdown })}
         saved={saved}
         error={errors.bodyMarkdown}
+        readingTime={saved && readingTimeText(saved.readingTimeMinutes)}
       />
+      <SeoSection draft={draft} bind={bind} errors={errors} savedSlug={currentSlug} />
     </>
+  );
+}
+
+/** Featured: a checkbox before its name, described by what it does. */
+function FeaturedField(props: { checked: boolean; onChange: (featured: boolean) => void }) {
+  const hint = useId();
+  return (
+    <div class="field featured-field">
+      <label class="featured-check">
+        <input
+          type="checkbox"
+          checked={props.checked}
+          aria-describedby={hint}
+          onChange={(event) => props.onChange(event.currentTarget.checked)}
+        />
+        <span>Featured</span>
+      </label>
+      <p class="hint" id={hint}>
+        Consumers can list only these.
+      </p>
+    </div>
   );
 }

@@ -15,17 +15,25 @@ interface BodyEditorProps {
   saved: Pick<AdminBlog, "bodyMarkdown" | "bodyHtml"> | null;
   /** The body's own problem (a refused save said so), under the text area. */
   error?: string | undefined;
+  /** The saved body's reading time ("4 min read"), which the server derives on save; null: none. */
+  readingTime?: string | null | undefined;
 }
 
 /**
  * The Markdown body and its live preview: side by side on a desk; on a phone (below 720 px)
  * Write and Preview tabs instead, so neither sits a screen away under the other.
  */
-export function BodyEditor({ workspaceId, value, onInput, saved, error }: BodyEditorProps) {
+export function BodyEditor(props: BodyEditorProps) {
+  const { workspaceId, value, onInput, saved, error, readingTime } = props;
   const phone = useMediaQuery(PHONE_QUERY);
   const preview = useBodyPreview(workspaceId, value, saved);
   const write = (
-    <Field label="Body (Markdown)" class="body-field" error={error}>
+    <Field
+      label="Body (Markdown)"
+      class="body-field"
+      error={error}
+      hint={readingTime ? `${readingTime}, as last saved.` : undefined}
+    >
       {(p) => (
         <textarea
           {...p}

@@ -3,7 +3,14 @@ import { Modal } from "../../components/modal.js";
 import { exactTime } from "../../time.js";
 import { draftOf } from "./blog-draft.js";
 import { BodyDiff, type DiffSides } from "./body-diff.js";
-import { bodyRows, type Conflict, copyTextOf, type DraftField, FIELD_LABELS } from "./conflict.js";
+import {
+  bodyRows,
+  type Conflict,
+  copyTextOf,
+  type DraftField,
+  FIELD_LABELS,
+  valueText,
+} from "./conflict.js";
 import "./conflict.css";
 
 /**
@@ -98,8 +105,8 @@ export function ConflictDialog({
             {fields.map((f) => (
               <tr key={f}>
                 <th scope="row">{FIELD_LABELS[f]}</th>
-                <td>{shown(draftOf(theirs)[f])}</td>
-                <td>{shown(conflict.mine[f])}</td>
+                <td>{shown(valueText(draftOf(theirs), f))}</td>
+                <td>{shown(valueText(conflict.mine, f))}</td>
               </tr>
             ))}
           </tbody>

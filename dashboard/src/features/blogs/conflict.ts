@@ -1,22 +1,12 @@
 import { diffLines } from "diff";
 import type { AdminBlog } from "../../api.js";
-import { type Draft, draftOf, patchOf } from "./blog-draft.js";
+import { DRAFT_FIELDS, type Draft, draftOf, patchOf } from "./blog-draft.js";
 
 // Two writers, one blog: what the editor knows when a write is refused because the blog changed
 // since this page read it (412, admin.yaml "Conditional writes"), and what each choice keeps.
 
 export type DraftField = keyof Draft;
-
-/** The form's fields in the order the form shows them. */
-export const DRAFT_FIELDS: readonly DraftField[] = [
-  "title",
-  "slug",
-  "excerpt",
-  "tags",
-  "authorName",
-  "coverImageUrl",
-  "bodyMarkdown",
-];
+export { DRAFT_FIELDS };
 
 export const FIELD_LABELS: Record<DraftField, string> = {
   title: "Title",
@@ -25,7 +15,24 @@ export const FIELD_LABELS: Record<DraftField, string> = {
   tags: "Tags",
   authorName: "Author",
   coverImageUrl: "Cover image URL",
+  coverImageAlt: "Alt text",
+  featured: "Featured",
+  metaTitle: "Meta title",
+  metaDescription: "Meta description",
+  canonicalUrl: "Canonical URL",
+  socialImageUrl: "Social image URL",
   bodyMarkdown: "Body",
+};
+
+/** A field's value in words, as the comparisons show it: Featured as Yes or No. */
+export const valueText = (draft: Draft, field: DraftField): string => {
+  const value = draft[field];
+  return typeof value === "string" ? value : value ? "Yes" : "No";
+};
+
+/** `to`'s `field` set to `from`'s. */
+const copyField = <K extends DraftField>(to: Draft, from: Draft, field: K) => {
+  to[field] = from[field];
 };
 
 /** The blog as stored now, beside the writer's version that was not saved. */
@@ -49,7 +56,7 @@ const fieldsOf = (patch: object): Set<string> => new Set(Object.keys(patch));
 export function conflictOf(base: AdminBlog, typed: Draft, theirs: AdminBlog): Conflict {
   const changedHere = fieldsOf(patchOf(base, typed));
   const mine: Draft = { ...draftOf(theirs) };
-  for (const field of DRAFT_FIELDS) if (changedHere.has(field)) mine[field] = typed[field];
+  for (const field of DRAFT_FIELDS) if (changedHere.has(field)) copyField(mine, typed, field);
   const differs = fieldsOf(patchOf(theirs, mine));
   const changedThere = fieldsOf(patchOf(base, draftOf(theirs)));
   return {
@@ -148,7 +155,7 @@ export function copyTextOf({ mine, differing }: Conflict): string {
   if (differing.length === 1 && differing[0] === "bodyMarkdown") return mine.bodyMarkdown;
   const heads = differing
     .filter((f) => f !== "bodyMarkdown")
-    .map((f) => `${FIELD_LABELS[f]}: ${mine[f]}`);
+    .map((f) => `${FIELD_LABELS[f]}: ${valueText(mine, f)}`);
   return differing.includes("bodyMarkdown")
     ? `${heads.join("\n")}\n\n${mine.bodyMarkdown}`
     : heads.join("\n");

@@ -26,11 +26,12 @@ export function changedText(summary: BlogRevisionSummary): string {
     .join(", ");
 }
 
-/** A field's value as shown beside another: tags joined, no cover as empty. */
+/** A field's value as shown beside another: tags joined, Featured as Yes or No, none as empty. */
 export function fieldText(content: RevisionContent, field: DraftField): string {
   if (field === "tags") return content.tags.join(", ");
-  if (field === "coverImageUrl") return content.coverImageUrl ?? "";
-  return content[field];
+  if (field === "featured") return content.featured === true ? "Yes" : "No";
+  // A revision saved before a field existed does not have it: none.
+  return content[field] ?? "";
 }
 
 /** The fields on which two contents differ, in the form's order. */
@@ -46,4 +47,10 @@ export const contentOf = (blog: AdminBlog): RevisionContent => ({
   tags: blog.tags,
   authorName: blog.authorName,
   coverImageUrl: blog.coverImageUrl,
+  coverImageAlt: blog.coverImageAlt,
+  featured: blog.featured,
+  metaTitle: blog.metaTitle,
+  metaDescription: blog.metaDescription,
+  canonicalUrl: blog.canonicalUrl,
+  socialImageUrl: blog.socialImageUrl,
 });

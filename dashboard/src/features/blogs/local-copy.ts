@@ -19,12 +19,29 @@ export interface LocalCopy {
 export const localCopyKey = (userId: string, workspaceId: string, blogId: string | null) =>
   `pressroom:draft:v1:${userId}:${workspaceId}:${blogId ?? "new"}`;
 
-const isDraft = (value: unknown): value is Draft =>
-  typeof value === "object" &&
-  value !== null &&
-  Object.keys(EMPTY_DRAFT).every(
-    (field) => typeof (value as Record<string, unknown>)[field] === "string",
+/**
+ * The kept form, if it is one: each field of the type the form has. A copy kept before a field
+ * existed (the search and social fields came later) gets that field as a new form has it.
+ */
+function draftIn(value: unknown): Draft | null {
+  if (typeof value !== "object" || value === null) return null;
+  const kept: Record<string, unknown> = { ...EMPTY_DRAFT, ...value };
+  const fits = (Object.keys(EMPTY_DRAFT) as (keyof Draft)[]).every(
+    (field) => typeof kept[field] === typeof EMPTY_DRAFT[field],
   );
+  return fits ? (kept as unknown as Draft) : null;
+}
+
+/** What a blog kept before the newer fields existed had of them: none. */
+const NEWER_FIELDS = {
+  coverImageAlt: null,
+  featured: false,
+  metaTitle: null,
+  metaDescription: null,
+  canonicalUrl: null,
+  socialImageUrl: null,
+  readingTimeMinutes: 0,
+} satisfies Partial<AdminBlog>;
 
 /** The copy kept under `key`, if any is there and readable (storage off or full: none). */
 export function readLocalCopy(key: string): LocalCopy | null {
@@ -33,10 +50,11 @@ export function readLocalCopy(key: string): LocalCopy | null {
     if (raw === null) return null;
     const copy: unknown = JSON.parse(raw);
     if (typeof copy !== "object" || copy === null) return null;
-    const { draft, base, keptAt } = copy as Record<string, unknown>;
-    if (!isDraft(draft) || typeof keptAt !== "string") return null;
+    const { draft: typed, base, keptAt } = copy as Record<string, unknown>;
+    const draft = draftIn(typed);
+    if (draft === null || typeof keptAt !== "string") return null;
     const blog = typeof base === "object" && base !== null && "version" in base ? base : null;
-    return { draft, base: blog as AdminBlog | null, keptAt };
+    return { draft, base: blog && ({ ...NEWER_FIELDS, ...blog } as AdminBlog), keptAt };
   } catch {
     return null;
   }

@@ -19,6 +19,12 @@ export interface WorkspaceDoc {
   previewUrl?: string | null;
   /** Whether its owners must use two-step sign-in (admin.yaml, setOwnerTwoStep); absent: false. */
   ownersNeedTwoStep?: boolean;
+  /**
+   * Its public feeds' ID and link template (feeds/public-feed-settings.ts; index
+   * `public_feed_id`): both present while feeds are on, both absent otherwise.
+   */
+  feedId?: string;
+  feedLinkTemplate?: string;
 }
 
 /** Which base path of the consumer API a key reads (keys/key-format.ts): its prefix tells. */
@@ -479,6 +485,10 @@ export type AuditAction =
   | "workspace.preview_url_changed"
   | "workspace.owner_two_step_required"
   | "workspace.owner_two_step_lifted"
+  | "workspace.public_feeds_on"
+  | "workspace.public_feeds_changed"
+  | "workspace.public_feeds_off"
+  | "workspace.public_feed_renewed"
   | "invitation.created"
   | "invitation.resent"
   | "invitation.withdrawn"

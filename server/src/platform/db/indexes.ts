@@ -31,6 +31,9 @@ import {
  *   index is what gives `searchTerms` its element table, and the list walks the sort's index);
  * - blogs {workspaceId, feedPending, _id}: the changes feed's blogs still to record (few);
  *   blogs {workspaceId, previewPending, _id}: the preview changes feed's (few);
+ * - workspaces {feedId}: a public feed's workspace (feeds/public-feed-settings.ts); not unique,
+ *   as MongoDB's unique index would count every workspace without feeds as one null (and
+ *   FerretDB has no partial index), and IDs are random (142 bits);
  * - apiKeys {keyId} unique: revoke by public id; apiKeys {workspaceId, createdAt}: list keys;
  * - apiKeys {expiryLogged, status, expiresAt}: the expiry sweep's keys still to log (few);
  * - audit {workspaceId, at desc, _id desc}: the audit log, one index range per page;
@@ -69,6 +72,7 @@ import {
  */
 export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   const {
+    workspaces,
     apiKeys,
     audit,
     blogs,
@@ -105,6 +109,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     { workspaceId: 1, status: 1, featured: 1, releasedAt: -1, _id: -1 },
     { name: "released_featured" },
   );
+  await workspaces.createIndex({ feedId: 1 }, { name: "public_feed_id" });
   await apiKeys.createIndex({ keyId: 1 }, { name: "key_id", unique: true });
   await apiKeys.createIndex({ workspaceId: 1, createdAt: 1 }, { name: "workspace_keys" });
   await apiKeys.createIndex({ expiryLogged: 1, status: 1, expiresAt: 1 }, { name: "expiry_sweep" });

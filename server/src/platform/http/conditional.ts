@@ -38,7 +38,8 @@ export function parseIfMatch(header: string | undefined): "any" | readonly strin
  * Bump when the JSON the consumer API sends for the same stored blogs changes (a field added to
  * `toBlog`, another serialisation): every ETag derived by `validatorEtag` changes with it.
  */
-const REPRESENTATION = "consumer-v1";
+// v2: the Blog's presentation and search fields (openapi.yaml, "Presentation and search fields").
+const REPRESENTATION = "consumer-v2";
 
 /**
  * A strong ETag derived from what identifies a response's content — the validators of the blogs

@@ -19,6 +19,7 @@ export type TagList = Schemas["TagList"];
 export type ErrorBody = Schemas["Error"];
 export type ChangePage = Schemas["ChangePage"];
 export type Change = Schemas["Change"];
+export type JsonFeed = Schemas["JsonFeed"];
 
 /** An operation of openapi.yaml, by its operationId. */
 export type ConsumerOperation = keyof operations;

@@ -1,0 +1,159 @@
+import type { Request, RequestHandler, Response } from "express";
+import { validatorOf } from "../blogs/blog-view.js";
+import type { BlogsStore } from "../blogs/blogs-store.js";
+import type { ListPosition } from "../blogs/cursor.js";
+import {
+  atomOf,
+  type FeedSource,
+  jsonFeedOf,
+  rssOf,
+  SITEMAP_MAX_URLS,
+  sitemapOf,
+} from "../feeds/feed-documents.js";
+import type { PublicFeedSettings, PublicFeeds } from "../feeds/public-feed-settings.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { RateLimitSetting } from "../platform/db/collections.js";
+import { notFound } from "../platform/domain-error.js";
+import { notModified, validatorEtag } from "../platform/http/conditional.js";
+import { HttpError } from "../platform/http/errors.js";
+import { originAt } from "../platform/http/origin.js";
+
+/** How many of the latest released blogs RSS, Atom and JSON Feed carry (openapi.yaml, "Feeds"). */
+export const FEED_ITEMS = 50;
+/** Blogs read per query of a sitemap: small projections, an index range each. */
+const SITEMAP_BATCH = 1000;
+
+export const FEED_NOT_FOUND = "Feed not found.";
+export const FEED_RATE_LIMITED = "Rate limit exceeded: too many requests for this feed.";
+
+export interface FeedDeps {
+  readonly settings: Pick<PublicFeeds, "byFeedId">;
+  readonly blogs: Pick<
+    BlogsStore,
+    "listReleased" | "listReleasedValidators" | "listReleasedProjected"
+  >;
+  /** The server's default consumer rate limit (`CONSUMER_RATE_LIMIT`), per feed; null: none. */
+  readonly limit: RateLimitSetting | null;
+  readonly limiter: Pick<RateLimiter, "check">;
+  /** `PUBLIC_URL`'s origin, else the request's: where the feeds' own addresses are. */
+  readonly publicOrigin: string | undefined;
+}
+
+type Format = "rss" | "atom" | "json";
+
+const TYPES: Record<Format, string> = {
+  rss: "application/rss+xml; charset=utf-8",
+  atom: "application/atom+xml; charset=utf-8",
+  json: "application/feed+json; charset=utf-8",
+};
+const FILES: Record<Format, string> = { rss: "rss.xml", atom: "atom.xml", json: "feed.json" };
+
+/**
+ * The public feeds (openapi.yaml `getRssFeed`, `getAtomFeed`, `getJsonFeed`, `getSitemap`): no
+ * key; the feed ID names the workspace. An ID no workspace has now is one `404`, whatever the
+ * reason. Each feed has a rate limit of its own. A feed's ETag is derived from its blogs'
+ * validators and from everything else its document says (the workspace's name, the template,
+ * the feed's address), so a `304` reads no content.
+ */
+export function feedHandlers(deps: FeedDeps) {
+  const originOf = (req: Request): string =>
+    deps.publicOrigin ?? originAt(req.protocol, req.get("host"))?.origin ?? "http://localhost";
+
+  /** The feed of the path's ID, counted against its rate limit; else 404 or 429. */
+  const feedOf = async (req: Request, res: Response): Promise<PublicFeedSettings> => {
+    const feedId = String(req.params.feedId);
+    const feed = await deps.settings.byFeedId(feedId);
+    if (feed === null) throw notFound(FEED_NOT_FOUND);
+    if (deps.limit !== null) {
+      const decision = await deps.limiter.check(`feed:${feed.workspaceId}`, deps.limit);
+      if (!decision.allowed) {
+        throw new HttpError(429, FEED_RATE_LIMITED, {
+          "Retry-After": String(decision.resetSeconds),
+        });
+      }
+    }
+    res.setHeader("Cache-Control", "public, max-age=300");
+    return feed;
+  };
+
+  const settingsParts = (feed: PublicFeedSettings, selfUrl: string) => [
+    JSON.stringify([feed.workspaceName, feed.linkTemplate, selfUrl]),
+  ];
+
+  const latest =
+    (format: Format): RequestHandler =>
+    async (req, res) => {
+      const feed = await feedOf(req, res);
+      const selfUrl = `${originOf(req)}/api/consumer/feeds/${feed.feedId}/${FILES[format]}`;
+      const kind = `feed;${format}`;
+      const ifNoneMatch = req.get("if-none-match");
+      if (ifNoneMatch !== undefined) {
+        const current = await deps.blogs.listReleasedValidators(feed.workspaceId, FEED_ITEMS, null);
+        const etag = validatorEtag(kind, [
+          ...settingsParts(feed, selfUrl),
+          ...current.blogs.map(validatorOf),
+        ]);
+        if (notModified(ifNoneMatch, res, etag)) return;
+      }
+      const page = await deps.blogs.listReleased(feed.workspaceId, FEED_ITEMS, null);
+      res.setHeader(
+        "ETag",
+        validatorEtag(kind, [...settingsParts(feed, selfUrl), ...page.blogs.map(validatorOf)]),
+      );
+      const source: FeedSource = {
+        title: feed.workspaceName,
+        linkTemplate: feed.linkTemplate,
+        selfUrl,
+        blogs: page.blogs,
+      };
+      if (format === "json") {
+        // `<`, `>` and `&` as JSON escapes: the same values, and a document that stays inert
+        // wherever it is pasted (an HTML page's script element included).
+        const json = JSON.stringify(jsonFeedOf(source)).replace(
+          /[<>&]/g,
+          (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+        );
+        res.type(TYPES.json).send(json);
+        return;
+      }
+      res.type(TYPES[format]).send(format === "rss" ? rssOf(source) : atomOf(source));
+    };
+
+  /** Every released blog's page (up to the protocol's 50,000), read in index ranges. */
+  const getSitemap: RequestHandler = async (req, res) => {
+    const feed = await feedOf(req, res);
+    const rows: {
+      _id: string;
+      slug: string;
+      updatedAt: Date;
+      releasedAt: Date | null;
+      revision?: string;
+    }[] = [];
+    let after: ListPosition | null = null;
+    do {
+      const page = await deps.blogs.listReleasedProjected(
+        feed.workspaceId,
+        Math.min(SITEMAP_BATCH, SITEMAP_MAX_URLS - rows.length),
+        after,
+        { slug: 1 },
+      );
+      for (const doc of page.blogs) {
+        rows.push({ ...doc, slug: doc.slug ?? "" });
+      }
+      after = page.next;
+    } while (after !== null && rows.length < SITEMAP_MAX_URLS);
+    const etag = validatorEtag("feed;sitemap", [
+      JSON.stringify([feed.linkTemplate]),
+      ...rows.map((row) => `${validatorOf(row)}.${row.slug}`),
+    ]);
+    if (notModified(req.get("if-none-match"), res, etag)) return;
+    res.type("application/xml; charset=utf-8").send(sitemapOf(feed.linkTemplate, rows));
+  };
+
+  return {
+    getRssFeed: latest("rss"),
+    getAtomFeed: latest("atom"),
+    getJsonFeed: latest("json"),
+    getSitemap,
+  };
+}
