@@ -147,6 +147,30 @@ describe.each(WIDTHS)("at %s width", (width) => {
     await s.checkScreen(`feeds-template-refused-${width}`);
   });
 
+  it("the server's 400 about the template is said on its field, focused; what was typed stays (dashboard/README.md, Forms)", async () => {
+    await setFeeds(false);
+    const card = await openKeys(width);
+    // The form checks what the server checks, so the refusal is provoked on the wire: the body
+    // the page sends gets a template with credentials, which the server refuses.
+    await page.route("**/api/admin/workspaces/*/public-feeds", (route) =>
+      route.continue({
+        postData: JSON.stringify({ linkTemplate: "https://ada:secret@example.com/{slug}" }),
+      }),
+    );
+    s.expectProblems(/\b400\b.*\/public-feeds$/);
+    const field = card.getByLabel("Link template");
+    await field.fill("https://example.com/blog/{slug}");
+    await card.getByRole("button", { name: "Turn on feeds" }).click();
+    await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
+    await expect
+      .poll(() => card.locator(".field-error").textContent())
+      .toMatch(/user name or password/);
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await field.inputValue()).toBe("https://example.com/blog/{slug}");
+    await page.unroute("**/api/admin/workspaces/*/public-feeds");
+    expect(await feedsNow()).toBeNull();
+  });
+
   it("the owner changes the link template: the feeds link by the new one (admin.yaml, setPublicFeeds)", async () => {
     await setFeeds(true);
     const before = await feedsNow();
