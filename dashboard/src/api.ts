@@ -13,6 +13,7 @@ export type MintedKey = Schemas["MintedKey"];
 export type RateLimit = Schemas["RateLimit"];
 export type WorkspaceRateLimit = Schemas["WorkspaceRateLimit"];
 export type AuditEntry = Schemas["AuditEntry"];
+export type AuditAction = Schemas["AuditAction"];
 export type AdminBlog = Schemas["AdminBlog"];
 export type BlogStatus = Schemas["BlogStatus"];
 export type BlogCounts = Schemas["BlogCounts"];

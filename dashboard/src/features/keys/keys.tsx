@@ -11,6 +11,7 @@ import { WorkspaceUsage } from "./key-usage.js";
 import { KeysEmpty } from "./keys-empty.js";
 import { KeysTable } from "./keys-table.js";
 import { PreviewUrlCard } from "./preview-url.js";
+import { PublicFeedsCard } from "./public-feeds.js";
 import { RollOverview } from "./roll-key.js";
 import { RotationGuide } from "./rotation-guide.js";
 import { effectiveLimitText, WorkspaceLimit } from "./workspace-limit.js";
@@ -28,7 +29,7 @@ export function Keys({
   workspace: Workspace;
   /** The keys shown, from the address (`?status=`); null for all. */
   status: ApiKey["status"] | null;
-  /** The workspace changed here (its preview URL): the rest of the dashboard follows. */
+  /** The workspace changed here (its preview URL, its feeds): the rest of the dashboard follows. */
   onWorkspaceChange: (workspace: Workspace) => void;
 }) {
   useTitle(`API keys · ${workspace.name}`);
@@ -159,6 +160,13 @@ export function Keys({
         onSaved={(next) => {
           onWorkspaceChange(next);
           void changed(next.previewUrl ? "Saved: preview links are on." : "Preview links are off.");
+        }}
+      />
+      <PublicFeedsCard
+        workspace={workspace}
+        onSaved={(next, message) => {
+          onWorkspaceChange(next);
+          void changed(message);
         }}
       />
       <WorkspaceUsage workspaceId={workspace.id} version={loaded.data} />
