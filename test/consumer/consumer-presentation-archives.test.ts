@@ -153,7 +153,7 @@ describe("presentation and search fields (openapi.yaml, Presentation and search 
         `${words(265)} [x](https://example.com/${"a/".repeat(400)}) ![alt text here](https://example.com/i.png)`,
         2,
       ],
-      ["<div>" + "<span></span>".repeat(500) + "</div>", 0],
+      [`<div>${"<span></span>".repeat(500)}</div>`, 0],
       ["漢".repeat(1000), 2],
       ["漢".repeat(500), 1],
       ["", 0],

@@ -638,10 +638,18 @@ const cases: Case[] = [
     ),
   ),
   ...["p".repeat(101), "pf%00x", "pf%20x", "..%2F..%2Fetc", "pf_x%7B%22%24ne%22%3A1%7D"].map(
-    (id): Case => [`feed ${id.slice(0, 30)} (not an ID's characters)`, () => feed(`${id}/rss.xml`), 400],
+    (id): Case => [
+      `feed ${id.slice(0, 30)} (not an ID's characters)`,
+      () => feed(`${id}/rss.xml`),
+      400,
+    ],
   ),
   ["feed with a query parameter", () => feed("pf_AAAAAAAAAAAAAAAAAAAAAAAA/rss.xml?limit=1"), 400],
-  ["feed with a revoked-looking key: keys are not looked at", () => feed("pf_x/rss.xml", { "x-api-key": "cp_live_x" }), 404],
+  [
+    "feed with a revoked-looking key: keys are not looked at",
+    () => feed("pf_x/rss.xml", { "x-api-key": "cp_live_x" }),
+    404,
+  ],
   ["feed file unknown", () => feed("pf_AAAAAAAAAAAAAAAAAAAAAAAA/index.html"), 401],
   ["feed on the preview base", () => get(`${server.url}/api/preview/feeds/pf_x/rss.xml`), 404],
   ["changes limit=0", () => changesOf(a.key, "?limit=0"), 400],
