@@ -2,7 +2,8 @@
  * BENCHMARKS.md is written by more than one hand: bench/run.ts writes the whole file,
  * bench/db-scaling.ts owns one section of it, between `<!-- db-scaling:start -->` and
  * `<!-- db-scaling:end -->`, bench/rate-limit-cost.ts another (`rate-limits`), bench/fairness.ts
- * another (`fairness`), bench/editorial.ts another (`editorial`), bench/schedules.ts another (`schedules`). The lab notes, between `<!-- lab-notes:start -->` and
+ * another (`fairness`), bench/editorial.ts another (`editorial`), bench/schedules.ts another
+ * (`schedules`), bench/site-builders.ts another (`site-builders`). The lab notes, between `<!-- lab-notes:start -->` and
  * `<!-- lab-notes:end -->` (what was measured to choose how the benches measure), and the
  * `by-hand` section (figures of benches that only print them, and the setup and CI times) are
  * written by people. These helpers put a section in place and carry it over when the rest of the file
@@ -20,6 +21,8 @@ export const FAIRNESS = "fairness";
 export const EDITORIAL = "editorial";
 /** Written by bench/schedules.ts. */
 export const SCHEDULES = "schedules";
+/** Written by bench/site-builders.ts. */
+export const SITE_BUILDERS = "site-builders";
 /** Written by people: bench:webhooks and bench:import figures, setup and CI times. */
 export const BY_HAND = "by-hand";
 

@@ -33,6 +33,7 @@ import {
   RATE_LIMITS,
   readOrEmpty,
   SCHEDULES,
+  SITE_BUILDERS,
 } from "./benchmarks-section.js";
 import { renderSvg } from "./latency-svg.js";
 import { type Child, idleCpuRate } from "./measure.js";
@@ -112,6 +113,7 @@ async function writeReport(markdown: string, results: Measured[]): Promise<void>
       FAIRNESS,
       EDITORIAL,
       SCHEDULES,
+      SITE_BUILDERS,
     ]),
   );
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));
