@@ -6,7 +6,7 @@
 
 import { normaliseTags } from "@pressroom/tag-rule";
 import type { Filter } from "mongodb";
-import type { BlogDoc } from "../platform/db/collections.js";
+import type { BlogDoc, PresentationKey } from "../platform/db/collections.js";
 import { conflict, DomainError, invalid } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
 import type { EditedBlog } from "./blog-staging.js";
@@ -163,9 +163,13 @@ export const PRESENTATION_FIELDS = [
   "metaDescription",
   "canonicalUrl",
   "socialImageUrl",
-] as const satisfies readonly (keyof BlogDoc)[];
+] as const satisfies readonly PresentationKey[];
 
 export type PresentationField = (typeof PRESENTATION_FIELDS)[number];
+// Every stored presentation field is listed: otherwise this is `never` and the assignment fails.
+const everyFieldListed: Exclude<PresentationKey, PresentationField> extends never ? true : never =
+  true;
+void everyFieldListed;
 export type Presentation = Required<Pick<BlogDoc, PresentationField>>;
 
 /** Whether two blogs' presentation fields say the same. */

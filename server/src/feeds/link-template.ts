@@ -1,4 +1,5 @@
 import { invalid } from "../platform/domain-error.js";
+import { checkUrlTemplate } from "../platform/url-template.js";
 
 /** admin.yaml `FeedLinkTemplate`: the longest template a workspace may set. */
 export const LINK_TEMPLATE_MAX_LENGTH = 2000;
@@ -13,21 +14,12 @@ export function checkLinkTemplate(raw: string): string {
   if (template.length > LINK_TEMPLATE_MAX_LENGTH) {
     throw invalid(`A link template has at most ${LINK_TEMPLATE_MAX_LENGTH} characters.`);
   }
-  let url: URL;
-  try {
-    url = new URL(fillLinkTemplate(template, { slug: "s", id: "b_1" }));
-  } catch {
-    throw invalid("A link template must be an absolute http:// or https:// URL.");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw invalid("A link template must be an absolute http:// or https:// URL.");
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw invalid("A link template must not contain a user name or password.");
-  }
-  if (template.includes("#")) {
-    throw invalid("A link template must not have a fragment (#…).");
-  }
+  checkUrlTemplate(
+    template,
+    fillLinkTemplate(template, { slug: "s", id: "b_1" }),
+    "A link template",
+    "",
+  );
   if (!template.includes("{slug}")) {
     throw invalid("A link template must contain {slug}, where each blog's slug goes.");
   }

@@ -1,4 +1,5 @@
 import { invalid } from "../platform/domain-error.js";
+import { checkUrlTemplate } from "../platform/url-template.js";
 
 /** admin.yaml `PreviewUrl`: the longest template a workspace may set. */
 export const PREVIEW_URL_MAX_LENGTH = 2000;
@@ -20,22 +21,12 @@ export function checkPreviewUrl(raw: string | null): string | null {
     throw invalid(`A preview URL has at most ${PREVIEW_URL_MAX_LENGTH} characters.`);
   }
   // Parsed with the placeholders filled, as the browser will see it.
-  const sample = fillPreviewUrl(template, { token: "t", slug: "s", blogId: "b_1" });
-  let url: URL;
-  try {
-    url = new URL(sample);
-  } catch {
-    throw invalid("A preview URL must be an absolute http:// or https:// URL.");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw invalid("A preview URL must be an absolute http:// or https:// URL.");
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw invalid("A preview URL must not contain a user name or password.");
-  }
-  if (template.includes("#")) {
-    throw invalid("A preview URL must not have a fragment (#…): its server would not see it.");
-  }
+  checkUrlTemplate(
+    template,
+    fillPreviewUrl(template, { token: "t", slug: "s", blogId: "b_1" }),
+    "A preview URL",
+    ": its server would not see it",
+  );
   if (!template.includes("{token}")) {
     throw invalid("A preview URL must contain {token}, where the preview token goes.");
   }

@@ -382,6 +382,15 @@ export type StagedContentDoc = StagedContent & {
   blogId: string;
 };
 
+/** A blog's presentation and search fields (blogs/blog-rules.ts `PRESENTATION_FIELDS`). */
+export type PresentationKey =
+  | "coverImageAlt"
+  | "featured"
+  | "metaTitle"
+  | "metaDescription"
+  | "canonicalUrl"
+  | "socialImageUrl";
+
 /** Pending changes: the content fields as edited, with the edit's own version. */
 export type StagedContent = Pick<
   BlogDoc,
@@ -394,12 +403,7 @@ export type StagedContent = Pick<
   | "authorName"
   | "coverImageUrl"
   // Absent on pending changes stored before they existed: publishing such leaves them as live.
-  | "coverImageAlt"
-  | "featured"
-  | "metaTitle"
-  | "metaDescription"
-  | "canonicalUrl"
-  | "socialImageUrl"
+  | PresentationKey
   | "readingTimeMinutes"
 > & {
   /** New on every staged edit: the blog's admin version while it has pending changes. */
@@ -428,12 +432,7 @@ export type RevisionContent = Pick<
   | "authorName"
   | "coverImageUrl"
   // Absent on revisions kept before they existed (read as their defaults).
-  | "coverImageAlt"
-  | "featured"
-  | "metaTitle"
-  | "metaDescription"
-  | "canonicalUrl"
-  | "socialImageUrl"
+  | PresentationKey
 >;
 
 /**
