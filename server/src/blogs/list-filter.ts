@@ -62,11 +62,13 @@ export function instantOf(text: string): Date | null {
   if (month < 1 || month > 12 || day < 1 || day > calendar.getUTCDate()) return null;
   if (hour > 23 || minute > 59 || second > 60 || Number(oh) > 23 || Number(om) > 59) return null;
   const offset = zulu === undefined ? (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om)) : 0;
+  // Within a leap second no stored time falls: all of it compares as the next minute's start.
+  const leap = second === 60;
   const at = new Date(0);
   at.setUTCFullYear(year, month - 1, day);
-  at.setUTCHours(hour, minute, second, Number(fraction.slice(0, 3).padEnd(3, "0")));
+  at.setUTCHours(hour, minute, second, leap ? 0 : Number(fraction.slice(0, 3).padEnd(3, "0")));
   // A fraction finer than a millisecond moves the instant past the millisecond it is in.
-  const beyond = /[1-9]/.test(fraction.slice(3)) ? 1 : 0;
+  const beyond = !leap && /[1-9]/.test(fraction.slice(3)) ? 1 : 0;
   at.setTime(at.getTime() - offset * 60_000 + beyond);
   return Number.isNaN(at.getTime()) ? null : at;
 }

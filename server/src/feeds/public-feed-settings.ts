@@ -47,7 +47,9 @@ export function publicFeeds({ workspaces }: Pick<Collections, "workspaces">): Pu
 
   return {
     async turnOn(workspaceId, linkTemplate) {
-      // Keeps an existing ID: only a workspace without one gets a new one, in the same update.
+      // Keeps an existing ID; a workspace without one gets one by a second, conditional update.
+      // A turnOff between the two leaves an ID without a template: off, as `byFeedId` and the
+      // workspace's view read it, and that unpublished ID is the one the next turnOn keeps.
       const before = found(
         await workspaces.findOneAndUpdate(
           { _id: workspaceId },
