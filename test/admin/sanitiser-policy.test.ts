@@ -123,6 +123,7 @@ describe("sanitiser policy: the excerpt", () => {
       bodyHtml:
         "<p>Use <code>&lt;b&gt;</code> &amp; <code>a &lt; b</code> here.</p>\n<p>Second.</p>",
       excerpt: "Use <b> & a < b here.",
+      readingTimeMinutes: 1,
     });
   });
 });
