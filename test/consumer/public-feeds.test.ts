@@ -265,7 +265,7 @@ describe("the feeds (openapi.yaml, Feeds): parsed by a feed parser, released blo
     expect(parseFeed(after.text).items[0]?.title).toBe("Edited title");
   });
 
-  it("a feed ID is all it takes: no key is asked for, and a key is not needed on another base", async () => {
+  it("feeds answer on the live base only, and a parameter the spec does not name is a 400", async () => {
     const all = await urls();
     const preview = (all?.rss ?? "").replace("/api/consumer/", "/api/preview/");
     expect((await fetchFeed(preview)).status).toBe(404);
@@ -273,7 +273,8 @@ describe("the feeds (openapi.yaml, Feeds): parsed by a feed parser, released blo
     expect(unknownParam.status).toBe(400);
   });
 
-  it("the feed ID lookup reads the index, never a workspace's other fields", async () => {
+  // That the lookup is an index search is the Go plan test's (server/embedded-db README, "Plans").
+  it("the feed ID is kept on its workspace's document and names that workspace alone", async () => {
     const raw = collections(t.db);
     const doc = await raw.workspaces.findOne({ _id: ws });
     expect(doc?.feedId).toMatch(/^pf_/);

@@ -5,7 +5,7 @@ import type { Role } from "../platform/db/collections.js";
 import { DomainError } from "../platform/domain-error.js";
 import { HttpError } from "../platform/http/errors.js";
 import { isLoopbackHostname } from "../platform/http/loopback.js";
-import { originAt } from "../platform/http/origin.js";
+import { originAt, publicOriginOf } from "../platform/http/origin.js";
 import type { SessionsStore } from "../sessions/sessions-store.js";
 import type { TokenGrant } from "../tokens/access-tokens-store.js";
 import { hasTwoStep } from "../users/two-step-store.js";
@@ -110,7 +110,7 @@ export function dashboardOrigin(
   req: { readonly protocol: string; get(name: "host"): string | undefined },
   publicOrigin: string | undefined,
 ): string {
-  return publicOrigin ?? originAt(req.protocol, req.get("host"))?.origin ?? "http://localhost";
+  return publicOriginOf(req, publicOrigin);
 }
 
 /**

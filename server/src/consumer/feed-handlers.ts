@@ -10,13 +10,14 @@ import {
   SITEMAP_MAX_URLS,
   sitemapOf,
 } from "../feeds/feed-documents.js";
+import { feedUrlsOf } from "../feeds/feed-urls.js";
 import type { PublicFeedSettings, PublicFeeds } from "../feeds/public-feed-settings.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { RateLimitSetting } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import { HttpError } from "../platform/http/errors.js";
-import { originAt } from "../platform/http/origin.js";
+import { publicOriginOf } from "../platform/http/origin.js";
 
 /** How many of the latest released blogs RSS, Atom and JSON Feed carry (openapi.yaml, "Feeds"). */
 export const FEED_ITEMS = 50;
@@ -46,7 +47,6 @@ const TYPES: Record<Format, string> = {
   atom: "application/atom+xml; charset=utf-8",
   json: "application/feed+json; charset=utf-8",
 };
-const FILES: Record<Format, string> = { rss: "rss.xml", atom: "atom.xml", json: "feed.json" };
 
 /**
  * The public feeds (openapi.yaml `getRssFeed`, `getAtomFeed`, `getJsonFeed`, `getSitemap`): no
@@ -56,9 +56,6 @@ const FILES: Record<Format, string> = { rss: "rss.xml", atom: "atom.xml", json: 
  * the feed's address), so a `304` reads no content.
  */
 export function feedHandlers(deps: FeedDeps) {
-  const originOf = (req: Request): string =>
-    deps.publicOrigin ?? originAt(req.protocol, req.get("host"))?.origin ?? "http://localhost";
-
   /** The feed of the path's ID, counted against its rate limit; else 404 or 429. */
   const feedOf = async (req: Request, res: Response): Promise<PublicFeedSettings> => {
     const feedId = String(req.params.feedId);
@@ -84,7 +81,7 @@ export function feedHandlers(deps: FeedDeps) {
     (format: Format): RequestHandler =>
     async (req, res) => {
       const feed = await feedOf(req, res);
-      const selfUrl = `${originOf(req)}/api/consumer/feeds/${feed.feedId}/${FILES[format]}`;
+      const selfUrl = feedUrlsOf(publicOriginOf(req, deps.publicOrigin), feed.feedId)[format];
       const kind = `feed;${format}`;
       const ifNoneMatch = req.get("if-none-match");
       if (ifNoneMatch !== undefined) {

@@ -1,3 +1,4 @@
+import { feedUrlsOf } from "../feeds/feed-urls.js";
 import type { Role, WorkspaceDoc } from "../platform/db/collections.js";
 import type { Member, Workspace } from "../platform/http/admin-types.js";
 import { toUser } from "../users/user-view.js";
@@ -23,17 +24,6 @@ export const toWorkspace = (doc: WorkspaceDoc, role: Role, origin: string): Work
           urls: feedUrlsOf(origin, doc.feedId),
         },
 });
-
-/** The public feeds' addresses (openapi.yaml, "Feeds") on `origin`. */
-export const feedUrlsOf = (origin: string, feedId: string) => {
-  const base = `${origin}/api/consumer/feeds/${feedId}`;
-  return {
-    rss: `${base}/rss.xml`,
-    atom: `${base}/atom.xml`,
-    json: `${base}/feed.json`,
-    sitemap: `${base}/sitemap.xml`,
-  };
-};
 
 /** A membership and its account → the admin spec's `Member`. */
 export const toMember = ({ membership, user }: MemberOf): Member => ({

@@ -7,3 +7,14 @@ export function originAt(protocol: string, host: string | undefined): URL | null
     return null;
   }
 }
+
+/**
+ * This server's public origin for a request: `PUBLIC_URL`'s when it is set, else the address
+ * the request came to (its Host), else `http://localhost`.
+ */
+export function publicOriginOf(
+  req: { readonly protocol: string; get(name: "host"): string | undefined },
+  publicOrigin: string | undefined,
+): string {
+  return publicOrigin ?? originAt(req.protocol, req.get("host"))?.origin ?? "http://localhost";
+}
