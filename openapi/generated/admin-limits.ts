@@ -178,6 +178,20 @@ export const adminLimits = {
     publishAt: { maxLength: 40 },
     unreleaseAt: { maxLength: 40 },
   },
+  createAuthor: {
+    name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
+    slug: { minLength: 1, maxLength: 80, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
+    bio: { maxLength: 1000, pattern: "^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
+    avatarUrl: { maxLength: 2000 },
+    websiteUrl: { maxLength: 2000 },
+  },
+  updateAuthor: {
+    name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
+    slug: { minLength: 1, maxLength: 80, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
+    bio: { maxLength: 1000, pattern: "^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
+    avatarUrl: { maxLength: 2000 },
+    websiteUrl: { maxLength: 2000 },
+  },
   createWebhookEndpoint: {
     url: { minLength: 8, maxLength: 2000, pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$" },
     description: { maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },

@@ -1570,6 +1570,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/authors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the workspace's authors, by name
+         * @description Every author of the workspace (at most 200), in the order of their names (case and
+         *     accents ignored, then by slug). Every member may read them.
+         */
+        get: operations["listAuthors"];
+        put?: never;
+        /**
+         * Add an author
+         * @description An author's name, slug, bio, avatar and website: what a site's author pages show.
+         *     Without a `slug`, one is made from the name (`Ada Lovelace` → `ada-lovelace`; `-2`,
+         *     `-3`… when taken); a `slug` given that another author of the workspace has is `409`.
+         *     At most 200 authors per workspace (`409` beyond). Any member may add authors. Written
+         *     to the audit log (`author.created`).
+         */
+        post: operations["createAuthor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/authors/{authorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                authorId: components["parameters"]["AuthorId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an author
+         * @description Removes the author for good; an author already removed (or never there) is `404`. Any
+         *     member may remove authors. Written to the audit log (`author.removed`).
+         */
+        delete: operations["removeAuthor"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an author
+         * @description Changes the fields given and keeps the others; `null` (or an empty string) clears
+         *     `bio`, `avatarUrl` or `websiteUrl`. A `slug` another author of the workspace has is
+         *     `409`. Any member may change authors. Written to the audit log (`author.updated`) when
+         *     something changed. Two changes of the same author at the same moment: the last one
+         *     written wins.
+         */
+        patch: operations["updateAuthor"];
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/webhooks": {
         parameters: {
             query?: never;
@@ -2273,7 +2338,7 @@ export interface components {
             serverDefault: components["schemas"]["RateLimit"] | null;
         };
         /** @enum {string} */
-        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "workspace.owner_two_step_required" | "workspace.owner_two_step_lifted" | "workspace.public_feeds_on" | "workspace.public_feeds_changed" | "workspace.public_feeds_off" | "workspace.public_feed_renewed" | "invitation.created" | "invitation.resent" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed";
+        AuditAction: "key.minted" | "key.rolled" | "key.revoked" | "key.expired" | "key.limit_changed" | "workspace.limit_changed" | "workspace.preview_url_changed" | "workspace.owner_two_step_required" | "workspace.owner_two_step_lifted" | "workspace.public_feeds_on" | "workspace.public_feeds_changed" | "workspace.public_feeds_off" | "workspace.public_feed_renewed" | "invitation.created" | "invitation.resent" | "invitation.withdrawn" | "member.added" | "member.joined" | "member.role_changed" | "member.removed" | "member.left" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "blog.released" | "blog.unreleased" | "blog.removed" | "blog.published" | "blog.discarded" | "blog.restored" | "blog.scheduled" | "blog.schedule_cancelled" | "blog.schedule_failed" | "author.created" | "author.updated" | "author.removed";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -2309,7 +2374,9 @@ export interface components {
          *     changed (a release of a released blog records nothing). `blog.scheduled` also names the
          *     times then set (`publishAt`, `unreleaseAt`; null for none), and `blog.schedule_failed`
          *     the publish that could not be made at its time (`publishAt`: the pending slug had been
-         *     taken by another blog meanwhile; the changes stay pending).
+         *     taken by another blog meanwhile; the changes stay pending). An `author.*` action names
+         *     the author (`authorId`) and their name as it was then (`authorName`: after an update,
+         *     the new one).
          */
         AuditDetails: {
             invitationId?: string;
@@ -2329,6 +2396,8 @@ export interface components {
             previousSecretDropped?: boolean;
             blogId?: string;
             blogTitle?: string;
+            authorId?: string;
+            authorName?: string;
             /** Format: date-time */
             publishAt?: string | null;
             /** Format: date-time */
@@ -2340,6 +2409,47 @@ export interface components {
             gracePeriodSeconds?: number;
             from?: components["schemas"]["RateLimit"] | null;
             to?: components["schemas"]["RateLimit"] | null;
+        };
+        /** @description Lower-case letters, digits and single dashes between them, as a blog's slug. */
+        AuthorSlug: string;
+        /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
+        AuthorName: string;
+        /**
+         * @description A short biography: plain text (never HTML or Markdown), line breaks allowed (`\r\n` is
+         *     stored as `\n`), no other control characters and no bidi overrides or isolates; trimmed; up to 1,000 characters.
+         *     `null` (or an empty or blank string) for none.
+         */
+        AuthorBioInput: null | string;
+        Author: {
+            id: string;
+            name: components["schemas"]["AuthorName"];
+            slug: components["schemas"]["AuthorSlug"];
+            bio: string | null;
+            /** Format: uri */
+            avatarUrl: string | null;
+            /** Format: uri */
+            websiteUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AuthorList: {
+            data: components["schemas"]["Author"][];
+        };
+        AuthorInput: {
+            name: components["schemas"]["AuthorName"];
+            slug?: components["schemas"]["AuthorSlug"];
+            bio?: components["schemas"]["AuthorBioInput"];
+            avatarUrl?: components["schemas"]["PublicUrlInput"];
+            websiteUrl?: components["schemas"]["PublicUrlInput"];
+        };
+        AuthorPatch: {
+            name?: components["schemas"]["AuthorName"];
+            slug?: components["schemas"]["AuthorSlug"];
+            bio?: components["schemas"]["AuthorBioInput"];
+            avatarUrl?: components["schemas"]["PublicUrlInput"];
+            websiteUrl?: components["schemas"]["PublicUrlInput"];
         };
         /** @enum {string} */
         BlogStatus: "draft" | "released";
@@ -2497,7 +2607,8 @@ export interface components {
          * @description An absolute `http` or `https` URL with no user name or password (no `@` before the
          *     host: consumers are handed this URL); `null` (or an empty string) for none. A blog's
          *     `canonicalUrl` (the original's page, when the blog was first published elsewhere) and
-         *     `socialImageUrl` (the social card's image; none: the cover) take it.
+         *     `socialImageUrl` (the social card's image; none: the cover) take it, and an author's
+         *     `avatarUrl` and `websiteUrl`.
          */
         PublicUrlInput: null | string;
         BlogInput: {
@@ -3333,6 +3444,7 @@ export interface components {
         UsageFrom: string;
         /** @description Buckets start before this instant. Default the end of the current hour or day. */
         UsageTo: string;
+        AuthorId: string;
         /** @description The blog's ID. */
         BlogId: string;
         /** @description The revision's ID. */
@@ -6091,6 +6203,145 @@ export interface operations {
             428: components["responses"]["PreconditionRequired"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Busy"];
+        };
+    };
+    listAuthors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authors, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAuthor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "bio": "Writes about analytical engines.",
+                 *       "avatarUrl": "https://example.com/ada.png",
+                 *       "websiteUrl": "https://example.com/ada"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AuthorInput"];
+            };
+        };
+        responses: {
+            /** @description The new author. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Author"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeAuthor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                authorId: components["parameters"]["AuthorId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateAuthor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                authorId: components["parameters"]["AuthorId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bio": "Wrote the first published algorithm."
+                 *     }
+                 */
+                "application/json": components["schemas"]["AuthorPatch"];
+            };
+        };
+        responses: {
+            /** @description The author as now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Author"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     listWebhookEndpoints: {

@@ -23,6 +23,7 @@ function scheduledTimes({ details }: AuditEntry): string {
 const roleText = (role: AuditEntry["details"]["role"]) =>
   role === "owner" ? "an owner" : "a member";
 const blogOf = (entry: AuditEntry) => `“${entry.details.blogTitle ?? "a blog"}”`;
+const authorOf = (entry: AuditEntry) => `“${entry.details.authorName ?? "an author"}”`;
 const memberOf = (entry: AuditEntry) => entry.details.member?.name ?? "a former account";
 
 const SETTING_NAMES = {
@@ -76,6 +77,9 @@ const SENTENCES: { readonly [A in AuditAction]: Sentence } = {
   "blog.schedule_cancelled": (e, who) => `${who} cancelled the schedule of ${blogOf(e)}`,
   "blog.schedule_failed": (e, who) =>
     `${blogOf(e)} could not be published at its scheduled time: its slug is taken (scheduled by ${who})`,
+  "author.created": (e, who) => `${who} added the author ${authorOf(e)}`,
+  "author.updated": (e, who) => `${who} changed the author ${authorOf(e)}`,
+  "author.removed": (e, who) => `${who} removed the author ${authorOf(e)}`,
   "invitation.created": (e, who) => `${who} invited someone as ${roleText(e.details.role)}`,
   "invitation.resent": (_, who) => `${who} sent an invitation again, with a new link`,
   "invitation.withdrawn": (e, who) =>
