@@ -124,6 +124,16 @@ func countDocuments(filter bson.D, opts ...*options.CountOptions) func(context.C
 	}
 }
 
+func findOneAndDelete(filter bson.D) func(context.Context, *mongo.Collection) error {
+	return func(ctx context.Context, c *mongo.Collection) error {
+		err := c.FindOneAndDelete(ctx, filter).Err()
+		if err == mongo.ErrNoDocuments {
+			return fmt.Errorf("findOneAndDelete(%v): no document (the shape must find one)", filter)
+		}
+		return err
+	}
+}
+
 func deleteOne(filter bson.D) func(context.Context, *mongo.Collection) error {
 	return func(ctx context.Context, c *mongo.Collection) error {
 		_, err := c.DeleteOne(ctx, filter)
@@ -466,6 +476,12 @@ func appShapes() []appShape {
 			d(e("$set", d(e("title", "T2"), e("updatedAt", at(3000)), e("revision", "r_0014b"), e("feedPending", true), e("webhookPending", true), e("eventSeq", 1))),
 				e("$push", d(e("webhookOutbox", outboxEvent(14, 1))))), 1)},
 		// webhookEndpoints (webhooks/endpoints-store.ts; delivery-worker.ts reads them by _id)
+		// authors (authors/authors-store.ts): a workspace's list in name order, its count, a change and a removal by `_id`
+		{coll: "authors", name: "list `{workspaceId}` by nameKey, slug, limit 200", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(d(e("nameKey", 1), e("slug", 1))).SetLimit(200)), bounded: "one workspace's authors: at most 200 (authors/author-rules.ts MAX_AUTHORS)"},
+		{counts: true, coll: "authors", name: "create: `countDocuments({workspaceId})`", run: countDocuments(d(e("workspaceId", "ws_0010")))},
+		{coll: "authors", name: "update: `findOne({_id, workspaceId})`", run: findOne(d(e("_id", "au_0010"), e("workspaceId", "ws_0010")))},
+		{coll: "authors", name: "update: `findOneAndUpdate({_id, workspaceId}, {$set})`", run: findOneAndUpdate(d(e("_id", "au_0011"), e("workspaceId", "ws_0011")), d(e("$set", d(e("bio", "B2"), e("updatedAt", at(3000))))))},
+		{coll: "authors", name: "remove: `findOneAndDelete({_id, workspaceId})`", run: findOneAndDelete(d(e("_id", "au_0012"), e("workspaceId", "ws_0012")))},
 		{coll: "webhookEndpoints", name: "list `{workspaceId}` by workspaceId, createdAt, _id, limit 40", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(d(e("workspaceId", 1), e("createdAt", 1), e("_id", 1))).SetLimit(40))},
 		{coll: "webhookEndpoints", name: "subscribers `{workspaceId}` by workspaceId, createdAt, _id", run: find(d(e("workspaceId", "ws_0011")), options.Find().SetSort(d(e("workspaceId", 1), e("createdAt", 1), e("_id", 1))))},
 		{coll: "webhookEndpoints", name: "get `findOne({_id})`", run: findOne(d(e("_id", "we_0010")))},
@@ -742,6 +758,11 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			e("acceptedAt", acceptedAt), e("acceptedBy", nil),
 		})
 		seedWebhooks(add, i, n)
+		add("authors", bson.D{
+			e("_id", fmt.Sprintf("au_%04d", i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%100)), e("name", fmt.Sprintf("Writer %d", i)),
+			e("nameKey", fmt.Sprintf("writer %d", i)), e("slug", fmt.Sprintf("writer-%d", i)), e("bio", nil), e("avatarUrl", nil),
+			e("websiteUrl", nil), e("createdAt", at(i)), e("updatedAt", at(i)),
+		})
 	}
 	for coll, list := range docs {
 		if _, err := db.Collection(coll).InsertMany(ctx, list); err != nil {

@@ -1,6 +1,7 @@
 import type { Db } from "mongodb";
 import { type FirstRunSetup, firstRunSetup } from "./admin/first-run-setup.js";
 import { type AuditStore, auditLog } from "./audit/audit-log.js";
+import { type AuthorsStore, authorsStore } from "./authors/authors-store.js";
 import { blogHistory } from "./blogs/blog-history.js";
 import { type BlogsStore, blogsStore } from "./blogs/blogs-store.js";
 import { type BodyRenderer, inlineRenderer } from "./blogs/render-pool.js";
@@ -137,6 +138,8 @@ export interface Stores {
   };
   /** Workspaces' public feeds: their IDs and link templates (feeds/public-feed-settings.ts). */
   readonly publicFeeds: PublicFeeds;
+  /** Workspaces' authors (authors/authors-store.ts). */
+  readonly authors: AuthorsStore;
   readonly sessions: SessionsStore;
   readonly invitations: InvitationsStore;
   /** Personal access tokens for the admin API (tokens/access-tokens-store.ts). */
@@ -260,6 +263,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
       version: async (workspaceId) => (await recorder.record(workspaceId)).last,
     }),
     publicFeeds: publicFeeds(c),
+    authors: authorsStore(c),
     preview: {
       reads: previewView,
       tokens: previewTokens(c, { now }),

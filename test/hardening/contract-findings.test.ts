@@ -149,7 +149,7 @@ describe("admin statuses for invalid requests are in the spec", () => {
 
   it("every operation with a body documents 415 (no body, not JSON, compressed) and 413 (over its limit)", async () => {
     const withBody = operations.filter(({ op }) => op.requestBody !== undefined);
-    expect(withBody.length).toBe(36);
+    expect(withBody.length).toBe(38);
     for (const { path, method, op } of withBody) {
       const url = `${server.url}/api/admin${fill(path, "x")}`;
       const headers = { cookie: owner.cookie ?? "", origin: server.url, ...preconditionOf(op) };

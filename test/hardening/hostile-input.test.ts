@@ -1341,6 +1341,51 @@ const cases: Case[] = [
     "owners' two-step rule as a string",
     () => admin.call("PUT", `/workspaces/${ws}/owner-two-step`, { required: "true" }),
     400,
+  ], // authors (admin.yaml, "Authors"): plain text and public URLs only
+  [
+    "an author's name as an operator object",
+    () => admin.post(`/workspaces/${ws}/authors`, { name: { $gt: "" } }),
+    400,
+  ],
+  [
+    "an author's slug with a dot",
+    () => admin.post(`/workspaces/${ws}/authors`, { name: "A", slug: "a.b" }),
+    400,
+  ],
+  [
+    "an author's bio as an array",
+    () => admin.post(`/workspaces/${ws}/authors`, { name: "A", bio: ["x"] }),
+    400,
+  ],
+  [
+    "an author's bio with an escape character",
+    () => admin.post(`/workspaces/${ws}/authors`, { name: "A", bio: "\u001b[31mred" }),
+    400,
+  ],
+  [
+    "an author's avatar as a data: URL",
+    () =>
+      admin.post(`/workspaces/${ws}/authors`, {
+        name: "A",
+        avatarUrl: "data:image/png;base64,AAAA",
+      }),
+    400,
+  ],
+  [
+    "an author's website that the URL parser refuses",
+    () =>
+      admin.post(`/workspaces/${ws}/authors`, { name: "A", websiteUrl: "http://exa mple.com/" }),
+    400,
+  ],
+  [
+    "an author of no workspace changed",
+    () => admin.patch(`/workspaces/${ws}/authors/au_nobody`, { name: "B" }),
+    404,
+  ],
+  [
+    "an author ID with a $",
+    () => admin.patch(`/workspaces/${ws}/authors/au_$where`, { name: "B" }),
+    400,
   ],
 ];
 

@@ -22,6 +22,7 @@ import type { ManualLimits } from "../webhooks/manual-deliveries.js";
 import { teamChanges } from "../workspaces/team-changes.js";
 import { accountHandlers } from "./account-routes.js";
 import { auditHandlers } from "./audit-routes.js";
+import { authorHandlers } from "./author-routes.js";
 import { blogHandlers, staleBlogAnswer } from "./blog-routes.js";
 import { emailChangeHandlers } from "./email-change-routes.js";
 import {
@@ -144,6 +145,7 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   const feeds = publicFeedHandlers({ feeds: deps.stores.publicFeeds, audit });
   const blog = blogHandlers(blogs, users);
+  const author = authorHandlers({ authors: deps.stores.authors, audit });
   const turns = transferTurns();
   const transfer = transferHandlers({
     transfer: deps.stores.transfer,
@@ -328,6 +330,10 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/imports`, transfer.importBlogs);
   router.get(`${W}/export`, transfer.exportWorkspace);
   router.get(`${W}/blogs/:blogId/revisions`, blog.listBlogRevisions);
+  router.get(`${W}/authors`, author.listAuthors);
+  router.post(`${W}/authors`, author.createAuthor);
+  router.patch(`${W}/authors/:authorId`, author.updateAuthor);
+  router.delete(`${W}/authors/:authorId`, author.removeAuthor);
   router.get(`${W}/blogs/:blogId/revisions/:revisionId`, blog.getBlogRevision);
   router.post(`${W}/blogs/:blogId/revisions/:revisionId/restore`, blog.restoreBlogRevision);
   // Webhooks: every member reads; only owners change endpoints or queue deliveries.

@@ -17,7 +17,7 @@ export function toAuditEntry(
   const { expiresAt, successor, gracePeriodSeconds, from, to } = doc.details;
   const { invitationId, role, previousRole, userId, reason } = doc.details;
   const { endpointId, changed, previousSecretDropped, blogId, blogTitle } = doc.details;
-  const { publishAt, unreleaseAt } = doc.details;
+  const { publishAt, unreleaseAt, authorId, authorName } = doc.details;
   return {
     id: doc._id,
     at: doc.at.toISOString(),
@@ -41,6 +41,8 @@ export function toAuditEntry(
       ...(previousSecretDropped === undefined ? {} : { previousSecretDropped }),
       ...(blogId === undefined ? {} : { blogId }),
       ...(blogTitle === undefined ? {} : { blogTitle }),
+      ...(authorId === undefined ? {} : { authorId }),
+      ...(authorName === undefined ? {} : { authorName }),
       ...(publishAt === undefined ? {} : { publishAt: publishAt?.toISOString() ?? null }),
       ...(unreleaseAt === undefined ? {} : { unreleaseAt: unreleaseAt?.toISOString() ?? null }),
     },

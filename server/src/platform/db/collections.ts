@@ -27,6 +27,23 @@ export interface WorkspaceDoc {
   feedLinkTemplate?: string;
 }
 
+/** One author of a workspace (authors/authors-store.ts; admin.yaml `Author`). */
+export interface AuthorDoc {
+  /** `au_…`. */
+  _id: string;
+  workspaceId: string;
+  name: string;
+  /** The list's order: the name with case and accents folded (authors/author-rules.ts). */
+  nameKey: string;
+  /** Unique in the workspace (index `workspace_author_slug`). */
+  slug: string;
+  bio: string | null;
+  avatarUrl: string | null;
+  websiteUrl: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /** Which base path of the consumer API a key reads (keys/key-format.ts): its prefix tells. */
 export type KeyKind = "live" | "preview";
 
@@ -508,7 +525,10 @@ export type AuditAction =
   | "blog.restored"
   | "blog.scheduled"
   | "blog.schedule_cancelled"
-  | "blog.schedule_failed";
+  | "blog.schedule_failed"
+  | "author.created"
+  | "author.updated"
+  | "author.removed";
 
 export interface AuditDetailsDoc {
   expiresAt?: Date | null;
@@ -535,6 +555,9 @@ export interface AuditDetailsDoc {
   /** The blog of a `blog.*` entry, and its title then. */
   blogId?: string;
   blogTitle?: string;
+  /** The author of an `author.*` entry, and their name then (after an update, the new one). */
+  authorId?: string;
+  authorName?: string;
   /** The times a `blog.scheduled` set (null: none), or a `blog.schedule_failed` missed. */
   publishAt?: Date | null;
   unreleaseAt?: Date | null;
@@ -739,6 +762,7 @@ export interface Collections {
   readonly webhookAttempts: Collection<WebhookAttemptDoc>;
   readonly blogRevisions: Collection<BlogRevisionDoc>;
   readonly blogStaged: Collection<StagedContentDoc>;
+  readonly authors: Collection<AuthorDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -767,5 +791,6 @@ export function collections(db: Db): Collections {
     webhookAttempts: db.collection<WebhookAttemptDoc>("webhookAttempts"),
     blogRevisions: db.collection<BlogRevisionDoc>("blogRevisions"),
     blogStaged: db.collection<StagedContentDoc>("blogStaged"),
+    authors: db.collection<AuthorDoc>("authors"),
   };
 }

@@ -41,6 +41,8 @@ import {
  *   page, and the oldest beyond the bound to delete;
  * - blogStaged {workspaceId, blogId}: a removed blog's pending changes, to delete (a blog's own
  *   are read by `_id`); blogStaged {workspaceId, slug}: the preview's get by a slug as edited;
+ * - authors {workspaceId, slug} unique: an author's slug is the workspace's once, and a
+ *   workspace's authors (at most 200, sorted by name after the read);
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - passwordResets and signInChallenges are found by `_id` (their token's hash) only;
@@ -78,6 +80,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     blogs,
     blogRevisions,
     blogStaged,
+    authors,
     users,
     memberships,
     sessions,
@@ -117,6 +120,11 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await blogs.createIndex({ dueAt: 1, _id: 1 }, { name: "schedule_due" });
   await blogStaged.createIndex({ workspaceId: 1, blogId: 1 }, { name: "blog_staged" });
   await blogStaged.createIndex({ workspaceId: 1, slug: 1 }, { name: "blog_staged_slug" });
+  await authors.createIndex(
+    { workspaceId: 1, slug: 1 },
+    { name: "workspace_author_slug", unique: true },
+  );
+  await authors.createIndex({ workspaceId: 1, nameKey: 1, slug: 1 }, { name: "workspace_authors" });
   await blogRevisions.createIndex(
     { workspaceId: 1, blogId: 1, at: -1, _id: -1 },
     { name: "blog_history" },

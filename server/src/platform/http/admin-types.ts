@@ -11,6 +11,7 @@ type Schemas = components["schemas"];
 export type AdminBlog = Schemas["AdminBlog"];
 export type ApiKey = Schemas["ApiKey"];
 export type AuditEntry = Schemas["AuditEntry"];
+export type Author = Schemas["Author"];
 export type BlogRevision = Schemas["BlogRevision"];
 export type BlogRevisionSummary = Schemas["BlogRevisionSummary"];
 export type Actor = Schemas["Actor"];
