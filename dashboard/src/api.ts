@@ -15,6 +15,9 @@ export type WorkspaceRateLimit = Schemas["WorkspaceRateLimit"];
 export type AuditEntry = Schemas["AuditEntry"];
 export type AuditAction = Schemas["AuditAction"];
 export type AdminBlog = Schemas["AdminBlog"];
+export type Author = Schemas["Author"];
+export type AuthorInput = Schemas["AuthorInput"];
+export type AuthorPatch = Schemas["AuthorPatch"];
 export type BlogStatus = Schemas["BlogStatus"];
 export type BlogCounts = Schemas["BlogCounts"];
 /** The blog list's orders (admin.yaml, listAdminBlogs `sort`). */

@@ -26,7 +26,10 @@ export function Header(props: HeaderProps) {
   const switchTo = (id: string) => {
     navigate(
       hrefOf(
-        route.name === "keys" || route.name === "members" || route.name === "webhooks"
+        route.name === "keys" ||
+          route.name === "members" ||
+          route.name === "webhooks" ||
+          route.name === "authors"
           ? { name: route.name, ws: id }
           : route.name === "webhookLog"
             ? { name: "webhooks", ws: id }
@@ -52,7 +55,7 @@ export function Header(props: HeaderProps) {
     onSignedOut();
   };
 
-  const link = (name: "keys" | "blogs" | "webhooks" | "members", label: string) => {
+  const link = (name: "keys" | "blogs" | "authors" | "webhooks" | "members", label: string) => {
     if (!workspace) return null;
     const current =
       route.name === name ||
@@ -87,6 +90,7 @@ export function Header(props: HeaderProps) {
         <nav aria-label="Sections" class="nav">
           {link("keys", "API keys")}
           {link("blogs", "Blogs")}
+          {link("authors", "Authors")}
           {link("webhooks", "Webhooks")}
           {link("members", "Members")}
         </nav>

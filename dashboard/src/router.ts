@@ -21,6 +21,7 @@ const keyStatusOf = (param: string | null): KeyStatus | null =>
  *   /dashboard/w/{ws}/blogs/new          editor for a new blog
  *   /dashboard/w/{ws}/blogs/{blogId}     editor for an existing blog
  *   /dashboard/w/{ws}/members            members and invitations
+ *   /dashboard/w/{ws}/authors            the workspace's authors
  *   /dashboard/w/{ws}/webhooks           webhook endpoints
  *   /dashboard/w/{ws}/webhooks/{id}      one endpoint's delivery log
  *   /dashboard/account                   one's own name, email, password and sessions
@@ -36,6 +37,7 @@ export type Route =
   | { name: "blogs"; ws: string; status: BlogStatus | null; q?: string; sort?: BlogSort }
   | { name: "blog"; ws: string; blogId: string | null }
   | { name: "members"; ws: string }
+  | { name: "authors"; ws: string }
   | { name: "webhooks"; ws: string }
   | { name: "webhookLog"; ws: string; endpointId: string }
   | { name: "account" }
@@ -58,6 +60,7 @@ export function parseRoute(pathname: string, search: string): Route {
     return { name: "keys", ws, status: keyStatusOf(new URLSearchParams(search).get("status")) };
   }
   if (section === "members" && id === undefined) return { name: "members", ws };
+  if (section === "authors" && id === undefined) return { name: "authors", ws };
   if (section === "webhooks" && id === undefined) return { name: "webhooks", ws };
   if (section === "webhooks" && id !== undefined) return { name: "webhookLog", ws, endpointId: id };
   if (section === "blogs" && id === undefined) {
@@ -85,6 +88,8 @@ export function hrefOf(route: Route): string {
       return `${ws}/keys${route.status ? `?status=${route.status.toLowerCase()}` : ""}`;
     case "members":
       return `${ws}/members`;
+    case "authors":
+      return `${ws}/authors`;
     case "webhooks":
       return `${ws}/webhooks`;
     case "webhookLog":

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, call, type Me, type Workspace } from "./api.js";
 import { FlashNotice, FlashProvider, useFlashState } from "./components/flash.js";
 import { Account } from "./features/account/account.js";
+import { Authors } from "./features/authors/authors.js";
 import { BlogEditor } from "./features/blogs/blog-editor.js";
 import { Blogs } from "./features/blogs/blogs.js";
 import { Keys } from "./features/keys/keys.js";
@@ -111,6 +112,8 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
         onWorkspaceChange={changeWorkspace}
       />
     );
+  } else if (route.name === "authors") {
+    content = <Authors key={workspace.id} workspace={workspace} />;
   } else if (route.name === "webhooks") {
     content = <Webhooks key={workspace.id} workspace={workspace} />;
   } else if (route.name === "webhookLog") {

@@ -46,6 +46,8 @@ export const contentOf = (blog: AdminBlog): RevisionContent => ({
   bodyMarkdown: blog.bodyMarkdown,
   tags: blog.tags,
   authorName: blog.authorName,
+  // A server from before blogs named authors (or an older kept copy) sends none.
+  authors: (blog.authors ?? []).map((a) => a.id),
   coverImageUrl: blog.coverImageUrl,
   coverImageAlt: blog.coverImageAlt,
   featured: blog.featured,
