@@ -70,7 +70,7 @@ export const formOf = (author: Author): AuthorForm => ({
 
 /**
  * What the dialog can tell before sending: a name (not blank, within its length, no control
- * characters), a slug typed must be one, the bio within 1,000 characters as kept, the avatar and
+ * characters), a slug typed must be one, the bio within its limit as kept, the avatar and
  * website admin.yaml's PublicUrlInput. Only the fields with a problem are present.
  */
 export function checkAuthorForm(f: AuthorForm): AuthorErrors {

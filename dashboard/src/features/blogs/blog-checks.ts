@@ -65,6 +65,10 @@ export function checkDraft(d: Draft): BlogErrors {
     ),
     canonicalUrl: publicUrlProblem(d.canonicalUrl),
     socialImageUrl: publicUrlProblem(d.socialImageUrl),
+    authors:
+      d.authors.length > limits.authors.maxItems
+        ? `Choose at most ${limits.authors.maxItems} authors.`
+        : undefined,
   };
   // Only the fields with a problem (a field without one is absent, as FieldErrors says).
   const errors: BlogErrors = {};
@@ -128,6 +132,8 @@ export function fieldErrorOf(err: unknown): { field: BlogField; message: string 
     return { field: named, message: URL_PROBLEM[named] ?? sentence(message) };
   }
   if (/^Tags?\b/.test(message)) return { field: "tags", message };
+  // An author ID the workspace has not (admin.yaml, BlogAuthorIds: a 400 naming it).
+  if (/^(?:authors\b|Authors?\b|No author\b)/.test(message)) return { field: "authors", message };
   return null;
 }
 

@@ -1,5 +1,8 @@
 import { normaliseTag } from "@pressroom/tag-rule";
-import type { AdminBlog, BlogInput, BlogPatch } from "../../api.js";
+import type { AdminBlog, Author, BlogInput, BlogPatch } from "../../api.js";
+
+/** An author the form names: the ID is what is sent, the name what the form shows. */
+export type AuthorRef = Pick<Author, "id" | "name">;
 
 /** The editor's form values, as typed. */
 export interface Draft {
@@ -11,6 +14,8 @@ export interface Draft {
   featured: boolean;
   excerpt: string;
   authorName: string;
+  /** The authors the blog names, in order: the first is the primary author. */
+  authors: AuthorRef[];
   bodyMarkdown: string;
   metaTitle: string;
   metaDescription: string;
@@ -28,6 +33,7 @@ export const DRAFT_FIELDS: readonly (keyof Draft)[] = [
   "excerpt",
   "tags",
   "authorName",
+  "authors",
   "coverImageUrl",
   "coverImageAlt",
   "featured",
@@ -50,6 +56,7 @@ export const EMPTY_DRAFT: Draft = {
   featured: false,
   excerpt: "",
   authorName: "",
+  authors: [],
   bodyMarkdown: "",
   metaTitle: "",
   metaDescription: "",
@@ -98,12 +105,21 @@ export const draftOf = (blog: AdminBlog): Draft => ({
   featured: blog.featured === true,
   excerpt: blog.excerpt,
   authorName: blog.authorName,
+  // A blog from a server before authors (or kept before them) names none.
+  authors: (blog.authors ?? []).map(({ id, name }) => ({ id, name })),
   bodyMarkdown: blog.bodyMarkdown,
   metaTitle: blog.metaTitle ?? "",
   metaDescription: blog.metaDescription ?? "",
   canonicalUrl: blog.canonicalUrl ?? "",
   socialImageUrl: blog.socialImageUrl ?? "",
 });
+
+/** The IDs a write sends of the authors (admin.yaml, BlogAuthorIds). */
+export const authorIdsOf = (authors: readonly AuthorRef[]): string[] => authors.map((a) => a.id);
+
+/** The same authors in the same order. */
+export const sameAuthors = (a: readonly AuthorRef[], b: readonly AuthorRef[]): boolean =>
+  authorIdsOf(a).join("\n") === authorIdsOf(b).join("\n");
 
 /** "news, Release notes ,news" → ["news", "Release notes"]. */
 export const parseTags = (text: string): string[] => [
@@ -144,6 +160,7 @@ export function inputOf(d: Draft): BlogInput {
   if (d.slug.trim()) input.slug = d.slug.trim();
   if (oneLine(d.excerpt)) input.excerpt = oneLine(d.excerpt);
   if (d.authorName.trim()) input.authorName = d.authorName.trim();
+  if (d.authors.length > 0) input.authors = authorIdsOf(d.authors);
   for (const field of NULLABLE) {
     const sent = sentOf(field, d[field]);
     if (sent !== null) input[field] = sent;
@@ -167,6 +184,7 @@ export function patchOf(blog: AdminBlog, d: Draft): BlogPatch {
   if (d.featured !== (blog.featured === true)) patch.featured = d.featured;
   if (oneLine(d.excerpt) !== blog.excerpt) patch.excerpt = oneLine(d.excerpt);
   if (d.authorName.trim() !== blog.authorName) patch.authorName = d.authorName.trim();
+  if (!sameAuthors(d.authors, blog.authors ?? [])) patch.authors = authorIdsOf(d.authors);
   if (d.bodyMarkdown !== blog.bodyMarkdown) patch.bodyMarkdown = d.bodyMarkdown;
   return patch;
 }
@@ -175,6 +193,7 @@ export function patchOf(blog: AdminBlog, d: Draft): BlogPatch {
 export const isBlank = (d: Draft, start: Draft): boolean =>
   (Object.keys(start) as (keyof Draft)[]).every((field) => {
     const [now, then] = [d[field], start[field]];
+    if (Array.isArray(now) && Array.isArray(then)) return sameAuthors(now, then);
     return typeof now === "string" && typeof then === "string"
       ? now.trim() === then.trim()
       : now === then;

@@ -10,6 +10,8 @@ import { useFlash } from "../../components/flash.js";
 import { focusFirstInvalid, isValid } from "../../components/form-check.js";
 import { useSubmit, useTitle } from "../../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../../router.js";
+import { authorNamesOf } from "./author-order.js";
+import { useWorkspaceAuthors } from "./author-picker.js";
 import {
   type BlogErrors,
   checkDraft,
@@ -83,6 +85,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
   const [historyOpen, setHistoryOpen] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const flash = useFlash();
+  const authors = useWorkspaceAuthors(workspaceId);
   useTitle(blog ? `${blog.title} · Blogs` : "New blog");
 
   /** Saves pending changes onto `base` (creating the blog if null); what was sent, if anything. */
@@ -325,6 +328,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
         saved={blog}
         errors={errors}
         onError={(field, problem) => setErrors((e) => withProblem(e, field, problem))}
+        authors={authors}
       />
       <EditorDialogs
         question={dialog}
@@ -354,6 +358,7 @@ export function BlogEditor({ workspace, blogId, user }: EditorProps) {
           workspaceId={workspaceId}
           blog={blog}
           dirty={dirty}
+          authorNames={authorNamesOf(authors.data, blog.authors)}
           onRestore={(revision) => revert(blog, revision)}
           onClose={() => setHistoryOpen(false)}
         />

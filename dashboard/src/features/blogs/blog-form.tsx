@@ -1,7 +1,9 @@
 import { useId } from "preact/hooks";
 import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
-import type { AdminBlog } from "../../api.js";
+import type { AdminBlog, Author } from "../../api.js";
 import { Field } from "../../components/field.js";
+import type { Load } from "../../use-load.js";
+import { AuthorPicker } from "./author-picker.js";
 import type { BlogErrors, BlogField } from "./blog-checks.js";
 import { committedTags, type Draft, type TextField } from "./blog-draft.js";
 import { BodyEditor } from "./body-editor.js";
@@ -21,6 +23,8 @@ interface BlogFormProps {
   errors: BlogErrors;
   /** Sets (or, with null, clears) one field's problem: the tags' as soon as the field is left. */
   onError: (field: BlogField, problem: string | null) => void;
+  /** The workspace's authors, for the Authors field. */
+  authors: Load<Author[]>;
 }
 
 /**
@@ -34,6 +38,7 @@ export function BlogFields({
   saved,
   errors,
   onError,
+  authors,
 }: BlogFormProps) {
   const bind = (field: TextField) => ({
     value: draft[field],
@@ -117,7 +122,11 @@ export function BlogFields({
             <input {...p} {...bind("coverImageAlt")} maxLength={limits.coverImageAlt.maxLength} />
           )}
         </Field>
-        <Field label="Author" hint="The name readers see." error={errors.authorName}>
+        <Field
+          label="Author"
+          hint="The name readers see when no author is chosen under Authors."
+          error={errors.authorName}
+        >
           {(p) => (
             <input
               {...p}
@@ -149,6 +158,13 @@ export function BlogFields({
         saved={saved}
         error={errors.bodyMarkdown}
         readingTime={saved && readingTimeText(saved.readingTimeMinutes)}
+      />
+      <AuthorPicker
+        workspaceId={workspaceId}
+        chosen={draft.authors}
+        onChange={(chosen) => onChange({ ...draft, authors: chosen })}
+        available={authors}
+        error={errors.authors}
       />
       <SeoSection draft={draft} bind={bind} errors={errors} savedSlug={currentSlug} />
     </>

@@ -14,6 +14,7 @@ export const FIELD_LABELS: Record<DraftField, string> = {
   excerpt: "Excerpt",
   tags: "Tags",
   authorName: "Author",
+  authors: "Authors",
   coverImageUrl: "Cover image URL",
   coverImageAlt: "Alt text",
   featured: "Featured",
@@ -24,10 +25,12 @@ export const FIELD_LABELS: Record<DraftField, string> = {
   bodyMarkdown: "Body",
 };
 
-/** A field's value in words, as the comparisons show it: Featured as Yes or No. */
+/** A field's value in words, as the comparisons show it: Featured as Yes or No, authors by name. */
 export const valueText = (draft: Draft, field: DraftField): string => {
   const value = draft[field];
-  return typeof value === "string" ? value : value ? "Yes" : "No";
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  return value.map((a) => a.name).join(", ");
 };
 
 /** `to`'s `field` set to `from`'s. */

@@ -9,6 +9,7 @@ import { BodyDiff } from "./body-diff.js";
 import { bodyRows, FIELD_LABELS } from "./conflict.js";
 import {
   ACTION_LABELS,
+  type AuthorNames,
   changedText,
   contentOf,
   differingFields,
@@ -23,6 +24,8 @@ interface HistoryDialogProps {
   blog: AdminBlog;
   /** Unsaved changes in the form: a restore would replace them, so it waits for a save. */
   dirty: boolean;
+  /** Authors' names by ID: a revision keeps only the IDs of the authors it names. */
+  authorNames: AuthorNames;
   /** Restores the revision's content as a new save (the editor closes this dialog on success). */
   onRestore: (revision: BlogRevisionSummary) => Promise<void>;
   onClose: () => void;
@@ -43,6 +46,7 @@ export function HistoryDialog({
   workspaceId,
   blog,
   dirty,
+  authorNames,
   onRestore,
   onClose,
 }: HistoryDialogProps) {
@@ -171,7 +175,12 @@ export function HistoryDialog({
               {mine === undefined || other === undefined ? (
                 contentError === null && <Loading label="Loading the revision…" />
               ) : (
-                <Comparison older={other} newer={mine} olderLabel={otherLabel} />
+                <Comparison
+                  older={other}
+                  newer={mine}
+                  olderLabel={otherLabel}
+                  names={authorNames}
+                />
               )}
             </>
           )}
@@ -200,8 +209,13 @@ export function HistoryDialog({
 }
 
 /** Two contents: the fields that differ side by side, then the body's line diff. */
-function Comparison(props: { older: RevisionContent; newer: RevisionContent; olderLabel: string }) {
-  const { older, newer, olderLabel } = props;
+function Comparison(props: {
+  older: RevisionContent;
+  newer: RevisionContent;
+  olderLabel: string;
+  names: AuthorNames;
+}) {
+  const { older, newer, olderLabel, names } = props;
   const differing = differingFields(older, newer);
   if (differing.length === 0) {
     return <p class="history-same">The content is the same in both.</p>;
@@ -223,8 +237,8 @@ function Comparison(props: { older: RevisionContent; newer: RevisionContent; old
             {fields.map((f) => (
               <tr key={f}>
                 <th scope="row">{FIELD_LABELS[f]}</th>
-                <td>{fieldText(older, f) || <span class="conflict-empty">(empty)</span>}</td>
-                <td>{fieldText(newer, f) || <span class="conflict-empty">(empty)</span>}</td>
+                <td>{fieldText(older, f, names) || <span class="conflict-empty">(empty)</span>}</td>
+                <td>{fieldText(newer, f, names) || <span class="conflict-empty">(empty)</span>}</td>
               </tr>
             ))}
           </tbody>

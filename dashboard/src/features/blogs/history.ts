@@ -26,10 +26,28 @@ export function changedText(summary: BlogRevisionSummary): string {
     .join(", ");
 }
 
-/** A field's value as shown beside another: tags joined, Featured as Yes or No, none as empty. */
-export function fieldText(content: RevisionContent, field: DraftField): string {
+/** Authors' names by ID, for a revision's authors (it keeps only their IDs). */
+export type AuthorNames = ReadonlyMap<string, string>;
+
+/** What an author no name is known for is called: removed from the workspace since. */
+export const REMOVED_AUTHOR = "(a removed author)";
+
+/**
+ * A field's value as shown beside another: tags joined, Featured as Yes or No, authors by name
+ * (by ID when `names` is not given: comparisons), none as empty.
+ */
+export function fieldText(
+  content: RevisionContent,
+  field: DraftField,
+  names?: AuthorNames,
+): string {
   if (field === "tags") return content.tags.join(", ");
   if (field === "featured") return content.featured === true ? "Yes" : "No";
+  if (field === "authors") {
+    // A revision saved before blogs named authors has none.
+    const ids = content.authors ?? [];
+    return ids.map((id) => (names ? (names.get(id) ?? REMOVED_AUTHOR) : id)).join(", ");
+  }
   // A revision saved before a field existed does not have it: none.
   return content[field] ?? "";
 }

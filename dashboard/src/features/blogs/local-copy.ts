@@ -21,7 +21,7 @@ export const localCopyKey = (userId: string, workspaceId: string, blogId: string
 
 /**
  * The kept form, if it is one: each field of the type the form has. A copy kept before a field
- * existed (the search and social fields came later) gets that field as a new form has it.
+ * existed (the search and social fields, the authors came later) gets that field as a new form has it.
  */
 function draftIn(value: unknown): Draft | null {
   if (typeof value !== "object" || value === null) return null;
@@ -29,13 +29,27 @@ function draftIn(value: unknown): Draft | null {
   const fits = (Object.keys(EMPTY_DRAFT) as (keyof Draft)[]).every(
     (field) => typeof kept[field] === typeof EMPTY_DRAFT[field],
   );
-  return fits ? (kept as unknown as Draft) : null;
+  return fits && isAuthorList(kept.authors) ? (kept as unknown as Draft) : null;
 }
+
+/** The form's authors as kept: each an ID and a name. */
+const isAuthorList = (value: unknown): boolean =>
+  Array.isArray(value) &&
+  value.every(
+    (a: unknown) =>
+      typeof a === "object" &&
+      a !== null &&
+      "id" in a &&
+      typeof a.id === "string" &&
+      "name" in a &&
+      typeof a.name === "string",
+  );
 
 /** What a blog kept before the newer fields existed had of them: none. */
 const NEWER_FIELDS = {
   coverImageAlt: null,
   featured: false,
+  authors: [] as AdminBlog["authors"],
   metaTitle: null,
   metaDescription: null,
   canonicalUrl: null,
