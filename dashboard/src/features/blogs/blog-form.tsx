@@ -124,7 +124,7 @@ export function BlogFields({
         </Field>
         <Field
           label="Author"
-          hint="The name readers see when no author is chosen under Authors."
+          hint="The byline, when no author is chosen."
           error={errors.authorName}
         >
           {(p) => (
