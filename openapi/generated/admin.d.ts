@@ -2434,6 +2434,13 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @description The IDs of the workspace's authors the blog names, in order: the first is the primary
+         *     author (consumers read their name as `authorName`). Empty: none (the byline
+         *     `authorName` stands). An ID no author of the workspace has is `400` naming it; a
+         *     revision restored that names a removed author leaves them out.
+         */
+        BlogAuthorIds: components["schemas"]["Author"]["id"][];
         AuthorList: {
             data: components["schemas"]["Author"][];
         };
@@ -2485,7 +2492,7 @@ export interface components {
              * @description The content fields that differ from the revision before it (empty for a state
              *     change that left the content as it was).
              */
-            changed: ("title" | "slug" | "excerpt" | "bodyMarkdown" | "tags" | "authorName" | "coverImageUrl" | "coverImageAlt" | "featured" | "metaTitle" | "metaDescription" | "canonicalUrl" | "socialImageUrl")[];
+            changed: ("title" | "slug" | "excerpt" | "bodyMarkdown" | "tags" | "authorName" | "authors" | "coverImageUrl" | "coverImageAlt" | "featured" | "metaTitle" | "metaDescription" | "canonicalUrl" | "socialImageUrl")[];
             /** @description The revision a `restored` revision took its content from. */
             restoredFrom?: string;
             title: string;
@@ -2504,6 +2511,7 @@ export interface components {
             bodyMarkdown: string;
             tags: string[];
             authorName: string;
+            authors: components["schemas"]["BlogAuthorIds"];
             /** Format: uri */
             coverImageUrl: string | null;
             coverImageAlt: string | null;
@@ -2537,7 +2545,16 @@ export interface components {
             /** @description Sanitised HTML; it can be much longer than `bodyMarkdown`. */
             bodyHtml: string;
             tags: string[];
+            /**
+             * @description The byline as the editors wrote it: what consumers read as `authorName` while the
+             *     blog names no author (with authors, they read the first author's name).
+             */
             authorName: string;
+            /**
+             * @description The authors the blog names, in order (the first is the primary author); an author
+             *     removed from the workspace is no longer listed.
+             */
+            authors: components["schemas"]["Author"][];
             /** Format: uri */
             coverImageUrl: string | null;
             coverImageAlt: string | null;
@@ -2620,8 +2637,9 @@ export interface components {
             /** @description The body, in Markdown. Blockquotes and lists may nest at most 32 levels deep; a body that cannot be rendered within the server's time limit is refused with 422. */
             bodyMarkdown?: string;
             tags?: string[];
-            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) is "Pressroom". */
+            /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) is "Pressroom". The byline of a blog that names no author (`authors`). */
             authorName?: string;
+            authors?: components["schemas"]["BlogAuthorIds"];
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
             /** @description The cover image's alternative text. One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) or `null` for none. */
             coverImageAlt?: null | string;
@@ -2852,6 +2870,7 @@ export interface components {
             tags?: string[];
             /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; empty (or blank) is "Pressroom". */
             authorName?: string;
+            authors?: components["schemas"]["BlogAuthorIds"];
             coverImageUrl?: components["schemas"]["CoverImageUrlInput"];
             coverImageAlt?: components["schemas"]["BlogInput"]["coverImageAlt"];
             featured?: components["schemas"]["BlogInput"]["featured"];

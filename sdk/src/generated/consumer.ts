@@ -26,9 +26,9 @@ export interface paths {
          *     the walk exactly once, even while tags are edited and blogs released or removed between
          *     pages (a blog that gains or loses the tag during the walk may or may not be seen).
          *
-         *     `featured`, `releasedAfter` and `releasedBefore` narrow the list the same way (see
-         *     "Presentation and search fields" and "Archives"), alone or together and with `tag`: a
-         *     blog is listed when it passes every filter given. The order and the exactly-once walk
+         *     `author`, `featured`, `releasedAfter` and `releasedBefore` narrow the list the same way
+         *     (see "Authors", "Presentation and search fields" and "Archives"), alone or together and
+         *     with `tag`: a blog is listed when it passes every filter given. The order and the exactly-once walk
          *     are those of the plain list.
          */
         get: operations["listBlogs"];
@@ -113,6 +113,50 @@ export interface paths {
          *     more lists its first 1,000 in this order); `ETag` and `304` as elsewhere.
          */
         get: operations["listTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/authors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's authors
+         * @description Every author of the key's workspace (at most 200), by name (case and accents ignored,
+         *     then by slug), whether or not a released blog names them yet. One response, no
+         *     pagination; `ETag` and `304` as elsewhere. See "Authors".
+         */
+        get: operations["listAuthors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/authors/by-slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one author by their slug
+         * @description The author of the key's workspace with this slug, for an author page; `404` for a slug
+         *     no author of the workspace has (another workspace's included). A string that cannot be
+         *     a slug gets `400`, as for blogs. `ETag` and `304` as elsewhere.
+         */
+        get: operations["getAuthorBySlug"];
         put?: never;
         post?: never;
         delete?: never;
@@ -444,10 +488,17 @@ export interface components {
              */
             tags: string[];
             /**
-             * @description Plain text, not HTML; escape it wherever you put it into HTML.
+             * @description The primary author's name (the first of `authors`), or, for a blog that names no
+             *     author, the byline the editors wrote (`Pressroom` when none): see "Authors". Plain
+             *     text, not HTML; escape it wherever you put it into HTML.
              * @example Ada Lovelace
              */
             authorName: string;
+            /**
+             * @description The blog's authors in the editors' order, the first being the primary author (see
+             *     "Authors"); empty when the editors named none.
+             */
+            authors: components["schemas"]["Author"][];
             /**
              * Format: uri
              * @description Absolute URL of the cover image, or null when the blog has none.
@@ -548,8 +599,22 @@ export interface components {
             image?: string;
             date_published: components["schemas"]["Blog"]["releasedAt"];
             date_modified: components["schemas"]["Blog"]["updatedAt"];
+            /**
+             * @description The blog's authors (see "Authors"), each with its website and avatar when it has
+             *     them; a blog that names no author has one, its byline (`authorName`).
+             */
             authors: {
                 name: components["schemas"]["Blog"]["authorName"];
+                /**
+                 * Format: uri
+                 * @description The author's own site (`Author.websiteUrl`).
+                 */
+                url?: string;
+                /**
+                 * Format: uri
+                 * @description The author's picture (`Author.avatarUrl`).
+                 */
+                avatar?: string;
             }[];
             tags: components["schemas"]["Blog"]["tags"];
         };
@@ -572,6 +637,7 @@ export interface components {
             bodyHtml?: components["schemas"]["Blog"]["bodyHtml"];
             tags?: components["schemas"]["Blog"]["tags"];
             authorName?: components["schemas"]["Blog"]["authorName"];
+            authors?: components["schemas"]["Blog"]["authors"];
             coverImageUrl?: components["schemas"]["Blog"]["coverImageUrl"];
             coverImageAlt?: components["schemas"]["Blog"]["coverImageAlt"];
             featured?: components["schemas"]["Blog"]["featured"];
@@ -608,6 +674,36 @@ export interface components {
              * @example 12
              */
             count: number;
+        };
+        /** @description One of the workspace's authors (see "Authors"). */
+        Author: {
+            /** @example au_4RtQm8VxK2pLs9Wd */
+            id: string;
+            slug: components["schemas"]["Slug"];
+            /**
+             * @description Plain text, not HTML; escape it wherever you put it into HTML.
+             * @example Ada Lovelace
+             */
+            name: string;
+            /**
+             * @description A short biography in plain text, not HTML, with line breaks (`\n`) kept; null when
+             *     none was given. Escape it wherever you put it into HTML.
+             * @example Writes about analytical engines.
+             */
+            bio: string | null;
+            /**
+             * @description Absolute http(s) URL of the author's picture, or null.
+             * @example https://images.example.com/ada.png
+             */
+            avatarUrl: string | null;
+            /**
+             * @description Absolute http(s) URL of the author's own site, or null.
+             * @example https://example.com/ada
+             */
+            websiteUrl: string | null;
+        };
+        AuthorList: {
+            data: components["schemas"]["Author"][];
         };
         /**
          * @description A blog's URL-friendly name, unique within its workspace; `GET /blogs/by-slug/{slug}`
@@ -785,6 +881,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No author of the key's workspace has this slug. */
+        AuthorNotFound: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Author not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description No released blog with this ID (or slug) exists in the key's workspace: a draft, a
          *     removed blog, another workspace's blog and an unknown one all get this same answer.
@@ -869,6 +982,13 @@ export interface components {
          *     reserved character sent as it is (`+`, `,`, `&`…) gets `400`.
          */
         Tag: string[];
+        /**
+         * @description An author's `slug` (see "Authors"): only the released blogs that name this author, at
+         *     any position. A slug no author of the workspace has gives an empty page. One value; a
+         *     `cursor` must come with the same value as the page that gave it.
+         * @example ada-lovelace
+         */
+        Author: components["schemas"]["Slug"];
         /**
          * @description `true`: only the blogs the editors featured (`Blog.featured`); `false`: only the others.
          *     Exactly `true` or `false`. A `cursor` must come with the same value as the page that
@@ -978,6 +1098,13 @@ export interface operations {
                  *     reserved character sent as it is (`+`, `,`, `&`…) gets `400`.
                  */
                 tag?: components["parameters"]["Tag"];
+                /**
+                 * @description An author's `slug` (see "Authors"): only the released blogs that name this author, at
+                 *     any position. A slug no author of the workspace has gives an empty page. One value; a
+                 *     `cursor` must come with the same value as the page that gave it.
+                 * @example ada-lovelace
+                 */
+                author?: components["parameters"]["Author"];
                 /**
                  * @description `true`: only the blogs the editors featured (`Blog.featured`); `false`: only the others.
                  *     Exactly `true` or `false`. A `cursor` must come with the same value as the page that
@@ -1224,6 +1351,103 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAuthors: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's authors. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Pressroom-Perspective": components["headers"]["Perspective"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "au_4RtQm8VxK2pLs9Wd",
+                     *           "slug": "ada-lovelace",
+                     *           "name": "Ada Lovelace",
+                     *           "bio": "Writes about analytical engines.",
+                     *           "avatarUrl": "https://images.example.com/ada.png",
+                     *           "websiteUrl": "https://example.com/ada"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthorList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAuthorBySlug: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description An author's `slug`, exactly as the API returns it (the `Slug` schema's rule).
+                 * @example ada-lovelace
+                 */
+                slug: components["schemas"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The author. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Pressroom-Perspective": components["headers"]["Perspective"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Author"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AuthorNotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

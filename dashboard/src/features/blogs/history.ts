@@ -46,6 +46,7 @@ export const contentOf = (blog: AdminBlog): RevisionContent => ({
   bodyMarkdown: blog.bodyMarkdown,
   tags: blog.tags,
   authorName: blog.authorName,
+  authors: blog.authors.map((author) => author.id),
   coverImageUrl: blog.coverImageUrl,
   coverImageAlt: blog.coverImageAlt,
   featured: blog.featured,
