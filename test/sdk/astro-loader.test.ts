@@ -28,7 +28,7 @@ const ASTRO_BIN = path.join(
 );
 
 // Compile-time (`npm run typecheck`): entries are typed from the loader's schema, narrowed by
-// `fields` to the SDK's `BlogWith` (packages/astro/README.md, "Typed entries").
+// `fields` to the SDK's `BlogWith` (packages/astro/README.md, "Options").
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const narrowed = pressroomLoader({ apiKey: "cp_live_x", baseUrl: "http://x", fields: ["slug"] });
 const typedNarrow: Same<z.infer<typeof narrowed.schema>, BlogWith<"slug">> = true;
