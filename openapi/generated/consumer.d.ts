@@ -605,8 +605,16 @@ export interface components {
              */
             authors: {
                 name: components["schemas"]["Blog"]["authorName"];
-                url?: components["schemas"]["Author"]["websiteUrl"]["anyOf"]["0"];
-                avatar?: components["schemas"]["Author"]["avatarUrl"]["anyOf"]["0"];
+                /**
+                 * Format: uri
+                 * @description The author's own site (`Author.websiteUrl`).
+                 */
+                url?: string;
+                /**
+                 * Format: uri
+                 * @description The author's picture (`Author.avatarUrl`).
+                 */
+                avatar?: string;
             }[];
             tags: components["schemas"]["Blog"]["tags"];
         };

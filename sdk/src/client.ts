@@ -1,5 +1,6 @@
 import { checkApiKey, checkBaseUrl, checkPreview } from "./arguments.js";
 import { PressroomError } from "./errors.js";
+import { type Authors, authorsApi } from "./resources/authors.js";
 import { type Blogs, blogsApi } from "./resources/blogs.js";
 import { type Changes, changesApi } from "./resources/changes.js";
 import { type PreviewLinks, previewLinksApi } from "./resources/preview-links.js";
@@ -17,6 +18,8 @@ export class PressroomClient {
   /** The server address the client talks to (without `/api/consumer`). */
   readonly baseUrl: string;
   readonly blogs: Blogs;
+  /** The workspace's authors, for author pages (see {@link Authors}). */
+  readonly authors: Authors;
   /**
    * The changes feed: keep a copy of the released blogs up to date (see {@link Changes}); on a
    * preview client, of the preview perspective (every blog not removed, as it would be published).
@@ -47,6 +50,7 @@ export class PressroomClient {
     this.baseUrl = origin;
     const transport = createTransport(apiBase, apiKey, options);
     this.blogs = blogsApi(transport);
+    this.authors = authorsApi(transport);
     this.changes = changesApi(transport);
     this.previewLinks = previewLinksApi(transport, this.preview);
   }

@@ -15,6 +15,7 @@ const BLOG_FIELDS = [
   "bodyHtml",
   "tags",
   "authorName",
+  "authors",
   "coverImageUrl",
   "coverImageAlt",
   "featured",

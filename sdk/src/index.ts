@@ -17,6 +17,7 @@ export {
   TimeoutError,
 } from "./errors.js";
 export type { components, operations, paths } from "./generated/consumer.js";
+export type { Authors } from "./resources/authors.js";
 export type { Blogs } from "./resources/blogs.js";
 export type {
   Change,
@@ -31,6 +32,9 @@ export { MemorySyncStore } from "./resources/changes.js";
 export type { PreviewLinks } from "./resources/preview-links.js";
 export type { FetchLike, RetryOptions, Sleep } from "./retry.js";
 export type {
+  Author,
+  AuthorList,
+  AuthorListResult,
   Blog,
   BlogField,
   BlogList,

@@ -4,6 +4,15 @@ import type { FetchLike, RetryOptions, Sleep } from "./retry.js";
 
 /** A released blog, exactly as the API's `Blog` schema defines it. */
 export type Blog = components["schemas"]["Blog"];
+/** One of the workspace's authors, exactly as the API's `Author` schema defines it. */
+export type Author = components["schemas"]["Author"];
+/** The workspace's authors, as the API's `AuthorList` defines it. */
+export type AuthorList = components["schemas"]["AuthorList"];
+/** `authors.list()`'s answer: the `AuthorList` plus whether it came from the cache. */
+export type AuthorListResult = AuthorList & {
+  /** `true` when the server answered 304 and the list is the cached copy. */
+  readonly notModified: boolean;
+};
 /** A blog's slug, as the API's `Slug` schema defines it: `a`–`z`, `0`–`9`, single dashes. */
 export type Slug = components["schemas"]["Slug"];
 /** One page of the list, exactly as the API's `BlogList` schema defines it. */
@@ -124,6 +133,11 @@ export interface ListOptions<F extends BlogField = BlogField>
    * do). The order and repetitions of the tags do not matter.
    */
   readonly tag?: string | readonly string[];
+  /**
+   * Only blogs that name this author (`Author.slug`, at any position of `Blog.authors`). A slug
+   * no author has lists no blog. A cursor belongs to this value too.
+   */
+  readonly author?: Slug;
   /**
    * `true`: only the blogs the editors featured (`Blog.featured`); `false`: only the others.
    * A cursor belongs to this value too.

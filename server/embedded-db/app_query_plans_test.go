@@ -191,6 +191,9 @@ func appShapes() []appShape {
 		}
 		return append(append(bson.D{}, released...), e("featured", d(e("$ne", true))))
 	}
+	byAuthor := func(id string) bson.D {
+		return append(append(bson.D{}, released...), e("authorIds", id))
+	}
 	ranged := func(filter bson.D, from, before int) bson.D {
 		r := d(e("$gte", at(from)))
 		if before >= 0 {
@@ -243,6 +246,12 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "tag page, several tags, keyset page", run: find(cursor(tagged("t2", "t6", "rare"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "tag page, a rare tag (0.1% of blogs), first page, started from the tag's list", bounded: "the blogs with the rare tag, a list of under 64 (pressroom_exact_driver.go)", run: find(tagged("rare"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "tag page, a rare tag, keyset page, started from the tag's list", bounded: "the blogs with the rare tag, a list of under 64", run: find(cursor(tagged("rare"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		// the list by author (blogs/list-filter.ts `author`), as by one tag
+		{coll: "blogs", name: "author page, a common author (on a sixth of blogs), first page", run: find(byAuthor("au_0002"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "author page, a common author, keyset page", run: find(cursor(byAuthor("au_0002"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "author page, a rare author (0.1% of blogs), first page, started from the author's list", bounded: "the blogs naming the rare author, a list of under 64", run: find(byAuthor("au_rare"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "author page with a tag, keyset page", run: find(cursor(append(byAuthor("au_0002"), e("tags", d(e("$in", bson.A{"t2"})))), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
+		{coll: "blogs", name: "author page 304: validators + authorIds projection", run: find(byAuthor("au_0002"), page(desc("releasedAt")).SetProjection(d(e("_id", 1), e("updatedAt", 1), e("releasedAt", 1), e("revision", 1), e("authorIds", 1))))},
 		{coll: "blogs", name: "tag page `fields=id,slug,title` projection, keyset page", run: find(cursor(tagged("t2"), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")).SetProjection(fieldsIDSlugTitle))},
 		// featured and the archive range (blogs/list-filter.ts `releasedFilter`)
 		{coll: "blogs", name: "featured page `featured: true` (on 4% of blogs), first page", run: find(featured(true), page(desc("releasedAt")))},
@@ -476,6 +485,15 @@ func appShapes() []appShape {
 			d(e("$set", d(e("title", "T2"), e("updatedAt", at(3000)), e("revision", "r_0014b"), e("feedPending", true), e("webhookPending", true), e("eventSeq", 1))),
 				e("$push", d(e("webhookOutbox", outboxEvent(14, 1))))), 1)},
 		// webhookEndpoints (webhooks/endpoints-store.ts; delivery-worker.ts reads them by _id)
+		// the authors a page's blogs name (blogs/blog-authors.ts), a slug's author (the list's `author`, getAuthorBySlug)
+		{coll: "authors", name: "a page's authors `find({_id: {$in}, workspaceId})` + exclusion", bounded: "the authors one page's blogs name: at most 10 a blog", run: find(d(e("_id", d(e("$in", bson.A{"au_0010", "au_0110", "au_0210"}))), e("workspaceId", "ws_0010")), options.Find().SetProjection(d(e("workspaceId", 0), e("nameKey", 0))))},
+		{coll: "authors", name: "a page's authors' validators `find({_id: {$in}, workspaceId})` + projection", bounded: "the authors one page's blogs name: at most 10 a blog", run: find(d(e("_id", d(e("$in", bson.A{"au_0010", "au_0110", "au_0210"}))), e("workspaceId", "ws_0010")), options.Find().SetProjection(d(e("_id", 1), e("updatedAt", 1))))},
+		{coll: "authors", name: "by slug `findOne({workspaceId, slug})`", run: findOne(d(e("workspaceId", "ws_0010"), e("slug", "writer-10")))},
+		// an author's edit or removal (blogs/author-marks.ts): the blogs naming them, 500 at a time, marked for both feeds
+		{coll: "blogs", name: "an author's blogs `find({workspaceId, status: {$in}, authorIds, _id: {$gt}})` by _id, limit 500", run: find(d(e("workspaceId", "ws_0000"), e("status", d(e("$in", bson.A{"draft", "released"}))), e("authorIds", "au_0002"), e("_id", d(e("$gt", "b_0100")))), options.Find().SetSort(d(e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1), e("status", 1))))},
+		{coll: "blogs", name: "an author's blogs: feed marks `updateMany({_id: {$in}})`", bounded: "the blogs listed, at most 500 (blogs/author-marks.ts MARK_BATCH)", run: updateMany(d(e("_id", d(e("$in", bson.A{"b_0002", "b_0014", "b_0026"})))), d(e("$set", d(e("feedPending", true)))))},
+		{coll: "blogs", name: "an author's blogs: preview marks `updateMany({_id: {$in}})`", bounded: "the blogs listed, at most 500", run: updateMany(d(e("_id", d(e("$in", bson.A{"b_0002", "b_0014", "b_0026"})))), d(e("$set", d(e("previewPending", true), e("previewMark", "pm_new")))))},
+		{coll: "blogStaged", name: "an author's pending changes: a workspace's `find({workspaceId})` + projection", bounded: "the pending changes of one workspace, in stored order: one per blog with pending changes (few)", run: find(d(e("workspaceId", "ws_0001")), options.Find().SetProjection(d(e("blogId", 1), e("authorIds", 1))))},
 		// authors (authors/authors-store.ts): a workspace's list in name order, its count, a change and a removal by `_id`
 		{coll: "authors", name: "list `{workspaceId}` by nameKey, slug, limit 200", run: find(d(e("workspaceId", "ws_0010")), options.Find().SetSort(d(e("nameKey", 1), e("slug", 1))).SetLimit(200)), bounded: "one workspace's authors: at most 200 (authors/author-rules.ts MAX_AUTHORS)"},
 		{counts: true, coll: "authors", name: "create: `countDocuments({workspaceId})`", run: countDocuments(d(e("workspaceId", "ws_0010")))},
@@ -636,6 +654,18 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 		if i%40 != 7 { // blogs stored before presentation fields existed have no `featured`; one in 25 is featured
 			blog = append(blog, e("featured", i%25 == 1), e("readingTimeMinutes", 1+i%9))
 		}
+		switch { // the authors a blog names: one of six authors (a second on some); a rare one; none; before authors existed: no field
+		case i%1000 == 7:
+			blog = append(blog, e("authorIds", bson.A{"au_rare"}))
+		case i%9 == 4:
+			blog = append(blog, e("authorIds", bson.A{}))
+		case i%11 != 3:
+			names := bson.A{fmt.Sprintf("au_%04d", i%6)}
+			if i%4 == 1 {
+				names = append(names, fmt.Sprintf("au_%04d", (i+1)%6))
+			}
+			blog = append(blog, e("authorIds", names))
+		}
 		if i%20 != 5 { // blogs stored before the admin search, until the start-up migration: no fields
 			blog = append(blog, e("searchTerms", searchTermsOf(title, slug, blogTags(i))), e("titleKey", strings.ToLower(title)))
 		}
@@ -665,7 +695,8 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			add("blogStaged", bson.D{
 				e("_id", fmt.Sprintf("b_%04d:s_%04d", i, i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)),
 				e("slug", slug+"-next"), e("title", title+" (edited)"), e("excerpt", ""), e("bodyMarkdown", "B2"), e("bodyHtml", "<p>B2</p>"),
-				e("tags", blogTags(i)), e("authorName", "A"), e("coverImageUrl", nil), e("revision", fmt.Sprintf("s_%04d", i)), e("updatedAt", at(i+1)),
+				e("tags", blogTags(i)), e("authorName", "A"), e("authorIds", bson.A{fmt.Sprintf("au_%04d", i%6)}), e("coverImageUrl", nil),
+				e("revision", fmt.Sprintf("s_%04d", i)), e("updatedAt", at(i+1)),
 			})
 		}
 		if status != "removed" && i%40 == 9 { // something scheduled (blogs/blog-schedule.ts): its earliest time

@@ -232,6 +232,7 @@ export function createApp({
     cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
     keys: stores.keys,
     blogs: stores.blogs,
+    authors: { store: stores.authors, ofBlogs: stores.blogAuthors },
     changes: stores.changes,
     tagCounts: stores.tagCounts,
     lastUsed,

@@ -2,6 +2,8 @@ import type { Db } from "mongodb";
 import { type FirstRunSetup, firstRunSetup } from "./admin/first-run-setup.js";
 import { type AuditStore, auditLog } from "./audit/audit-log.js";
 import { type AuthorsStore, authorsStore } from "./authors/authors-store.js";
+import { markBlogsNaming } from "./blogs/author-marks.js";
+import { type BlogAuthors, blogAuthors } from "./blogs/blog-authors.js";
 import { blogHistory } from "./blogs/blog-history.js";
 import { type BlogsStore, blogsStore } from "./blogs/blogs-store.js";
 import { type BodyRenderer, inlineRenderer } from "./blogs/render-pool.js";
@@ -140,6 +142,8 @@ export interface Stores {
   readonly publicFeeds: PublicFeeds;
   /** Workspaces' authors (authors/authors-store.ts). */
   readonly authors: AuthorsStore;
+  /** The authors blogs name, read with the blogs (blogs/blog-authors.ts). */
+  readonly blogAuthors: BlogAuthors;
   readonly sessions: SessionsStore;
   readonly invitations: InvitationsStore;
   /** Personal access tokens for the admin API (tokens/access-tokens-store.ts). */
@@ -263,7 +267,11 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
       version: async (workspaceId) => (await recorder.record(workspaceId)).last,
     }),
     publicFeeds: publicFeeds(c),
-    authors: authorsStore(c),
+    authors: authorsStore(c, {
+      changed: (workspaceId, authorId) =>
+        markBlogsNaming({ collections: c, log }, workspaceId, authorId),
+    }),
+    blogAuthors: blogAuthors(c),
     preview: {
       reads: previewView,
       tokens: previewTokens(c, { now }),

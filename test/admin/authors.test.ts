@@ -272,3 +272,117 @@ describe("access (admin.yaml: blogs:read lists, blogs:write changes; members onl
     });
   });
 });
+
+type AdminBlog = components["schemas"]["AdminBlog"];
+type Revisions = { data: components["schemas"]["BlogRevisionSummary"][] };
+type Revision = components["schemas"]["BlogRevision"];
+
+describe("blogs name authors (admin.yaml, BlogInput.authors, AdminBlog.authors)", () => {
+  let first: Author;
+  let second: Author;
+  beforeAll(async () => {
+    first = (await create({ name: "First Writer", slug: "first-writer" })).body;
+    second = (await create({ name: "Second Writer", slug: "second-writer" })).body;
+  });
+  const blogsOf = (workspace = ws) => `/workspaces/${workspace}/blogs`;
+
+  it("a blog names authors in order; the answer has them whole, and the byline as written", async () => {
+    const res = await owner.post<AdminBlog>(blogsOf(), {
+      title: "Two writers",
+      authorName: "The Desk",
+      authors: [second.id, first.id],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.authorName).toBe("The Desk");
+    expect(res.body.authors).toEqual([second, first]);
+  });
+
+  it.each([
+    ["an author no workspace has", () => ["au_nobody"], 400],
+    ["twice the same author", () => [first.id, first.id], 400],
+    ["eleven authors", () => Array.from({ length: 11 }, (_, i) => `au_x${i}`), 400],
+  ])("%s is a 400, and no blog is made", async (_, authors, status) => {
+    const before = (await owner.get<{ data: unknown[] }>(`${blogsOf()}?limit=100`)).body.data
+      .length;
+    const res = await owner.post<{ message: string }>(blogsOf(), {
+      title: "Refused",
+      authors: authors(),
+    });
+    expect(res.status).toBe(status);
+    expect(typeof res.body.message).toBe("string");
+    expect((await owner.get<{ data: unknown[] }>(`${blogsOf()}?limit=100`)).body.data.length).toBe(
+      before,
+    );
+  });
+
+  it("another workspace's author is a 400 naming the ID", async () => {
+    const theirs = await create({ name: "Not Yours" }, owner, otherWs);
+    const res = await owner.post<{ message: string }>(blogsOf(), {
+      title: "Borrowed",
+      authors: [theirs.body.id],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      message: `authors: the workspace has no author ${theirs.body.id}.`,
+    });
+  });
+
+  it("a change of the authors is in the history; a restore leaves out an author removed since", async () => {
+    const leaving = (await create({ name: "Leaving Writer" })).body;
+    const made = await owner.post<AdminBlog>(blogsOf(), {
+      title: "History",
+      authors: [leaving.id, first.id],
+    });
+    const blog = made.body;
+    const changed = await owner.patch<AdminBlog>(
+      `${blogsOf()}/${blog.id}`,
+      { authors: [first.id] },
+      { "if-match": `"${blog.version}"` },
+    );
+    expect(changed.status).toBe(200);
+    expect(changed.body.authors.map((a) => a.id)).toEqual([first.id]);
+    const revisions = (await owner.get<Revisions>(`${blogsOf()}/${blog.id}/revisions`)).body.data;
+    expect(revisions[0]?.changed).toEqual(["authors"]);
+    const oldest = revisions.at(-1);
+    if (oldest === undefined) throw new Error("no revision");
+    const kept = await owner.get<Revision>(`${blogsOf()}/${blog.id}/revisions/${oldest.id}`);
+    expect(kept.body.content.authors).toEqual([leaving.id, first.id]);
+
+    expect((await owner.delete(`${base()}/${leaving.id}`)).status).toBe(204);
+    const restored = await owner.post<AdminBlog>(
+      `${blogsOf()}/${blog.id}/revisions/${oldest.id}/restore`,
+      undefined,
+      { "if-match": `"${changed.body.version}"` },
+    );
+    expect(restored.status).toBe(200);
+    expect(restored.body.authors.map((a) => a.id)).toEqual([first.id]);
+  });
+
+  it("a released blog's new authors are pending changes until published", async () => {
+    const draft = await owner.post<AdminBlog>(blogsOf(), {
+      title: "Released with one",
+      authors: [first.id],
+    });
+    const made = await owner.post<AdminBlog>(`${blogsOf()}/${draft.body.id}/release`, undefined, {
+      "if-match": `"${draft.body.version}"`,
+    });
+    expect(made.status).toBe(200);
+    const staged = await owner.patch<AdminBlog>(
+      `${blogsOf()}/${made.body.id}`,
+      { authors: [second.id, first.id] },
+      { "if-match": `"${made.body.version}"` },
+    );
+    expect(staged.body.pendingChanges).toBe(true);
+    expect(staged.body.authors.map((a) => a.id)).toEqual([second.id, first.id]);
+    const stored = await t.db.collection("blogs").findOne({ _id: made.body.id as never });
+    expect(stored?.authorIds).toEqual([first.id]);
+    const published = await owner.post<AdminBlog>(
+      `${blogsOf()}/${made.body.id}/publish`,
+      undefined,
+      { "if-match": `"${staged.body.version}"` },
+    );
+    expect(published.body.pendingChanges).toBe(false);
+    const live = await t.db.collection("blogs").findOne({ _id: made.body.id as never });
+    expect(live?.authorIds).toEqual([second.id, first.id]);
+  });
+});

@@ -162,6 +162,7 @@ describe("every save and state change keeps a revision, newest first", () => {
           "bodyMarkdown",
           "tags",
           "authorName",
+          "authors",
           "coverImageUrl",
           "coverImageAlt",
           "featured",

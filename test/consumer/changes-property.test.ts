@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { NO_AUTHORS } from "../../server/src/blogs/blog-authors.js";
 import { toBlog } from "../../server/src/blogs/blog-view.js";
 import { inlineRenderer } from "../../server/src/blogs/render-pool.js";
 import { MAX_RECORDED_PER_CALL } from "../../server/src/changes/change-recorder.js";
@@ -156,7 +157,7 @@ describe("changes feed with several server instances and no transactions (change
     const mirror = new Map<string, Blog>();
     const apply = (page: Awaited<ReturnType<typeof a.changes.page>>) => {
       for (const c of page.changes) {
-        if (c.type === "upsert") mirror.set(c.blog._id, toBlog(c.blog));
+        if (c.type === "upsert") mirror.set(c.blog._id, toBlog(c.blog, NO_AUTHORS));
         else mirror.delete(c.id);
       }
       return page;

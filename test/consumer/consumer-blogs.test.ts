@@ -96,6 +96,7 @@ describe("getBlog (openapi.yaml): one released blog", () => {
     const blog = res.body as Blog;
     expect(Object.keys(blog).sort()).toEqual([
       "authorName",
+      "authors",
       "bodyHtml",
       "bodyMarkdown",
       "canonicalUrl",

@@ -26,6 +26,7 @@ const base: AdminBlog = {
   bodyHtml: "",
   tags: ["news"],
   authorName: "Ada",
+  authors: [],
   coverImageUrl: null,
   coverImageAlt: null,
   featured: false,

@@ -48,6 +48,7 @@ const blog: AdminBlog = {
   bodyHtml: "<p>Body</p>",
   tags: [],
   authorName: "Ada",
+  authors: [],
   coverImageUrl: null,
   coverImageAlt: null,
   featured: false,

@@ -48,6 +48,7 @@ describe("dashboard blog drafts", () => {
     bodyHtml: "<p>Body</p>",
     tags: ["news"],
     authorName: "Ada",
+    authors: [],
     coverImageUrl: null,
     coverImageAlt: null,
     featured: false,

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Db, type Document, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_AUTHORS } from "../../server/src/blogs/blog-authors.js";
 import { toBlog } from "../../server/src/blogs/blog-view.js";
 import { startEmbeddedDb } from "../../server/src/platform/embedded-db/launcher.js";
 import type { Blog } from "../../server/src/platform/http/consumer-types.js";
@@ -141,7 +142,7 @@ describe("happy: a backup taken under write load restores to a consistent, compl
             tags: [`writer-${w}`],
             release: true,
           });
-          mine.push(toBlog(doc));
+          mine.push(toBlog(doc, NO_AUTHORS));
         }
       });
       while (written.some((mine) => mine.length < 10)) await sleep(20);

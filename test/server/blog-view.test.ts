@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BLOG_FIELDS, BLOG_VIEW, toBlog } from "../../server/src/blogs/blog-view.js";
+import { authorsJoined, NO_AUTHORS } from "../../server/src/blogs/blog-authors.js";
+import { BLOG_FIELDS, BLOG_VIEW, toBlog as toBlogWith } from "../../server/src/blogs/blog-view.js";
 import {
   type ProjectedBlogDoc,
   parseFields,
@@ -23,6 +24,7 @@ const doc: BlogDoc = {
   bodyHtml: "<h1>Spring</h1>\n<p>Text.</p>\n",
   tags: ["release-notes", "product"],
   authorName: "Ada Lovelace",
+  authorIds: ["au_ada", "au_gone"],
   coverImageUrl: "https://images.example.com/spring.jpg",
   coverImageAlt: "A field of <tulips>",
   featured: true,
@@ -40,6 +42,22 @@ const doc: BlogDoc = {
   titleKey: "spring release notes",
 };
 
+// Ada exists; the second author the blog names was removed since: left out (openapi.yaml, "Authors").
+const ada = {
+  _id: "au_ada",
+  name: "Ada <Lovelace>",
+  slug: "ada-lovelace",
+  bio: "Engines & numbers.\nPoems too.",
+  avatarUrl: null,
+  websiteUrl: "https://example.com/ada",
+  createdAt: new Date("2026-01-01T00:00:00Z"),
+  updatedAt: new Date("2026-01-04T00:00:00Z"),
+};
+const joined = authorsJoined([ada]);
+const toBlog = (stored: Parameters<typeof toBlogWith>[0]) => toBlogWith(stored, joined);
+const partialOf = (stored: ProjectedBlogDoc, selection: Parameters<typeof toPartialBlog>[1]) =>
+  toPartialBlog(stored, selection, joined);
+
 const project = (fields: Readonly<Record<string, 1>>): ProjectedBlogDoc => {
   const read: Record<string, unknown> = { _id: doc._id, updatedAt: doc.updatedAt };
   read.releasedAt = doc.releasedAt;
@@ -55,7 +73,10 @@ describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
       '{"id":"b_7KcXw2Qm9TfL3pZa","slug":"spring-release-notes","title":"Spring <release> notes",' +
         '"excerpt":"Everything that shipped & more.","bodyMarkdown":"# Spring\\n\\nText.",' +
         '"bodyHtml":"<h1>Spring</h1>\\n<p>Text.</p>\\n","tags":["release-notes","product"],' +
-        '"authorName":"Ada Lovelace","coverImageUrl":"https://images.example.com/spring.jpg",' +
+        '"authorName":"Ada <Lovelace>","authors":[{"id":"au_ada","slug":"ada-lovelace",' +
+        '"name":"Ada <Lovelace>","bio":"Engines & numbers.\\nPoems too.","avatarUrl":null,' +
+        '"websiteUrl":"https://example.com/ada"}],' +
+        '"coverImageUrl":"https://images.example.com/spring.jpg",' +
         '"coverImageAlt":"A field of <tulips>","featured":true,"metaTitle":"Spring & more",' +
         '"metaDescription":"What shipped.","canonicalUrl":"https://example.com/spring",' +
         '"socialImageUrl":null,"readingTimeMinutes":1,"releasedAt":"2026-01-02T00:00:00.000Z",' +
@@ -85,6 +106,13 @@ describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
     });
   });
 
+  it("a blog that names no author (or only removed ones) has no authors and its byline as authorName", () => {
+    expect(toBlogWith(doc, NO_AUTHORS)).toMatchObject({ authorName: "Ada Lovelace", authors: [] });
+    const { authorIds: _ids, ...older } = doc;
+    expect(toBlog(older)).toMatchObject({ authorName: "Ada Lovelace", authors: [] });
+    expect(toBlog({ ...doc, authorIds: ["au_gone"] })).toMatchObject({ authors: [] });
+  });
+
   it("a blog never released is sent with its updatedAt as releasedAt", () => {
     expect(toBlog({ ...doc, releasedAt: null }).releasedAt).toBe("2026-01-03T00:00:00.000Z");
   });
@@ -94,7 +122,7 @@ describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
     for (const name of BLOG_FIELDS) {
       const selection = parseFields(name);
       if (selection === null) throw new Error("a single name is a selection");
-      const partial = toPartialBlog(project(selection.projection), selection);
+      const partial = partialOf(project(selection.projection), selection);
       expect(partial).toEqual({ id: whole.id, [name]: whole[name] });
       expect(Object.keys(selection.projection).sort()).toEqual(
         [...new Set([...BLOG_VIEW.id.stored, ...BLOG_VIEW[name].stored])].sort(),
@@ -107,7 +135,7 @@ describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
       const selection = parseFields(BLOG_FIELDS.filter((name) => name !== left).join(","));
       if (selection === null) throw new Error("not every name");
       const { [left]: _left, ...rest } = toBlog(doc);
-      expect(JSON.stringify(toPartialBlog(project(selection.projection), selection))).toBe(
+      expect(JSON.stringify(partialOf(project(selection.projection), selection))).toBe(
         JSON.stringify(rest),
       );
     }
@@ -116,6 +144,6 @@ describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
   it("a projection that missed a stored field is a bug (500), never a property left out", () => {
     const selection = parseFields("id,title");
     if (selection === null) throw new Error("a selection");
-    expect(() => toPartialBlog(project({}), selection)).toThrow("Blog field title was not read.");
+    expect(() => partialOf(project({}), selection)).toThrow("Blog field title was not read.");
   });
 });

@@ -57,6 +57,7 @@ export function blogsApi({ api, run }: Transport): Blogs {
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined || cursor === null ? {} : { cursor }),
       ...tagQuery(options.tag),
+      ...authorQuery(options.author),
       ...featuredQuery(options.featured),
       ...timeQuery("releasedAfter", options.releasedAfter),
       ...timeQuery("releasedBefore", options.releasedBefore),
@@ -133,6 +134,15 @@ export function blogsApi({ api, run }: Transport): Blogs {
   }
 
   return { list, pages, listAll, get, getBySlug, listTags };
+}
+
+/** `author` as the query parameter; absent when not given. */
+function authorQuery(author: string | undefined): { author?: string } {
+  if (author === undefined) return {};
+  if (typeof author !== "string" || author === "") {
+    throw new TypeError("author must be an author's slug, as listed by authors.list().");
+  }
+  return { author };
 }
 
 /** `featured` as the query parameter; absent when not given. */

@@ -144,7 +144,7 @@ export function adminRouter(deps: AdminDeps): Router {
     audit,
   });
   const feeds = publicFeedHandlers({ feeds: deps.stores.publicFeeds, audit });
-  const blog = blogHandlers(blogs, users);
+  const blog = blogHandlers(blogs, users, deps.stores.blogAuthors);
   const author = authorHandlers({ authors: deps.stores.authors, audit });
   const turns = transferTurns();
   const transfer = transferHandlers({
@@ -351,6 +351,6 @@ export function adminRouter(deps: AdminDeps): Router {
   // when response validation (tests, development) refuses an error response, the validator
   // hands its own error to the `next` of this router, which must still lead to an error
   // handler; from the app's last handler it led to Express's HTML page, stack trace included.
-  router.use(refusals.remember, staleBlogAnswer, errorHandler);
+  router.use(refusals.remember, staleBlogAnswer(deps.stores.blogAuthors), errorHandler);
   return router;
 }

@@ -1,6 +1,6 @@
 import type { AuditLog } from "../audit/audit-log.js";
-import { toAuthor } from "../authors/author-view.js";
 import type { AuthorsStore } from "../authors/authors-store.js";
+import { toAdminAuthor as toAuthor } from "../blogs/blog-authors.js";
 import type { AuditAction, AuthorDoc } from "../platform/db/collections.js";
 import type { AdminHandler } from "../platform/http/admin-types.js";
 import { signedInUser } from "./guards.js";

@@ -39,6 +39,8 @@ export interface AuthorChange {
 export interface AuthorsStore {
   /** Every author of the workspace, in name order (case and accents folded), then by slug. */
   list(workspaceId: string): Promise<AuthorDoc[]>;
+  /** The workspace's author with this slug, or null (index `workspace_author_slug`). */
+  bySlug(workspaceId: string, slug: string): Promise<AuthorDoc | null>;
   /** A new author; a slug made from the name when none is given. */
   create(workspaceId: string, input: AuthorFields & { readonly name: string }): Promise<AuthorDoc>;
   /** The fields given changed, the others kept; "not found" for another workspace's author. */
@@ -47,12 +49,25 @@ export interface AuthorsStore {
   remove(workspaceId: string, authorId: string): Promise<AuthorDoc>;
 }
 
-export function authorsStore({ authors }: Pick<Collections, "authors">): AuthorsStore {
+export interface AuthorsStoreDeps {
+  /**
+   * Told after an author's edit or removal applied: the blogs that name them changed too
+   * (blogs/author-marks.ts). A crash before it ends leaves their blogs' marks as they were.
+   */
+  readonly changed?: (workspaceId: string, authorId: string) => Promise<unknown>;
+}
+
+export function authorsStore(
+  { authors }: Pick<Collections, "authors">,
+  { changed = async () => {} }: AuthorsStoreDeps = {},
+): AuthorsStore {
   return {
     // One workspace's authors, found by `workspace_author_slug` and sorted after: at most
     // MAX_AUTHORS of them (server/embedded-db/README.md, the plan of this query).
     list: (workspaceId) =>
       authors.find({ workspaceId }).sort({ nameKey: 1, slug: 1 }).limit(MAX_AUTHORS).toArray(),
+
+    bySlug: (workspaceId, slug) => authors.findOne({ workspaceId, slug }),
 
     async create(workspaceId, input) {
       const fields = checkAuthorFields(input);
@@ -112,12 +127,14 @@ export function authorsStore({ authors }: Pick<Collections, "authors">): Authors
         throw err;
       }
       if (after === null) throw notFound(NOT_FOUND);
+      await changed(workspaceId, authorId);
       return { author: after, changed: true };
     },
 
     async remove(workspaceId, authorId) {
       const removed = await authors.findOneAndDelete({ _id: authorId, workspaceId });
       if (removed === null) throw notFound(NOT_FOUND);
+      await changed(workspaceId, authorId);
       return removed;
     },
   };

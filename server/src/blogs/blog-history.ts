@@ -7,7 +7,13 @@ import type {
 } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
-import { PRESENTATION_FIELDS, type PresentationField, presentationOf } from "./blog-rules.js";
+import {
+  authorIdsOf,
+  PRESENTATION_FIELDS,
+  type PresentationField,
+  presentationOf,
+  sameAuthors,
+} from "./blog-rules.js";
 import type { EditedBlog } from "./blog-staging.js";
 
 const isPresentationField = (field: string): field is PresentationField =>
@@ -21,6 +27,7 @@ const CONTENT_FIELDS = [
   "bodyMarkdown",
   "tags",
   "authorName",
+  "authorIds",
   "coverImageUrl",
   ...PRESENTATION_FIELDS,
 ] as const satisfies readonly (keyof RevisionContent)[];
@@ -80,6 +87,7 @@ function workingContent(doc: EditedBlog): RevisionContent {
     bodyMarkdown: source.bodyMarkdown,
     tags: [...source.tags],
     authorName: source.authorName,
+    authorIds: [...authorIdsOf(source)],
     coverImageUrl: source.coverImageUrl,
     ...presentationOf(source),
   };
@@ -95,9 +103,11 @@ function changedFields(
   return CONTENT_FIELDS.filter((field) =>
     field === "tags"
       ? before.tags.join("\n") !== after.tags.join("\n")
-      : isPresentationField(field)
-        ? was[field] !== is[field]
-        : before[field] !== after[field],
+      : field === "authorIds"
+        ? !sameAuthors(before, after)
+        : isPresentationField(field)
+          ? was[field] !== is[field]
+          : before[field] !== after[field],
   );
 }
 
@@ -163,6 +173,7 @@ export function blogHistory({ blogRevisions }: Collections, kept: number): BlogH
             "content.bodyMarkdown": 0,
             "content.tags": 0,
             "content.authorName": 0,
+            "content.authorIds": 0,
             "content.coverImageUrl": 0,
             ...Object.fromEntries(PRESENTATION_FIELDS.map((field) => [`content.${field}`, 0])),
           },

@@ -18,8 +18,18 @@ import type { PreviewMarkOf } from "./preview-mark.js";
 import type { BlogSearch } from "./search-terms.js";
 
 /** What a consumer ETag is derived from (see blog-view.ts `validatorOf`); never the content. */
-export type BlogValidatorFields = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "revision">;
-const VALIDATOR_PROJECTION = { _id: 1, updatedAt: 1, releasedAt: 1, revision: 1 } as const;
+export type BlogValidatorFields = Pick<
+  BlogDoc,
+  "_id" | "updatedAt" | "releasedAt" | "revision" | "authorIds"
+>;
+/** With `authorIds`: the validators of the authors a blog names are part of its ETag too. */
+const VALIDATOR_PROJECTION = {
+  _id: 1,
+  updatedAt: 1,
+  releasedAt: 1,
+  revision: 1,
+  authorIds: 1,
+} as const;
 
 /** A stored blog as a consumer's whole `Blog` reads it: its view (blog-view.ts) and validator. */
 export type ConsumerBlogDoc = BlogViewDoc & BlogValidatorFields;

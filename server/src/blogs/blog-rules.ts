@@ -20,6 +20,8 @@ export interface BlogFields {
   excerpt?: string | undefined;
   tags?: string[] | undefined;
   authorName?: string | undefined;
+  /** IDs of the workspace's authors, in order; checked to exist by the write (blog-writes.ts). */
+  authorIds?: readonly string[] | undefined;
   coverImageUrl?: string | null | undefined;
   coverImageAlt?: string | null | undefined;
   featured?: boolean | undefined;
@@ -149,7 +151,15 @@ export type BlogContent = Pick<
   BlogDoc,
   "title" | "excerpt" | "bodyMarkdown" | "bodyHtml" | "tags" | "authorName" | "coverImageUrl"
 > &
-  Required<Pick<BlogDoc, PresentationField | "readingTimeMinutes">>;
+  Required<Pick<BlogDoc, PresentationField | "readingTimeMinutes" | "authorIds">>;
+
+/** The authors a stored blog names (none on blogs stored before authors existed). */
+export const authorIdsOf = (doc: Pick<BlogDoc, "authorIds">): readonly string[] =>
+  doc.authorIds ?? [];
+
+/** Whether two blogs name the same authors in the same order. */
+export const sameAuthors = (a: Pick<BlogDoc, "authorIds">, b: Pick<BlogDoc, "authorIds">) =>
+  authorIdsOf(a).join("\n") === authorIdsOf(b).join("\n");
 
 /**
  * The presentation and search fields a writer sets beside the content (openapi.yaml,
@@ -197,6 +207,7 @@ export function content(fields: BlogFields, rendered: RenderedBody): BlogContent
     bodyHtml: rendered.bodyHtml,
     tags: cleanTags(fields.tags),
     authorName: fields.authorName?.trim() || "Pressroom",
+    authorIds: [...(fields.authorIds ?? [])],
     coverImageUrl: checkPublicUrl("coverImageUrl", fields.coverImageUrl),
     coverImageAlt: optionalText(fields.coverImageAlt),
     featured: fields.featured ?? false,

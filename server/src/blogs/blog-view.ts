@@ -2,6 +2,7 @@ import type { FeedChange } from "../changes/changes-feed.js";
 import type { BlogDoc } from "../platform/db/collections.js";
 import type { AdminBlog } from "../platform/http/admin-types.js";
 import type { Blog, Change } from "../platform/http/consumer-types.js";
+import { type AuthorsJoined, toAdminAuthor, toConsumerAuthor } from "./blog-authors.js";
 import { versionOf } from "./blog-rules.js";
 import type { EditedBlog } from "./blog-staging.js";
 
@@ -18,6 +19,7 @@ export const BLOG_FIELDS = [
   "bodyHtml",
   "tags",
   "authorName",
+  "authors",
   "coverImageUrl",
   "coverImageAlt",
   "featured",
@@ -49,6 +51,7 @@ export const VIEW_STORED = [
   "bodyHtml",
   "tags",
   "authorName",
+  "authorIds",
   "coverImageUrl",
   "coverImageAlt",
   "featured",
@@ -75,7 +78,9 @@ export interface BlogProperty<K extends BlogField> {
    * silently go missing from the answer, so a partial blog refuses (field-selection.ts).
    */
   readonly asStored?: true;
-  readonly of: (doc: BlogViewDoc) => Blog[K];
+  /** Made of the blog's authors too (blog-authors.ts): its answers join them, and their ETags. */
+  readonly joinsAuthors?: true;
+  readonly of: (doc: BlogViewDoc, authors: AuthorsJoined) => Blog[K];
 }
 
 /**
@@ -91,7 +96,17 @@ export const BLOG_VIEW: { readonly [K in BlogField]: BlogProperty<K> } = {
   bodyMarkdown: { stored: ["bodyMarkdown"], asStored: true, of: (doc) => doc.bodyMarkdown },
   bodyHtml: { stored: ["bodyHtml"], asStored: true, of: (doc) => doc.bodyHtml },
   tags: { stored: ["tags"], asStored: true, of: (doc) => doc.tags },
-  authorName: { stored: ["authorName"], asStored: true, of: (doc) => doc.authorName },
+  // The primary author's name; the byline while the blog names none (openapi.yaml, "Authors").
+  authorName: {
+    stored: ["authorName", "authorIds"],
+    joinsAuthors: true,
+    of: (doc, authors) => authors.of(doc)[0]?.name ?? doc.authorName,
+  },
+  authors: {
+    stored: ["authorIds"],
+    joinsAuthors: true,
+    of: (doc, authors) => authors.of(doc).map(toConsumerAuthor),
+  },
   coverImageUrl: { stored: ["coverImageUrl"], asStored: true, of: (doc) => doc.coverImageUrl },
   // Absent on blogs stored before they existed: their defaults (blog-rules.ts `presentationOf`).
   coverImageAlt: { stored: ["coverImageAlt"], of: (doc) => doc.coverImageAlt ?? null },
@@ -116,42 +131,51 @@ const V = BLOG_VIEW;
  * object literal rather than a loop over the names: it is on the path of every list page, and a
  * literal is built in one step with its final shape (a loop is about 30% slower per blog).
  */
-export function toBlog(doc: BlogViewDoc): Blog {
+export function toBlog(doc: BlogViewDoc, authors: AuthorsJoined): Blog {
   return {
-    id: V.id.of(doc),
-    slug: V.slug.of(doc),
-    title: V.title.of(doc),
-    excerpt: V.excerpt.of(doc),
-    bodyMarkdown: V.bodyMarkdown.of(doc),
-    bodyHtml: V.bodyHtml.of(doc),
-    tags: V.tags.of(doc),
-    authorName: V.authorName.of(doc),
-    coverImageUrl: V.coverImageUrl.of(doc),
-    coverImageAlt: V.coverImageAlt.of(doc),
-    featured: V.featured.of(doc),
-    metaTitle: V.metaTitle.of(doc),
-    metaDescription: V.metaDescription.of(doc),
-    canonicalUrl: V.canonicalUrl.of(doc),
-    socialImageUrl: V.socialImageUrl.of(doc),
-    readingTimeMinutes: V.readingTimeMinutes.of(doc),
-    releasedAt: V.releasedAt.of(doc),
-    updatedAt: V.updatedAt.of(doc),
+    id: V.id.of(doc, authors),
+    slug: V.slug.of(doc, authors),
+    title: V.title.of(doc, authors),
+    excerpt: V.excerpt.of(doc, authors),
+    bodyMarkdown: V.bodyMarkdown.of(doc, authors),
+    bodyHtml: V.bodyHtml.of(doc, authors),
+    tags: V.tags.of(doc, authors),
+    authorName: V.authorName.of(doc, authors),
+    authors: V.authors.of(doc, authors),
+    coverImageUrl: V.coverImageUrl.of(doc, authors),
+    coverImageAlt: V.coverImageAlt.of(doc, authors),
+    featured: V.featured.of(doc, authors),
+    metaTitle: V.metaTitle.of(doc, authors),
+    metaDescription: V.metaDescription.of(doc, authors),
+    canonicalUrl: V.canonicalUrl.of(doc, authors),
+    socialImageUrl: V.socialImageUrl.of(doc, authors),
+    readingTimeMinutes: V.readingTimeMinutes.of(doc, authors),
+    releasedAt: V.releasedAt.of(doc, authors),
+    updatedAt: V.updatedAt.of(doc, authors),
   };
 }
 
 /** A change of the feed → the spec's `Change`: the blog as `Blog`, or the id and time of a delete. */
-export function toChange(change: FeedChange): Change {
+export function toChange(change: FeedChange, authors: AuthorsJoined): Change {
   return change.type === "upsert"
-    ? { type: "upsert", blog: toBlog(change.blog) }
+    ? { type: "upsert", blog: toBlog(change.blog, authors) }
     : { type: "delete", id: change.id, at: change.at.toISOString() };
 }
 
-/** Stored blog → the admin spec's `AdminBlog`: the consumer shape plus the editor's fields. */
-export function toAdminBlog(doc: EditedBlog): AdminBlog {
-  // The version the editor works on: the pending changes of a released blog, when it has some.
-  const working = doc.pending === undefined ? doc : { ...doc, ...doc.pending };
+/** What the editor works on: the pending changes of a released blog, when it has some. */
+export const workingVersion = (doc: EditedBlog): BlogDoc =>
+  doc.pending === undefined ? doc : { ...doc, ...doc.pending };
+
+/**
+ * Stored blog → the admin spec's `AdminBlog`: the consumer shape plus the editor's fields; the
+ * byline as written (consumers read the primary author's name instead) and the authors whole.
+ */
+export function toAdminBlog(doc: EditedBlog, authors: AuthorsJoined): AdminBlog {
+  const working = workingVersion(doc);
   return {
-    ...toBlog(working),
+    ...toBlog(working, authors),
+    authorName: working.authorName,
+    authors: authors.of(working).map(toAdminAuthor),
     status: doc.status === "released" ? "released" : "draft",
     createdAt: doc.createdAt.toISOString(),
     releasedAt: doc.releasedAt?.toISOString() ?? null,

@@ -12,7 +12,7 @@ import type {
   StagedMarker,
 } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
-import { conflict, DomainError, notFound } from "../platform/domain-error.js";
+import { conflict, DomainError, invalid, notFound } from "../platform/domain-error.js";
 import { newId, randomBase62 } from "../platform/ids.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
 import type { BlogHistory } from "./blog-history.js";
@@ -26,6 +26,7 @@ import {
   newRevision,
   presentationOf,
   StaleVersion,
+  sameAuthors,
   samePresentation,
   slugTaken,
   stagedFilter,
@@ -118,6 +119,7 @@ const sameAsLive = (doc: BlogDoc, staged: Omit<StagedContent, "revision" | "upda
   staged.tags.join("\n") === doc.tags.join("\n") &&
   staged.authorName === doc.authorName &&
   staged.coverImageUrl === doc.coverImageUrl &&
+  sameAuthors(staged, doc) &&
   samePresentation(presentationOf(staged), presentationOf(doc));
 
 /**
@@ -272,7 +274,7 @@ export interface BlogWriteDeps {
 }
 
 export function blogWrites(
-  { blogs, workspaces }: Pick<Collections, "blogs" | "workspaces">,
+  { blogs, workspaces, authors }: Pick<Collections, "blogs" | "workspaces" | "authors">,
   {
     renderer,
     find,
@@ -283,6 +285,31 @@ export function blogWrites(
     onScheduled = () => {},
   }: BlogWriteDeps,
 ): BlogWrites {
+  /**
+   * The author IDs a write names, each of the workspace's authors (admin.yaml, BlogAuthorIds):
+   * a 400 naming the first that is not, or, for a restore (`dropMissing`), without those removed
+   * since. An author removed after this check is left out at read (blog-authors.ts).
+   */
+  const checkedAuthors = async (
+    workspaceId: string,
+    ids: readonly string[],
+    dropMissing: boolean,
+  ): Promise<string[]> => {
+    if (ids.length === 0) return [];
+    const found = new Set(
+      (
+        await authors
+          .find({ _id: { $in: [...ids] }, workspaceId }, { projection: { _id: 1 } })
+          .toArray()
+      ).map((author) => author._id),
+    );
+    const missing = ids.find((id) => !found.has(id));
+    if (missing !== undefined && !dropMissing) {
+      throw invalid(`authors: the workspace has no author ${missing}.`);
+    }
+    return ids.filter((id) => found.has(id));
+  };
+
   /**
    * The revision and audit entry of a write that applied, made after it (a crash in between
    * loses them, never the write); a removal deletes the blog's history instead.
@@ -456,6 +483,13 @@ export function blogWrites(
     expected: ExpectedVersion | undefined,
     entry: WriteEntry,
   ): Promise<EditedBlog> => {
+    if (patch.authorIds !== undefined) {
+      const dropMissing = entry.action === "restored";
+      patch = {
+        ...patch,
+        authorIds: await checkedAuthors(workspaceId, patch.authorIds, dropMissing),
+      };
+    }
     // Rendered before the blog is read: a slow body holds no other writer of the blog back.
     const rendered =
       patch.bodyMarkdown === undefined
@@ -516,7 +550,11 @@ export function blogWrites(
 
   return {
     async create(workspaceId: string, input: NewBlog, by?: Actor): Promise<BlogDoc> {
-      const fields = content(input, await renderer.render(input.bodyMarkdown, { workspaceId }));
+      const authorIds = await checkedAuthors(workspaceId, input.authorIds ?? [], false);
+      const fields = content(
+        { ...input, authorIds },
+        await renderer.render(input.bodyMarkdown, { workspaceId }),
+      );
       if ((await workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
         throw notFound("Workspace not found.");
       }

@@ -1,6 +1,7 @@
 import type { BlogDoc } from "../platform/db/collections.js";
 import { invalid } from "../platform/domain-error.js";
 import type { PartialBlog } from "../platform/http/consumer-types.js";
+import type { AuthorsJoined } from "./blog-authors.js";
 import { BLOG_FIELDS, BLOG_VIEW, type BlogField, type BlogViewDoc } from "./blog-view.js";
 
 /** A stored blog as read with a projection: its validator fields, and maybe some of the rest. */
@@ -13,6 +14,8 @@ export type ProjectedBlogDoc = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt">
  */
 export interface FieldSelection {
   readonly names: readonly BlogField[];
+  /** Whether a selected property is made of the blog's authors (`authors`, `authorName`). */
+  readonly joinsAuthors: boolean;
   readonly key: string;
   readonly projection: Readonly<Record<string, 1>>;
 }
@@ -36,7 +39,8 @@ export function parseFields(raw: string | undefined): FieldSelection | null {
   if (names.length === BLOG_FIELDS.length) return null;
   const projection: Record<string, 1> = {};
   for (const name of names) for (const stored of BLOG_VIEW[name].stored) projection[stored] = 1;
-  return { names, key: names.join(","), projection };
+  const joinsAuthors = names.some((name) => BLOG_VIEW[name].joinsAuthors === true);
+  return { names, joinsAuthors, key: names.join(","), projection };
 }
 
 /**
@@ -46,7 +50,11 @@ export function parseFields(raw: string | undefined): FieldSelection | null {
  * field as it is (`asStored`) is checked, so a projection that missed one is a bug (500) rather
  * than a property silently missing from the answer.
  */
-export function toPartialBlog(doc: ProjectedBlogDoc, selection: FieldSelection): PartialBlog {
+export function toPartialBlog(
+  doc: ProjectedBlogDoc,
+  selection: FieldSelection,
+  authors: AuthorsJoined,
+): PartialBlog {
   // For the selected properties, the projected blog is as good as the whole one.
   const whole = doc as BlogViewDoc;
   const blog: Record<string, unknown> = {};
@@ -56,7 +64,7 @@ export function toPartialBlog(doc: ProjectedBlogDoc, selection: FieldSelection):
     if (property.asStored === true && doc[field] === undefined) {
       throw new Error(`Blog field ${field} was not read.`);
     }
-    blog[name] = property.of(whole);
+    blog[name] = property.of(whole, authors);
   }
   return blog as PartialBlog;
 }

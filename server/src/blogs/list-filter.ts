@@ -14,6 +14,11 @@ import type { TagFilter } from "./tag-filter.js";
  */
 export interface ListFilter {
   readonly tags: TagFilter | null;
+  /**
+   * `author`: the slug sent, and the ID of the workspace's author who has it, or `""` when none
+   * has it (no blog names `""`: an empty list, as openapi.yaml says).
+   */
+  readonly author: { readonly slug: string; readonly id: string } | null;
   readonly featured: boolean | null;
   readonly releasedFrom: Date | null;
   readonly releasedBefore: Date | null;
@@ -24,6 +29,7 @@ export interface ListFilter {
 /** The plain list: every released blog. */
 export const NO_FILTER: ListFilter = {
   tags: null,
+  author: null,
   featured: null,
   releasedFrom: null,
   releasedBefore: null,
@@ -86,6 +92,8 @@ const instantParameter = (name: string, value: string | undefined): Date | null 
 
 /** The list's query parameters besides `tag` (already parsed: tag-filter.ts), as sent. */
 export interface ListParameters {
+  /** The author's slug, with the ID it names in the workspace (`""`: none). */
+  readonly author?: { readonly slug: string; readonly id: string } | undefined;
   readonly featured?: boolean | undefined;
   readonly releasedAfter?: string | undefined;
   readonly releasedBefore?: string | undefined;
@@ -94,6 +102,7 @@ export interface ListParameters {
 /** The list's filter from its parameters; a bad time or an empty range is a 400 naming them. */
 export function parseListFilter(tags: TagFilter | null, sent: ListParameters): ListFilter {
   const featured = sent.featured ?? null;
+  const author = sent.author ?? null;
   const releasedFrom = instantParameter("releasedAfter", sent.releasedAfter);
   const releasedBefore = instantParameter("releasedBefore", sent.releasedBefore);
   if (releasedFrom !== null && releasedBefore !== null && releasedBefore <= releasedFrom) {
@@ -101,7 +110,7 @@ export function parseListFilter(tags: TagFilter | null, sent: ListParameters): L
       "Invalid query parameters releasedAfter and releasedBefore: releasedBefore must be later than releasedAfter.",
     );
   }
-  if (featured === null && releasedFrom === null && releasedBefore === null) {
+  if (author === null && featured === null && releasedFrom === null && releasedBefore === null) {
     return tags === null
       ? NO_FILTER
       : { ...NO_FILTER, tags, key: `tags=${tags.key}`, scope: tags.scope };
@@ -111,21 +120,24 @@ export function parseListFilter(tags: TagFilter | null, sent: ListParameters): L
     featured === null ? "" : String(featured),
     releasedFrom?.toISOString() ?? "",
     releasedBefore?.toISOString() ?? "",
+    // Only with an author, so every other filter keeps the key (and ETags, cursors) it had.
+    ...(author === null ? [] : [author.slug]),
   ];
   const key = `filter=${JSON.stringify(parts)}`;
   const scope = createHash("sha256").update(key, "utf8").digest("base64url").slice(0, 16);
-  return { tags, featured, releasedFrom, releasedBefore, key, scope };
+  return { tags, author, featured, releasedFrom, releasedBefore, key, scope };
 }
 
 /**
  * The consumer list's query: released blogs of the workspace that pass `filter`. The key order
- * is the query's shape (indexes `released_list`, `released_by_tag`, `released_featured`;
- * platform/db/indexes.ts). `featured: false` matches blogs stored before the field existed too.
+ * is the query's shape (indexes `released_list`, `released_by_tag`, `released_author`,
+ * `released_featured`; platform/db/indexes.ts). `featured: false` matches blogs stored before the field existed too.
  */
 export function releasedFilter(workspaceId: string, filter: ListFilter): Filter<BlogDoc> {
   const query: Filter<BlogDoc> = { workspaceId, status: "released" };
   if (filter.featured !== null) query.featured = filter.featured ? true : { $ne: true };
   if (filter.tags !== null) query.tags = { $in: [...filter.tags.tags] };
+  if (filter.author !== null) query.authorIds = filter.author.id;
   if (filter.releasedFrom !== null || filter.releasedBefore !== null) {
     query.releasedAt = {
       ...(filter.releasedFrom === null ? {} : { $gte: filter.releasedFrom }),
@@ -138,10 +150,12 @@ export function releasedFilter(workspaceId: string, filter: ListFilter): Filter<
 /** Whether a blog as the preview perspective shows it passes `filter` (preview-reads.ts). */
 export function passes(
   filter: ListFilter,
-  blog: Pick<BlogDoc, "tags" | "featured"> & { releasedAt: Date },
+  blog: Pick<BlogDoc, "tags" | "featured" | "authorIds"> & { releasedAt: Date },
 ): boolean {
   const tags = filter.tags;
   if (tags !== null && !blog.tags.some((tag) => tags.tags.includes(tag))) return false;
+  const author = filter.author;
+  if (author !== null && !(blog.authorIds ?? []).includes(author.id)) return false;
   if (filter.featured !== null && (blog.featured ?? false) !== filter.featured) return false;
   if (filter.releasedFrom !== null && blog.releasedAt < filter.releasedFrom) return false;
   if (filter.releasedBefore !== null && blog.releasedAt >= filter.releasedBefore) return false;

@@ -2,7 +2,7 @@ import type { BlogRevisionDoc } from "../platform/db/collections.js";
 import type { BlogRevision, BlogRevisionSummary } from "../platform/http/admin-types.js";
 import { toActor } from "../users/user-view.js";
 import type { UserName } from "../users/users-store.js";
-import { presentationOf } from "./blog-rules.js";
+import { authorIdsOf, presentationOf } from "./blog-rules.js";
 
 /** The accounts some revisions name, to look up at once. */
 export const revisionActorIds = (docs: readonly BlogRevisionDoc[]): string[] =>
@@ -20,7 +20,8 @@ export function toRevisionSummary(
     action: doc.action,
     status: doc.status,
     pendingChanges: doc.pendingChanges,
-    changed: [...doc.changed],
+    // Stored by the field's name in storage (`authorIds`); the API names it `authors`.
+    changed: doc.changed.map((field) => (field === "authorIds" ? "authors" : field)),
     ...(doc.restoredFrom === undefined ? {} : { restoredFrom: doc.restoredFrom }),
     title: doc.content.title,
     slug: doc.content.slug,
@@ -42,6 +43,7 @@ export function toRevision(
       bodyMarkdown,
       tags: [...tags],
       authorName,
+      authors: [...authorIdsOf(doc.content)],
       coverImageUrl,
       ...presentationOf(doc.content),
     },

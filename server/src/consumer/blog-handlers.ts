@@ -1,9 +1,11 @@
 import type { Request, Response } from "express";
+import { type AuthorsJoined, type BlogAuthors, NO_AUTHORS } from "../blogs/blog-authors.js";
 import type { BlogLocator } from "../blogs/blog-reads.js";
 import { toBlog, validatorOf } from "../blogs/blog-view.js";
 import { type ListPosition, listCursor } from "../blogs/cursor.js";
 import { type FieldSelection, toPartialBlog } from "../blogs/field-selection.js";
 import { type ListFilter, parseListFilter } from "../blogs/list-filter.js";
+import type { BlogDoc } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type {
@@ -30,6 +32,9 @@ const DEFAULT_LIMIT = 20;
 // so is each filter (list-filter.ts; a tag set alone keeps the key it always had).
 // A perspective's kind (blog-sources.ts: empty for the live one) leads every kind, so a preview
 // ETag is never a live one.
+// The authors the blogs name are joined when they are read (blog-authors.ts): their validators
+// follow the blogs', so an author's edit or removal changes the ETag of every answer showing
+// them; a `fields` selection without `authors` and `authorName` does not show them.
 const kindOf = (kind: string, fields: FieldSelection | null, filter: ListFilter | null = null) =>
   `${kind}${filter === null || filter.key === "" ? "" : `;${filter.key}`}${
     fields === null ? "" : `;fields=${fields.key}`
@@ -41,44 +46,72 @@ const nextCursorOf = (page: { next: ListPosition | null }, filter: ListFilter) =
  * listBlogs, getBlog and getBlogBySlug (openapi.yaml): the blogs of the key's workspace in the
  * source's perspective (blog-sources.ts: released ones, or the preview).
  */
-export function blogHandlers(blogs: BlogSource) {
+export function blogHandlers(blogs: BlogSource, authors: BlogAuthors) {
+  /** A blog as every read has it: its validator, and the authors it names. */
+  type Validated = Parameters<typeof validatorOf>[0] & Pick<BlogDoc, "authorIds">;
   const pageEtag = (
-    page: { blogs: Parameters<typeof validatorOf>[0][]; next: unknown },
+    page: { blogs: Validated[]; next: unknown },
     fields: FieldSelection | null,
     filter: ListFilter,
+    authorParts: readonly string[],
   ) =>
     validatorEtag(
       kindOf(`${blogs.etagKind}${page.next === null ? "list-last" : "list-more"}`, fields, filter),
-      page.blogs.map(validatorOf),
+      [...page.blogs.map(validatorOf), ...authorParts],
     );
-  const blogEtag = (doc: Parameters<typeof validatorOf>[0], fields: FieldSelection | null) =>
-    validatorEtag(kindOf(`${blogs.etagKind}blog`, fields), [validatorOf(doc)]);
+  const blogEtag = (
+    doc: Validated,
+    fields: FieldSelection | null,
+    authorParts: readonly string[],
+  ) => validatorEtag(kindOf(`${blogs.etagKind}blog`, fields), [validatorOf(doc), ...authorParts]);
+  /** Whether the answer shows the authors: the whole Blog, or a selection naming them. */
+  const showsAuthors = (fields: FieldSelection | null) => fields === null || fields.joinsAuthors;
+  /** The authors the answer shows, read with its blogs; none for a selection without them. */
+  const joined = (
+    workspaceId: string,
+    docs: readonly Validated[],
+    fields: FieldSelection | null,
+  ): Promise<AuthorsJoined> =>
+    showsAuthors(fields) ? authors.join(workspaceId, docs) : Promise.resolve(NO_AUTHORS);
+  /** A conditional request's authors: their validators only. */
+  const authorValidators = async (
+    workspaceId: string,
+    docs: readonly Validated[],
+    fields: FieldSelection | null,
+  ): Promise<readonly string[]> =>
+    showsAuthors(fields) ? authors.validators(workspaceId, docs) : [];
 
   const listBlogs: ConsumerHandler<"listBlogs"> = async (req, res) => {
     const workspaceId = requestWorkspace(res);
     const limit = req.query.limit ?? DEFAULT_LIMIT;
-    const filter = parseListFilter(requestTagFilter(res), req.query);
+    const slug = req.query.author;
+    const author =
+      slug === undefined ? undefined : { slug, id: await authors.idOf(workspaceId, slug) };
+    const filter = parseListFilter(requestTagFilter(res), { ...req.query, author });
     const after =
       req.query.cursor === undefined ? null : listCursor.decode(req.query.cursor, filter);
     const fields = requestFields(res);
     const ifNoneMatch = req.get("if-none-match");
     if (ifNoneMatch !== undefined) {
       const current = await blogs.pageValidators(workspaceId, limit, after, filter);
-      if (notModified(ifNoneMatch, res, pageEtag(current, fields, filter))) return;
+      const parts = await authorValidators(workspaceId, current.blogs, fields);
+      if (notModified(ifNoneMatch, res, pageEtag(current, fields, filter, parts))) return;
     }
     if (fields === null) {
       const page = await blogs.page(workspaceId, limit, after, filter);
-      res.setHeader("ETag", pageEtag(page, null, filter));
+      const named = await joined(workspaceId, page.blogs, null);
+      res.setHeader("ETag", pageEtag(page, null, filter, named.validators));
       res.json({
-        data: page.blogs.map(toBlog),
+        data: page.blogs.map((doc) => toBlog(doc, named)),
         nextCursor: nextCursorOf(page, filter),
       } satisfies BlogList);
       return;
     }
     const page = await blogs.pageProjected(workspaceId, limit, after, fields.projection, filter);
-    res.setHeader("ETag", pageEtag(page, fields, filter));
+    const named = await joined(workspaceId, page.blogs, fields);
+    res.setHeader("ETag", pageEtag(page, fields, filter, named.validators));
     res.json({
-      data: page.blogs.map((doc) => toPartialBlog(doc, fields)),
+      data: page.blogs.map((doc) => toPartialBlog(doc, fields, named)),
       nextCursor: nextCursorOf(page, filter),
     } satisfies PartialBlogList);
   };
@@ -99,19 +132,22 @@ export function blogHandlers(blogs: BlogSource) {
     if (ifNoneMatch !== undefined) {
       const current = await blogs.getValidator(workspaceId, at);
       if (current === null) throw notFound("Blog not found.");
-      if (notModified(ifNoneMatch, res, blogEtag(current, fields))) return;
+      const parts = await authorValidators(workspaceId, [current], fields);
+      if (notModified(ifNoneMatch, res, blogEtag(current, fields, parts))) return;
     }
     if (fields === null) {
       const doc = await blogs.get(workspaceId, at);
       if (doc === null) throw notFound("Blog not found.");
-      res.setHeader("ETag", blogEtag(doc, null));
-      res.json(toBlog(doc));
+      const named = await joined(workspaceId, [doc], null);
+      res.setHeader("ETag", blogEtag(doc, null, named.validators));
+      res.json(toBlog(doc, named));
       return;
     }
     const doc = await blogs.getProjected(workspaceId, at, fields.projection);
     if (doc === null) throw notFound("Blog not found.");
-    res.setHeader("ETag", blogEtag(doc, fields));
-    res.json(toPartialBlog(doc, fields));
+    const named = await joined(workspaceId, [doc], fields);
+    res.setHeader("ETag", blogEtag(doc, fields, named.validators));
+    res.json(toPartialBlog(doc, fields, named));
   };
 
   const getBlog: ConsumerHandler<"getBlog"> = (req, res) =>

@@ -1,4 +1,6 @@
 import { type RequestHandler, Router } from "express";
+import type { AuthorsStore } from "../authors/authors-store.js";
+import type { BlogAuthors } from "../blogs/blog-authors.js";
 import { toChange } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import type { TagCount } from "../blogs/tag-counts.js";
@@ -13,6 +15,7 @@ import { jsonBody } from "../platform/http/json-body.js";
 import type { PreviewReads } from "../preview/preview-reads.js";
 import type { PreviewTokens } from "../preview/preview-tokens.js";
 import { authenticate, requestWorkspace } from "./authenticate.js";
+import { authorHandlers } from "./author-handlers.js";
 import { blogHandlers } from "./blog-handlers.js";
 import { liveSource, previewSource } from "./blog-sources.js";
 import { type FeedDeps, feedHandlers } from "./feed-handlers.js";
@@ -26,6 +29,11 @@ export interface ConsumerDeps {
   readonly cacheMaxAgeSeconds: number;
   readonly keys: KeysStore;
   readonly blogs: BlogsStore;
+  /** The workspace's authors (openapi.yaml, "Authors"), and those blogs name, read with them. */
+  readonly authors: {
+    readonly store: Pick<AuthorsStore, "list" | "bySlug">;
+    readonly ofBlogs: BlogAuthors;
+  };
   readonly changes: ChangesFeed;
   /** The tag counts of released blogs (blogs/tag-counts-cache.ts). */
   readonly tagCounts: (workspaceId: string) => Promise<TagCount[]>;
@@ -58,6 +66,8 @@ const DEFAULT_CHANGES_LIMIT = 100;
  *   GET /blogs/:blogId          getBlog         (blog-handlers.ts)
  *   GET /blogs/by-slug/:slug    getBlogBySlug   (blog-handlers.ts)
  *   GET /tags                   listTags
+ *   GET /authors                listAuthors     (author-handlers.ts)
+ *   GET /authors/by-slug/:slug  getAuthorBySlug (author-handlers.ts)
  *   GET /changes                listChanges
  *   POST /preview-tokens/exchange  exchangePreviewToken  (live only; preview-exchange.ts)
  * Authentication (by a key of the perspective's kind) runs first, then the key's rate limit (429 over it), then `fields` and `tag`
@@ -83,6 +93,7 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
     const feeds = feedHandlers({
       ...deps.feeds,
       blogs: deps.blogs,
+      authors: deps.authors.ofBlogs,
       limiter: deps.limits.limiter,
       limit: deps.limits.serverDefault,
     });
@@ -124,7 +135,7 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
   });
 
   const source = live ? liveSource(deps.blogs, deps.tagCounts) : previewSource(deps.preview.reads);
-  const blogs = blogHandlers(source);
+  const blogs = blogHandlers(source, deps.authors.ofBlogs);
   router.get("/blogs", blogs.listBlogs);
   router.get("/blogs/:blogId", blogs.getBlog);
   router.get("/blogs/by-slug/:slug", blogs.getBlogBySlug);
@@ -134,10 +145,14 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
     const limit = req.query.limit ?? DEFAULT_CHANGES_LIMIT;
     const feed = live ? deps.changes : deps.preview.changes;
     const page = await feed.page(workspaceId, req.query.since, limit);
+    const upserted = page.changes.flatMap((change) =>
+      change.type === "upsert" ? [change.blog] : [],
+    );
+    const named = await deps.authors.ofBlogs.join(workspaceId, upserted);
     // The same token answers more as changes happen: no cache may keep an answer.
     res.setHeader("Cache-Control", "no-store");
     res.json({
-      changes: page.changes.map(toChange),
+      changes: page.changes.map((change) => toChange(change, named)),
       nextToken: page.nextToken,
       hasMore: page.hasMore,
     } satisfies ChangePage);
@@ -146,7 +161,7 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
   if (live) {
     router.post(
       "/preview-tokens/exchange",
-      exchangePreviewToken(deps.preview.tokens, deps.preview.reads),
+      exchangePreviewToken(deps.preview.tokens, deps.preview.reads, deps.authors.ofBlogs),
     );
   }
 
@@ -161,6 +176,10 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
     res.json({ data } satisfies TagList);
   };
   router.get("/tags", listTags);
+
+  const authors = authorHandlers(deps.authors.store, source.etagKind);
+  router.get("/authors", authors.listAuthors);
+  router.get("/authors/by-slug/:slug", authors.getAuthorBySlug);
 
   // Errors end here, not after a walk through every later mount of the app: same handler.
   router.use(errorHandler);

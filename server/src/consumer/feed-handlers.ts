@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
+import type { BlogAuthors } from "../blogs/blog-authors.js";
 import { validatorOf } from "../blogs/blog-view.js";
 import type { BlogsStore } from "../blogs/blogs-store.js";
 import type { ListPosition } from "../blogs/cursor.js";
@@ -33,6 +34,8 @@ export interface FeedDeps {
     BlogsStore,
     "listReleased" | "listReleasedValidators" | "listReleasedProjected"
   >;
+  /** The authors the blogs name, read with them (their names, sites and pictures are in items). */
+  readonly authors: BlogAuthors;
   /** The server's default consumer rate limit (`CONSUMER_RATE_LIMIT`), per feed; null: none. */
   readonly limit: RateLimitSetting | null;
   readonly limiter: Pick<RateLimiter, "check">;
@@ -52,8 +55,8 @@ const TYPES: Record<Format, string> = {
  * The public feeds (openapi.yaml `getRssFeed`, `getAtomFeed`, `getJsonFeed`, `getSitemap`): no
  * key; the feed ID names the workspace. An ID no workspace has now is one `404`, whatever the
  * reason. Each feed has a rate limit of its own. A feed's ETag is derived from its blogs'
- * validators and from everything else its document says (the workspace's name, the template,
- * the feed's address), so a `304` reads no content.
+ * validators, their authors' and from everything else its document says (the workspace's
+ * name, the template, the feed's address), so a `304` reads no content.
  */
 export function feedHandlers(deps: FeedDeps) {
   /** The feed of the path's ID, counted against its rate limit; else 404 or 429. */
@@ -89,19 +92,26 @@ export function feedHandlers(deps: FeedDeps) {
         const etag = validatorEtag(kind, [
           ...settingsParts(feed, selfUrl),
           ...current.blogs.map(validatorOf),
+          ...(await deps.authors.validators(feed.workspaceId, current.blogs)),
         ]);
         if (notModified(ifNoneMatch, res, etag)) return;
       }
       const page = await deps.blogs.listReleased(feed.workspaceId, FEED_ITEMS, null);
+      const authors = await deps.authors.join(feed.workspaceId, page.blogs);
       res.setHeader(
         "ETag",
-        validatorEtag(kind, [...settingsParts(feed, selfUrl), ...page.blogs.map(validatorOf)]),
+        validatorEtag(kind, [
+          ...settingsParts(feed, selfUrl),
+          ...page.blogs.map(validatorOf),
+          ...authors.validators,
+        ]),
       );
       const source: FeedSource = {
         title: feed.workspaceName,
         linkTemplate: feed.linkTemplate,
         selfUrl,
         blogs: page.blogs,
+        authors,
       };
       if (format === "json") {
         // `<`, `>` and `&` as JSON escapes: the same values, and a document that stays inert

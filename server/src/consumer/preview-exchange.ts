@@ -1,3 +1,4 @@
+import type { BlogAuthors } from "../blogs/blog-authors.js";
 import { toBlog } from "../blogs/blog-view.js";
 import { gone } from "../platform/domain-error.js";
 import type { ConsumerHandler } from "../platform/http/consumer-types.js";
@@ -20,6 +21,7 @@ export const PREVIEW_EXCHANGE_BODY_LIMIT: BodyLimit = {
 export function exchangePreviewToken(
   tokens: PreviewTokens,
   reads: PreviewReads,
+  authors: BlogAuthors,
 ): ConsumerHandler<"exchangePreviewToken"> {
   return async (req, res) => {
     const workspaceId = requestWorkspace(res);
@@ -29,6 +31,6 @@ export function exchangePreviewToken(
     if (doc === null) throw gone(PREVIEW_TOKEN_MESSAGE);
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Pressroom-Perspective", "preview");
-    res.json(toBlog(doc));
+    res.json(toBlog(doc, await authors.join(workspaceId, [doc])));
   };
 }

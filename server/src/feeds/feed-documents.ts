@@ -1,4 +1,5 @@
 import { generateAtomFeed, generateRssFeed } from "feedsmith";
+import type { AuthorsJoined } from "../blogs/blog-authors.js";
 import type { ConsumerBlogDoc } from "../blogs/blog-reads.js";
 import { toBlog } from "../blogs/blog-view.js";
 import type { Blog, JsonFeed } from "../platform/http/consumer-types.js";
@@ -18,7 +19,25 @@ export interface FeedSource {
   readonly selfUrl: string;
   /** The released blogs, newest release first. */
   readonly blogs: readonly ConsumerBlogDoc[];
+  /** The authors they name (blogs/blog-authors.ts). */
+  readonly authors: AuthorsJoined;
 }
+
+/**
+ * A blog's authors as feeds name them: each with their site and picture when they have them,
+ * or, for a blog that names none, its byline alone.
+ */
+const bylineOf = (blog: Blog): { name: string; url?: string; avatar?: string }[] =>
+  blog.authors.length === 0
+    ? [{ name: blog.authorName }]
+    : blog.authors.map((author) => ({
+        name: author.name,
+        ...(author.websiteUrl === null ? {} : { url: author.websiteUrl }),
+        ...(author.avatarUrl === null ? {} : { avatar: author.avatarUrl }),
+      }));
+
+const blogsOf = (source: FeedSource): Blog[] =>
+  source.blogs.map((doc) => toBlog(doc, source.authors));
 
 const linkOf = (template: string, blog: Blog): string => fillLinkTemplate(template, blog);
 
@@ -27,7 +46,7 @@ const updatedOf = (blogs: readonly Blog[]): Date =>
   new Date(Math.max(0, ...blogs.map((b) => Date.parse(b.updatedAt))));
 
 export function rssOf(source: FeedSource): string {
-  const blogs = source.blogs.map(toBlog);
+  const blogs = blogsOf(source);
   return generateRssFeed({
     title: source.title,
     link: homeOf(source.linkTemplate),
@@ -41,14 +60,14 @@ export function rssOf(source: FeedSource): string {
       description: blog.excerpt,
       pubDate: new Date(blog.releasedAt),
       categories: blog.tags.map((tag) => ({ name: tag })),
-      dc: { creators: [blog.authorName] },
+      dc: { creators: bylineOf(blog).map((author) => author.name) },
       content: { encoded: blog.bodyHtml },
     })),
   });
 }
 
 export function atomOf(source: FeedSource): string {
-  const blogs = source.blogs.map(toBlog);
+  const blogs = blogsOf(source);
   return generateAtomFeed({
     id: source.selfUrl,
     title: { value: source.title, type: "text" },
@@ -65,7 +84,7 @@ export function atomOf(source: FeedSource): string {
       links: [{ href: linkOf(source.linkTemplate, blog), rel: "alternate", type: "text/html" }],
       summary: { value: blog.excerpt, type: "text" },
       content: { value: blog.bodyHtml, type: "html" },
-      authors: [{ name: blog.authorName }],
+      authors: bylineOf(blog).map(({ name, url }) => ({ name, ...(url ? { uri: url } : {}) })),
       categories: blog.tags.map((tag) => ({ term: tag })),
     })),
   });
@@ -78,7 +97,7 @@ export function jsonFeedOf(source: FeedSource): JsonFeed {
     title: source.title,
     home_page_url: homeOf(source.linkTemplate),
     feed_url: source.selfUrl,
-    items: source.blogs.map(toBlog).map((blog) => ({
+    items: blogsOf(source).map((blog) => ({
       id: blog.id,
       url: linkOf(source.linkTemplate, blog),
       title: blog.title,
@@ -87,7 +106,7 @@ export function jsonFeedOf(source: FeedSource): JsonFeed {
       ...(blog.coverImageUrl === null ? {} : { image: blog.coverImageUrl }),
       date_published: blog.releasedAt,
       date_modified: blog.updatedAt,
-      authors: [{ name: blog.authorName }],
+      authors: bylineOf(blog),
       tags: blog.tags,
     })),
   };

@@ -36,6 +36,8 @@ export function previewDocOf(doc: EditedBlog): ConsumerBlogDoc {
     bodyHtml: working.bodyHtml,
     tags: working.tags,
     authorName: working.authorName,
+    // Pending changes stored before authors existed leave them as live.
+    authorIds: working.authorIds ?? doc.authorIds ?? [],
     coverImageUrl: working.coverImageUrl,
     // Pending changes stored before these fields existed leave them as live.
     ...presentationOf({ ...doc, ...working }),

@@ -282,7 +282,14 @@ export interface BlogDoc {
   bodyHtml: string;
   /** In normal form (@pressroom/tag-rule), distinct, none empty (index `released_by_tag`). */
   tags: string[];
+  /** The byline consumers read while the blog names no author (`authorIds`). */
   authorName: string;
+  /**
+   * The workspace's authors (AuthorDoc ids) the blog names, in order, the first the primary
+   * (index `released_author`); joined at read (blogs/blog-authors.ts), so an author's edit
+   * shows everywhere at once. Absent on blogs stored before authors existed: none.
+   */
+  authorIds?: string[];
   /** An absolute http(s) URL, or null. */
   coverImageUrl: string | null;
   /*
@@ -421,6 +428,7 @@ export type StagedContent = Pick<
   | "coverImageUrl"
   // Absent on pending changes stored before they existed: publishing such leaves them as live.
   | PresentationKey
+  | "authorIds"
   | "readingTimeMinutes"
 > & {
   /** New on every staged edit: the blog's admin version while it has pending changes. */
@@ -450,6 +458,7 @@ export type RevisionContent = Pick<
   | "coverImageUrl"
   // Absent on revisions kept before they existed (read as their defaults).
   | PresentationKey
+  | "authorIds"
 >;
 
 /**

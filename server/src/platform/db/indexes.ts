@@ -19,6 +19,8 @@ import {
  *   per page in release order (keyset pagination, no skip);
  * - blogs {workspaceId, status, tags, releasedAt desc, _id desc}: the consumer list filtered by
  *   tag (multikey on MongoDB: one index range per tag, merged in release order);
+ * - blogs {workspaceId, status, authorIds, releasedAt desc, _id desc}: the consumer list by author
+ *   (`author=`), as by one tag; and, with `status: {$in}`, the blogs an author's edit concerns;
  * - blogs {workspaceId, status, featured, releasedAt desc, _id desc}: the consumer list of
  *   featured blogs (`featured=true`), one index range per page however few they are; the
  *   archive range (`releasedAfter`, `releasedBefore`) is a range of `releasedAt` within either;
@@ -111,6 +113,10 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await blogs.createIndex(
     { workspaceId: 1, status: 1, featured: 1, releasedAt: -1, _id: -1 },
     { name: "released_featured" },
+  );
+  await blogs.createIndex(
+    { workspaceId: 1, status: 1, authorIds: 1, releasedAt: -1, _id: -1 },
+    { name: "released_author" },
   );
   await workspaces.createIndex({ feedId: 1 }, { name: "public_feed_id" });
   await apiKeys.createIndex({ keyId: 1 }, { name: "key_id", unique: true });

@@ -39,7 +39,8 @@ export function parseIfMatch(header: string | undefined): "any" | readonly strin
  * `toBlog`, another serialisation): every ETag derived by `validatorEtag` changes with it.
  */
 // v2: the Blog's presentation and search fields (openapi.yaml, "Presentation and search fields").
-const REPRESENTATION = "consumer-v2";
+// v3: the Blog's `authors` (openapi.yaml, "Authors").
+const REPRESENTATION = "consumer-v3";
 
 /**
  * A strong ETag derived from what identifies a response's content — the validators of the blogs

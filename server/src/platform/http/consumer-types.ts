@@ -12,6 +12,8 @@ export type { paths } from "../../../../openapi/generated/consumer.js";
 
 type Schemas = components["schemas"];
 export type Blog = Schemas["Blog"];
+export type Author = Schemas["Author"];
+export type AuthorList = Schemas["AuthorList"];
 export type BlogList = Schemas["BlogList"];
 export type PartialBlog = Schemas["PartialBlog"];
 export type PartialBlogList = Schemas["PartialBlogList"];

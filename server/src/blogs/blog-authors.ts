@@ -1,0 +1,115 @@
+import type { AuthorDoc, BlogDoc, Collections } from "../platform/db/collections.js";
+import type { Author as AdminAuthor } from "../platform/http/admin-types.js";
+import type { Author } from "../platform/http/consumer-types.js";
+import { authorIdsOf } from "./blog-rules.js";
+
+/** An author as a blog shows them: everything but the workspace and the sort key. */
+export type BlogAuthorDoc = Omit<AuthorDoc, "workspaceId" | "nameKey">;
+
+/** The authors some blogs name, read at once: each blog's in its order, and what they depend on. */
+export interface AuthorsJoined {
+  /** The authors `doc` names that exist, in its order (an author removed since is left out). */
+  of(doc: Pick<BlogDoc, "authorIds">): readonly BlogAuthorDoc[];
+  /**
+   * What a response made with these authors depends on: each author's ID and `updatedAt`, in
+   * ID order; part of its ETag, so an author's edit or removal changes it.
+   */
+  readonly validators: readonly string[];
+}
+
+/** A stored author → the consumer spec's `Author` (openapi.yaml). */
+export const toConsumerAuthor = (doc: BlogAuthorDoc): Author => ({
+  id: doc._id,
+  slug: doc.slug,
+  name: doc.name,
+  bio: doc.bio,
+  avatarUrl: doc.avatarUrl,
+  websiteUrl: doc.websiteUrl,
+});
+
+/** A stored author → the admin spec's `Author` (admin.yaml). */
+export const toAdminAuthor = (doc: BlogAuthorDoc): AdminAuthor => ({
+  id: doc._id,
+  name: doc.name,
+  slug: doc.slug,
+  bio: doc.bio,
+  avatarUrl: doc.avatarUrl,
+  websiteUrl: doc.websiteUrl,
+  createdAt: doc.createdAt.toISOString(),
+  updatedAt: doc.updatedAt.toISOString(),
+});
+
+const EMPTY: readonly BlogAuthorDoc[] = [];
+
+/** Blogs that name no author: nothing to read. */
+export const NO_AUTHORS: AuthorsJoined = { of: () => EMPTY, validators: [] };
+
+const validatorOf = (author: Pick<AuthorDoc, "_id" | "updatedAt">): string =>
+  `${author._id}.${author.updatedAt.getTime()}`;
+
+/** The join of the authors found: each blog's in its order, those not found left out. */
+export function authorsJoined(found: readonly BlogAuthorDoc[]): AuthorsJoined {
+  const byId = new Map(found.map((author) => [author._id, author]));
+  return {
+    of: (doc) =>
+      authorIdsOf(doc)
+        .map((id) => byId.get(id))
+        .filter((author) => author !== undefined),
+    validators: found.map(validatorOf).sort(),
+  };
+}
+
+/** The distinct author IDs some blogs name. */
+const namedBy = (docs: readonly Pick<BlogDoc, "authorIds">[]): string[] => [
+  ...new Set(docs.flatMap((doc) => authorIdsOf(doc))),
+];
+
+/**
+ * Blogs name authors by ID (`BlogDoc.authorIds`); what a blog shows of them is read when the
+ * blog is (openapi.yaml, "Authors"): one query for a page's blogs, none when they name no one.
+ * So an author's edit is in every blog at once, and `validators` puts it in their ETags.
+ */
+export interface BlogAuthors {
+  /** The authors `docs` name, read whole. */
+  join(workspaceId: string, docs: readonly Pick<BlogDoc, "authorIds">[]): Promise<AuthorsJoined>;
+  /** `join(…).validators`, reading only the IDs and times: a conditional request's check. */
+  validators(workspaceId: string, docs: readonly Pick<BlogDoc, "authorIds">[]): Promise<string[]>;
+  /**
+   * The ID of the workspace's author with this slug, or `""` when none has it: what the list's
+   * `author` filter looks for (list-filter.ts), so an unknown slug lists no blog.
+   */
+  idOf(workspaceId: string, slug: string): Promise<string>;
+}
+
+export function blogAuthors({ authors }: Pick<Collections, "authors">): BlogAuthors {
+  return {
+    async join(workspaceId, docs) {
+      const ids = namedBy(docs);
+      if (ids.length === 0) return NO_AUTHORS;
+      const found = await authors
+        .find<BlogAuthorDoc>(
+          { _id: { $in: ids }, workspaceId },
+          { projection: { workspaceId: 0, nameKey: 0 } },
+        )
+        .toArray();
+      return authorsJoined(found);
+    },
+
+    async validators(workspaceId, docs) {
+      const ids = namedBy(docs);
+      if (ids.length === 0) return [];
+      const found = await authors
+        .find<Pick<AuthorDoc, "_id" | "updatedAt">>(
+          { _id: { $in: ids }, workspaceId },
+          { projection: { _id: 1, updatedAt: 1 } },
+        )
+        .toArray();
+      return found.map(validatorOf).sort();
+    },
+
+    async idOf(workspaceId, slug) {
+      const found = await authors.findOne({ workspaceId, slug }, { projection: { _id: 1 } });
+      return found?._id ?? "";
+    },
+  };
+}
