@@ -152,9 +152,13 @@ describe("what a save sends (admin.yaml, BlogInput.authors, BlogPatch.authors: I
   it("a 400 about the authors is said on the Authors field", () => {
     const named = fieldErrorOf(new ApiError("request/body/authors/0 must match pattern", 400));
     expect(named?.field).toBe("authors");
-    expect(fieldErrorOf(new ApiError('No author "au_x" in this workspace.', 400))?.field).toBe(
-      "authors",
-    );
+    expect(
+      fieldErrorOf(new ApiError("authors: the workspace has no author au_gone.", 400)),
+    ).toEqual({
+      field: "authors",
+      message:
+        "An author chosen here was removed from the workspace meanwhile: remove them, then save again.",
+    });
   });
 });
 

@@ -3,7 +3,8 @@
 // README.md, "Authors"; dashboard/README.md, "Authors on a blog"): two of the workspace's
 // authors chosen on a new blog, reordered with Move up, saved as IDs in that order and shown
 // in it again after a reload; a removal is an unsaved change, saved as a PATCH of `authors`
-// alone and named "Authors" in the history; with none chosen the Author byline stands. In
+// alone and named "Authors" in the history; an author removed from the workspace meanwhile is
+// the server's 400, said on the Authors field; with none chosen the Author byline stands. In
 // headless Chromium against the real server, at 1280×800 and 390×844, axe clean.
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -141,6 +142,47 @@ describe.each(WIDTHS)("at %s width", (width) => {
     await s.checkScreen(`${width}-history-authors`);
     await history.getByRole("button", { name: "Close" }).click();
     expect((await stored(id)).authors.map((a) => a.name)).toEqual(["Ada Lovelace"]);
+  });
+
+  it("an author removed from the workspace meanwhile is refused on the Authors field (admin.yaml, BlogAuthorIds: 400 naming it)", async () => {
+    await s.setViewport(width);
+    const gone = await s.owner.post<Author>(`/workspaces/${s.ws}/authors`, {
+      name: `Octave Mirbeau ${width}`,
+      slug: `octave-${width}`,
+    });
+    await page.goto(s.url(`/w/${s.ws}/blogs/new`));
+    await page.getByRole("heading", { name: "New blog" }).waitFor();
+    await field("Title").fill(`Removed meanwhile at ${width}`);
+    await picker()
+      .getByLabel("Add an author")
+      .selectOption({ label: `${gone.body.name} (octave-${width})` });
+    await picker().getByRole("button", { name: "Add", exact: true }).click();
+    await choose("Ada Lovelace");
+    const removed = await s.owner.delete(`/workspaces/${s.ws}/authors/${gone.body.id}`);
+    expect(removed.status).toBe(204);
+
+    s.expectProblems(/response 400 POST .*\/blogs$/, /status of 400/);
+    await saveButton().click();
+    const problem = picker().locator(".field-error");
+    await problem.waitFor();
+    await expect(problem.textContent()).resolves.toBe(
+      "An author chosen here was removed from the workspace meanwhile: remove them, then save again.",
+    );
+    const chooser = picker().getByLabel("Add an author");
+    await expect(chooser.getAttribute("aria-invalid")).resolves.toBe("true");
+    await expect.poll(() => chooser.evaluate((el) => el === document.activeElement)).toBe(true);
+    await s.checkScreen(`${width}-author-removed-meanwhile`);
+
+    await picker()
+      .getByRole("button", { name: `Remove ${gone.body.name}` })
+      .click();
+    await expect(problem.count()).resolves.toBe(0);
+    await expect(chosen()).resolves.toEqual(["Ada Lovelace"]);
+    await saveButton().click();
+    await stateLine().getByText("Saved.", { exact: true }).waitFor();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/\/blogs\/b_/);
+    const id = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    expect((await stored(id)).authors.map((a) => a.id)).toEqual([idOf("Ada Lovelace")]);
   });
 
   it("with no author chosen the Author byline is what the blog has (admin.yaml, AdminBlog.authorName)", async () => {

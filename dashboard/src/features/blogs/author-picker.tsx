@@ -157,6 +157,9 @@ export function AuthorPicker(props: AuthorPickerProps) {
               id={`${id}-add`}
               ref={addRef}
               value={choice}
+              // The control a refusal about the authors focuses (focusFirstInvalid).
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? errorId : undefined}
               disabled={full || choosable.length === 0}
               onChange={(e) => setChoice(e.currentTarget.value)}
             >

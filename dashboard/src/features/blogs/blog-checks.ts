@@ -95,6 +95,10 @@ const PATTERN_PROBLEM: Partial<Record<BlogField, string>> = {
     "The meta description has a control character or a text-direction override: remove it.",
 };
 
+/** An author chosen here that the workspace no longer has (the server's 400 names their ID). */
+const AUTHOR_GONE =
+  "An author chosen here was removed from the workspace meanwhile: remove them, then save again.";
+
 /** What is said of a refused URL, whatever the server's words. */
 const URL_PROBLEM: Partial<Record<BlogField, string>> = {
   coverImageUrl: COVER_PROBLEM,
@@ -132,8 +136,9 @@ export function fieldErrorOf(err: unknown): { field: BlogField; message: string 
     return { field: named, message: URL_PROBLEM[named] ?? sentence(message) };
   }
   if (/^Tags?\b/.test(message)) return { field: "tags", message };
-  // An author ID the workspace has not (admin.yaml, BlogAuthorIds: a 400 naming it).
-  if (/^(?:authors\b|Authors?\b|No author\b)/.test(message)) return { field: "authors", message };
+  // An author ID the workspace has not (admin.yaml, BlogAuthorIds: a 400 naming it): one chosen
+  // here was removed from the workspace since. The ID means nothing to a writer.
+  if (/^authors\b/.test(message)) return { field: "authors", message: AUTHOR_GONE };
   return null;
 }
 
