@@ -231,3 +231,13 @@ describe("happy: at least once (examples/next-revalidate/README.md)", () => {
     });
   });
 });
+
+describe("happy: quiet (examples/next-revalidate/README.md)", () => {
+  it("the site served every request of this file without logging an error or a warning", () => {
+    const logged = site.output.join("").split("\n");
+    const beyondStart = logged.filter(
+      (line) => line.trim() !== "" && !/Next\.js|Local:|Network:|Ready in|next\.config/.test(line),
+    );
+    expect(beyondStart).toEqual([]);
+  });
+});
