@@ -42,6 +42,7 @@ let ws = "";
 let key = "";
 let rss = "";
 let scratch = "";
+let grace = "";
 const blogs: Record<string, AdminBlog> = {};
 
 interface Build {
@@ -95,12 +96,18 @@ const exists = (route: string) =>
     () => false,
   );
 
-async function write(title: string, tags: string[], release: boolean): Promise<AdminBlog> {
+async function write(
+  title: string,
+  tags: string[],
+  release: boolean,
+  authors: string[] = [],
+): Promise<AdminBlog> {
   const made = await owner.post<AdminBlog>(`/workspaces/${ws}/blogs`, {
     title,
     bodyMarkdown: `The body of *${title}*.`,
     tags,
     authorName: "Ada Lovelace",
+    authors,
   });
   expect(made.status).toBe(201);
   if (!release) return made.body;
@@ -127,8 +134,12 @@ beforeAll(async () => {
     linkTemplate: "https://blog.example.com/blog/{slug}/",
   });
   rss = feeds.body.publicFeeds?.urls.rss ?? "";
+  const author = async (name: string, bio: string) =>
+    (await owner.post<{ id: string }>(`/workspaces/${ws}/authors`, { name, bio })).body.id;
+  grace = await author("Grace Hopper", "Compilers.");
+  // "Launch day" names no author: its byline, Ada Lovelace, makes the author page.
   blogs.launch = await write("Launch day", ["news"], true);
-  blogs.guide = await write("A field guide", ["guides", "news"], true);
+  blogs.guide = await write("A field guide", ["guides", "news"], true, [grace]);
   blogs.notes = await write("Spring notes", ["guides"], true);
   blogs.draft = await write("Secret plans", ["news"], false);
   scratch = await mkdtemp(path.join(os.tmpdir(), "pressroom-astro-"));
@@ -162,6 +173,10 @@ describe("examples/astro-blog built with @pressroom/astro (packages/astro/README
     const news = await page("tags/news");
     expect(news).not.toContain("Secret plans");
     expect(await page("authors/ada-lovelace")).toContain("Launch day");
+    const gracePage = await page("authors/grace-hopper");
+    expect(gracePage).toContain("A field guide");
+    expect(gracePage).toContain("Compilers.");
+    expect(gracePage).not.toContain("Launch day");
     // The feed the page links to is the server's own, holding the same released blogs.
     const feed = await (await fetch(rss)).text();
     expect(feed).toContain("https://blog.example.com/blog/launch-day/");
@@ -204,14 +219,18 @@ describe("examples/astro-blog built with @pressroom/astro (packages/astro/README
       ANY_VERSION,
     );
     expect(unreleased.status).toBe(200);
+    // An author's edit changes the blogs that name them: the feed lists those again.
+    const bio = await owner.patch(`/workspaces/${ws}/authors/${grace}`, { bio: "Wrote COBOL." });
+    expect(bio.status).toBe(200);
 
     const second = await build();
     console.log(`second astro build: ${second.ms} ms, ${second.requests.length} API requests`);
     expect(second.requests.length).toBeGreaterThan(0);
     expect(second.requests.length).toBeLessThanOrEqual(3);
     expect(second.requests.every((r) => r.path === "/api/consumer/changes")).toBe(true);
-    // From the first build's token: one upsert and one delete, not the released set again.
-    expect(second.output).toContain("changes since the last build: 1 upserts, 1 deletes");
+    // From the first build's token: the edited blog and the one naming Grace (listed at once
+    // and again when its mark is recorded), one delete; not the released set again.
+    expect(second.output).toMatch(/changes since the last build: [23] upserts, 1 deletes/);
     const index = await page("");
     expect(index).toContain("Launch day, revisited");
     expect(index).not.toContain("Spring notes");
@@ -221,6 +240,7 @@ describe("examples/astro-blog built with @pressroom/astro (packages/astro/README
     const guides = await page("tags/guides");
     expect(guides).toContain("A field guide");
     expect(guides).not.toContain("Spring notes");
+    expect(await page("authors/grace-hopper")).toContain("Wrote COBOL.");
   }, 180_000);
 });
 

@@ -22,6 +22,7 @@ const blog = defineCollection({
       "bodyHtml",
       "tags",
       "authorName",
+      "authors",
       "coverImageUrl",
       "coverImageAlt",
       "metaTitle",

@@ -18,15 +18,19 @@ export const feedUrl: string | undefined = process.env.PRESSROOM_FEED_URL || und
 export interface Author {
   readonly name: string;
   readonly slug: string;
+  readonly bio: string | null;
+  readonly websiteUrl: string | null;
 }
 
 /**
- * A post's authors. Today a blog has one `authorName`, and the page's slug is made from it;
- * when the API's `Blog` carries `authors: [{ name, slug }]`, return those instead: every page
- * goes through this function.
+ * A post's authors (the API's "Authors"): the workspace's authors it names, in order; for a blog
+ * that names none, its byline (`authorName`), whose page's slug is made from it. Every page goes
+ * through this function.
  */
 export function authorsOf(post: Post): Author[] {
-  return [{ name: post.data.authorName, slug: slugOf(post.data.authorName) }];
+  if (post.data.authors.length > 0) return post.data.authors;
+  const name = post.data.authorName;
+  return [{ name, slug: slugOf(name), bio: null, websiteUrl: null }];
 }
 
 const slugOf = (name: string): string =>

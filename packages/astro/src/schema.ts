@@ -15,6 +15,16 @@ export const blogSchema = z.object({
   bodyHtml: z.string(),
   tags: z.array(z.string()),
   authorName: z.string(),
+  authors: z.array(
+    z.object({
+      id: z.string(),
+      slug: z.string(),
+      name: z.string(),
+      bio: z.string().nullable(),
+      avatarUrl: z.string().nullable(),
+      websiteUrl: z.string().nullable(),
+    }),
+  ),
   coverImageUrl: z.string().nullable(),
   coverImageAlt: z.string().nullable(),
   featured: z.boolean(),
