@@ -2423,7 +2423,7 @@ export interface components {
         Author: {
             id: string;
             name: components["schemas"]["AuthorName"];
-            slug: components["schemas"]["AuthorSlug"];
+            slug: string;
             bio: string | null;
             /** Format: uri */
             avatarUrl: string | null;

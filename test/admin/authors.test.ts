@@ -84,6 +84,24 @@ describe("authors (admin.yaml, createAuthor, listAuthors)", () => {
     });
   });
 
+  it("a long name's slug (80 characters) taken gets -2 beyond 80, and the answer says so", async () => {
+    const fresh = (await owner.post<{ id: string }>("/workspaces", { name: "Long" })).body.id;
+    const name = "0".repeat(100);
+    expect((await create({ name }, owner, fresh)).body.slug).toBe("0".repeat(80));
+    const second = await create({ name }, owner, fresh);
+    expect(second.status).toBe(201);
+    expect(second.body.slug).toBe(`${"0".repeat(80)}-2`);
+  });
+
+  it("a 2,000-character website outside ASCII is stored percent-encoded, longer, and answered", async () => {
+    const url = `https://example.com/${"é".repeat(1980)}`;
+    const fresh = (await owner.post<{ id: string }>("/workspaces", { name: "Site" })).body.id;
+    const res = await create({ name: "Long Site", websiteUrl: url }, owner, fresh);
+    expect(res.status).toBe(201);
+    expect(res.body.websiteUrl?.length).toBeGreaterThan(2000);
+    expect((await list(fresh)).some((a) => a.id === res.body.id)).toBe(true);
+  });
+
   it("a name with no Latin letter or digit gets the slug author; accents are folded", async () => {
     expect((await create({ name: "李白" })).body.slug).toBe("author");
     expect((await create({ name: "Émile Zola" })).body.slug).toBe("emile-zola");

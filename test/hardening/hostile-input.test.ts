@@ -482,6 +482,27 @@ const cases: Case[] = [
     200,
   ],
   ["tag=c++ sent as c%2B%2B", () => list({ "x-api-key": a.key }, "?tag=c%2B%2B"), 200],
+  // author (openapi.yaml, "Authors"): a slug or a 400; an unknown one is an empty page
+  ...["", "Ada", "ada lovelace", "-ada", "a".repeat(101), "%00"].map(
+    (v): Case => [
+      `author=${v.slice(0, 20)}`,
+      () => list({ "x-api-key": a.key }, `?author=${v}`),
+      400,
+    ],
+  ),
+  ["author twice", () => list({ "x-api-key": a.key }, "?author=a&author=b"), 400],
+  ["author[$ne]=x", () => list({ "x-api-key": a.key }, "?author[$ne]=x"), 400],
+  ["author=nobody: an empty page", () => list({ "x-api-key": a.key }, "?author=nobody"), 200],
+  [
+    "an author slug with a dot",
+    () => get(`${server.url}/api/consumer/authors/by-slug/a.b`, { "x-api-key": a.key }),
+    400,
+  ],
+  [
+    "an author of another workspace by slug",
+    () => get(`${server.url}/api/consumer/authors/by-slug/nobody`, { "x-api-key": a.key }),
+    404,
+  ],
   // featured and the archive range (openapi.yaml, "Presentation and search fields", "Archives")
   ...["yes", "1", "0", "TRUE", "", "true,false", "null"].map(
     (v): Case => [`featured=${v}`, () => list({ "x-api-key": a.key }, `?featured=${v}`), 400],
