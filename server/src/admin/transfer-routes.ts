@@ -48,6 +48,10 @@ function importBlogOf(entry: ImportEntry): ImportBlog {
     excerpt: entry.excerpt ?? undefined,
     tags: normalTags(entry.tags ?? []),
     authorName: entry.authorName ?? "",
+    // Absent: the entry says nothing of authors (README, "Import and export").
+    ...(entry.authors === undefined
+      ? {}
+      : { authors: entry.authors.map(({ name, slug }) => ({ name, slug })) }),
     coverImageUrl: urlOrNull(entry.coverImageUrl),
     // Optional in ImportEntry (callers older than these fields): null, and false.
     coverImageAlt: entry.coverImageAlt ?? null,
@@ -83,7 +87,19 @@ export function transferHandlers(deps: {
 }) {
   const importBlogs: AdminHandler<"importBlogs"> = async (req, res) => {
     const { workspaceId } = req.params;
-    const set: ImportEntries = { blogs: req.body.blogs.map(importBlogOf), skipped: [], notes: [] };
+    const set: ImportEntries = {
+      blogs: req.body.blogs.map(importBlogOf),
+      // Only the public fields the schema lets through: never an email (admin.yaml `ImportAuthor`).
+      authors: (req.body.authors ?? []).map(({ slug, name, bio, avatarUrl, websiteUrl }) => ({
+        slug,
+        name,
+        bio: bio ?? null,
+        avatarUrl: urlOrNull(avatarUrl),
+        websiteUrl: urlOrNull(websiteUrl),
+      })),
+      skipped: [],
+      notes: [],
+    };
     try {
       const outcome = await deps.turns.run(workspaceId, () =>
         deps.transfer.importSet(workspaceId, set, {
