@@ -2677,8 +2677,8 @@ export interface components {
             /**
              * @description What the source says of the authors its entries name (or of its authors naming no
              *     blog, as a Pressroom export lists a workspace's): used only to create an author the
-             *     workspace lacks, never to change one it has. Absent: none. Never an email or any
-             *     other private field.
+             *     workspace lacks, never to change one it has; a slug listed again is taken once (the
+             *     first). Absent: none. Never an email or any other private field.
              */
             authors?: components["schemas"]["ImportAuthor"][];
         };
@@ -2723,9 +2723,9 @@ export interface components {
             tags: components["schemas"]["BlogInput"]["tags"];
             authorName: components["schemas"]["BlogInput"]["authorName"];
             /**
-             * @description The authors the blog names, in order (the first is the primary), each by slug, one
-             *     slug once. Absent: the entry says nothing of authors (a new blog names none, an
-             *     existing one keeps its own); empty: none.
+             * @description The authors the blog names, in order (the first is the primary), each by slug; a
+             *     slug named again is taken once (the first). Absent: the entry says nothing of
+             *     authors (a new blog names none, an existing one keeps its own); empty: none.
              */
             authors?: components["schemas"]["ImportAuthorRef"][];
             coverImageUrl: components["schemas"]["CoverImageUrlInput"];
