@@ -249,7 +249,7 @@ describe("importBlogs", () => {
 });
 
 describe("importBlogs: authors matched by slug (admin.yaml ImportEntry.authors, ImportRequest.authors; README, 'Import and export')", () => {
-  it("creates the missing authors with the request's public fields, reuses an existing one as it is, and names them in order; an email is refused by the schema", async () => {
+  it("creates the missing authors with the request's public fields, reuses an existing one as it is, names them in order, a slug named twice once; an email is refused by the schema", async () => {
     const secret = await token(["blogs:write", "blogs:read"]);
     const existing = await owner.post<{ id: string }>(`/workspaces/${ws}/authors`, {
       name: "Ada King",
@@ -263,10 +263,15 @@ describe("importBlogs: authors matched by slug (admin.yaml ImportEntry.authors, 
           authors: [
             { name: "Grace", slug: "grace" },
             { name: "Ada Lovelace", slug: "ada" },
+            // A slug named again is taken once, the first kept (admin.yaml ImportEntry.authors).
+            { name: "Grace again", slug: "grace" },
           ],
         }),
       ],
-      authors: [{ slug: "grace", name: "Grace Hopper", websiteUrl: "https://grace.example/" }],
+      authors: [
+        { slug: "grace", name: "Grace Hopper", websiteUrl: "https://grace.example/" },
+        { slug: "grace", name: "Not kept" },
+      ],
     };
     const withEmail = await asScript(secret, "POST", `/workspaces/${ws}/imports`, {
       ...body,
