@@ -1206,6 +1206,14 @@ export interface paths {
          *       is rendered: any problem answers `400` with all of them (`problems`), and nothing is
          *       written.
          *     - `dryRun: true` checks and plans without writing anything.
+         *     - Authors (`ImportEntry.authors`, `ImportRequest.authors`) are matched by slug within
+         *       the workspace: an author who has that slug is used as they are (their name, bio and
+         *       links are not overwritten); a missing one is created, with the fields
+         *       `ImportRequest.authors` gives for that slug (else only the entry's name). Then the
+         *       blog names them in order. An entry without `authors` says nothing of them: a new blog
+         *       names none, an existing one keeps its own. An import that would leave the workspace
+         *       with more than 200 authors is refused (`409`, one problem located `authors`) before
+         *       anything is written.
          *
          *     There are no transactions: a database failure midway leaves the blogs written so far;
          *     running the same import again completes it. One import (or export) of a workspace runs
@@ -2666,6 +2674,26 @@ export interface components {
              */
             dryRun: boolean;
             blogs: components["schemas"]["ImportEntry"][];
+            /**
+             * @description What the source says of the authors its entries name (or of its authors naming no
+             *     blog, as a Pressroom export lists a workspace's): used only to create an author the
+             *     workspace lacks, never to change one it has; a slug listed again is taken once (the
+             *     first). Absent: none. Never an email or any other private field.
+             */
+            authors?: components["schemas"]["ImportAuthor"][];
+        };
+        /** @description An author an entry names, by slug (what the import matches on) and name. */
+        ImportAuthorRef: {
+            name: components["schemas"]["AuthorName"];
+            slug: components["schemas"]["AuthorSlug"];
+        };
+        /** @description An author of the source as the workspace would get them if they were missing. */
+        ImportAuthor: {
+            slug: components["schemas"]["AuthorSlug"];
+            name: components["schemas"]["AuthorName"];
+            bio?: components["schemas"]["AuthorBioInput"];
+            avatarUrl?: components["schemas"]["PublicUrlInput"];
+            websiteUrl?: components["schemas"]["PublicUrlInput"];
         };
         /**
          * @description One blog of the source, as the CLI's readers map it (README, "Import and export"). The
@@ -2694,6 +2722,12 @@ export interface components {
             excerpt?: null | components["schemas"]["BlogInput"]["excerpt"];
             tags: components["schemas"]["BlogInput"]["tags"];
             authorName: components["schemas"]["BlogInput"]["authorName"];
+            /**
+             * @description The authors the blog names, in order (the first is the primary), each by slug; a
+             *     slug named again is taken once (the first). Absent: the entry says nothing of
+             *     authors (a new blog names none, an existing one keeps its own); empty: none.
+             */
+            authors?: components["schemas"]["ImportAuthorRef"][];
             coverImageUrl: components["schemas"]["CoverImageUrlInput"];
             coverImageAlt?: components["schemas"]["BlogInput"]["coverImageAlt"];
             featured?: components["schemas"]["BlogInput"]["featured"];
@@ -2744,6 +2778,17 @@ export interface components {
                 unchanged: components["schemas"]["ImportCount"];
                 conflict: components["schemas"]["ImportCount"];
             };
+            /**
+             * @description Every author the import names or lists, by slug: `create` when the workspace lacks
+             *     them (created on a run, not on a dry run), `existing` when it has them (used as
+             *     they are, name and all).
+             */
+            authors: {
+                slug: components["schemas"]["AuthorSlug"];
+                name: components["schemas"]["AuthorName"];
+                /** @enum {string} */
+                action: "create" | "existing";
+            }[];
             /** @description Every entry, in the order sent. */
             entries: {
                 origin: string;
@@ -2775,9 +2820,10 @@ export interface components {
         };
         /**
          * @description Pressroom's own export format (`pressroom.workspace-export`, version 1), the same
-         *     `pressroom export` writes. Content is every field of `blogs[]` but `id`; `exportedAt`,
-         *     `blogs[].id`, `workspace`, `keys` and `webhookEndpoints` describe this workspace and run,
-         *     and are never imported.
+         *     `pressroom export` writes. Content is every field of `blogs[]` but `id`, and `authors`;
+         *     `exportedAt`, `blogs[].id`, `workspace`, `keys` and `webhookEndpoints` describe this
+         *     workspace and run, and are never imported. An export made before authors existed has
+         *     no `authors` (here or on its blogs) and imports with none.
          */
         WorkspaceExport: {
             /** @constant */
@@ -2796,6 +2842,17 @@ export interface components {
                 createdAt: string;
                 rateLimit: null | components["schemas"]["RateLimit"];
             };
+            /**
+             * @description The workspace's authors, in name order: public fields only, no IDs (slugs name them;
+             *     an import matches them by slug). Never an email.
+             */
+            authors: {
+                slug: components["schemas"]["AuthorSlug"];
+                name: components["schemas"]["Author"]["name"];
+                bio: components["schemas"]["Author"]["bio"];
+                avatarUrl: components["schemas"]["Author"]["avatarUrl"];
+                websiteUrl: components["schemas"]["Author"]["websiteUrl"];
+            }[];
             /** @description Every blog in every state, in the order of creation. */
             blogs: components["schemas"]["ExportedBlog"][];
             keys: {
@@ -2830,6 +2887,12 @@ export interface components {
             excerpt: string | null;
             tags: string[];
             authorName: string;
+            /**
+             * @description The authors the blog names, in order (the first is the primary), by slug: each is
+             *     one of the export's `authors`, which holds their name and fields once (an author
+             *     removed since is left out).
+             */
+            authors: components["schemas"]["AuthorSlug"][];
             /** Format: uri */
             coverImageUrl: string | null;
             coverImageAlt: string | null;
@@ -5675,8 +5738,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /**
              * @description Entries clash with each other (one slug or `sourceKey` twice) or with the
-             *     workspace's other blogs (a slug one of them uses): `problems` lists every clash.
-             *     Nothing was written.
+             *     workspace's other blogs (a slug one of them uses), or the authors to create would
+             *     pass the workspace's 200: `problems` lists every clash. Nothing was written.
              */
             409: {
                 headers: {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { scopeMissing } from "../../server/src/admin/token-scopes.js";
 import { transferTurns, WORKSPACE_BUSY_MESSAGE } from "../../server/src/admin/transfer-turns.js";
 import { RenderRefused } from "../../server/src/blogs/render-pool.js";
+import { collections } from "../../server/src/platform/db/collections.js";
 import { DomainError } from "../../server/src/platform/domain-error.js";
 import { patientRenderer } from "../../server/src/transfer/workspace-transfer.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
@@ -244,6 +245,107 @@ describe("importBlogs", () => {
     expect(madeUp).toMatchObject({ status: 404, body: { message: "Workspace not found." } });
     const exported = await asScript(secret, "GET", `/workspaces/${theirs._id}/export`);
     expect(exported.status).toBe(404);
+  });
+});
+
+describe("importBlogs: authors matched by slug (admin.yaml ImportEntry.authors, ImportRequest.authors; README, 'Import and export')", () => {
+  it("creates the missing authors with the request's public fields, reuses an existing one as it is, names them in order, a slug named twice once; an email is refused by the schema", async () => {
+    const secret = await token(["blogs:write", "blogs:read"]);
+    const existing = await owner.post<{ id: string }>(`/workspaces/${ws}/authors`, {
+      name: "Ada King",
+      slug: "ada",
+    });
+    expect(existing.status).toBe(201);
+    const body = {
+      source: "ghost export.json",
+      blogs: [
+        entry("authored", {
+          authors: [
+            { name: "Grace", slug: "grace" },
+            { name: "Ada Lovelace", slug: "ada" },
+            // A slug named again is taken once, the first kept (admin.yaml ImportEntry.authors).
+            { name: "Grace again", slug: "grace" },
+          ],
+        }),
+      ],
+      authors: [
+        { slug: "grace", name: "Grace Hopper", websiteUrl: "https://grace.example/" },
+        { slug: "grace", name: "Not kept" },
+      ],
+    };
+    const withEmail = await asScript(secret, "POST", `/workspaces/${ws}/imports`, {
+      ...body,
+      authors: [{ ...body.authors[0], email: "grace@example.com" }],
+    });
+    expect(withEmail.status).toBe(400);
+
+    const res = await asScript(secret, "POST", `/workspaces/${ws}/imports`, body);
+    expect(res.status).toBe(200);
+    expect(res.body.authors).toEqual([
+      { slug: "grace", name: "Grace Hopper", action: "create" },
+      { slug: "ada", name: "Ada King", action: "existing" },
+    ]);
+    const list = await owner.get<{ data: { id: string; slug: string; name: string }[] }>(
+      `/workspaces/${ws}/authors`,
+    );
+    const bySlug = new Map(list.body.data.map((a) => [a.slug, a]));
+    expect(bySlug.get("ada")?.name).toBe("Ada King");
+    expect(bySlug.get("grace")).toMatchObject({
+      name: "Grace Hopper",
+      websiteUrl: "https://grace.example/",
+    });
+    const blog = await owner.get<{ authors: { id: string }[] }>(
+      `/workspaces/${ws}/blogs/${res.body.entries[0].id}`,
+    );
+    expect(blog.body.authors.map((a) => a.id)).toEqual([bySlug.get("grace")?.id, existing.body.id]);
+
+    const again = await asScript(secret, "POST", `/workspaces/${ws}/imports`, body);
+    expect(again.body.counts).toEqual({ create: 0, update: 0, unchanged: 1, conflict: 0 });
+
+    const exported = await asScript(secret, "GET", `/workspaces/${ws}/export`);
+    const authored = exported.body.blogs.find((b: { slug: string }) => b.slug === "about-authored");
+    expect(authored.authors).toEqual(["grace", "ada"]);
+    expect(exported.body.authors.map((a: { slug: string }) => a.slug)).toEqual(
+      expect.arrayContaining(["ada", "grace"]),
+    );
+  });
+
+  it("authors to create past the workspace's 200 are refused with 409, located `authors`, and nothing is written", async () => {
+    const other = (await owner.post<{ id: string }>("/workspaces", { name: "Full of authors" }))
+      .body.id;
+    await collections(t.db).authors.insertMany(
+      Array.from({ length: 200 }, (_, i) => ({
+        _id: `au_full${i}`,
+        workspaceId: other,
+        name: `Author ${i}`,
+        nameKey: `author ${i}`,
+        slug: `author-${i}`,
+        bio: null,
+        avatarUrl: null,
+        websiteUrl: null,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })),
+    );
+    const res = await asScript(
+      await token(["blogs:write"]),
+      "POST",
+      `/workspaces/${other}/imports`,
+      {
+        source: "markdown posts/",
+        blogs: [entry("capped", { authors: [{ name: "Ada", slug: "ada" }] })],
+      },
+    );
+    expect(res.status).toBe(409);
+    expect(res.body.problems).toEqual([
+      {
+        where: "authors",
+        message:
+          "1 author(s) to create, and the workspace has 200: a workspace has at most 200 authors.",
+      },
+    ]);
+    expect(await t.db.collection("blogs").countDocuments({ workspaceId: other })).toBe(0);
+    expect(await t.db.collection("authors").countDocuments({ workspaceId: other })).toBe(200);
   });
 });
 

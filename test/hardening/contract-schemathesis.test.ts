@@ -45,6 +45,11 @@
 //   JSON Schema cannot express. Their cases are generated in ASCII, whose normal form is
 //   never longer; the rule, and Unicode titles and bodies, are asserted exactly in
 //   tag-normal-form.test.ts and hostile-input.test.ts.
+// - An import's authors (importBlogs `ImportEntry.authors`, `ImportRequest.authors`): a slug
+//   named twice is taken once (no 400), and authors it creates count toward the workspace's 200,
+//   past which the import is the documented 409 (as createAuthor's); a case may fill the run's
+//   workspace, after which createAuthor answers its documented 409. Asserted exactly in
+//   test/server/transfer-authors.test.ts and test/admin/import-export-api.test.ts.
 // - DELETE /session (signOut) ends the session the run is signed in with: every later case
 //   would be a 401 and test nothing. It is excluded (`--exclude-operation-id signOut`);
 //   admin-api.test.ts covers signing out, including that the old cookie stops working.

@@ -279,6 +279,44 @@ describe("blog commands — presentation and search fields (README, 'Operator CL
   });
 });
 
+describe("import --server carries authors (README, 'Import and export'; admin.yaml ImportRequest.authors)", () => {
+  it("a Ghost export's authors reach the workspace through the admin API with their public profile, never an email; a second run changes nothing", async () => {
+    const ghost = JSON.parse(
+      await readFile(new URL("../fixtures/ghost-6.65-export.json", import.meta.url), "utf8"),
+    );
+    const [user] = ghost.db[0].data.users;
+    user.bio = "Edits Field Notes.";
+    user.website = "https://ada.example.org/";
+    const dir = await mkdtemp(path.join(tmpdir(), "pressroom-remote-ghost-"));
+    const file = path.join(dir, "ghost.json");
+    await writeFile(file, JSON.stringify(ghost));
+    const other = (await owner.post<{ id: string }>("/workspaces", { name: "Remote Ghost" })).body
+      .id;
+    const r = await remote(["import", "--workspace", other, "--from", "ghost", "--json", file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).authors).toEqual([
+      { slug: "ada", name: "Ada Editor", action: "create" },
+    ]);
+    const list = await owner.get<{ data: Record<string, unknown>[] }>(
+      `/workspaces/${other}/authors`,
+    );
+    expect(list.body.data).toMatchObject([
+      {
+        slug: "ada",
+        name: "Ada Editor",
+        bio: "Edits Field Notes.",
+        websiteUrl: "https://ada.example.org/",
+      },
+    ]);
+    const stored = JSON.stringify(
+      await t.db.collection("authors").find({ workspaceId: other }).toArray(),
+    );
+    expect(stored).not.toContain("ada@example.com");
+    const again = await remote(["import", "--workspace", other, "--from", "ghost", "--json", file]);
+    expect(JSON.parse(again.stdout).counts).toMatchObject({ create: 0, update: 0 });
+  });
+});
+
 describe("refusals", () => {
   it("a command that needs the database says so (exit 2)", async () => {
     const r = await remote(["key", "mint", "--workspace", ws, "--name", "x"]);

@@ -28,6 +28,16 @@ function normalTags(tags: readonly string[]): string[] {
   return normal.ok ? normal.tags : [...tags];
 }
 
+/**
+ * Each slug once, the first kept: a slug named twice is taken once, as a create takes a tag
+ * twice (admin.yaml `ImportEntry.authors`, `ImportRequest.authors`).
+ */
+function firstOfEachSlug<T extends { readonly slug: string }>(items: readonly T[]): T[] {
+  const bySlug = new Map<string, T>();
+  for (const item of items) if (!bySlug.has(item.slug)) bySlug.set(item.slug, item);
+  return [...bySlug.values()];
+}
+
 /** An optional URL as the validator let it through: empty, as for a cover, is none. */
 const urlOrNull = (url: string | null | undefined): string | null =>
   url === "" || url === undefined ? null : url;
@@ -48,6 +58,10 @@ function importBlogOf(entry: ImportEntry): ImportBlog {
     excerpt: entry.excerpt ?? undefined,
     tags: normalTags(entry.tags ?? []),
     authorName: entry.authorName ?? "",
+    // Absent: the entry says nothing of authors (README, "Import and export").
+    ...(entry.authors === undefined
+      ? {}
+      : { authors: firstOfEachSlug(entry.authors).map(({ name, slug }) => ({ name, slug })) }),
     coverImageUrl: urlOrNull(entry.coverImageUrl),
     // Optional in ImportEntry (callers older than these fields): null, and false.
     coverImageAlt: entry.coverImageAlt ?? null,
@@ -83,7 +97,21 @@ export function transferHandlers(deps: {
 }) {
   const importBlogs: AdminHandler<"importBlogs"> = async (req, res) => {
     const { workspaceId } = req.params;
-    const set: ImportEntries = { blogs: req.body.blogs.map(importBlogOf), skipped: [], notes: [] };
+    const set: ImportEntries = {
+      blogs: req.body.blogs.map(importBlogOf),
+      // Only the public fields the schema lets through: never an email (admin.yaml `ImportAuthor`).
+      authors: firstOfEachSlug(req.body.authors ?? []).map(
+        ({ slug, name, bio, avatarUrl, websiteUrl }) => ({
+          slug,
+          name,
+          bio: bio ?? null,
+          avatarUrl: urlOrNull(avatarUrl),
+          websiteUrl: urlOrNull(websiteUrl),
+        }),
+      ),
+      skipped: [],
+      notes: [],
+    };
     try {
       const outcome = await deps.turns.run(workspaceId, () =>
         deps.transfer.importSet(workspaceId, set, {

@@ -48,6 +48,11 @@ export function printImport(
             ]),
           ),
         ]),
+    ...report.authors.map((a) =>
+      a.action === "create"
+        ? `author ${a.slug} (${a.name}): ${dryRun ? "would be created" : "created"}`
+        : `author ${a.slug}: the workspace's (${a.name}), used as it is`,
+    ),
     ...read.skipped.map((s) => `skipped ${s.origin}: ${s.reason}`),
     ...read.notes,
   ].join("\n");
@@ -55,6 +60,7 @@ export function printImport(
     {
       dryRun,
       counts: { ...counts, skipped: read.skipped.length },
+      authors: report.authors,
       entries,
       skipped: read.skipped,
       notes: read.notes,

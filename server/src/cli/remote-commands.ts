@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import type { Config } from "../platform/config.js";
 import type { RemoteSettings } from "../platform/remote-settings.js";
-import type { ImportBlog } from "../transfer/import-set.js";
+import type { ImportAuthor, ImportBlog } from "../transfer/import-set.js";
 import {
   type CommandInput,
   optional,
@@ -85,6 +85,9 @@ const entryOf = (b: ImportBlog) => ({
   ...(b.excerpt === undefined ? {} : { excerpt: b.excerpt }),
   tags: [...b.tags],
   authorName: b.authorName,
+  ...(b.authors === undefined
+    ? {}
+    : { authors: b.authors.map(({ name, slug }) => ({ name, slug })) }),
   coverImageUrl: b.coverImageUrl,
   coverImageAlt: b.coverImageAlt,
   featured: b.featured,
@@ -97,6 +100,15 @@ const entryOf = (b: ImportBlog) => ({
   releasedAt: b.releasedAt?.toISOString() ?? null,
   removedAt: b.removedAt?.toISOString() ?? null,
   ...(b.publishAt == null ? {} : { publishAt: b.publishAt.toISOString() }),
+});
+
+/** A source's author as importBlogs takes it (admin.yaml `ImportAuthor`): public fields only. */
+const authorOf = (a: ImportAuthor) => ({
+  slug: a.slug,
+  name: a.name,
+  ...(a.bio == null ? {} : { bio: a.bio }),
+  ...(a.avatarUrl == null ? {} : { avatarUrl: a.avatarUrl }),
+  ...(a.websiteUrl == null ? {} : { websiteUrl: a.websiteUrl }),
 });
 
 export const REMOTE_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
@@ -197,7 +209,12 @@ export const REMOTE_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
     const report = await answerOf(
       api.POST("/workspaces/{workspaceId}/imports", {
         params: { path: { workspaceId } },
-        body: { source: `${format} ${source}`, dryRun, blogs: set.blogs.map(entryOf) },
+        body: {
+          source: `${format} ${source}`,
+          dryRun,
+          blogs: set.blogs.map(entryOf),
+          ...(set.authors === undefined ? {} : { authors: set.authors.map(authorOf) }),
+        },
       }),
       server,
     );

@@ -5,7 +5,8 @@
  * What a field is:
  * - content, which an import into another workspace or database reproduces exactly: every field
  *   of `blogs[]` but `id` (slug, title, status, bodies, excerpt, tags, author, cover, the four
- *   timestamps);
+ *   timestamps), and the workspace's `authors` (public fields, no IDs: a blog names its authors
+ *   by slug, the key an import matches them on);
  * - identities and run data, which differ between two exports of the same content: `exportedAt`,
  *   `blogs[].id` (an import gives the blog an id of its own, derived from the workspace and this
  *   id), and `workspace`, `keys`, `webhookEndpoints`, which describe the exported workspace and are
@@ -16,7 +17,8 @@
  */
 import type { Writable } from "node:stream";
 import type { components } from "../../../openapi/generated/admin.js";
-import { presentationOf } from "../blogs/blog-rules.js";
+import { authorsStore } from "../authors/authors-store.js";
+import { authorIdsOf, presentationOf } from "../blogs/blog-rules.js";
 import { excerptOf } from "../blogs/render.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
@@ -38,7 +40,14 @@ const iso = (at: Date | null | undefined): string | null => at?.toISOString() ??
 const byCreation = (a: BlogDoc, b: BlogDoc): number =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 
-export function exportedBlog(b: BlogDoc): ExportedBlog {
+/**
+ * A stored blog as exported; `slugOf` gives its authors' slugs by ID (an author removed since,
+ * not found, is left out as the consumer API leaves them out).
+ */
+export function exportedBlog(
+  b: BlogDoc,
+  slugOf: ReadonlyMap<string, string> = new Map(),
+): ExportedBlog {
   return {
     id: b._id,
     slug: b.slug,
@@ -48,6 +57,7 @@ export function exportedBlog(b: BlogDoc): ExportedBlog {
     excerpt: b.excerpt === excerptOf(b.bodyHtml) ? null : b.excerpt,
     tags: b.tags,
     authorName: b.authorName,
+    authors: authorIdsOf(b).flatMap((id) => slugOf.get(id) ?? []),
     coverImageUrl: b.coverImageUrl,
     ...presentationOf(b),
     createdAt: b.createdAt.toISOString(),
@@ -59,7 +69,7 @@ export function exportedBlog(b: BlogDoc): ExportedBlog {
 
 /** The export of workspace `workspaceId`, every blog in every state included. */
 export async function exportWorkspace(
-  c: Pick<Collections, "workspaces" | "blogs" | "apiKeys" | "webhookEndpoints">,
+  c: Pick<Collections, "workspaces" | "blogs" | "apiKeys" | "webhookEndpoints" | "authors">,
   workspaceId: string,
   now: Date,
 ): Promise<WorkspaceExport> {
@@ -81,6 +91,8 @@ export async function exportWorkspace(
     )
     .sort({ createdAt: 1, _id: 1 })
     .toArray();
+  const authors = await authorsStore(c).list(workspaceId);
+  const slugOf = new Map(authors.map((a) => [a._id, a.slug]));
   const keys = await c.apiKeys
     .find({ workspaceId }, { projection: { _id: 0 } })
     .sort({ createdAt: 1, keyId: 1 })
@@ -99,7 +111,14 @@ export async function exportWorkspace(
       createdAt: ws.createdAt.toISOString(),
       rateLimit: ws.rateLimit ?? null,
     },
-    blogs: blogs.sort(byCreation).map(exportedBlog),
+    authors: authors.map((a) => ({
+      slug: a.slug,
+      name: a.name,
+      bio: a.bio,
+      avatarUrl: a.avatarUrl,
+      websiteUrl: a.websiteUrl,
+    })),
+    blogs: blogs.sort(byCreation).map((b) => exportedBlog(b, slugOf)),
     keys: keys.map((k) => ({
       id: k.keyId,
       name: k.name,

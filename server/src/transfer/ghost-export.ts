@@ -2,8 +2,9 @@
  * The parts of a Ghost export (Ghost Admin → Settings → Migration → Export, or `GET
  * /ghost/api/admin/db/`) that the Ghost importer reads: `db[0].data` (or `data`, older
  * exports) with its posts, posts_meta (Ghost 5 and later: a post's SEO and social fields), tags,
- * posts_tags, posts_authors and users. Of a user only `id` and `name` are ever read: never its
- * email, password hash or anything else; of a posts_meta row only `POST_META_FIELDS` (never its
+ * posts_tags, posts_authors and users. Of a user only `USER_FIELDS` are ever read (its public
+ * profile: name, slug, bio, website, profile image): never its email, password hash or anything
+ * else; of a posts_meta row only `POST_META_FIELDS` (never its
  * email subject or other newsletter fields).
  */
 import { ImportInputError } from "./import-set.js";
@@ -22,11 +23,19 @@ export interface GhostExport {
   readonly postAuthors: ReadonlyMap<string, readonly string[]>;
   /** Post id → its posts_meta row, only `POST_META_FIELDS` (absent in exports before Ghost 5). */
   readonly postsMeta: ReadonlyMap<string, GhostRecord>;
-  /** User id → name; nothing else of a user is read. */
-  readonly userNames: ReadonlyMap<string, string>;
+  /** User id → its public profile (`USER_FIELDS`); nothing else of a user is read. */
+  readonly users: ReadonlyMap<string, GhostUser>;
   /** The other tables of the export that hold rows (settings, newsletters, members…). */
   readonly otherTables: readonly string[];
 }
+
+/** What is read of a Ghost user: its public profile, never an email or anything else. */
+export const USER_FIELDS = ["name", "slug", "bio", "website", "profile_image"] as const;
+
+/** A Ghost user's public profile, each field a string or undefined (`USER_FIELDS`). */
+export type GhostUser = { readonly [F in (typeof USER_FIELDS)[number]]?: string | undefined } & {
+  readonly name: string;
+};
 
 /** What is read of a posts_meta row (or of a post, where older exports keep the same fields). */
 export const POST_META_FIELDS = [
@@ -93,11 +102,19 @@ export async function loadGhostExport(file: string, maxBytes?: number): Promise<
     const name = str(tag.name);
     if (id !== undefined && name !== undefined) tagNames.set(id, name);
   }
-  const userNames = new Map<string, string>();
+  const users = new Map<string, GhostUser>();
   for (const user of rows(data, "users")) {
     const id = str(user.id);
     const name = str(user.name);
-    if (id !== undefined && name !== undefined) userNames.set(id, name);
+    if (id === undefined || name === undefined) continue;
+    // Field by field, by name: nothing else of the row (its email above all) is ever copied.
+    users.set(id, {
+      name,
+      slug: str(user.slug),
+      bio: str(user.bio),
+      website: str(user.website),
+      profile_image: str(user.profile_image),
+    });
   }
   const postsMeta = new Map<string, GhostRecord>();
   for (const row of rows(data, "posts_meta")) {
@@ -121,7 +138,7 @@ export async function loadGhostExport(file: string, maxBytes?: number): Promise<
     postTags: grouped(data, "posts_tags", "post_id", "tag_id"),
     postAuthors: grouped(data, "posts_authors", "post_id", "author_id"),
     postsMeta,
-    userNames,
+    users,
     otherTables: Object.keys(data)
       .filter((t) => !read.has(t) && rows(data, t).length > 0)
       .sort(),

@@ -2,8 +2,11 @@
  * The Ghost importer's reader (`pressroom import --from ghost`): a Ghost export's posts as blogs.
  * Only parses and maps (import-set.ts); the mapping:
  * - posts of type "post" → blogs, sourceKey `ghost:<post id>`, slug kept (one not in Pressroom's
- *   form is slugified, with a note); pages → skipped; staff users → skipped, never accounts (only
- *   a user's name is read, as the author name of its posts: the first author by sort_order);
+ *   form is slugified, with a note); pages → skipped; staff users → skipped, never accounts: a
+ *   post's users (posts_authors by sort_order, at most 10) become its authors by name and slug
+ *   (the first one's name its author name too), with their bio, website and profile image
+ *   (as the avatar) when the workspace gets them new; the URLs by the cover's rule, else dropped
+ *   with a note. Never a user's email or anything else (ghost-export.ts `USER_FIELDS`);
  * - published → released at `published_at`; draft → draft (a post published then pulled back
  *   too: releasedAt stays empty, as the contract's "set exactly when released" says); scheduled
  *   → draft with its release scheduled at its `published_at` (admin.yaml, "Schedules"), or, when
@@ -16,13 +19,17 @@
  */
 
 import { normaliseTag } from "@pressroom/tag-rule";
+import { slugOfName } from "../authors/author-rules.js";
 import { MAX_AHEAD_MS } from "../blogs/blog-schedule.js";
 import { slugify } from "../blogs/render.js";
 import { type BodyConversion, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
 import { CARD_OUTCOMES } from "./ghost-cards.js";
-import { type GhostRecord, loadGhostExport, str } from "./ghost-export.js";
+import { type GhostRecord, type GhostUser, loadGhostExport, str } from "./ghost-export.js";
 import { ghostPresentation, ghostUrl, oneLine } from "./ghost-presentation.js";
+import { LIMITS } from "./import-checks.js";
 import {
+  type ImportAuthor,
+  type ImportAuthorRef,
   type ImportBlog,
   ImportInputError,
   type ImportProblem,
@@ -62,6 +69,8 @@ export const readGhostExport: ImportReader = async (source, options) => {
   const membersOnly: string[] = [];
   let internalTags = 0;
   const slugOwners = new Map<string, string>();
+  /** The users posts name, by Ghost user id, as the set's authors (in the order first named). */
+  const authorsByUser = new Map<string, ImportAuthor>();
   const total = ghost.posts.length;
   const step = Math.max(1, Math.floor(total / 100));
 
@@ -117,8 +126,22 @@ export const readGhostExport: ImportReader = async (source, options) => {
       if (!normal.ok) problem(normal.problem);
       else if (normal.tag !== "" && !tags.includes(normal.tag)) tags.push(normal.tag);
     }
-    const authorId = ghost.postAuthors.get(id ?? "")?.[0] ?? str(post.author_id);
-    const authorName = oneLine(ghost.userNames.get(authorId ?? "")) || "Pressroom";
+    const userIds = ghost.postAuthors.get(id ?? "") ?? [str(post.author_id) ?? ""];
+    const authorId = userIds[0];
+    const authorName = oneLine(ghost.users.get(authorId ?? "")?.name) || "Pressroom";
+    const authors: ImportAuthorRef[] = [];
+    for (const userId of userIds) {
+      const author = authorOfUser(userId);
+      if (author !== null && !authors.some((a) => a.slug === author.slug)) {
+        authors.push({ name: author.name, slug: author.slug });
+      }
+    }
+    if (authors.length > LIMITS.authors) {
+      notes.push(
+        `${where}: has ${authors.length} authors; the first ${LIMITS.authors} are imported (a blog names at most ${LIMITS.authors}).`,
+      );
+      authors.length = LIMITS.authors;
+    }
     const cover = ghostUrl(str(post.feature_image), "feature image", "no cover");
     if (cover.note !== null) notes.push(`${where}: ${cover.note}`);
     const presentation = ghostPresentation(post, ghost.postsMeta.get(id ?? ""));
@@ -169,6 +192,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
       excerpt: excerpt || undefined,
       tags,
       authorName,
+      authors,
       coverImageUrl: cover.url,
       ...presentation.fields,
       createdAt: createdAt ?? new Date(0),
@@ -178,12 +202,49 @@ export const readGhostExport: ImportReader = async (source, options) => {
       ...(status === "scheduled" && toCome ? { publishAt: publishedAt } : {}),
     });
   }
+  /**
+   * The user `userId` as an author (its public profile only), made once; null for a user the
+   * export does not have. A slug not in Pressroom's form is slugified, with a note.
+   */
+  function authorOfUser(userId: string): ImportAuthor | null {
+    const made = authorsByUser.get(userId);
+    if (made !== undefined) return made;
+    const user: GhostUser | undefined = ghost.users.get(userId);
+    if (user === undefined) return null;
+    const name = oneLine(user.name);
+    const where = `users "${user.slug ?? name}"`;
+    const given = user.slug?.trim() || undefined;
+    const slug = given === undefined ? slugOfName(name) : slugify(given);
+    if (given !== undefined && slug !== given) {
+      notes.push(`${where}: slug "${given}" is not in Pressroom's form; imported as "${slug}".`);
+    }
+    const avatar = ghostUrl(user.profile_image, "profile image", "no avatar");
+    const website = ghostUrl(user.website, "website", "no website");
+    for (const note of [avatar.note, website.note])
+      if (note !== null) notes.push(`${where}: ${note}`);
+    let bio = user.bio?.trim() || null;
+    if (bio !== null && bio.length > LIMITS.bio) {
+      notes.push(`${where}: bio longer than ${LIMITS.bio} characters, not imported.`);
+      bio = null;
+    }
+    const author: ImportAuthor = {
+      name,
+      slug,
+      bio,
+      avatarUrl: avatar.url,
+      websiteUrl: website.url,
+    };
+    authorsByUser.set(userId, author);
+    return author;
+  }
   if (problems.length > 0) throw new ImportInputError(problems);
 
-  for (const [userId, name] of ghost.userNames) {
+  for (const [userId, user] of ghost.users) {
     skipped.push({
-      origin: `users "${name}"`,
-      reason: `a Ghost staff user (${userId}), not imported as an account: only its name is kept, as the author of its posts`,
+      origin: `users "${user.name}"`,
+      reason: authorsByUser.has(userId)
+        ? `a Ghost staff user (${userId}), not imported as an account: the author of its posts, by name and slug, with its bio, website and profile image (never its email)`
+        : `a Ghost staff user (${userId}), not imported: it is the author of no imported post`,
     });
   }
   notes.unshift(
@@ -206,5 +267,10 @@ export const readGhostExport: ImportReader = async (source, options) => {
   if (ghost.otherTables.length > 0) {
     notes.push(`Not imported (no Pressroom counterpart): ${ghost.otherTables.join(", ")}.`);
   }
-  return { format: "ghost", blogs, skipped, notes };
+  // One author per slug (two Ghost users with one slug: the first named).
+  const authors: ImportAuthor[] = [];
+  for (const author of authorsByUser.values()) {
+    if (!authors.some((a) => a.slug === author.slug)) authors.push(author);
+  }
+  return { format: "ghost", blogs, authors, skipped, notes };
 };

@@ -15,17 +15,25 @@
  */
 
 import { MongoBulkWriteError } from "mongodb";
+import { checkAuthorFields } from "../authors/author-rules.js";
 import { newRevision, slugTaken, stagedFilter, versionFilter } from "../blogs/blog-rules.js";
 import { dueOf, importedSchedule, scheduleFilter } from "../blogs/blog-schedule.js";
 import { stagedId } from "../blogs/blog-staging.js";
 import { previewMarked } from "../blogs/preview-mark.js";
 import { searchFieldsOf } from "../blogs/search-terms.js";
-import type { BlogDoc, Collections } from "../platform/db/collections.js";
+import type { AuthorDoc, BlogDoc, Collections } from "../platform/db/collections.js";
 import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
 import { conflict } from "../platform/domain-error.js";
-import { randomBase62 } from "../platform/ids.js";
+import { newId, randomBase62 } from "../platform/ids.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
-import { type ImportedFields, type ImportPlan, type PlanEntry, unchanged } from "./import-plan.js";
+import {
+  authorIdsFor,
+  type ImportedFields,
+  type ImportPlan,
+  type PlanEntry,
+  type PlannedAuthor,
+  unchanged,
+} from "./import-plan.js";
 import type { OnProgress } from "./import-set.js";
 
 /** Blogs inserted per insertMany. */
@@ -95,9 +103,45 @@ function newDoc(
   return doc;
 }
 
+/**
+ * Creates the author `planned` (its source fields by the author rules, author-rules.ts); their
+ * ID. Keyed by slug (index `workspace_author_slug`): one created meanwhile, by another run or an
+ * editor, is used as it is, so running the import again creates nobody twice.
+ */
+async function createAuthor(
+  c: Pick<Collections, "authors">,
+  workspaceId: string,
+  planned: Extract<PlannedAuthor, { action: "create" }>,
+  now: Date,
+): Promise<string> {
+  const { bio, avatarUrl, websiteUrl } = planned.fields;
+  const fields = checkAuthorFields({ name: planned.name, bio, avatarUrl, websiteUrl });
+  const doc: AuthorDoc = {
+    _id: newId("au"),
+    workspaceId,
+    name: fields.name ?? planned.name,
+    nameKey: fields.nameKey ?? "",
+    slug: planned.slug,
+    bio: fields.bio ?? null,
+    avatarUrl: fields.avatarUrl ?? null,
+    websiteUrl: fields.websiteUrl ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await c.authors.insertOne(doc);
+    return doc._id;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const stored = await c.authors.findOne({ workspaceId, slug: planned.slug });
+    if (stored === null) throw err;
+    return stored._id;
+  }
+}
+
 /** Writes `plan`; `source` names it in the unfinished-import marker. */
 export async function applyImport(
-  c: Pick<Collections, "blogs" | "blogStaged" | "markers">,
+  c: Pick<Collections, "blogs" | "blogStaged" | "markers" | "authors">,
   plan: ImportPlan,
   options: { readonly source: string; readonly now: Date; readonly onProgress?: OnProgress },
 ): Promise<ApplyResult> {
@@ -122,6 +166,25 @@ export async function applyImport(
       ],
     });
     return result;
+  };
+  // The authors first: a blog names them by ID. The workspace's are used as they are; the
+  // missing ones are created (keyed by slug, so a rerun after a crash creates nobody twice).
+  const idBySlug = new Map<string, string>();
+  for (const author of plan.authors) {
+    idBySlug.set(
+      author.slug,
+      author.action === "existing"
+        ? author.id
+        : await createAuthor(c, workspaceId, author, options.now),
+    );
+  }
+  /** What an entry writes: the planned fields, and its authors by ID when it names any. */
+  const fieldsOf = (entry: PlanEntry, creating: boolean): ImportedFields => {
+    const fields = plannedFields(entry);
+    const authorIds = authorIdsFor(entry.blog, idBySlug);
+    if (authorIds === null) throw new Error(`Authors of ${entry.blog.origin} not created.`);
+    if (authorIds !== undefined) return { ...fields, authorIds };
+    return creating ? { ...fields, authorIds: [] } : fields;
   };
   const total = creates.length + updates.length;
   if (total === 0) return finish(null);
@@ -192,7 +255,7 @@ export async function applyImport(
 
   for (let i = 0; i < creates.length; i += INSERT_BATCH) {
     const batch = creates.slice(i, i + INSERT_BATCH);
-    const docs = batch.map((e) => newDoc(workspaceId, e, fieldsOf(e), options.now));
+    const docs = batch.map((e) => newDoc(workspaceId, e, fieldsOf(e, true), options.now));
     const failed = await insertAll(c, docs);
     result.created += batch.length - failed.length;
     // Inserted meanwhile by another run of the same import (same derived id): an update now.
@@ -201,24 +264,24 @@ export async function applyImport(
       if (entry === undefined) continue;
       const stored = await c.blogs.findOne({ _id: entry.id, workspaceId });
       if (stored === null) throw slugTaken(entry.blog.slug);
-      if (unchanged(entry.blog, stored)) {
+      if (unchanged(entry.blog, stored, authorIdsFor(entry.blog, idBySlug))) {
         result.unchanged++;
         continue;
       }
-      await update({ ...entry, stored }, fieldsOf(entry));
+      await update({ ...entry, stored }, fieldsOf(entry, false));
     }
     done += batch.length;
     progress("importing", done, total);
   }
   for (const entry of updates) {
-    await update(entry, fieldsOf(entry));
+    await update(entry, fieldsOf(entry, false));
     done++;
     if (done % 100 === 0 || done === total) progress("importing", done, total);
   }
   return finish(marker);
 }
 
-function fieldsOf(entry: PlanEntry): ImportedFields {
+function plannedFields(entry: PlanEntry): ImportedFields {
   if (entry.fields === undefined) throw new Error(`No fields planned for ${entry.blog.origin}.`);
   return entry.fields;
 }

@@ -6,7 +6,7 @@
 import { normaliseTags } from "@pressroom/tag-rule";
 import { coverUrlOf, type Presentation } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
-import type { ImportBlog, ImportProblem } from "./import-set.js";
+import type { ImportAuthor, ImportAuthorRef, ImportBlog, ImportProblem } from "./import-set.js";
 
 /** admin.yaml `BlogInput`'s limits. */
 export const LIMITS = {
@@ -16,6 +16,10 @@ export const LIMITS = {
   body: 200_000,
   tags: 20,
   author: 100,
+  /** Authors a blog names (admin.yaml `BlogAuthorIds`). */
+  authors: 10,
+  authorSlug: 80,
+  bio: 1000,
   coverImageAlt: 300,
   metaTitle: 300,
   metaDescription: 500,
@@ -32,10 +36,62 @@ const LINE_REFUSED = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 const STATUSES = new Set(["draft", "released", "removed"]);
 
+/** A bio's refused characters (admin.yaml `AuthorBioInput`): line breaks are allowed. */
+const BIO_REFUSED =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
+  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
 function lineProblem(name: string, value: string, max: number): string | null {
   if (value.length > max) return `"${name}" is longer than ${max} characters (${value.length}).`;
   if (LINE_REFUSED.test(value)) return `"${name}" contains a control character or a bidi override.`;
   return null;
+}
+
+/** What is wrong with an author's name and slug (admin.yaml `AuthorName`, `AuthorSlug`). */
+function authorRefProblems(author: ImportAuthorRef, name: string): (string | null)[] {
+  const problems: (string | null)[] = [];
+  if (typeof author.name !== "string" || author.name.trim() === "") {
+    problems.push(`"${name}.name" must not be blank.`);
+  } else problems.push(lineProblem(`${name}.name`, author.name, LIMITS.author));
+  if (
+    typeof author.slug !== "string" ||
+    author.slug.length > LIMITS.authorSlug ||
+    slugify(author.slug) !== author.slug
+  ) {
+    problems.push(
+      `"${name}.slug" must be lower-case letters, digits and dashes, at most ${LIMITS.authorSlug}.`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * Every problem of a source's authors (import-set.ts `ImportAuthor`): the rules of an author's
+ * fields (admin.yaml `AuthorInput`), one slug once; located `authors[2] "ada"`.
+ */
+export function authorProblems(authors: readonly ImportAuthor[]): ImportProblem[] {
+  const problems: ImportProblem[] = [];
+  const seen = new Set<string>();
+  authors.forEach((author, i) => {
+    const where = `authors[${i}] "${author.slug}"`;
+    const found: (string | null)[] = authorRefProblems(author, "author");
+    if (author.bio != null) {
+      if (author.bio.length > LIMITS.bio)
+        found.push(`"bio" is longer than ${LIMITS.bio} characters.`);
+      else if (BIO_REFUSED.test(author.bio)) {
+        found.push(`"bio" contains a control character or a bidi override.`);
+      }
+    }
+    for (const field of ["avatarUrl", "websiteUrl"] as const) {
+      const url = author[field];
+      const checked = url == null || url === "" ? null : coverUrlOf(url);
+      if (checked !== null && "problem" in checked) found.push(`"${field}" ${checked.problem}.`);
+    }
+    if (seen.has(author.slug)) found.push(`slug "${author.slug}" is listed twice.`);
+    seen.add(author.slug);
+    for (const message of found) if (message !== null) problems.push({ where, message });
+  });
+  return problems;
 }
 
 /** The cover URL as the blog rules store it (`URL.href`), or null when they refuse it. */
@@ -82,6 +138,17 @@ export function entryProblems(blog: ImportBlog): string[] {
   if (blog.excerpt !== undefined)
     problems.push(lineProblem("excerpt", blog.excerpt, LIMITS.excerpt));
   problems.push(lineProblem("authorName", blog.authorName, LIMITS.author));
+  if (blog.authors !== undefined) {
+    if (blog.authors.length > LIMITS.authors) {
+      problems.push(`"authors" names more than ${LIMITS.authors} authors.`);
+    }
+    const slugs = new Set<string>();
+    blog.authors.forEach((author, i) => {
+      problems.push(...authorRefProblems(author, `authors[${i}]`));
+      if (slugs.has(author.slug)) problems.push(`"authors" names "${author.slug}" twice.`);
+      slugs.add(author.slug);
+    });
+  }
   if (blog.tags.length > LIMITS.tags) problems.push(`"tags" has more than ${LIMITS.tags} tags.`);
   const tags = normaliseTags(blog.tags);
   if (!tags.ok) problems.push(`"tags": ${tags.problem}`);

@@ -4,13 +4,26 @@
  * the blog rules and each other, the workspace, slugs taken by other blogs, bodies the renderer
  * refuses. Any problem → one ImportInputError, and nothing is written.
  */
-import { type PresentationField, presentationOf, samePresentation } from "../blogs/blog-rules.js";
+import { MAX_AUTHORS } from "../authors/author-rules.js";
+import { authorsStore } from "../authors/authors-store.js";
+import {
+  authorIdsOf,
+  type PresentationField,
+  presentationOf,
+  samePresentation,
+} from "../blogs/blog-rules.js";
 import { excerptOf } from "../blogs/render.js";
 import { type BodyRenderer, RenderRefused } from "../blogs/render-pool.js";
 import type { BlogDoc, Collections } from "../platform/db/collections.js";
-import { coverUrl, presentationOfEntry, setProblemsByKind } from "./import-checks.js";
+import {
+  authorProblems,
+  coverUrl,
+  presentationOfEntry,
+  setProblemsByKind,
+} from "./import-checks.js";
 import { importBlogId } from "./import-identity.js";
 import {
+  type ImportAuthor,
   type ImportBlog,
   type ImportEntries,
   ImportInputError,
@@ -40,7 +53,30 @@ export type ImportedFields = Pick<
   Required<Pick<BlogDoc, PresentationField | "readingTimeMinutes">> & {
     /** The release scheduled in the source (`ImportBlog.publishAt`), null for none. */
     publishAt: Date | null;
+    /**
+     * The authors the blog names, by ID: set by import-apply.ts once the missing authors are
+     * created; absent when the entry says nothing of authors (an update keeps the blog's).
+     */
+    authorIds?: string[];
   };
+
+/**
+ * An author the import names or lists (README, "Import and export"): one the workspace has,
+ * used as they are (`existing`, their name as stored), or one to `create` with `fields`.
+ */
+export type PlannedAuthor =
+  | {
+      readonly action: "existing";
+      readonly slug: string;
+      readonly name: string;
+      readonly id: string;
+    }
+  | {
+      readonly action: "create";
+      readonly slug: string;
+      readonly name: string;
+      readonly fields: ImportAuthor;
+    };
 
 export interface PlanEntry {
   readonly blog: ImportBlog;
@@ -59,6 +95,26 @@ export interface ImportPlan {
   readonly workspaceId: string;
   readonly set: ImportEntries;
   readonly entries: readonly PlanEntry[];
+  /** The authors named or listed, in the order first met: the source's list, then the entries'. */
+  readonly authors: readonly PlannedAuthor[];
+}
+
+/**
+ * The IDs of the authors `blog` names, in its order, by `idBySlug`: undefined when the entry
+ * says nothing of authors, null when one of them is not in `idBySlug` (yet to be created).
+ */
+export function authorIdsFor(
+  blog: Pick<ImportBlog, "authors">,
+  idBySlug: ReadonlyMap<string, string>,
+): string[] | null | undefined {
+  if (blog.authors === undefined) return undefined;
+  const ids: string[] = [];
+  for (const author of blog.authors) {
+    const id = idBySlug.get(author.slug);
+    if (id === undefined) return null;
+    ids.push(id);
+  }
+  return ids;
 }
 
 /** `_id`s read per query. */
@@ -69,9 +125,21 @@ export const RENDERS_AT_ONCE = 8;
 const same = (a: Date | null, b: Date | null): boolean =>
   a === null || b === null ? a === b : a.getTime() === b.getTime();
 
-/** Whether `stored` already holds what the entry would write; no write (or event) then. */
-export function unchanged(blog: ImportBlog, stored: BlogDoc): boolean {
+/**
+ * Whether `stored` already holds what the entry would write; no write (or event) then.
+ * `authorIds`: the entry's authors by ID (`authorIdsFor`): undefined, it says nothing of them;
+ * null, it names one the workspace lacks.
+ */
+export function unchanged(
+  blog: ImportBlog,
+  stored: BlogDoc,
+  authorIds: readonly string[] | null | undefined,
+): boolean {
   if (stored.bodyMarkdown !== blog.bodyMarkdown) return false;
+  if (authorIds === null) return false;
+  if (authorIds !== undefined && authorIds.join("\n") !== authorIdsOf(stored).join("\n")) {
+    return false;
+  }
   const excerpt = blog.excerpt?.trim() || excerptOf(stored.bodyHtml);
   const cover = blog.coverImageUrl === null ? null : coverUrl(blog.coverImageUrl);
   return (
@@ -98,7 +166,7 @@ async function inBatches<T>(items: readonly T[], size: number, run: (batch: T[])
 
 /** The plan of importing `set` into `workspaceId`; throws ImportInputError, writing nothing. */
 export async function planImport(
-  c: Pick<Collections, "workspaces" | "blogs">,
+  c: Pick<Collections, "workspaces" | "blogs" | "authors">,
   renderer: Pick<BodyRenderer, "render">,
   workspaceId: string,
   set: ImportEntries,
@@ -106,6 +174,7 @@ export async function planImport(
   rendersAtOnce: number = RENDERS_AT_ONCE,
 ): Promise<ImportPlan> {
   const { rules, clashes } = setProblemsByKind(set.blogs);
+  rules.push(...authorProblems(set.authors ?? []));
   if ((await c.workspaces.countDocuments({ _id: workspaceId }, { limit: 1 })) === 0) {
     rules.push({ where: "--workspace", message: `workspace ${workspaceId} does not exist.` });
   }
@@ -133,6 +202,11 @@ export async function planImport(
     }
   }
 
+  // The workspace's authors (at most MAX_AUTHORS, read whole as the admin API lists them).
+  const authorStore = authorsStore(c);
+  const known = await authorStore.list(workspaceId);
+  const idBySlug = new Map(known.map((a) => [a.slug, a._id]));
+
   const entries: PlanEntry[] = set.blogs.map((blog, i) => {
     const id = ids[i] ?? "";
     const doc = stored.get(id);
@@ -144,13 +218,26 @@ export async function planImport(
       });
     }
     if (doc === undefined) return { blog, id, action: "create" };
-    if (unchanged(blog, doc)) return { blog, id, action: "unchanged", stored: doc };
+    if (unchanged(blog, doc, authorIdsFor(blog, idBySlug))) {
+      return { blog, id, action: "unchanged", stored: doc };
+    }
     if (doc.status === "removed") {
       const reason = "removed in Pressroom, and a removal is final: left as it is.";
       return { blog, id, action: "conflict", reason, stored: doc };
     }
     return { blog, id, action: "update", stored: doc };
   });
+  const authors = plannedAuthors(set, entries, known);
+  const creating = authors.filter((a) => a.action === "create").length;
+  if (creating > 0) {
+    const count = await c.authors.countDocuments({ workspaceId });
+    if (count + creating > MAX_AUTHORS) {
+      problems.push({
+        where: "authors",
+        message: `${creating} author(s) to create, and the workspace has ${count}: a workspace has at most ${MAX_AUTHORS} authors.`,
+      });
+    }
+  }
   if (problems.length > 0) throw new ImportInputError(problems, "conflict");
 
   // Bodies are rendered (and refusals found) before anything is written.
@@ -173,7 +260,48 @@ export async function planImport(
     onProgress("rendering", rendered, writing.length);
   });
   if (problems.length > 0) throw new ImportInputError(problems, "unprocessable");
-  return { workspaceId, set, entries };
+  return { workspaceId, set, entries, authors };
+}
+
+/**
+ * The authors an import names or lists, each slug once: the source's own list (all of it: a
+ * Pressroom export's authors come back even when no blog names them), then those the entries
+ * name. One the workspace has is used as it is; a missing one is created with the source's
+ * fields, or the first name an entry gives it — unless only entries left alone (conflicts)
+ * name it.
+ */
+function plannedAuthors(
+  set: ImportEntries,
+  entries: readonly PlanEntry[],
+  known: readonly { _id: string; slug: string; name: string }[],
+): PlannedAuthor[] {
+  const bySlug = new Map(known.map((a) => [a.slug, a]));
+  const planned = new Map<string, PlannedAuthor>();
+  const add = (author: ImportAuthor, create: boolean) => {
+    if (planned.has(author.slug)) return;
+    const stored = bySlug.get(author.slug);
+    if (stored !== undefined) {
+      planned.set(author.slug, {
+        action: "existing",
+        slug: stored.slug,
+        name: stored.name,
+        id: stored._id,
+      });
+    } else if (create) {
+      planned.set(author.slug, {
+        action: "create",
+        slug: author.slug,
+        name: author.name.trim(),
+        fields: author,
+      });
+    }
+  };
+  for (const author of set.authors ?? []) add(author, true);
+  for (const entry of entries) {
+    const writes = entry.action === "create" || entry.action === "update";
+    for (const author of entry.blog.authors ?? []) add(author, writes);
+  }
+  return [...planned.values()];
 }
 
 /** What an entry stores, by the blog rules (blog-rules.ts `content`), times from the source. */

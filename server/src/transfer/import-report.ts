@@ -16,9 +16,18 @@ export interface ImportReportEntry {
   readonly reason?: string;
 }
 
+/** An author the import names or lists: created (or, on a dry run, to be), or used as it is. */
+export interface ImportReportAuthor {
+  readonly slug: string;
+  /** The workspace's name for an existing author, else the source's. */
+  readonly name: string;
+  readonly action: "create" | "existing";
+}
+
 export interface ImportReport {
   readonly dryRun: boolean;
   readonly counts: Readonly<Record<PlanAction, number>>;
+  readonly authors: ImportReportAuthor[];
   readonly entries: ImportReportEntry[];
   /** What was written; null on a dry run. */
   readonly applied: ApplyResult | null;
@@ -29,6 +38,7 @@ export function importReport(plan: ImportPlan, applied: ApplyResult | null): Imp
   return {
     dryRun: applied === null,
     counts,
+    authors: plan.authors.map(({ slug, name, action }) => ({ slug, name, action })),
     entries: plan.entries.map((e) => ({
       origin: e.blog.origin,
       id: e.id,

@@ -31,6 +31,12 @@ export interface ImportBlog extends Readonly<Presentation> {
   /** In normal form (@pressroom/tag-rule), distinct. */
   readonly tags: readonly string[];
   readonly authorName: string;
+  /**
+   * The authors the blog names, in order (the first the primary), matched by slug in the
+   * workspace (README, "Import and export"). Undefined: the source says nothing of authors (a
+   * new blog names none, an existing one keeps its own); empty: none.
+   */
+  readonly authors?: readonly ImportAuthorRef[] | undefined;
   /** An absolute http(s) URL, or null. */
   readonly coverImageUrl: string | null;
   readonly createdAt: Date;
@@ -45,6 +51,22 @@ export interface ImportBlog extends Readonly<Presentation> {
   readonly publishAt?: Date | null;
 }
 
+/** An author an entry names: a slug in Pressroom's form (what the import matches on) and a name. */
+export interface ImportAuthorRef {
+  readonly name: string;
+  readonly slug: string;
+}
+
+/**
+ * An author as the source describes them: what the workspace gets when it lacks them (an
+ * existing author with the slug is never changed). Public fields only, never an email.
+ */
+export interface ImportAuthor extends ImportAuthorRef {
+  readonly bio?: string | null | undefined;
+  readonly avatarUrl?: string | null | undefined;
+  readonly websiteUrl?: string | null | undefined;
+}
+
 /** Something of the source that is deliberately not imported, and why (shown to the user). */
 export interface SkippedEntry {
   readonly origin: string;
@@ -54,6 +76,11 @@ export interface SkippedEntry {
 export interface ImportSet {
   readonly format: "pressroom" | "ghost" | "markdown";
   readonly blogs: readonly ImportBlog[];
+  /**
+   * The source's authors, for creating those the workspace lacks (a Pressroom export lists all
+   * of the exported workspace's; Ghost's are the users its posts name). Absent: none.
+   */
+  readonly authors?: readonly ImportAuthor[] | undefined;
   readonly skipped: readonly SkippedEntry[];
   /** Lines about what was converted and how (e.g. "3 posts had Ghost cards kept as HTML"). */
   readonly notes: readonly string[];

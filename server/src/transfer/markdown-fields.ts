@@ -8,6 +8,10 @@
  * - date, updated: `YYYY-MM-DD` (midnight UTC) or an ISO date-time (UTC when it names no zone);
  * - draft: true → draft; false or absent → released (at `date`);
  * - excerpt, author: strings; cover (or coverImage, cover_image): an absolute http(s) URL;
+ * - authors: a list of names (or one name), at most 10, each one line: the blog's authors in
+ *   order, each by its name's slug (author-rules.ts `slugOfName`, as an author added without a
+ *   slug gets). `author` stays the byline (authorName); without it, the first author's name is;
+ *   `author` alone names no author;
  * - the presentation and search fields (blog-rules.ts `PRESENTATION_FIELDS`), each under the
  *   names static-site generators and their SEO plugins use, the first present in this order
  *   winning: `PRESENTATION_KEYS`; text is one line, URLs absolute http(s) without a user name or
@@ -17,9 +21,12 @@
  */
 
 import { normaliseTags } from "@pressroom/tag-rule";
+import { slugOfName } from "../authors/author-rules.js";
 import { coverUrlOf, type Presentation } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
 import type { FrontMatter, LineProblem } from "./front-matter.js";
+import { LIMITS } from "./import-checks.js";
+import type { ImportAuthorRef } from "./import-set.js";
 
 /** The front-matter names of each presentation field but `featured`, the first present winning. */
 export const PRESENTATION_KEYS = {
@@ -41,6 +48,7 @@ export const KNOWN_KEYS = new Set([
   "draft",
   "excerpt",
   "author",
+  "authors",
   "cover",
   "coverImage",
   "cover_image",
@@ -58,6 +66,8 @@ export interface MarkdownFields extends Presentation {
   readonly draft: boolean;
   readonly excerpt: string | undefined;
   readonly authorName: string | undefined;
+  /** Undefined when the front matter has no `authors`. */
+  readonly authors: readonly ImportAuthorRef[] | undefined;
   readonly coverImageUrl: string | null;
   readonly titleFromHeading: boolean;
 }
@@ -166,6 +176,7 @@ export function markdownFields(
   }
   const excerpt = optionalString("excerpt");
   const authorName = optionalString("author");
+  const authors = authorsOf(fm.fields.get("authors"), (message) => bad("authors", message));
 
   /** The first of `keys` present, as one line of text, or null when absent or blank. */
   const presentationText = (keys: readonly string[]): string | null => {
@@ -207,12 +218,41 @@ export function markdownFields(
       updated,
       draft: draftValue === true,
       excerpt: excerpt === "" ? undefined : excerpt,
-      authorName: authorName === "" ? undefined : authorName,
+      authorName: authorName || authors?.[0]?.name || undefined,
+      authors,
       coverImageUrl,
       ...presentation,
       titleFromHeading,
     },
   };
+}
+
+/**
+ * The `authors` key's value as the blog's authors: a list of names, or one name; undefined when
+ * absent. Each name is one line (white space runs as one space), not blank, at most 100
+ * characters; two names with one slug, or more than 10, are a problem.
+ */
+function authorsOf(value: unknown, bad: (message: string) => void): ImportAuthorRef[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  const authors: ImportAuthorRef[] = [];
+  for (const item of list) {
+    if (typeof item !== "string" && typeof item !== "number") {
+      bad("authors must be a list of names");
+      return undefined;
+    }
+    const name = String(item).replace(/\s+/gu, " ").trim();
+    if (name === "") bad("authors has a blank name");
+    else if (name.length > LIMITS.author) {
+      bad(`author name "${name.slice(0, 20)}…" is longer than ${LIMITS.author} characters`);
+    } else {
+      const slug = slugOfName(name);
+      if (authors.some((a) => a.slug === slug)) bad(`authors names "${name}" twice (slug ${slug})`);
+      else authors.push({ name, slug });
+    }
+  }
+  if (authors.length > LIMITS.authors) bad(`authors has more than ${LIMITS.authors} names`);
+  return authors;
 }
 
 function absoluteHttpUrl(value: string): string | null {

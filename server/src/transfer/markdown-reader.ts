@@ -121,6 +121,7 @@ async function readOne(root: string, path: string): Promise<FileResult> {
       excerpt: f.excerpt,
       tags: f.tags,
       authorName: f.authorName ?? "Pressroom",
+      ...(f.authors === undefined ? {} : { authors: f.authors }),
       coverImageUrl: f.coverImageUrl,
       coverImageAlt: f.coverImageAlt,
       featured: f.featured,

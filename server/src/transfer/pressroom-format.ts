@@ -3,13 +3,17 @@
  * before returning: the format and version, every field of every blog (types, then the blog
  * rules, import-checks.ts); all problems together in one ImportInputError, each located as
  * `blogs[12] "slug"`. Keys and webhook endpoints in the file are reported as skipped, never
- * created.
+ * created. The workspace's `authors` (public fields, by slug) become the set's authors, and a
+ * blog's `authors` (slugs, each one of them) its authors in order; an export made before authors
+ * existed has neither, and its blogs name none.
  */
 import path from "node:path";
 import type { BlogStatus } from "../platform/db/collections.js";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-workspace.js";
-import { setProblems } from "./import-checks.js";
+import { authorProblems, setProblems } from "./import-checks.js";
 import {
+  type ImportAuthor,
+  type ImportAuthorRef,
   type ImportBlog,
   ImportInputError,
   type ImportProblem,
@@ -23,8 +27,45 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The export's `authors`, typed; absent (an export older than authors): none. */
+function authorsOf(raw: unknown, problems: ImportProblem[]): ImportAuthor[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    problems.push({ where: "authors", message: "must be a list." });
+    return [];
+  }
+  const authors: ImportAuthor[] = [];
+  raw.forEach((item, i) => {
+    const where = `authors[${i}]`;
+    if (!isObject(item) || typeof item.slug !== "string" || typeof item.name !== "string") {
+      problems.push({ where, message: `must be an object with a "slug" and a "name".` });
+      return;
+    }
+    const optional = (name: "bio" | "avatarUrl" | "websiteUrl"): string | null => {
+      const v = item[name];
+      if (v === null || v === undefined) return null;
+      if (typeof v === "string") return v;
+      problems.push({ where, message: `"${name}" must be a string or null.` });
+      return null;
+    };
+    authors.push({
+      slug: item.slug,
+      name: item.name,
+      bio: optional("bio"),
+      avatarUrl: optional("avatarUrl"),
+      websiteUrl: optional("websiteUrl"),
+    });
+  });
+  return authors;
+}
+
 /** One blog entry's fields, typed; the type problems of the entry are pushed to `problems`. */
-function blogOf(raw: unknown, index: number, problems: ImportProblem[]): ImportBlog | null {
+function blogOf(
+  raw: unknown,
+  index: number,
+  problems: ImportProblem[],
+  authorBySlug: ReadonlyMap<string, ImportAuthor>,
+): ImportBlog | null {
   const slugShown = isObject(raw) && typeof raw.slug === "string" ? ` "${raw.slug}"` : "";
   const where = `blogs[${index}]${slugShown}`;
   const fail = (message: string) => {
@@ -62,6 +103,21 @@ function blogOf(raw: unknown, index: number, problems: ImportProblem[]): ImportB
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string")) {
     fail(`"tags" must be a list of strings.`);
   }
+  // A blog's authors by slug, each one of the export's authors; absent in older exports: none.
+  let authors: ImportAuthorRef[] | undefined;
+  if (raw.authors !== undefined) {
+    if (!Array.isArray(raw.authors) || raw.authors.some((a) => typeof a !== "string")) {
+      fail(`"authors" must be a list of author slugs.`);
+    } else {
+      authors = [];
+      for (const slug of raw.authors as string[]) {
+        const author = authorBySlug.get(slug);
+        if (author === undefined)
+          fail(`"authors" names "${slug}", not one of the export's authors.`);
+        else authors.push({ name: author.name, slug });
+      }
+    }
+  }
   const blog = {
     sourceKey: `pressroom:${id}`,
     origin: where,
@@ -72,6 +128,7 @@ function blogOf(raw: unknown, index: number, problems: ImportProblem[]): ImportB
     excerpt: textOrNull("excerpt") ?? undefined,
     tags: Array.isArray(tags) ? tags.map(String) : [],
     authorName: text("authorName"),
+    authors,
     coverImageUrl: textOrNull("coverImageUrl"),
     // Absent in exports made before they existed: null, and false (blog-rules.ts presentationOf).
     coverImageAlt: textOrNull("coverImageAlt"),
@@ -108,8 +165,11 @@ export function pressroomSet(doc: unknown, name: string): ImportSet {
     throw new ImportInputError([{ where: name, message: `"blogs" must be a list.` }]);
   }
   const problems: ImportProblem[] = [];
+  const authors = authorsOf(doc.authors, problems);
+  problems.push(...authorProblems(authors));
+  const authorBySlug = new Map(authors.map((a) => [a.slug, a]));
   const blogs = doc.blogs
-    .map((raw, i) => blogOf(raw, i, problems))
+    .map((raw, i) => blogOf(raw, i, problems, authorBySlug))
     .filter((b): b is ImportBlog => b !== null);
   problems.push(...setProblems(blogs));
   if (problems.length > 0) throw new ImportInputError(problems);
@@ -124,7 +184,7 @@ export function pressroomSet(doc: unknown, name: string): ImportSet {
       reason: "webhook endpoints are not imported: add them again (they get new secrets).",
     });
   });
-  return { format: "pressroom", blogs, skipped, notes: [] };
+  return { format: "pressroom", blogs, authors, skipped, notes: [] };
 }
 
 /** `pressroom import --from pressroom FILE`: reads the file `source`. */
