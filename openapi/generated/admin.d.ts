@@ -2420,6 +2420,8 @@ export interface components {
         };
         /** @description Lower-case letters, digits and single dashes between them, as a blog's slug. */
         AuthorSlug: string;
+        /** @description An author's slug as stored; one the writer chooses has at most 80 characters (`AuthorSlug`). */
+        StoredAuthorSlug: string;
         /** @description One line of plain text, with no control characters (U+0000–U+001F, U+007F–U+009F) and no bidi overrides or isolates (U+202A–U+202E, U+2066–U+2069). Trimmed; must not be blank. */
         AuthorName: string;
         /**
@@ -2431,7 +2433,7 @@ export interface components {
         Author: {
             id: string;
             name: components["schemas"]["AuthorName"];
-            slug: string;
+            slug: components["schemas"]["StoredAuthorSlug"];
             bio: string | null;
             /** Format: uri */
             avatarUrl: string | null;
@@ -2685,11 +2687,11 @@ export interface components {
         /** @description An author an entry names, by slug (what the import matches on) and name. */
         ImportAuthorRef: {
             name: components["schemas"]["AuthorName"];
-            slug: components["schemas"]["AuthorSlug"];
+            slug: components["schemas"]["StoredAuthorSlug"];
         };
         /** @description An author of the source as the workspace would get them if they were missing. */
         ImportAuthor: {
-            slug: components["schemas"]["AuthorSlug"];
+            slug: components["schemas"]["StoredAuthorSlug"];
             name: components["schemas"]["AuthorName"];
             bio?: components["schemas"]["AuthorBioInput"];
             avatarUrl?: components["schemas"]["PublicUrlInput"];
@@ -2784,7 +2786,7 @@ export interface components {
              *     they are, name and all).
              */
             authors: {
-                slug: components["schemas"]["AuthorSlug"];
+                slug: components["schemas"]["StoredAuthorSlug"];
                 name: components["schemas"]["AuthorName"];
                 /** @enum {string} */
                 action: "create" | "existing";
@@ -2847,7 +2849,7 @@ export interface components {
              *     an import matches them by slug). Never an email.
              */
             authors: {
-                slug: components["schemas"]["AuthorSlug"];
+                slug: components["schemas"]["StoredAuthorSlug"];
                 name: components["schemas"]["Author"]["name"];
                 bio: components["schemas"]["Author"]["bio"];
                 avatarUrl: components["schemas"]["Author"]["avatarUrl"];
@@ -2892,7 +2894,7 @@ export interface components {
              *     one of the export's `authors`, which holds their name and fields once (an author
              *     removed since is left out).
              */
-            authors: components["schemas"]["AuthorSlug"][];
+            authors: components["schemas"]["StoredAuthorSlug"][];
             /** Format: uri */
             coverImageUrl: string | null;
             coverImageAlt: string | null;

@@ -386,7 +386,7 @@ describe("applying: authors matched by slug in the workspace (README, 'Import an
     expect(err).toBeInstanceOf(ImportInputError);
     expect(err.problems.map((p) => [p.where, p.message])).toEqual([
       ["many.md", '"authors" names more than 10 authors.'],
-      ["bad.md", '"authors[0].slug" must be lower-case letters, digits and dashes, at most 80.'],
+      ["bad.md", '"authors[0].slug" must be lower-case letters, digits and dashes, at most 100.'],
       ["twice.md", '"authors" names "ada" twice.'],
     ]);
     expect(await c.authors.countDocuments({ workspaceId: ws })).toBe(0);
@@ -448,6 +448,25 @@ describe("Pressroom's format round-trips authors (README, 'Import and export'; a
         (b) => b.authorIds?.length === 0,
       ),
     ).toBe(true);
+  });
+
+  it("an author whose slug a taken name pushed past 80 characters (`-2`) exports and imports back (admin.yaml StoredAuthorSlug)", async () => {
+    const from = await newWorkspace("Long slugs");
+    const name = "0".repeat(100);
+    await s.authors.create(from, { name });
+    const second = await s.authors.create(from, { name });
+    expect(second.slug).toBe(`${"0".repeat(80)}-2`);
+    await s.blogs.create(from, { title: "Long", bodyMarkdown: "B", authorIds: [second._id] });
+    const exported = await exportWorkspace(c, from, new Date());
+    const to = await newWorkspace("Long slugs back");
+    const set = pressroomSet(JSON.parse(JSON.stringify(exported)), "ws.json");
+    // A problem would be thrown (ImportInputError) before anything is written.
+    await run(to, set);
+    const back = await exportWorkspace(c, to, new Date());
+    expect(back.authors.map((a) => a.slug).sort()).toEqual(
+      exported.authors.map((a) => a.slug).sort(),
+    );
+    expect(back.blogs.map((b) => b.authors)).toEqual([[`${"0".repeat(80)}-2`]]);
   });
 
   it("a blog naming a slug the export's authors do not list is a problem of that blog", () => {
