@@ -156,7 +156,7 @@ export const adminLimits = {
     source: { minLength: 1, maxLength: 500, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
     dryRun: {},
     blogs: { maxItems: 10000, items: { properties: { sourceKey: { minLength: 1, maxLength: 1000, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, origin: { minLength: 1, maxLength: 1000, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, title: { minLength: 1, maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, slug: { maxLength: 80, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" }, status: {}, bodyMarkdown: { maxLength: 200000 }, excerpt: { maxLength: 500, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, tags: { maxItems: 20, items: { minLength: 1, maxLength: 40, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb]*$" } }, authorName: { maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, authors: { maxItems: 10, items: { properties: { name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, slug: { minLength: 1, maxLength: 100, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" } } } }, coverImageUrl: { maxLength: 2000 }, coverImageAlt: { maxLength: 300, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, featured: {}, metaTitle: { maxLength: 300, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, metaDescription: { maxLength: 500, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, canonicalUrl: { maxLength: 2000 }, socialImageUrl: { maxLength: 2000 }, createdAt: { maxLength: 40 }, updatedAt: { maxLength: 40 }, releasedAt: { maxLength: 40 }, removedAt: { maxLength: 40 }, publishAt: { maxLength: 40 } } } },
-    authors: { maxItems: 200, items: { properties: { slug: { minLength: 1, maxLength: 100, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" }, name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, bio: { maxLength: 1000, pattern: "^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, avatarUrl: { maxLength: 2000 }, websiteUrl: { maxLength: 2000 } } } },
+    authors: { maxItems: 200, items: { properties: { slug: { minLength: 1, maxLength: 100, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" }, name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, bio: { maxLength: 500, pattern: "^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" }, avatarUrl: { maxLength: 1000 }, websiteUrl: { maxLength: 1000 } } } },
   },
   previewBlogBody: {
     bodyMarkdown: { maxLength: 200000 },
@@ -184,16 +184,16 @@ export const adminLimits = {
   createAuthor: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
     slug: { minLength: 1, maxLength: 80, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
-    bio: { maxLength: 1000, pattern: "^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
-    avatarUrl: { maxLength: 2000 },
-    websiteUrl: { maxLength: 2000 },
+    bio: { maxLength: 500, pattern: "^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
+    avatarUrl: { maxLength: 1000 },
+    websiteUrl: { maxLength: 1000 },
   },
   updateAuthor: {
     name: { minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
     slug: { minLength: 1, maxLength: 80, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" },
-    bio: { maxLength: 1000, pattern: "^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
-    avatarUrl: { maxLength: 2000 },
-    websiteUrl: { maxLength: 2000 },
+    bio: { maxLength: 500, pattern: "^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
+    avatarUrl: { maxLength: 1000 },
+    websiteUrl: { maxLength: 1000 },
   },
   createWebhookEndpoint: {
     url: { minLength: 8, maxLength: 2000, pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$" },

@@ -2426,8 +2426,8 @@ export interface components {
         AuthorName: string;
         /**
          * @description A short biography: plain text (never HTML or Markdown), line breaks allowed (`\r\n` is
-         *     stored as `\n`), no other control characters and no bidi overrides or isolates; trimmed; up to 1,000 characters.
-         *     `null` (or an empty or blank string) for none.
+         *     stored as `\n`), no other control characters and no bidi overrides or isolates; trimmed;
+         *     up to 500 characters. `null` (or an empty or blank string) for none.
          */
         AuthorBioInput: null | string;
         Author: {
@@ -2458,15 +2458,15 @@ export interface components {
             name: components["schemas"]["AuthorName"];
             slug?: components["schemas"]["AuthorSlug"];
             bio?: components["schemas"]["AuthorBioInput"];
-            avatarUrl?: components["schemas"]["PublicUrlInput"];
-            websiteUrl?: components["schemas"]["PublicUrlInput"];
+            avatarUrl?: components["schemas"]["AuthorUrlInput"];
+            websiteUrl?: components["schemas"]["AuthorUrlInput"];
         };
         AuthorPatch: {
             name?: components["schemas"]["AuthorName"];
             slug?: components["schemas"]["AuthorSlug"];
             bio?: components["schemas"]["AuthorBioInput"];
-            avatarUrl?: components["schemas"]["PublicUrlInput"];
-            websiteUrl?: components["schemas"]["PublicUrlInput"];
+            avatarUrl?: components["schemas"]["AuthorUrlInput"];
+            websiteUrl?: components["schemas"]["AuthorUrlInput"];
         };
         /** @enum {string} */
         BlogStatus: "draft" | "released";
@@ -2631,11 +2631,18 @@ export interface components {
          */
         CoverImageUrlInput: null | string;
         /**
+         * @description An author's avatar or website: the rule of `PublicUrlInput` (an absolute `http` or
+         *     `https` URL with no user name or password; `null` or an empty string for none), at most
+         *     1,000 characters, so that an author's whole body stays within `ADMIN_BODY_LIMIT_BYTES`
+         *     however a client escapes it.
+         */
+        AuthorUrlInput: null | string;
+        /**
          * @description An absolute `http` or `https` URL with no user name or password (no `@` before the
          *     host: consumers are handed this URL); `null` (or an empty string) for none. A blog's
          *     `canonicalUrl` (the original's page, when the blog was first published elsewhere) and
-         *     `socialImageUrl` (the social card's image; none: the cover) take it, and an author's
-         *     `avatarUrl` and `websiteUrl`.
+         *     `socialImageUrl` (the social card's image; none: the cover) take it (an author's
+         *     `avatarUrl` and `websiteUrl` take `AuthorUrlInput`, the same rule, shorter).
          */
         PublicUrlInput: null | string;
         BlogInput: {
@@ -2694,8 +2701,8 @@ export interface components {
             slug: components["schemas"]["StoredAuthorSlug"];
             name: components["schemas"]["AuthorName"];
             bio?: components["schemas"]["AuthorBioInput"];
-            avatarUrl?: components["schemas"]["PublicUrlInput"];
-            websiteUrl?: components["schemas"]["PublicUrlInput"];
+            avatarUrl?: components["schemas"]["AuthorUrlInput"];
+            websiteUrl?: components["schemas"]["AuthorUrlInput"];
         };
         /**
          * @description One blog of the source, as the CLI's readers map it (README, "Import and export"). The
@@ -3110,7 +3117,8 @@ export interface components {
         };
         /**
          * @description The request is invalid; the message says what is wrong. A body nesting arrays or objects
-         *     more than 16 levels deep is refused before it is parsed (no valid body nests more than 2).
+         *     more than 20 levels deep is refused before it is parsed (no valid body nests more than 5:
+         *     an import entry's authors).
          */
         BadRequest: {
             headers: {

@@ -138,9 +138,9 @@ describe("a refusal said on its field (dashboard/README.md, Forms)", () => {
       field: "slug",
       message: "Use lower-case letters, digits and single dashes between them (ada-lovelace).",
     });
-    expect(refused(400, "request/body/bio must NOT have more than 1000 characters")).toEqual({
+    expect(refused(400, "request/body/bio must NOT have more than 500 characters")).toEqual({
       field: "bio",
-      message: "Must NOT have more than 1000 characters.",
+      message: "Must NOT have more than 500 characters.",
     });
   });
 

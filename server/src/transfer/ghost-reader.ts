@@ -218,8 +218,16 @@ export const readGhostExport: ImportReader = async (source, options) => {
     if (given !== undefined && slug !== given) {
       notes.push(`${where}: slug "${given}" is not in Pressroom's form; imported as "${slug}".`);
     }
-    const avatar = ghostUrl(user.profile_image, "profile image", "no avatar");
-    const website = ghostUrl(user.website, "website", "no website");
+    // An author's URLs take at most LIMITS.authorUrl characters (admin.yaml `AuthorUrlInput`).
+    const short = (found: { url: string | null; note: string | null }, what: string) =>
+      found.url !== null && found.url.length > LIMITS.authorUrl
+        ? { url: null, note: `${what} longer than ${LIMITS.authorUrl} characters, not imported.` }
+        : found;
+    const avatar = short(
+      ghostUrl(user.profile_image, "profile image", "no avatar"),
+      "profile image",
+    );
+    const website = short(ghostUrl(user.website, "website", "no website"), "website");
     for (const note of [avatar.note, website.note])
       if (note !== null) notes.push(`${where}: ${note}`);
     let bio = user.bio?.trim() || null;

@@ -20,7 +20,9 @@ export const LIMITS = {
   authors: 10,
   /** As stored (admin.yaml `StoredAuthorSlug`): a slug made from a name may pass 80 with `-2`. */
   authorSlug: 100,
-  bio: 1000,
+  /** An author's bio and URLs (admin.yaml `AuthorBioInput`, `AuthorUrlInput`). */
+  bio: 500,
+  authorUrl: 1000,
   coverImageAlt: 300,
   metaTitle: 300,
   metaDescription: 500,
@@ -90,6 +92,9 @@ export function authorProblems(authors: readonly ImportAuthor[]): ImportProblem[
       const url = author[field];
       const checked = url == null || url === "" ? null : coverUrlOf(url);
       if (checked !== null && "problem" in checked) found.push(`"${field}" ${checked.problem}.`);
+      else if (url != null && url.length > LIMITS.authorUrl) {
+        found.push(`"${field}" is longer than ${LIMITS.authorUrl} characters.`);
+      }
     }
     if (seen.has(author.slug)) found.push(`slug "${author.slug}" is listed twice.`);
     seen.add(author.slug);

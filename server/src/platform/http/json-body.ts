@@ -5,12 +5,12 @@ import type { SpecDocument } from "./validator-warm-up.js";
 
 /**
  * How deep a JSON request body may nest arrays and objects. Not a setting: it follows from
- * admin.yaml, whose deepest request body nests 2 levels (an object holding a `rateLimit` object
- * or a `tags` array; test/hardening/admin-body-limits.test.ts checks the spec against it), and
- * no valid body can need more. The bound stops bodies that nest deeper — thousands of `[` fit
+ * admin.yaml, whose deepest request body nests 5 levels (an import's entries, each with its
+ * authors; test/hardening/admin-body-limits.test.ts checks the spec against it, four times
+ * over), and no valid body can need more. The bound stops bodies that nest deeper — thousands of `[` fit
  * in a few KB — before `JSON.parse` builds them.
  */
-export const MAX_BODY_DEPTH = 16;
+export const MAX_BODY_DEPTH = 20;
 
 /** One byte limit and the setting (platform/config.ts) it comes from, named in the 413's message. */
 export interface BodyLimit {
