@@ -67,9 +67,13 @@ afterEach(async () => {
 });
 afterAll(() => s?.close());
 
+/**
+ * The browser's session becomes `client`'s: its cookie replaces the one there in one step. (Not
+ * cleared first: a request the page still had on the way in that moment went without a session,
+ * and its 401 failed the test that had just ended.)
+ */
 async function signInAs(client: AdminClient): Promise<void> {
   const [name = "", value = ""] = (client.cookie ?? "").split("=");
-  await s.browser.clearCookies();
   await s.browser.addCookies([{ name, value, url: s.server.url }]);
 }
 const feedsPath = () => `/workspaces/${s.ws}/public-feeds`;

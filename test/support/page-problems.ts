@@ -19,9 +19,11 @@ export interface PageProblems {
 
 /**
  * Requests the dashboard cancels on purpose: a preview that newer typing made stale, the counts
- * of a search typed on (or left). An abort of those is by design, not a failure.
+ * of a search typed on (or left), the editor's list of the workspace's authors (read beside the
+ * blog for the Authors field, and cancelled when the editor is left or reloaded before it
+ * answered). An abort of those is by design, not a failure.
  */
-const CANCELLABLE = /\/blogs\/preview$|\/blog-counts(\?|$)/;
+const CANCELLABLE = /\/blogs\/preview$|\/blog-counts(\?|$)|\/workspaces\/[^/]+\/authors$/;
 
 export function watchPageProblems(page: Page): PageProblems {
   const problems: string[] = [];
