@@ -1,7 +1,9 @@
 import { checkSlug, coverUrlOf } from "../blogs/blog-rules.js";
 import { slugify } from "../blogs/render.js";
 import { titleKeyOf } from "../blogs/search-terms.js";
+import type { AuthorDoc } from "../platform/db/collections.js";
 import { invalid } from "../platform/domain-error.js";
+import { newId } from "../platform/ids.js";
 
 /** Authors one workspace may have (admin.yaml `createAuthor`): the list is read whole. */
 export const MAX_AUTHORS = 200;
@@ -51,6 +53,30 @@ export function checkAuthorFields(input: AuthorFields): CheckedAuthorFields {
   if (input.avatarUrl !== undefined) out.avatarUrl = publicUrl("avatarUrl", input.avatarUrl);
   if (input.websiteUrl !== undefined) out.websiteUrl = publicUrl("websiteUrl", input.websiteUrl);
   return out;
+}
+
+/**
+ * A new author as stored: `fields` checked by `checkAuthorFields` (its `name` required), the
+ * slug chosen. The one shape of a new author: the admin API's create and an import's.
+ */
+export function newAuthorDoc(
+  workspaceId: string,
+  fields: CheckedAuthorFields & { readonly name: string },
+  slug: string,
+  now: Date,
+): AuthorDoc {
+  return {
+    _id: newId("au"),
+    workspaceId,
+    name: fields.name,
+    nameKey: fields.nameKey ?? "",
+    slug,
+    bio: fields.bio ?? null,
+    avatarUrl: fields.avatarUrl ?? null,
+    websiteUrl: fields.websiteUrl ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /**

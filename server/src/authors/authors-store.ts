@@ -1,12 +1,13 @@
 import type { AuthorDoc, Collections } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { conflict, notFound } from "../platform/domain-error.js";
-import { newId, randomBase62 } from "../platform/ids.js";
+import { randomBase62 } from "../platform/ids.js";
 import {
   type AuthorFields,
   type CheckedAuthorFields,
   checkAuthorFields,
   MAX_AUTHORS,
+  newAuthorDoc,
   slugOfName,
 } from "./author-rules.js";
 
@@ -78,18 +79,13 @@ export function authorsStore(
       const base = fields.slug ?? slugOfName(fields.name ?? input.name);
       const now = new Date();
       for (let attempt = 1; ; attempt++) {
-        const doc: AuthorDoc = {
-          _id: newId("au"),
+        const name = fields.name ?? input.name;
+        const doc = newAuthorDoc(
           workspaceId,
-          name: fields.name ?? input.name,
-          nameKey: fields.nameKey ?? "",
-          slug: slugCandidate(base, attempt),
-          bio: fields.bio ?? null,
-          avatarUrl: fields.avatarUrl ?? null,
-          websiteUrl: fields.websiteUrl ?? null,
-          createdAt: now,
-          updatedAt: now,
-        };
+          { ...fields, name },
+          slugCandidate(base, attempt),
+          now,
+        );
         try {
           await authors.insertOne(doc);
           return doc;

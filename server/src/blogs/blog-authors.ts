@@ -44,7 +44,8 @@ const EMPTY: readonly BlogAuthorDoc[] = [];
 /** Blogs that name no author: nothing to read. */
 export const NO_AUTHORS: AuthorsJoined = { of: () => EMPTY, validators: [] };
 
-const validatorOf = (author: Pick<AuthorDoc, "_id" | "updatedAt">): string =>
+/** What an answer showing the author depends on: who they are and when they last changed. */
+export const authorValidatorOf = (author: Pick<AuthorDoc, "_id" | "updatedAt">): string =>
   `${author._id}.${author.updatedAt.getTime()}`;
 
 /** The join of the authors found: each blog's in its order, those not found left out. */
@@ -55,7 +56,7 @@ export function authorsJoined(found: readonly BlogAuthorDoc[]): AuthorsJoined {
       authorIdsOf(doc)
         .map((id) => byId.get(id))
         .filter((author) => author !== undefined),
-    validators: found.map(validatorOf).sort(),
+    validators: found.map(authorValidatorOf).sort(),
   };
 }
 
@@ -104,7 +105,7 @@ export function blogAuthors({ authors }: Pick<Collections, "authors">): BlogAuth
           { projection: { _id: 1, updatedAt: 1 } },
         )
         .toArray();
-      return found.map(validatorOf).sort();
+      return found.map(authorValidatorOf).sort();
     },
 
     async idOf(workspaceId, slug) {

@@ -1,13 +1,9 @@
 import type { AuthorsStore } from "../authors/authors-store.js";
-import { toConsumerAuthor } from "../blogs/blog-authors.js";
-import type { AuthorDoc } from "../platform/db/collections.js";
+import { authorValidatorOf, toConsumerAuthor } from "../blogs/blog-authors.js";
 import { notFound } from "../platform/domain-error.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type { AuthorList, ConsumerHandler } from "../platform/http/consumer-types.js";
 import { requestWorkspace } from "./authenticate.js";
-
-/** What an author's answer depends on: who they are and when they last changed. */
-const validatorOf = (author: AuthorDoc): string => `${author._id}.${author.updatedAt.getTime()}`;
 
 /**
  * listAuthors and getAuthorBySlug (openapi.yaml, "Authors"): the key's workspace's authors, the
@@ -17,7 +13,7 @@ const validatorOf = (author: AuthorDoc): string => `${author._id}.${author.updat
 export function authorHandlers(authors: Pick<AuthorsStore, "list" | "bySlug">, etagKind: string) {
   const listAuthors: ConsumerHandler<"listAuthors"> = async (req, res) => {
     const docs = await authors.list(requestWorkspace(res));
-    const etag = validatorEtag(`${etagKind}authors`, docs.map(validatorOf));
+    const etag = validatorEtag(`${etagKind}authors`, docs.map(authorValidatorOf));
     if (notModified(req.get("if-none-match"), res, etag)) return;
     res.json({ data: docs.map(toConsumerAuthor) } satisfies AuthorList);
   };
@@ -25,7 +21,7 @@ export function authorHandlers(authors: Pick<AuthorsStore, "list" | "bySlug">, e
   const getAuthorBySlug: ConsumerHandler<"getAuthorBySlug"> = async (req, res) => {
     const doc = await authors.bySlug(requestWorkspace(res), req.params.slug);
     if (doc === null) throw notFound("Author not found.");
-    const etag = validatorEtag(`${etagKind}author`, [validatorOf(doc)]);
+    const etag = validatorEtag(`${etagKind}author`, [authorValidatorOf(doc)]);
     if (notModified(req.get("if-none-match"), res, etag)) return;
     res.json(toConsumerAuthor(doc));
   };

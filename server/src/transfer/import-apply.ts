@@ -15,16 +15,16 @@
  */
 
 import { MongoBulkWriteError } from "mongodb";
-import { checkAuthorFields } from "../authors/author-rules.js";
+import { checkAuthorFields, newAuthorDoc } from "../authors/author-rules.js";
 import { newRevision, slugTaken, stagedFilter, versionFilter } from "../blogs/blog-rules.js";
 import { dueOf, importedSchedule, scheduleFilter } from "../blogs/blog-schedule.js";
 import { stagedId } from "../blogs/blog-staging.js";
 import { previewMarked } from "../blogs/preview-mark.js";
 import { searchFieldsOf } from "../blogs/search-terms.js";
-import type { AuthorDoc, BlogDoc, Collections } from "../platform/db/collections.js";
+import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
 import { conflict } from "../platform/domain-error.js";
-import { newId, randomBase62 } from "../platform/ids.js";
+import { randomBase62 } from "../platform/ids.js";
 import { outboxPart, updateWithEvent } from "../webhooks/blog-events.js";
 import {
   authorIdsFor,
@@ -116,18 +116,12 @@ async function createAuthor(
 ): Promise<string> {
   const { bio, avatarUrl, websiteUrl } = planned.fields;
   const fields = checkAuthorFields({ name: planned.name, bio, avatarUrl, websiteUrl });
-  const doc: AuthorDoc = {
-    _id: newId("au"),
+  const doc = newAuthorDoc(
     workspaceId,
-    name: fields.name ?? planned.name,
-    nameKey: fields.nameKey ?? "",
-    slug: planned.slug,
-    bio: fields.bio ?? null,
-    avatarUrl: fields.avatarUrl ?? null,
-    websiteUrl: fields.websiteUrl ?? null,
-    createdAt: now,
-    updatedAt: now,
-  };
+    { ...fields, name: fields.name ?? planned.name },
+    planned.slug,
+    now,
+  );
   try {
     await c.authors.insertOne(doc);
     return doc._id;
