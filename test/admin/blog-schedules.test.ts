@@ -83,6 +83,24 @@ const auditOf = async (blogId: string) =>
     .filter((e) => e.details.blogId === blogId)
     .map((e) => e.action);
 
+/**
+ * A scheduled action's audit entry and revision follow its blog write (blog-writes.ts
+ * `writeVersion`), so a consumer can see the change a moment before they are there: waits for
+ * the entries to be `expected`, then checks they are exactly that.
+ */
+const recordsOf = async (blogId: string, expected: readonly string[]) => {
+  let seen: string[] = [];
+  await waitFor(
+    `audit entries ${expected.join(", ")}`,
+    async () => {
+      seen = await auditOf(blogId);
+      return seen.length >= expected.length;
+    },
+    8000,
+  ).catch(() => undefined);
+  expect(seen).toEqual(expected);
+};
+
 describe("a scheduled time comes", () => {
   it("a draft is released then, as an ordinary release: consumers, audit, history, the blog's webhook event", async () => {
     const blog = await draft();
@@ -106,9 +124,13 @@ describe("a scheduled time comes", () => {
     // Late by at most a poll, here far less: the instance that took the schedule wakes for it.
     expect(Date.parse(after.releasedAt ?? "") - Date.parse(at)).toBeLessThan(5000);
     expect(Date.parse(after.releasedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(at));
-    expect(await auditOf(blog.id)).toEqual(["blog.released", "blog.scheduled"]);
-    const history = (await admin.get<{ data: Summary[] }>(`${blogPath(blog.id)}/revisions`)).body;
-    expect(history.data[0]).toMatchObject({ action: "released", actor: { name: OWNER.name } });
+    // The blog is written first, its audit entry and revision just after: waited for, not raced.
+    await recordsOf(blog.id, ["blog.released", "blog.scheduled"]);
+    const latest = async () =>
+      (await admin.get<{ data: Summary[] }>(`${blogPath(blog.id)}/revisions`)).body.data[0];
+    // Its revision is written beside the audit entry, not before it.
+    await waitFor("the release's revision", async () => (await latest())?.action === "released");
+    expect(await latest()).toMatchObject({ action: "released", actor: { name: OWNER.name } });
     const doc = await collections(t.db).blogs.findOne({ _id: blog.id });
     expect(doc?.eventSeq).toBe(1);
     expect(doc?.dueAt).toBeUndefined();
@@ -141,7 +163,7 @@ describe("a scheduled time comes", () => {
       status: "draft",
       schedule: { publishAt: null, unreleaseAt: null },
     });
-    expect(await auditOf(blog.id)).toEqual([
+    await recordsOf(blog.id, [
       "blog.unreleased",
       "blog.published",
       "blog.scheduled",
