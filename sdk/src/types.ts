@@ -134,6 +134,14 @@ export interface ListOptions<F extends BlogField = BlogField>
    */
   readonly tag?: string | readonly string[];
   /**
+   * Search words (1–100 characters, at most 8 words): only blogs in which every word is a word
+   * of the title, excerpt, tags or body, the last one matching the start of a word, so a search
+   * box can ask as the reader types (`"release no"` finds "Release notes"). Case and accents are
+   * ignored. In the list's order; a cursor belongs to its words. Omit it for the plain list (an
+   * empty `q` is refused with {@link BadRequestError}, as are more than 8 words).
+   */
+  readonly q?: string;
+  /**
    * Only blogs that name this author (`Author.slug`, at any position of `Blog.authors`). A slug
    * no author has lists no blog. A cursor belongs to this value too.
    */

@@ -311,7 +311,7 @@ describe("a filter is its own walk and representation (openapi.yaml, Archives)",
       const res = await api(`/blogs?limit=2${other}${cursor}`);
       expect(res.status).toBe(400);
       expect((res.body as { message: string }).message).toContain(
-        "same tag, featured, releasedAfter",
+        "same q, tag, author, featured, releasedAfter",
       );
     }
     expect((await api(`/blogs?limit=2${range}&featured=true${cursor}`)).status).toBe(200);

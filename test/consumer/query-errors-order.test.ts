@@ -26,7 +26,7 @@ beforeAll(async () => {
 const TAG_MESSAGE = 'Invalid query parameter tag: tag "News" is not in normal form: use "news".';
 const UNCHANGED = "Invalid query parameter cursor: pass a nextCursor unchanged.";
 const OTHER_TAGS =
-  "Invalid query parameter cursor: pass a nextCursor unchanged, with the same tag, featured, releasedAfter and releasedBefore values as the request that returned it.";
+  "Invalid query parameter cursor: pass a nextCursor unchanged, with the same q, tag, author, featured, releasedAfter and releasedBefore values as the request that returned it.";
 
 describe("which 400 a request with several bad parameters gets (openapi.yaml, listBlogs)", () => {
   const cases: [what: string, query: () => string, message: string | RegExp][] = [

@@ -32,7 +32,7 @@ const TITLE_Q = editor("title");
 
 const UNCHANGED = "Invalid query parameter cursor: pass a nextCursor unchanged.";
 const OTHER_TAGS =
-  "Invalid query parameter cursor: pass a nextCursor unchanged, with the same tag, featured, releasedAfter and releasedBefore values as the request that returned it.";
+  "Invalid query parameter cursor: pass a nextCursor unchanged, with the same q, tag, author, featured, releasedAfter and releasedBefore values as the request that returned it.";
 const OTHER_SORT =
   "Invalid query parameter cursor: it belongs to another sort or q; pass a nextCursor with the same sort and q as the request that returned it.";
 

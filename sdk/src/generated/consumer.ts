@@ -26,8 +26,8 @@ export interface paths {
          *     the walk exactly once, even while tags are edited and blogs released or removed between
          *     pages (a blog that gains or loses the tag during the walk may or may not be seen).
          *
-         *     `author`, `featured`, `releasedAfter` and `releasedBefore` narrow the list the same way
-         *     (see "Authors", "Presentation and search fields" and "Archives"), alone or together and
+         *     `q`, `author`, `featured`, `releasedAfter` and `releasedBefore` narrow the list the same
+         *     way (see "Search", "Authors", "Presentation and search fields" and "Archives"), alone or together and
          *     with `tag`: a blog is listed when it passes every filter given. The order and the exactly-once walk
          *     are those of the plain list.
          */
@@ -983,6 +983,16 @@ export interface components {
          */
         Tag: string[];
         /**
+         * @description Words to search for (see "Search"): only the released blogs in which every word is a
+         *     word of the title, excerpt, tags or body, the last word matching the start of one. Case
+         *     and accents are ignored. 1–100 characters as sent (nothing is trimmed first), at least
+         *     one of them not white space, and at most 8 words (`400` otherwise). Reserved characters
+         *     may be sent as they are (`q=.*`): they are not words, never patterns. A `cursor` must
+         *     come with the same words as the page that gave it.
+         * @example release notes
+         */
+        Search: string;
+        /**
          * @description An author's `slug` (see "Authors"): only the released blogs that name this author, at
          *     any position. A slug no author of the workspace has gives an empty page. One value; a
          *     `cursor` must come with the same value as the page that gave it.
@@ -1098,6 +1108,16 @@ export interface operations {
                  *     reserved character sent as it is (`+`, `,`, `&`…) gets `400`.
                  */
                 tag?: components["parameters"]["Tag"];
+                /**
+                 * @description Words to search for (see "Search"): only the released blogs in which every word is a
+                 *     word of the title, excerpt, tags or body, the last word matching the start of one. Case
+                 *     and accents are ignored. 1–100 characters as sent (nothing is trimmed first), at least
+                 *     one of them not white space, and at most 8 words (`400` otherwise). Reserved characters
+                 *     may be sent as they are (`q=.*`): they are not words, never patterns. A `cursor` must
+                 *     come with the same words as the page that gave it.
+                 * @example release notes
+                 */
+                q?: components["parameters"]["Search"];
                 /**
                  * @description An author's `slug` (see "Authors"): only the released blogs that name this author, at
                  *     any position. A slug no author of the workspace has gives an empty page. One value; a

@@ -57,6 +57,7 @@ export function blogsApi({ api, run }: Transport): Blogs {
       ...(limit === undefined ? {} : { limit }),
       ...(cursor === undefined || cursor === null ? {} : { cursor }),
       ...tagQuery(options.tag),
+      ...searchQuery(options.q),
       ...authorQuery(options.author),
       ...featuredQuery(options.featured),
       ...timeQuery("releasedAfter", options.releasedAfter),
@@ -134,6 +135,13 @@ export function blogsApi({ api, run }: Transport): Blogs {
   }
 
   return { list, pages, listAll, get, getBySlug, listTags };
+}
+
+/** `q` as the query parameter; absent when not given. */
+function searchQuery(q: string | undefined): { q?: string } {
+  if (q === undefined) return {};
+  if (typeof q !== "string") throw new TypeError("q must be a string of search words.");
+  return { q };
 }
 
 /** `author` as the query parameter; absent when not given. */

@@ -187,12 +187,14 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
 
   /** Keyset pagination on (field desc, _id desc): no skip, no shifting while others change. */
   const page = async <Doc extends Pick<BlogDoc, "_id" | "releasedAt" | "createdAt"> = BlogDoc>(
-    filter: Filter<BlogDoc>,
+    filter: Filter<BlogDoc> | null,
     field: "releasedAt" | "createdAt",
     limit: number,
     after: ListPosition | null,
     projection?: Record<string, 1>,
   ): Promise<BlogPage<Doc>> => {
+    // A filter that can match nothing (list-filter.ts `releasedFilter`): no query.
+    if (filter === null) return { blogs: [], next: null };
     const query: Filter<BlogDoc> = { ...filter };
     if (after !== null) {
       query.$or = [{ [field]: { $lt: after.at } }, { [field]: after.at, _id: { $lt: after.id } }];

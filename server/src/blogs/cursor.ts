@@ -26,7 +26,7 @@ const consumerCodec = keysetCursor<Scoped>({
   scope: {
     of: (filter) => filter?.scope ?? null,
     refusal:
-      "Invalid query parameter cursor: pass a nextCursor unchanged, with the same tag, featured, releasedAfter and releasedBefore values as the request that returned it.",
+      "Invalid query parameter cursor: pass a nextCursor unchanged, with the same q, tag, author, featured, releasedAfter and releasedBefore values as the request that returned it.",
   },
 });
 

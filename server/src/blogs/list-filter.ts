@@ -3,6 +3,7 @@ import type { Filter } from "mongodb";
 import type { BlogDoc } from "../platform/db/collections.js";
 import { invalid } from "../platform/domain-error.js";
 import type { TagFilter } from "./tag-filter.js";
+import { parseTextSearch, type TextSearch, textMatches, textSearchFilter } from "./text-search.js";
 
 /**
  * What narrows the consumer list (openapi.yaml, `listBlogs`): the tag set, `featured`, and the
@@ -14,6 +15,8 @@ import type { TagFilter } from "./tag-filter.js";
  */
 export interface ListFilter {
   readonly tags: TagFilter | null;
+  /** `q`, parsed (text-search.ts). */
+  readonly search: TextSearch | null;
   /**
    * `author`: the slug sent, and the ID of the workspace's author who has it, or `""` when none
    * has it (no blog names `""`: an empty list, as openapi.yaml says).
@@ -29,6 +32,7 @@ export interface ListFilter {
 /** The plain list: every released blog. */
 export const NO_FILTER: ListFilter = {
   tags: null,
+  search: null,
   author: null,
   featured: null,
   releasedFrom: null,
@@ -94,6 +98,7 @@ const instantParameter = (name: string, value: string | undefined): Date | null 
 export interface ListParameters {
   /** The author's slug, with the ID it names in the workspace (`""`: none). */
   readonly author?: { readonly slug: string; readonly id: string } | undefined;
+  readonly q?: string | undefined;
   readonly featured?: boolean | undefined;
   readonly releasedAfter?: string | undefined;
   readonly releasedBefore?: string | undefined;
@@ -103,6 +108,7 @@ export interface ListParameters {
 export function parseListFilter(tags: TagFilter | null, sent: ListParameters): ListFilter {
   const featured = sent.featured ?? null;
   const author = sent.author ?? null;
+  const search = sent.q === undefined ? null : parseTextSearch(sent.q);
   const releasedFrom = instantParameter("releasedAfter", sent.releasedAfter);
   const releasedBefore = instantParameter("releasedBefore", sent.releasedBefore);
   if (releasedFrom !== null && releasedBefore !== null && releasedBefore <= releasedFrom) {
@@ -110,7 +116,13 @@ export function parseListFilter(tags: TagFilter | null, sent: ListParameters): L
       "Invalid query parameters releasedAfter and releasedBefore: releasedBefore must be later than releasedAfter.",
     );
   }
-  if (author === null && featured === null && releasedFrom === null && releasedBefore === null) {
+  if (
+    search === null &&
+    author === null &&
+    featured === null &&
+    releasedFrom === null &&
+    releasedBefore === null
+  ) {
     return tags === null
       ? NO_FILTER
       : { ...NO_FILTER, tags, key: `tags=${tags.key}`, scope: tags.scope };
@@ -120,24 +132,31 @@ export function parseListFilter(tags: TagFilter | null, sent: ListParameters): L
     featured === null ? "" : String(featured),
     releasedFrom?.toISOString() ?? "",
     releasedBefore?.toISOString() ?? "",
-    // Only with an author, so every other filter keeps the key (and ETags, cursors) it had.
-    ...(author === null ? [] : [author.slug]),
+    // Only with an author or a search, so every other filter keeps the key (and ETags,
+    // cursors) it had before they existed.
+    ...(author === null && search === null ? [] : [author?.slug ?? ""]),
+    ...(search === null ? [] : [search.key]),
   ];
   const key = `filter=${JSON.stringify(parts)}`;
   const scope = createHash("sha256").update(key, "utf8").digest("base64url").slice(0, 16);
-  return { tags, author, featured, releasedFrom, releasedBefore, key, scope };
+  return { tags, search, author, featured, releasedFrom, releasedBefore, key, scope };
 }
 
 /**
  * The consumer list's query: released blogs of the workspace that pass `filter`. The key order
  * is the query's shape (indexes `released_list`, `released_by_tag`, `released_author`,
- * `released_featured`; platform/db/indexes.ts). `featured: false` matches blogs stored before the field existed too.
+ * `released_featured`, `released_search`; platform/db/indexes.ts). `featured: false` matches
+ * blogs stored before the field existed too. Null when nothing can match (a search without a
+ * word): no query is sent.
  */
-export function releasedFilter(workspaceId: string, filter: ListFilter): Filter<BlogDoc> {
+export function releasedFilter(workspaceId: string, filter: ListFilter): Filter<BlogDoc> | null {
+  const { search } = filter;
+  if (search !== null && search.prefix === null) return null;
   const query: Filter<BlogDoc> = { workspaceId, status: "released" };
   if (filter.featured !== null) query.featured = filter.featured ? true : { $ne: true };
   if (filter.tags !== null) query.tags = { $in: [...filter.tags.tags] };
   if (filter.author !== null) query.authorIds = filter.author.id;
+  if (search?.prefix != null) query.$and = textSearchFilter({ ...search, prefix: search.prefix });
   if (filter.releasedFrom !== null || filter.releasedBefore !== null) {
     query.releasedAt = {
       ...(filter.releasedFrom === null ? {} : { $gte: filter.releasedFrom }),
@@ -150,7 +169,9 @@ export function releasedFilter(workspaceId: string, filter: ListFilter): Filter<
 /** Whether a blog as the preview perspective shows it passes `filter` (preview-reads.ts). */
 export function passes(
   filter: ListFilter,
-  blog: Pick<BlogDoc, "tags" | "featured" | "authorIds"> & { releasedAt: Date },
+  blog: Pick<BlogDoc, "title" | "excerpt" | "bodyHtml" | "tags" | "featured" | "authorIds"> & {
+    releasedAt: Date;
+  },
 ): boolean {
   const tags = filter.tags;
   if (tags !== null && !blog.tags.some((tag) => tags.tags.includes(tag))) return false;
@@ -159,5 +180,5 @@ export function passes(
   if (filter.featured !== null && (blog.featured ?? false) !== filter.featured) return false;
   if (filter.releasedFrom !== null && blog.releasedAt < filter.releasedFrom) return false;
   if (filter.releasedBefore !== null && blog.releasedAt >= filter.releasedBefore) return false;
-  return true;
+  return filter.search === null || textMatches(filter.search, blog);
 }

@@ -1,5 +1,9 @@
 import { createHash } from "node:crypto";
 import type { BlogDoc } from "../platform/db/collections.js";
+import { textTermsOf } from "./text-search.js";
+import { clip, wordsOf } from "./words.js";
+
+export { MAX_TERM_LENGTH, wordsOf } from "./words.js";
 
 /**
  * The admin list's search (`q`, openapi/admin.yaml `BlogSearch`) as exact equalities, so that
@@ -9,31 +13,12 @@ import type { BlogDoc } from "../platform/db/collections.js";
  * (`wordsOf`), with each of its prefixes; a query word is then one `searchTerms: word`.
  */
 
-/** Longer words are stored (and searched) by their first this many characters. */
-export const MAX_TERM_LENGTH = 24;
 /**
  * At most this many terms per blog: bounds a blog's index entries. Every whole word fits (a
  * title of 200, a slug of 80 and 20 tags of 40 characters hold at most 540 words); only
  * prefixes can be left out, the last words' shortest ones first (`searchTermsOf`).
  */
 export const MAX_TERMS = 600;
-
-/**
- * Letters and digits in lower case without accents: NFKD splits "é" into "e" and a combining
- * mark, which goes, then the text is split on anything that is not a letter or digit
- * (`release-notes` → `release`, `notes`). Compatibility forms fold too ("ﬁ" → "fi", "①" → "1").
- */
-export function wordsOf(text: string): string[] {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== "");
-}
-
-/** A word as stored and searched: at most `MAX_TERM_LENGTH` code points. */
-const clip = (word: string): string => [...word].slice(0, MAX_TERM_LENGTH).join("");
 
 /**
  * What a blog stores for the search: each word of its title, slug and tags with all its
@@ -60,12 +45,16 @@ export function searchTermsOf(blog: Pick<BlogDoc, "title" | "slug" | "tags">): s
  */
 export const titleKeyOf = (title: string): string => wordsOf(title).join(" ");
 
-/** The derived fields every write of title, slug or tags stores with them. */
+/**
+ * The derived fields every write of title, slug, tags, excerpt or body stores with them: the
+ * admin search's and the consumer search's (text-search.ts).
+ */
 export const searchFieldsOf = (
-  blog: Pick<BlogDoc, "title" | "slug" | "tags">,
-): Pick<BlogDoc, "searchTerms" | "titleKey"> => ({
+  blog: Pick<BlogDoc, "title" | "slug" | "tags" | "excerpt" | "bodyHtml">,
+): Pick<BlogDoc, "searchTerms" | "titleKey" | "textTerms"> => ({
   searchTerms: searchTermsOf(blog),
   titleKey: titleKeyOf(blog.title),
+  textTerms: textTermsOf(blog),
 });
 
 /** A parsed `q`: its distinct words as stored terms, and `scope`, what a cursor is bound to. */

@@ -24,7 +24,7 @@ export function normaliseStoredTags(
 ): Promise<number> {
   return rewriteBlogsOnce(collections, {
     marker: TAGS_NORMALISED_MARKER,
-    fields: ["tags", "status", "title", "slug"],
+    fields: ["tags", "status", "title", "slug", "excerpt", "bodyHtml"],
     rewrite: (doc) => {
       const tags = [
         ...new Set(
@@ -42,7 +42,7 @@ export function normaliseStoredTags(
           tags,
           // Search follows the tags (search-terms.ts): the search migration may have run
           // already, on another instance or in an earlier start.
-          ...searchFieldsOf({ title: doc.title, slug: doc.slug, tags }),
+          ...searchFieldsOf({ ...doc, tags }),
           updatedAt: new Date(),
           revision: newRevision(),
           // A released blog's tags changed: consumers of the changes feed hear of it.

@@ -357,6 +357,12 @@ export interface BlogDoc {
   /** The title sort's key (blogs/search-terms.ts `titleKeyOf`; index `editor_title`). */
   titleKey?: string;
   /**
+   * The consumer search's terms (blogs/text-search.ts): the distinct words of the live title,
+   * excerpt, tags and body text; written with them by every writer (index `released_search`).
+   * Never sent by an API. Absent only before the start-up migration.
+   */
+  textTerms?: string[];
+  /**
    * A released blog's pending changes (admin.yaml, "Staged changes"): the version of its content
    * as edited since and not yet published. The content itself is a `blogStaged` document of its
    * own (`StagedContentDoc`), so that a blog's row holds only what consumers read and a few

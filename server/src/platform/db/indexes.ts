@@ -24,6 +24,10 @@ import {
  * - blogs {workspaceId, status, featured, releasedAt desc, _id desc}: the consumer list of
  *   featured blogs (`featured=true`), one index range per page however few they are; the
  *   archive range (`releasedAfter`, `releasedBefore`) is a range of `releasedAt` within either;
+ * - blogs {workspaceId, status, textTerms, releasedAt desc, _id desc}: the consumer search
+ *   (`q=`, blogs/text-search.ts), an equality on the multikey `textTerms` per whole word and an
+ *   anchored prefix for the last word (`$regex: "^word"`: index bounds); on FerretDB the index
+ *   is what gives `textTerms` its element table;
  * - blogs {workspaceId, slug} unique: slugs are unique within a workspace;
  * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list, newest (and, read
  *   backwards, oldest) first; {workspaceId, updatedAt desc, _id desc} (`editor_updated`): the
@@ -117,6 +121,10 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await blogs.createIndex(
     { workspaceId: 1, status: 1, authorIds: 1, releasedAt: -1, _id: -1 },
     { name: "released_author" },
+  );
+  await blogs.createIndex(
+    { workspaceId: 1, status: 1, textTerms: 1, releasedAt: -1, _id: -1 },
+    { name: "released_search" },
   );
   await workspaces.createIndex({ feedId: 1 }, { name: "public_feed_id" });
   await apiKeys.createIndex({ keyId: 1 }, { name: "key_id", unique: true });

@@ -1,0 +1,100 @@
+import type { Filter } from "mongodb";
+import type { BlogDoc } from "../platform/db/collections.js";
+import { invalid } from "../platform/domain-error.js";
+import { clip, wordsOf } from "./words.js";
+
+/**
+ * The consumer list's search (openapi.yaml, "Search", `q`). Each blog stores `textTerms`: the
+ * distinct words of its title, excerpt, tags and body text, normalised as the admin search
+ * normalises them (words.ts `wordsOf`) and clipped to `MAX_TERM_LENGTH`, one entry per
+ * word and never its prefixes (a body has far more words than a title: prefixes would multiply
+ * its index entries). A query's words but the last are equalities on the multikey field, and its
+ * last word an anchored literal prefix, `{textTerms: {$regex: "^word"}}`, which MongoDB answers
+ * from the index bounds `["word", "worE")` of `released_search` and the embedded database from
+ * the same range of its element table of `textTerms`. Not `$elemMatch` of the two bounds:
+ * FerretDB 1.24 tests each bound against any element, not both against one.
+ */
+
+/** At most this many terms per blog: title, excerpt and tags first, then the body's in order. */
+export const MAX_TEXT_TERMS = 10_000;
+/** At most this many words in a `q` (openapi.yaml, `Search`). */
+export const MAX_SEARCH_WORDS = 8;
+
+/**
+ * The text of sanitised HTML (blogs/render.ts): tags are word breaks, so markup, link addresses
+ * and image sources (attributes) never become words. The sanitiser writes characters as they
+ * are and escapes only `&`, `<`, `>` and `"`, all of them word breaks; any other character
+ * reference is decoded, in case a stored body has one.
+ */
+function textOf(bodyHtml: string): string {
+  return bodyHtml
+    .replace(/<[^<>]*>/g, " ")
+    .replace(/&#(x[0-9a-f]+|\d+);/gi, (_, code: string) => {
+      const point = code[0] === "x" || code[0] === "X" ? Number.parseInt(code.slice(1), 16) : +code;
+      return point > 0 && point <= 0x10ffff && (point < 0xd800 || point > 0xdfff)
+        ? String.fromCodePoint(point)
+        : " ";
+    })
+    .replace(/&[a-z][a-z0-9]*;/gi, " ");
+}
+
+/** What a blog stores for the consumer search: its distinct words, at most `MAX_TEXT_TERMS`. */
+export function textTermsOf(
+  blog: Pick<BlogDoc, "title" | "excerpt" | "tags" | "bodyHtml">,
+): string[] {
+  const terms = new Set<string>();
+  const add = (text: string) => {
+    for (const word of wordsOf(text)) {
+      if (terms.size >= MAX_TEXT_TERMS) return;
+      terms.add(clip(word));
+    }
+  };
+  add([blog.title, blog.excerpt, ...blog.tags].join(" "));
+  add(textOf(blog.bodyHtml));
+  return [...terms];
+}
+
+/** A parsed `q`: whole words, the last word as a prefix, and `key`, its normal form. */
+export interface TextSearch {
+  /** Each must be a term of the blog. */
+  readonly words: readonly string[];
+  /** A term of the blog must start with it; null when `q` has no word (nothing matches). */
+  readonly prefix: string | null;
+  /** The words in normal form: what the ETag and a cursor are bound to. */
+  readonly key: string;
+}
+
+/** `q` → its words; a `q` of more than `MAX_SEARCH_WORDS` words is a 400. */
+export function parseTextSearch(q: string): TextSearch {
+  const words = wordsOf(q).map(clip);
+  if (words.length > MAX_SEARCH_WORDS) {
+    throw invalid(`Invalid query parameter q: at most ${MAX_SEARCH_WORDS} words.`);
+  }
+  const prefix = words.at(-1) ?? null;
+  const whole = [...new Set(words.slice(0, -1))];
+  return { words: whole, prefix, key: [...whole, `${prefix ?? ""}*`].join(" ") };
+}
+
+/**
+ * The search's terms of the list's filter (list-filter.ts `releasedFilter`). A search without a
+ * word matches nothing and is never sent (blog-reads.ts).
+ */
+export function textSearchFilter(search: TextSearch & { prefix: string }): Filter<BlogDoc>[] {
+  return [
+    ...search.words.map((word) => ({ textTerms: word })),
+    // Words are letters and digits, but escaped all the same: never a pattern.
+    { textTerms: { $regex: `^${search.prefix.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}` } },
+  ];
+}
+
+/** Whether a blog's text (as the preview perspective shows it) passes the search. */
+export function textMatches(
+  search: TextSearch,
+  blog: Pick<BlogDoc, "title" | "excerpt" | "tags" | "bodyHtml">,
+): boolean {
+  const { prefix } = search;
+  if (prefix === null) return false;
+  const terms = textTermsOf(blog);
+  const held = new Set(terms);
+  return search.words.every((word) => held.has(word)) && terms.some((t) => t.startsWith(prefix));
+}
