@@ -15,11 +15,13 @@
  * baseline, as bench/db-scaling/measures.ts), the featured page and a keyset page of it, the
  * author page (`author=`) and its keyset page, archive
  * pages (a 30-day range centred on the seed's release times, and one day), a tag with a range,
- * the three feeds (latest 50) and the sitemap, each with its 304. Then the bytes of the default
+ * the three feeds (latest 50) and the sitemap, each with its 304, and searches (`q=`: a word of
+ * every blog, two such words, a one-letter prefix, a word of one blog, and a common word beside
+ * it). Then the bytes of the default
  * list page against the same page with `fields=` naming the properties the blog had before the
  * presentation fields. Prints a table and writes it into BENCHMARKS.md's "site-builders" section
  * unless `--no-write`. Targets (the issue): each feed ≤ 20 ms p50, its 304 ≤ 5 ms; an author
- * page ≤ 15 ms.
+ * page ≤ 15 ms; a search page ≤ 20 ms, for a common and for a rare word.
  */
 import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -252,6 +254,56 @@ async function main(): Promise<void> {
       `tag=${COMMON_TAG}&${range(1)}`,
       (b) => tagged(b) && within(1)(b),
     );
+    // Searches: the seed's bodies are made of a few dozen words, so each of these is in nearly
+    // every blog; a blog's number (its heading, "What changed in release 4321") is in one blog
+    // of each workspace (bench/scaling-seed.ts).
+    const holds = (words: string[]) => async (ids: string[]) => {
+      const bodies = await Promise.all(
+        ids.map(
+          async (id) =>
+            (JSON.parse((await call(`${blogs}/${id}`, auth)).body) as Page["data"][0]).bodyMarkdown,
+        ),
+      );
+      return bodies.every((b) => words.every((w) => String(b).toLowerCase().includes(w)));
+    };
+    for (const [title, q, words] of [
+      ["search, a word of every blog (`q=release`)", "release", ["release"]],
+      [
+        "search, two common words (`q=pressroom release`)",
+        "pressroom%20release",
+        ["pressroom", "release"],
+      ],
+      ["search, a one-letter prefix (`q=p`)", "p", []],
+    ] as const) {
+      const first = await page(`${blogs}?q=${q}`);
+      if (
+        first.data.length !== 20 ||
+        first.nextCursor === null ||
+        !(await holds([...words])(first.data.map((b) => String(b.id))))
+      ) {
+        throw new Error(
+          `q=${q}: ${first.data.length} blogs, a blog without the words, or no page 2`,
+        );
+      }
+      await add(`${title}, first page`, `${blogs}?q=${q}`, auth, 20);
+      await add(`${title}, keyset page 2`, `${blogs}?q=${q}&cursor=${first.nextCursor}`, auth, 20);
+    }
+    // Blog i of a workspace is released when i % 25 < 22 (bench/scaling-seed.ts): 25k + 5 is.
+    const rare = String(25 * Math.floor(seed.workspaceReleased / 75) + 5);
+    for (const [title, q] of [
+      [`search, a word of one blog (\`q=${rare}\`)`, rare],
+      [`search, a common word and a rare one (\`q=release ${rare}\`)`, `release%20${rare}`],
+    ] as const) {
+      const found = await page(`${blogs}?q=${q}`);
+      if (
+        found.data.length < 1 ||
+        found.data.length > 11 ||
+        !(await holds([rare])(found.data.map((b) => String(b.id))))
+      ) {
+        throw new Error(`q=${q}: ${found.data.length} blogs (expected 1 to 11, each with ${rare})`);
+      }
+      await add(title, `${blogs}?q=${q}`, auth, 20, null);
+    }
     const sitemap = `sitemap \`sitemap.xml\` (${seed.workspaceReleased.toLocaleString("en")} blogs)`;
     const feeds: [string, string, RegExp | null, number][] = [
       ["RSS `rss.xml`", urls.rss, /<item>/g, 50],
