@@ -302,5 +302,7 @@ describe('refusals and failures of a start with workers (README, "Workers")', ()
     );
     for (const pid of server.serving()) expect(isProcessAlive(pid)).toBe(false);
     await expect(readFile(path.join(dataDir, "embedded-db.json"))).rejects.toThrow(/ENOENT/);
-  });
+    // Four replacements each start a worker (a cold Node start each): 21 s on a quiet 2-core
+    // machine, over the default 30 s under the CI's load.
+  }, 90_000);
 });
