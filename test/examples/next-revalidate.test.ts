@@ -174,7 +174,7 @@ describe("happy: a signed delivery revalidates the blog's and the list's tags (e
 });
 
 describe("hostile: only Pressroom's signature revalidates (examples/next-revalidate/README.md)", () => {
-  it("a delivery with its body altered, signed by another secret, or unsigned gets 401 and revalidates nothing", async () => {
+  it("a delivery with its body altered, signed by another secret, or unsigned gets 400 and revalidates nothing", async () => {
     const { id, slug } = await releasedAndCached("Quiet harbour");
     gate.hold();
     await blogs().edit(id, "Quiet harbour, rewritten");
@@ -195,7 +195,7 @@ describe("hostile: only Pressroom's signature revalidates (examples/next-revalid
       post({ "content-type": "application/json" }, real.body),
     ];
     for (const res of await Promise.all(attempts)) {
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ message: expect.any(String) });
     }
     // Nothing was revalidated: the page still shows the cached title the API no longer has.

@@ -32,7 +32,7 @@ export function tagsFor(event: WebhookEvent): string[] {
 }
 
 /**
- * A route handler for Pressroom's webhook deliveries: 401 without revalidating anything unless
+ * A route handler for Pressroom's webhook deliveries: 400 without revalidating anything unless
  * the raw body carries a valid Standard Webhooks signature by `secret` (timestamp within 5
  * minutes), otherwise revalidates the event's tags and answers 200 with them. Deliveries come at
  * least once; revalidating a tag again is harmless, so a repeated delivery needs no bookkeeping.
@@ -49,7 +49,7 @@ export function createPressroomRevalidator(
       event = await verifyWebhook(options.secret, request.headers, body);
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
-      return Response.json({ message: error.message }, { status: 401 });
+      return Response.json({ message: error.message }, { status: 400 });
     }
     const revalidated = tagsFor(event);
     for (const tag of revalidated) options.revalidateTag(tag, profile);
