@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fillSearchFields, SEARCH_FIELDS_MARKER } from "../../server/src/blogs/search-migration.js";
-import { MAX_TEXT_TERMS, textTermsOf } from "../../server/src/blogs/text-search.js";
+import {
+  MAX_TEXT_TERMS,
+  successorOf,
+  textTermsOf,
+} from "../../server/src/blogs/text-search.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { BlogList } from "../../server/src/platform/http/consumer-types.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
@@ -255,6 +259,15 @@ describe("stored terms (text-search.ts)", () => {
     const capped = textTermsOf({ title: "T", excerpt: "", tags: [], bodyHtml: `<p>${many}</p>` });
     expect(capped).toHaveLength(MAX_TEXT_TERMS);
     expect(capped[0]).toBe("t");
+  });
+
+  it("a prefix's range ends at its successor: the prefix with its last code point one higher", () => {
+    expect(successorOf("word")).toBe("wore");
+    expect(successorOf("caf")).toBe("cag");
+    expect(successorOf("z")).toBe("{");
+    expect(successorOf("日本")).toBe("日札");
+    expect(successorOf("a\u{1F600}")).toBe("a\u{1F601}");
+    expect(successorOf("\uD7FF")).toBe("\uE000");
   });
 
   it("a blog stored before the search gets its terms at the next start, once", async () => {

@@ -9,10 +9,11 @@ import { clip, wordsOf } from "./words.js";
  * normalises them (words.ts `wordsOf`) and clipped to `MAX_TERM_LENGTH`, one entry per
  * word and never its prefixes (a body has far more words than a title: prefixes would multiply
  * its index entries). A query's words but the last are equalities on the multikey field, and its
- * last word an anchored literal prefix, `{textTerms: {$regex: "^word"}}`, which MongoDB answers
- * from the index bounds `["word", "worE")` of `released_search` and the embedded database from
- * the same range of its element table of `textTerms`. Not `$elemMatch` of the two bounds:
- * FerretDB 1.24 tests each bound against any element, not both against one.
+ * last word a range over it, `{textTerms: {$elemMatch: {$gte: "word", $lt: "wore"}}}` (one
+ * element within both bounds), which MongoDB answers from the bounds of `released_search` and the
+ * embedded database from the same range of its element table of `textTerms`. (Stock FerretDB 1.24
+ * tested each bound against any element; our patch tests one element at a time, as MongoDB does:
+ * server/embedded-db/README.md.) Never a `$regex`: nothing in `q` is ever a pattern.
  */
 
 /** At most this many terms per blog: title, excerpt and tags first, then the body's in order. */
@@ -76,14 +77,26 @@ export function parseTextSearch(q: string): TextSearch {
 }
 
 /**
+ * The first string after every string that starts with `prefix`, in MongoDB's order of strings
+ * (UTF-8 bytes, which is code point order): `prefix` with its last code point one higher. A
+ * string s with s ≥ prefix and s < this starts with `prefix`. Words are letters and digits, never
+ * the last code point; a successor in the surrogate range (no string holds one) skips it.
+ */
+export function successorOf(prefix: string): string {
+  const points = [...prefix];
+  const last = points.pop()?.codePointAt(0) ?? 0;
+  const next = last + 1 >= 0xd800 && last + 1 <= 0xdfff ? 0xe000 : last + 1;
+  return points.join("") + String.fromCodePoint(next);
+}
+
+/**
  * The search's terms of the list's filter (list-filter.ts `releasedFilter`). A search without a
  * word matches nothing and is never sent (blog-reads.ts).
  */
 export function textSearchFilter(search: TextSearch & { prefix: string }): Filter<BlogDoc>[] {
   return [
     ...search.words.map((word) => ({ textTerms: word })),
-    // Words are letters and digits, but escaped all the same: never a pattern.
-    { textTerms: { $regex: `^${search.prefix.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}` } },
+    { textTerms: { $elemMatch: { $gte: search.prefix, $lt: successorOf(search.prefix) } } },
   ];
 }
 

@@ -26,8 +26,8 @@ import {
  *   archive range (`releasedAfter`, `releasedBefore`) is a range of `releasedAt` within either;
  * - blogs {workspaceId, status, textTerms, releasedAt desc, _id desc}: the consumer search
  *   (`q=`, blogs/text-search.ts), an equality on the multikey `textTerms` per whole word and an
- *   anchored prefix for the last word (`$regex: "^word"`: index bounds); on FerretDB the index
- *   is what gives `textTerms` its element table;
+ *   element range for the last word's prefix (`$elemMatch` of `$gte`/`$lt`: index bounds); on
+ *   FerretDB the index is what gives `textTerms` its element table;
  * - blogs {workspaceId, slug} unique: slugs are unique within a workspace;
  * - blogs {workspaceId, createdAt desc, _id desc}: the dashboard's list, newest (and, read
  *   backwards, oldest) first; {workspaceId, updatedAt desc, _id desc} (`editor_updated`): the
