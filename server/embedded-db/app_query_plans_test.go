@@ -969,9 +969,9 @@ func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 			case strings.HasPrefix(q.sql, "SELECT EXISTS"):
 				// A check in the whole collection, or only in the rows the filter's terms on
 				// indexed fields select ("scoped": its WHERE starts with those terms).
-				if strings.HasSuffix(q.sql, "ELSE 1 END) = 3))") {
-					// no plain string in an $elemMatch's field where the filter's anchor selects
-					// (noStringsCheck): shown whole, it must search an index, not read documents.
+				if strings.HasSuffix(q.sql, "ELSE 1 END) = 3)") {
+					// no plain string in an $elemMatch's field where the filter's equalities select
+					// (ExactQuery.StringChecks): shown whole, a search of an index.
 					plan = "strings: " + plan
 				} else if strings.Contains(q.sql, "WHERE (") {
 					plan = "scoped: " + plan
@@ -1026,7 +1026,7 @@ func summarizeChecks(plans []string) string {
 		step := p[strings.LastIndex(p, "; ")+2:]
 		switch {
 		case strings.HasPrefix(p, "strings: "):
-			other = append(other, "no plain string in the $elemMatch's field where its anchor selects: `"+strings.TrimPrefix(p, "strings: ")+"`")
+			other = append(other, "no plain string in the $elemMatch's field where its equalities select: `"+strings.TrimPrefix(p, "strings: ")+"`")
 		case strings.HasPrefix(p, "scoped: "):
 			other = append(other, "in the rows its indexed terms select: `"+step+"`")
 		case strings.Contains(step, "INDEX pressroom_t_"):

@@ -290,6 +290,17 @@ func (g *gen) doc(i int) bson.D {
 			d = append(d, bson.E{Key: f, Value: v})
 		}
 	}
+	// No plain string in tags where ws is "w1": there an $elemMatch on tags needs no array
+	// required in SQL (its check finds none), elsewhere it does (ExactQuery.StringChecks).
+	if m := d.Map(); m["ws"] == "w1" {
+		if s, ok := m["tags"].(string); ok {
+			for i := range d {
+				if d[i].Key == "tags" {
+					d[i].Value = bson.A{s}
+				}
+			}
+		}
+	}
 	return d
 }
 
