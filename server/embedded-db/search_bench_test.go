@@ -149,7 +149,7 @@ func TestSearchPageFigures(t *testing.T) {
 		{"q=the (common prefix), page 1", find(search(nil, "the"), page)},
 		{"q=t (a prefix of every blog's many words)", find(search(nil, "t"), page)},
 		{"q=zyx (rare prefix, 5 blogs)", find(search(nil, "zyx"), page)},
-		{"q=qu (a prefix of ~8% of blogs)", find(search(nil, "qu"), page)},
+		{"q=qu (a prefix of 28 % of blogs)", find(search(nil, "qu"), page)},
 		{"q=the zyx (common word, rare prefix)", find(search([]string{"the"}, "zyx"), page)},
 		{"q=the ti (common word, common prefix)", find(search([]string{"the"}, "ti"), page)},
 		{"q=release qu", find(search([]string{"release"}, "qu"), page)},
