@@ -276,6 +276,7 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "search `q=release t`, keyset page, with a tag", run: find(cursor(append(textSearch("t", "release"), e("tags", d(e("$in", bson.A{"t2"})))), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "search `q=a zyx`, a word of every blog and a rare prefix, started from its list", bounded: "the blogs with a word of the rare prefix, a list of under 64", run: find(textSearch("zyx", "a"), page(desc("releasedAt")))},
 		{coll: "blogs", name: "search `q=notes z`, a rare word's prefix beside a common word, limit 101", bounded: "the blogs with a word of the rare prefix, a list of under 64", run: find(textSearch("z", "notes"), page(desc("releasedAt")).SetLimit(101))},
+		{coll: "blogs", name: "search `q=release t` with a tag, an author, featured and an archive range, keyset page", run: find(cursor(ranged(append(textSearch("t", "release"), e("tags", d(e("$in", bson.A{"t2", "t3"}))), e("authorIds", "au_0002"), e("featured", false)), 100, 1900), "releasedAt", 1802, "b_1802"), page(desc("releasedAt")))},
 		{counts: true, coll: "blogs", name: "search count `countDocuments` of `q=t`", run: countDocuments(textSearch("t"))},
 		{counts: true, coll: "blogs", name: "search count of `q=release t`", run: countDocuments(textSearch("t", "release"))},
 		{counts: true, driven: true, coll: "blogs", name: "search count of `q=a zyx`, counted from the rare prefix's list", bounded: "the distinct blogs of the rare prefix's list, under 64 rows", run: countDocuments(textSearch("zyx", "a"))},
