@@ -56,6 +56,13 @@ func driverFilter(r *rand.Rand, pick func() string) bson.D {
 	for range 1 + r.IntN(3) {
 		words = append(words, bson.D{{Key: "tags", Value: pick()}})
 	}
+	if r.IntN(2) == 0 {
+		// The consumer search's last word, a prefix: an $elemMatch of a string range, which
+		// drives from its list when that list (its rows, a document's several words each) is short.
+		w := []rune(pick())
+		p := string(w[:r.IntN(len(w)+1)])
+		words[len(words)-1] = bson.D{{Key: "tags", Value: bson.D{{Key: "$elemMatch", Value: bson.D{{Key: "$gte", Value: p}, {Key: "$lt", Value: prefixUpper(p)}}}}}}
+	}
 	switch r.IntN(7) {
 	case 0:
 		words = append(words, bson.D{{Key: "tags", Value: bson.D{{Key: "$ne", Value: pick()}}}})
@@ -144,7 +151,7 @@ func TestQueriesDrivenByAShortListAnswerWhatStockAnswers(t *testing.T) {
 	}
 
 	cases := casesFromEnv("PRESSROOM_PUSHDOWN_COUNT_CASES", 400)
-	driven, answered, nonZero := map[int64]int{}, 0, 0
+	driven, answered, nonZero, rangeDriven := map[int64]int{}, 0, 0, 0
 	for i := range cases {
 		filter := driverFilter(r, func() string { return driverWords[r.IntN(len(driverWords))].word })
 		isFind, cmd := r.IntN(2) == 0, r.IntN(3) == 0
@@ -176,6 +183,9 @@ func TestQueriesDrivenByAShortListAnswerWhatStockAnswers(t *testing.T) {
 					if strings.Contains(q.sql, "CROSS JOIN") {
 						driven[driverCap]++
 					}
+					if strings.Contains(q.sql, "(SELECT DISTINCT rid FROM") {
+						rangeDriven++ // from the list of an $elemMatch's range
+					}
 				}
 			}
 			if got != want {
@@ -183,8 +193,11 @@ func TestQueriesDrivenByAShortListAnswerWhatStockAnswers(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d counts and finds, %d with matches, each with three caps: %d answered in SQL; started from a list: %d with every list, %d with lists under 20, %d with none",
-		cases, nonZero, answered, driven[1<<20], driven[20], driven[0])
+	t.Logf("%d counts and finds, %d with matches, each with three caps: %d answered in SQL; started from a list: %d with every list, %d with lists under 20, %d with none; %d from an $elemMatch's range",
+		cases, nonZero, answered, driven[1<<20], driven[20], driven[0], rangeDriven)
+	if rangeDriven < cases/20 {
+		t.Errorf("only %d queries started from an $elemMatch's list", rangeDriven)
+	}
 	if driven[0] != 0 {
 		t.Errorf("%d queries started from a list with the cap at 0", driven[0])
 	}
