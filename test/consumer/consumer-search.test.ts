@@ -1,10 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fillSearchFields, SEARCH_FIELDS_MARKER } from "../../server/src/blogs/search-migration.js";
-import {
-  MAX_TEXT_TERMS,
-  successorOf,
-  textTermsOf,
-} from "../../server/src/blogs/text-search.js";
+import { MAX_TEXT_TERMS, successorOf, textTermsOf } from "../../server/src/blogs/text-search.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { BlogList } from "../../server/src/platform/http/consumer-types.js";
 import { get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";

@@ -158,8 +158,18 @@ export interface BlogReads {
    * `preview_pending`): what the preview feed records, and their marks.
    */
   listPreviewPending(workspaceId: string, limit: number): Promise<PreviewMarkOf[]>;
-  /** These blogs of this workspace, in any state, as stored (the changes feed's reads). */
+  /** These blogs of this workspace, in any state, as stored (the preview feed's reads). */
   getMany(workspaceId: string, ids: readonly string[]): Promise<BlogDoc[]>;
+  /**
+   * These blogs of this workspace, in any state, with what the live changes feed reads of them:
+   * a released blog's whole `Blog`, and when another one left the released set. Not the search
+   * terms, which a blog carries by the hundred and which cost the embedded database as much to
+   * decode as the rest of the blog (server/embedded-db/README.md, "Search pages").
+   */
+  getManyViews(
+    workspaceId: string,
+    ids: readonly string[],
+  ): Promise<(ConsumerBlogDoc & Pick<BlogDoc, "workspaceId" | "status" | "removedAt">)[]>;
   /**
    * A released blog of this workspace, found by ID or slug, or null: drafts, removed and
    * foreign blogs alike.
@@ -314,6 +324,17 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
     async getMany(workspaceId: string, ids: readonly string[]): Promise<BlogDoc[]> {
       if (ids.length === 0) return [];
       const docs = await blogs.find({ _id: { $in: [...ids] } }).toArray();
+      return docs.filter((doc) => doc.workspaceId === workspaceId);
+    },
+
+    async getManyViews(workspaceId: string, ids: readonly string[]) {
+      if (ids.length === 0) return [];
+      const docs = await blogs
+        .find<ConsumerBlogDoc & Pick<BlogDoc, "workspaceId" | "status" | "removedAt">>(
+          { _id: { $in: [...ids] } },
+          { projection: { ...VIEW_PROJECTION, workspaceId: 1, status: 1, removedAt: 1 } },
+        )
+        .toArray();
       return docs.filter((doc) => doc.workspaceId === workspaceId);
     },
 

@@ -41,10 +41,10 @@ export interface FeedSet {
 }
 
 /** The live feed's set: released blogs, as stored. */
-export const releasedSet = (blogs: Pick<BlogReads, "listReleased" | "getMany">): FeedSet => ({
+export const releasedSet = (blogs: Pick<BlogReads, "listReleased" | "getManyViews">): FeedSet => ({
   page: (workspaceId, limit, after) => blogs.listReleased(workspaceId, limit, after),
   async current(workspaceId, ids) {
-    const docs = await blogs.getMany(workspaceId, ids);
+    const docs = await blogs.getManyViews(workspaceId, ids);
     return new Map(
       docs.map((doc) => [
         doc._id,
