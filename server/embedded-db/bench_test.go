@@ -66,23 +66,9 @@ func TestListPageFigures(t *testing.T) {
 
 	released := bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "status", Value: "released"}}
 	sortReleased := bson.D{{Key: "releasedAt", Value: -1}, {Key: "_id", Value: -1}}
-	cursorAt := func(i int) bson.D {
-		at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute)
-		return append(append(bson.D{}, released...), bson.E{Key: "$or", Value: bson.A{
-			bson.M{"releasedAt": bson.M{"$lt": at}},
-			bson.D{{Key: "releasedAt", Value: at}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("b_%06d", i)}}},
-		}})
-	}
+	cursorAt := func(i int) bson.D { return keysetAfter(released, start, i) }
 	find := func(filter bson.D, opts *options.FindOptions) func(*mongo.Collection) (int, error) {
-		return func(c *mongo.Collection) (int, error) {
-			cur, err := c.Find(ctx, filter, opts)
-			if err != nil {
-				return 0, err
-			}
-			var docs []bson.Raw
-			err = cur.All(ctx, &docs)
-			return len(docs), err
-		}
+		return benchFind(ctx, filter, opts)
 	}
 	// The app's compare-and-set write of a blog (blogs-store.ts, writeVersion).
 	cas := func(c *mongo.Collection) (int, error) {
@@ -110,6 +96,29 @@ func TestListPageFigures(t *testing.T) {
 		for _, line := range results[exact] {
 			t.Logf("  %s", line)
 		}
+	}
+}
+
+// keysetAfter is filter with the list's keyset cursor after the bench seeds' blog i (released
+// i minutes after start, _id b_%06d): the app's $or on releasedAt and _id.
+func keysetAfter(filter bson.D, start time.Time, i int) bson.D {
+	at := start.Add(time.Duration(i) * time.Minute)
+	return append(append(bson.D{}, filter...), bson.E{Key: "$or", Value: bson.A{
+		bson.M{"releasedAt": bson.M{"$lt": at}},
+		bson.D{{Key: "releasedAt", Value: at}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("b_%06d", i)}}},
+	}})
+}
+
+// benchFind is a timed shape's find: every document read, their number returned.
+func benchFind(ctx context.Context, filter bson.D, opts *options.FindOptions) func(*mongo.Collection) (int, error) {
+	return func(c *mongo.Collection) (int, error) {
+		cur, err := c.Find(ctx, filter, opts)
+		if err != nil {
+			return 0, err
+		}
+		var docs []bson.Raw
+		err = cur.All(ctx, &docs)
+		return len(docs), err
 	}
 }
 

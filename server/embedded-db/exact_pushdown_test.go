@@ -450,6 +450,11 @@ func (g *gen) tagPage() bson.D {
 		strs = append(strs, tagStrs[g.r.IntN(len(tagStrs))])
 	}
 	f := bson.D{{Key: "ws", Value: []string{"w1", "w2", "w3"}[g.r.IntN(3)]}, {Key: "status", Value: "released"}, {Key: "tags", Value: bson.M{"$in": strs}}}
+	return g.maybeKeyset(f)
+}
+
+// maybeKeyset is f, half the time with a keyset cursor on (at, _id) as the app's pages send it.
+func (g *gen) maybeKeyset(f bson.D) bson.D {
 	if g.r.IntN(2) == 0 {
 		at := g.dates[g.r.IntN(len(g.dates))]
 		f = append(f, bson.E{Key: "$or", Value: bson.A{
@@ -482,14 +487,7 @@ func (g *gen) searchPage() bson.D {
 	if g.r.IntN(4) == 0 {
 		f = append(f, bson.E{Key: "slug", Value: bson.M{"$in": bson.A{"a", "b"}}})
 	}
-	if g.r.IntN(2) == 0 {
-		at := g.dates[g.r.IntN(len(g.dates))]
-		f = append(f, bson.E{Key: "$or", Value: bson.A{
-			bson.M{"at": bson.M{"$lt": at}},
-			bson.D{{Key: "at", Value: at}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("d%03d", g.r.IntN(300))}}},
-		}})
-	}
-	return f
+	return g.maybeKeyset(f)
 }
 
 func (g *gen) sort() bson.D {

@@ -121,23 +121,9 @@ func TestSearchPageFigures(t *testing.T) {
 		terms = append(terms, bson.D{{Key: "textTerms", Value: bson.D{{Key: "$elemMatch", Value: bson.D{{Key: "$gte", Value: prefix}, {Key: "$lt", Value: string(up)}}}}}})
 		return bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "status", Value: "released"}, {Key: "$and", Value: terms}}
 	}
-	cursorAt := func(filter bson.D, i int) bson.D {
-		at := start.Add(time.Duration(i) * time.Minute)
-		return append(append(bson.D{}, filter...), bson.E{Key: "$or", Value: bson.A{
-			bson.M{"releasedAt": bson.M{"$lt": at}},
-			bson.D{{Key: "releasedAt", Value: at}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("b_%06d", i)}}},
-		}})
-	}
+	cursorAt := func(filter bson.D, i int) bson.D { return keysetAfter(filter, start, i) }
 	find := func(filter bson.D, opts *options.FindOptions) func(*mongo.Collection) (int, error) {
-		return func(c *mongo.Collection) (int, error) {
-			cur, err := c.Find(ctx, filter, opts)
-			if err != nil {
-				return 0, err
-			}
-			var docs []bson.Raw
-			err = cur.All(ctx, &docs)
-			return len(docs), err
-		}
+		return benchFind(ctx, filter, opts)
 	}
 	count := func(filter bson.D) func(*mongo.Collection) (int, error) {
 		return func(c *mongo.Collection) (int, error) {

@@ -84,24 +84,8 @@ func TestTagPageFigures(t *testing.T) {
 	tagged := func(tags ...any) bson.D {
 		return bson.D{{Key: "workspaceId", Value: "ws_0"}, {Key: "status", Value: "released"}, {Key: "tags", Value: bson.M{"$in": bson.A(tags)}}}
 	}
-	cursorAt := func(filter bson.D, i int) bson.D {
-		at := start.Add(time.Duration(i) * time.Minute)
-		return append(append(bson.D{}, filter...), bson.E{Key: "$or", Value: bson.A{
-			bson.M{"releasedAt": bson.M{"$lt": at}},
-			bson.D{{Key: "releasedAt", Value: at}, {Key: "_id", Value: bson.M{"$lt": fmt.Sprintf("b_%06d", i)}}},
-		}})
-	}
-	find := func(filter bson.D) func(*mongo.Collection) (int, error) {
-		return func(c *mongo.Collection) (int, error) {
-			cur, err := c.Find(ctx, filter, page)
-			if err != nil {
-				return 0, err
-			}
-			var docs []bson.Raw
-			err = cur.All(ctx, &docs)
-			return len(docs), err
-		}
-	}
+	cursorAt := func(filter bson.D, i int) bson.D { return keysetAfter(filter, start, i) }
+	find := func(filter bson.D) func(*mongo.Collection) (int, error) { return benchFind(ctx, filter, page) }
 	shapes := []benchShape{
 		{"tag on 10%, page 1 (limit 101)", find(tagged("common"))},
 		{"tag on 10%, keyset page at the middle", find(cursorAt(tagged("common"), n/2))},
