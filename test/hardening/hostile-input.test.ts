@@ -503,6 +503,48 @@ const cases: Case[] = [
     () => get(`${server.url}/api/consumer/authors/by-slug/nobody`, { "x-api-key": a.key }),
     404,
   ],
+  // q (openapi.yaml, "Search"): words or a 400, never a pattern or an operator
+  ...[
+    "",
+    "%20%20%20",
+    "a".repeat(101),
+    "%C3%A9".repeat(101),
+    "one%20two%20three%20four%20five%20six%20seven%20eight%20nine",
+  ].map((v): Case => [`q=${v.slice(0, 30)}`, () => list({ "x-api-key": a.key }, `?q=${v}`), 400]),
+  ["q twice", () => list({ "x-api-key": a.key }, "?q=a&q=b"), 400],
+  ["q[$ne]=x", () => list({ "x-api-key": a.key }, "?q[$ne]=x"), 400],
+  ["q[$regex]=.*", () => list({ "x-api-key": a.key }, "?q[$regex]=.*"), 400],
+  ["q=x with no key: the key is checked first", () => list({}, "?q=x"), 401],
+  ...[
+    ".*",
+    "^a|b$",
+    "(a+)+$",
+    "%24where",
+    "%5Cu0000",
+    "%7B%22%24gt%22%3A%22%22%7D",
+    "%E2%80%AEevil",
+    "a".repeat(100),
+    "one%20two%20three%20four%20five%20six%20seven%20eight",
+    "%F0%9F%98%80",
+    // Free text, never a pattern: a control character or a malformed byte is simply no word.
+    "%00",
+    "%FF",
+  ].map(
+    (v): Case => [
+      `q=${v.slice(0, 30)} (words, or none: a page)`,
+      () => list({ "x-api-key": a.key }, `?q=${v}`),
+      200,
+    ],
+  ),
+  [
+    "a plain cursor with q",
+    async () => {
+      const page = await list({ "x-api-key": a.key }, "?limit=1");
+      const cursor = (page.body as { nextCursor: string }).nextCursor;
+      return list({ "x-api-key": a.key }, `?q=post&cursor=${cursor}`);
+    },
+    400,
+  ],
   // featured and the archive range (openapi.yaml, "Presentation and search fields", "Archives")
   ...["yes", "1", "0", "TRUE", "", "true,false", "null"].map(
     (v): Case => [`featured=${v}`, () => list({ "x-api-key": a.key }, `?featured=${v}`), 400],
