@@ -221,6 +221,19 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
     return { blogs: pageDocs, next };
   };
 
+  /** These blogs by `_id` (the primary index), those of this workspace kept. */
+  const many = async <Doc extends Pick<BlogDoc, "workspaceId">>(
+    workspaceId: string,
+    ids: readonly string[],
+    projection?: Record<string, 1>,
+  ): Promise<Doc[]> => {
+    if (ids.length === 0) return [];
+    const docs = await blogs
+      .find<Doc>({ _id: { $in: [...ids] } }, projection === undefined ? {} : { projection })
+      .toArray();
+    return docs.filter((doc) => doc.workspaceId === workspaceId);
+  };
+
   return {
     get,
 
@@ -321,22 +334,14 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
         .toArray();
     },
 
-    async getMany(workspaceId: string, ids: readonly string[]): Promise<BlogDoc[]> {
-      if (ids.length === 0) return [];
-      const docs = await blogs.find({ _id: { $in: [...ids] } }).toArray();
-      return docs.filter((doc) => doc.workspaceId === workspaceId);
-    },
+    getMany: (workspaceId: string, ids: readonly string[]) => many<BlogDoc>(workspaceId, ids),
 
-    async getManyViews(workspaceId: string, ids: readonly string[]) {
-      if (ids.length === 0) return [];
-      const docs = await blogs
-        .find<ConsumerBlogDoc & Pick<BlogDoc, "workspaceId" | "status" | "removedAt">>(
-          { _id: { $in: [...ids] } },
-          { projection: { ...VIEW_PROJECTION, workspaceId: 1, status: 1, removedAt: 1 } },
-        )
-        .toArray();
-      return docs.filter((doc) => doc.workspaceId === workspaceId);
-    },
+    getManyViews: (workspaceId: string, ids: readonly string[]) =>
+      many<ConsumerBlogDoc & Pick<BlogDoc, "workspaceId" | "status" | "removedAt">>(
+        workspaceId,
+        ids,
+        { ...VIEW_PROJECTION, workspaceId: 1, status: 1, removedAt: 1 },
+      ),
 
     async getReleased(workspaceId: string, at: BlogLocator): Promise<ConsumerBlogDoc | null> {
       const doc = await blogs.findOne<ConsumerBlogDoc & Pick<BlogDoc, "workspaceId" | "status">>(

@@ -1,3 +1,5 @@
+import { textOfHtml } from "./html-text.js";
+
 /**
  * A body's reading time (openapi.yaml, `Blog.readingTimeMinutes`): the words of its text at 265
  * a minute, and characters of scripts written without spaces (Chinese, Japanese) at 500 a minute,
@@ -13,18 +15,8 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
 /** What makes a run without white space a word: at least one letter or digit. */
 const WORDLIKE = /[\p{L}\p{N}]/u;
 
-/**
- * The text of sanitised HTML: no tags, entities decoded as far as counting needs. The sanitiser
- * escapes every `<` and `>` outside tags, so each tag is one `<…>` run.
- */
-function textOf(bodyHtml: string): string {
-  return bodyHtml
-    .replace(/<[^<>]*>/g, " ")
-    .replace(/&(?:[a-z]+|#\d+|#x[0-9a-f]+);/gi, (entity) => (entity === "&nbsp;" ? " " : "x"));
-}
-
 export function readingTimeOf(bodyHtml: string): number {
-  const text = textOf(bodyHtml);
+  const text = textOfHtml(bodyHtml);
   const unspaced = text.match(UNSPACED)?.length ?? 0;
   // Split, then test each run: linear in the text (a pattern matching whole words would
   // backtrack quadratically over a long run without letters).

@@ -1,6 +1,7 @@
 import type { Filter } from "mongodb";
 import type { BlogDoc } from "../platform/db/collections.js";
 import { invalid } from "../platform/domain-error.js";
+import { textOfHtml } from "./html-text.js";
 import { clip, wordsOf } from "./words.js";
 
 /**
@@ -21,24 +22,6 @@ export const MAX_TEXT_TERMS = 10_000;
 /** At most this many words in a `q` (openapi.yaml, `Search`). */
 export const MAX_SEARCH_WORDS = 8;
 
-/**
- * The text of sanitised HTML (blogs/render.ts): tags are word breaks, so markup, link addresses
- * and image sources (attributes) never become words. The sanitiser writes characters as they
- * are and escapes only `&`, `<`, `>` and `"`, all of them word breaks; any other character
- * reference is decoded, in case a stored body has one.
- */
-function textOf(bodyHtml: string): string {
-  return bodyHtml
-    .replace(/<[^<>]*>/g, " ")
-    .replace(/&#(x[0-9a-f]+|\d+);/gi, (_, code: string) => {
-      const point = code[0] === "x" || code[0] === "X" ? Number.parseInt(code.slice(1), 16) : +code;
-      return point > 0 && point <= 0x10ffff && (point < 0xd800 || point > 0xdfff)
-        ? String.fromCodePoint(point)
-        : " ";
-    })
-    .replace(/&[a-z][a-z0-9]*;/gi, " ");
-}
-
 /** What a blog stores for the consumer search: its distinct words, at most `MAX_TEXT_TERMS`. */
 export function textTermsOf(
   blog: Pick<BlogDoc, "title" | "excerpt" | "tags" | "bodyHtml">,
@@ -51,7 +34,7 @@ export function textTermsOf(
     }
   };
   add([blog.title, blog.excerpt, ...blog.tags].join(" "));
-  add(textOf(blog.bodyHtml));
+  add(textOfHtml(blog.bodyHtml));
   return [...terms];
 }
 
