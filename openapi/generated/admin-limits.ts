@@ -195,6 +195,9 @@ export const adminLimits = {
     avatarUrl: { maxLength: 1000 },
     websiteUrl: { maxLength: 1000 },
   },
+  updateMedia: {
+    alt: { maxLength: 1000, pattern: "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$" },
+  },
   createWebhookEndpoint: {
     url: { minLength: 8, maxLength: 2000, pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$" },
     description: { maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$" },
@@ -241,6 +244,11 @@ export const adminQueryLimits = {
     q: { minLength: 1, maxLength: 100, pattern: "\\S" },
   },
   listBlogRevisions: {
+    limit: { minimum: 1, maximum: 100 },
+    cursor: { minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" },
+  },
+  listMedia: {
+    q: { minLength: 1, maxLength: 100, pattern: "\\S" },
     limit: { minimum: 1, maximum: 100 },
     cursor: { minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" },
   },

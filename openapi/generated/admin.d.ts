@@ -1643,6 +1643,84 @@ export interface paths {
         patch: operations["updateAuthor"];
         trace?: never;
     };
+    "/workspaces/{workspaceId}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the workspace's images, newest first
+         * @description The workspace's media library: its images, newest upload first, a page at a time
+         *     (`nextCursor` until the last page). With `q`, only images whose name or alt text has a
+         *     word starting with each word of `q` (case and accents ignored). Every member may read
+         *     it.
+         */
+        get: operations["listMedia"];
+        put?: never;
+        /**
+         * Upload an image to the library
+         * @description The image's bytes as the whole request body (not a form), streamed: JPEG, PNG, WebP,
+         *     AVIF or GIF, told by the bytes themselves (never by `Content-Type` or the name). SVG,
+         *     HTML, PDF, anything else and files that only start like an image are `415`. At most
+         *     `MEDIA_UPLOAD_LIMIT_BYTES` (10 MB by default; `413` as soon as more arrives, and the
+         *     rest is not read) and `MEDIA_MAX_PIXELS` (40 megapixels by default; `422`).
+         *
+         *     What is stored is the image as it is meant to be seen: turned upright by its EXIF
+         *     orientation, with every metadata block removed (EXIF, GPS, XMP, comments; the colour
+         *     profile is converted to sRGB), re-encoded in its own format. Animated GIF and WebP
+         *     keep their animation. The same bytes uploaded again to the same workspace are the same
+         *     library image (`200`, the image as stored; its name and alt text unchanged), not a copy.
+         *
+         *     The answer's `url` is public and never changes (see the consumer API's `getMediaFile`):
+         *     anyone with it can load the image, so it may appear in released blogs and pages.
+         *     Any member may upload.
+         */
+        post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/media/{mediaId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The library image's ID. */
+                mediaId: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One library image
+         * @description The image's details; another workspace's image, or one deleted, is `404`.
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an image from the library
+         * @description The image and every resized copy of it are deleted: its URLs answer `404` from then on
+         *     (caches that kept a copy may still show it until they drop it). Any member may delete.
+         */
+        delete: operations["deleteMedia"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an image's alt text
+         * @description The alt text given replaces the old one. Any member may change it.
+         */
+        patch: operations["updateMedia"];
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/webhooks": {
         parameters: {
             query?: never;
@@ -2451,6 +2529,51 @@ export interface components {
          *     revision restored that names a removed author leaves them out.
          */
         BlogAuthorIds: components["schemas"]["Author"]["id"][];
+        /** @description What the image shows, for people who cannot see it; empty when not given yet. */
+        MediaAlt: string;
+        Media: {
+            id: string;
+            /** @description The file name, the last segment of `url`. */
+            name: string;
+            alt: components["schemas"]["MediaAlt"];
+            /**
+             * @description The image's format, told by its bytes.
+             * @enum {string}
+             */
+            type: "jpeg" | "png" | "webp" | "avif" | "gif";
+            /**
+             * Format: int32
+             * @description Width in pixels, upright.
+             */
+            width: number;
+            /**
+             * Format: int32
+             * @description Height in pixels, upright.
+             */
+            height: number;
+            /**
+             * Format: int64
+             * @description The size of the stored image.
+             */
+            bytes: number;
+            /**
+             * Format: uri-reference
+             * @description Where anyone can load the image (the consumer API's `getMediaFile`), on the server's
+             *     `PUBLIC_ORIGIN` when it is set, else a path on this server.
+             * @example https://press.example.com/api/consumer/media/med_h3Jq9ZtK2mPa7Qx1/press.jpg
+             */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        MediaList: {
+            data: components["schemas"]["Media"][];
+            /** @description The next page's `cursor`; null on the last page. */
+            nextCursor: string | null;
+        };
+        MediaPatch: {
+            alt: components["schemas"]["MediaAlt"];
+        };
         AuthorList: {
             data: components["schemas"]["Author"][];
         };
@@ -3348,6 +3471,79 @@ export interface components {
             };
         };
         /**
+         * @description The image is larger than the server takes (`MEDIA_UPLOAD_LIMIT_BYTES`, 10 MB by
+         *     default): refused as soon as more arrived, the rest not read, nothing stored. The
+         *     message names the limit.
+         */
+        MediaTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Image too large: at most 10485760 bytes (MEDIA_UPLOAD_LIMIT_BYTES)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The bytes are not a JPEG, PNG, WebP, AVIF or GIF image (whatever the name or
+         *     `Content-Type` say), or the request's `Content-Type` is not one this operation takes.
+         *     Nothing was stored.
+         */
+        MediaTypeRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Not an image Pressroom takes: send JPEG, PNG, WebP, AVIF or GIF bytes."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The image has more pixels than the server takes (`MEDIA_MAX_PIXELS`, 40 megapixels by
+         *     default): refused from its header, before it is decoded. Nothing was stored.
+         */
+        MediaUnreadable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Image too large: 60000000 pixels, at most 40000000 (MEDIA_MAX_PIXELS)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Too many images of this workspace are being processed already (uploads and resizes are
+         *     admitted per workspace, so another workspace's images never cause this). Retry after
+         *     the given number of seconds. Nothing was stored.
+         */
+        MediaBusy: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Too many images of this workspace are being processed: try again in 1 second."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Too many renders are waiting or running: this workspace's own (8 by default,
          *     `RENDER_WORKSPACE_PENDING`; renders are admitted and served per workspace, so another
          *     workspace's slow bodies never cause this) or, as a last backstop, the server's. The
@@ -3536,6 +3732,17 @@ export interface components {
         UsageFrom: string;
         /** @description Buckets start before this instant. Default the end of the current hour or day. */
         UsageTo: string;
+        /** @description The library image's ID. */
+        MediaId: string;
+        /**
+         * @description Search words: only images whose name or alt text has a word starting with each of them,
+         *     ignoring case and accents. 1–100 characters, at least one not white space.
+         */
+        MediaSearch: string;
+        /** @description Images per page (default 50). */
+        MediaLimit: number;
+        /** @description The `nextCursor` of the previous page, as it was given. */
+        MediaCursor: string;
         AuthorId: string;
         /** @description The blog's ID. */
         BlogId: string;
@@ -6431,6 +6638,203 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMedia: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Search words: only images whose name or alt text has a word starting with each of them,
+                 *     ignoring case and accents. 1–100 characters, at least one not white space.
+                 */
+                q?: components["parameters"]["MediaSearch"];
+                /** @description Images per page (default 50). */
+                limit?: components["parameters"]["MediaLimit"];
+                /** @description The `nextCursor` of the previous page, as it was given. */
+                cursor?: components["parameters"]["MediaCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the library. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadMedia: {
+        parameters: {
+            query: {
+                /**
+                 * @description The file's name: its last path segment is kept, in lower case, with every run of
+                 *     characters other than letters, digits, `.`, `_` and `-` turned into `-`, and the
+                 *     extension of the type the bytes are (`My Photo.JPG` → `my-photo.jpg`). It is the
+                 *     last segment of the image's URL and never changes.
+                 */
+                name: string;
+                /** @description What the image shows, for people who cannot see it (default empty). */
+                alt?: components["schemas"]["MediaAlt"];
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+                "image/avif": string;
+                "image/gif": string;
+            };
+        };
+        responses: {
+            /** @description These bytes are in the library already; the image as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            /** @description The new library image. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["MediaTooLarge"];
+            415: components["responses"]["MediaTypeRefused"];
+            422: components["responses"]["MediaUnreadable"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["MediaBusy"];
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The library image's ID. */
+                mediaId: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The library image's ID. */
+                mediaId: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's ID. */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description The library image's ID. */
+                mediaId: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "alt": "A printing press in a sunlit room."
+                 *     }
+                 */
+                "application/json": components["schemas"]["MediaPatch"];
+            };
+        };
+        responses: {
+            /** @description The image as now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];

@@ -335,6 +335,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/media/{mediaId}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image of a workspace's library, resized and converted on request
+         * @description A library image (uploaded in the dashboard or the admin API's `uploadMedia`), public so
+         *     that pages can embed it with no key: its ID is unguessable, and the address never
+         *     changes what it answers (`Cache-Control: public, max-age=31536000, immutable`, a
+         *     strong `ETag`, `Range` for a part). A deleted image, a `name` that is not the image's,
+         *     or an unknown ID: `404`, all with the same message.
+         *
+         *     Without parameters, the image as stored. With them, a copy made once and kept: `w`
+         *     and `h` are bounds in pixels from a fixed set (so no one can make unbounded
+         *     copies), `fit` how the image meets both bounds, `fm` the format, `q` the quality. An
+         *     image is never enlarged. Copies are made in a pool shared fairly by workspaces; when
+         *     too many of this workspace's are waiting, `503` with `Retry-After`.
+         */
+        get: operations["getMediaFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "blog.released": {
@@ -798,6 +828,52 @@ export interface components {
         };
     };
     responses: {
+        /** @description No such image, a deleted one, or not this image's name. */
+        MediaNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Image not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Range` asked for lies beyond the image; `Content-Range` gives its size. */
+        RangeNotSatisfiable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Range not satisfiable: the image has 48213 bytes."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Too many copies of this workspace's images are being made; retry after `Retry-After`
+         *     seconds. Another workspace's images never cause this.
+         */
+        MediaBusy: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Too many images of this workspace are being processed: try again in 1 second."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description The key is over its rate limit for the current window (see "Caching and limits"). Wait
          *     `Retry-After` seconds. The refused request counted too.
@@ -967,6 +1043,29 @@ export interface components {
          * @example pf_7KcXw2Qm9TfL3pZa4rT6yU8i
          */
         FeedId: string;
+        /** @description The library image's ID. */
+        MediaId: string;
+        /** @description The image's file name, as its `url` ends. */
+        MediaName: string;
+        /** @description The widest the image may be, in pixels. */
+        MediaWidth: 64 | 128 | 256 | 320 | 480 | 640 | 768 | 960 | 1024 | 1280 | 1536 | 1920 | 2560;
+        /** @description The tallest the image may be, in pixels. */
+        MediaHeight: 64 | 128 | 256 | 320 | 480 | 640 | 768 | 960 | 1024 | 1280 | 1536 | 1920 | 2560;
+        /**
+         * @description With both `w` and `h`: `inside` (default) keeps the whole image within both;
+         *     `cover` fills both and crops the rest from the centre; `contain` fits within both and
+         *     fills the rest with transparency (white for JPEG).
+         */
+        MediaFit: "inside" | "cover" | "contain";
+        /** @description The format to answer in (default the image's own). */
+        MediaFormat: "webp" | "avif" | "jpeg" | "png";
+        /** @description Quality of a lossy format (default 80 for JPEG and WebP, 60 for AVIF). */
+        MediaQuality: 40 | 50 | 60 | 70 | 75 | 80 | 85 | 90 | 100;
+        /**
+         * @description One range of bytes (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`); any other `Range`
+         *     is ignored and the whole image sent.
+         */
+        Range: string;
         /** @description Page size, in decimal digits (`0x10`, `1e2`, `+5` are refused with `400`). */
         Limit: number;
         /** @description The `nextCursor` of the previous page. Opaque; do not build or change it. */
@@ -1056,6 +1155,8 @@ export interface components {
         CacheControl: string;
         /** @description Any cache may keep a feed for 5 minutes, then revalidate it with its `ETag`. */
         FeedCacheControl: "public, max-age=300";
+        /** @description Any cache may keep a library image for a year without asking again. */
+        MediaCacheControl: "public, max-age=31536000, immutable";
         /**
          * @description `preview` on every answer of the preview base path (`/api/preview`) and of a preview
          *     token's exchange: the content may be drafts or pending changes no consumer sees yet.
@@ -1842,6 +1943,88 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getMediaFile: {
+        parameters: {
+            query?: {
+                /** @description The widest the image may be, in pixels. */
+                w?: components["parameters"]["MediaWidth"];
+                /** @description The tallest the image may be, in pixels. */
+                h?: components["parameters"]["MediaHeight"];
+                /**
+                 * @description With both `w` and `h`: `inside` (default) keeps the whole image within both;
+                 *     `cover` fills both and crops the rest from the centre; `contain` fits within both and
+                 *     fills the rest with transparency (white for JPEG).
+                 */
+                fit?: components["parameters"]["MediaFit"];
+                /** @description The format to answer in (default the image's own). */
+                fm?: components["parameters"]["MediaFormat"];
+                /** @description Quality of a lossy format (default 80 for JPEG and WebP, 60 for AVIF). */
+                q?: components["parameters"]["MediaQuality"];
+            };
+            header?: {
+                /**
+                 * @description An `ETag` from an earlier response (or a comma-separated list of them, or `*`); an
+                 *     unchanged resource then answers `304`. Any other value matches nothing.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description One range of bytes (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`); any other `Range`
+                 *     is ignored and the whole image sent.
+                 */
+                Range?: components["parameters"]["Range"];
+            };
+            path: {
+                /** @description The library image's ID. */
+                mediaId: components["parameters"]["MediaId"];
+                /** @description The image's file name, as its `url` ends. */
+                name: components["parameters"]["MediaName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["MediaCacheControl"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                };
+            };
+            /** @description The part of the image `Range` asked for. */
+            206: {
+                headers: {
+                    /** @description Which bytes of the image these are, of how many. */
+                    "Content-Range"?: string;
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["MediaCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["MediaNotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["MediaBusy"];
         };
     };
     onBlogReleased: {

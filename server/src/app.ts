@@ -3,6 +3,8 @@
  * purpose: it wires every part in one sequence, so what is built from what, and what `close`
  * stops in which order, read top to bottom in one file.
  */
+
+import path from "node:path";
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { Db } from "mongodb";
@@ -17,6 +19,8 @@ import { RateLimiter } from "./limits/rate-limiter.js";
 import { UsageRecorder } from "./limits/usage-recorder.js";
 import type { Mailer } from "./mail/mailer.js";
 import { smtpMailer } from "./mail/smtp-mailer.js";
+import { mediaPool } from "./media/media-pool.js";
+import { mediaStore } from "./media/media-store.js";
 import type { Config } from "./platform/config.js";
 import { collections } from "./platform/db/collections.js";
 import { startSweeper } from "./platform/db/ttl-sweeper.js";
@@ -187,6 +191,12 @@ export function createApp({
     });
   }
   const webhookRetention = startWebhookRetention(c, logger, clock);
+  // The media library (admin.yaml, "Media"): bytes in GridFS, this instance's cache in DATA_DIR.
+  const media = mediaStore(c, db, {
+    ...config.media,
+    dir: path.join(config.dataDir, "media"),
+    pool: mediaPool(),
+  });
   // Releases, publishes and unreleases blogs at the times set (admin.yaml, "Schedules").
   scheduler = startBlogScheduler({
     collections: c,
@@ -219,6 +229,7 @@ export function createApp({
   // Routes, at a glance:
   //   GET /api/consumer/blogs[/:blogId | /by-slug/:slug]   consumer API (openapi/openapi.yaml)
   //   GET /api/consumer/tags, /changes          tag counts, changes feed
+  //   GET /api/consumer/media/:mediaId/:name    a library image, public (no key)
   //   POST /api/consumer/preview-tokens/exchange a preview link's blog
   //   GET /api/preview/blogs…, /tags             the same, preview perspective (preview keys)
   //   GET /healthz, GET /readyz                 health
@@ -245,6 +256,7 @@ export function createApp({
     },
     feeds: { settings: stores.publicFeeds, publicOrigin: config.publicOrigin },
     preview: stores.preview,
+    media,
   };
   // Mail (README, "Mail"): the embedder's mailer, else SMTP when SMTP_URL is set, else none.
   const mail = mailer ?? (config.mail === undefined ? undefined : smtpMailer(config.mail));
@@ -280,6 +292,7 @@ export function createApp({
       importRendersAtOnce: Math.max(1, Math.floor(config.renderPool.workspacePending / 2)),
       renderer,
       stores,
+      media,
       mailer: mail,
       passwordReset: resets,
       emailChange: emailChanges,

@@ -42,6 +42,8 @@ const EXPECTED: Record<DomainErrorCode, number> = {
   gone: 410,
   stale: 412,
   not_configured: 501,
+  too_large: 413,
+  unsupported_type: 415,
 };
 
 describe("domain errors at the API's edge", () => {

@@ -8,6 +8,7 @@ import {
 import type { BodyRenderer } from "../blogs/render-pool.js";
 import { invitationUse } from "../invitations/invitation-use.js";
 import type { Mailer } from "../mail/mailer.js";
+import type { MediaStore } from "../media/media-store.js";
 import type { AdminBodyLimits } from "../platform/config.js";
 import { errorHandler } from "../platform/http/errors.js";
 import { jsonBody, jsonBodyRoutes } from "../platform/http/json-body.js";
@@ -37,6 +38,7 @@ import { invitationHandlers } from "./invitation-routes.js";
 import { keyHandlers } from "./key-routes.js";
 import { limitHandlers } from "./limit-routes.js";
 import { meView } from "./me-view.js";
+import { mediaHandlers } from "./media-routes.js";
 import { passwordResetHandlers } from "./password-reset-routes.js";
 import { previewHandlers } from "./preview-routes.js";
 import { publicFeedHandlers } from "./public-feed-routes.js";
@@ -61,6 +63,8 @@ export interface AdminDeps {
   /** How large a JSON body each operation accepts (platform/config.ts, platform/http/json-body.ts). */
   readonly bodyLimits: AdminBodyLimits;
   readonly stores: Stores;
+  /** The media library (media/media-store.ts). */
+  readonly media: MediaStore;
   /** The render pool, asked before a blog's create or preview reads its body. */
   readonly renderer: Pick<BodyRenderer, "admit">;
   /** Mails invitation links when given (mail/mailer.ts); none without SMTP_URL. */
@@ -146,6 +150,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const feeds = publicFeedHandlers({ feeds: deps.stores.publicFeeds, audit });
   const blog = blogHandlers(blogs, users, deps.stores.blogAuthors);
   const author = authorHandlers({ authors: deps.stores.authors, audit });
+  const media = mediaHandlers({ media: deps.media, publicOrigin: deps.publicOrigin });
   const turns = transferTurns();
   const transfer = transferHandlers({
     transfer: deps.stores.transfer,
@@ -334,6 +339,11 @@ export function adminRouter(deps: AdminDeps): Router {
   router.post(`${W}/authors`, author.createAuthor);
   router.patch(`${W}/authors/:authorId`, author.updateAuthor);
   router.delete(`${W}/authors/:authorId`, author.removeAuthor);
+  router.get(`${W}/media`, media.listMedia);
+  router.post(`${W}/media`, media.uploadMedia);
+  router.get(`${W}/media/:mediaId`, media.getMedia);
+  router.patch(`${W}/media/:mediaId`, media.updateMedia);
+  router.delete(`${W}/media/:mediaId`, media.deleteMedia);
   router.get(`${W}/blogs/:blogId/revisions/:revisionId`, blog.getBlogRevision);
   router.post(`${W}/blogs/:blogId/revisions/:revisionId/restore`, blog.restoreBlogRevision);
   // Webhooks: every member reads; only owners change endpoints or queue deliveries.

@@ -18,6 +18,8 @@ export const EXIT_CODE_OF: Readonly<Record<DomainErrorCode, number>> = {
   gone: 1,
   stale: 1,
   not_configured: 1,
+  too_large: 1,
+  unsupported_type: 1,
 };
 
 /** What the operator is told when a command fails, and the exit code. */

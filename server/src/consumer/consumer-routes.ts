@@ -8,6 +8,7 @@ import type { ChangesFeed } from "../changes/changes-feed.js";
 import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { type RateLimitDeps, rateLimit } from "../limits/consumer-rate-limit.js";
+import type { MediaStore } from "../media/media-store.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type { ChangePage, ConsumerHandler, TagList } from "../platform/http/consumer-types.js";
 import { errorHandler, notFoundHandler } from "../platform/http/errors.js";
@@ -20,6 +21,7 @@ import { blogHandlers } from "./blog-handlers.js";
 import { liveSource, previewSource } from "./blog-sources.js";
 import { type FeedDeps, feedHandlers } from "./feed-handlers.js";
 import { archiveQueryChecked, tagQueryChecked } from "./list-query.js";
+import { mediaHandlers } from "./media-handlers.js";
 import { exchangePreviewToken, PREVIEW_EXCHANGE_BODY_LIMIT } from "./preview-exchange.js";
 import { unknownFieldsNamed } from "./unknown-fields.js";
 
@@ -48,6 +50,8 @@ export interface ConsumerDeps {
     readonly tokens: PreviewTokens;
     readonly changes: ChangesFeed;
   };
+  /** The media library's files, public at their URLs (openapi.yaml, "Media"). */
+  readonly media: Pick<MediaStore, "file">;
 }
 
 /**
@@ -70,6 +74,7 @@ const DEFAULT_CHANGES_LIMIT = 100;
  *   GET /authors/by-slug/:slug  getAuthorBySlug (author-handlers.ts)
  *   GET /changes                listChanges
  *   POST /preview-tokens/exchange  exchangePreviewToken  (live only; preview-exchange.ts)
+ *   GET /media/:mediaId/:name   getMediaFile    (live only, no key; media-handlers.ts)
  * Authentication (by a key of the perspective's kind) runs first, then the key's rate limit (429 over it), then `fields` and `tag`
  * are parsed (`unknownFieldsNamed`, `tagQueryChecked`, `archiveQueryChecked`: before the spec's request validation, so
  * an unknown name in `fields` or a tag not in normal form gets a message naming it; the handlers
@@ -105,8 +110,13 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
     for (const file of ["rss.xml", "atom.xml", "feed.json", "sitemap.xml"]) {
       router.all(`${FEED}/${file}`, ...deps.specValidation);
     }
+    // Library images (openapi.yaml, "Media"): public too, for pages' <img>.
+    const MEDIA = "/media/:mediaId/:name";
+    router.get(MEDIA, ...deps.specValidation, mediaHandlers(deps.media).getMediaFile);
+    router.all(MEDIA, ...deps.specValidation);
   } else {
     router.all(`${FEED}/:file`, notFoundHandler);
+    router.all("/media/:mediaId/:name", notFoundHandler);
   }
   router.use(
     authenticate(deps.keys, deps.lastUsed, deps.limits.rejected, live ? "live" : "preview"),

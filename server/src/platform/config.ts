@@ -82,6 +82,8 @@ export interface Config {
    * (README, "Workers"). 1 (the default): one process, no cluster; `auto`: one per core.
    */
   readonly workers: number;
+  /** The media library's limits (admin.yaml `uploadMedia`; media/media-store.ts). */
+  readonly media: MediaLimits;
 }
 
 /** Settings given on `pressroom start`'s command line; each wins over its variable. */
@@ -317,6 +319,13 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+export interface MediaLimits {
+  /** MEDIA_UPLOAD_LIMIT_BYTES: an upload past it is 413, the rest not read. */
+  readonly uploadBytes: number;
+  /** MEDIA_MAX_PIXELS: an image with more pixels is 422, refused before it is decoded. */
+  readonly maxPixels: number;
+}
+
 export function loadConfig(
   env: Env = process.env,
   cwd: string = process.cwd(),
@@ -469,6 +478,10 @@ export function loadConfig(
       importBytes: int("IMPORT_BODY_LIMIT_BYTES", 67_108_864, 1_048_576, 536_870_912),
     },
     workers: parseWorkers(flags.workers, env.WORKERS, problems),
+    media: {
+      uploadBytes: int("MEDIA_UPLOAD_LIMIT_BYTES", 10_485_760, 65_536, 268_435_456),
+      maxPixels: int("MEDIA_MAX_PIXELS", 40_000_000, 1_000_000, 268_402_689),
+    },
   };
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);

@@ -28,6 +28,10 @@ export type DomainErrorCode =
   | "gone"
   /** Changed since the version the caller named: a conditional write that changed nothing. */
   | "stale"
+  /** More bytes than the operation takes: an image past the upload limit. */
+  | "too_large"
+  /** Not of a type the operation takes: bytes that are no image the library stores. */
+  | "unsupported_type"
   /** This server is not set up for it: a reset link to mail, with no mail configured. */
   | "not_configured";
 

@@ -11,5 +11,5 @@ export function randomBase62(length: number): string {
 
 /** Public identifiers: a type prefix and 16 random base62 characters (≈ 95 bits). */
 export const newId = (
-  prefix: "ws" | "b" | "key" | "usr" | "inv" | "we" | "evt" | "dlv" | "tok" | "au",
+  prefix: "ws" | "b" | "key" | "usr" | "inv" | "we" | "evt" | "dlv" | "tok" | "au" | "med",
 ): string => `${prefix}_${randomBase62(16)}`;

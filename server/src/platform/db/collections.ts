@@ -44,6 +44,28 @@ export interface AuthorDoc {
   updatedAt: Date;
 }
 
+/** One image of a workspace's library (media/media-store.ts; admin.yaml `Media`). */
+export interface MediaDoc {
+  /** `med_…`: unguessable, it is the public URL's. */
+  _id: string;
+  workspaceId: string;
+  /** SHA-256 of the bytes as uploaded, hex: the same bytes are one image (index `workspace_media_bytes`). */
+  sha256: string;
+  /** The URL's last segment (media/media-name.ts). */
+  name: string;
+  alt: string;
+  type: "jpeg" | "png" | "webp" | "avif" | "gif";
+  width: number;
+  height: number;
+  /** The stored (normalised) image's size. */
+  bytes: number;
+  /** Words of the name and the alt text with their prefixes, for the library's search. */
+  terms: string[];
+  createdAt: Date;
+  /** The user who uploaded it. */
+  createdBy: string;
+}
+
 /** Which base path of the consumer API a key reads (keys/key-format.ts): its prefix tells. */
 export type KeyKind = "live" | "preview";
 
@@ -778,6 +800,7 @@ export interface Collections {
   readonly blogRevisions: Collection<BlogRevisionDoc>;
   readonly blogStaged: Collection<StagedContentDoc>;
   readonly authors: Collection<AuthorDoc>;
+  readonly media: Collection<MediaDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -807,5 +830,6 @@ export function collections(db: Db): Collections {
     blogRevisions: db.collection<BlogRevisionDoc>("blogRevisions"),
     blogStaged: db.collection<StagedContentDoc>("blogStaged"),
     authors: db.collection<AuthorDoc>("authors"),
+    media: db.collection<MediaDoc>("media"),
   };
 }

@@ -49,6 +49,8 @@ import {
  *   are read by `_id`); blogStaged {workspaceId, slug}: the preview's get by a slug as edited;
  * - authors {workspaceId, slug} unique: an author's slug is the workspace's once, and a
  *   workspace's authors (at most 200, sorted by name after the read);
+ * - media {workspaceId, sha256} unique: the same bytes are one library image, on every
+ *   instance; media {workspaceId, createdAt desc, _id desc}: the library, one range per page;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - passwordResets and signInChallenges are found by `_id` (their token's hash) only;
@@ -87,6 +89,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     blogRevisions,
     blogStaged,
     authors,
+    media,
     users,
     memberships,
     sessions,
@@ -139,6 +142,11 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     { name: "workspace_author_slug", unique: true },
   );
   await authors.createIndex({ workspaceId: 1, nameKey: 1, slug: 1 }, { name: "workspace_authors" });
+  await media.createIndex(
+    { workspaceId: 1, sha256: 1 },
+    { name: "workspace_media_bytes", unique: true },
+  );
+  await media.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "workspace_media" });
   await blogRevisions.createIndex(
     { workspaceId: 1, blogId: 1, at: -1, _id: -1 },
     { name: "blog_history" },

@@ -16,6 +16,7 @@ export type BlogRevision = Schemas["BlogRevision"];
 export type BlogRevisionSummary = Schemas["BlogRevisionSummary"];
 export type Actor = Schemas["Actor"];
 export type Me = Schemas["Me"];
+export type Media = Schemas["Media"];
 export type Member = Schemas["Member"];
 export type User = Schemas["User"];
 export type Workspace = Schemas["Workspace"];

@@ -31,7 +31,7 @@ export const badRequest = (message: string): HttpError => new HttpError(400, mes
 
 /**
  * The status of each domain error code (platform/domain-error.ts): where the domain's 400s, 401s, 403s,
- * 404s, 409s, 410s, 412s, 422s, 429s, 501s and 503s come from. The body is `{"message": …}` with its
+ * 404s, 409s, 410s, 412s, 413s, 415s, 422s, 429s, 501s and 503s come from. The body is `{"message": …}` with its
  * message (a feature's edge may answer its own errors first: admin/blog-routes.ts's 412).
  */
 export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
@@ -46,6 +46,8 @@ export const STATUS_OF: Readonly<Record<DomainErrorCode, number>> = {
   gone: 410,
   stale: 412,
   not_configured: 501,
+  too_large: 413,
+  unsupported_type: 415,
 };
 
 /** A domain error as an answer: its status, its message as the body, `Retry-After` when known. */

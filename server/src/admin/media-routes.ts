@@ -1,0 +1,90 @@
+import type { MediaStore } from "../media/media-store.js";
+import type { MediaDoc } from "../platform/db/collections.js";
+import { DomainError } from "../platform/domain-error.js";
+import type { AdminHandler, Media } from "../platform/http/admin-types.js";
+import { signedInUser } from "./guards.js";
+
+/** A library image as the admin API shows it (admin.yaml `Media`). */
+export function toMedia(doc: MediaDoc, publicOrigin: string | undefined): Media {
+  return {
+    id: doc._id,
+    name: doc.name,
+    alt: doc.alt,
+    type: doc.type,
+    width: doc.width,
+    height: doc.height,
+    bytes: doc.bytes,
+    url: `${publicOrigin ?? ""}/api/consumer/media/${doc._id}/${doc.name}`,
+    createdAt: doc.createdAt.toISOString(),
+  };
+}
+
+const lengthOf = (header: string | undefined): number | undefined => {
+  if (header === undefined || !/^[0-9]{1,15}$/.test(header)) return undefined;
+  return Number(header);
+};
+
+/**
+ * A workspace's media library (admin.yaml, "Media": `listMedia`, `uploadMedia`, `getMedia`,
+ * `updateMedia`, `deleteMedia`); any member, by the router's guard.
+ */
+export function mediaHandlers(deps: {
+  readonly media: MediaStore;
+  readonly publicOrigin: string | undefined;
+}) {
+  const view = (doc: MediaDoc) => toMedia(doc, deps.publicOrigin);
+
+  const listMedia: AdminHandler<"listMedia"> = async (req, res) => {
+    const page = await deps.media.list(req.params.workspaceId, {
+      q: req.query.q,
+      limit: req.query.limit ?? 50,
+      cursor: req.query.cursor,
+    });
+    res.json({ data: page.data.map(view), nextCursor: page.nextCursor });
+  };
+
+  const uploadMedia: AdminHandler<"uploadMedia"> = async (req, res) => {
+    const { workspaceId } = req.params;
+    // A body with an encoding would be other bytes than the image's: refused before it is read.
+    const encoding = req.get("content-encoding");
+    if (encoding !== undefined && encoding.toLowerCase() !== "identity") {
+      res.setHeader("Connection", "close");
+      throw new DomainError(
+        "unsupported_type",
+        "Send the image's bytes as they are, without a Content-Encoding.",
+      );
+    }
+    try {
+      const { media, created } = await deps.media.upload({
+        workspaceId,
+        userId: signedInUser(res),
+        name: req.query.name,
+        alt: req.query.alt ?? "",
+        body: req,
+        declaredLength: lengthOf(req.get("content-length")),
+      });
+      res.status(created ? 201 : 200).json(view(media));
+    } catch (err) {
+      // What is left of a refused body is not read: the connection closes after the answer.
+      if (!req.complete) res.setHeader("Connection", "close");
+      throw err;
+    }
+  };
+
+  const getMedia: AdminHandler<"getMedia"> = async (req, res) => {
+    res.json(view(await deps.media.get(req.params.workspaceId, req.params.mediaId)));
+  };
+
+  const updateMedia: AdminHandler<"updateMedia"> = async (req, res) => {
+    const { workspaceId, mediaId } = req.params;
+    res.json(view(await deps.media.setAlt(workspaceId, mediaId, req.body.alt)));
+  };
+
+  const deleteMedia: AdminHandler<"deleteMedia"> = async (req, res) => {
+    const { workspaceId, mediaId } = req.params;
+    await deps.media.remove(workspaceId, mediaId);
+    res.status(204).end();
+  };
+
+  return { listMedia, uploadMedia, getMedia, updateMedia, deleteMedia };
+}

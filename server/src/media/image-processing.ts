@@ -1,0 +1,120 @@
+import sharp, { type Sharp } from "sharp";
+import { DomainError } from "../platform/domain-error.js";
+import type { ImageType } from "./image-type.js";
+import { NOT_AN_IMAGE } from "./media-upload.js";
+
+/** What a stored image is: its bytes' type and its upright size. */
+export interface ImageFacts {
+  readonly type: ImageType;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** A copy's bounds and format (openapi.yaml `getMediaFile`). */
+export interface Transform {
+  readonly w?: number | undefined;
+  readonly h?: number | undefined;
+  readonly fit?: "inside" | "cover" | "contain" | undefined;
+  readonly fm?: "webp" | "avif" | "jpeg" | "png" | undefined;
+  readonly q?: number | undefined;
+}
+
+const unreadable = (message: string): DomainError => new DomainError("unprocessable", message);
+
+/** Types whose files may hold several frames: kept animated when the output can be. */
+const ANIMATED: ReadonlySet<ImageType> = new Set(["gif", "webp"]);
+
+function input(source: string | Buffer, animated: boolean, maxPixels: number): Sharp {
+  return sharp(source, {
+    limitInputPixels: maxPixels,
+    animated,
+    // A truncated or corrupt file is refused, not decoded as far as it goes.
+    failOn: "error",
+    sequentialRead: true,
+  });
+}
+
+/** The image encoded as `type`; quality `q` for lossy formats (their defaults otherwise). */
+function encoded(image: Sharp, type: ImageType, q?: number): Sharp {
+  switch (type) {
+    case "jpeg":
+      return image.jpeg({ quality: q ?? 80, mozjpeg: true });
+    case "png":
+      return image.png({ compressionLevel: 9 });
+    case "webp":
+      return image.webp({ quality: q ?? 80 });
+    case "avif":
+      return image.avif({ quality: q ?? 60, effort: 2 });
+    case "gif":
+      return image.gif();
+  }
+}
+
+function pixelsRefused(err: unknown, maxPixels: number): DomainError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/pixel limit/i.test(message)) {
+    return unreadable(`Image too large: more than ${maxPixels} pixels (MEDIA_MAX_PIXELS).`);
+  }
+  // Bytes that start like an image but are not one whole (damaged, cut short, or a polyglot
+  // that is something else past its first bytes): not an image the library takes.
+  return new DomainError("unsupported_type", NOT_AN_IMAGE);
+}
+
+/**
+ * The image as the library stores it (admin.yaml `uploadMedia`): decoded whole (anything that
+ * only starts like an image fails here, `unprocessable`), refused past `maxPixels` before it is
+ * decoded (a decompression bomb costs its header), turned upright by its EXIF orientation, every
+ * metadata block dropped (sharp keeps none unless asked) with colours converted to sRGB, and
+ * encoded again in its own type at a high quality, written to `outPath`.
+ */
+export async function normaliseImage(
+  sourcePath: string,
+  type: ImageType,
+  outPath: string,
+  maxPixels: number,
+): Promise<ImageFacts & { readonly bytes: number }> {
+  try {
+    const image = input(sourcePath, ANIMATED.has(type), maxPixels).rotate();
+    const lossless = type === "png" || type === "gif";
+    const info = await encoded(image, type, lossless ? undefined : 90).toFile(outPath);
+    const frames =
+      info.pageHeight === undefined ? 1 : Math.max(1, Math.round(info.height / info.pageHeight));
+    return { type, width: info.width, height: info.height / frames, bytes: info.size };
+  } catch (err) {
+    throw pixelsRefused(err, maxPixels);
+  }
+}
+
+/**
+ * A copy of a stored image within `w` × `h` (never enlarged), fitted by `fit`, in `fm` (its own
+ * type by default) at quality `q`. Animated images stay animated in GIF and WebP; other formats
+ * get their first frame.
+ */
+export async function transformImage(
+  stored: Buffer,
+  facts: ImageFacts,
+  transform: Transform,
+  maxPixels: number,
+): Promise<{ readonly type: ImageType; readonly bytes: Buffer }> {
+  const type = transform.fm ?? facts.type;
+  const keepFrames = ANIMATED.has(facts.type) && ANIMATED.has(type);
+  let image = input(stored, keepFrames, maxPixels);
+  if (transform.w !== undefined || transform.h !== undefined) {
+    const fit = transform.fit ?? "inside";
+    image = image.resize({
+      width: transform.w,
+      height: transform.h,
+      fit,
+      withoutEnlargement: true,
+      ...(fit === "contain"
+        ? { background: type === "jpeg" ? "#ffffff" : { r: 0, g: 0, b: 0, alpha: 0 } }
+        : {}),
+    });
+  }
+  if (type === "jpeg") image = image.flatten({ background: "#ffffff" });
+  try {
+    return { type, bytes: await encoded(image, type, transform.q).toBuffer() };
+  } catch (err) {
+    throw pixelsRefused(err, maxPixels);
+  }
+}

@@ -1,0 +1,38 @@
+import { fairRenderQueue } from "../blogs/fair-render-queue.js";
+import { DomainError } from "../platform/domain-error.js";
+
+/** Images of one workspace being processed or waiting, beyond which that workspace waits. */
+const WORKSPACE_PENDING = 4;
+
+/**
+ * Image work (an upload's normalising, a copy's making) in a bounded pool shared fairly by
+ * workspaces (admin.yaml `MediaBusy`): the render queue's rules (blogs/fair-render-queue.ts) with
+ * one image at a time per workspace, two in all (sharp uses libvips' own threads for each),
+ * at most 4 of a workspace waiting or running and 64 in all; past them, 503 with `Retry-After`.
+ */
+export function mediaPool() {
+  const queue = fairRenderQueue({
+    running: 2,
+    workspaceRunning: 1,
+    workspacePending: WORKSPACE_PENDING,
+    previewPerUser: Number.MAX_SAFE_INTEGER,
+    maxPending: 64,
+    retryAfterSeconds: 1,
+  });
+  return {
+    run<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
+      try {
+        queue.admit({ workspaceId });
+      } catch {
+        throw new DomainError(
+          "unavailable",
+          "Too many images of this workspace are being processed: try again in 1 second.",
+          1,
+        );
+      }
+      return queue.run({ workspaceId }, work);
+    },
+  };
+}
+
+export type MediaPool = ReturnType<typeof mediaPool>;

@@ -1,0 +1,318 @@
+// The media library (admin.yaml, tag Media; openapi.yaml `getMediaFile`): uploads streamed and
+// typed by their bytes, stored upright with no metadata, the same bytes one image, public
+// immutable URLs with copies made once, Range and 304, and the bad input the spec names: 413
+// past the size limit, 415 for anything that is not a whole image of the five types, 422 past
+// the pixel limit, nothing left behind by a refused or interrupted upload, another workspace's
+// image a 404.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { components } from "../../openapi/generated/admin.js";
+import { AdminClient, OWNER } from "../support/admin-client.js";
+import { type TestDb, useTestDb } from "../support/test-db.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+type Media = components["schemas"]["Media"];
+
+let t: TestDb;
+let dataDir: string;
+let server: TestServer;
+let owner: AdminClient;
+let ws: string;
+let otherWs: string;
+
+beforeAll(async () => {
+  t = await useTestDb();
+  dataDir = await mkdtemp(path.join(tmpdir(), "pressroom-media-"));
+  server = await startTestServer(t.db, {
+    DATA_DIR: dataDir,
+    VALIDATE_RESPONSES: "true",
+    MEDIA_UPLOAD_LIMIT_BYTES: "262144",
+    MEDIA_MAX_PIXELS: "4000000",
+  });
+  owner = new AdminClient(server.url);
+  ws = (await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body.workspaces[0]
+    ?.id as string;
+  otherWs = (await owner.post<{ id: string }>("/workspaces", { name: "Elsewhere" })).body.id;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** An upload as the dashboard sends it: the bytes as the body, the name and alt in the query. */
+async function upload(
+  bytes: Uint8Array,
+  query: Record<string, string>,
+  { workspace = ws, type = "application/octet-stream" } = {},
+): Promise<{ status: number; body: Media & { message?: string } }> {
+  const res = await fetch(
+    `${server.url}/api/admin/workspaces/${workspace}/media?${new URLSearchParams(query)}`,
+    {
+      method: "POST",
+      headers: { "content-type": type, cookie: owner.cookie ?? "", origin: server.url },
+      body: Buffer.from(bytes),
+    },
+  );
+  return { status: res.status, body: (await res.json()) as Media & { message?: string } };
+}
+
+const pixels = (width: number, height: number, colour = "#3a7") =>
+  sharp({ create: { width, height, channels: 3, background: colour } });
+
+const publicUrl = (media: Media, query = "") => `${server.url}${media.url}${query}`;
+
+async function incomingLeft(): Promise<string[]> {
+  try {
+    return await readdir(path.join(dataDir, "media", "incoming"));
+  } catch {
+    return [];
+  }
+}
+
+describe("uploads (admin.yaml uploadMedia)", () => {
+  it("a photo is stored upright with its EXIF and GPS gone, and the same bytes again are the same image", async () => {
+    // 40 × 20 pixels, shown rotated 90° by its EXIF orientation (6), with a GPS position.
+    const photo = await pixels(40, 20)
+      .jpeg()
+      .withExif({
+        IFD0: { Make: "Pressroom Test Camera" },
+        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "52/1 22/1 0/1" },
+      })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const first = await upload(photo, { name: "Holiday Photo.JPEG", alt: "A green field" });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      name: "holiday-photo.jpg",
+      alt: "A green field",
+      type: "jpeg",
+      width: 20,
+      height: 40,
+    });
+    expect(first.body.url).toBe(`/api/consumer/media/${first.body.id}/holiday-photo.jpg`);
+
+    const served = await fetch(publicUrl(first.body));
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/jpeg");
+    expect(served.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(served.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(served.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    const stored = Buffer.from(await served.arrayBuffer());
+    expect(stored.length).toBe(first.body.bytes);
+    const meta = await sharp(stored).metadata();
+    expect([meta.width, meta.height, meta.exif, meta.orientation]).toEqual([
+      20,
+      40,
+      undefined,
+      undefined,
+    ]);
+    expect(stored.includes(Buffer.from("Pressroom Test Camera"))).toBe(false);
+
+    const again = await upload(photo, { name: "copy.jpg" });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+  });
+
+  it("the type is told by the bytes, never by the name or Content-Type", async () => {
+    const png = await pixels(8, 8, "#123").png().toBuffer();
+    const res = await upload(png, { name: "looks-like.jpg" }, { type: "image/jpeg" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type: "png", name: "looks-like.png" });
+  });
+
+  it.each([
+    ["SVG", '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
+    ["HTML", "<!doctype html><html><body><script>alert(1)</script></body></html>"],
+    ["PDF", "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF"],
+    ["a GIF header over HTML (polyglot)", "GIF89a<html><script>alert(1)</script></html>//////"],
+    ["a PNG signature over nothing", "\x89PNG\r\n\x1a\n and then not a PNG at all, only text"],
+  ])("%s is refused with 415 and nothing is stored", async (_kind, text) => {
+    const before = (await owner.get<{ data: Media[] }>(`/workspaces/${ws}/media`)).body.data;
+    const res = await upload(Buffer.from(text, "latin1"), { name: "evil.gif" });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      message: "Not an image Pressroom takes: send JPEG, PNG, WebP, AVIF or GIF bytes.",
+    });
+    const after = (await owner.get<{ data: Media[] }>(`/workspaces/${ws}/media`)).body.data;
+    expect(after).toEqual(before);
+    expect(await incomingLeft()).toEqual([]);
+  });
+
+  it("past MEDIA_UPLOAD_LIMIT_BYTES the upload is 413 naming the limit, and nothing is stored", async () => {
+    const noise = await sharp(
+      Buffer.alloc(400 * 400 * 3, 0).map((_, i) => (i * 7919) % 251),
+      {
+        raw: { width: 400, height: 400, channels: 3 },
+      },
+    )
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    expect(noise.length).toBeGreaterThan(262_144);
+    const res = await upload(noise, { name: "big.png" });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({
+      message: "Image too large: at most 262144 bytes (MEDIA_UPLOAD_LIMIT_BYTES).",
+    });
+    expect(await incomingLeft()).toEqual([]);
+  });
+
+  it("past MEDIA_MAX_PIXELS the upload is 422 naming the limit (a bomb costs only its header)", async () => {
+    const bomb = await pixels(2100, 2000).png({ compressionLevel: 9 }).toBuffer();
+    expect(bomb.length).toBeLessThan(262_144);
+    const res = await upload(bomb, { name: "bomb.png" });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      message: "Image too large: more than 4000000 pixels (MEDIA_MAX_PIXELS).",
+    });
+  });
+
+  it("an upload cut off mid-body leaves nothing behind", async () => {
+    const png = await pixels(300, 200, "#abc").png({ compressionLevel: 0 }).toBuffer();
+    const before = (await owner.get<{ data: Media[] }>(`/workspaces/${ws}/media`)).body.data;
+    await new Promise<void>((resolve) => {
+      const req = request(
+        `${server.url}/api/admin/workspaces/${ws}/media?name=cut.png`,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "image/png",
+            "content-length": String(png.length),
+            cookie: owner.cookie ?? "",
+            origin: server.url,
+          },
+        },
+        () => resolve(),
+      );
+      req.on("error", () => resolve());
+      req.write(png.subarray(0, png.length / 2));
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 300);
+    });
+    await expect.poll(incomingLeft).toEqual([]);
+    const after = (await owner.get<{ data: Media[] }>(`/workspaces/${ws}/media`)).body.data;
+    expect(after).toEqual(before);
+  });
+});
+
+describe("public URLs (openapi.yaml getMediaFile)", () => {
+  let image: Media;
+  beforeAll(async () => {
+    const png = await pixels(600, 300, "#f40").png().toBuffer();
+    image = (await upload(png, { name: "banner.png", alt: "An orange banner" })).body;
+  });
+
+  it("a copy in a documented width and format is made once and answered with a strong ETag and 304", async () => {
+    const res = await fetch(publicUrl(image, "?w=128&fm=webp"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/webp");
+    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 128, 64]);
+    const etag = res.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"[0-9a-f]{24}-w128-webp"$/);
+    const again = await fetch(publicUrl(image, "?w=128&fm=webp"), {
+      headers: { "if-none-match": etag },
+    });
+    expect(again.status).toBe(304);
+    const copies = await t.db
+      .collection("mediaFiles.files")
+      .countDocuments({ filename: `${image.id}/w128-webp` });
+    expect(copies).toBe(1);
+  });
+
+  it("an image is never enlarged, and cover fills both bounds", async () => {
+    const big = await fetch(publicUrl(image, "?w=2560"));
+    const bigMeta = await sharp(Buffer.from(await big.arrayBuffer())).metadata();
+    expect([bigMeta.width, bigMeta.height]).toEqual([600, 300]);
+    const cover = await fetch(publicUrl(image, "?w=128&h=128&fit=cover&fm=jpeg&q=60"));
+    const coverMeta = await sharp(Buffer.from(await cover.arrayBuffer())).metadata();
+    expect([coverMeta.format, coverMeta.width, coverMeta.height]).toEqual(["jpeg", 128, 128]);
+  });
+
+  it.each([
+    ["?w=100", 400],
+    ["?fm=svg", 400],
+    ["?q=33", 400],
+    ["?x=1", 400],
+  ])("a width, format or quality outside the documented sets (%s) is %i", async (query, status) => {
+    const res = await fetch(publicUrl(image, query));
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as { message: string }).message).toMatch(/./);
+  });
+
+  it("Range answers one part with 206, and a range past the end is 416", async () => {
+    const part = await fetch(publicUrl(image), { headers: { range: "bytes=0-9" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 0-9/${image.bytes}`);
+    expect((await part.arrayBuffer()).byteLength).toBe(10);
+    const whole = Buffer.from(await (await fetch(publicUrl(image))).arrayBuffer());
+    const tail = await fetch(publicUrl(image), { headers: { range: "bytes=-5" } });
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 5));
+    const past = await fetch(publicUrl(image), { headers: { range: `bytes=${image.bytes}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get("content-range")).toBe(`bytes */${image.bytes}`);
+  });
+
+  it("a name that is not the image's, or an unknown ID, is 404 with one message", async () => {
+    for (const url of [
+      `${server.url}/api/consumer/media/${image.id}/other.png`,
+      `${server.url}/api/consumer/media/med_unknown0000000000/banner.png`,
+    ]) {
+      const res = await fetch(url);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: "Image not found." });
+    }
+  });
+});
+
+describe("the library (listMedia, getMedia, updateMedia, deleteMedia)", () => {
+  it("search by name and alt words, pages by cursor, alt text changes", async () => {
+    const made: Media[] = [];
+    for (const [i, alt] of ["Red press", "Blue press", "Green field"].entries()) {
+      const png = await pixels(10 + i, 10, ["#f00", "#00f", "#0f0"][i])
+        .png()
+        .toBuffer();
+      made.push((await upload(png, { name: `library-${i}.png`, alt })).body);
+    }
+    const found = await owner.get<{ data: Media[] }>(`/workspaces/${ws}/media?q=pre`);
+    expect(found.body.data.map((m) => m.alt)).toEqual(["Blue press", "Red press"]);
+    const page1 = await owner.get<{ data: Media[]; nextCursor: string }>(
+      `/workspaces/${ws}/media?limit=2`,
+    );
+    expect(page1.body.data.map((m) => m.id)).toEqual([made[2]?.id, made[1]?.id]);
+    const page2 = await owner.get<{ data: Media[] }>(
+      `/workspaces/${ws}/media?limit=2&cursor=${page1.body.nextCursor}`,
+    );
+    expect(page2.body.data[0]?.id).toBe(made[0]?.id);
+    const changed = await owner.patch<Media>(`/workspaces/${ws}/media/${made[0]?.id}`, {
+      alt: "A red printing press",
+    });
+    expect(changed.body.alt).toBe("A red printing press");
+    const byNewAlt = await owner.get<{ data: Media[] }>(`/workspaces/${ws}/media?q=printing`);
+    expect(byNewAlt.body.data.map((m) => m.id)).toEqual([made[0]?.id]);
+  });
+
+  it("another workspace's image is 404 through the admin API; a deleted image is 404 everywhere", async () => {
+    const png = await pixels(12, 12, "#999").png().toBuffer();
+    const image = (await upload(png, { name: "gone.png" })).body;
+    expect((await owner.get(`/workspaces/${otherWs}/media/${image.id}`)).status).toBe(404);
+    expect((await owner.delete(`/workspaces/${otherWs}/media/${image.id}`)).status).toBe(404);
+    expect((await fetch(publicUrl(image, "?w=64"))).status).toBe(200);
+    expect((await owner.delete(`/workspaces/${ws}/media/${image.id}`)).status).toBe(204);
+    expect((await owner.get(`/workspaces/${ws}/media/${image.id}`)).status).toBe(404);
+    expect((await fetch(publicUrl(image))).status).toBe(404);
+    expect((await fetch(publicUrl(image, "?w=64"))).status).toBe(404);
+    const files = await t.db
+      .collection("mediaFiles.files")
+      .countDocuments({ "metadata.mediaId": image.id });
+    expect(files).toBe(0);
+  });
+});
