@@ -25,6 +25,8 @@ export const SCHEDULES = "schedules";
 export const SITE_BUILDERS = "site-builders";
 /** Written by people: bench:webhooks and bench:import figures, setup and CI times. */
 export const BY_HAND = "by-hand";
+/** bench/media.ts: uploads, the first copy, serving against a static file server. */
+export const MEDIA = "media";
 
 const markers = (name: string) => ({
   start: `<!-- ${name}:start -->`,

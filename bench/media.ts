@@ -1,0 +1,216 @@
+/**
+ * `npm run bench:media` (`npx tsx bench/media.ts [options]`; `--help` lists them).
+ *
+ * What the media library costs (admin.yaml `uploadMedia`; openapi.yaml `getMediaFile`), with the
+ * launcher and the app as `npm start` runs them (bench/db-scaling/processes.ts) on an empty
+ * database. One owner uploads a 12-megapixel JPEG (4000 × 3000, a gradient with noise, made by
+ * sharp) and a 10 MB one; then the first copy of the 12-megapixel image at 1280 wide in WebP is
+ * timed, with the app's peak RSS over its idle RSS (VmHWM, reset before each step through
+ * /proc/PID/clear_refs). Serving is measured with autocannon (c=10) in rounds that alternate: the
+ * stored original (from this instance's cache), a stored copy (`?w=640&fm=webp`), and, as the
+ * baseline of the same run, the same original's bytes served by a bare `node:http` server
+ * (bench/static-file-server.ts: one `createReadStream` per request, in its own process).
+ * Prints a table and writes it into BENCHMARKS.md's "media" section unless `--no-write`.
+ * Targets (the issue): an original or a stored copy p50 ≤ 5 ms and ≥ 50 % of the static
+ * server's req/s; the first 1280-wide WebP of a 12-megapixel JPEG ≤ 500 ms; peak RSS while
+ * transforming ≤ idle + 150 MB; an upload of 10 MB ≤ 20 MB of extra memory.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import sharp from "sharp";
+import { ensureEmbeddedDbBinary } from "../server/src/platform/embedded-db/launcher.js";
+import { MEDIA, readOrEmpty, withSection } from "./benchmarks-section.js";
+import { children, memoryOf, startApp, startLauncher } from "./db-scaling/processes.js";
+import { optionsOrExit } from "./options.js";
+
+const options = optionsOrExit({
+  usage: "npm run bench:media -- [options]  (npx tsx bench/media.ts [options])",
+  summary:
+    "Uploads of a 12-megapixel and a 10 MB JPEG, the first 1280-wide WebP copy, and serving an\n" +
+    "original and a copy against a bare node:http static file server, in one run.",
+  options: {
+    rounds: { kind: "number", arg: "N", min: 1, integer: true, help: "serving rounds (3)" },
+    seconds: { kind: "number", arg: "S", min: 1, integer: true, help: "seconds per measure (5)" },
+    "no-build": { kind: "flag", help: "run server/dist as it is (no tsc -p server first)" },
+    "no-write": { kind: "flag", help: "print only; leave BENCHMARKS.md as it is" },
+  },
+});
+const ROUNDS = options.rounds ?? 3;
+const SECONDS = options.seconds ?? 5;
+const MB = 2 ** 20;
+
+/** A photo-like JPEG: a gradient with noise, so it neither compresses to nothing nor is pure noise. */
+async function photo(width: number, height: number, quality: number): Promise<Buffer> {
+  const noise = await sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 128, sigma: 40 },
+    },
+  })
+    .raw()
+    .toBuffer();
+  const gradient = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      gradient[i] = (x * 255) / width;
+      gradient[i + 1] = (y * 255) / height;
+      gradient[i + 2] = 128;
+    }
+  }
+  for (let i = 0; i < gradient.length; i++) {
+    gradient[i] = ((gradient[i] ?? 0) * 3 + (noise[i] ?? 0)) / 4;
+  }
+  return sharp(gradient, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
+}
+
+const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, "5");
+
+async function serve(url: string): Promise<{ p50: number; rps: number; non2xx: number }> {
+  const result = await autocannon({ url, connections: 10, duration: SECONDS });
+  return {
+    p50: result.latency.p50 ?? Number.NaN,
+    rps: result.requests.average,
+    non2xx: result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const root = path.resolve(import.meta.dirname, "..");
+  if (options["no-build"] !== true) execFileSync("npx", ["tsc", "-p", "server"], { cwd: root });
+  const group = children();
+  const stops: (() => Promise<void>)[] = [];
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "pressroom-bench-media-"));
+  try {
+    const bin = await ensureEmbeddedDbBinary(() => undefined);
+    const launcher = await startLauncher(group, bin, path.join(dataDir, "ferretdb"), false);
+    stops.push(launcher.stop);
+    const app = await startApp(group, launcher.uri, "pressroom", {
+      DATA_DIR: dataDir,
+      MEDIA_UPLOAD_LIMIT_BYTES: String(16 * MB),
+    });
+    stops.unshift(app.stop);
+    const setup = await fetch(`${app.url}/api/admin/setup`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: app.url },
+      body: JSON.stringify({
+        email: "bench@example.com",
+        name: "Bench",
+        password: "a long bench password",
+        workspaceName: "Bench",
+      }),
+    });
+    const cookie = (setup.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const { workspaces } = (await setup.json()) as { workspaces: { id: string }[] };
+    const ws = workspaces[0]?.id;
+    const upload = async (bytes: Buffer, name: string) => {
+      const started = performance.now();
+      const res = await fetch(`${app.url}/api/admin/workspaces/${ws}/media?name=${name}`, {
+        method: "POST",
+        headers: { "content-type": "image/jpeg", cookie, origin: app.url },
+        body: bytes,
+      });
+      const body = (await res.json()) as { url: string; bytes: number; message?: string };
+      if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${body.message}`);
+      return { ...body, ms: performance.now() - started };
+    };
+
+    const twelve = await photo(4000, 3000, 85);
+    const ten = await photo(5200, 3900, 92);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idle = memoryOf(app.pid).now;
+    resetPeak(app.pid);
+    const big = await upload(ten, "ten.jpg");
+    const uploadPeak = memoryOf(app.pid).peak - idle;
+    resetPeak(app.pid);
+    const image = await upload(twelve, "twelve.jpg");
+    const idleAfter = memoryOf(app.pid).now;
+    resetPeak(app.pid);
+    const t0 = performance.now();
+    const first = await fetch(`${app.url}${image.url}?w=1280&fm=webp`);
+    await first.arrayBuffer();
+    const firstMs = performance.now() - t0;
+    const transformPeak = memoryOf(app.pid).peak - idleAfter;
+
+    // The baseline: the original's bytes as a static file, bare node:http, its own process.
+    const original = Buffer.from(await (await fetch(`${app.url}${image.url}`)).arrayBuffer());
+    const file = path.join(dataDir, "static.jpg");
+    await writeFile(file, original);
+    const server = spawn(
+      process.execPath,
+      ["--import", "tsx", "bench/static-file-server.ts", file],
+      {
+        cwd: root,
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    stops.unshift(group.track(server, "static file server").stop);
+    const staticUrl = await new Promise<string>((resolve) =>
+      server.stdout?.once("data", (d: Buffer) => resolve(d.toString().trim())),
+    );
+    const copyUrl = `${app.url}${image.url}?w=640&fm=webp`;
+    await (await fetch(copyUrl)).arrayBuffer();
+
+    const rows: Record<string, { p50: number[]; rps: number[]; non2xx: number }> = {};
+    const kinds: [string, string][] = [
+      ["static file, bare node:http (baseline)", staticUrl],
+      ["original (stored, from the cache)", `${app.url}${image.url}`],
+      ["copy ?w=640&fm=webp (stored)", copyUrl],
+    ];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? kinds : [...kinds].reverse();
+      for (const [name, url] of order) {
+        const r = await serve(url);
+        const row = (rows[name] ??= { p50: [], rps: [], non2xx: 0 });
+        row.p50.push(r.p50);
+        row.rps.push(r.rps);
+        row.non2xx += r.non2xx;
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    const baseRps = median(rows[kinds[0]?.[0] ?? ""]?.rps ?? []);
+    const lines = [
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores, Node ${process.version}; \`npm run bench:media\`.`,
+      "",
+      "| measure | figure | target |",
+      "|---|---|---|",
+      `| upload of a ${(ten.length / MB).toFixed(1)} MB JPEG (5200 × 3900) | ${Math.round(big.ms)} ms, app peak +${Math.round(uploadPeak / MB)} MB over idle | ≤ 20 MB extra |`,
+      `| upload of a 12-megapixel JPEG (${(twelve.length / MB).toFixed(1)} MB) | ${Math.round(image.ms)} ms | — |`,
+      `| first 1280-wide WebP of it | ${Math.round(firstMs)} ms, app peak +${Math.round(transformPeak / MB)} MB over idle | ≤ 500 ms; ≤ 150 MB |`,
+      "",
+      `Serving (original ${(original.length / 1024).toFixed(0)} KB), autocannon c=10, ${SECONDS} s each, ${ROUNDS} alternated rounds, medians:`,
+      "",
+      "| served | p50 | req/s | of the baseline's req/s | non-2xx |",
+      "|---|---|---|---|---|",
+      ...kinds.map(([name]) => {
+        const row = rows[name] ?? { p50: [], rps: [], non2xx: 0 };
+        const rps = median(row.rps);
+        return `| ${name} | ${median(row.p50)} ms | ${Math.round(rps)} | ${Math.round((rps / baseRps) * 100)} % | ${row.non2xx} |`;
+      }),
+    ];
+    const table = lines.join("\n");
+    console.log(table);
+    if (options["no-write"] !== true) {
+      const target = path.join(root, "BENCHMARKS.md");
+      await writeFile(
+        target,
+        withSection(await readOrEmpty(target), MEDIA, `## Media\n\n${table}`),
+      );
+    }
+  } finally {
+    for (const stop of stops) await stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
+process.exit(0);
