@@ -136,13 +136,13 @@ async function main(): Promise<void> {
     const idleAfter = memoryOf(app.pid).now;
     resetPeak(app.pid);
     const t0 = performance.now();
-    const first = await fetch(`${app.url}${image.url}?w=1280&fm=webp`);
+    const first = await fetch(`${image.url}?w=1280&fm=webp`);
     await first.arrayBuffer();
     const firstMs = performance.now() - t0;
     const transformPeak = memoryOf(app.pid).peak - idleAfter;
 
     // The baseline: the original's bytes as a static file, bare node:http, its own process.
-    const original = Buffer.from(await (await fetch(`${app.url}${image.url}`)).arrayBuffer());
+    const original = Buffer.from(await (await fetch(image.url)).arrayBuffer());
     const file = path.join(dataDir, "static.jpg");
     await writeFile(file, original);
     const server = spawn(
@@ -157,13 +157,13 @@ async function main(): Promise<void> {
     const staticUrl = await new Promise<string>((resolve) =>
       server.stdout?.once("data", (d: Buffer) => resolve(d.toString().trim())),
     );
-    const copyUrl = `${app.url}${image.url}?w=640&fm=webp`;
+    const copyUrl = `${image.url}?w=640&fm=webp`;
     await (await fetch(copyUrl)).arrayBuffer();
 
     const rows: Record<string, { p50: number[]; rps: number[]; non2xx: number }> = {};
     const kinds: [string, string][] = [
       ["static file, bare node:http (baseline)", staticUrl],
-      ["original (stored, from the cache)", `${app.url}${image.url}`],
+      ["original (stored, from the cache)", image.url],
       ["copy ?w=640&fm=webp (stored)", copyUrl],
     ];
     for (let round = 0; round < ROUNDS; round++) {

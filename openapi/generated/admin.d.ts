@@ -2557,9 +2557,10 @@ export interface components {
              */
             bytes: number;
             /**
-             * Format: uri-reference
-             * @description Where anyone can load the image (the consumer API's `getMediaFile`), on the server's
-             *     `PUBLIC_ORIGIN` when it is set, else a path on this server.
+             * Format: uri
+             * @description Where anyone can load the image (the consumer API's `getMediaFile`): on the server's
+             *     `PUBLIC_URL` when it is set, else on the address the request came to. A blog's
+             *     `coverImageUrl` or an image in its body may be this URL as it is.
              * @example https://press.example.com/api/consumer/media/med_h3Jq9ZtK2mPa7Qx1/press.jpg
              */
             url: string;

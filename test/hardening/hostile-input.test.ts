@@ -304,6 +304,27 @@ const resetWith = (body: Record<string, unknown>) =>
 const codeWith = (body: Record<string, unknown>) =>
   openPost("/session/two-step", JSON.stringify(body));
 
+/** A 1 × 1 PNG: the bytes of a real image, for the cases where something else is wrong. */
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
+    "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e6b8a7a10000000049454e44ae426082",
+  "hex",
+);
+/** An upload to the library of the admin's workspace, signed in (admin.yaml uploadMedia). */
+const upload = (
+  body: string | Buffer,
+  query = "?name=x.png",
+  type = "application/octet-stream",
+  headers: Record<string, string> = {},
+) =>
+  openPost(`/workspaces/${ws}/media${query}`, body, {
+    "content-type": type,
+    cookie: admin.cookie ?? "",
+    ...headers,
+  });
+/** A library image's public URL (openapi.yaml getMediaFile): no key. */
+const mediaFile = (path: string) => get(`${server.url}/api/consumer/media/${path}`, {});
+
 const cases: Case[] = [
   // keys
   ["an empty x-api-key", () => list({ "x-api-key": "" }), 401],
@@ -1449,7 +1470,43 @@ const cases: Case[] = [
     "an author ID with a $",
     () => admin.patch(`/workspaces/${ws}/authors/au_$where`, { name: "B" }),
     400,
+  ], // media (admin.yaml uploadMedia; openapi.yaml getMediaFile): bytes decide, nothing stored
+  [
+    "an SVG uploaded as an image",
+    () => upload('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    415,
   ],
+  [
+    "an HTML page named .png, sent as image/png",
+    () => upload("<!doctype html><script>alert(1)</script>", "?name=x.png", "image/png"),
+    415,
+  ],
+  ["an upload sent as text/html", () => upload(PNG, "?name=x.png", "text/html"), 415],
+  [
+    "a gzipped image (a Content-Encoding)",
+    () => upload(gzipSync(PNG), "?name=x.png", "image/png", { "content-encoding": "gzip" }),
+    415,
+  ],
+  ["an upload without a name", () => upload(PNG, ""), 400],
+  ["an upload named twice", () => upload(PNG, "?name=a.png&name=b.png"), 400],
+  [
+    "an upload whose alt has an escape character",
+    () => upload(PNG, "?name=a.png&alt=%1B[31m"),
+    400,
+  ],
+  ["an empty upload", () => upload(Buffer.alloc(0)), 415],
+  ["a media ID with a $", () => admin.get(`/workspaces/${ws}/media/med_$where`), 400],
+  [
+    "an alt text as an operator object",
+    () => admin.patch(`/workspaces/${ws}/media/med_nobody`, { alt: { $gt: "" } }),
+    400,
+  ],
+  ["a library image of no workspace", () => admin.get(`/workspaces/${ws}/media/med_nobody`), 404],
+  ["a public image that does not exist", () => mediaFile("med_nobody0000000000/x.png"), 404],
+  ["a public image's name climbing out", () => mediaFile("med_nobody/..%2F..%2Fetc%2Fpasswd"), 400],
+  ["a width outside the documented set", () => mediaFile("med_nobody/x.png?w=100000"), 400],
+  ["a width in exponent form", () => mediaFile("med_nobody/x.png?w=1e3"), 400],
+  ["a format that is not an image", () => mediaFile("med_nobody/x.png?fm=svg"), 400],
 ];
 
 describe("hostile input: exact status, JSON {message}, no 500, nothing stored changes", () => {

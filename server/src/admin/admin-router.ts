@@ -150,7 +150,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const feeds = publicFeedHandlers({ feeds: deps.stores.publicFeeds, audit });
   const blog = blogHandlers(blogs, users, deps.stores.blogAuthors);
   const author = authorHandlers({ authors: deps.stores.authors, audit });
-  const media = mediaHandlers({ media: deps.media, publicOrigin: deps.publicOrigin });
+  const media = mediaHandlers({ media: deps.media });
   const turns = transferTurns();
   const transfer = transferHandlers({
     transfer: deps.stores.transfer,

@@ -1,11 +1,12 @@
+import type { Response } from "express";
 import type { MediaStore } from "../media/media-store.js";
 import type { MediaDoc } from "../platform/db/collections.js";
 import { DomainError } from "../platform/domain-error.js";
 import type { AdminHandler, Media } from "../platform/http/admin-types.js";
-import { signedInUser } from "./guards.js";
+import { requestOrigin, signedInUser } from "./guards.js";
 
-/** A library image as the admin API shows it (admin.yaml `Media`). */
-export function toMedia(doc: MediaDoc, publicOrigin: string | undefined): Media {
+/** A library image as the admin API shows it (admin.yaml `Media`), its URL on `origin`. */
+export function toMedia(doc: MediaDoc, origin: string): Media {
   return {
     id: doc._id,
     name: doc.name,
@@ -14,7 +15,7 @@ export function toMedia(doc: MediaDoc, publicOrigin: string | undefined): Media 
     width: doc.width,
     height: doc.height,
     bytes: doc.bytes,
-    url: `${publicOrigin ?? ""}/api/consumer/media/${doc._id}/${doc.name}`,
+    url: `${origin}/api/consumer/media/${doc._id}/${doc.name}`,
     createdAt: doc.createdAt.toISOString(),
   };
 }
@@ -28,11 +29,8 @@ const lengthOf = (header: string | undefined): number | undefined => {
  * A workspace's media library (admin.yaml, "Media": `listMedia`, `uploadMedia`, `getMedia`,
  * `updateMedia`, `deleteMedia`); any member, by the router's guard.
  */
-export function mediaHandlers(deps: {
-  readonly media: MediaStore;
-  readonly publicOrigin: string | undefined;
-}) {
-  const view = (doc: MediaDoc) => toMedia(doc, deps.publicOrigin);
+export function mediaHandlers(deps: { readonly media: MediaStore }) {
+  const view = (doc: MediaDoc, res: Response) => toMedia(doc, requestOrigin(res));
 
   const listMedia: AdminHandler<"listMedia"> = async (req, res) => {
     const page = await deps.media.list(req.params.workspaceId, {
@@ -40,7 +38,7 @@ export function mediaHandlers(deps: {
       limit: req.query.limit ?? 50,
       cursor: req.query.cursor,
     });
-    res.json({ data: page.data.map(view), nextCursor: page.nextCursor });
+    res.json({ data: page.data.map((doc) => view(doc, res)), nextCursor: page.nextCursor });
   };
 
   const uploadMedia: AdminHandler<"uploadMedia"> = async (req, res) => {
@@ -63,7 +61,7 @@ export function mediaHandlers(deps: {
         body: req,
         declaredLength: lengthOf(req.get("content-length")),
       });
-      res.status(created ? 201 : 200).json(view(media));
+      res.status(created ? 201 : 200).json(view(media, res));
     } catch (err) {
       // What is left of a refused body is not read: the connection closes after the answer.
       if (!req.complete) res.setHeader("Connection", "close");
@@ -72,12 +70,12 @@ export function mediaHandlers(deps: {
   };
 
   const getMedia: AdminHandler<"getMedia"> = async (req, res) => {
-    res.json(view(await deps.media.get(req.params.workspaceId, req.params.mediaId)));
+    res.json(view(await deps.media.get(req.params.workspaceId, req.params.mediaId), res));
   };
 
   const updateMedia: AdminHandler<"updateMedia"> = async (req, res) => {
     const { workspaceId, mediaId } = req.params;
-    res.json(view(await deps.media.setAlt(workspaceId, mediaId, req.body.alt)));
+    res.json(view(await deps.media.setAlt(workspaceId, mediaId, req.body.alt), res));
   };
 
   const deleteMedia: AdminHandler<"deleteMedia"> = async (req, res) => {
