@@ -28,10 +28,13 @@ export type ImageSource =
   | string
   | { readonly url: string; readonly width?: number | null | undefined };
 
-/** The widths (and heights) a library image's URL takes, ascending: the API's `MediaWidth`. */
-export const IMAGE_WIDTHS = [
+/**
+ * The widths (and heights) a library image's URL takes, ascending: the API's `MediaWidth`. Frozen,
+ * so no caller can change the set the SDK checks against.
+ */
+export const IMAGE_WIDTHS = /*#__PURE__*/ Object.freeze([
   64, 128, 256, 320, 480, 640, 768, 960, 1024, 1280, 1536, 1920, 2560,
-] as const satisfies readonly ImageWidth[];
+] as const satisfies readonly ImageWidth[]);
 
 const FITS = ["inside", "cover", "contain"] as const satisfies readonly NonNullable<
   MediaQuery["fit"]
