@@ -17,6 +17,8 @@ export {
   TimeoutError,
 } from "./errors.js";
 export type { components, operations, paths } from "./generated/consumer.js";
+export type { ImageSource, ImageUrlOptions, ImageWidth, SrcsetOptions } from "./images.js";
+export { IMAGE_WIDTHS, imageUrl, srcset } from "./images.js";
 export type { Authors } from "./resources/authors.js";
 export type { Blogs } from "./resources/blogs.js";
 export type {
