@@ -170,7 +170,8 @@ async function main(): Promise<void> {
       const order = round % 2 === 0 ? kinds : [...kinds].reverse();
       for (const [name, url] of order) {
         const r = await serve(url);
-        const row = (rows[name] ??= { p50: [], rps: [], non2xx: 0 });
+        const row = rows[name] ?? { p50: [], rps: [], non2xx: 0 };
+        rows[name] = row;
         row.p50.push(r.p50);
         row.rps.push(r.rps);
         row.non2xx += r.non2xx;

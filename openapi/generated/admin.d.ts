@@ -6692,8 +6692,11 @@ export interface operations {
                  *     last segment of the image's URL and never changes.
                  */
                 name: string;
-                /** @description What the image shows, for people who cannot see it (default empty). */
-                alt?: components["schemas"]["MediaAlt"];
+                /**
+                 * @description What the image shows, for people who cannot see it; left out, the image has none yet
+                 *     (it can be set later with `updateMedia`).
+                 */
+                alt?: string;
             };
             header?: never;
             path: {

@@ -542,6 +542,15 @@ export interface components {
              */
             coverImageAlt: string | null;
             /**
+             * @description The cover when it is an image of the workspace's media library (`coverImageUrl` is
+             *     that image's URL, as the dashboard's cover picker sets it): its URL, its size in
+             *     pixels, upright, and the cover's alternative text (`coverImageAlt`, or empty), so a
+             *     page can set `width` and `height` and ask for the sizes it needs (see "Media"; the
+             *     SDK's `srcset`). Null when the blog has no cover, when its cover is elsewhere, or when
+             *     the library image was deleted.
+             */
+            coverImage: components["schemas"]["CoverImage"] | null;
+            /**
              * @description The editors chose to feature this blog (a hero slot, a "featured" shelf): list
              *     only these with `featured=true`.
              * @example false
@@ -670,6 +679,7 @@ export interface components {
             authors?: components["schemas"]["Blog"]["authors"];
             coverImageUrl?: components["schemas"]["Blog"]["coverImageUrl"];
             coverImageAlt?: components["schemas"]["Blog"]["coverImageAlt"];
+            coverImage?: components["schemas"]["Blog"]["coverImage"];
             featured?: components["schemas"]["Blog"]["featured"];
             metaTitle?: components["schemas"]["Blog"]["metaTitle"];
             metaDescription?: components["schemas"]["Blog"]["metaDescription"];
@@ -678,6 +688,32 @@ export interface components {
             readingTimeMinutes?: components["schemas"]["Blog"]["readingTimeMinutes"];
             releasedAt?: components["schemas"]["Blog"]["releasedAt"];
             updatedAt?: components["schemas"]["Blog"]["updatedAt"];
+        };
+        /** @description A blog's cover from the workspace's media library. */
+        CoverImage: {
+            /**
+             * Format: uri
+             * @description The image's URL (`coverImageUrl`).
+             * @example https://press.example.com/api/consumer/media/med_h3Jq9ZtK2mPa7Qx1/spring.jpg
+             */
+            url: string;
+            /**
+             * Format: int32
+             * @description Width in pixels, upright.
+             * @example 1600
+             */
+            width: number;
+            /**
+             * Format: int32
+             * @description Height in pixels, upright.
+             * @example 900
+             */
+            height: number;
+            /**
+             * @description The cover's alternative text (`coverImageAlt`), empty when none was given.
+             * @example Three engineers at a whiteboard covered in release dates
+             */
+            alt: string;
         };
         /** @description One page of released blogs with only the fields asked for in `fields`. */
         PartialBlogList: {

@@ -18,6 +18,7 @@ const BLOG_FIELDS = [
   "authors",
   "coverImageUrl",
   "coverImageAlt",
+  "coverImage",
   "featured",
   "metaTitle",
   "metaDescription",

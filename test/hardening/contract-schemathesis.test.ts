@@ -76,6 +76,7 @@
 // spec; test/hardening/contract-findings.test.ts pins each one down.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { collections } from "../../server/src/platform/db/collections.js";
@@ -201,6 +202,12 @@ const staleVersionsAccepted = (operationId: string) =>
 // (openapi.yaml, "Tags"), a pairing the schema cannot express.
 const madeUpCursorsAccepted = (operationId: string) =>
   accepting(operationId, ACCEPTED_WITH_MADE_UP_CURSOR);
+
+/** A 2 × 2 PNG of one colour: real bytes for the library's uploads. */
+const tinyPng = (colour: string) =>
+  sharp({ create: { width: 2, height: 2, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
 
 let st: Schemathesis;
 let t: TestDb;
@@ -503,11 +510,11 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
         // No credentials of any kind, not even generated ones.
         "--generation-with-security-parameters",
         "false",
-        // The public feeds ask for no key (openapi.yaml, "Feeds"): the keyed run covers them.
-        ...["getRssFeed", "getAtomFeed", "getJsonFeed", "getSitemap"].flatMap((id) => [
-          "--exclude-operation-id",
-          id,
-        ]),
+        // The public feeds and library images ask for no key (openapi.yaml, "Feeds", "Media"):
+        // the keyed run covers them.
+        ...["getRssFeed", "getAtomFeed", "getJsonFeed", "getSitemap", "getMediaFile"].flatMap(
+          (id) => ["--exclude-operation-id", id],
+        ),
       ],
       config: { ...FRESH, checks: CONSUMER_CHECKS },
     });
@@ -602,6 +609,19 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
       name: "Ada Lovelace",
     });
 
+    // Two library images, and a cursor past the newest (admin.yaml, "Media").
+    const mediaIds: string[] = [];
+    for (const shade of ["#123", "#456"]) {
+      const res = await fetch(`${server.url}/api/admin/workspaces/${ws}/media?name=seed.png`, {
+        method: "POST",
+        headers: { "content-type": "image/png", cookie: owner.cookie ?? "", origin: server.url },
+        body: new Uint8Array(await tinyPng(shade)),
+      });
+      expect(res.status).toBe(201);
+      mediaIds.push(((await res.json()) as { id: string }).id);
+    }
+    const mediaPage = await owner.get<{ nextCursor: string }>(`/workspaces/${ws}/media?limit=1`);
+
     const session = /pressroom_session=([^;]+)/.exec(owner.cookie ?? "")?.[1] ?? "";
     expect(session).not.toBe("");
     const run = await runSchemathesis({
@@ -643,6 +663,8 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           auditCursors: { values: [auditPage.body.nextCursor] },
           revisions: { values: revisionIds },
           authors: { values: [author.body.id] },
+          media: { values: mediaIds },
+          mediaCursors: { values: [mediaPage.body.nextCursor] },
           historyCursors: { values: historyCursors },
           expiries: { values: [inDays(1), inDays(30), inDays(365)] },
           tokenExpiries: { values: [inDays(2), inDays(30), inDays(365)] },
@@ -655,6 +677,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
           "path.userId": { dictionary: "users", probability: 0.6 },
           "path.revisionId": { dictionary: "revisions", probability: 0.6 },
           "path.authorId": { dictionary: "authors", probability: 0.6 },
+          "path.mediaId": { dictionary: "media", probability: 0.6 },
         },
         operations: [
           {
@@ -732,6 +755,15 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
             ...madeUpCursorsAccepted("listBlogRevisions"),
             parameters: { "query.cursor": { dictionary: "historyCursors", probability: 1 } },
           },
+          {
+            ...madeUpCursorsAccepted("listMedia"),
+            parameters: { "query.cursor": { dictionary: "mediaCursors", probability: 1 } },
+          },
+          // Any bytes are a schema-valid `format: binary` body, but only a whole JPEG, PNG, WebP,
+          // AVIF or GIF is an image the library takes (admin.yaml uploadMedia): the documented
+          // 415, a rule of the bytes the schema cannot express. Real uploads, the 413 and the
+          // 422 are asserted exactly in test/media/media-library.test.ts.
+          accepting("uploadMedia", [...ACCEPTED_WITH_MADE_UP_CURSOR, 415, 422]),
           {
             ...madeUpCursorsAccepted("listAudit"),
             parameters: { "query.cursor": { dictionary: "auditCursors", probability: 1 } },

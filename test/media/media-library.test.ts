@@ -318,3 +318,51 @@ describe("the library (listMedia, getMedia, updateMedia, deleteMedia)", () => {
     expect(files).toBe(0);
   });
 });
+
+describe("a blog's cover from the library (openapi.yaml Blog.coverImage)", () => {
+  it("a released blog whose cover is a library image gets its URL, size and alt; one elsewhere gets null", async () => {
+    const png = await pixels(320, 180, "#246").png().toBuffer();
+    const image = (await upload(png, { name: "cover.png", alt: "A blue cover" })).body;
+    const key = (await owner.post<{ secret: string }>(`/workspaces/${ws}/keys`, { name: "Site" }))
+      .body.secret;
+    const blogWith = async (coverImageUrl: string, coverImageAlt: string | null) => {
+      const created = await owner.post<{ id: string; version: string }>(`/workspaces/${ws}/blogs`, {
+        title: `Cover ${coverImageUrl.length} ${coverImageAlt ?? ""}`,
+        bodyMarkdown: "Text.",
+        coverImageUrl,
+        coverImageAlt,
+      });
+      expect(created.status).toBe(201);
+      await owner.post(`/workspaces/${ws}/blogs/${created.body.id}/release`, undefined, {
+        "if-match": `"${created.body.version}"`,
+      });
+      return created.body.id;
+    };
+    const read = async (id: string, query = "") => {
+      const res = await fetch(`${server.url}/api/consumer/blogs/${id}${query}`, {
+        headers: { "x-api-key": key },
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { coverImage: unknown };
+    };
+    const library = await blogWith(image.url, "A cover for spring");
+    expect((await read(library)).coverImage).toEqual({
+      url: image.url,
+      width: 320,
+      height: 180,
+      alt: "A cover for spring",
+    });
+    expect(await read(library, "?fields=coverImage")).toEqual({
+      id: library,
+      coverImage: { url: image.url, width: 320, height: 180, alt: "A cover for spring" },
+    });
+    const elsewhere = await blogWith("https://images.example.com/cover.png", null);
+    expect((await read(elsewhere)).coverImage).toBeNull();
+    const list = await fetch(`${server.url}/api/consumer/blogs?fields=id,coverImage`, {
+      headers: { "x-api-key": key },
+    });
+    const page = (await list.json()) as { data: { id: string; coverImage: unknown }[] };
+    expect(page.data.find((b) => b.id === library)?.coverImage).toMatchObject({ width: 320 });
+    expect(page.data.find((b) => b.id === elsewhere)?.coverImage).toBeNull();
+  });
+});

@@ -77,7 +77,8 @@ describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
         '"name":"Ada <Lovelace>","bio":"Engines & numbers.\\nPoems too.","avatarUrl":null,' +
         '"websiteUrl":"https://example.com/ada"}],' +
         '"coverImageUrl":"https://images.example.com/spring.jpg",' +
-        '"coverImageAlt":"A field of <tulips>","featured":true,"metaTitle":"Spring & more",' +
+        '"coverImageAlt":"A field of <tulips>","coverImage":null,"featured":true,' +
+        '"metaTitle":"Spring & more",' +
         '"metaDescription":"What shipped.","canonicalUrl":"https://example.com/spring",' +
         '"socialImageUrl":null,"readingTimeMinutes":1,"releasedAt":"2026-01-02T00:00:00.000Z",' +
         '"updatedAt":"2026-01-03T00:00:00.000Z"}',
@@ -104,6 +105,31 @@ describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
       socialImageUrl: null,
       readingTimeMinutes: 0,
     });
+  });
+
+  it("a cover that is a library image gets its size; one elsewhere, or of another name, gets null", () => {
+    const url = "https://press.example.com/api/consumer/media/med_abc123/spring.jpg";
+    const covers = authorsJoined(
+      [ada],
+      [{ _id: "med_abc123", name: "spring.jpg", width: 800, height: 600 }],
+    );
+    expect(toBlogWith({ ...doc, coverImageUrl: url }, covers).coverImage).toEqual({
+      url,
+      width: 800,
+      height: 600,
+      alt: "A field of <tulips>",
+    });
+    expect(
+      toBlogWith({ ...doc, coverImageUrl: url, coverImageAlt: null }, covers).coverImage,
+    ).toMatchObject({ alt: "" });
+    for (const elsewhere of [
+      "https://images.example.com/spring.jpg",
+      "https://press.example.com/api/consumer/media/med_abc123/other.jpg",
+      `${url}?w=640`,
+      "https://press.example.com/api/consumer/media/med_gone/spring.jpg",
+    ]) {
+      expect(toBlogWith({ ...doc, coverImageUrl: elsewhere }, covers).coverImage).toBeNull();
+    }
   });
 
   it("a blog that names no author (or only removed ones) has no authors and its byline as authorName", () => {

@@ -27,6 +27,9 @@ export const blogSchema = z.object({
   ),
   coverImageUrl: z.string().nullable(),
   coverImageAlt: z.string().nullable(),
+  coverImage: z
+    .object({ url: z.string(), width: z.number().int(), height: z.number().int(), alt: z.string() })
+    .nullable(),
   featured: z.boolean(),
   metaTitle: z.string().nullable(),
   metaDescription: z.string().nullable(),

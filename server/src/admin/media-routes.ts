@@ -63,8 +63,11 @@ export function mediaHandlers(deps: { readonly media: MediaStore }) {
       });
       res.status(created ? 201 : 200).json(view(media, res));
     } catch (err) {
-      // What is left of a refused body is not read: the connection closes after the answer.
-      if (!req.complete) res.setHeader("Connection", "close");
+      // Past the size limit the rest of the body is not read: the connection closes after the
+      // answer (media-upload.ts; other refusals read and drop what is left).
+      if (err instanceof DomainError && err.code === "too_large" && !req.complete) {
+        res.setHeader("Connection", "close");
+      }
       throw err;
     }
   };

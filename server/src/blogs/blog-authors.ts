@@ -1,6 +1,7 @@
-import type { AuthorDoc, BlogDoc, Collections } from "../platform/db/collections.js";
+import { libraryImageOf } from "../media/media-url.js";
+import type { AuthorDoc, BlogDoc, Collections, MediaDoc } from "../platform/db/collections.js";
 import type { Author as AdminAuthor } from "../platform/http/admin-types.js";
-import type { Author } from "../platform/http/consumer-types.js";
+import type { Author, CoverImage } from "../platform/http/consumer-types.js";
 import { authorIdsOf } from "./blog-rules.js";
 
 /** An author as a blog shows them: everything but the workspace and the sort key. */
@@ -15,6 +16,12 @@ export interface AuthorsJoined {
    * ID order; part of its ETag, so an author's edit or removal changes it.
    */
   readonly validators: readonly string[];
+  /**
+   * The blog's cover when it is an image of the workspace's media library (openapi.yaml
+   * `Blog.coverImage`), read with the authors; null otherwise. A library image's size never
+   * changes under its ID, so it adds nothing to an ETag.
+   */
+  coverOf(doc: Partial<Pick<BlogDoc, "coverImageUrl" | "coverImageAlt">>): CoverImage | null;
 }
 
 /** A stored author → the consumer spec's `Author` (openapi.yaml). */
@@ -41,17 +48,38 @@ export const toAdminAuthor = (doc: BlogAuthorDoc): AdminAuthor => ({
 
 const EMPTY: readonly BlogAuthorDoc[] = [];
 
-/** Blogs that name no author: nothing to read. */
-export const NO_AUTHORS: AuthorsJoined = { of: () => EMPTY, validators: [] };
+/** Blogs that name no author and have no library cover: nothing to read. */
+export const NO_AUTHORS: AuthorsJoined = { of: () => EMPTY, validators: [], coverOf: () => null };
+
+/** A library image as a cover needs it: its name (the URL's) and its size. */
+export type CoverMediaDoc = Pick<MediaDoc, "_id" | "name" | "width" | "height">;
 
 /** What an answer showing the author depends on: who they are and when they last changed. */
 export const authorValidatorOf = (author: Pick<AuthorDoc, "_id" | "updatedAt">): string =>
   `${author._id}.${author.updatedAt.getTime()}`;
 
-/** The join of the authors found: each blog's in its order, those not found left out. */
-export function authorsJoined(found: readonly BlogAuthorDoc[]): AuthorsJoined {
+/**
+ * The join of the authors found: each blog's in its order, those not found left out; and of the
+ * library images found, each blog's cover when its URL names one of them.
+ */
+export function authorsJoined(
+  found: readonly BlogAuthorDoc[],
+  covers: readonly CoverMediaDoc[] = [],
+): AuthorsJoined {
   const byId = new Map(found.map((author) => [author._id, author]));
+  const coverById = new Map(covers.map((media) => [media._id, media]));
   return {
+    coverOf: (doc) => {
+      const named = libraryImageOf(doc.coverImageUrl);
+      const media = named === undefined ? undefined : coverById.get(named.mediaId);
+      if (named === undefined || media === undefined || media.name !== named.name) return null;
+      return {
+        url: doc.coverImageUrl ?? "",
+        width: media.width,
+        height: media.height,
+        alt: doc.coverImageAlt ?? "",
+      };
+    },
     of: (doc) =>
       authorIdsOf(doc)
         .map((id) => byId.get(id))
@@ -59,6 +87,11 @@ export function authorsJoined(found: readonly BlogAuthorDoc[]): AuthorsJoined {
     validators: found.map(authorValidatorOf).sort(),
   };
 }
+
+/** The distinct library images some blogs' covers name. */
+const coversNamedBy = (docs: readonly Partial<Pick<BlogDoc, "coverImageUrl">>[]): string[] => [
+  ...new Set(docs.flatMap((doc) => libraryImageOf(doc.coverImageUrl)?.mediaId ?? [])),
+];
 
 /** The distinct author IDs some blogs name. */
 const namedBy = (docs: readonly Pick<BlogDoc, "authorIds">[]): string[] => [
@@ -71,8 +104,11 @@ const namedBy = (docs: readonly Pick<BlogDoc, "authorIds">[]): string[] => [
  * So an author's edit is in every blog at once, and `validators` puts it in their ETags.
  */
 export interface BlogAuthors {
-  /** The authors `docs` name, read whole. */
-  join(workspaceId: string, docs: readonly Pick<BlogDoc, "authorIds">[]): Promise<AuthorsJoined>;
+  /** The authors `docs` name, read whole, and their covers' library images (their sizes). */
+  join(
+    workspaceId: string,
+    docs: readonly (Pick<BlogDoc, "authorIds"> & Partial<Pick<BlogDoc, "coverImageUrl">>)[],
+  ): Promise<AuthorsJoined>;
   /** `join(…).validators`, reading only the IDs and times: a conditional request's check. */
   validators(workspaceId: string, docs: readonly Pick<BlogDoc, "authorIds">[]): Promise<string[]>;
   /**
@@ -82,18 +118,34 @@ export interface BlogAuthors {
   idOf(workspaceId: string, slug: string): Promise<string>;
 }
 
-export function blogAuthors({ authors }: Pick<Collections, "authors">): BlogAuthors {
+export function blogAuthors({
+  authors,
+  media,
+}: Pick<Collections, "authors" | "media">): BlogAuthors {
   return {
     async join(workspaceId, docs) {
       const ids = namedBy(docs);
-      if (ids.length === 0) return NO_AUTHORS;
-      const found = await authors
-        .find<BlogAuthorDoc>(
-          { _id: { $in: ids }, workspaceId },
-          { projection: { workspaceId: 0, nameKey: 0 } },
-        )
-        .toArray();
-      return authorsJoined(found);
+      const coverIds = coversNamedBy(docs);
+      if (ids.length === 0 && coverIds.length === 0) return NO_AUTHORS;
+      const [found, covers] = await Promise.all([
+        ids.length === 0
+          ? []
+          : authors
+              .find<BlogAuthorDoc>(
+                { _id: { $in: ids }, workspaceId },
+                { projection: { workspaceId: 0, nameKey: 0 } },
+              )
+              .toArray(),
+        coverIds.length === 0
+          ? []
+          : media
+              .find<CoverMediaDoc>(
+                { _id: { $in: coverIds }, workspaceId },
+                { projection: { _id: 1, name: 1, width: 1, height: 1 } },
+              )
+              .toArray(),
+      ]);
+      return authorsJoined(found, covers);
     },
 
     async validators(workspaceId, docs) {

@@ -22,6 +22,7 @@ export const BLOG_FIELDS = [
   "authors",
   "coverImageUrl",
   "coverImageAlt",
+  "coverImage",
   "featured",
   "metaTitle",
   "metaDescription",
@@ -110,6 +111,12 @@ export const BLOG_VIEW: { readonly [K in BlogField]: BlogProperty<K> } = {
   coverImageUrl: { stored: ["coverImageUrl"], asStored: true, of: (doc) => doc.coverImageUrl },
   // Absent on blogs stored before they existed: their defaults (blog-rules.ts `presentationOf`).
   coverImageAlt: { stored: ["coverImageAlt"], of: (doc) => doc.coverImageAlt ?? null },
+  // The cover's library image, read with the authors (blog-authors.ts `coverOf`).
+  coverImage: {
+    stored: ["coverImageUrl", "coverImageAlt"],
+    joinsAuthors: true,
+    of: (doc, authors) => authors.coverOf(doc),
+  },
   featured: { stored: ["featured"], of: (doc) => doc.featured ?? false },
   metaTitle: { stored: ["metaTitle"], of: (doc) => doc.metaTitle ?? null },
   metaDescription: { stored: ["metaDescription"], of: (doc) => doc.metaDescription ?? null },
@@ -144,6 +151,7 @@ export function toBlog(doc: BlogViewDoc, authors: AuthorsJoined): Blog {
     authors: V.authors.of(doc, authors),
     coverImageUrl: V.coverImageUrl.of(doc, authors),
     coverImageAlt: V.coverImageAlt.of(doc, authors),
+    coverImage: V.coverImage.of(doc, authors),
     featured: V.featured.of(doc, authors),
     metaTitle: V.metaTitle.of(doc, authors),
     metaDescription: V.metaDescription.of(doc, authors),
@@ -172,8 +180,10 @@ export const workingVersion = (doc: EditedBlog): BlogDoc =>
  */
 export function toAdminBlog(doc: EditedBlog, authors: AuthorsJoined): AdminBlog {
   const working = workingVersion(doc);
+  // The admin blog has no `coverImage` (admin.yaml `AdminBlog`): the editor works on the URL.
+  const { coverImage: _consumersOnly, ...shown } = toBlog(working, authors);
   return {
-    ...toBlog(working, authors),
+    ...shown,
     authorName: working.authorName,
     authors: authors.of(working).map(toAdminAuthor),
     status: doc.status === "released" ? "released" : "draft",

@@ -13,6 +13,7 @@ export type { paths } from "../../../../openapi/generated/consumer.js";
 type Schemas = components["schemas"];
 export type Blog = Schemas["Blog"];
 export type Author = Schemas["Author"];
+export type CoverImage = Schemas["CoverImage"];
 export type AuthorList = Schemas["AuthorList"];
 export type BlogList = Schemas["BlogList"];
 export type PartialBlog = Schemas["PartialBlog"];
