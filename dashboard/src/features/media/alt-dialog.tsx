@@ -6,7 +6,7 @@ import { Modal } from "../../components/modal.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useSubmit } from "../../hooks.js";
 import { saveAlt } from "./media-requests.js";
-import { thumbnailOf } from "./media-text.js";
+import { Thumbnail } from "./thumbnail.js";
 
 interface AltDialogProps {
   workspaceId: string;
@@ -47,15 +47,17 @@ export function AltDialog(props: AltDialogProps) {
         </>
       }
     >
-      <form class="stack" noValidate onSubmit={save}>
+      <form
+        class="stack"
+        noValidate
+        // Inside the editor's own form (the cover picker): its submit would save the blog.
+        onSubmit={(event) => {
+          event.stopPropagation();
+          save(event);
+        }}
+      >
         <div class="alt-preview">
-          <img
-            src={thumbnailOf(media)}
-            alt=""
-            width={media.width}
-            height={media.height}
-            loading="lazy"
-          />
+          <Thumbnail media={media} alt="" />
         </div>
         <Field label="Alt text" hint="Empty only for an image that is decoration.">
           {(p) => (

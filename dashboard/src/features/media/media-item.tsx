@@ -1,5 +1,6 @@
 import type { Media } from "../../api.js";
-import { factsOf, thumbnailOf } from "./media-text.js";
+import { factsOf } from "./media-text.js";
+import { Thumbnail } from "./thumbnail.js";
 
 interface MediaItemProps {
   media: Media;
@@ -16,7 +17,7 @@ export function MediaItem({ media: m, onCopy, onEditAlt, onDelete }: MediaItemPr
   return (
     <li class="media-card">
       <div class="media-thumb">
-        <img src={thumbnailOf(m)} alt={m.alt} width={m.width} height={m.height} loading="lazy" />
+        <Thumbnail media={m} alt={m.alt} />
       </div>
       <div class="media-main">
         <h2 class="media-name">{m.name}</h2>

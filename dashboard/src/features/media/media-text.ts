@@ -25,7 +25,10 @@ export const markdownAlt = (alt: string): string =>
 
 /** `![alt](url)`, the way a blog's Markdown body shows an image. */
 export const markdownImage = (alt: string, url: string): string =>
-  `![${markdownAlt(alt)}](${url.replace(/[()\s]/g, encodeURIComponent)})`;
+  `![${markdownAlt(alt)}](${url.replace(/[()\s]/g, percentEncoded)})`;
+
+const percentEncoded = (c: string): string =>
+  `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
 
 /** "PNG · 1200 × 800 · 48 KB": what the card says of an image. */
 export function factsOf(media: Pick<Media, "type" | "width" | "height" | "bytes">): string {

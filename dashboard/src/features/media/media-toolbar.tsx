@@ -15,6 +15,10 @@ export function MediaSearch({ typed, onType }: { typed: string; onType: (text: s
         maxLength={adminQueryLimits.listMedia.q.maxLength}
         value={typed}
         onInput={(event) => onType(event.currentTarget.value)}
+        // In the editor's picker this box is inside the editor's form: Enter must not save the blog.
+        onKeyDown={(event) => {
+          if (event.key === "Enter") event.preventDefault();
+        }}
       />
     </div>
   );

@@ -36,7 +36,7 @@ export function Media({ workspace }: { workspace: Workspace }) {
     setNotice("");
     setProblem(null);
     const done = await uploads.upload(files);
-    for (const { media } of [...done].reverse()) library.put(media);
+    for (const { media } of done) library.put(media); // the last one uploaded first
     if (done.length > 0) setQueue({ all: done, at: 0 });
   };
   const drop = useFileDrop((files) => void upload(files));
