@@ -67,13 +67,15 @@ describe("files", () => {
     expect(filesOf(null, false)).toEqual([]);
   });
 
-  it("a card says format, size in pixels and in bytes", () => {
+  it("a card says format, size in pixels and in bytes, each number kept with its unit", () => {
     expect(factsOf({ type: "png", width: 1200, height: 800, bytes: 49_152 })).toBe(
-      "PNG · 1200 × 800 · 48 KB",
+      "PNG · 1200\u00a0×\u00a0800 · 48\u00a0KB",
     );
-    expect(factsOf({ type: "jpeg", width: 1, height: 1, bytes: 900 })).toBe("JPEG · 1 × 1 · 900 B");
+    expect(factsOf({ type: "jpeg", width: 1, height: 1, bytes: 900 })).toBe(
+      "JPEG · 1\u00a0×\u00a01 · 900\u00a0B",
+    );
     expect(factsOf({ type: "webp", width: 9, height: 9, bytes: 3_250_000 })).toBe(
-      "WEBP · 9 × 9 · 3.1 MB",
+      "WEBP · 9\u00a0×\u00a09 · 3.1\u00a0MB",
     );
   });
 });

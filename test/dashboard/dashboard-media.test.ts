@@ -312,3 +312,142 @@ describe("a long library (listMedia cursor)", () => {
     await imagesLoaded();
   });
 });
+
+let blogs = 0;
+/** A draft made through the admin API, with a title unique to this file. */
+async function makeBlog(bodyMarkdown: string): Promise<Blog> {
+  blogs++;
+  const res = await s.owner.post<Blog>(`/workspaces/${s.ws}/blogs`, {
+    title: `Media blog ${blogs}`,
+    bodyMarkdown,
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+const adminBlog = async (id: string) =>
+  (await s.owner.get<Blog>(`/workspaces/${s.ws}/blogs/${id}`)).body;
+async function openEditor(blog: Blog): Promise<void> {
+  await page.goto(s.url(`/w/${s.ws}/blogs/${blog.id}`));
+  await heading("Edit blog").waitFor();
+  await eventually(() => page.getByLabel("Title", { exact: true }).inputValue()).toBe(blog.title);
+}
+const body = () => page.getByLabel("Body (Markdown)");
+async function save(): Promise<void> {
+  await page.locator(".editor-bar").getByRole("button", { name: "Save", exact: true }).click();
+  await page.locator(".editor-bar").getByText("Saved.", { exact: true }).waitFor();
+}
+const BODY = "textarea.mono";
+
+describe.each(WIDTHS)("images in the blog editor at %s width", (width) => {
+  it("an image pasted into the body is uploaded and its Markdown put at the cursor, alt text to type", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog("Before. After.");
+    await openEditor(blog);
+    await body().click();
+    await body().evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(8, 8));
+    await pasteFiles(BODY, [fileOf("", await png(200, 100))]);
+    await page
+      .getByText("Image inserted: type what the image shows between the brackets.")
+      .waitFor();
+    const pasted = (await library())[0] as Media;
+    expect(pasted).toMatchObject({ name: "pasted-image.png", alt: "", width: 200, height: 100 });
+    const url = `${s.server.url}${pasted.url}`;
+    await expect(body().inputValue()).resolves.toBe(`Before. ![](${url})After.`);
+    // The cursor is between the brackets: what is typed next is the alt text.
+    await page.keyboard.type(`A ${width} chart`);
+    await expect(body().inputValue()).resolves.toBe(`Before. ![A ${width} chart](${url})After.`);
+    await save();
+    expect((await adminBlog(blog.id)).bodyMarkdown).toBe(
+      `Before. ![A ${width} chart](${url})After.`,
+    );
+    await imagesLoaded();
+  });
+
+  it("an image dropped on the body is uploaded and inserted; a dropped text file is not", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog("Text.");
+    await openEditor(blog);
+    await body().click();
+    await page.keyboard.press("End");
+    const before = (await library()).length;
+    await dropFiles(BODY, [fileOf("notes.txt", Buffer.from("words"), "text/plain")]);
+    await dropFiles(BODY, [fileOf("Dropped Diagram.png", await png(90, 60))]);
+    await page.getByText(/^Image inserted/).waitFor();
+    const stored = await library();
+    expect(stored.length).toBe(before + 1);
+    const dropped = stored[0] as Media;
+    expect(dropped.name).toBe("dropped-diagram.png");
+    await expect(body().inputValue()).resolves.toBe(`Text.![](${s.server.url}${dropped.url})`);
+    await save();
+    expect((await adminBlog(blog.id)).bodyMarkdown).toBe(`Text.![](${s.server.url}${dropped.url})`);
+    await imagesLoaded();
+  });
+
+  it("a cover is chosen from the library: its URL and alt text become the cover's", async () => {
+    await s.setViewport(width);
+    const harbour = await fetch(
+      `${s.server.url}/api/admin/workspaces/${s.ws}/media?name=harbour-${width}.png&alt=${encodeURIComponent("A harbour at dawn")}`,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "image/png",
+          cookie: s.owner.cookie ?? "",
+          origin: s.server.url,
+        },
+        body: new Uint8Array(await png(320, 180)),
+      },
+    );
+    expect(harbour.status).toBe(201);
+    const cover = (await harbour.json()) as Media;
+    const blog = await makeBlog("Words.");
+    await openEditor(blog);
+    await page.getByRole("button", { name: "Choose from library" }).click();
+    const picker = page.getByRole("dialog", { name: "Choose a cover image" });
+    await picker.getByRole("searchbox", { name: "Search images" }).fill(`harbour-${width}`);
+    const choice = picker.getByRole("button", { name: `Choose harbour-${width}.png` });
+    await eventually(() => picker.locator(".pick-button").count()).toBe(1);
+    await imagesLoaded();
+    await s.checkScreen("cover-picker");
+    await choice.click();
+    await picker.waitFor({ state: "detached" });
+    await expect(page.getByLabel("Cover image URL").inputValue()).resolves.toBe(
+      `${s.server.url}${cover.url}`,
+    );
+    await expect(page.getByLabel("Alt text", { exact: true }).inputValue()).resolves.toBe(
+      "A harbour at dawn",
+    );
+    await save();
+    expect(await adminBlog(blog.id)).toMatchObject({
+      coverImageUrl: `${s.server.url}${cover.url}`,
+      coverImageAlt: "A harbour at dawn",
+    });
+  });
+
+  it("a cover uploaded from the picker is asked its alt text, then chosen", async () => {
+    await s.setViewport(width);
+    const blog = await makeBlog("Words.");
+    await openEditor(blog);
+    await page.getByRole("button", { name: "Choose from library" }).click();
+    const picker = page.getByRole("dialog", { name: "Choose a cover image" });
+    await picker.getByRole("button", { name: "Upload image" }).waitFor();
+    await picker.locator('input[type="file"]').setInputFiles({
+      name: `Lighthouse ${width}.png`,
+      mimeType: "image/png",
+      buffer: await png(150, 300),
+    });
+    const alt = page.getByRole("dialog", { name: `Alt text for lighthouse-${width}.png` });
+    await alt.getByRole("textbox", { name: "Alt text" }).fill("A lighthouse in fog");
+    await alt.getByRole("button", { name: "Save alt text" }).click();
+    await picker.waitFor({ state: "detached" });
+    const stored = (await library()).find((m) => m.name === `lighthouse-${width}.png`);
+    expect(stored?.alt).toBe("A lighthouse in fog");
+    await expect(page.getByLabel("Cover image URL").inputValue()).resolves.toBe(
+      `${s.server.url}${stored?.url}`,
+    );
+    await expect(page.getByLabel("Alt text", { exact: true }).inputValue()).resolves.toBe(
+      "A lighthouse in fog",
+    );
+    await save();
+    expect((await adminBlog(blog.id)).coverImageAlt).toBe("A lighthouse in fog");
+  });
+});

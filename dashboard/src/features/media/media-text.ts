@@ -32,13 +32,16 @@ const percentEncoded = (c: string): string =>
 
 /** "PNG · 1200 × 800 · 48 KB": what the card says of an image. */
 export function factsOf(media: Pick<Media, "type" | "width" | "height" | "bytes">): string {
-  return `${media.type.toUpperCase()} · ${media.width} × ${media.height} · ${sizeText(media.bytes)}`;
+  return `${media.type.toUpperCase()} · ${media.width}${NBSP}×${NBSP}${media.height} · ${sizeText(media.bytes)}`;
 }
 
+/** Between a number and its unit: never a line apart. */
+const NBSP = "\u00a0";
+
 export function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024) return `${bytes}${NBSP}B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}${NBSP}KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)}${NBSP}MB`;
 }
 
 /** Where an upload's file came from: a pasted screenshot has a generic name, or none. */
