@@ -44,6 +44,8 @@ export type WebhookEndpointWithSecret = Schemas["WebhookEndpointWithSecret"];
 export type WebhookEventType = Schemas["WebhookEventType"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
 export type WebhookAttempt = Schemas["WebhookAttempt"];
+export type Media = Schemas["Media"];
+export type MediaList = Schemas["MediaList"];
 
 /**
  * The admin API, same origin: the session cookie goes with every request, and the browser adds
@@ -177,6 +179,14 @@ async function settle<T>(request: Promise<Outcome<T>>): Promise<Outcome<T>> {
 export async function call<T>(request: Promise<Outcome<T>>): Promise<T> {
   const { data } = await settle(request);
   return data as T;
+}
+
+/** The body of a successful call with its status (201 made, 200 found); else an `ApiError`. */
+export async function answered<T>(
+  request: Promise<Outcome<T>>,
+): Promise<{ data: T; status: number }> {
+  const { data, response } = await settle(request);
+  return { data: data as T, status: response.status };
 }
 
 /**

@@ -29,7 +29,8 @@ export function Header(props: HeaderProps) {
         route.name === "keys" ||
           route.name === "members" ||
           route.name === "webhooks" ||
-          route.name === "authors"
+          route.name === "authors" ||
+          route.name === "media"
           ? { name: route.name, ws: id }
           : route.name === "webhookLog"
             ? { name: "webhooks", ws: id }
@@ -55,7 +56,10 @@ export function Header(props: HeaderProps) {
     onSignedOut();
   };
 
-  const link = (name: "keys" | "blogs" | "authors" | "webhooks" | "members", label: string) => {
+  const link = (
+    name: "keys" | "blogs" | "media" | "authors" | "webhooks" | "members",
+    label: string,
+  ) => {
     if (!workspace) return null;
     const current =
       route.name === name ||
@@ -90,6 +94,7 @@ export function Header(props: HeaderProps) {
         <nav aria-label="Sections" class="nav">
           {link("keys", "API keys")}
           {link("blogs", "Blogs")}
+          {link("media", "Media")}
           {link("authors", "Authors")}
           {link("webhooks", "Webhooks")}
           {link("members", "Members")}

@@ -22,6 +22,7 @@ const keyStatusOf = (param: string | null): KeyStatus | null =>
  *   /dashboard/w/{ws}/blogs/{blogId}     editor for an existing blog
  *   /dashboard/w/{ws}/members            members and invitations
  *   /dashboard/w/{ws}/authors            the workspace's authors
+ *   /dashboard/w/{ws}/media              the workspace's media library
  *   /dashboard/w/{ws}/webhooks           webhook endpoints
  *   /dashboard/w/{ws}/webhooks/{id}      one endpoint's delivery log
  *   /dashboard/account                   one's own name, email, password and sessions
@@ -38,6 +39,7 @@ export type Route =
   | { name: "blog"; ws: string; blogId: string | null }
   | { name: "members"; ws: string }
   | { name: "authors"; ws: string }
+  | { name: "media"; ws: string }
   | { name: "webhooks"; ws: string }
   | { name: "webhookLog"; ws: string; endpointId: string }
   | { name: "account" }
@@ -61,6 +63,7 @@ export function parseRoute(pathname: string, search: string): Route {
   }
   if (section === "members" && id === undefined) return { name: "members", ws };
   if (section === "authors" && id === undefined) return { name: "authors", ws };
+  if (section === "media" && id === undefined) return { name: "media", ws };
   if (section === "webhooks" && id === undefined) return { name: "webhooks", ws };
   if (section === "webhooks" && id !== undefined) return { name: "webhookLog", ws, endpointId: id };
   if (section === "blogs" && id === undefined) {
@@ -90,6 +93,8 @@ export function hrefOf(route: Route): string {
       return `${ws}/members`;
     case "authors":
       return `${ws}/authors`;
+    case "media":
+      return `${ws}/media`;
     case "webhooks":
       return `${ws}/webhooks`;
     case "webhookLog":

@@ -7,6 +7,7 @@ import { Authors } from "./features/authors/authors.js";
 import { BlogEditor } from "./features/blogs/blog-editor.js";
 import { Blogs } from "./features/blogs/blogs.js";
 import { Keys } from "./features/keys/keys.js";
+import { Media } from "./features/media/media.js";
 import { Members } from "./features/team/members.js";
 import { WebhookLog } from "./features/webhooks/webhook-log.js";
 import { Webhooks } from "./features/webhooks/webhooks.js";
@@ -114,6 +115,8 @@ export function Shell({ me, onMeChange, onSignedOut }: ShellProps) {
     );
   } else if (route.name === "authors") {
     content = <Authors key={workspace.id} workspace={workspace} />;
+  } else if (route.name === "media") {
+    content = <Media key={workspace.id} workspace={workspace} />;
   } else if (route.name === "webhooks") {
     content = <Webhooks key={workspace.id} workspace={workspace} />;
   } else if (route.name === "webhookLog") {

@@ -7,6 +7,7 @@ import { AuthorPicker } from "./author-picker.js";
 import type { BlogErrors, BlogField } from "./blog-checks.js";
 import { committedTags, type Draft, type TextField } from "./blog-draft.js";
 import { BodyEditor } from "./body-editor.js";
+import { CoverPicker } from "./cover-picker.js";
 import { SeoSection } from "./seo-fields.js";
 import { readingTimeText } from "./seo-text.js";
 
@@ -108,13 +109,21 @@ export function BlogFields({
           error={errors.coverImageUrl}
         >
           {(p) => (
-            <input
-              {...p}
-              {...bind("coverImageUrl")}
-              type="url"
-              maxLength={limits.coverImageUrl.maxLength}
-              placeholder="https://…"
-            />
+            <>
+              <input
+                {...p}
+                {...bind("coverImageUrl")}
+                type="url"
+                maxLength={limits.coverImageUrl.maxLength}
+                placeholder="https://…"
+              />
+              <CoverPicker
+                workspaceId={workspaceId}
+                onChoose={(coverImageUrl, coverImageAlt) =>
+                  onChange({ ...draft, coverImageUrl, coverImageAlt })
+                }
+              />
+            </>
           )}
         </Field>
         <Field label="Alt text" hint="What the cover shows, in words." error={errors.coverImageAlt}>

@@ -3,7 +3,10 @@ import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { adminLimits } from "../../../../openapi/generated/admin-limits.js";
 import type { AdminBlog } from "../../api.js";
 import { Field } from "../../components/field.js";
+import { ErrorMessage } from "../../components/status.js";
 import { PHONE_QUERY, useMediaQuery } from "../../media.js";
+import { uploadingText } from "../media/use-uploads.js";
+import { type BodyImages, useBodyImages } from "./body-images.js";
 import { useBodyPreview } from "./preview.js";
 import "./body-editor.css";
 
@@ -27,27 +30,34 @@ export function BodyEditor(props: BodyEditorProps) {
   const { workspaceId, value, onInput, saved, error, readingTime } = props;
   const phone = useMediaQuery(PHONE_QUERY);
   const preview = useBodyPreview(workspaceId, value, saved);
+  const images = useBodyImages(workspaceId, value, onInput);
   const write = (
-    <Field
-      label="Body (Markdown)"
-      class="body-field"
-      error={error}
-      hint={readingTime ? `${readingTime}, as last saved.` : undefined}
-    >
-      {(p) => (
-        <textarea
-          {...p}
-          value={value}
-          onInput={(event) => onInput(event.currentTarget.value)}
-          class="mono"
-          rows={18}
-          maxLength={adminLimits.createBlog.bodyMarkdown.maxLength}
-          placeholder={
-            "## A heading\n\nA paragraph with **bold**, *italic* and a [link](https://example.com).\n\n- a list item"
-          }
-        />
-      )}
-    </Field>
+    <>
+      <Field
+        label="Body (Markdown)"
+        class="body-field"
+        error={error}
+        hint={readingTime ? `${readingTime}, as last saved.` : undefined}
+      >
+        {(p) => (
+          <textarea
+            {...p}
+            ref={images.ref}
+            value={value}
+            onInput={(event) => onInput(event.currentTarget.value)}
+            onPaste={images.onPaste}
+            {...images.drop.handlers}
+            class={images.drop.dropping ? "mono dropping" : "mono"}
+            rows={18}
+            maxLength={adminLimits.createBlog.bodyMarkdown.maxLength}
+            placeholder={
+              "## A heading\n\nA paragraph with **bold**, *italic* and a [link](https://example.com).\n\n- a list item"
+            }
+          />
+        )}
+      </Field>
+      <BodyImagesStatus images={images} />
+    </>
   );
   const shown = (
     <>
@@ -80,6 +90,25 @@ export function BodyEditor(props: BodyEditorProps) {
       pending={preview.pending}
       error={error}
     />
+  );
+}
+
+/** Images pasted or dropped into the body: uploading, inserted, or why one was refused. */
+function BodyImagesStatus({ images }: { images: BodyImages }) {
+  const { uploading, problems } = images.uploads;
+  return (
+    <>
+      <div role="status" class="body-images-status">
+        {uploading > 0 ? (
+          <p class="notice info">{uploadingText(uploading)}</p>
+        ) : (
+          images.said && <p class="notice success">{images.said}</p>
+        )}
+      </div>
+      {problems.map((p) => (
+        <ErrorMessage key={p} message={p} />
+      ))}
+    </>
   );
 }
 
