@@ -1,14 +1,18 @@
 import { fairRenderQueue } from "../blogs/fair-render-queue.js";
 import { DomainError } from "../platform/domain-error.js";
 
-/** Images of one workspace being processed or waiting, beyond which that workspace waits. */
-const WORKSPACE_PENDING = 4;
+/**
+ * Images of one workspace being processed or waiting, beyond which that workspace is refused: a
+ * library screen asks for a page of new thumbnails at once (24), each made in turn.
+ */
+const WORKSPACE_PENDING = 32;
 
 /**
  * Image work (an upload's normalising, a copy's making) in a bounded pool shared fairly by
  * workspaces (admin.yaml `MediaBusy`): the render queue's rules (blogs/fair-render-queue.ts) with
  * one image at a time per workspace, two in all (sharp uses libvips' own threads for each),
- * at most 4 of a workspace waiting or running and 64 in all; past them, 503 with `Retry-After`.
+ * at most 32 of a workspace waiting or running and 128 in all; past them, 503 with
+ * `Retry-After`.
  */
 export function mediaPool() {
   const queue = fairRenderQueue({
@@ -16,7 +20,7 @@ export function mediaPool() {
     workspaceRunning: 1,
     workspacePending: WORKSPACE_PENDING,
     previewPerUser: Number.MAX_SAFE_INTEGER,
-    maxPending: 64,
+    maxPending: 128,
     retryAfterSeconds: 1,
   });
   return {

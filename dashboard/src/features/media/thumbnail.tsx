@@ -4,7 +4,7 @@ import { thumbnailOf } from "./media-text.js";
 
 /**
  * Thumbnails loading at once, page-wide. The server makes a resized copy the first time one is
- * asked for, a few of a workspace at a time (admin.yaml, MediaBusy: past 4, 503): a grid of new
+ * asked for, one of a workspace at a time (admin.yaml, MediaBusy: 503 past a queue): a grid of new
  * uploads asked all together would get some refused. Three, so an upload still has room.
  */
 const AT_ONCE = 3;
