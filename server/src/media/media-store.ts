@@ -23,6 +23,16 @@ import { receiveUpload } from "./media-upload.js";
 
 const NOT_FOUND = "Image not found.";
 
+/** How long a public URL's read of an image's record is kept (see `records` below). */
+const RECORD_TTL_MS = 2000;
+const MAX_RECORDS = 10_000;
+
+/** What a public URL needs of an image's record. */
+type ServedRecord = Pick<
+  MediaDoc,
+  "_id" | "workspaceId" | "sha256" | "name" | "type" | "width" | "height"
+>;
+
 /** Words of a name and alt text, each with its prefixes, for the library's search. */
 const MAX_TERMS = 200;
 function termsOf(name: string, alt: string): string[] {
@@ -102,6 +112,26 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
   const ready = () => {
     made ??= Promise.all([mkdir(tmp, { recursive: true }), mkdir(cache, { recursive: true })]);
     return made;
+  };
+  /**
+   * The records the public URLs read, kept RECORD_TTL_MS (at most MAX_RECORDS): an image's
+   * record never changes but for its alt text, which URLs do not show, so only a deletion is
+   * late, and only on other instances (this one forgets at once): its URLs answer 404 there
+   * within RECORD_TTL_MS. Unknown IDs are kept too, so a flood of made-up ones costs no reads.
+   */
+  const records = new Map<string, { doc: ServedRecord | null; until: number }>();
+  const served = async (mediaId: string): Promise<ServedRecord | null> => {
+    const now = Date.now();
+    const known = records.get(mediaId);
+    if (known !== undefined && known.until > now) return known.doc;
+    const doc = await c.media.findOne<ServedRecord>(
+      { _id: mediaId },
+      { projection: { workspaceId: 1, sha256: 1, name: 1, type: 1, width: 1, height: 1 } },
+    );
+    records.delete(mediaId);
+    if (records.size >= MAX_RECORDS) records.delete(records.keys().next().value ?? "");
+    records.set(mediaId, { doc, until: now + RECORD_TTL_MS });
+    return doc;
   };
   /** Copies being made on this instance, so that a burst of one URL makes it once. */
   const making = new Map<string, Promise<MediaFile>>();
@@ -265,6 +295,7 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
     async remove(workspaceId: string, mediaId: string): Promise<MediaDoc> {
       const doc = await c.media.findOneAndDelete({ _id: mediaId, workspaceId });
       if (doc === null) throw notFound(NOT_FOUND);
+      records.delete(mediaId);
       await removeFiles(mediaId);
       return doc;
     },
@@ -278,7 +309,7 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
    * for an unknown or deleted image, or a name that is not its own.
    */
   async function file(mediaId: string, name: string, transform: Transform): Promise<MediaFile> {
-    const doc = await c.media.findOne({ _id: mediaId }, { projection: { terms: 0 } });
+    const doc = await served(mediaId);
     if (doc === null || doc.name !== name) throw notFound(NOT_FOUND);
     await ready();
     const key = variantKeyOf(transform);
