@@ -410,9 +410,7 @@ describe.each(WIDTHS)("images in the blog editor at %s width", (width) => {
     await s.checkScreen("cover-picker");
     await choice.click();
     await picker.waitFor({ state: "detached" });
-    await expect(page.getByLabel("Cover image URL").inputValue()).resolves.toBe(
-      `${cover.url}`,
-    );
+    await expect(page.getByLabel("Cover image URL").inputValue()).resolves.toBe(`${cover.url}`);
     await expect(page.getByLabel("Alt text", { exact: true }).inputValue()).resolves.toBe(
       "A harbour at dawn",
     );
@@ -441,9 +439,7 @@ describe.each(WIDTHS)("images in the blog editor at %s width", (width) => {
     await picker.waitFor({ state: "detached" });
     const stored = (await library()).find((m) => m.name === `lighthouse-${width}.png`);
     expect(stored?.alt).toBe("A lighthouse in fog");
-    await expect(page.getByLabel("Cover image URL").inputValue()).resolves.toBe(
-      `${stored?.url}`,
-    );
+    await expect(page.getByLabel("Cover image URL").inputValue()).resolves.toBe(`${stored?.url}`);
     await expect(page.getByLabel("Alt text", { exact: true }).inputValue()).resolves.toBe(
       "A lighthouse in fog",
     );
