@@ -109,7 +109,9 @@ export function BlogFields({
           error={errors.coverImageUrl}
         >
           {(p) => (
-            <>
+            // One row: the picker's button beside the URL, so the body field stays in the
+            // editor's first screen at 1280×800 (dashboard-home-and-editor-fold.test.ts).
+            <div class="cover-url">
               <input
                 {...p}
                 {...bind("coverImageUrl")}
@@ -123,7 +125,7 @@ export function BlogFields({
                   onChange({ ...draft, coverImageUrl, coverImageAlt })
                 }
               />
-            </>
+            </div>
           )}
         </Field>
         <Field label="Alt text" hint="What the cover shows, in words." error={errors.coverImageAlt}>
