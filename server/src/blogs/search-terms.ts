@@ -28,7 +28,16 @@ export const MAX_TERMS = 600;
  * found by each word of its title, slug and tags typed in full.
  */
 export function searchTermsOf(blog: Pick<BlogDoc, "title" | "slug" | "tags">): string[] {
-  const words = wordsOf([blog.title, blog.slug, ...blog.tags].join(" ")).map((w) => [...clip(w)]);
+  return prefixTermsOf([blog.title, blog.slug, ...blog.tags].join(" "));
+}
+
+/**
+ * The words of `text` with all their prefixes, distinct, whole words first and at most
+ * `MAX_TERMS`: what `searchTermsOf` stores for a blog, and the media library for an image's
+ * name and alt text (media/media-store.ts).
+ */
+export function prefixTermsOf(text: string): string[] {
+  const words = wordsOf(text).map((w) => [...clip(w)]);
   const terms = new Set(words.map((chars) => chars.join("")));
   for (const chars of words) {
     for (let n = chars.length - 1; n >= 1 && terms.size < MAX_TERMS; n--) {

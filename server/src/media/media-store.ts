@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Db, GridFSBucket } from "mongodb";
-import { clip, wordsOf } from "../blogs/words.js";
+import { parseBlogSearch, prefixTermsOf } from "../blogs/search-terms.js";
 import { keysetCursor, readTime } from "../platform/cursor.js";
 import type { Collections, MediaDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
@@ -33,17 +33,9 @@ type ServedRecord = Pick<
   "_id" | "workspaceId" | "sha256" | "name" | "type" | "width" | "height"
 >;
 
-/** Words of a name and alt text, each with its prefixes, for the library's search. */
-const MAX_TERMS = 200;
-function termsOf(name: string, alt: string): string[] {
-  const terms = new Set<string>();
-  for (const word of wordsOf(`${name.replace(/\.[a-z0-9]+$/, "")} ${alt}`)) {
-    const whole = [...clip(word)];
-    for (let n = 1; n <= whole.length; n++) terms.add(whole.slice(0, n).join(""));
-    if (terms.size >= MAX_TERMS) break;
-  }
-  return [...terms].slice(0, MAX_TERMS);
-}
+/** The library's search terms of an image: its name's words (not the extension) and its alt's. */
+const termsOf = (name: string, alt: string): string[] =>
+  prefixTermsOf(`${name.replace(/\.[a-z0-9]+$/, "")} ${alt}`);
 
 const mediaCursor = keysetCursor<string | null>({
   value: readTime,
@@ -247,9 +239,11 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
         readonly cursor?: string | undefined;
       },
     ): Promise<{ data: MediaDoc[]; nextCursor: string | null }> {
-      const words = query.q === undefined ? [] : [...new Set(wordsOf(query.q).map(clip))];
-      const scope = words.length === 0 ? null : words.join(" ");
-      if (query.q !== undefined && words.length === 0) return { data: [], nextCursor: null };
+      // The admin blog search's words and cursor scope (blogs/search-terms.ts).
+      const search = parseBlogSearch(query.q);
+      const words = search?.terms ?? [];
+      const scope = search?.scope ?? null;
+      if (search !== null && words.length === 0) return { data: [], nextCursor: null };
       const after =
         query.cursor === undefined ? undefined : mediaCursor.decode(query.cursor, scope);
       const filter = {
