@@ -1367,7 +1367,10 @@ export interface paths {
         /**
          * Release a blog to consumers
          * @description Consumers see the blog from now on; `releasedAt` moves to now. Only the version named in
-         *     `If-Match` is released (else `412`, also when it is released already).
+         *     `If-Match` is released (else `412`, also when it is released already). A blog that shows
+         *     a library image without alt text (its cover with no `coverImageAlt`, or `![](url)` in
+         *     the body of an image whose library alt text is empty too) is not released: `409` naming
+         *     the images.
          */
         post: operations["releaseBlog"];
         delete?: never;
@@ -1423,7 +1426,8 @@ export interface paths {
          * @description The pending changes become the released version in one update: consumers see them at
          *     once, and the changes feed and webhooks hear of one edit (`updatedAt` moves). Nothing
          *     pending (a draft, or no changes): nothing changes. Only the version named in `If-Match`
-         *     is published (else `412`); a slug another blog took meanwhile is a `409`.
+         *     is published (else `412`); a slug another blog took meanwhile is a `409`, and so are
+         *     pending changes that show a library image without alt text (as `releaseBlog`).
          */
         post: operations["publishBlogChanges"];
         delete?: never;
@@ -1477,7 +1481,9 @@ export interface paths {
          * @description Sets when the server releases the blog (or publishes its pending changes) and when it
          *     takes it back to draft (see "Schedules"). A time in the past, more than 366 days ahead,
          *     an unrelease before the publish, a publish of a released blog with nothing pending or
-         *     an unrelease of a draft with no release scheduled is a `400` naming the field. The
+         *     an unrelease of a draft with no release scheduled is a `400` naming the field. A
+         *     scheduled release or publish is checked as `releaseBlog` checks when its time comes: a
+         *     library image without alt text then makes it fail (`blog.schedule_failed`). The
          *     blog's `version` changes (its content does not; consumers hear of nothing until the
          *     time comes). Only the version named in `If-Match` is scheduled (else `412`).
          */
@@ -1710,6 +1716,12 @@ export interface paths {
          * Delete an image from the library
          * @description The image and every resized copy of it are deleted: its URLs answer `404` from then on
          *     (caches that kept a copy may still show it until they drop it). Any member may delete.
+         *
+         *     An image that a blog shows (a draft or a released blog, as its cover or in its body,
+         *     live or in pending changes; removed blogs do not count) is not deleted unless `force`
+         *     is true: the answer is `409` naming those blogs, so the editor can be asked first. The
+         *     look-up and the deletion are two steps: a blog given the image in between is not
+         *     named.
          */
         delete: operations["deleteMedia"];
         options?: never;
@@ -2459,8 +2471,9 @@ export interface components {
          *     (`blogId`) and its title as it was then (`blogTitle`); it is recorded only when the blog
          *     changed (a release of a released blog records nothing). `blog.scheduled` also names the
          *     times then set (`publishAt`, `unreleaseAt`; null for none), and `blog.schedule_failed`
-         *     the publish that could not be made at its time (`publishAt`: the pending slug had been
-         *     taken by another blog meanwhile; the changes stay pending). An `author.*` action names
+         *     the release or publish that could not be made at its time (`publishAt`: the pending slug
+         *     had been taken by another blog meanwhile, or a library image it would show has no alt
+         *     text; the blog stays as it was). An `author.*` action names
          *     the author (`authorId`) and their name as it was then (`authorName`: after an update,
          *     the new one).
          */
@@ -2571,6 +2584,24 @@ export interface components {
             data: components["schemas"]["Media"][];
             /** @description The next page's `cursor`; null on the last page. */
             nextCursor: string | null;
+        };
+        /** @description Why an image was not deleted (`deleteMedia`), and which blogs show it. */
+        MediaInUse: {
+            message: string;
+            /**
+             * Format: int32
+             * @description How many blogs show the image.
+             */
+            total: number;
+            /** @description Up to 20 of them, released first, then by title. */
+            blogs: components["schemas"]["MediaUser"][];
+        };
+        /** @description A blog that shows a library image. */
+        MediaUser: {
+            id: string;
+            title: string;
+            slug: string;
+            status: components["schemas"]["BlogStatus"];
         };
         MediaPatch: {
             alt: components["schemas"]["MediaAlt"];
@@ -6777,7 +6808,10 @@ export interface operations {
     };
     deleteMedia: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Delete even when blogs show the image (their images then answer `404`). */
+                force?: boolean;
+            };
             header?: never;
             path: {
                 /** @description The workspace's ID. */
@@ -6800,6 +6834,38 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /**
+             * @description Blogs show the image; nothing was deleted. `blogs` names up to 20 of them, released
+             *     ones first, and `total` counts them all. Send `force=true` to delete it anyway.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "2 blogs show this image. Delete it anyway with force=true.",
+                     *       "total": 2,
+                     *       "blogs": [
+                     *         {
+                     *           "id": "b_8Jq2mZ",
+                     *           "title": "Spring launch",
+                     *           "slug": "spring-launch",
+                     *           "status": "released"
+                     *         },
+                     *         {
+                     *           "id": "b_2kLp9Q",
+                     *           "title": "Notes from the road",
+                     *           "slug": "notes-from-the-road",
+                     *           "status": "draft"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaInUse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

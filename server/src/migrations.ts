@@ -1,5 +1,6 @@
 import { fillReadingTimes } from "./blogs/reading-time-migration.js";
 import { fillSearchFields } from "./blogs/search-migration.js";
+import { fillStagedMediaIds } from "./blogs/staged-media-migration.js";
 import { moveStagedContentApart } from "./blogs/staged-migration.js";
 import { normaliseStoredTags } from "./blogs/tag-migration.js";
 import type { Migration } from "./platform/db/migrations.js";
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "blog search fields", run: fillSearchFields },
   { name: "pending changes apart from their blog", run: moveStagedContentApart },
   { name: "blog reading times", run: fillReadingTimes },
+  { name: "library images of pending changes", run: fillStagedMediaIds },
 ];

@@ -2,7 +2,7 @@ import type { Response } from "express";
 import type { MediaStore } from "../media/media-store.js";
 import type { MediaDoc } from "../platform/db/collections.js";
 import { DomainError } from "../platform/domain-error.js";
-import type { AdminHandler, Media } from "../platform/http/admin-types.js";
+import type { AdminHandler, Media, MediaInUse } from "../platform/http/admin-types.js";
 import { requestOrigin, signedInUser } from "./guards.js";
 
 /** A library image as the admin API shows it (admin.yaml `Media`), its URL on `origin`. */
@@ -83,8 +83,24 @@ export function mediaHandlers(deps: { readonly media: MediaStore }) {
 
   const deleteMedia: AdminHandler<"deleteMedia"> = async (req, res) => {
     const { workspaceId, mediaId } = req.params;
-    await deps.media.remove(workspaceId, mediaId);
-    res.status(204).end();
+    const outcome = await deps.media.remove(workspaceId, mediaId, req.query.force === true);
+    if ("deleted" in outcome) {
+      res.status(204).end();
+      return;
+    }
+    const { total, blogs } = outcome.inUse;
+    const inUse: MediaInUse = {
+      message: `${total === 1 ? "A blog shows" : `${total} blogs show`} this image. Delete it anyway with force=true.`,
+      total,
+      blogs: blogs.map((blog) => ({
+        id: blog._id,
+        title: blog.title,
+        slug: blog.slug,
+        status: blog.status === "released" ? "released" : "draft",
+      })),
+    };
+    // The operation's `409` body (the handler's type knows only its `204`).
+    (res as Response<MediaInUse>).status(409).json(inUse);
   };
 
   return { listMedia, uploadMedia, getMedia, updateMedia, deleteMedia };

@@ -1,3 +1,4 @@
+import { mediaIdsOf } from "../media/body-images.js";
 import type {
   BlogDoc,
   Collections,
@@ -37,7 +38,13 @@ export interface BlogStaging {
 }
 
 /** Stored document → the pending changes' content (without its keys). */
-function contentOf({ _id: _i, workspaceId: _w, blogId: _b, ...content }: StagedContentDoc) {
+function contentOf({
+  _id: _i,
+  workspaceId: _w,
+  blogId: _b,
+  mediaIds: _m,
+  ...content
+}: StagedContentDoc) {
   return content;
 }
 
@@ -65,6 +72,7 @@ export function blogStaging({ blogStaged }: Pick<Collections, "blogStaged">): Bl
           _id: stagedId(blogId, content.revision),
           workspaceId,
           blogId,
+          mediaIds: mediaIdsOf(content),
         });
       } catch (err) {
         // Revisions are random and new on every edit: the same one twice is a retried insert.

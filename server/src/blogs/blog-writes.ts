@@ -35,6 +35,7 @@ import {
 } from "./blog-rules.js";
 import { dueOf, type ScheduleInput, scheduleFilter, scheduleOf, without } from "./blog-schedule.js";
 import type { BlogStaging, EditedBlog } from "./blog-staging.js";
+import { altTextRefusal, requireAltText } from "./image-alt-rule.js";
 import { type PreviewMarkOf, previewMarked } from "./preview-mark.js";
 import { readingTimeOf } from "./reading-time.js";
 import { excerptOf, type RenderedBody, slugify } from "./render.js";
@@ -211,8 +212,9 @@ export interface BlogWrites {
    * Does the blog's scheduled action due at `now`, the earliest (blog-scheduler.ts): an ordinary
    * release, publish or unrelease (state-edits.ts `scheduledEdit`) in the name of whoever set it,
    * with that time taken off the schedule in the same update, so it is done once however many
-   * instances try. A publish whose pending slug another blog took meanwhile is not made: the
-   * time goes, with a `blog.schedule_failed` entry. Nothing due: nothing changes.
+   * instances try. A publish whose pending slug another blog took meanwhile, or a release or
+   * publish that would show a library image without alt text (image-alt-rule.ts), is not made:
+   * the time goes, with a `blog.schedule_failed` entry. Nothing due: nothing changes.
    */
   fireSchedule(workspaceId: string, blogId: string, now: Date): Promise<EditedBlog>;
   /** Drops a released blog's pending changes; nothing pending changes nothing. */
@@ -562,6 +564,7 @@ export function blogWrites(
       const baseSlug = explicitSlug ? checkSlug(input.slug ?? "") : slugify(fields.title);
       const now = new Date();
       const release = input.release === true;
+      if (release) requireAltText(fields);
       for (let attempt = 1; ; attempt++) {
         const slug = slugCandidate(baseSlug, attempt);
         const doc: BlogDoc = {
@@ -634,7 +637,10 @@ export function blogWrites(
           workspaceId,
           blogId,
           expected,
-          (doc) => moveEdit(doc, status, new Date(), keepLiveSlug),
+          (doc) => {
+            if (status === "released" && doc.status !== "released") requireAltText(doc);
+            return moveEdit(doc, status, new Date(), keepLiveSlug);
+          },
           { action, by },
         );
       try {
@@ -656,6 +662,9 @@ export function blogWrites(
           expected,
           (doc) => {
             published = doc.pending?.slug ?? "";
+            if (doc.status === "released" && doc.pending !== undefined) {
+              requireAltText(doc.pending);
+            }
             return publishEdit(doc, new Date());
           },
           { action: "published", by },
@@ -719,8 +728,12 @@ export function blogWrites(
               return stale ? { schedule: doc.schedule ?? null } : null;
             }
             const by = doc.schedule?.by ?? null;
-            if (failed && due.outcome === "published") {
-              // Its pending slug is another blog's now: the changes stay pending, the time goes.
+            const goingLive =
+              due.outcome === "released" ? doc : due.outcome === "published" ? doc.pending : null;
+            const refused = goingLive != null && altTextRefusal(goingLive) !== null;
+            if ((failed && due.outcome === "published") || refused) {
+              // Its pending slug is another blog's now, or a library image it would show has no
+              // alt text (image-alt-rule.ts): the blog stays as it is, the time goes.
               entry = {
                 action: "schedule_failed",
                 by,

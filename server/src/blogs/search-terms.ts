@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { mediaIdsOf } from "../media/body-images.js";
 import type { BlogDoc } from "../platform/db/collections.js";
 import { textTermsOf } from "./text-search.js";
 import { clip, wordsOf } from "./words.js";
@@ -55,15 +56,17 @@ export function prefixTermsOf(text: string): string[] {
 export const titleKeyOf = (title: string): string => wordsOf(title).join(" ");
 
 /**
- * The derived fields every write of title, slug, tags, excerpt or body stores with them: the
- * admin search's and the consumer search's (text-search.ts).
+ * The derived fields every write of title, slug, tags, excerpt, body or cover stores with them:
+ * the admin search's, the consumer search's (text-search.ts) and the library images the live
+ * version shows (`mediaIds`, media/body-images.ts), which an image's deletion looks up.
  */
 export const searchFieldsOf = (
-  blog: Pick<BlogDoc, "title" | "slug" | "tags" | "excerpt" | "bodyHtml">,
-): Pick<BlogDoc, "searchTerms" | "titleKey" | "textTerms"> => ({
+  blog: Pick<BlogDoc, "title" | "slug" | "tags" | "excerpt" | "bodyHtml" | "coverImageUrl">,
+): Pick<BlogDoc, "searchTerms" | "titleKey" | "textTerms" | "mediaIds"> => ({
   searchTerms: searchTermsOf(blog),
   titleKey: titleKeyOf(blog.title),
   textTerms: textTermsOf(blog),
+  mediaIds: mediaIdsOf(blog),
 });
 
 /** A parsed `q`: its distinct words as stored terms, and `scope`, what a cursor is bound to. */

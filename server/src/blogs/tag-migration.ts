@@ -24,7 +24,7 @@ export function normaliseStoredTags(
 ): Promise<number> {
   return rewriteBlogsOnce(collections, {
     marker: TAGS_NORMALISED_MARKER,
-    fields: ["tags", "status", "title", "slug", "excerpt", "bodyHtml"],
+    fields: ["tags", "status", "title", "slug", "excerpt", "bodyHtml", "coverImageUrl"],
     rewrite: (doc) => {
       const tags = [
         ...new Set(

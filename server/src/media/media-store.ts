@@ -20,6 +20,7 @@ import type { ImageType } from "./image-type.js";
 import { mediaNameOf } from "./media-name.js";
 import type { MediaPool } from "./media-pool.js";
 import { receiveUpload } from "./media-upload.js";
+import { blogsShowing, type MediaUsers } from "./media-usage.js";
 
 const NOT_FOUND = "Image not found.";
 
@@ -285,13 +286,26 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
       return updated;
     },
 
-    /** Deletes the record first (its URLs are 404 from then on), then its files and this instance's cache. */
-    async remove(workspaceId: string, mediaId: string): Promise<MediaDoc> {
+    /**
+     * Deletes the record first (its URLs are 404 from then on), then its files and this
+     * instance's cache; unless `force`, only when no blog shows it (media-usage.ts), else nothing
+     * is deleted and the blogs that do are the answer.
+     */
+    async remove(
+      workspaceId: string,
+      mediaId: string,
+      force: boolean,
+    ): Promise<{ deleted: MediaDoc } | { inUse: MediaUsers }> {
+      if (!force) {
+        await get(workspaceId, mediaId);
+        const users = await blogsShowing(c, workspaceId, mediaId);
+        if (users.total > 0) return { inUse: users };
+      }
       const doc = await c.media.findOneAndDelete({ _id: mediaId, workspaceId });
       if (doc === null) throw notFound(NOT_FOUND);
       records.delete(mediaId);
       await removeFiles(mediaId);
-      return doc;
+      return { deleted: doc };
     },
 
     file,

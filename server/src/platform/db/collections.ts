@@ -385,6 +385,12 @@ export interface BlogDoc {
    */
   textTerms?: string[];
   /**
+   * The library images (MediaDoc ids) the live version shows, as cover or in the body
+   * (media/body-images.ts `mediaIdsOf`); written with them by every writer (index `blog_media`):
+   * what deleting an image looks up. Absent only before the start-up migration.
+   */
+  mediaIds?: string[];
+  /**
    * A released blog's pending changes (admin.yaml, "Staged changes"): the version of its content
    * as edited since and not yet published. The content itself is a `blogStaged` document of its
    * own (`StagedContentDoc`), so that a blog's row holds only what consumers read and a few
@@ -432,6 +438,11 @@ export type StagedContentDoc = StagedContent & {
   _id: string;
   workspaceId: string;
   blogId: string;
+  /**
+   * The library images these changes show (as `BlogDoc.mediaIds`; index `staged_media`). Absent
+   * only on changes stored before it existed, until the start-up migration.
+   */
+  mediaIds?: string[];
 };
 
 /** A blog's presentation and search fields (blogs/blog-rules.ts `PRESENTATION_FIELDS`). */

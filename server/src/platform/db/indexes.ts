@@ -49,6 +49,10 @@ import {
  *   are read by `_id`); blogStaged {workspaceId, slug}: the preview's get by a slug as edited;
  * - authors {workspaceId, slug} unique: an author's slug is the workspace's once, and a
  *   workspace's authors (at most 200, sorted by name after the read);
+ * - blogs {workspaceId, mediaIds} (`blog_media`) and blogStaged {workspaceId, mediaIds}
+ *   (`staged_media`): the blogs whose live version or pending changes show a library image,
+ *   which its deletion names (media/media-usage.ts; on FerretDB the index gives `mediaIds` its
+ *   element table);
  * - media {workspaceId, sha256} unique: the same bytes are one library image, on every
  *   instance; media {workspaceId, createdAt desc, _id desc}: the library, one range per page;
  * - users {email} unique; memberships by user and by workspace; sessions by user;
@@ -137,6 +141,8 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
   await blogs.createIndex({ dueAt: 1, _id: 1 }, { name: "schedule_due" });
   await blogStaged.createIndex({ workspaceId: 1, blogId: 1 }, { name: "blog_staged" });
   await blogStaged.createIndex({ workspaceId: 1, slug: 1 }, { name: "blog_staged_slug" });
+  await blogStaged.createIndex({ workspaceId: 1, mediaIds: 1 }, { name: "staged_media" });
+  await blogs.createIndex({ workspaceId: 1, mediaIds: 1 }, { name: "blog_media" });
   await authors.createIndex(
     { workspaceId: 1, slug: 1 },
     { name: "workspace_author_slug", unique: true },

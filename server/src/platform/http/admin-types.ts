@@ -17,6 +17,7 @@ export type BlogRevisionSummary = Schemas["BlogRevisionSummary"];
 export type Actor = Schemas["Actor"];
 export type Me = Schemas["Me"];
 export type Media = Schemas["Media"];
+export type MediaInUse = Schemas["MediaInUse"];
 export type Member = Schemas["Member"];
 export type User = Schemas["User"];
 export type Workspace = Schemas["Workspace"];
