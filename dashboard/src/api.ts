@@ -46,6 +46,7 @@ export type WebhookDelivery = Schemas["WebhookDelivery"];
 export type WebhookAttempt = Schemas["WebhookAttempt"];
 export type Media = Schemas["Media"];
 export type MediaList = Schemas["MediaList"];
+export type MediaInUse = Schemas["MediaInUse"];
 
 /**
  * The admin API, same origin: the session cookie goes with every request, and the browser adds

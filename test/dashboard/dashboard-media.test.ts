@@ -57,7 +57,10 @@ async function png(width = 240, height = 160): Promise<Buffer> {
 const library = async (): Promise<Media[]> =>
   (await s.owner.get<{ data: Media[] }>(`/workspaces/${s.ws}/media?limit=100`)).body.data;
 async function clearLibrary(): Promise<void> {
-  for (const m of await library()) await s.owner.delete(`/workspaces/${s.ws}/media/${m.id}`);
+  // `force`: blogs of earlier tests may show them (deleteMedia answers 409 otherwise).
+  for (const m of await library()) {
+    await s.owner.delete(`/workspaces/${s.ws}/media/${m.id}?force=true`);
+  }
 }
 const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000 });
 const heading = (name: string) => page.getByRole("heading", { name, exact: true });
@@ -279,6 +282,62 @@ describe.each(WIDTHS)("the Media screen at %s width (admin.yaml, tag Media)", (w
     const gone = await fetch(`${sky.url}`);
     await gone.body?.cancel();
     expect(gone.status).toBe(404);
+  });
+
+  it("an image blogs show: its deletion names them, released first, and Delete anyway deletes it (deleteMedia 409)", async () => {
+    await s.setViewport(width);
+    const name = `in-use-${width}.png`;
+    const res = await fetch(`${s.server.url}/api/admin/workspaces/${s.ws}/media?name=${name}`, {
+      method: "POST",
+      headers: { "content-type": "image/png", cookie: s.owner.cookie ?? "", origin: s.server.url },
+      body: new Uint8Array(await png(64, 64)),
+    });
+    expect(res.status).toBe(201);
+    const image = (await res.json()) as Media;
+    const blogs = `/workspaces/${s.ws}/blogs`;
+    const draft = await s.owner.post<Blog>(blogs, {
+      title: `A draft that shows it (${width})`,
+      bodyMarkdown: `![A square](${image.url})`,
+    });
+    const released = await s.owner.post<Blog>(blogs, {
+      title: `A released cover (${width})`,
+      bodyMarkdown: "Text.",
+      coverImageUrl: image.url,
+      coverImageAlt: "A square",
+    });
+    await s.owner.post(`${blogs}/${released.body.id}/release`, undefined, { "if-match": "*" });
+    await page.goto(s.url(`/w/${s.ws}/media`));
+    // The first answer is the 409 naming the blogs, on purpose.
+    s.expectProblems(/response 409 DELETE .*\/media\/med_/, /status of 409 \(Conflict\)/);
+    await card(name)
+      .getByRole("button", { name: `Delete ${name}` })
+      .click();
+    await page
+      .getByRole("dialog", { name: `Delete ${name}?` })
+      .getByRole("button", { name: "Delete image" })
+      .click();
+    const asked = page.getByRole("dialog", { name: `${name} is in use` });
+    await asked.getByText("2 blogs show this image.").waitFor();
+    const named = asked.getByRole("list", { name: `Blogs that show ${name}` }).getByRole("link");
+    await expect(named.allInnerTexts()).resolves.toEqual([
+      `A released cover (${width})`,
+      `A draft that shows it (${width})`,
+    ]);
+    await expect(named.first().getAttribute("href")).resolves.toMatch(
+      new RegExp(`/w/${s.ws}/blogs/${released.body.id}$`),
+    );
+    await eventually(() =>
+      asked.getByRole("button", { name: "Cancel" }).evaluate((b) => b === document.activeElement),
+    ).toBe(true);
+    // Still there: nothing is deleted before the second answer.
+    expect((await library()).some((m) => m.id === image.id)).toBe(true);
+    await s.checkScreen("in-use-dialog");
+    await asked.getByRole("button", { name: "Delete anyway" }).click();
+    await asked.waitFor({ state: "detached" });
+    await page.getByText(`${name} deleted.`).waitFor();
+    expect((await library()).some((m) => m.id === image.id)).toBe(false);
+    await s.owner.delete(`${blogs}/${draft.body.id}`, { "if-match": "*" });
+    await s.owner.delete(`${blogs}/${released.body.id}`, { "if-match": "*" });
   });
 });
 

@@ -76,7 +76,7 @@ const SENTENCES: { readonly [A in AuditAction]: Sentence } = {
   "blog.scheduled": (e, who) => `${who} scheduled ${blogOf(e)}${scheduledTimes(e)}`,
   "blog.schedule_cancelled": (e, who) => `${who} cancelled the schedule of ${blogOf(e)}`,
   "blog.schedule_failed": (e, who) =>
-    `${blogOf(e)} could not be published at its scheduled time: its slug is taken (scheduled by ${who})`,
+    `${blogOf(e)} could not be released at its scheduled time: its slug is taken or an image lacks alt text (scheduled by ${who})`,
   "author.created": (e, who) => `${who} added the author ${authorOf(e)}`,
   "author.updated": (e, who) => `${who} changed the author ${authorOf(e)}`,
   "author.removed": (e, who) => `${who} removed the author ${authorOf(e)}`,

@@ -1,4 +1,13 @@
-import { answered, api, call, type Media, type MediaList, send } from "../../api.js";
+import {
+  ApiError,
+  answered,
+  api,
+  call,
+  type Media,
+  type MediaInUse,
+  type MediaList,
+  send,
+} from "../../api.js";
 import { uploadNameOf } from "./media-text.js";
 
 /** Images a page of the library holds. */
@@ -59,10 +68,32 @@ export const saveAlt = (workspaceId: string, mediaId: string, alt: string): Prom
     }),
   );
 
-/** Deletes an image and its copies (admin.yaml, deleteMedia): its URLs answer 404 from now on. */
-export const deleteMedia = (workspaceId: string, mediaId: string): Promise<void> =>
-  send(
-    api.DELETE("/workspaces/{workspaceId}/media/{mediaId}", {
-      params: { path: { workspaceId, mediaId } },
-    }),
-  );
+/**
+ * Deletes an image and its copies (admin.yaml, deleteMedia): its URLs answer 404 from now on.
+ * Unless `force`, an image that blogs show is not deleted: the answer is the blogs that do.
+ */
+export async function deleteMedia(
+  workspaceId: string,
+  mediaId: string,
+  force = false,
+): Promise<MediaInUse | null> {
+  try {
+    await send(
+      api.DELETE("/workspaces/{workspaceId}/media/{mediaId}", {
+        params: { path: { workspaceId, mediaId }, query: force ? { force: true } : {} },
+      }),
+    );
+    return null;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409 && isInUse(err.body)) return err.body;
+    throw err;
+  }
+}
+
+const isInUse = (body: unknown): body is MediaInUse =>
+  typeof body === "object" &&
+  body !== null &&
+  "blogs" in body &&
+  Array.isArray(body.blogs) &&
+  "total" in body &&
+  typeof body.total === "number";

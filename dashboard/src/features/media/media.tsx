@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
-import type { Media as MediaImage, Workspace } from "../../api.js";
+import type { Media as MediaImage, MediaInUse, Workspace } from "../../api.js";
 import { ConfirmDialog } from "../../components/confirm.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle } from "../../hooks.js";
 import { AltDialog } from "./alt-dialog.js";
 import { useFileDrop } from "./file-drop.js";
+import { InUseDialog } from "./in-use-dialog.js";
 import { MediaItem } from "./media-item.js";
 import { useMediaLibrary } from "./media-list.js";
 import { deleteMedia, type Uploaded } from "./media-requests.js";
@@ -14,7 +15,10 @@ import { uploadingText, useUploads } from "./use-uploads.js";
 import "./media.css";
 
 /** The screen's one open dialog: alt text (after uploads: the rest queued), or a deletion. */
-type MediaDialog = { kind: "alt"; media: MediaImage } | { kind: "delete"; media: MediaImage };
+type MediaDialog =
+  | { kind: "alt"; media: MediaImage }
+  | { kind: "delete"; media: MediaImage }
+  | { kind: "inUse"; media: MediaImage; users: MediaInUse };
 
 /**
  * The workspace's media library (admin.yaml, tag Media): its images newest first, searched by
@@ -59,8 +63,10 @@ export function Media({ workspace }: { workspace: Workspace }) {
       setProblem("Could not copy: the browser refused the clipboard.");
     }
   };
-  const remove = async (m: MediaImage) => {
-    await deleteMedia(workspaceId, m.id);
+  /** Deletes `m`; unless `force`, an image blogs show is not: the dialog then names them. */
+  const remove = async (m: MediaImage, force: boolean) => {
+    const users = await deleteMedia(workspaceId, m.id, force);
+    if (users !== null) return setDialog({ kind: "inUse", media: m, users });
     setDialog(null);
     library.drop(m.id);
     setNotice(`${m.name} deleted.`);
@@ -171,7 +177,7 @@ export function Media({ workspace }: { workspace: Workspace }) {
         <ConfirmDialog
           title={`Delete ${dialog.media.name}?`}
           confirmLabel="Delete image"
-          onConfirm={() => remove(dialog.media)}
+          onConfirm={() => remove(dialog.media, false)}
           onClose={() => setDialog(null)}
         >
           <p>
@@ -179,6 +185,15 @@ export function Media({ workspace }: { workspace: Workspace }) {
             will show a broken image. This cannot be undone.
           </p>
         </ConfirmDialog>
+      )}
+      {dialog?.kind === "inUse" && (
+        <InUseDialog
+          workspaceId={workspaceId}
+          media={dialog.media}
+          users={dialog.users}
+          onConfirm={() => remove(dialog.media, true)}
+          onClose={() => setDialog(null)}
+        />
       )}
     </div>
   );
