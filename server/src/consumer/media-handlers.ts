@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
 import type { RequestHandler, Response } from "express";
 import { CONTENT_TYPE_OF } from "../media/image-type.js";
-import type { MediaFile, MediaStore } from "../media/media-store.js";
+import type { MediaFile } from "../media/media-files.js";
+import type { MediaStore } from "../media/media-store.js";
 import { notModified } from "../platform/http/conditional.js";
 import type { ConsumerParams, ConsumerQuery } from "../platform/http/consumer-types.js";
 import { HttpError } from "../platform/http/errors.js";
@@ -41,6 +42,10 @@ function send(res: Response, file: MediaFile, range: { start: number; end: numbe
   res.setHeader("Content-Length", String(end - start + 1));
   if (file.size === 0) {
     res.end();
+    return;
+  }
+  if (file.bytes !== undefined) {
+    res.end(range === undefined ? file.bytes : file.bytes.subarray(start, end + 1));
     return;
   }
   const stream = createReadStream(file.path, { start, end });

@@ -1,38 +1,19 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { type Db, GridFSBucket } from "mongodb";
+import type { Db } from "mongodb";
 import { parseBlogSearch, prefixTermsOf } from "../blogs/search-terms.js";
 import { keysetCursor, readTime } from "../platform/cursor.js";
 import type { Collections, MediaDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { notFound } from "../platform/domain-error.js";
-import { newId, randomBase62 } from "../platform/ids.js";
-import {
-  type ImageFacts,
-  normaliseImage,
-  type Transform,
-  transformImage,
-} from "./image-processing.js";
-import type { ImageType } from "./image-type.js";
+import { newId } from "../platform/ids.js";
+import { normaliseImage } from "./image-processing.js";
+import { mediaFiles, NOT_FOUND } from "./media-files.js";
 import { mediaNameOf } from "./media-name.js";
 import type { MediaPool } from "./media-pool.js";
 import { receiveUpload } from "./media-upload.js";
 import { blogsShowing, type MediaUsers } from "./media-usage.js";
-
-const NOT_FOUND = "Image not found.";
-
-/** How long a public URL's read of an image's record is kept (see `records` below). */
-const RECORD_TTL_MS = 2000;
-const MAX_RECORDS = 10_000;
-
-/** What a public URL needs of an image's record. */
-type ServedRecord = Pick<
-  MediaDoc,
-  "_id" | "workspaceId" | "sha256" | "name" | "type" | "width" | "height"
->;
 
 /** The library's search terms of an image: its name's words (not the extension) and its alt's. */
 const termsOf = (name: string, alt: string): string[] =>
@@ -47,29 +28,6 @@ const mediaCursor = keysetCursor<string | null>({
     refusal: "Invalid query parameter cursor: it belongs to a list with another q.",
   },
 });
-
-/** One copy's name among an image's files: `original`, or its transform's parameters. */
-export function variantKeyOf(t: Transform): string {
-  const parts = [
-    t.w === undefined ? "" : `w${t.w}`,
-    t.h === undefined ? "" : `h${t.h}`,
-    t.w !== undefined && t.h !== undefined && t.fit !== undefined && t.fit !== "inside"
-      ? t.fit
-      : "",
-    t.fm === undefined ? "" : t.fm,
-    t.q === undefined ? "" : `q${t.q}`,
-  ].filter((p) => p !== "");
-  return parts.length === 0 ? "original" : parts.join("-");
-}
-
-/** A file ready to send: where it is on this instance's disk, and what it is. */
-export interface MediaFile {
-  readonly path: string;
-  readonly size: number;
-  readonly type: ImageType;
-  /** Strong: the image's bytes hash and the copy's parameters never answer other bytes. */
-  readonly etag: string;
-}
 
 export interface UploadInput {
   readonly workspaceId: string;
@@ -89,76 +47,17 @@ export interface MediaStoreOptions {
 }
 
 /**
- * The media library (admin.yaml, "Media"): each image's record in `media`, its bytes (the
- * normalised original and every copy made of it) in the GridFS bucket `mediaFiles`, so they go
- * wherever the database goes: backups, restores, every instance of one database. Reading GridFS
- * on the embedded database costs ~25 ms a MB (measured), so each instance keeps the files it
- * served in a cache under `dir`: an image's bytes never change under its ID, so the cache is
- * never stale, and a deleted image is refused by its record before any file is looked at.
+ * The media library (admin.yaml, "Media"): each image's record in `media`; its bytes, and the
+ * public URLs' files, are media-files.ts's.
  */
 export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
-  const bucket = new GridFSBucket(db, { bucketName: "mediaFiles" });
+  const files = mediaFiles(c, db, options);
   const tmp = path.join(options.dir, "incoming");
-  const cache = path.join(options.dir, "cache");
-  // Made at the first upload or read, not at start: most instances may never hold an image.
+  // Made at the first upload, not at start: most instances may never hold an image.
   let made: Promise<unknown> | undefined;
   const ready = () => {
-    made ??= Promise.all([mkdir(tmp, { recursive: true }), mkdir(cache, { recursive: true })]);
+    made ??= mkdir(tmp, { recursive: true });
     return made;
-  };
-  /**
-   * The records the public URLs read, kept RECORD_TTL_MS (at most MAX_RECORDS): an image's
-   * record never changes but for its alt text, which URLs do not show, so only a deletion is
-   * late, and only on other instances (this one forgets at once): its URLs answer 404 there
-   * within RECORD_TTL_MS. Unknown IDs are kept too, so a flood of made-up ones costs no reads.
-   */
-  const records = new Map<string, { doc: ServedRecord | null; until: number }>();
-  const served = async (mediaId: string): Promise<ServedRecord | null> => {
-    const now = Date.now();
-    const known = records.get(mediaId);
-    if (known !== undefined && known.until > now) return known.doc;
-    const doc = await c.media.findOne<ServedRecord>(
-      { _id: mediaId },
-      { projection: { workspaceId: 1, sha256: 1, name: 1, type: 1, width: 1, height: 1 } },
-    );
-    records.delete(mediaId);
-    if (records.size >= MAX_RECORDS) records.delete(records.keys().next().value ?? "");
-    records.set(mediaId, { doc, until: now + RECORD_TTL_MS });
-    return doc;
-  };
-  /** Copies being made on this instance, so that a burst of one URL makes it once. */
-  const making = new Map<string, Promise<MediaFile>>();
-
-  const putFile = async (filename: string, mediaId: string, source: string | Buffer) => {
-    const upload = bucket.openUploadStream(filename, { metadata: { mediaId } });
-    if (typeof source === "string") await pipeline(createReadStream(source), upload);
-    else
-      await new Promise<void>((resolve, reject) =>
-        upload
-          .once("finish", () => resolve())
-          .once("error", reject)
-          .end(source),
-      );
-  };
-
-  /** Fetches a stored file into the cache; false when GridFS has none of that name. */
-  const fetchToCache = async (filename: string, to: string): Promise<boolean> => {
-    const found = await bucket.find({ filename }, { limit: 1, projection: { _id: 1 } }).toArray();
-    const first = found[0];
-    if (first === undefined) return false;
-    const part = `${to}.${randomBase62(8)}.part`;
-    await mkdir(path.dirname(to), { recursive: true });
-    await pipeline(bucket.openDownloadStream(first._id), createWriteStream(part));
-    await rename(part, to);
-    return true;
-  };
-
-  const sizeOf = async (file: string): Promise<number | undefined> => {
-    try {
-      return (await stat(file)).size;
-    } catch {
-      return undefined;
-    }
   };
 
   const get = async (workspaceId: string, mediaId: string): Promise<MediaDoc> => {
@@ -166,8 +65,6 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
     if (doc === null) throw notFound(NOT_FOUND);
     return doc;
   };
-
-  const originalName = (doc: MediaDoc) => `${doc._id}/original`;
 
   return {
     /** Receives, checks, normalises and stores an upload; the image already stored for the same bytes otherwise. */
@@ -206,11 +103,12 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
             createdAt: new Date(),
             createdBy: input.userId,
           };
-          await putFile(originalName(doc), _id, out);
+          // Stored (and this instance's cache of it) before its record names it.
+          await files.putOriginal(_id, out);
           try {
             await c.media.insertOne(doc);
           } catch (err) {
-            await removeFiles(_id);
+            await files.remove(_id);
             if (!isDuplicateKey(err)) throw err;
             const winner = await c.media.findOne({
               workspaceId: input.workspaceId,
@@ -219,9 +117,6 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
             if (winner === null) throw err;
             return { media: winner, created: false };
           }
-          // The file just stored is this instance's cache of it too.
-          await mkdir(path.join(cache, _id), { recursive: true });
-          await rename(out, path.join(cache, _id, "original"));
           return { media: doc, created: true };
         } finally {
           await rm(out, { force: true });
@@ -303,62 +198,12 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
       }
       const doc = await c.media.findOneAndDelete({ _id: mediaId, workspaceId });
       if (doc === null) throw notFound(NOT_FOUND);
-      records.delete(mediaId);
-      await removeFiles(mediaId);
+      await files.remove(mediaId);
       return { deleted: doc };
     },
 
-    file,
+    file: files.file,
   };
-
-  /**
-   * The file of an image's URL (openapi.yaml `getMediaFile`): the stored image, or its copy
-   * for `transform`, made once (in the pool, by its workspace's turn) and kept. `not_found`
-   * for an unknown or deleted image, or a name that is not its own.
-   */
-  async function file(mediaId: string, name: string, transform: Transform): Promise<MediaFile> {
-    const doc = await served(mediaId);
-    if (doc === null || doc.name !== name) throw notFound(NOT_FOUND);
-    await ready();
-    const key = variantKeyOf(transform);
-    const type = transform.fm ?? doc.type;
-    const at = path.join(cache, mediaId, key);
-    const etag = `"${doc.sha256.slice(0, 24)}-${key}"`;
-    const cached = await sizeOf(at);
-    if (cached !== undefined) return { path: at, size: cached, type, etag };
-    const inFlight = making.get(at);
-    if (inFlight !== undefined) return inFlight;
-    const made = (async (): Promise<MediaFile> => {
-      if (await fetchToCache(`${mediaId}/${key}`, at)) {
-        return { path: at, size: (await sizeOf(at)) ?? 0, type, etag };
-      }
-      if (key === "original") throw notFound(NOT_FOUND);
-      const original = await file(mediaId, name, {});
-      const facts: ImageFacts = { type: doc.type, width: doc.width, height: doc.height };
-      const copy = await options.pool.run(doc.workspaceId, async () =>
-        transformImage(await readFile(original.path), facts, transform, options.maxPixels),
-      );
-      await putFile(`${mediaId}/${key}`, mediaId, copy.bytes);
-      const part = `${at}.${randomBase62(8)}.part`;
-      await writeFile(part, copy.bytes);
-      await rename(part, at);
-      return { path: at, size: copy.bytes.length, type: copy.type, etag };
-    })();
-    making.set(at, made);
-    try {
-      return await made;
-    } finally {
-      making.delete(at);
-    }
-  }
-
-  async function removeFiles(mediaId: string): Promise<void> {
-    const files = await bucket
-      .find({ "metadata.mediaId": mediaId }, { projection: { _id: 1 } })
-      .toArray();
-    for (const file of files) await bucket.delete(file._id).catch(() => undefined);
-    await rm(path.join(cache, mediaId), { recursive: true, force: true });
-  }
 }
 
 export type MediaStore = ReturnType<typeof mediaStore>;
