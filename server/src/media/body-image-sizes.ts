@@ -119,16 +119,24 @@ export type LibraryLookup = (
   ids: readonly string[],
 ) => Promise<ReadonlyMap<string, StoredImage>>;
 
-/** The lookup over the `media` collection: `{_id: {$in: ids}, workspaceId}`, projected. */
+/**
+ * The lookup over the `media` collection: one `find` of `{_id: {$in: ids}}`, projected, keeping
+ * only the images of `workspaceId`. The workspace is checked here rather than in the filter: on
+ * the embedded database (FerretDB/SQLite) `workspaceId` in the filter made it walk the
+ * workspace's index, the whole library, instead of reading the IDs (bench/body-image-sizes.ts:
+ * 31–90 ms against 1.7 ms for 10 IDs in a library of 5,000); MongoDB reads `_id`'s index either way.
+ */
 export function libraryLookup(media: Collection<MediaDoc>): LibraryLookup {
   return async (workspaceId, ids) => {
     const found = await media
-      .find<StoredImage>(
-        { _id: { $in: [...ids] }, workspaceId },
-        { projection: { _id: 1, name: 1, width: 1, height: 1, alt: 1 } },
+      .find<StoredImage & Pick<MediaDoc, "workspaceId">>(
+        { _id: { $in: [...ids] } },
+        { projection: { _id: 1, workspaceId: 1, name: 1, width: 1, height: 1, alt: 1 } },
       )
       .toArray();
-    return new Map(found.map((doc) => [doc._id, doc]));
+    return new Map(
+      found.filter((doc) => doc.workspaceId === workspaceId).map((doc) => [doc._id, doc]),
+    );
   };
 }
 
