@@ -33,7 +33,7 @@ let foreign: Media;
 const FIELD_ALT = 'A field & "the sky"';
 const ESCAPED_FIELD_ALT = "A field &amp; &quot;the sky&quot;";
 
-async function upload(bytes: Buffer, query: Record<string, string>, workspace = ws) {
+async function upload(bytes: Uint8Array, query: Record<string, string>, workspace = ws) {
   const res = await fetch(
     `${server.url}/api/admin/workspaces/${workspace}/media?${new URLSearchParams(query)}`,
     {
@@ -43,7 +43,7 @@ async function upload(bytes: Buffer, query: Record<string, string>, workspace = 
         cookie: owner.cookie ?? "",
         origin: server.url,
       },
-      body: bytes,
+      body: Buffer.from(bytes),
     },
   );
   expect(res.status).toBe(201);
