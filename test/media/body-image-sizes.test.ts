@@ -122,7 +122,7 @@ function sized(media: Media, attributes: string, shownWidth = media.width): stri
 }
 
 describe("library images in bodyHtml (README Media; openapi.yaml Putting blogs on a page)", () => {
-  it("get the image's width and height, an srcset of the copies below its width plus the original, lazy loading, and the library's alt where none was written", async () => {
+  it("get the image's width and height, an srcset of the copies below its width plus the original, lazy loading, and the library's alt where none was written (which the release's alt rule accepts)", async () => {
     const blog = await released(`![](${field.url})\n\n![Given in place](${field.url})`);
     const html = await bodyHtmlOf(blog);
     expect(html).toBe(
@@ -150,9 +150,27 @@ describe("library images in bodyHtml (README Media; openapi.yaml Putting blogs o
     }
   });
 
-  it("an image narrower than every copy width has only itself in srcset, and no alt is invented when the library has none", async () => {
-    const html = await bodyHtmlOf(await released(`![](${icon.url})`));
-    expect(html).toBe(`<p>${sized(icon, 'alt="" width="40" height="30"')}</p>`);
+  it("an image narrower than every copy width has only itself in srcset", async () => {
+    const html = await bodyHtmlOf(await released(`![An icon](${icon.url})`));
+    expect(html).toBe(`<p>${sized(icon, 'alt="An icon" width="40" height="30"')}</p>`);
+  });
+
+  it("no alt is invented when the library has none, so the release still asks for one", async () => {
+    const source = `![](${icon.url})`;
+    const preview = await owner.post<{ bodyHtml: string }>(`/workspaces/${ws}/blogs/preview`, {
+      bodyMarkdown: source,
+    });
+    expect(preview.body.bodyHtml).toBe(`<p>${sized(icon, 'alt="" width="40" height="30"')}</p>`);
+    const created = await owner.post<{ id: string; version: string }>(`/workspaces/${ws}/blogs`, {
+      title: "No alt anywhere",
+      bodyMarkdown: source,
+    });
+    const release = await owner.post(
+      `/workspaces/${ws}/blogs/${created.body.id}/release`,
+      undefined,
+      { "if-match": `"${created.body.version}"` },
+    );
+    expect(release.status).toBe(409);
   });
 
   it("a width the writer gave is kept and the height follows the image's proportions", async () => {
@@ -165,7 +183,7 @@ describe("library images in bodyHtml (README Media; openapi.yaml Putting blogs o
   it("another workspace's image, an unknown ID and a wrong name are left untouched", async () => {
     const unknown = field.url.replace(field.id, "med_unknown0000000000");
     const wrongName = field.url.replace("/field.png", "/other.png");
-    const source = `![](${foreign.url})\n\n![](${unknown})\n\n![](${wrongName})`;
+    const source = `![Away](${foreign.url})\n\n![Unknown](${unknown})\n\n![Wrong](${wrongName})`;
     expect(await bodyHtmlOf(await released(source))).toBe(renderMarkdown(source));
   });
 
