@@ -504,8 +504,11 @@ export interface components {
              * @description The body rendered from `bodyMarkdown` to HTML when the blog was saved, sanitised by
              *     the policy under "Putting blogs on a page": no scripts, event handlers, `id`/`name`
              *     attributes, or links and images other than absolute http(s) (and mailto links);
-             *     every link has `rel="noopener noreferrer nofollow"`. The only field that is HTML; it
-             *     can be much longer than `bodyMarkdown` (link references repeat their URL).
+             *     every link has `rel="noopener noreferrer nofollow"`; images of the workspace's media
+             *     library carry `width`, `height`, `srcset`, `sizes`, `loading="lazy"` and
+             *     `decoding="async"`, and the library's alt text when none was written in place. The
+             *     only field that is HTML; it can be much longer than `bodyMarkdown` (link references
+             *     repeat their URL).
              */
             bodyHtml: string;
             /**

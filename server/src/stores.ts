@@ -20,6 +20,7 @@ import { type RateCounters, rateCounters } from "./limits/rate-counters.js";
 import { type RateLimitSettings, rateLimitSettings } from "./limits/rate-limit-settings.js";
 import { type UsageStore, usageStore } from "./limits/usage-store.js";
 import { type WorkspaceLimits, workspaceLimits } from "./limits/workspace-limits.js";
+import { libraryLookup, withLibraryImageSizes } from "./media/body-image-sizes.js";
 import { collections, type RateLimitSetting } from "./platform/db/collections.js";
 import { databaseSecret } from "./platform/db/database-secret.js";
 import { derivedKey, secretBox } from "./platform/secret-box.js";
@@ -178,8 +179,14 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
   const workspaces = workspacesStore(c, users);
   const now = options.now ?? Date.now;
   const audit = auditLog(c, now);
+  // Every render of a body (saves, previews, imports) sizes its library images
+  // (media/body-image-sizes.ts): at write, so consumer reads cost nothing more.
+  const renderer = withLibraryImageSizes(
+    options.renderer ?? inlineRenderer,
+    libraryLookup(c.media),
+  );
   const blogs = blogsStore(c, {
-    renderer: options.renderer ?? inlineRenderer,
+    renderer,
     ...(options.onWebhookEvent === undefined ? {} : { onOutboxEvent: options.onWebhookEvent }),
     ...(options.onScheduled === undefined ? {} : { onScheduled: options.onScheduled }),
     audit,
@@ -259,7 +266,7 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     feedRecorder: recorder,
     transfer: workspaceTransfer({
       collections: c,
-      renderer: patientRenderer(options.renderer ?? inlineRenderer),
+      renderer: patientRenderer(renderer),
       feedRecorder: recorder,
     }),
     tagCounts: tagCountsCache({

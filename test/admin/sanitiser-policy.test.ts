@@ -67,6 +67,14 @@ describe("sanitiser policy: images", () => {
     );
   });
 
+  it("srcset, sizes, loading and decoding written in a body are dropped: only the library's images get them, after sanitising (README Media)", () => {
+    expect(
+      renderMarkdown(
+        '<img src="https://example.com/i.png" srcset="https://evil.example/x.png 2x" sizes="1px" loading="eager" decoding="sync">',
+      ),
+    ).toBe('<img src="https://example.com/i.png" />');
+  });
+
   it("images from any other source are removed whole", () => {
     for (const src of [
       "/i.png",

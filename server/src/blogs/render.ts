@@ -52,7 +52,10 @@ function absoluteUrl(url: string | undefined, schemes: ReadonlySet<string>): str
  * - links: absolute http(s) or mailto URLs only; any other href (relative, protocol-relative,
  *   `javascript:`, `data:`…) is dropped, the text kept; every link gets
  *   `rel="noopener noreferrer nofollow"`;
- * - images: absolute http(s) URLs only; an image with any other source is removed.
+ * - images: absolute http(s) URLs only; an image with any other source is removed. Only `src`,
+ *   `alt`, `title`, `width` and `height` are kept; `srcset`, `sizes`, `loading` and `decoding`
+ *   are added after sanitising, to the workspace's library images only
+ *   (media/body-image-sizes.ts).
  */
 const POLICY: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
