@@ -7,6 +7,7 @@ import {
   call,
   type Workspace,
 } from "../../api.js";
+import { LoadMoreButton } from "../../components/load-more.js";
 import { ErrorMessage } from "../../components/status.js";
 import { useTitle } from "../../hooks.js";
 import { hrefOf, navigate, onLinkClick } from "../../router.js";
@@ -165,16 +166,11 @@ export function Blogs({ workspace, status, q: asked, sort }: BlogsProps) {
         )}
       </div>
       {shown && next && (
-        // aria-disabled, not disabled, while it loads: a disabled button drops the focus to <body>.
-        <button
-          type="button"
-          class="button block"
-          ref={more.buttonRef}
-          onClick={() => !loading && loadMore(next)}
-          aria-disabled={loading}
-        >
-          {loading ? "Loading…" : "Load more"}
-        </button>
+        <LoadMoreButton
+          loading={loading}
+          onLoad={() => loadMore(next)}
+          buttonRef={more.buttonRef}
+        />
       )}
       <p class="visually-hidden" role="status">
         {more.said}

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Media } from "../../api.js";
+import { LoadMoreButton } from "../../components/load-more.js";
 import { Modal } from "../../components/modal.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { AltDialog } from "./alt-dialog.js";
@@ -73,14 +74,7 @@ export function MediaPicker({ workspaceId, title, onChoose, onClose }: MediaPick
       )}
       <div class="picker-actions">
         {images && library.more && (
-          <button
-            type="button"
-            class="button"
-            onClick={library.loadMore}
-            aria-disabled={library.loading}
-          >
-            {library.loading ? "Loading…" : "Load more"}
-          </button>
+          <LoadMoreButton loading={library.loading} onLoad={library.loadMore} block={false} />
         )}
         <UploadButton
           busy={uploads.uploading > 0}

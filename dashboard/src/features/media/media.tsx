@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Media as MediaImage, MediaInUse, Workspace } from "../../api.js";
 import { ConfirmDialog } from "../../components/confirm.js";
+import { LoadMoreButton } from "../../components/load-more.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useTitle } from "../../hooks.js";
 import { AltDialog } from "./alt-dialog.js";
@@ -132,15 +133,7 @@ export function Media({ workspace }: { workspace: Workspace }) {
         </ul>
       )}
       {images && library.more && (
-        // aria-disabled, not disabled, while it loads: a disabled button drops the focus to <body>.
-        <button
-          type="button"
-          class="button block"
-          onClick={library.loadMore}
-          aria-disabled={library.loading}
-        >
-          {library.loading ? "Loading…" : "Load more"}
-        </button>
+        <LoadMoreButton loading={library.loading} onLoad={library.loadMore} />
       )}
       <p class="visually-hidden" role="status">
         {library.said}

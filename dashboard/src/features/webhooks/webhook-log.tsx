@@ -7,6 +7,7 @@ import {
   type WebhookEndpoint,
   type Workspace,
 } from "../../api.js";
+import { LoadMoreButton } from "../../components/load-more.js";
 import { ErrorMessage, Loading } from "../../components/status.js";
 import { useSubmit, useTitle, useVisibleInterval } from "../../hooks.js";
 import { hrefOf, onLinkClick } from "../../router.js";
@@ -190,11 +191,7 @@ export function WebhookLog({
       {more.error && (
         <ErrorMessage message={`Could not load more: ${more.error}`} onRetry={loadMore} />
       )}
-      {log?.nextCursor && (
-        <button type="button" class="button block" onClick={loadMore} disabled={more.busy}>
-          {more.busy ? "Loading…" : "Load more"}
-        </button>
-      )}
+      {log?.nextCursor && <LoadMoreButton loading={more.busy} onLoad={loadMore} />}
     </>
   );
 }
