@@ -124,13 +124,20 @@ async function pasteFiles(selector: string, files: DroppedFile[]): Promise<void>
   );
 }
 
-/** Every image on the page that started loading has finished (none is cut off by a move). */
+/**
+ * Every image on the page that started loading has finished (none is cut off by a move). A body's
+ * library images are `loading="lazy"` (README, "Media"): one below the fold, or in a preview not
+ * shown (at phone width), has not started.
+ */
 const imagesLoaded = () =>
   eventually(() =>
     page.evaluate(() =>
-      Array.from(document.images).every(
-        (img) => !img.getAttribute("src") || (img.complete && img.naturalWidth > 0),
-      ),
+      Array.from(document.images).every((img) => {
+        const unseen =
+          img.getClientRects().length === 0 || img.getBoundingClientRect().top > innerHeight;
+        const deferred = img.loading === "lazy" && !img.complete && unseen;
+        return deferred || !img.getAttribute("src") || (img.complete && img.naturalWidth > 0);
+      }),
     ),
   ).toBe(true);
 
