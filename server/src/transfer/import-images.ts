@@ -25,8 +25,10 @@ export interface ImportImage {
   readonly alt: string;
   /** Where the source first names it, for messages: `notes/a.md`, `posts[3] "slug"`. */
   readonly origin: string;
-  /** An image of a Pressroom export: its record's id and upload hash in the exported library. */
-  readonly exported?: { readonly id: string; readonly sha256: string } | undefined;
+  /** An image of a Pressroom export: its record's id, name and upload hash in the exported library. */
+  readonly exported?:
+    | { readonly id: string; readonly name: string; readonly sha256: string }
+    | undefined;
 }
 
 const TOKEN_BASE = "https://pressroom-import.invalid/image/";
@@ -151,7 +153,7 @@ export function imageCollector(root: string) {
         images.push({
           token: named.token,
           file: real,
-          name: path.posix.basename(named.relative),
+          name: named.exported?.name ?? path.posix.basename(named.relative),
           alt: named.alt,
           origin: named.origin,
           exported: named.exported,

@@ -84,7 +84,11 @@ export async function withExportedMedia(
   const images = imageCollector(mediaDir);
   const tokenOf = new Map<string, string>();
   for (const r of records) {
-    const token = images.add(exportedFileName(r), r.alt, r.where, { id: r.id, sha256: r.sha256 });
+    const token = images.add(exportedFileName(r), r.alt, r.where, {
+      id: r.id,
+      name: r.name,
+      sha256: r.sha256,
+    });
     if (token !== undefined) tokenOf.set(r.id, token);
   }
   const checked = await images.check();
