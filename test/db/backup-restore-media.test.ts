@@ -51,7 +51,7 @@ describe("happy: a backup carries the media library (README, 'Backups and restor
       {
         method: "POST",
         headers: { cookie: owner.cookie ?? "", origin: server.url, "content-type": "image/jpeg" },
-        body: jpeg,
+        body: new Uint8Array(jpeg),
       },
     );
     expect(res.status).toBe(201);

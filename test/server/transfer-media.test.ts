@@ -54,7 +54,7 @@ async function upload(owner: AdminClient, ws: string, bytes: Buffer, name: strin
         origin: owner.baseUrl,
         "content-type": "application/octet-stream",
       },
-      body: bytes,
+      body: new Uint8Array(bytes),
     },
   );
   expect(res.status).toBe(201);
