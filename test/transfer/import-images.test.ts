@@ -4,8 +4,9 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { readGhostExport } from "../../server/src/transfer/ghost-reader.js";
-import { rewriteMarkdownImages, TOKENS } from "../../server/src/transfer/import-images.js";
+import { TOKENS } from "../../server/src/transfer/import-images.js";
 import { ImportInputError, type ImportSet } from "../../server/src/transfer/import-set.js";
+import { rewriteMarkdownImages } from "../../server/src/transfer/markdown-images.js";
 import { readMarkdownFolder } from "../../server/src/transfer/markdown-reader.js";
 import { readPressroomExport } from "../../server/src/transfer/pressroom-format.js";
 

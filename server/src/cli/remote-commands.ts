@@ -23,7 +23,8 @@ import { printImport } from "./import-output.js";
 import { type ListedBlog, type Output, printBlogs, table } from "./output.js";
 import { type AdminClient, adminClient, answerOf, doneOf } from "./remote-client.js";
 import { publicImageOf, remoteImageLibrary } from "./remote-media.js";
-import { exportToFile, imagesLine, mediaFilesLine, readSource } from "./transfer-commands.js";
+import { exportToFile, readSource } from "./transfer-commands.js";
+import { imagesLine, mediaFilesLine } from "./transfer-media.js";
 
 interface Remote {
   readonly api: AdminClient;

@@ -5,15 +5,11 @@
  */
 
 import { createReadStream } from "node:fs";
-import { mkdtemp, open, rename, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
-import type { Db } from "mongodb";
 import { renderPool } from "../blogs/render-pool.js";
-import { mediaPool } from "../media/media-pool.js";
-import { type MediaStore, mediaStore } from "../media/media-store.js";
 import { MIGRATIONS } from "../migrations.js";
 import type { Config } from "../platform/config.js";
 import { collections } from "../platform/db/collections.js";
@@ -36,6 +32,7 @@ import { storeImageLibrary } from "../transfer/store-image-library.js";
 import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
 import { printImport, progressLine } from "./import-output.js";
 import type { Output } from "./output.js";
+import { cliMediaStore, imagesLine, mediaFilesLine, publicOriginOf } from "./transfer-media.js";
 
 type Format = ImportSet["format"];
 const FORMATS: readonly Format[] = ["pressroom", "ghost", "markdown"];
@@ -123,33 +120,6 @@ async function importCommand(config: Config, input: CommandInput, out: Output): 
   }
 }
 
-/** What an import did with its images (attach-images.ts), in both modes. */
-export function imagesLine(done: { uploaded: number; existing: number }, dryRun: boolean): string {
-  return `Images: ${done.uploaded} ${dryRun ? "to upload" : "uploaded"} to the library, ${done.existing} already there.`;
-}
-
-/** Where the CLI's library URLs are: PUBLIC_URL, else this machine's server (admin.yaml `Media.url`). */
-const publicOriginOf = (config: Pick<Config, "publicOrigin" | "port">): string =>
-  config.publicOrigin ?? `http://localhost:${config.port}`;
-
-/**
- * The media store for one CLI command, with its files (uploads on their way, a cache) in a
- * temporary folder removed at `close`: the bytes go to the database, and DATA_DIR stays the
- * server's.
- */
-async function cliMediaStore(
-  config: Pick<Config, "media">,
-  db: Db,
-): Promise<{ store: MediaStore; close(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), "pressroom-media-"));
-  const store = mediaStore(collections(db), db, {
-    ...config.media,
-    dir,
-    pool: mediaPool(),
-  });
-  return { store, close: () => rm(dir, { recursive: true, force: true }) };
-}
-
 /** An import's SOURCE read on this machine, by its format's reader: the same in both modes. */
 export async function readSource(
   config: Pick<Config, "importMaxBytes">,
@@ -211,15 +181,6 @@ async function exportCommand(config: Config, input: CommandInput, out: Output): 
     await media.close();
     await database.close();
   }
-}
-
-/** What an export wrote of its images (export-media.ts), in both modes. */
-export function mediaFilesLine(
-  total: number,
-  files: { written: number; kept: number },
-  dir: string,
-): string {
-  return `Wrote ${files.written} image file(s) to ${dir}${files.kept > 0 ? ` (${files.kept} there already)` : ""}; ${total} in the library.`;
 }
 
 /**

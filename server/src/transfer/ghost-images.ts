@@ -9,12 +9,8 @@
  * body keeps its site-relative path (not shown), the cover is none. Without `--media-dir` nothing
  * changes: the body keeps those paths and the cover is dropped (ghost-reader.ts).
  */
-import {
-  type CheckedImages,
-  imageCollector,
-  localPathOf,
-  rewriteMarkdownImages,
-} from "./import-images.js";
+import { type CheckedImages, imageCollector, localPathOf } from "./import-images.js";
+import { rewriteMarkdownImages } from "./markdown-images.js";
 
 const SITE_IMAGE = /^\/content\/images\/(.+)$/;
 const COVER_IMAGE = /^__GHOST_URL__\/content\/images\/(.+)$/;

@@ -9,21 +9,16 @@
  * clone changes: importing it again then updates the blog (see the note printed).
  *
  * Images next to the files (README, "Import and export"): a body's `![alt](img/a.png)` and a
- * `cover` that is a path, relative to the file's folder, are the set's images (import-images.ts),
+ * `cover` that is a path, relative to the file's folder, are the set's images (markdown-images.ts),
  * put in the library by the import with their alt text (the cover's `coverAlt`). A path out of the
  * folder, or a file that is no image, is a problem; a file not there is a note, and the body keeps
  * the path as written (the renderer drops relative images), a cover is then none.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import { parseFrontMatter } from "./front-matter.js";
 import { LIMITS } from "./import-checks.js";
-import {
-  type ImageCollector,
-  imageCollector,
-  localPathOf,
-  rewriteMarkdownImages,
-} from "./import-images.js";
+import { type ImageCollector, imageCollector } from "./import-images.js";
 import {
   type ImportBlog,
   ImportInputError,
@@ -31,7 +26,8 @@ import {
   type ImportReader,
   type SkippedEntry,
 } from "./import-set.js";
-import { KNOWN_KEYS, markdownFields, PRESENTATION_KEYS } from "./markdown-fields.js";
+import { KNOWN_KEYS, markdownFields } from "./markdown-fields.js";
+import { collectBodyImages, coverPathOf, withFoundImages } from "./markdown-images.js";
 
 const CONCURRENCY = 64;
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -77,27 +73,6 @@ const MAX_FILE_BYTES = 1024 * 1024;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The first string among front-matter `keys`, or undefined. */
-function firstString(fields: ReadonlyMap<string, unknown>, keys: readonly string[]) {
-  const key = keys.find((k) => fields.has(k));
-  const value = key === undefined ? undefined : fields.get(key);
-  return typeof value === "string" ? value : undefined;
-}
-
-const COVER_KEYS = ["cover", "coverImage", "cover_image"] as const;
-
-/** The image paths of a file's body, from the folder imported, by `each`. */
-function bodyImages(
-  body: string,
-  file: string,
-  each: (relative: string, alt: string) => string | undefined,
-): string {
-  return rewriteMarkdownImages(body, (src, alt) => {
-    const local = localPathOf(src);
-    return local === undefined ? undefined : each(posix.join(posix.dirname(file), local), alt);
-  });
-}
-
 async function readOne(root: string, path: string, images: ImageCollector): Promise<FileResult> {
   const fail = (line: number | null, message: string): FileResult => ({
     ok: false,
@@ -131,20 +106,7 @@ async function readOne(root: string, path: string, images: ImageCollector): Prom
       problems: fm.problems.map((p) => ({ where: `${path}:${p.line}`, message: p.message })),
     };
   }
-  // A cover that is a path beside the file: one of the set's images, not a URL to check.
-  const coverKey = COVER_KEYS.find((k) => fm.value.fields.has(k));
-  const coverValue = coverKey === undefined ? undefined : fm.value.fields.get(coverKey);
-  const coverLocal = typeof coverValue === "string" ? localPathOf(coverValue.trim()) : undefined;
-  let coverPath: string | undefined;
-  let front = fm.value;
-  if (coverKey !== undefined && coverLocal !== undefined) {
-    coverPath = posix.join(posix.dirname(path), coverLocal);
-    const alt = firstString(fm.value.fields, PRESENTATION_KEYS.coverImageAlt) ?? "";
-    if (images.add(coverPath, alt, path) === undefined) coverPath = undefined;
-    const others = new Map(fm.value.fields);
-    others.delete(coverKey);
-    front = { ...fm.value, fields: others };
-  }
+  const { front, coverPath } = coverPathOf(fm.value, path, images);
   const fields = markdownFields(front, path);
   if (!fields.ok) {
     return {
@@ -154,10 +116,7 @@ async function readOne(root: string, path: string, images: ImageCollector): Prom
   }
   const f = fields.value;
   const createdAt = f.date ?? mtime;
-  bodyImages(f.bodyMarkdown, path, (relative, alt) => {
-    images.add(relative, alt, path);
-    return undefined;
-  });
+  collectBodyImages(f.bodyMarkdown, path, images);
   return {
     ok: true,
     coverPath,
@@ -247,25 +206,8 @@ export const readMarkdownFolder: ImportReader = async (source, options) => {
   const checked = await images.check();
   problems.push(...checked.problems);
   if (problems.length > 0) throw new ImportInputError(problems);
-  // Each image's token in its path's place; a file not there: the path kept, or no cover.
   const missing: string[] = [];
-  const withImages = blogs.map((blog, i): ImportBlog => {
-    const bodyMarkdown = bodyImages(blog.bodyMarkdown, blog.origin, (relative) => {
-      const found = images.resolved(relative);
-      if (found === undefined) return undefined;
-      if ("token" in found) return found.token;
-      missing.push(`${blog.origin}: image "${found.missing}" not found; its path is kept.`);
-      return undefined;
-    });
-    const coverPath = coverPaths[i];
-    if (coverPath === undefined) return { ...blog, bodyMarkdown };
-    const cover = images.resolved(coverPath);
-    if (cover !== undefined && "token" in cover) {
-      return { ...blog, bodyMarkdown, coverImageUrl: cover.token };
-    }
-    missing.push(`${blog.origin}: cover image "${coverPath}" not found; imported with no cover.`);
-    return { ...blog, bodyMarkdown, coverImageUrl: null };
-  });
+  const withImages = blogs.map((blog, i) => withFoundImages(blog, coverPaths[i], images, missing));
 
   const notes = [`${blogs.length} Markdown file(s) read.`];
   if (fromHeading > 0)
