@@ -218,7 +218,7 @@ describe("happy: Ghost's content/images (--media-dir) gives the posts' images (R
 });
 
 describe("happy: a Pressroom export's media records and files (README, 'Import and export')", () => {
-  it("every library URL of a record with a file names its token, on any origin, a copy's query kept", async () => {
+  it("every library URL of a record with a file names its token, on any origin and path, a copy's query and a full stop kept", async () => {
     const url = "https://old.example/api/consumer/media/med_abc123/press.png";
     const dir = await folder({
       "ws-media/med_abc123-press.png": await png("#789"),
@@ -228,7 +228,7 @@ describe("happy: a Pressroom export's media records and files (README, 'Import a
       slug: "a",
       title: "A",
       status: "released",
-      bodyMarkdown: `![Press](${url}?w=640&fm=webp) ![Gone](http://localhost:3000/api/consumer/media/med_gone1/gone.png)`,
+      bodyMarkdown: `![Press](${url}?w=640&fm=webp) ![Gone](http://localhost:3000/api/consumer/media/med_gone1/gone.png) See https://press.example/path/api/consumer/media/med_abc123/press.png.`,
       excerpt: null,
       tags: [],
       authorName: "Ada",
@@ -271,7 +271,7 @@ describe("happy: a Pressroom export's media records and files (README, 'Import a
       ["med_abc123-press.png", "A press", "med_abc123"],
     ]);
     expect(read?.bodyMarkdown).toMatch(
-      /^!\[Press\]\(https:\/\/pressroom-import\.invalid\/image\/\d+\?w=640&fm=webp\) !\[Gone\]\(http:\/\/localhost:3000\/api\/consumer\/media\/med_gone1\/gone\.png\)$/,
+      /^!\[Press\]\(https:\/\/pressroom-import\.invalid\/image\/(\d+)\?w=640&fm=webp\) !\[Gone\]\(http:\/\/localhost:3000\/api\/consumer\/media\/med_gone1\/gone\.png\) See https:\/\/pressroom-import\.invalid\/image\/\1\.$/,
     );
     expect(filesNamed(set, read?.coverImageUrl ?? null)).toEqual(["med_abc123-press.png"]);
     expect(set.notes.join("\n")).toMatch(/1 image\(s\) have no file in .*med_gone1-gone\.png/);

@@ -7,7 +7,7 @@
  *   of `blogs[]` but `id` (slug, title, status, bodies, excerpt, tags, author, cover, the four
  *   timestamps), and the workspace's `authors` (public fields, no IDs: a blog names its authors
  *   by slug, the key an import matches them on), and the library's `media` records (the image files
- *   travel beside the document, export-media.ts; an import matches them by `id`, import-images.ts);
+ *   travel beside the document, export-media.ts; an import matches them by `id`, pressroom-media.ts);
  * - identities and run data, which differ between two exports of the same content: `exportedAt`,
  *   `blogs[].id` (an import gives the blog an id of its own, derived from the workspace and this
  *   id), and `workspace`, `keys`, `webhookEndpoints`, which describe the exported workspace and are

@@ -19,9 +19,12 @@ const isObject = (v: unknown): v is Json =>
 const ID = /^med_[A-Za-z0-9]{1,60}$/;
 const NAME = /^[a-z0-9][a-z0-9._-]{0,119}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
-/** A library URL: origin, then the path of media-url.ts, then its query (a copy's) if any. */
+/**
+ * A library URL: an origin and any path before the one of media-url.ts (a server behind a path),
+ * then that path; a copy's query after it is left where it is.
+ */
 const LIBRARY_URL =
-  /https?:\/\/[^\s"'<>()/]+\/api\/consumer\/media\/(med_[A-Za-z0-9]{1,60})\/[a-z0-9][a-z0-9._-]{0,119}/g;
+  /https?:\/\/[^\s"'<>()]*?\/api\/consumer\/media\/(med_[A-Za-z0-9]{1,60})\/([a-z0-9][a-z0-9._-]{0,119})/g;
 
 /** The file of an exported image in the export's media folder. */
 export const exportedFileName = (record: { id: string; name: string }): string =>
@@ -95,8 +98,16 @@ export async function withExportedMedia(
   if (checked.problems.length > 0) fail(checked.problems);
   const found = new Map<string, string>();
   for (const [id, token] of tokenOf) if (!checked.missing.has(token)) found.set(id, token);
+  const nameOf = new Map(records.map((r) => [r.id, r.name]));
+  // The record's name ends the URL: what follows it (a sentence's full stop) stays after it.
   const relink = (text: string): string =>
-    text.replace(LIBRARY_URL, (url, id: string) => found.get(id) ?? url);
+    text.replace(LIBRARY_URL, (url, id: string, name: string) => {
+      const token = found.get(id);
+      const own = nameOf.get(id) ?? "";
+      return token === undefined || !name.startsWith(own)
+        ? url
+        : `${token}${name.slice(own.length)}`;
+    });
   const relinkOrNull = (text: string | null): string | null =>
     text === null ? null : relink(text);
   const blogs = set.blogs.map(
