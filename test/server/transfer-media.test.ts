@@ -233,7 +233,7 @@ describe("happy: pressroom --server import sends a Markdown folder's images thro
     );
   });
 
-  it("uploads the image, and the blog's cover and body name its URL on the server", async () => {
+  it("uploads the image, and the blog's cover and body name its URL on the server, the body's image sized", async () => {
     const r = await remote(["import", "--workspace", targetWs, folder]);
     ok(r);
     expect(r.stderr).toContain("Images: 1 uploaded to the library, 0 already there.");
@@ -247,6 +247,8 @@ describe("happy: pressroom --server import sends a Markdown folder's images thro
       .findOne({ workspaceId: targetWs, slug: "the-dock" });
     expect(blog?.coverImageUrl).toBe(url);
     expect(blog?.bodyMarkdown).toBe(`![A green dock](${url})\n`);
+    // One of the target's library images, so its render sized it (README, "Media": bodyHtml).
+    expect(blog?.bodyHtml).toContain('width="40" height="30"');
     expect(await pixelsOf(await served(url))).toEqual(await pixelsOf(await png("#3c3")));
   });
 
