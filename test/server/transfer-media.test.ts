@@ -298,6 +298,23 @@ describe("happy: pressroom --server import sends a Markdown folder's images thro
   });
 });
 
+describe("error: --media-dir where it means nothing (README, 'Import and export', Images)", () => {
+  it("a Markdown folder's images are beside its files: --media-dir is a usage error, and so is a folder that is not there", async () => {
+    const md = await mkdtemp(path.join(tmpdir(), "pressroom-md-dir-"));
+    const env = envOf(target, targetServer);
+    const refused = await runCli(["import", "--workspace", targetWs, "--media-dir", md, md], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--media-dir is for a Ghost or Pressroom export");
+    const gone = path.join(md, "gone");
+    const missing = await runCli(
+      ["import", "--workspace", targetWs, "--media-dir", gone, path.join(dir, "ws.json")],
+      env,
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--media-dir ${gone} is not a folder.`);
+  });
+});
+
 describe("happy: the Ghost importer's --media-dir (README, 'Import and export', Ghost)", () => {
   it("uploads Ghost's content/images files and rewrites __GHOST_URL__ covers and body images to them", async () => {
     const ghost = await mkdtemp(path.join(tmpdir(), "pressroom-ghost-images-"));
