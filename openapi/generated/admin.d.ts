@@ -1244,7 +1244,10 @@ export interface paths {
          *     `pressroom export` writes and `importBlogs` (or `pressroom import`) reads back: every
          *     blog in every state, with its Markdown and timestamps. Keys and webhook endpoints are
          *     described (metadata only: never a key, a hash or a signing secret; an endpoint's URL
-         *     without its query string or credentials) and are never imported. With an access token,
+         *     without its query string or credentials) and are never imported. `media` lists the
+         *     library's images as records only: JSON carries no image bytes, so the images themselves
+         *     are each read from its public URL (`pressroom --server … export` does so) or written by
+         *     `pressroom export` on the server's machine. With an access token,
          *     `keys` lists the keys only when the token has the `keys:manage` scope, and
          *     `webhookEndpoints` the endpoints only with `webhooks:manage`; otherwise they are empty.
          *     One export (or import) of a workspace runs at a time on each server, and two at once
@@ -3019,6 +3022,12 @@ export interface components {
             }[];
             /** @description Every blog in every state, in the order of creation. */
             blogs: components["schemas"]["ExportedBlog"][];
+            /**
+             * @description The workspace's media library, oldest first: each image's record, never its bytes
+             *     (`pressroom export` writes the files into a folder beside the export; README, "Import
+             *     and export"). An export made before media has none, and imports with none.
+             */
+            media: components["schemas"]["ExportedMedia"][];
             keys: {
                 id: string;
                 name: string;
@@ -3040,6 +3049,27 @@ export interface components {
                 events: components["schemas"]["WebhookEventTypes"];
                 enabled: boolean;
             }[];
+        };
+        /**
+         * @description A library image of an export (`WorkspaceExport.media`). Its bytes are not in the
+         *     document: `pressroom export` writes the stored image as the file `{id}-{name}` in the
+         *     export's media folder, and `pressroom import` puts it in the target workspace's library
+         *     (the same bytes once) and points the blogs' URLs of this `id` at the image there.
+         */
+        ExportedMedia: {
+            id: components["schemas"]["Media"]["id"];
+            name: components["schemas"]["Media"]["name"];
+            alt: components["schemas"]["MediaAlt"];
+            type: components["schemas"]["Media"]["type"];
+            width: components["schemas"]["Media"]["width"];
+            height: components["schemas"]["Media"]["height"];
+            bytes: components["schemas"]["Media"]["bytes"];
+            /**
+             * @description SHA-256 of the bytes as first uploaded, hex: the image's content key in its library
+             *     (the file holds the stored image, whose hash differs).
+             */
+            sha256: string;
+            createdAt: components["schemas"]["Media"]["createdAt"];
         };
         ExportedBlog: {
             id: string;

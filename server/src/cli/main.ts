@@ -50,10 +50,16 @@ const USAGE = `Usage: pressroom <command> [options]
                                           (30 minutes), for a server that sends no mail
   user turn-off-two-step EMAIL            turn off two-step sign-in (a lost app and recovery codes)
   demo                                    seed a workspace with example blogs
-  export --workspace ID [--out FILE]      the workspace as JSON (stdout by default); keys
-                                          and webhook endpoints as metadata, no secrets
-  import --workspace ID [--from pressroom|ghost|markdown] [--dry-run] SOURCE
-                                          idempotent: running it again changes nothing
+  export --workspace ID [--out FILE] [--media-dir DIR]
+                                          the workspace as JSON (stdout by default); keys
+                                          and webhook endpoints as metadata, no secrets; its
+                                          images as files in DIR (default: FILE-media/ beside
+                                          --out, e.g. ws.json → ws-media/)
+  import --workspace ID [--from pressroom|ghost|markdown] [--dry-run] [--media-dir DIR] SOURCE
+                                          idempotent: running it again changes nothing; images
+                                          go to the library: a Markdown folder's relative ones,
+                                          a Pressroom export's from its media folder, Ghost's
+                                          from DIR (its content/images)
 
 Options: --json (one JSON object on stdout), --help
 The database is MONGODB_URI when set, else the embedded one in DATA_DIR (default ./data).
@@ -105,6 +111,7 @@ const OPTIONS = {
   force: { type: "boolean" },
   from: { type: "string" },
   "dry-run": { type: "boolean" },
+  "media-dir": { type: "string" },
   workers: { type: "string" },
   server: { type: "string" },
   publish: { type: "boolean" },

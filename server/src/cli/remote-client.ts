@@ -29,6 +29,7 @@ const CODE_OF_STATUS: Readonly<Record<number, DomainErrorCode>> = {
   410: "gone",
   412: "stale",
   413: "invalid",
+  415: "unsupported_type",
   422: "unprocessable",
   428: "stale",
   429: "throttled",
@@ -38,15 +39,15 @@ const CODE_OF_STATUS: Readonly<Record<number, DomainErrorCode>> = {
 
 /**
  * Whether a call may be sent again after an answer or failure that leaves unknown whether it
- * was done: reads, edits (an edit repeated changes nothing), and imports (idempotent by
- * design). A create, release or removal is sent again only when the server said it did nothing
- * (429, 503) or could not be reached at all.
+ * was done: reads, edits (an edit repeated changes nothing), imports (idempotent by design) and
+ * image uploads (the same bytes are one image). A create, release or removal is sent again only
+ * when the server said it did nothing (429, 503) or could not be reached at all.
  */
 const repeatable = (request: Request): boolean =>
   request.method === "GET" ||
   request.method === "PATCH" ||
   request.method === "PUT" ||
-  new URL(request.url).pathname.endsWith("/imports");
+  /\/(?:imports|media)$/.test(new URL(request.url).pathname);
 
 /** Long calls: their attempt has no timeout of its own. */
 const long = (request: Request): boolean =>

@@ -6,7 +6,11 @@
 import { readFile } from "node:fs/promises";
 import type { Config } from "../platform/config.js";
 import type { RemoteSettings } from "../platform/remote-settings.js";
-import type { ImportAuthor, ImportBlog } from "../transfer/import-set.js";
+import { attachImages } from "../transfer/attach-images.js";
+import { writeMediaFiles } from "../transfer/export-media.js";
+import type { WorkspaceExport } from "../transfer/export-workspace.js";
+import type { ImportAuthor, ImportBlog, ImportSet } from "../transfer/import-set.js";
+import { mediaFolderOf } from "../transfer/pressroom-media.js";
 import {
   type CommandInput,
   optional,
@@ -18,7 +22,9 @@ import {
 import { printImport } from "./import-output.js";
 import { type ListedBlog, type Output, printBlogs, table } from "./output.js";
 import { type AdminClient, adminClient, answerOf, doneOf } from "./remote-client.js";
+import { publicImageOf, remoteImageLibrary } from "./remote-media.js";
 import { exportToFile, readSource } from "./transfer-commands.js";
+import { imagesLine, mediaFilesLine } from "./transfer-media.js";
 
 interface Remote {
   readonly api: AdminClient;
@@ -205,33 +211,60 @@ export const REMOTE_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
   import: async ({ api, server, config }, input, out) => {
     const workspaceId = required(input, "workspace");
     const { format, source, set, dryRun } = await readSource(config, input, out);
+    const send = (entries: ImportSet, planOnly: boolean) =>
+      answerOf(
+        api.POST("/workspaces/{workspaceId}/imports", {
+          params: { path: { workspaceId } },
+          body: {
+            source: `${format} ${source}`,
+            dryRun: planOnly,
+            blogs: entries.blogs.map(entryOf),
+            ...(entries.authors === undefined ? {} : { authors: entries.authors.map(authorOf) }),
+          },
+        }),
+        server,
+      );
+    // The images first, through uploadMedia, once a dry run of the blogs passed (attach-images.ts).
+    const attached = await attachImages(set, remoteImageLibrary(api, server, workspaceId), {
+      dryRun,
+      origin: server.origin,
+      checkFirst: (entries) => send(entries, true),
+    });
     out.note(`Sending ${set.blogs.length.toLocaleString("en")} blogs to ${server.origin}…`);
-    const report = await answerOf(
-      api.POST("/workspaces/{workspaceId}/imports", {
-        params: { path: { workspaceId } },
-        body: {
-          source: `${format} ${source}`,
-          dryRun,
-          blogs: set.blogs.map(entryOf),
-          ...(set.authors === undefined ? {} : { authors: set.authors.map(authorOf) }),
-        },
-      }),
-      server,
-    );
+    const report = await send(attached.set, dryRun);
     printImport(report, set, out);
+    if (set.images !== undefined && set.images.length > 0) out.note(imagesLine(attached, dryRun));
   },
 
   export: async ({ api, server }, input, out) => {
     const workspaceId = required(input, "workspace");
     if (input.args.length > 0) throw new UsageError("export takes no positional arguments.");
     const file = optional(input, "out");
+    const mediaDir =
+      optional(input, "media-dir") ?? (file === undefined ? undefined : mediaFolderOf(file));
     const call = api.GET("/workspaces/{workspaceId}/export", {
       params: { path: { workspaceId } },
       parseAs: "stream",
     });
     const body = await answerOf(call, server);
+    const chunks = body as unknown as AsyncIterable<Uint8Array>;
+    let whole: Buffer | undefined;
+    if (mediaDir !== undefined) {
+      // Its images first, from the records it holds: an export whose images failed leaves no
+      // JSON naming them, as on the server's machine.
+      const kept: Buffer[] = [];
+      for await (const chunk of chunks) kept.push(Buffer.from(chunk));
+      whole = Buffer.concat(kept);
+      const { media = [] } = JSON.parse(whole.toString("utf8")) as Partial<
+        Pick<WorkspaceExport, "media">
+      >;
+      if (media.length > 0) {
+        const files = await writeMediaFiles(media, mediaDir, publicImageOf(server));
+        out.note(mediaFilesLine(media.length, files, mediaDir));
+      }
+    }
     const copy = async (to: NodeJS.WritableStream) => {
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of whole === undefined ? chunks : [whole]) {
         if (!to.write(chunk)) await new Promise((r) => to.once("drain", r));
       }
     };

@@ -1,8 +1,10 @@
 /**
- * `pressroom export` and `pressroom import` (transfer/): a workspace to Pressroom's own JSON, and
- * a source (that JSON, or the formats in READERS) into a workspace, idempotently.
+ * `pressroom export` and `pressroom import` (transfer/): a workspace to Pressroom's own JSON and
+ * its images to a folder beside it, and a source (that JSON, or the formats in READERS) with its
+ * images into a workspace, idempotently.
  */
 
+import { createReadStream } from "node:fs";
 import { open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Writable } from "node:stream";
@@ -15,6 +17,8 @@ import { openDatabase } from "../platform/db/database.js";
 import { DomainError } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
 import { createStores } from "../stores.js";
+import { attachImages } from "../transfer/attach-images.js";
+import { writeMediaFiles } from "../transfer/export-media.js";
 import { exportWorkspace, writeExport } from "../transfer/export-workspace.js";
 import { readGhostExport } from "../transfer/ghost-reader.js";
 import { RENDERS_AT_ONCE } from "../transfer/import-plan.js";
@@ -23,9 +27,12 @@ import { ImportInputError, type ImportReader, type ImportSet } from "../transfer
 import { parseJsonSource, readJsonText } from "../transfer/json-source.js";
 import { readMarkdownFolder } from "../transfer/markdown-reader.js";
 import { readPressroomExport } from "../transfer/pressroom-format.js";
+import { mediaFolderOf } from "../transfer/pressroom-media.js";
+import { storeImageLibrary } from "../transfer/store-image-library.js";
 import { type CommandInput, optional, positional, required, UsageError } from "./args.js";
 import { printImport, progressLine } from "./import-output.js";
 import type { Output } from "./output.js";
+import { cliMediaStore, imagesLine, mediaFilesLine, publicOriginOf } from "./transfer-media.js";
 
 type Format = ImportSet["format"];
 const FORMATS: readonly Format[] = ["pressroom", "ghost", "markdown"];
@@ -77,23 +84,37 @@ async function importCommand(config: Config, input: CommandInput, out: Output): 
     workspacePending: RENDERS_AT_ONCE,
     previewPerUser: 1,
   });
+  const media = await cliMediaStore(config, database.db);
   try {
+    const c = collections(database.db);
     const { transfer } = createStores(database.db, {
       renderer,
       changesRetentionMs: config.changesRetentionMs,
     });
-    const { plan, applied } = await transfer.importSet(workspaceId, set, {
-      dryRun,
-      source: `${format} ${path.resolve(source)}`,
-      now: new Date(),
-      onProgress: progressLine(out),
-      onUnfinished: (unfinished) =>
-        out.note(
-          `An import into ${workspaceId} (${unfinished.source}) started ${unfinished.startedAt.toISOString()} did not finish; running it again completes it.`,
-        ),
-    });
-    printImport(importReport(plan, applied), set, out);
+    const origin = publicOriginOf(config);
+    const plan = (entries: ImportSet, planOnly: boolean) =>
+      transfer.importSet(workspaceId, entries, {
+        dryRun: planOnly,
+        source: `${format} ${path.resolve(source)}`,
+        now: new Date(),
+        onProgress: progressLine(out),
+        // Said once, by the run that writes (or the dry run asked for), not by its check.
+        onUnfinished: (unfinished) =>
+          planOnly !== dryRun ||
+          out.note(
+            `An import into ${workspaceId} (${unfinished.source}) started ${unfinished.startedAt.toISOString()} did not finish; running it again completes it.`,
+          ),
+      });
+    const attached = await attachImages(
+      set,
+      storeImageLibrary(c, media.store, workspaceId, origin),
+      { dryRun, origin, checkFirst: (entries) => plan(entries, true) },
+    );
+    const { plan: planned, applied } = await plan(attached.set, dryRun);
+    printImport(importReport(planned, applied), set, out);
+    if (set.images !== undefined && set.images.length > 0) out.note(imagesLine(attached, dryRun));
   } finally {
+    await media.close();
     await renderer.close();
     await database.close();
   }
@@ -107,9 +128,21 @@ export async function readSource(
 ): Promise<{ format: Format; source: string; set: ImportSet; dryRun: boolean }> {
   const source = positional(input, "SOURCE");
   const format = await formatOf(source, optional(input, "from"), config.importMaxBytes);
+  const mediaDir = optional(input, "media-dir");
+  if (mediaDir !== undefined) {
+    if (format === "markdown") {
+      throw new UsageError(
+        "--media-dir is for a Ghost or Pressroom export: a Markdown folder's images are read beside its files.",
+      );
+    }
+    if (!(await stat(mediaDir).catch(() => null))?.isDirectory()) {
+      throw new UsageError(`--media-dir ${mediaDir} is not a folder.`);
+    }
+  }
   const set = await READERS[format](source, {
     onProgress: progressLine(out),
     maxJsonBytes: config.importMaxBytes,
+    mediaDir,
   });
   return { format, source, set, dryRun: input.options["dry-run"] === true };
 }
@@ -118,16 +151,34 @@ async function exportCommand(config: Config, input: CommandInput, out: Output): 
   const workspaceId = required(input, "workspace");
   if (input.args.length > 0) throw new UsageError("export takes no positional arguments.");
   const file = optional(input, "out");
+  const mediaDir =
+    optional(input, "media-dir") ?? (file === undefined ? undefined : mediaFolderOf(file));
   const database = await openDatabase(config, MIGRATIONS, { onProgress: (line) => out.note(line) });
+  const media = await cliMediaStore(config, database.db);
   try {
     const doc = await exportWorkspace(collections(database.db), workspaceId, new Date());
+    // The images first: an export whose images failed leaves no JSON naming them.
+    if (doc.media.length > 0 && mediaDir !== undefined) {
+      const files = await writeMediaFiles(doc.media, mediaDir, async (m) =>
+        createReadStream((await media.store.file(m.id, m.name, {})).path),
+      );
+      out.note(mediaFilesLine(doc.media.length, files, mediaDir));
+    } else if (doc.media.length > 0) {
+      out.note(
+        `${doc.media.length} image(s) listed, not written: give --media-dir DIR for their files.`,
+      );
+    }
     if (file === undefined) await writeExport(doc, process.stdout);
     else await exportToFile(file, (stream) => writeExport(doc, stream));
     const summary = `Exported ${doc.blogs.length} blogs, ${doc.keys.length} keys and ${doc.webhookEndpoints.length} webhook endpoints (metadata only, no secrets) of workspace ${workspaceId}${file === undefined ? "" : ` to ${file}`}.`;
     if (file !== undefined && out.json) {
-      out.result({ file, blogs: doc.blogs.length, keys: doc.keys.length }, summary);
+      out.result(
+        { file, blogs: doc.blogs.length, media: doc.media.length, keys: doc.keys.length },
+        summary,
+      );
     } else out.note(summary);
   } finally {
+    await media.close();
     await database.close();
   }
 }

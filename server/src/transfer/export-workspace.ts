@@ -6,7 +6,8 @@
  * - content, which an import into another workspace or database reproduces exactly: every field
  *   of `blogs[]` but `id` (slug, title, status, bodies, excerpt, tags, author, cover, the four
  *   timestamps), and the workspace's `authors` (public fields, no IDs: a blog names its authors
- *   by slug, the key an import matches them on);
+ *   by slug, the key an import matches them on), and the library's `media` records (the image files
+ *   travel beside the document, export-media.ts; an import matches them by `id`, pressroom-media.ts);
  * - identities and run data, which differ between two exports of the same content: `exportedAt`,
  *   `blogs[].id` (an import gives the blog an id of its own, derived from the workspace and this
  *   id), and `workspace`, `keys`, `webhookEndpoints`, which describe the exported workspace and are
@@ -33,6 +34,8 @@ export const EXPORT_VERSION = 1;
 export type ExportedBlog = Schemas["ExportedBlog"];
 /** The export document (admin.yaml `WorkspaceExport`): what the CLI writes and the API answers. */
 export type WorkspaceExport = Schemas["WorkspaceExport"];
+/** A library image of an export (admin.yaml `ExportedMedia`): its record, not its bytes. */
+export type ExportedMedia = Schemas["ExportedMedia"];
 
 const iso = (at: Date | null | undefined): string | null => at?.toISOString() ?? null;
 
@@ -69,7 +72,10 @@ export function exportedBlog(
 
 /** The export of workspace `workspaceId`, every blog in every state included. */
 export async function exportWorkspace(
-  c: Pick<Collections, "workspaces" | "blogs" | "apiKeys" | "webhookEndpoints" | "authors">,
+  c: Pick<
+    Collections,
+    "workspaces" | "blogs" | "apiKeys" | "webhookEndpoints" | "authors" | "media"
+  >,
   workspaceId: string,
   now: Date,
 ): Promise<WorkspaceExport> {
@@ -93,6 +99,10 @@ export async function exportWorkspace(
     .toArray();
   const authors = await authorsStore(c).list(workspaceId);
   const slugOf = new Map(authors.map((a) => [a._id, a.slug]));
+  const media = await c.media
+    .find({ workspaceId }, { projection: { terms: 0 } })
+    .sort({ createdAt: 1, _id: 1 })
+    .toArray();
   const keys = await c.apiKeys
     .find({ workspaceId }, { projection: { _id: 0 } })
     .sort({ createdAt: 1, keyId: 1 })
@@ -119,6 +129,17 @@ export async function exportWorkspace(
       websiteUrl: a.websiteUrl,
     })),
     blogs: blogs.sort(byCreation).map((b) => exportedBlog(b, slugOf)),
+    media: media.map((m) => ({
+      id: m._id,
+      name: m.name,
+      alt: m.alt,
+      type: m.type,
+      width: m.width,
+      height: m.height,
+      bytes: m.bytes,
+      sha256: m.sha256,
+      createdAt: m.createdAt.toISOString(),
+    })),
     keys: keys.map((k) => ({
       id: k.keyId,
       name: k.name,

@@ -15,7 +15,9 @@
  * - tags in sort_order, Ghost's internal `#` tags dropped, in Pressroom's normal form;
  * - custom_excerpt → excerpt, else derived; feature_image → cover when an absolute http(s) URL without a user name or password;
  * - the SEO and social fields (posts_meta, or the post in older exports) by ghost-presentation.ts;
- * - bodies by ghost-body.ts; Ghost's times ("YYYY-MM-DD HH:MM:SS", UTC) as they are.
+ * - bodies by ghost-body.ts; Ghost's times ("YYYY-MM-DD HH:MM:SS", UTC) as they are;
+ * - with `--media-dir` (Ghost's `content/images`), the images on the Ghost site in bodies and covers
+ *   are the set's images (ghost-images.ts).
  */
 
 import { normaliseTag } from "@pressroom/tag-rule";
@@ -25,8 +27,10 @@ import { slugify } from "../blogs/render.js";
 import { type BodyConversion, ghostBodyConverter, htmlMissing } from "./ghost-body.js";
 import { CARD_OUTCOMES } from "./ghost-cards.js";
 import { type GhostRecord, type GhostUser, loadGhostExport, str } from "./ghost-export.js";
+import { ghostImages } from "./ghost-images.js";
 import { ghostPresentation, ghostUrl, oneLine } from "./ghost-presentation.js";
 import { LIMITS } from "./import-checks.js";
+import { TOKENS } from "./import-images.js";
 import {
   type ImportAuthor,
   type ImportAuthorRef,
@@ -59,6 +63,9 @@ export const readGhostExport: ImportReader = async (source, options) => {
   const ghost = await loadGhostExport(source, options.maxJsonBytes);
   const now = (options.now ?? new Date()).getTime();
   const convert = ghostBodyConverter();
+  const images = ghostImages(options.mediaDir);
+  /** The `feature_image` of each blog read, for its cover once the images are checked. */
+  const featureImages = new Map<ImportBlog, string | undefined>();
   const blogs: ImportBlog[] = [];
   const skipped: SkippedEntry[] = [];
   const problems: ImportProblem[] = [];
@@ -142,9 +149,12 @@ export const readGhostExport: ImportReader = async (source, options) => {
       );
       authors.length = LIMITS.authors;
     }
-    const cover = ghostUrl(str(post.feature_image), "feature image", "no cover");
-    if (cover.note !== null) notes.push(`${where}: ${cover.note}`);
     const presentation = ghostPresentation(post, ghost.postsMeta.get(id ?? ""));
+    const featureImage = str(post.feature_image);
+    const cover = images.onSite(featureImage)
+      ? { url: null, note: null }
+      : ghostUrl(featureImage, "feature image", "no cover");
+    if (cover.note !== null) notes.push(`${where}: ${cover.note}`);
     for (const note of presentation.notes) notes.push(`${where}: ${note}`);
 
     let body: BodyConversion;
@@ -158,6 +168,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
       return;
     }
     bySource[body.source]++;
+    images.collect(body.markdown, featureImage, presentation.fields.coverImageAlt ?? "", where);
     for (const [kind, n] of body.cards) cardCounts.set(kind, (cardCounts.get(kind) ?? 0) + n);
     if (body.ghostUrls > 0) ghostUrlPosts.push(where);
     if (str(post.visibility) !== undefined && post.visibility !== "public") membersOnly.push(where);
@@ -182,7 +193,7 @@ export const readGhostExport: ImportReader = async (source, options) => {
     }
     const released = status === "published";
     const excerpt = oneLine(str(post.custom_excerpt));
-    blogs.push({
+    const blog: ImportBlog = {
       sourceKey: `ghost:${id}`,
       origin: where,
       title,
@@ -200,7 +211,9 @@ export const readGhostExport: ImportReader = async (source, options) => {
       releasedAt: released ? publishedAt : null,
       removedAt: null,
       ...(status === "scheduled" && toCome ? { publishAt: publishedAt } : {}),
-    });
+    };
+    blogs.push(blog);
+    featureImages.set(blog, featureImage);
   }
   /**
    * The user `userId` as an author (its public profile only), made once; null for a user the
@@ -245,7 +258,22 @@ export const readGhostExport: ImportReader = async (source, options) => {
     authorsByUser.set(userId, author);
     return author;
   }
+  const checked = await images.check();
+  problems.push(...checked.problems);
   if (problems.length > 0) throw new ImportInputError(problems);
+  const imageNotes: string[] = [];
+  const withImages = blogs.map((blog): ImportBlog => {
+    const bodyMarkdown = images.body(blog.bodyMarkdown, blog.origin, imageNotes);
+    const cover = images.cover(featureImages.get(blog), blog.origin, imageNotes);
+    return { ...blog, bodyMarkdown, ...(cover === undefined ? {} : { coverImageUrl: cover }) };
+  });
+  // The images the blogs name (of a size copy and its original found, the original only).
+  const named = new Set(
+    withImages.flatMap((b) =>
+      [b.bodyMarkdown, b.coverImageUrl ?? ""].flatMap((t) => t.match(TOKENS) ?? []),
+    ),
+  );
+  const used = checked.images.filter((image) => named.has(image.token));
 
   for (const [userId, user] of ghost.users) {
     skipped.push({
@@ -280,5 +308,14 @@ export const readGhostExport: ImportReader = async (source, options) => {
   for (const author of authorsByUser.values()) {
     if (!authors.some((a) => a.slug === author.slug)) authors.push(author);
   }
-  return { format: "ghost", blogs, authors, skipped, notes };
+  if (used.length > 0) notes.push(`${used.length} image(s) from --media-dir, for the library.`);
+  notes.push(...imageNotes);
+  return {
+    format: "ghost",
+    blogs: withImages,
+    authors,
+    skipped,
+    notes,
+    ...(used.length === 0 ? {} : { images: used }),
+  };
 };

@@ -1,6 +1,7 @@
 import type { Presentation } from "../blogs/blog-rules.js";
 import type { BlogStatus } from "../platform/db/collections.js";
 import type { DomainErrorCode } from "../platform/domain-error.js";
+import type { ImportImage } from "./import-images.js";
 
 /**
  * What every importer reads a source into, and what `applyImport` (import-apply.ts) writes:
@@ -84,6 +85,11 @@ export interface ImportSet {
   readonly skipped: readonly SkippedEntry[];
   /** Lines about what was converted and how (e.g. "3 posts had Ghost cards kept as HTML"). */
   readonly notes: readonly string[];
+  /**
+   * Image files the blogs name by token (import-images.ts), to put in the library before the
+   * blogs are planned (attach-images.ts); absent: none.
+   */
+  readonly images?: readonly ImportImage[] | undefined;
 }
 
 /** A set's blogs and what the reader said of them: what an import plans, whatever the source. */
@@ -137,5 +143,10 @@ export type ImportReader = (
     readonly maxJsonBytes?: number;
     /** When times to come are judged from (a Ghost post's scheduled release); default now. */
     readonly now?: Date;
+    /**
+     * Where the source's images are (`--media-dir`): Ghost's `content/images` folder, or a
+     * Pressroom export's media folder (default: the one `pressroom export` writes beside it).
+     */
+    readonly mediaDir?: string | undefined;
   },
 ) => Promise<ImportSet>;

@@ -7,11 +7,18 @@
  * with />`). Every problem of every file is collected, each as `path:line`, then thrown as one
  * ImportInputError. A file with no `date` takes its modification time, which a copy or a fresh
  * clone changes: importing it again then updates the blog (see the note printed).
+ *
+ * Images next to the files (README, "Import and export"): a body's `![alt](img/a.png)` and a
+ * `cover` that is a path, relative to the file's folder, are the set's images (markdown-images.ts),
+ * put in the library by the import with their alt text (the cover's `coverAlt`). A path out of the
+ * folder, or a file that is no image, is a problem; a file not there is a note, and the body keeps
+ * the path as written (the renderer drops relative images), a cover is then none.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseFrontMatter } from "./front-matter.js";
 import { LIMITS } from "./import-checks.js";
+import { type ImageCollector, imageCollector } from "./import-images.js";
 import {
   type ImportBlog,
   ImportInputError,
@@ -20,6 +27,7 @@ import {
   type SkippedEntry,
 } from "./import-set.js";
 import { KNOWN_KEYS, markdownFields } from "./markdown-fields.js";
+import { collectBodyImages, coverPathOf, withFoundImages } from "./markdown-images.js";
 
 const CONCURRENCY = 64;
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -55,6 +63,8 @@ type FileResult =
       unknownKeys: string[];
       fromHeading: boolean;
       mtimeUsed: boolean;
+      /** The cover's path from the folder when the front matter gives a path, not a URL. */
+      coverPath: string | undefined;
     }
   | { ok: false; problems: ImportProblem[] };
 
@@ -63,7 +73,7 @@ const MAX_FILE_BYTES = 1024 * 1024;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-async function readOne(root: string, path: string): Promise<FileResult> {
+async function readOne(root: string, path: string, images: ImageCollector): Promise<FileResult> {
   const fail = (line: number | null, message: string): FileResult => ({
     ok: false,
     problems: [{ where: line === null ? path : `${path}:${line}`, message }],
@@ -96,7 +106,8 @@ async function readOne(root: string, path: string): Promise<FileResult> {
       problems: fm.problems.map((p) => ({ where: `${path}:${p.line}`, message: p.message })),
     };
   }
-  const fields = markdownFields(fm.value, path);
+  const { front, coverPath } = coverPathOf(fm.value, path, images);
+  const fields = markdownFields(front, path);
   if (!fields.ok) {
     return {
       ok: false,
@@ -105,8 +116,10 @@ async function readOne(root: string, path: string): Promise<FileResult> {
   }
   const f = fields.value;
   const createdAt = f.date ?? mtime;
+  collectBodyImages(f.bodyMarkdown, path, images);
   return {
     ok: true,
+    coverPath,
     slugLine: f.slugLine,
     unknownKeys: [...fm.value.fields.keys()].filter((k) => !KNOWN_KEYS.has(k)),
     fromHeading: f.titleFromHeading,
@@ -152,11 +165,12 @@ export const readMarkdownFolder: ImportReader = async (source, options) => {
   const total = files.length;
   const step = Math.max(1, Math.floor(total / 100));
   const results: FileResult[] = new Array(total);
+  const images = imageCollector(source);
   let next = 0;
   let done = 0;
   const worker = async () => {
     for (let i = next++; i < total; i = next++) {
-      results[i] = await readOne(source, files[i] ?? "");
+      results[i] = await readOne(source, files[i] ?? "", images);
       done++;
       if (done % step === 0 || done === total) options.onProgress?.("reading", done, total);
     }
@@ -165,6 +179,7 @@ export const readMarkdownFolder: ImportReader = async (source, options) => {
 
   const problems: ImportProblem[] = [];
   const blogs: ImportBlog[] = [];
+  const coverPaths: (string | undefined)[] = [];
   const slugOwners = new Map<string, string>();
   const unknownKeys = new Map<string, number>();
   let fromHeading = 0;
@@ -186,8 +201,13 @@ export const readMarkdownFolder: ImportReader = async (source, options) => {
     if (result.fromHeading) fromHeading++;
     if (result.mtimeUsed) mtimeUsed++;
     blogs.push(blog);
+    coverPaths.push(result.coverPath);
   }
+  const checked = await images.check();
+  problems.push(...checked.problems);
   if (problems.length > 0) throw new ImportInputError(problems);
+  const missing: string[] = [];
+  const withImages = blogs.map((blog, i) => withFoundImages(blog, coverPaths[i], images, missing));
 
   const notes = [`${blogs.length} Markdown file(s) read.`];
   if (fromHeading > 0)
@@ -204,5 +224,10 @@ export const readMarkdownFolder: ImportReader = async (source, options) => {
       .map(([k, n]) => `${k} (${n})`);
     notes.push(`Front matter keys not imported: ${keys.join(", ")}.`);
   }
-  return { format: "markdown", blogs, skipped, notes };
+  if (checked.images.length > 0) {
+    notes.push(`${checked.images.length} image file(s) beside the Markdown, for the library.`);
+  }
+  notes.push(...missing);
+  const found = checked.images.length === 0 ? {} : { images: checked.images };
+  return { format: "markdown", blogs: withImages, skipped, notes, ...found };
 };

@@ -5,7 +5,7 @@
  * `blogs[12] "slug"`. Keys and webhook endpoints in the file are reported as skipped, never
  * created. The workspace's `authors` (public fields, by slug) become the set's authors, and a
  * blog's `authors` (slugs, each one of them) its authors in order; an export made before authors
- * existed has neither, and its blogs name none.
+ * existed has neither, and its blogs name none. Its `media` and their files: pressroom-media.ts.
  */
 import path from "node:path";
 import type { BlogStatus } from "../platform/db/collections.js";
@@ -22,6 +22,7 @@ import {
   type SkippedEntry,
 } from "./import-set.js";
 import { parseJsonSource, readJsonText } from "./json-source.js";
+import { mediaFolderOf, withExportedMedia } from "./pressroom-media.js";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
@@ -187,8 +188,19 @@ export function pressroomSet(doc: unknown, name: string): ImportSet {
   return { format: "pressroom", blogs, authors, skipped, notes: [] };
 }
 
-/** `pressroom import --from pressroom FILE`: reads the file `source`. */
+/**
+ * `pressroom import --from pressroom FILE`: reads the file `source`, and the images of its `media`
+ * from `--media-dir`, else the folder `pressroom export` wrote beside it (pressroom-media.ts).
+ */
 export const readPressroomExport: ImportReader = async (source, options) => {
-  const text = await readJsonText(source, path.basename(source), options.maxJsonBytes);
-  return pressroomSet(parseJsonSource(text, path.basename(source)), path.basename(source));
+  const name = path.basename(source);
+  const text = await readJsonText(source, name, options.maxJsonBytes);
+  const doc = parseJsonSource(text, name);
+  const set = pressroomSet(doc, name);
+  const fail = (problems: ImportProblem[]): never => {
+    throw new ImportInputError(problems);
+  };
+  return isObject(doc)
+    ? withExportedMedia(doc, set, options.mediaDir ?? mediaFolderOf(source), fail)
+    : set;
 };

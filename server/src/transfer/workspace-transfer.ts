@@ -77,7 +77,14 @@ export function patientRenderer(
 export function workspaceTransfer(deps: {
   readonly collections: Pick<
     Collections,
-    "workspaces" | "blogs" | "blogStaged" | "markers" | "apiKeys" | "webhookEndpoints" | "authors"
+    | "workspaces"
+    | "blogs"
+    | "blogStaged"
+    | "markers"
+    | "apiKeys"
+    | "webhookEndpoints"
+    | "authors"
+    | "media"
   >;
   readonly renderer: Pick<BodyRenderer, "render">;
   /** The live changes feed's recorder: what the import marked is recorded before it returns. */
