@@ -172,8 +172,9 @@ func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * ti
 // sessions/sessions-store.ts, platform/db/ttl-sweeper.ts,
 // sessions/sign-in-throttle.ts, blogs/blog-writes.ts and webhooks/ (endpoints-store.ts,
 // outbox-relay.ts, delivery-worker.ts, attempt-claims.ts, endpoint-health.ts, delivery-log.ts,
-// manual-deliveries.ts, retention.ts), media/media-store.ts (with the MongoDB driver's GridFSBucket
-// calls it makes) and blogs/blog-authors.ts, with values that select seeded documents (seedApp).
+// manual-deliveries.ts, retention.ts), media/ (media-store.ts, media-files.ts with the MongoDB
+// driver's GridFSBucket calls it makes, body-image-sizes.ts, media-usage.ts),
+// blogs/staged-media-migration.ts and blogs/blog-authors.ts, with values that select seeded documents (seedApp).
 func appShapes() []appShape {
 	e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
 	d := func(es ...bson.E) bson.D { return es }
@@ -532,7 +533,7 @@ func appShapes() []appShape {
 		{coll: "authors", name: "update: `findOne({_id, workspaceId})`", run: findOne(d(e("_id", "au_0010"), e("workspaceId", "ws_0010")))},
 		{coll: "authors", name: "update: `findOneAndUpdate({_id, workspaceId}, {$set})`", run: findOneAndUpdate(d(e("_id", "au_0011"), e("workspaceId", "ws_0011")), d(e("$set", d(e("bio", "B2"), e("updatedAt", at(3000))))))},
 		{coll: "authors", name: "remove: `findOneAndDelete({_id, workspaceId})`", run: findOneAndDelete(d(e("_id", "au_0012"), e("workspaceId", "ws_0012")))},
-		// the media library (media/media-store.ts): records in `media`, files in the GridFS bucket
+		// the media library (media/media-store.ts, media-files.ts): records in `media`, files in the GridFS bucket
 		// `mediaFiles` (the driver's GridFSBucket: its `find`, `openUploadStream`'s first look,
 		// `openDownloadStream` and `delete`)
 		{coll: "media", name: "library, first page `{workspaceId}` by createdAt desc, _id desc, limit 51, `{terms: 0}`", run: find(d(e("workspaceId", "ws_0000")), options.Find().SetSort(desc("createdAt")).SetLimit(51).SetProjection(d(e("terms", 0))))},
@@ -541,6 +542,16 @@ func appShapes() []appShape {
 		{coll: "media", name: "library search `q=beach sun`, keyset page", run: find(cursor(d(e("workspaceId", "ws_0000"), e("$and", bson.A{d(e("terms", "beach")), d(e("terms", "sun"))})), "createdAt", 1000, "med_1000"), options.Find().SetSort(desc("createdAt")).SetLimit(51).SetProjection(d(e("terms", 0))))},
 		{coll: "media", name: "library search `q=zebra`, a rare word, started from its list", bounded: "the images with the rare word, a list of under 64", run: find(d(e("workspaceId", "ws_0001"), e("$and", bson.A{d(e("terms", "zebra"))})), options.Find().SetSort(desc("createdAt")).SetLimit(51).SetProjection(d(e("terms", 0))))},
 		{coll: "media", name: "a page's covers (blogs/blog-authors.ts) `find({_id: {$in}})` + projection", bounded: "the library images one page's blogs name as covers: at most one a blog", run: find(d(e("_id", d(e("$in", bson.A{"med_0010", "med_0110", "med_1910"})))), options.Find().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("name", 1), e("width", 1), e("height", 1))))},
+		// body images' sizes (media/body-image-sizes.ts `libraryLookup`), the workspace checked in code
+		{coll: "media", name: "a body's library images `find({_id: {$in}})` + projection", bounded: "the library images one body shows", run: find(d(e("_id", d(e("$in", bson.A{"med_0010", "med_0012", "med_1910"})))), options.Find().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("name", 1), e("width", 1), e("height", 1), e("alt", 1))))},
+		// the blogs an image's deletion names (media/media-usage.ts `blogsShowing`)
+		{coll: "blogs", name: "an image's blogs `find({workspaceId, mediaIds})`, limit 1000, projection, started from its list", bounded: "the blogs showing the image, in stored order: at most 1,000 (media-usage.ts LOOKED_AT)", run: find(d(e("workspaceId", "ws_0000"), e("mediaIds", "med_0010")), options.Find().SetLimit(1000).SetProjection(d(e("_id", 1), e("title", 1), e("slug", 1), e("status", 1))))},
+		{coll: "blogStaged", name: "an image's pending changes `find({workspaceId, mediaIds})`, limit 1000, projection, started from its list", bounded: "the pending changes showing the image, in stored order: at most 1,000", run: find(d(e("workspaceId", "ws_0000"), e("mediaIds", "med_0010")), options.Find().SetLimit(1000).SetProjection(d(e("_id", 1), e("blogId", 1))))},
+		{coll: "blogs", name: "their blogs `find({_id: {$in}})` + projection (the workspace checked in code)", bounded: "the blogs whose pending changes show the image and that do not: at most 1,000", run: find(d(e("_id", d(e("$in", bson.A{"b_0010", "b_0210", "b_1010"})))), options.Find().SetProjection(d(e("_id", 1), e("title", 1), e("slug", 1), e("status", 1), e("workspaceId", 1), e("staged", 1))))},
+		// pending changes stored before `mediaIds` (blogs/staged-media-migration.ts), once
+		{counts: true, coll: "markers", name: "staged media migration: done? `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "setup")), options.Count().SetLimit(1))},
+		{coll: "blogStaged", name: "staged media migration: a batch `find({_id: {$gt}})` by _id, limit, projection", run: find(d(e("_id", d(e("$gt", "b_0013:s_0013")))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100).SetProjection(d(e("_id", 1), e("bodyHtml", 1), e("coverImageUrl", 1), e("mediaIds", 1)))), index: "_id_"},
+		{coll: "blogStaged", name: "staged media migration: `updateOne({_id, mediaIds: {$exists: false}}, {$set: {mediaIds}})`", run: updateOne(d(e("_id", "b_0033:s_0033"), e("mediaIds", d(e("$exists", false)))), d(e("$set", d(e("mediaIds", bson.A{})))), 0)},
 		{coll: "media", name: "public URL's record `findOne({_id})` + projection", run: findOne(d(e("_id", "med_0010")), options.FindOne().SetProjection(d(e("workspaceId", 1), e("sha256", 1), e("name", 1), e("type", 1), e("width", 1), e("height", 1))))},
 		{coll: "media", name: "get `findOne({_id, workspaceId})`", run: findOne(d(e("_id", "med_0010"), e("workspaceId", "ws_0000")))},
 		{coll: "media", name: "upload, the same bytes `findOne({workspaceId, sha256})`", run: findOne(d(e("workspaceId", "ws_0001"), e("sha256", fmt.Sprintf("%064x", 11*7919))))},
@@ -618,6 +629,20 @@ func blogTags(i int) bson.A {
 		tags = append(tags, "rare")
 	}
 	return tags
+}
+
+// blogMediaIDs are the library images the i-th seeded blog shows (its `mediaIds`): none on most,
+// med_0010 on one blog in fifty (of both workspaces: the image of ws_0000 and its ID on ws_0001's
+// too), and one image of its own on one in five.
+func blogMediaIDs(i int) bson.A {
+	ids := bson.A{}
+	if i%50 == 10 {
+		ids = append(ids, "med_0010")
+	}
+	if i%5 == 0 {
+		ids = append(ids, fmt.Sprintf("med_%04d", i))
+	}
+	return ids
 }
 
 // blogTitle is the i-th seeded blog's title: one of five, numbered ("release" on a fifth).
@@ -775,11 +800,14 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 				e("_id", fmt.Sprintf("b_%04d:s_%04d", i, i)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)),
 				e("slug", slug+"-next"), e("title", title+" (edited)"), e("excerpt", ""), e("bodyMarkdown", "B2"), e("bodyHtml", "<p>B2</p>"),
 				e("tags", blogTags(i)), e("authorName", "A"), e("authorIds", bson.A{fmt.Sprintf("au_%04d", i%6)}), e("coverImageUrl", nil),
-				e("revision", fmt.Sprintf("s_%04d", i)), e("updatedAt", at(i+1)),
+				e("revision", fmt.Sprintf("s_%04d", i)), e("updatedAt", at(i+1)), e("mediaIds", blogMediaIDs(i+1)),
 			})
 		}
 		if status != "removed" && i%40 == 9 { // something scheduled (blogs/blog-schedule.ts): its earliest time
 			blog = append(blog, e("schedule", bson.D{e("publishAt", at(i)), e("by", nil), e("rev", 1)}), e("dueAt", at(i)))
+		}
+		if i%20 != 5 { // the library images it shows (media/body-images.ts); none on blogs stored before, until the migration
+			blog = append(blog, e("mediaIds", blogMediaIDs(i)))
 		}
 		add("blogs", blog)
 		// a blog's history (blogs/blog-history.ts): 20 revisions for each of 100 blogs
