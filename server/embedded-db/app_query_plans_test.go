@@ -174,7 +174,8 @@ func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * ti
 // outbox-relay.ts, delivery-worker.ts, attempt-claims.ts, endpoint-health.ts, delivery-log.ts,
 // manual-deliveries.ts, retention.ts), media/ (media-store.ts, media-files.ts with the MongoDB
 // driver's GridFSBucket calls it makes, body-image-sizes.ts, media-usage.ts),
-// blogs/staged-media-migration.ts and blogs/blog-authors.ts, with values that select seeded documents (seedApp).
+// blogs/staged-media-migration.ts, blogs/blog-authors.ts and transfer/ (export-workspace.ts,
+// store-image-library.ts), with values that select seeded documents (seedApp).
 func appShapes() []appShape {
 	e := func(k string, v any) bson.E { return bson.E{Key: k, Value: v} }
 	d := func(es ...bson.E) bson.D { return es }
@@ -552,6 +553,11 @@ func appShapes() []appShape {
 		{counts: true, coll: "markers", name: "staged media migration: done? `countDocuments({_id}, {limit: 1})`", run: countDocuments(d(e("_id", "setup")), options.Count().SetLimit(1))},
 		{coll: "blogStaged", name: "staged media migration: a batch `find({_id: {$gt}})` by _id, limit, projection", run: find(d(e("_id", d(e("$gt", "b_0013:s_0013")))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100).SetProjection(d(e("_id", 1), e("bodyHtml", 1), e("coverImageUrl", 1), e("mediaIds", 1)))), index: "_id_"},
 		{coll: "blogStaged", name: "staged media migration: `updateOne({_id, mediaIds: {$exists: false}}, {$set: {mediaIds}})`", run: updateOne(d(e("_id", "b_0033:s_0033"), e("mediaIds", d(e("$exists", false)))), d(e("$set", d(e("mediaIds", bson.A{})))), 0)},
+		// export and import (transfer/export-workspace.ts: a workspace's whole library, oldest first;
+		// transfer/store-image-library.ts: an imported image already in the library, by ID, then by bytes)
+		{coll: "media", name: "export: a workspace's images `find({workspaceId})` by createdAt, _id, `{terms: 0}`", run: find(d(e("workspaceId", "ws_0001")), options.Find().SetSort(asc("createdAt")).SetProjection(d(e("terms", 0))))},
+		{coll: "media", name: "import: an exported image `findOne({workspaceId, _id})` + projection", run: findOne(d(e("workspaceId", "ws_0000"), e("_id", "med_0010")), options.FindOne().SetProjection(d(e("_id", 1), e("name", 1))))},
+		{coll: "media", name: "import: the same bytes `findOne({workspaceId, sha256})` + projection", run: findOne(d(e("workspaceId", "ws_0001"), e("sha256", fmt.Sprintf("%064x", 13*7919))), options.FindOne().SetProjection(d(e("_id", 1), e("name", 1))))},
 		{coll: "media", name: "public URL's record `findOne({_id})` + projection", run: findOne(d(e("_id", "med_0010")), options.FindOne().SetProjection(d(e("workspaceId", 1), e("sha256", 1), e("name", 1), e("type", 1), e("width", 1), e("height", 1))))},
 		{coll: "media", name: "get `findOne({_id, workspaceId})`", run: findOne(d(e("_id", "med_0010"), e("workspaceId", "ws_0000")))},
 		{coll: "media", name: "upload, the same bytes `findOne({workspaceId, sha256})`", run: findOne(d(e("workspaceId", "ws_0001"), e("sha256", fmt.Sprintf("%064x", 11*7919))))},
