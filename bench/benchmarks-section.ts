@@ -27,6 +27,8 @@ export const SITE_BUILDERS = "site-builders";
 export const BY_HAND = "by-hand";
 /** bench/media.ts: uploads, the first copy, serving against a static file server. */
 export const MEDIA = "media";
+/** Written by people: bench/media-library.ts's figures (it only prints them), after MEDIA's. */
+export const MEDIA_LIBRARY = "media-library";
 
 const markers = (name: string) => ({
   start: `<!-- ${name}:start -->`,

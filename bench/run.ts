@@ -30,6 +30,8 @@ import {
   FAIRNESS,
   keepSections,
   LAB_NOTES,
+  MEDIA,
+  MEDIA_LIBRARY,
   RATE_LIMITS,
   readOrEmpty,
   SCHEDULES,
@@ -114,6 +116,8 @@ async function writeReport(markdown: string, results: Measured[]): Promise<void>
       EDITORIAL,
       SCHEDULES,
       SITE_BUILDERS,
+      MEDIA,
+      MEDIA_LIBRARY,
     ]),
   );
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));

@@ -320,7 +320,7 @@ describe("the library (listMedia, getMedia, updateMedia, deleteMedia)", () => {
 });
 
 describe("a blog's cover from the library (openapi.yaml Blog.coverImage)", () => {
-  it("a released blog whose cover is a library image gets its URL, size and alt; one elsewhere gets null", async () => {
+  it("a released blog whose cover is a library image gets its URL, size and alt; one elsewhere or in another workspace's library gets null", async () => {
     const png = await pixels(320, 180, "#246").png().toBuffer();
     const image = (await upload(png, { name: "cover.png", alt: "A blue cover" })).body;
     const key = (await owner.post<{ secret: string }>(`/workspaces/${ws}/keys`, { name: "Site" }))
@@ -358,11 +358,19 @@ describe("a blog's cover from the library (openapi.yaml Blog.coverImage)", () =>
     });
     const elsewhere = await blogWith("https://images.example.com/cover.png", null);
     expect((await read(elsewhere)).coverImage).toBeNull();
+    // Another workspace's library image: its URL is public, but it is not this workspace's cover.
+    const png2 = await pixels(64, 36, "#642").png().toBuffer();
+    const theirs = (
+      await upload(png2, { name: "theirs.png", alt: "Not ours" }, { workspace: otherWs })
+    ).body;
+    const borrowed = await blogWith(theirs.url, "Borrowed");
+    expect((await read(borrowed)).coverImage).toBeNull();
     const list = await fetch(`${server.url}/api/consumer/blogs?fields=id,coverImage`, {
       headers: { "x-api-key": key },
     });
     const page = (await list.json()) as { data: { id: string; coverImage: unknown }[] };
     expect(page.data.find((b) => b.id === library)?.coverImage).toMatchObject({ width: 320 });
     expect(page.data.find((b) => b.id === elsewhere)?.coverImage).toBeNull();
+    expect(page.data.find((b) => b.id === borrowed)?.coverImage).toBeNull();
   });
 });

@@ -139,11 +139,15 @@ export function blogAuthors({
         coverIds.length === 0
           ? []
           : media
-              .find<CoverMediaDoc>(
-                { _id: { $in: coverIds }, workspaceId },
-                { projection: { _id: 1, name: 1, width: 1, height: 1 } },
+              // By `_id` alone, the workspace checked here: with `workspaceId` in the filter the
+              // embedded database searched the workspace's whole library (its index on
+              // {workspaceId, sha256}), 308 ms a page at 10,000 images (BENCHMARKS.md, "Media").
+              .find<CoverMediaDoc & Pick<MediaDoc, "workspaceId">>(
+                { _id: { $in: coverIds } },
+                { projection: { _id: 1, workspaceId: 1, name: 1, width: 1, height: 1 } },
               )
-              .toArray(),
+              .toArray()
+              .then((images) => images.filter((image) => image.workspaceId === workspaceId)),
       ]);
       return authorsJoined(found, covers);
     },

@@ -209,11 +209,16 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
       await rename(source, path.join(cache, mediaId, "original"));
     },
 
-    /** Deletes every file of an image (GridFS and this instance's cache); it is 404 here at once. */
+    /**
+     * Deletes every file of an image (GridFS and this instance's cache); it is 404 here at once.
+     * Its files are every name under `<mediaId>/` (`/` is 0x2F, `0` the next code point), a range
+     * of the bucket's `filename` index: the same files as `metadata.mediaId`, which no index
+     * serves (and the embedded database reads in Go: a dotted path).
+     */
     async remove(mediaId: string): Promise<void> {
       records.delete(mediaId);
       const files = await bucket
-        .find({ "metadata.mediaId": mediaId }, { projection: { _id: 1 } })
+        .find({ filename: { $gte: `${mediaId}/`, $lt: `${mediaId}0` } }, { projection: { _id: 1 } })
         .toArray();
       for (const found of files) await bucket.delete(found._id).catch(() => undefined);
       const dir = path.join(cache, mediaId);

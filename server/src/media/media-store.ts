@@ -144,7 +144,9 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
         query.cursor === undefined ? undefined : mediaCursor.decode(query.cursor, scope);
       const filter = {
         workspaceId,
-        ...(words.length === 0 ? {} : { terms: { $all: words } }),
+        // One equality per word, as the blog search's (blogs/editor-list.ts): what the embedded
+        // database answers from `terms`' element table (an `$all` it would read in Go).
+        ...(words.length === 0 ? {} : { $and: words.map((word) => ({ terms: word })) }),
         ...(after === undefined
           ? {}
           : {

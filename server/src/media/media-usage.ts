@@ -47,10 +47,17 @@ export async function blogsShowing(
   const pendingOf = new Map(pending.map((doc) => [doc.blogId, doc._id]));
   const unread = [...pendingOf.keys()].filter((blogId) => !byId.has(blogId));
   if (unread.length > 0) {
+    // By `_id` alone, the workspace checked here: with `workspaceId` in the filter the embedded
+    // database walked the workspace's blogs (its longest index on it) instead of the IDs, as
+    // body-image-sizes.ts found for images.
     const blogs = await c.blogs
-      .find({ _id: { $in: unread }, workspaceId }, { projection: { ...USER_FIELDS, staged: 1 } })
+      .find<MediaUserDoc & Pick<BlogDoc, "workspaceId" | "staged">>(
+        { _id: { $in: unread } },
+        { projection: { ...USER_FIELDS, workspaceId: 1, staged: 1 } },
+      )
       .toArray();
-    for (const { staged, ...doc } of blogs) {
+    for (const { staged, workspaceId: of, ...doc } of blogs) {
+      if (of !== workspaceId) continue;
       // Only the pending changes the blog names now: older ones are deleted after it moves on.
       const current =
         staged !== undefined && pendingOf.get(doc._id) === stagedId(doc._id, staged.revision);

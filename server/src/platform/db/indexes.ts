@@ -55,6 +55,14 @@ import {
  *   element table);
  * - media {workspaceId, sha256} unique: the same bytes are one library image, on every
  *   instance; media {workspaceId, createdAt desc, _id desc}: the library, one range per page;
+ *   media {workspaceId, terms, createdAt desc, _id desc} (`workspace_media_search`): its search,
+ *   one equality on the multikey `terms` per word (on FerretDB the index is what gives `terms`
+ *   its element table);
+ * - the GridFS bucket `mediaFiles` (media/media-files.ts): the driver's own indexes, under the
+ *   driver's names and options, so they exist before the first upload (the driver makes them
+ *   only then, and a name of ours for the same keys would conflict with them on MongoDB):
+ *   mediaFiles.files {filename, uploadDate} (a stored file by name, an image's files by the
+ *   range of names under its ID), mediaFiles.chunks {files_id, n} unique (a file's chunks);
  * - users {email} unique; memberships by user and by workspace; sessions by user;
  * - signInFailures {email, expiresAt} and {address, expiresAt}: the throttle's counts;
  * - passwordResets and signInChallenges are found by `_id` (their token's hash) only;
@@ -153,6 +161,16 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     { name: "workspace_media_bytes", unique: true },
   );
   await media.createIndex({ workspaceId: 1, createdAt: -1, _id: -1 }, { name: "workspace_media" });
+  await media.createIndex(
+    { workspaceId: 1, terms: 1, createdAt: -1, _id: -1 },
+    { name: "workspace_media_search" },
+  );
+  await db
+    .collection("mediaFiles.files")
+    .createIndex({ filename: 1, uploadDate: 1 }, { name: "filename_1_uploadDate_1" });
+  await db
+    .collection("mediaFiles.chunks")
+    .createIndex({ files_id: 1, n: 1 }, { name: "files_id_1_n_1", unique: true });
   await blogRevisions.createIndex(
     { workspaceId: 1, blogId: 1, at: -1, _id: -1 },
     { name: "blog_history" },
