@@ -39,8 +39,11 @@ function encoded(image: Sharp, type: ImageType, q?: number, fast = false): Sharp
   switch (type) {
     case "jpeg":
       // mozjpeg makes copies ~10 % smaller, at several times the CPU: not worth it for the
-      // stored original, which pages rarely load whole.
-      return image.jpeg({ quality: q ?? 80, mozjpeg: !fast });
+      // stored original, which pages rarely load whole. Nor are optimised Huffman tables
+      // (~7 % smaller): libjpeg needs two passes for them, so it holds every DCT coefficient of
+      // the image (twice, in sharp's mozjpeg build): a 20-megapixel upload peaked +137 MB with
+      // them, +21 MB without, written a strip at a time (BENCHMARKS.md "Media").
+      return image.jpeg({ quality: q ?? 80, mozjpeg: !fast, optimiseCoding: !fast });
     case "png":
       return image.png({ compressionLevel: 9 });
     case "webp":
@@ -77,7 +80,8 @@ export async function normaliseImage(
 ): Promise<ImageFacts & { readonly bytes: number }> {
   try {
     // Turned only when its EXIF says so: rotating needs the whole image in memory, while an
-    // upright one streams through libvips a strip at a time (a 20-megapixel JPEG: ~150 MB less).
+    // upright one streams through libvips a strip at a time (a 20-megapixel JPEG: +75 MB turned,
+    // +21 MB upright; a progressive JPEG holds its coefficients to decode: +78 MB).
     const { orientation = 1 } = await input(sourcePath, false, maxPixels).metadata();
     const decoded = input(sourcePath, ANIMATED.has(type), maxPixels);
     const image = orientation > 1 ? decoded.rotate() : decoded;
