@@ -19,6 +19,11 @@ export interface Transform {
   readonly q?: number | undefined;
 }
 
+// libvips' operation cache keeps what it decoded, and the file open, after an upload is done
+// (its temporary file removed): ~7 MB more held per 20-megapixel upload, while the next step
+// (GridFS) allocates. Each upload and copy here is a new input: the cache hardly ever hits.
+sharp.cache(false);
+
 const unreadable = (message: string): DomainError => new DomainError("unprocessable", message);
 
 /** Types whose files may hold several frames: kept animated when the output can be. */
