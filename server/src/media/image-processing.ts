@@ -19,6 +19,11 @@ export interface Transform {
   readonly q?: number | undefined;
 }
 
+// libvips' operation cache keeps what it decoded, and the file open, after an upload is done
+// (its temporary file removed): ~7 MB more held per 20-megapixel upload, while the next step
+// (GridFS) allocates. Each upload and copy here is a new input: the cache hardly ever hits.
+sharp.cache(false);
+
 const unreadable = (message: string): DomainError => new DomainError("unprocessable", message);
 
 /** Types whose files may hold several frames: kept animated when the output can be. */
@@ -34,13 +39,36 @@ function input(source: string | Buffer, animated: boolean, maxPixels: number): S
   });
 }
 
-/** The image encoded as `type`; quality `q` for lossy formats (their defaults otherwise). */
-function encoded(image: Sharp, type: ImageType, q?: number, fast = false): Sharp {
+/**
+ * Up to this many pixels (1920 × 1080) a stored JPEG gets optimised Huffman tables. libjpeg makes
+ * them in two passes, holding every DCT coefficient of the image meanwhile (twice, in sharp's
+ * mozjpeg build: ~6 bytes a pixel): +14 MB for a 1600 × 1000 upload, whose file is then a quarter
+ * smaller, but +137 MB for a 20-megapixel one (7 % smaller), which without them is written a
+ * strip at a time: +21 MB (BENCHMARKS.md "Media: an upload's peak memory").
+ */
+const OPTIMISED_HUFFMAN_MAX_PIXELS = 1920 * 1080;
+
+/**
+ * The image encoded as `type`; quality `q` for lossy formats (their defaults otherwise). An
+ * upload's original (`stored`, with its pixel count) is encoded for memory and time, copies for
+ * size.
+ */
+function encoded(
+  image: Sharp,
+  type: ImageType,
+  q?: number,
+  stored?: { readonly pixels: number },
+): Sharp {
   switch (type) {
     case "jpeg":
       // mozjpeg makes copies ~10 % smaller, at several times the CPU: not worth it for the
       // stored original, which pages rarely load whole.
-      return image.jpeg({ quality: q ?? 80, mozjpeg: !fast });
+      return stored === undefined
+        ? image.jpeg({ quality: q ?? 80, mozjpeg: true })
+        : image.jpeg({
+            quality: q ?? 80,
+            optimiseCoding: stored.pixels <= OPTIMISED_HUFFMAN_MAX_PIXELS,
+          });
     case "png":
       return image.png({ compressionLevel: 9 });
     case "webp":
@@ -77,12 +105,19 @@ export async function normaliseImage(
 ): Promise<ImageFacts & { readonly bytes: number }> {
   try {
     // Turned only when its EXIF says so: rotating needs the whole image in memory, while an
-    // upright one streams through libvips a strip at a time (a 20-megapixel JPEG: ~150 MB less).
-    const { orientation = 1 } = await input(sourcePath, false, maxPixels).metadata();
+    // upright one streams through libvips a strip at a time (a 20-megapixel JPEG: +75 MB turned,
+    // +21 MB upright; a progressive JPEG holds its coefficients to decode: +78 MB).
+    const {
+      orientation = 1,
+      width = 0,
+      height = 0,
+    } = await input(sourcePath, false, maxPixels).metadata();
     const decoded = input(sourcePath, ANIMATED.has(type), maxPixels);
     const image = orientation > 1 ? decoded.rotate() : decoded;
     const lossless = type === "png" || type === "gif";
-    const info = await encoded(image, type, lossless ? undefined : 90, true).toFile(outPath);
+    const info = await encoded(image, type, lossless ? undefined : 90, {
+      pixels: width * height,
+    }).toFile(outPath);
     const frames =
       info.pageHeight === undefined ? 1 : Math.max(1, Math.round(info.height / info.pageHeight));
     return { type, width: info.width, height: info.height / frames, bytes: info.size };
