@@ -85,8 +85,22 @@ export async function startWorkersServer(
     logged,
     serving,
     stop: async () => {
+      // "exit" can come before the pipe's last lines are read: every process writes to it, and
+      // a worker's "stopped" line may still be on its way. The output ends when the pipe closes
+      // ("close"); a process that outlived the primary holding it must not hang the test.
+      const stdout = server.child.stdout;
+      const drained = new Promise<void>((resolve) => {
+        if (stdout === null || stdout.readableEnded) return resolve();
+        const timer = setTimeout(resolve, 10_000);
+        stdout.once("close", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
       server.child.kill("SIGTERM");
-      return server.exit;
+      const code = await server.exit;
+      await drained;
+      return code;
     },
   };
 }
