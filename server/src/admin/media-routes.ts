@@ -1,5 +1,6 @@
 import type { Response } from "express";
 import type { MediaStore } from "../media/media-store.js";
+import { mediaUrlOf } from "../media/media-url.js";
 import type { MediaDoc } from "../platform/db/collections.js";
 import { DomainError } from "../platform/domain-error.js";
 import type { AdminHandler, Media, MediaInUse } from "../platform/http/admin-types.js";
@@ -15,7 +16,7 @@ export function toMedia(doc: MediaDoc, origin: string): Media {
     width: doc.width,
     height: doc.height,
     bytes: doc.bytes,
-    url: `${origin}/api/consumer/media/${doc._id}/${doc.name}`,
+    url: mediaUrlOf(origin, doc._id, doc.name),
     createdAt: doc.createdAt.toISOString(),
   };
 }

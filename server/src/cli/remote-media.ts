@@ -7,6 +7,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { mediaUrlOf } from "../media/media-url.js";
 import { DomainError } from "../platform/domain-error.js";
 import type { ImageLibrary } from "../transfer/attach-images.js";
 import type { ExportedMedia } from "../transfer/export-workspace.js";
@@ -66,7 +67,7 @@ export function remoteImageLibrary(
 export function publicImageOf(server: URL): (record: ExportedMedia) => Promise<Readable> {
   const base = server.href.replace(/\/+$/, "");
   return async (record) => {
-    const url = `${base}/api/consumer/media/${record.id}/${record.name}`;
+    const url = mediaUrlOf(base, record.id, record.name);
     let response: Response;
     try {
       response = await fetch(url);

@@ -5,6 +5,10 @@
  */
 const MEDIA_PATH = /\/api\/consumer\/media\/(med_[A-Za-z0-9]{1,60})\/([a-z0-9][a-z0-9._-]{0,119})$/;
 
+/** The public URL of library image `id` named `name` on `origin` (no trailing slash). */
+export const mediaUrlOf = (origin: string, id: string, name: string): string =>
+  `${origin}/api/consumer/media/${id}/${name}`;
+
 /** The library image an absolute URL names (no query, no fragment), or undefined. */
 export function libraryImageOf(
   url: string | null | undefined,

@@ -13,6 +13,7 @@
  *   of the import, located by where the source names the image; the blogs are then not written,
  *   while images uploaded before it stay in the library (a fixed source imported again reuses them).
  */
+import { mediaUrlOf } from "../media/media-url.js";
 import { DomainError } from "../platform/domain-error.js";
 import { type ImportImage, replaceTokens } from "./import-images.js";
 import { ImportInputError, type ImportProblem, type ImportSet } from "./import-set.js";
@@ -72,7 +73,7 @@ async function attached(
 ): Promise<AttachedImages> {
   const images = set.images ?? [];
   const standIn = (image: ImportImage) =>
-    `${origin}/api/consumer/media/med_new${image.token.replace(/\D/g, "")}/${encodeURIComponent(image.name)}`;
+    mediaUrlOf(origin, `med_new${image.token.replace(/\D/g, "")}`, encodeURIComponent(image.name));
   const urlOf = new Map<string, string>();
   const problems: ImportProblem[] = [];
   let uploaded = 0;

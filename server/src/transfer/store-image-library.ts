@@ -8,15 +8,12 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import type { MediaStore } from "../media/media-store.js";
-import type { Collections, MediaDoc } from "../platform/db/collections.js";
+import { mediaUrlOf } from "../media/media-url.js";
+import type { Collections } from "../platform/db/collections.js";
 import type { ImageLibrary } from "./attach-images.js";
 
 /** Who an image put in the library by an import was uploaded by (`MediaDoc.createdBy`). */
 export const IMPORT_UPLOADER = "import";
-
-/** The public URL of a library image (admin/media-routes.ts `toMedia`, openapi.yaml `getMediaFile`). */
-export const libraryUrlOf = (origin: string, doc: Pick<MediaDoc, "_id" | "name">): string =>
-  `${origin}/api/consumer/media/${doc._id}/${doc.name}`;
 
 async function sha256Of(file: string): Promise<string> {
   const hash = createHash("sha256");
@@ -36,7 +33,7 @@ export function storeImageLibrary(
         { workspaceId, ...filter },
         { projection: { _id: 1, name: 1 } },
       );
-      if (doc !== null) return libraryUrlOf(origin, doc);
+      if (doc !== null) return mediaUrlOf(origin, doc._id, doc.name);
     }
     return undefined;
   };
@@ -57,7 +54,7 @@ export function storeImageLibrary(
         body: createReadStream(image.file),
         declaredLength: (await stat(image.file)).size,
       });
-      return { url: libraryUrlOf(origin, media), created };
+      return { url: mediaUrlOf(origin, media._id, media.name), created };
     },
   };
 }
