@@ -16,12 +16,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import { inlineRenderer } from "../server/src/blogs/render-pool.js";
-import {
-  libraryLookup,
-  sizeImages,
-  withLibraryImageSizes,
-} from "../server/src/media/body-image-sizes.js";
+import { sizeImages, withLibraryImageSizes } from "../server/src/media/body-image-sizes.js";
 import { libraryImagesIn } from "../server/src/media/body-images.js";
+import { libraryLookup } from "../server/src/media/library-lookup.js";
 import { collections, type MediaDoc } from "../server/src/platform/db/collections.js";
 import { ensureIndexes } from "../server/src/platform/db/indexes.js";
 import { startEmbeddedDb } from "../server/src/platform/embedded-db/launcher.js";

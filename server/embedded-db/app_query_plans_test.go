@@ -173,7 +173,7 @@ func at(minutes int) time.Time { return appStart.Add(time.Duration(minutes) * ti
 // sessions/sign-in-throttle.ts, blogs/blog-writes.ts and webhooks/ (endpoints-store.ts,
 // outbox-relay.ts, delivery-worker.ts, attempt-claims.ts, endpoint-health.ts, delivery-log.ts,
 // manual-deliveries.ts, retention.ts), media/ (media-store.ts, media-files.ts with the MongoDB
-// driver's GridFSBucket calls it makes, body-image-sizes.ts, media-usage.ts),
+// driver's GridFSBucket calls it makes, library-lookup.ts, media-usage.ts),
 // blogs/staged-media-migration.ts, blogs/blog-authors.ts and transfer/ (export-workspace.ts,
 // store-image-library.ts), with values that select seeded documents (seedApp).
 func appShapes() []appShape {
@@ -542,9 +542,9 @@ func appShapes() []appShape {
 		{coll: "media", name: "library search `q=beach` `{workspaceId, $and: [{terms}]}`, first page", run: find(d(e("workspaceId", "ws_0000"), e("$and", bson.A{d(e("terms", "beach"))})), options.Find().SetSort(desc("createdAt")).SetLimit(51).SetProjection(d(e("terms", 0))))},
 		{coll: "media", name: "library search `q=beach sun`, keyset page", run: find(cursor(d(e("workspaceId", "ws_0000"), e("$and", bson.A{d(e("terms", "beach")), d(e("terms", "sun"))})), "createdAt", 1000, "med_1000"), options.Find().SetSort(desc("createdAt")).SetLimit(51).SetProjection(d(e("terms", 0))))},
 		{coll: "media", name: "library search `q=zebra`, a rare word, started from its list", bounded: "the images with the rare word, a list of under 64", run: find(d(e("workspaceId", "ws_0001"), e("$and", bson.A{d(e("terms", "zebra"))})), options.Find().SetSort(desc("createdAt")).SetLimit(51).SetProjection(d(e("terms", 0))))},
-		{coll: "media", name: "a page's covers (blogs/blog-authors.ts) `find({_id: {$in}})` + projection", bounded: "the library images one page's blogs name as covers: at most one a blog", run: find(d(e("_id", d(e("$in", bson.A{"med_0010", "med_0110", "med_1910"})))), options.Find().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("name", 1), e("width", 1), e("height", 1))))},
-		// body images' sizes (media/body-image-sizes.ts `libraryLookup`), the workspace checked in code
-		{coll: "media", name: "a body's library images `find({_id: {$in}})` + projection", bounded: "the library images one body shows", run: find(d(e("_id", d(e("$in", bson.A{"med_0010", "med_0012", "med_1910"})))), options.Find().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("name", 1), e("width", 1), e("height", 1), e("alt", 1))))},
+		// library images by ID (media/library-lookup.ts: a body's sizes, a page's covers), the
+		// workspace checked in code
+		{coll: "media", name: "library images by ID `find({_id: {$in}})` + projection", bounded: "the library images one body or one page's covers show", run: find(d(e("_id", d(e("$in", bson.A{"med_0010", "med_0012", "med_1910"})))), options.Find().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("name", 1), e("width", 1), e("height", 1), e("alt", 1))))},
 		// the blogs an image's deletion names (media/media-usage.ts `blogsShowing`)
 		{coll: "blogs", name: "an image's blogs `find({workspaceId, mediaIds})`, limit 1000, projection, started from its list", bounded: "the blogs showing the image, in stored order: at most 1,000 (media-usage.ts LOOKED_AT)", run: find(d(e("workspaceId", "ws_0000"), e("mediaIds", "med_0010")), options.Find().SetLimit(1000).SetProjection(d(e("_id", 1), e("title", 1), e("slug", 1), e("status", 1))))},
 		{coll: "blogStaged", name: "an image's pending changes `find({workspaceId, mediaIds})`, limit 1000, projection, started from its list", bounded: "the pending changes showing the image, in stored order: at most 1,000", run: find(d(e("workspaceId", "ws_0000"), e("mediaIds", "med_0010")), options.Find().SetLimit(1000).SetProjection(d(e("_id", 1), e("blogId", 1))))},

@@ -1,3 +1,4 @@
+import { libraryLookup } from "../media/library-lookup.js";
 import { libraryImageOf } from "../media/media-url.js";
 import type { AuthorDoc, BlogDoc, Collections, MediaDoc } from "../platform/db/collections.js";
 import type { Author as AdminAuthor } from "../platform/http/admin-types.js";
@@ -122,6 +123,7 @@ export function blogAuthors({
   authors,
   media,
 }: Pick<Collections, "authors" | "media">): BlogAuthors {
+  const library = libraryLookup(media);
   return {
     async join(workspaceId, docs) {
       const ids = namedBy(docs);
@@ -138,16 +140,7 @@ export function blogAuthors({
               .toArray(),
         coverIds.length === 0
           ? []
-          : media
-              // By `_id` alone, the workspace checked here: with `workspaceId` in the filter the
-              // embedded database searched the workspace's whole library (its index on
-              // {workspaceId, sha256}), 308 ms a page at 10,000 images (BENCHMARKS.md, "Media").
-              .find<CoverMediaDoc & Pick<MediaDoc, "workspaceId">>(
-                { _id: { $in: coverIds } },
-                { projection: { _id: 1, workspaceId: 1, name: 1, width: 1, height: 1 } },
-              )
-              .toArray()
-              .then((images) => images.filter((image) => image.workspaceId === workspaceId)),
+          : library(workspaceId, coverIds).then((images) => [...images.values()]),
       ]);
       return authorsJoined(found, covers);
     },

@@ -21,11 +21,10 @@
  * body-images.ts and html-text.ts read it as before. This runs when a body is rendered (saved,
  * previewed, imported), never when it is read; a body without library images costs no query.
  */
-import type { Collection } from "mongodb";
 import type { BodyRenderer } from "../blogs/render-pool.js";
-import type { MediaDoc } from "../platform/db/collections.js";
 import type { ConsumerQuery } from "../platform/http/consumer-types.js";
 import { type BodyImage, encodeAttribute, libraryImagesIn } from "./body-images.js";
+import type { LibraryLookup, StoredImage } from "./library-lookup.js";
 
 type MediaWidth = NonNullable<ConsumerQuery<"getMediaFile">["w"]>;
 
@@ -38,9 +37,6 @@ export const MEDIA_WIDTHS = Object.freeze([
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const widthsMatchTheSpec: Same<(typeof MEDIA_WIDTHS)[number], MediaWidth> = true;
 void widthsMatchTheSpec;
-
-/** What the sizes are made from: a library image's record, as far as a body needs it. */
-export type StoredImage = Pick<MediaDoc, "_id" | "name" | "width" | "height" | "alt">;
 
 /** A positive whole number of pixels as an attribute gives it, or undefined. */
 function pixels(value: string | undefined): number | undefined {
@@ -111,33 +107,6 @@ export function sizeImages(
     at = image.end;
   }
   return at === 0 ? bodyHtml : out + bodyHtml.slice(at);
-}
-
-/** Reads the library images of a workspace by ID: one query, only the fields sizes need. */
-export type LibraryLookup = (
-  workspaceId: string,
-  ids: readonly string[],
-) => Promise<ReadonlyMap<string, StoredImage>>;
-
-/**
- * The lookup over the `media` collection: one `find` of `{_id: {$in: ids}}`, projected, keeping
- * only the images of `workspaceId`. The workspace is checked here rather than in the filter: on
- * the embedded database (FerretDB/SQLite) `workspaceId` in the filter made it walk the
- * workspace's index, the whole library, instead of reading the IDs (bench/body-image-sizes.ts:
- * 31–90 ms against 1.7 ms for 10 IDs in a library of 5,000); MongoDB reads `_id`'s index either way.
- */
-export function libraryLookup(media: Collection<MediaDoc>): LibraryLookup {
-  return async (workspaceId, ids) => {
-    const found = await media
-      .find<StoredImage & Pick<MediaDoc, "workspaceId">>(
-        { _id: { $in: [...ids] } },
-        { projection: { _id: 1, workspaceId: 1, name: 1, width: 1, height: 1, alt: 1 } },
-      )
-      .toArray();
-    return new Map(
-      found.filter((doc) => doc.workspaceId === workspaceId).map((doc) => [doc._id, doc]),
-    );
-  };
 }
 
 /** `bodyHtml` with its library images sized; without any, as it is and with no query. */
