@@ -5,6 +5,8 @@
  * documents are exactly what `blogsStore.create`/`setStatus` store.
  */
 import type { Db } from "mongodb";
+import { presentationOf } from "../server/src/blogs/blog-rules.js";
+import { readingTimeOf } from "../server/src/blogs/reading-time.js";
 import { excerptOf, renderMarkdown } from "../server/src/blogs/render.js";
 import { searchFieldsOf } from "../server/src/blogs/search-terms.js";
 import { type BlogDoc, collections } from "../server/src/platform/db/collections.js";
@@ -103,15 +105,19 @@ export function benchBlog(b: {
     bodyHtml,
     tags: benchTags(i),
     authorName: "Bench Author",
+    authorIds: [],
     coverImageUrl: i % 3 === 0 ? `https://images.example.com/${i}.jpg` : null,
+    ...presentationOf({}),
+    readingTimeMinutes: readingTimeOf(bodyHtml),
     createdAt: b.createdAt,
     updatedAt: b.releasedAt ?? b.createdAt,
     releasedAt: b.releasedAt,
     removedAt: b.removedAt,
     revision: randomBase62(12),
   };
-  // The admin search's derived fields, as every write of this version stores them: the app's
-  // one-time fill (search-migration.ts) then has nothing to write at its first start.
+  // The presentation fields, the reading time and the admin search's derived fields, as every
+  // write of this version stores them: the app's start-up fills (search-migration.ts,
+  // reading-time-migration.ts) then have nothing to write at its first start.
   return { ...doc, ...searchFieldsOf(doc) };
 }
 
