@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { hashKey } from "../../server/src/keys/key-format.js";
 import { CLI_PATH, runCli, type ServerProcess, startServerProcess } from "../support/cli.js";
 import { get, seedWorkspace } from "../support/fixtures.js";
@@ -324,6 +324,57 @@ function plainGet(url: string, key: string): Promise<number> {
   });
 }
 
+/** The exit code of `pressroom start` with `env`, and what it printed; null if still running a minute later. */
+async function startExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [CLI_PATH, "start"], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => (output += c.toString("utf8")));
+  child.stderr.on("data", (c: Buffer) => (output += c.toString("utf8")));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve(null); // still running a minute later: the failed start kept the process alive
+    }, 60_000);
+    child.once("exit", (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  return { code, output };
+}
+
+describe("error: a start that cannot prepare its database stops the whole process", () => {
+  it("an index of the app's name with other keys: exits non-zero, naming the index, with nothing left running (README, Upgrades)", async () => {
+    // Any failure while the indexes or migrations run (this one is an operator's own index)
+    // must end the process for a process manager to see, not leave the driver holding it open.
+    const uri = inject("mongoUri");
+    const name = `test_conflict_${process.pid}_${Date.now()}`;
+    const client = await MongoClient.connect(uri);
+    try {
+      await client
+        .db(name)
+        .collection("blogs")
+        .createIndex({ title: 1 }, { name: "released_list" });
+      const { code, output } = await startExit({ MONGODB_URI: uri, MONGODB_DB: name, PORT: "0" });
+      expect(code, output).not.toBe(null);
+      expect(code, output).not.toBe(0);
+      expect(output).toMatch(/released_list/);
+      expect(output).not.toMatch(/Pressroom listening/);
+    } finally {
+      await client
+        .db(name)
+        .dropDatabase()
+        .catch(() => {});
+      await client.close();
+    }
+  }, 120_000);
+});
+
 describe("error: a start that cannot listen stops the whole process", () => {
   it.each([
     ["PORT", "the API's port"],
@@ -336,28 +387,10 @@ describe("error: a start that cannot listen stops the whole process", () => {
       const { port } = taken.address() as { port: number };
       const ownDir = await mkdtemp(path.join(tmpdir(), "pressroom-lifecycle-taken-"));
       try {
-        const child = spawn(process.execPath, [CLI_PATH, "start"], {
-          env: {
-            PATH: process.env.PATH ?? "",
-            HOME: process.env.HOME ?? "",
-            DATA_DIR: ownDir,
-            PORT: "0",
-            [variable]: String(port),
-          },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let output = "";
-        child.stdout.on("data", (c: Buffer) => (output += c.toString("utf8")));
-        child.stderr.on("data", (c: Buffer) => (output += c.toString("utf8")));
-        const code = await new Promise<number | null>((resolve) => {
-          const timer = setTimeout(() => {
-            child.kill("SIGKILL");
-            resolve(null); // still running a minute later: the failed start kept the process alive
-          }, 60_000);
-          child.once("exit", (c) => {
-            clearTimeout(timer);
-            resolve(c);
-          });
+        const { code, output } = await startExit({
+          DATA_DIR: ownDir,
+          PORT: "0",
+          [variable]: String(port),
         });
         expect(code, output).not.toBe(null);
         expect(code, output).not.toBe(0);

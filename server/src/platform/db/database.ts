@@ -187,27 +187,32 @@ export async function openDatabase(
     uri = running?.uri ?? embedded?.uri ?? "";
     description = `embedded database in ${config.dataDir} (${uri})`;
   }
+  let client: MongoClient | undefined;
   try {
     // Command events only for metrics (METRICS_PORT) or tracing (OTEL_*): nobody reads them otherwise.
-    const client = await connectMongo(
+    client = await connectMongo(
       uri,
       config.dbTimeoutMs,
       onMonitorStuck,
       config.metrics !== undefined || config.tracing !== undefined,
     );
-    const db = client.db(config.mongodbDb);
+    const connected = client;
+    const db = connected.db(config.mongodbDb);
     await ensureIndexes(db);
     await runMigrations(db, migrations);
     return {
       db,
-      client,
+      client: connected,
       description: `${description}, database "${config.mongodbDb}"`,
       close: async () => {
-        await client.close();
+        await connected.close();
         await embedded?.stop();
       },
     };
   } catch (err) {
+    // The driver's pool and monitors would keep the process alive: a start that failed here
+    // must end (exit 1, for a process manager to start it again), not hang.
+    await client?.close().catch(() => {});
     await embedded?.stop();
     throw err;
   }
