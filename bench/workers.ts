@@ -4,9 +4,10 @@
  * --workers` buys on this machine (README, "Workers").
  *
  * Builds server/dist (unless --no-build), starts the embedded database the way `npm start` does
- * (recorded in a throwaway DATA_DIR), seeds it (bench/seed.ts: 1,000 released blogs per
- * workspace), then runs two servers on it as production does (`pressroom start`, the node flags
- * of `npm start`, NODE_ENV=production, CONSUMER_RATE_LIMIT=off): one with one worker (the
+ * (recorded in a throwaway DATA_DIR), makes the app's indexes and seeds it (bench/seed.ts
+ * `COUNTS`: 10,000 released blogs per workspace, with drafts and removed ones), then runs two
+ * servers on it as production does (`pressroom start`, the node flags of `npm start`,
+ * NODE_ENV=production, CONSUMER_RATE_LIMIT=off): one with one worker (the
  * baseline: one process, no cluster) and one with W workers (default 2). Both attach to the same
  * database, so they differ only in the worker count. Three consumer requests are measured in
  * interleaved windows of S seconds (R rounds; each round measures every scenario on both, the
@@ -31,10 +32,11 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { MongoClient } from "mongodb";
 import { startRecordedEmbeddedDb } from "../server/src/platform/db/database.js";
+import { ensureIndexes } from "../server/src/platform/db/indexes.js";
 import { freePort } from "./http-server-child.js";
 import { optionsOrExit } from "./options.js";
 import { childrenOf, machineBusyMs, procAvailable, treeCpuMs } from "./process-cpu.js";
-import { seed } from "./seed.js";
+import { COUNTS, seed } from "./seed.js";
 import { NODE_FLAGS } from "./start-flags.js";
 
 const options = optionsOrExit({
@@ -96,11 +98,19 @@ async function startServer(dataDir: string, count: number): Promise<Server> {
       stdio: ["ignore", "ignore", "inherit"],
     },
   );
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  let gone = false;
+  const exited = new Promise((resolve) => child.once("exit", resolve)).then(() => {
+    gone = true;
+  });
   const url = `http://127.0.0.1:${port}`;
-  // Ready once every worker serves (`/readyz` is 503 until then).
+  // Ready once every worker serves (`/readyz` is 503 until then); a server that exits or never
+  // gets there is stopped, not left running.
   for (let i = 0; (await fetch(`${url}/readyz`).catch(() => null))?.status !== 200; i++) {
-    if (i > 600) throw new Error(`the server with ${count} workers did not become ready`);
+    if (gone || i > 600) {
+      child.kill("SIGKILL");
+      await exited;
+      throw new Error(`the server with ${count} workers did not become ready (its stderr above)`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -199,7 +209,14 @@ async function main() {
   const servers: Server[] = [];
   try {
     const client = await MongoClient.connect(db.uri);
-    log("seeding 2 × 1,000 released blogs…");
+    // The indexes first, as a server's first start makes them on an empty database: the
+    // launcher's keeper then builds its own on empty tables, and the seed's inserts keep them.
+    // Made after the seed, the keeper's pass over 32,000 blogs held SQLite's write lock long
+    // enough for the servers' start-up writes to fail (SQLITE_BUSY).
+    await ensureIndexes(client.db("pressroom"));
+    log(
+      `seeding 2 × ${COUNTS.released + COUNTS.draft + COUNTS.removed} blogs (${COUNTS.released} released)…`,
+    );
     const [workspace] = await seed(client.db("pressroom"));
     await client.close();
     if (workspace === undefined) throw new Error("nothing seeded");
