@@ -269,6 +269,54 @@ describe("operator CLI — presentation and search fields (README, 'Operator CLI
   });
 });
 
+describe("operator CLI — alt text before release (README, Media)", () => {
+  it("blog create --release of a body showing a library image without alt text exits 1 naming it and releases nothing; with alt text it releases", async () => {
+    const ws = String(json(await cli("workspace", "create", "--name", "Figures", "--json")).id);
+    // The library's record is all the alt rule reads (the render fills a missing alt from it).
+    await collections(t.db).media.insertOne({
+      _id: "med_cliChart0001",
+      workspaceId: ws,
+      sha256: "0".repeat(64),
+      name: "chart.png",
+      alt: "",
+      type: "png",
+      width: 320,
+      height: 180,
+      bytes: 1000,
+      terms: ["chart", "png"],
+      createdAt: new Date(),
+      createdBy: "usr_cli",
+    });
+    const url = "https://cms.example.com/api/consumer/media/med_cliChart0001/chart.png";
+    const create = async (title: string, body: string) => {
+      const file = path.join(tmpdir(), `pressroom-alt-${Date.now()}-${title.length}.md`);
+      await writeFile(file, body);
+      return cli(
+        "blog",
+        "create",
+        "--workspace",
+        ws,
+        "--title",
+        title,
+        "--body-file",
+        file,
+        "--release",
+        "--json",
+      );
+    };
+    const refused = await create("No alt", `See ![](${url}) here.\n`);
+    expect(refused.code, refused.stdout).toBe(1);
+    expect(refused.stderr).toMatch(/alt text.*chart\.png/);
+    expect(
+      await collections(t.db).blogs.countDocuments({ workspaceId: ws, status: "released" }),
+    ).toBe(0);
+    const released = json(await create("With alt", `See ![Sales by month](${url}) here.\n`));
+    expect((await collections(t.db).blogs.findOne({ _id: String(released.id) }))?.status).toBe(
+      "released",
+    );
+  });
+});
+
 describe("operator CLI — schedules (admin.yaml, Schedules)", () => {
   it("blog schedule sets a release time a running server keeps, cancels with none, and refuses bad times", async () => {
     const { id: ws } = json(await cli("workspace", "create", "--name", "Timed", "--json"));
