@@ -1,11 +1,9 @@
 import type { Collections } from "../platform/db/collections.js";
 import { readingTimeOf } from "./reading-time.js";
-import { rewriteBlogsOnce } from "./rewrite-blogs-once.js";
+import { fillStaged, rewriteBlogsOnce } from "./rewrite-blogs-once.js";
 
 /** Set once every stored blog and pending change has its reading time. */
 export const READING_TIME_MARKER = "blog-reading-time-1";
-
-const BATCH = 500;
 
 /**
  * Blogs stored before `readingTimeMinutes` existed (openapi.yaml, `Blog.readingTimeMinutes`)
@@ -21,26 +19,9 @@ export async function fillReadingTimes(
 ): Promise<number> {
   const { blogStaged, markers } = collections;
   if ((await markers.countDocuments({ _id: READING_TIME_MARKER }, { limit: 1 })) > 0) return 0;
-  let written = 0;
-  let after = "";
-  for (;;) {
-    const batch = await blogStaged
-      .find({ _id: { $gt: after } }, { projection: { _id: 1, bodyHtml: 1, readingTimeMinutes: 1 } })
-      .sort({ _id: 1 })
-      .limit(BATCH)
-      .toArray();
-    for (const doc of batch) {
-      if (doc.readingTimeMinutes !== undefined) continue;
-      const { modifiedCount } = await blogStaged.updateOne(
-        { _id: doc._id, readingTimeMinutes: { $exists: false } },
-        { $set: { readingTimeMinutes: readingTimeOf(doc.bodyHtml) } },
-      );
-      written += modifiedCount;
-    }
-    const last = batch.at(-1);
-    if (last === undefined || batch.length < BATCH) break;
-    after = last._id;
-  }
+  let written = await fillStaged(blogStaged, "readingTimeMinutes", ["bodyHtml"], (doc) =>
+    readingTimeOf(doc.bodyHtml),
+  );
   // The blogs' loop sets the marker, only once every blog's rewrite applied.
   written += await rewriteBlogsOnce(collections, {
     marker: READING_TIME_MARKER,

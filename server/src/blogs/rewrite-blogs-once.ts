@@ -1,5 +1,5 @@
-import type { UpdateFilter, WithId } from "mongodb";
-import type { BlogDoc, Collections } from "../platform/db/collections.js";
+import type { Filter, MatchKeysAndValues, UpdateFilter, WithId } from "mongodb";
+import type { BlogDoc, Collections, StagedContentDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { versionFilter } from "./blog-rules.js";
 
@@ -58,6 +58,45 @@ export async function rewriteBlogsOnce(
   }
   if (complete) await markDone(markers, marker);
   return rewritten;
+}
+
+/** The fields of pending changes that start-up migrations derive from what is stored. */
+type StagedDerived = "readingTimeMinutes" | "mediaIds";
+
+/**
+ * A start-up migration's loop over pending changes (`blogStaged`): each one without `field` gets
+ * it, `derive`d from the fields it `reads`, in batches by `_id` as above. Pending changes are
+ * never edited once stored, so setting what is missing (only while it still is) cannot undo
+ * anything, and several instances starting at once write the same. Sets no marker: the caller's
+ * migration does, when all of it is done. Returns how many pending changes were written.
+ */
+export async function fillStaged<F extends StagedDerived>(
+  blogStaged: Collections["blogStaged"],
+  field: F,
+  reads: readonly (keyof StagedContentDoc)[],
+  derive: (doc: WithId<StagedContentDoc>) => NonNullable<StagedContentDoc[F]>,
+): Promise<number> {
+  const projection = Object.fromEntries(["_id", field, ...reads].map((name) => [name, 1]));
+  let written = 0;
+  let after = "";
+  for (;;) {
+    const batch = await blogStaged
+      .find({ _id: { $gt: after } }, { projection })
+      .sort({ _id: 1 })
+      .limit(BATCH)
+      .toArray();
+    for (const doc of batch) {
+      if (doc[field] !== undefined) continue;
+      const stillMissing: Filter<StagedContentDoc> = { _id: doc._id, [field]: { $exists: false } };
+      const derived: MatchKeysAndValues<StagedContentDoc> = { [field]: derive(doc) };
+      const { modifiedCount } = await blogStaged.updateOne(stillMissing, { $set: derived });
+      written += modifiedCount;
+    }
+    const last = batch.at(-1);
+    if (last === undefined || batch.length < BATCH) break;
+    after = last._id;
+  }
+  return written;
 }
 
 /** Sets a start-up migration's `marker`: done, never looked at again. */
