@@ -376,7 +376,7 @@ func prefixUpper(p string) string {
 
 // elemMatch returns an $elemMatch condition on tags: mostly string comparisons (the search's
 // prefix range, others, equal, reversed and empty bounds), which are translated, and otherwise
-// operators or operands that must fall back (numbers, null, $in, $ne, $exists, a field of the
+// operators or operands that must fall back (numbers, null, $in, $nin, $exists, a field of the
 // elements, an empty document).
 func (g *gen) elemMatch() any {
 	b := func() string { return elemBounds[g.r.IntN(len(elemBounds))] }
@@ -397,7 +397,11 @@ func (g *gen) elemMatch() any {
 			{{Key: "$gte", Value: "t"}, {Key: "$lt", Value: int32(1)}},
 			{{Key: "$gte", Value: nil}},
 			{{Key: "$in", Value: bson.A{"t1", "t2"}}},
-			{{Key: "$ne", Value: "t1"}},
+			// A negation that falls back. Not $ne: stock FerretDB refuses $ne (and $not) in an
+			// $elemMatch only when a document reaches its filter, so whether it errs depends on
+			// which documents each side reads, not on the answer (seen: an update of
+			// {_id, tags: {$elemMatch: {$ne}}} the patched side answered from SQL with no match).
+			{{Key: "$nin", Value: bson.A{"t1"}}},
 			{{Key: "$exists", Value: true}},
 			{{Key: "k", Value: "t1"}},
 			{},
