@@ -111,7 +111,7 @@ describe("one Blog view (openapi.yaml, Blog and Choosing fields)", () => {
     const url = "https://press.example.com/api/consumer/media/med_abc123/spring.jpg";
     const covers = authorsJoined(
       [ada],
-      [{ _id: "med_abc123", name: "spring.jpg", width: 800, height: 600 }],
+      new Map([["med_abc123", { _id: "med_abc123", name: "spring.jpg", width: 800, height: 600 }]]),
     );
     expect(toBlogWith({ ...doc, coverImageUrl: url }, covers).coverImage).toEqual({
       url,

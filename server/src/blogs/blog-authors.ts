@@ -61,14 +61,13 @@ export const authorValidatorOf = (author: Pick<AuthorDoc, "_id" | "updatedAt">):
 
 /**
  * The join of the authors found: each blog's in its order, those not found left out; and of the
- * library images found, each blog's cover when its URL names one of them.
+ * library images found (by ID, media/library-lookup.ts), each blog's cover when its URL names one.
  */
 export function authorsJoined(
   found: readonly BlogAuthorDoc[],
-  covers: readonly CoverMediaDoc[] = [],
+  coverById: ReadonlyMap<string, CoverMediaDoc> = new Map(),
 ): AuthorsJoined {
   const byId = new Map(found.map((author) => [author._id, author]));
-  const coverById = new Map(covers.map((media) => [media._id, media]));
   return {
     coverOf: (doc) => {
       const named = libraryImageOf(doc.coverImageUrl);
@@ -138,9 +137,7 @@ export function blogAuthors({
                 { projection: { workspaceId: 0, nameKey: 0 } },
               )
               .toArray(),
-        coverIds.length === 0
-          ? []
-          : library(workspaceId, coverIds).then((images) => [...images.values()]),
+        coverIds.length === 0 ? undefined : library(workspaceId, coverIds),
       ]);
       return authorsJoined(found, covers);
     },
