@@ -316,6 +316,32 @@ export interface RunOptions {
 export const RUN_IDLE_TIMEOUT_MS = 120_000;
 export const RUN_TIMEOUT_MS = 20 * 60_000;
 
+export interface RequestHead {
+  readonly operation: string;
+  readonly bytes: number;
+}
+
+/**
+ * A request head's bytes as Node's parser counts them against its 16 KB
+ * (`--max-http-header-size`, 16,384: at that count it answers 431): the URL's path and query,
+ * and each header's name and value (no method, spaces, colons or CRLFs). The headers are those
+ * requests prepared, as schemathesis recorded them, and the `Host` that http.client adds.
+ */
+function headBytes(request: NdjsonRequest): number {
+  const url = new URL(request.uri ?? "");
+  const headers = [
+    ["Host", url.host],
+    ...Object.entries(request.headers ?? {}).flatMap(([name, values]) =>
+      values.map((value) => [name, value]),
+    ),
+  ];
+  const bytes = (s: string) => Buffer.byteLength(s, "latin1");
+  return headers.reduce(
+    (sum, [name = "", value = ""]) => sum + bytes(name) + bytes(value),
+    bytes(`${url.pathname}${url.search}`),
+  );
+}
+
 export interface CheckFailure {
   readonly operation: string;
   readonly check: string;
@@ -337,6 +363,8 @@ export interface RunResult {
   readonly casesByPhase: ReadonlyMap<string, number>;
   /** Responses received, by operation label and status. */
   readonly statuses: ReadonlyMap<string, ReadonlyMap<number, number>>;
+  /** The request head of every `431` answer, in the bytes Node counts (`headBytes`). */
+  readonly headsOf431: readonly RequestHead[];
   /** How often each check ran (passed or failed). */
   readonly checksRun: ReadonlyMap<string, number>;
   readonly failures: readonly CheckFailure[];
@@ -351,13 +379,22 @@ export interface RunResult {
 const shellQuote = (s: string) =>
   /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 
+interface NdjsonRequest {
+  method?: string;
+  uri?: string;
+  headers?: Record<string, string[]>;
+}
+
 interface NdjsonScenario {
   phase?: string;
   recorder?: {
     label?: string;
     cases?: Record<string, { value?: { method?: string; path?: string } }>;
     checks?: Record<string, { name: string; status: string }[]>;
-    interactions?: Record<string, { response?: { status_code?: number } | null }>;
+    interactions?: Record<
+      string,
+      { request?: NdjsonRequest; response?: { status_code?: number } | null }
+    >;
   };
 }
 
@@ -414,6 +451,7 @@ export async function runSchemathesis(options: RunOptions): Promise<RunResult> {
     const generated = /Test cases:\s*\n\s*(\d+) generated/.exec(output)?.[1];
     const seed = /^Seed: (\d+)/m.exec(output)?.[1] ?? null;
     const statuses = new Map<string, Map<number, number>>();
+    const headsOf431: RequestHead[] = [];
     const checksRun = new Map<string, number>();
     const failures: CheckFailure[] = [];
     const errors: string[] = [];
@@ -442,6 +480,8 @@ export async function runSchemathesis(options: RunOptions): Promise<RunResult> {
         const byStatus = statuses.get(labelOf(id)) ?? new Map<number, number>();
         byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
         statuses.set(labelOf(id), byStatus);
+        if (status === 431 && interaction.request)
+          headsOf431.push({ operation: labelOf(id), bytes: headBytes(interaction.request) });
       }
       for (const [id, checks] of Object.entries(recorder.checks ?? {})) {
         for (const check of checks) {
@@ -468,6 +508,7 @@ export async function runSchemathesis(options: RunOptions): Promise<RunResult> {
       recordedCases,
       casesByPhase,
       statuses,
+      headsOf431,
       checksRun,
       failures,
       errors,
