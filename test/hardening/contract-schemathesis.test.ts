@@ -74,6 +74,7 @@
 //   400s are asserted exactly in test/admin/key-usage.test.ts.
 // Everything else schemathesis found was a real mismatch and was fixed in the server or the
 // spec; test/hardening/contract-findings.test.ts pins each one down.
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
@@ -114,8 +115,11 @@ const ADMIN_SPEC = path.join(OPENAPI, "admin.yaml");
  * up the run's; the setup's covers building the venv (within pip's own limit) and seeding.
  */
 const RUN_LIMIT = { timeout: RUN_TIMEOUT_MS + 60_000 };
-/** Node's default `--max-http-header-size`: a request head of this many bytes gets 431. */
-const NODE_MAX_HEADER_BYTES = 16_384;
+/**
+ * Node's `--max-http-header-size` (16,384 by default), as the server in this process applies it:
+ * a request head of this many bytes gets 431.
+ */
+const NODE_MAX_HEADER_BYTES = http.maxHeaderSize;
 const SETUP_TIMEOUT_MS = 10 * 60_000;
 /** Generated cases each spec must reach (the consumer's two runs together). */
 const MIN_CASES_PER_SPEC = 1000;
