@@ -15,10 +15,8 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -28,7 +26,7 @@ const elementInfix = "_pressroom_e_"
 // ensureElementTables brings the element tables of one database in step with its collections:
 // indexed fields by collection table (every collection table is a key). It returns the names of
 // the element tables it created, rebuilt or dropped ("-" first).
-func ensureElementTables(ctx context.Context, db *sql.DB, indexed map[string][]string) ([]string, error) {
+func ensureElementTables(ctx context.Context, db *dataFile, indexed map[string][]string) ([]string, error) {
 	rows, err := db.QueryContext(ctx, `SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND instr(name, ?) > 0`, elementInfix)
 	if err != nil {
 		return nil, err
@@ -110,41 +108,21 @@ func ensureElementTables(ctx context.Context, db *sql.DB, indexed map[string][]s
 
 // replaceElementTable drops the element table of a field (and its triggers) if it exists and
 // runs ddl (none: only the drop), in one transaction.
-func replaceElementTable(ctx context.Context, db *sql.DB, table, field string, ddl []string) error {
-	e := ferretdb.ExactElementTable(table, field)
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback() }()
+func replaceElementTable(ctx context.Context, db *dataFile, table, field string, ddl []string) error {
 	stmts := []string{}
 	for _, tr := range ferretdb.ExactElementTriggers(table, field) {
 		stmts = append(stmts, fmt.Sprintf(`DROP TRIGGER IF EXISTS %q`, tr))
 	}
-	stmts = append(stmts, fmt.Sprintf(`DROP TABLE IF EXISTS %q`, e))
-	for _, stmt := range append(stmts, ddl...) {
-		if _, err = tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("%s: %w", strings.Fields(stmt)[0]+" "+strings.Fields(stmt)[1], err)
-		}
-	}
-	return tx.Commit()
+	stmts = append(stmts, fmt.Sprintf(`DROP TABLE IF EXISTS %q`, ferretdb.ExactElementTable(table, field)))
+	return db.txInTurn(ctx, append(stmts, ddl...))
 }
 
 // dropElementTable drops an element table whose collection or index is gone, with its triggers
 // if its collection table still exists.
-func dropElementTable(ctx context.Context, db *sql.DB, e string) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback() }()
+func dropElementTable(ctx context.Context, db *dataFile, e string) error {
+	stmts := []string{}
 	for _, suffix := range []string{"_i", "_u", "_d"} {
-		if _, err = tx.ExecContext(ctx, fmt.Sprintf(`DROP TRIGGER IF EXISTS %q`, e+suffix)); err != nil {
-			return err
-		}
+		stmts = append(stmts, fmt.Sprintf(`DROP TRIGGER IF EXISTS %q`, e+suffix))
 	}
-	if _, err = tx.ExecContext(ctx, fmt.Sprintf(`DROP TABLE IF EXISTS %q`, e)); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return db.txInTurn(ctx, append(stmts, fmt.Sprintf(`DROP TABLE IF EXISTS %q`, e)))
 }

@@ -153,7 +153,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 	var changed []string
 	sort.Strings(stale)
 	for _, name := range stale {
-		if _, err = db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
+		if err = db.execInTurn(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
 			return changed, fmt.Errorf("%s: %w", name, err)
 		}
 		changed = append(changed, "-"+name)
@@ -167,7 +167,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		if _, ok := have[name]; ok {
 			continue
 		}
-		if _, err = db.ExecContext(ctx, want[name]); err != nil {
+		if err = db.execInTurn(ctx, want[name]); err != nil {
 			return changed, fmt.Errorf("%s: %w", name, err)
 		}
 		changed = append(changed, name)
@@ -176,7 +176,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		if _, ok := want[name]; ok || !tables[table] || !strings.HasPrefix(name, table+exactIndexInfix) {
 			continue
 		}
-		if _, err = db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
+		if err = db.execInTurn(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
 			return changed, fmt.Errorf("%s: %w", name, err)
 		}
 		changed = append(changed, "-"+name)

@@ -17,15 +17,11 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // the SQLite driver FerretDB itself uses
 )
 
 const idPathIndexSuffix = "_pressroom_id_path"
@@ -71,20 +67,6 @@ func ensureIDIndexes(ctx context.Context, dir string, logger *slog.Logger) {
 	}
 }
 
-// openDataFile opens one of FerretDB's database files for the keepers: read-write but never
-// created (mode=rw: a file FerretDB has just removed stays removed), waiting for FerretDB's own
-// writes (busy_timeout), on one connection.
-func openDataFile(file string) (*sql.DB, error) {
-	u := &url.URL{Scheme: "file", Path: file, OmitHost: true}
-	u.RawQuery = "mode=rw&_pragma=busy_timeout(10000)"
-	db, err := sql.Open("sqlite", u.String())
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(1)
-	return db, nil
-}
-
 func ensureIDIndexesIn(ctx context.Context, file string) ([]string, error) {
 	db, err := openDataFile(file)
 	if err != nil {
@@ -122,7 +104,7 @@ func ensureIDIndexesIn(ctx context.Context, file string) ([]string, error) {
 	for _, table := range tables {
 		name := table + idPathIndexSuffix
 		q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (_ferretdb_sjson->'$._id')`, name, table)
-		if _, err = db.ExecContext(ctx, q); err != nil {
+		if err = db.execInTurn(ctx, q); err != nil {
 			return created, fmt.Errorf("%s: %w", name, err)
 		}
 		created = append(created, name)
