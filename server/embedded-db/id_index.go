@@ -19,52 +19,16 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
-	"time"
 )
 
 const idPathIndexSuffix = "_pressroom_id_path"
 
-// keepIDIndexes runs ensureIDIndexes over dir now and every interval until ctx is done.
-func keepIDIndexes(ctx context.Context, dir string, interval time.Duration, logger *slog.Logger) {
-	ticker := time.NewTicker(interval)
-	defer ticker.Stop()
-	for {
-		ensureIDIndexes(ctx, dir, logger)
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-		}
-	}
-}
-
 // ensureIDIndexes adds the missing `_id` path indexes to every database file in dir, and keeps
-// the exact pushdown's indexes in step (exact_index.go). Errors are
-// logged and skipped: a database or collection may be dropped while we look at it.
+// the exact pushdown's indexes and element tables in step (exact_index.go): one pass of a new
+// keeper (keeper.go), which looks at every file.
 func ensureIDIndexes(ctx context.Context, dir string, logger *slog.Logger) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.sqlite"))
-	if err != nil {
-		logger.WarnContext(ctx, "listing database files", slog.Any("error", err))
-		return
-	}
-	for _, file := range files {
-		created, err := ensureIDIndexesIn(ctx, file)
-		if err != nil {
-			logger.DebugContext(ctx, "id path indexes", slog.String("file", file), slog.Any("error", err))
-		}
-		for _, name := range created {
-			logger.DebugContext(ctx, "created id path index", slog.String("index", name))
-		}
-		changed, err := ensureExactIndexesIn(ctx, file)
-		if err != nil {
-			logger.DebugContext(ctx, "exact pushdown indexes", slog.String("file", file), slog.Any("error", err))
-		}
-		for _, name := range changed {
-			logger.DebugContext(ctx, "exact pushdown index", slog.String("index", name))
-		}
-	}
+	new(keeper).pass(ctx, dir, logger)
 }
 
 func ensureIDIndexesIn(ctx context.Context, file string) ([]string, error) {
