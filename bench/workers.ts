@@ -211,8 +211,10 @@ async function main() {
     const client = await MongoClient.connect(db.uri);
     // The indexes first, as a server's first start makes them on an empty database: the
     // launcher's keeper then builds its own on empty tables, and the seed's inserts keep them.
-    // Made after the seed, the keeper's pass over 32,000 blogs held SQLite's write lock long
-    // enough for the servers' start-up writes to fail (SQLITE_BUSY).
+    // Made after the seed, the keeper's pass over 32,000 blogs would build every index while the
+    // servers start, and their writes would wait for each of its statements (before its statements
+    // took FerretDB's write turns they failed with SQLITE_BUSY: server/embedded-db/README.md,
+    // "The keeper's writes take turns with FerretDB's").
     await ensureIndexes(client.db("pressroom"));
     log(
       `seeding 2 × ${COUNTS.released + COUNTS.draft + COUNTS.removed} blogs (${COUNTS.released} released)…`,
