@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,14 +38,7 @@ type fileReport struct {
 // openSQLite opens file on one connection: read-only (mode=ro; it is never created), waiting up
 // to 10 s for FerretDB's writers (the same busy_timeout as FerretDB).
 func openSQLite(file string) (*sql.DB, error) {
-	u := &url.URL{Scheme: "file", Path: file, OmitHost: true}
-	u.RawQuery = "mode=ro&_pragma=busy_timeout(10000)"
-	db, err := sql.Open("sqlite", u.String())
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(1)
-	return db, nil
+	return openOneConnection(file, "ro")
 }
 
 // verifyFile checks that file is a whole SQLite database (integrity_check) written by FerretDB

@@ -33,14 +33,24 @@ type dataFile struct {
 // created (mode=rw: a file FerretDB has just removed stays removed), waiting for FerretDB's own
 // writes (busy_timeout), on one connection.
 func openDataFile(file string) (*dataFile, error) {
+	db, err := openOneConnection(file, "rw")
+	if err != nil {
+		return nil, err
+	}
+	return &dataFile{DB: db, dbName: strings.TrimSuffix(filepath.Base(file), ".sqlite")}, nil
+}
+
+// openOneConnection opens a SQLite file in mode "rw" or "ro" (never created), on one connection
+// that waits up to 10 s for FerretDB's writers (the same busy_timeout as FerretDB's).
+func openOneConnection(file, mode string) (*sql.DB, error) {
 	u := &url.URL{Scheme: "file", Path: file, OmitHost: true}
-	u.RawQuery = "mode=rw&_pragma=busy_timeout(10000)"
+	u.RawQuery = "mode=" + mode + "&_pragma=busy_timeout(10000)"
 	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	return &dataFile{DB: db, dbName: strings.TrimSuffix(filepath.Base(file), ".sqlite")}, nil
+	return db, nil
 }
 
 // execInTurn runs one statement in a write turn of the database.
