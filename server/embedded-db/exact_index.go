@@ -49,14 +49,17 @@ type ferretIndexes struct {
 	} `json:"indexes"`
 }
 
-// exactIndexStatements returns the CREATE INDEX statements a collection table should have,
-// by index name.
-func exactIndexStatements(table string, settings ferretIndexes) map[string]string {
+// exactIndexStatements returns the CREATE INDEX statements a collection table should have, by
+// index name, as SQLite keeps them in sqlite_master (no IF NOT EXISTS). elements holds the
+// collection's fields that have an element table (fields holding arrays): an index on such a
+// field also carries ferretdb.ExactNotStringsExpr of it after its keys, so that a count of the
+// field's values over a match on the keys before it reads the index alone (the tag counts).
+func exactIndexStatements(table string, settings ferretIndexes, elements map[string]bool) map[string]string {
 	want := map[string]string{}
 	fields := map[string]bool{"_id": true}
 
 	for _, index := range settings.Indexes {
-		var columns []string
+		var columns, extra []string
 		for _, key := range index.Key {
 			if !ferretdb.ExactPushdownField(key.Field) {
 				columns = nil
@@ -64,17 +67,20 @@ func exactIndexStatements(table string, settings ferretIndexes) map[string]strin
 			}
 			columns = append(columns, ferretdb.ExactIndexColumns(key.Field, key.Descending)...)
 			fields[key.Field] = true
+			if elements[key.Field] {
+				extra = append(extra, ferretdb.ExactNotStringsExpr(key.Field))
+			}
 		}
 		if len(columns) == 0 {
 			continue
 		}
 		name := table + exactIndexInfix + index.Name
-		want[name] = fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (%s)`, name, table, strings.Join(columns, ", "))
+		want[name] = fmt.Sprintf(`CREATE INDEX %q ON %q (%s)`, name, table, strings.Join(append(columns, extra...), ", "))
 	}
 
 	for field := range fields {
 		name := table + typeIndexInfix + field
-		want[name] = fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (%s) WHERE %s`,
+		want[name] = fmt.Sprintf(`CREATE INDEX %q ON %q (%s) WHERE %s`,
 			name, table, ferretdb.ExactTypeExpr(field), ferretdb.ExactExoticExpr(field))
 	}
 
@@ -82,7 +88,8 @@ func exactIndexStatements(table string, settings ferretIndexes) map[string]strin
 }
 
 // ensureExactIndexesIn brings the exact pushdown's indexes of one database file in step with
-// FerretDB's indexes; it returns the names of the indexes it created or dropped.
+// FerretDB's indexes; it returns the names of the indexes it created, rebuilt ("~" first) or
+// dropped ("-" first), and of the element tables it changed.
 func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 	db, err := openDataFile(file)
 	if err != nil {
@@ -97,8 +104,7 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		}
 		return nil, err
 	}
-	want := map[string]string{}
-	tables := map[string]bool{}
+	settingsOf := map[string]ferretIndexes{}
 	indexed := map[string][]string{} // element table candidates (element_tables.go)
 	unbuilt := map[string]string{}   // FerretDB's non-unique indexes, never built now: name → table
 	for rows.Next() {
@@ -112,11 +118,8 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 			_ = rows.Close()
 			return nil, fmt.Errorf("settings of %s: %w", table, err)
 		}
-		tables[table] = true
+		settingsOf[table] = settings
 		indexed[table] = indexedFields(settings)
-		for name, stmt := range exactIndexStatements(table, settings) {
-			want[name] = stmt
-		}
 		for _, index := range settings.Indexes {
 			if !index.Unique {
 				unbuilt[table+"_"+index.Name] = table
@@ -127,30 +130,46 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		return nil, err
 	}
 
-	have := map[string]string{} // our indexes that exist: name → table
-	var stale []string          // FerretDB's non-unique indexes that exist
-	rows, err = db.QueryContext(ctx, `SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`)
+	// The element tables first: an index on a field that has one is built with one more column.
+	changed, elementsErr := ensureElementTables(ctx, db, indexed)
+
+	have := map[string]schemaIndex{} // our indexes that exist
+	var stale []string               // FerretDB's non-unique indexes that exist
+	elementTables := map[string]bool{}
+	rows, err = db.QueryContext(ctx, `SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'table') AND sql IS NOT NULL`)
 	if err != nil {
-		return nil, err
+		return changed, err
 	}
 	for rows.Next() {
-		var name, table string
-		if err = rows.Scan(&name, &table); err != nil {
+		var typ, name, table, def string
+		if err = rows.Scan(&typ, &name, &table, &def); err != nil {
 			_ = rows.Close()
-			return nil, err
+			return changed, err
 		}
 		switch {
+		case typ == "table":
+			elementTables[name] = strings.Contains(name, elementInfix)
 		case strings.Contains(name, exactIndexInfix) || strings.Contains(name, typeIndexInfix):
-			have[name] = table
+			have[name] = schemaIndex{table: table, def: def}
 		case unbuilt[name] == table:
 			stale = append(stale, name)
 		}
 	}
 	if err = rows.Close(); err != nil {
-		return nil, err
+		return changed, err
 	}
 
-	var changed []string
+	want := map[string]string{}
+	for table, settings := range settingsOf {
+		elements := map[string]bool{}
+		for _, field := range indexed[table] {
+			elements[field] = elementTables[ferretdb.ExactElementTable(table, field)]
+		}
+		for name, def := range exactIndexStatements(table, settings, elements) {
+			want[name] = def
+		}
+	}
+
 	sort.Strings(stale)
 	for _, name := range stale {
 		if err = db.execInTurn(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
@@ -164,16 +183,24 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if _, ok := have[name]; ok {
+		index, ok := have[name]
+		label := name
+		switch {
+		case ok && index.def == want[name]:
 			continue
+		case ok: // built otherwise: by an older launcher, or before its field held arrays
+			label = "~" + name
+			err = db.txInTurn(ctx, []string{fmt.Sprintf(`DROP INDEX %q`, name), want[name]})
+		default:
+			err = db.execInTurn(ctx, strings.Replace(want[name], "CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1))
 		}
-		if err = db.execInTurn(ctx, want[name]); err != nil {
+		if err != nil {
 			return changed, fmt.Errorf("%s: %w", name, err)
 		}
-		changed = append(changed, name)
+		changed = append(changed, label)
 	}
-	for name, table := range have {
-		if _, ok := want[name]; ok || !tables[table] || !strings.HasPrefix(name, table+exactIndexInfix) {
+	for name, index := range have {
+		if _, ok := want[name]; ok || !hasTable(settingsOf, index.table) || !strings.HasPrefix(name, index.table+exactIndexInfix) {
 			continue
 		}
 		if err = db.execInTurn(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
@@ -181,8 +208,18 @@ func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
 		}
 		changed = append(changed, "-"+name)
 	}
-	elements, err := ensureElementTables(ctx, db, indexed)
-	return append(changed, elements...), err
+	return changed, elementsErr
+}
+
+// schemaIndex is one of our indexes as sqlite_master holds it.
+type schemaIndex struct {
+	table string
+	def   string // its CREATE INDEX statement
+}
+
+func hasTable(settingsOf map[string]ferretIndexes, table string) bool {
+	_, ok := settingsOf[table]
+	return ok
 }
 
 // indexedFields returns the top-level fields (other than _id) of a collection's indexes that the

@@ -9,15 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/FerretDB/FerretDB/ferretdb"
 	"go.mongodb.org/mongo-driver/bson"
 	"go.mongodb.org/mongo-driver/mongo"
 	"go.mongodb.org/mongo-driver/mongo/options"
 )
 
 // The keeper looks again at a database file only when something was committed to it since it
-// last looked (keeper.go, README.md "Indexes"): reads cost it nothing, and every change it
-// reacts to (an array stored in an indexed field, a new index, a database dropped and made
-// again) is still seen at the next pass.
+// last looked (keeper.go, README.md "The keeper's passes"): reads cost it nothing, and every
+// change it reacts to (an array stored in an indexed field, which also rebuilds that field's
+// indexes with one more column, a new index, a database dropped and made again) is still seen at
+// the next pass.
 func TestKeeperLooksOnlyAtFilesChangedSinceItLooked(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -67,12 +69,29 @@ func TestKeeperLooksOnlyAtFilesChangedSinceItLooked(t *testing.T) {
 		return names
 	}
 
+	twinOf := func(db string) string {
+		t.Helper()
+		conn, err := sql.Open("sqlite", "file:"+filepath.Join(dir, db+".sqlite")+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		var def string
+		if err = conn.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE name LIKE ?`, "%"+exactIndexInfix+"tags_1").Scan(&def); err != nil {
+			t.Fatal(err)
+		}
+		return def
+	}
+
 	if n := pass(); n != 2 {
 		t.Fatalf("a new keeper's first pass looked at %d files, want both", n)
 	}
 	settle()
 	if got := schema("a", "%"+exactIndexInfix+"tags_1"); len(got) != 1 {
 		t.Fatalf("the first pass made no twin of a's index: %v", got)
+	}
+	if def := twinOf("a"); strings.Contains(def, ferretdb.ExactNotStringsExpr("tags")) {
+		t.Fatalf("the twin of an index on a field holding no array carries its column: %s", def)
 	}
 
 	// Reads commit nothing: no pass looks.
@@ -98,6 +117,9 @@ func TestKeeperLooksOnlyAtFilesChangedSinceItLooked(t *testing.T) {
 	}
 	if got := schema("a", "%"+elementInfix+"tags"); len(got) != 1 {
 		t.Fatalf("no element table after the first array: %v", got)
+	}
+	if def := twinOf("a"); !strings.HasSuffix(def, ", "+ferretdb.ExactNotStringsExpr("tags")+")") {
+		t.Fatalf("the twin of an index on a field holding arrays was not rebuilt with its column: %s", def)
 	}
 	settle()
 
