@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/bson"
-	"go.mongodb.org/mongo-driver/mongo"
 )
 
 // keeperWrite is one write the writers sent while the keeper built: when it ended, and its error.
@@ -60,15 +59,7 @@ func TestKeeperStatementsTakeTurnsWithWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var models []mongo.IndexModel
-	for _, ix := range appIndexes(t) {
-		if ix.Collection == "blogs" {
-			models = append(models, ix.model())
-		}
-	}
-	if _, err := coll.Indexes().CreateMany(ctx, models); err != nil {
-		t.Fatal(err)
-	}
+	createAppBlogIndexes(ctx, t, coll)
 
 	var (
 		mu     sync.Mutex

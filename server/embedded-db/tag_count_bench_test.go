@@ -39,15 +39,7 @@ func TestTagCountFigures(t *testing.T) {
 	coll := client.Database("app").Collection("blogs")
 	body := strings.Repeat("A paragraph of a blog body, long enough. ", 250)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var models []mongo.IndexModel
-	for _, ix := range appIndexes(t) {
-		if ix.Collection == "blogs" {
-			models = append(models, ix.model())
-		}
-	}
-	if _, err := coll.Indexes().CreateMany(ctx, models); err != nil {
-		t.Fatal(err)
-	}
+	createAppBlogIndexes(ctx, t, coll)
 	for from := 0; from < n; from += 1000 {
 		docs := make([]any, 0, 1000)
 		for i := from; i < min(from+1000, n); i++ {
