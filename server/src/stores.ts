@@ -7,7 +7,11 @@ import { type BlogAuthors, blogAuthors } from "./blogs/blog-authors.js";
 import { blogHistory } from "./blogs/blog-history.js";
 import { type BlogsStore, blogsStore } from "./blogs/blogs-store.js";
 import { type BodyRenderer, inlineRenderer } from "./blogs/render-pool.js";
-import { type TagCountsCache, tagCountsCache } from "./blogs/tag-counts-cache.js";
+import {
+  TAGS_RECORDED_PER_CALL,
+  type TagCountsCache,
+  tagCountsCache,
+} from "./blogs/tag-counts-cache.js";
 import { changeLog } from "./changes/change-log.js";
 import { type ChangeRecorder, changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
@@ -272,7 +276,8 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     }),
     tagCounts: tagCountsCache({
       compute: blogs.tagCounts,
-      version: async (workspaceId) => (await recorder.record(workspaceId)).last,
+      version: async (workspaceId) =>
+        (await recorder.record(workspaceId, TAGS_RECORDED_PER_CALL)).last,
     }),
     publicFeeds: publicFeeds(c),
     authors: authorsStore(c, {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { tagCounts } from "../../server/src/blogs/tag-counts.js";
+import { TAGS_RECORDED_PER_CALL } from "../../server/src/blogs/tag-counts-cache.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { BlogList, TagList } from "../../server/src/platform/http/consumer-types.js";
 import { editLive, get, type SeededWorkspace, seedWorkspace, stores } from "../support/fixtures.js";
@@ -314,6 +315,54 @@ describe("listTags is computed once per change of the workspace (blogs/tag-count
     await s.blogs.setStatus(ws, blog._id, "removed");
     expect((await api("/tags", key)).body).toEqual({ data: [] });
     expect(countingReads() - before).toBe(4);
+  });
+});
+
+describe("listTags waits for a bounded share of the feed's recording (blogs/tag-counts-cache.ts)", () => {
+  it("with more marked blogs than one call records, a call records its bound and still counts every released blog", async () => {
+    const s = stores(t.db);
+    const ws = (await s.workspaces.create("Marked counts"))._id;
+    const key = (await s.keys.mint(ws, "counter")).key;
+    const first = await s.blogs.create(ws, {
+      title: "Zero",
+      bodyMarkdown: "x",
+      tags: ["a"],
+      release: true,
+    });
+    const blogs = collections(t.db).blogs;
+    const doc = await blogs.findOne({ _id: first._id });
+    if (doc === null) throw new Error("the blog just made is gone");
+    // What an import leaves: released blogs marked for the feed, none recorded yet.
+    const marked = TAGS_RECORDED_PER_CALL * 2 + 7;
+    await blogs.insertMany(
+      Array.from({ length: marked }, (_, i) => ({
+        ...doc,
+        _id: `${doc._id}_m${i}`,
+        slug: `marked-${i}`,
+        tags: i % 2 === 0 ? ["a", "b"] : ["b"],
+        feedPending: true,
+      })),
+    );
+    const pending = () => blogs.countDocuments({ workspaceId: ws, feedPending: true });
+    const expected = {
+      data: [
+        { tag: "b", count: marked },
+        { tag: "a", count: 1 + Math.ceil(marked / 2) },
+      ],
+    };
+    const waiting = await pending();
+    expect(waiting).toBeGreaterThanOrEqual(marked);
+    expect((await api("/tags", key)).body).toEqual(expected);
+    expect(await pending()).toBe(waiting - TAGS_RECORDED_PER_CALL);
+    expect((await api("/tags", key)).body).toEqual(expected);
+    expect(await pending()).toBe(waiting - 2 * TAGS_RECORDED_PER_CALL);
+    // The feed records the rest; then the counts are kept, and still right.
+    for (;;) {
+      const res = await api("/changes?limit=100", key);
+      if (!(res.body as { hasMore: boolean }).hasMore) break;
+    }
+    expect(await pending()).toBe(0);
+    expect((await api("/tags", key)).body).toEqual(expected);
   });
 });
 

@@ -1,6 +1,15 @@
 import { LRUCache } from "lru-cache";
 import type { TagCount } from "./tag-counts.js";
 
+/**
+ * Marked blogs one `/tags` call records at most before it reads the position
+ * (change-recorder.ts). Clearing a mark rewrites its blog, about a millisecond each on the
+ * embedded database with the app's indexes, and with every blog of a 45,000-blog workspace
+ * marked the feed's bound of 500 made the first `/tags` wait 1.24 s (BENCHMARKS.md, "Bulk paths
+ * after an import"). `/tags` needs only a position that moved if the counts may have; draining
+ * the marks is the feed's work, so it records a fifth of the feed's share.
+ */
+export const TAGS_RECORDED_PER_CALL = 100;
 /** Workspaces whose counts one process keeps (least recently asked dropped first). */
 const MAX_WORKSPACES = 1000;
 
@@ -8,9 +17,10 @@ export interface TagCountsCacheDeps {
   /** The counts as stored now (tag-counts.ts): one aggregate over the workspace's released blogs. */
   readonly compute: (workspaceId: string) => Promise<TagCount[]>;
   /**
-   * The workspace's changes-feed position after recording its marked blogs (change-recorder.ts):
-   * it moves with every write that changes what a released blog is, tags included. A recording
-   * that leaves marks for later appended entries, so the position it returns is a new one.
+   * The workspace's changes-feed position after recording its marked blogs, at most
+   * TAGS_RECORDED_PER_CALL of them (change-recorder.ts): it moves with every write that changes
+   * what a released blog is, tags included. A recording that leaves marks for later appended
+   * entries, so the position it returns is a new one: the counts are computed again.
    */
   readonly version: (workspaceId: string) => Promise<number>;
 }

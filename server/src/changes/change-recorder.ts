@@ -38,7 +38,7 @@ export interface RecorderDeps<M extends { readonly _id: string }> {
 /** What one recording did: the log's last number after it, and whether it recorded every mark. */
 export interface Recorded {
   readonly last: number;
-  /** False when marks were left for the next call (MAX_RECORDED_PER_CALL). */
+  /** False when marks were left for the next call (the call's bound). */
   readonly complete: boolean;
   /** Entries this recording appended (one per marked blog it found). */
   readonly recorded: number;
@@ -46,13 +46,16 @@ export interface Recorded {
 
 /** Turns a feed's marks into log entries, so no write of a blog is missed by the feed. */
 export interface ChangeRecorder {
-  /** Records the workspace's marked blogs, at most MAX_RECORDED_PER_CALL of them. */
-  record(workspaceId: string): Promise<Recorded>;
+  /**
+   * Records the workspace's marked blogs, at most `bound` of them (MAX_RECORDED_PER_CALL unless
+   * told fewer: `/tags`' version check, tag-counts-cache.ts, records fewer).
+   */
+  record(workspaceId: string, bound?: number): Promise<Recorded>;
 }
 
 /**
  * A write of a blog sets its mark in the same update as the change (blog-writes.ts); `record`
- * reads up to MAX_RECORDED_PER_CALL marked blogs, appends one entry for each (one ordered
+ * reads up to its bound of marked blogs, appends one entry for each (one ordered
  * insert), then clears each mark if its blog was not written again meanwhile (else the mark stays
  * for the next round; a compare-and-set per blog, a hundred per update), and returns the
  * log's last number, read after all that. When it found a full batch it says so
@@ -86,9 +89,9 @@ export function changeRecorder<M extends { readonly _id: string }>(
   };
 
   return {
-    record(workspaceId: string): Promise<Recorded> {
+    record(workspaceId: string, bound = MAX_RECORDED_PER_CALL): Promise<Recorded> {
       return oneAtATime(workspaceId, async () => {
-        const marked = await deps.marks.list(workspaceId, MAX_RECORDED_PER_CALL);
+        const marked = await deps.marks.list(workspaceId, bound);
         if (marked.length > 0) {
           await deps.log.appendMany(
             workspaceId,
@@ -98,7 +101,7 @@ export function changeRecorder<M extends { readonly _id: string }>(
           await deps.marks.clear(workspaceId, marked);
         }
         // A full batch may have left marks: say so (the next call finds none if it did not).
-        const complete = marked.length < MAX_RECORDED_PER_CALL;
+        const complete = marked.length < bound;
         await purgeIfDue(workspaceId);
         return { last: await deps.log.last(workspaceId), complete, recorded: marked.length };
       });
