@@ -2,11 +2,13 @@ import { keyedQueue } from "../platform/timers/keyed-queue.js";
 import type { ChangeLog } from "./change-log.js";
 
 /**
- * Marked blogs one call records at most, in one batch (a read, an ordered insert, five clears): a
+ * Marked blogs one call records at most, in one batch (a read, an ordered insert, three clears): a
  * consumer request waits for this much recording, not for a whole import's (the rest is recorded
- * by the calls that follow, which the feed's `hasMore` asks for).
+ * by the calls that follow, which the feed's `hasMore` asks for). Clearing a mark rewrites its
+ * blog, ~1–2 ms each on the embedded database at 45,000 blogs: 500 made the first changes page
+ * 0.85–1.12 s there (BENCHMARKS.md, "Bulk paths after an import"), against a target of 1 s.
  */
-export const MAX_RECORDED_PER_CALL = 500;
+export const MAX_RECORDED_PER_CALL = 250;
 /** How often (at most) one instance deletes a workspace's expired entries, in ms. */
 const PURGE_EVERY_MS = 3_600_000;
 
