@@ -356,7 +356,7 @@ describe("listTags waits for a bounded share of the feed's recording (blogs/tag-
     expect(await pending()).toBe(waiting - TAGS_RECORDED_PER_CALL);
     expect((await api("/tags", key)).body).toEqual(expected);
     expect(await pending()).toBe(waiting - 2 * TAGS_RECORDED_PER_CALL);
-    // The feed records the rest; then the counts are kept, and still right.
+    // The feed records the rest; the counts are still those of every released blog.
     for (;;) {
       const res = await api("/changes?limit=100", key);
       if (!(res.body as { hasMore: boolean }).hasMore) break;

@@ -7,7 +7,7 @@ import type { TagCount } from "./tag-counts.js";
  * embedded database with the app's indexes, and with every blog of a 45,000-blog workspace
  * marked the feed's bound of 500 made the first `/tags` wait 1.24 s (BENCHMARKS.md, "Bulk paths
  * after an import"). `/tags` needs only a position that moved if the counts may have; draining
- * the marks is the feed's work, so it records a fifth of the feed's share.
+ * the marks is the feed's work (MAX_RECORDED_PER_CALL a call), so it records fewer.
  */
 export const TAGS_RECORDED_PER_CALL = 100;
 /** Workspaces whose counts one process keeps (least recently asked dropped first). */

@@ -5,8 +5,9 @@ import type { ChangeLog } from "./change-log.js";
  * Marked blogs one call records at most, in one batch (a read, an ordered insert, three clears): a
  * consumer request waits for this much recording, not for a whole import's (the rest is recorded
  * by the calls that follow, which the feed's `hasMore` asks for). Clearing a mark rewrites its
- * blog, ~1–2 ms each on the embedded database at 45,000 blogs: 500 made the first changes page
- * 0.85–1.12 s there (BENCHMARKS.md, "Bulk paths after an import"), against a target of 1 s.
+ * blog, most of a mark's cost on the embedded database: with 45,000 blogs waiting, 500 made the
+ * first changes page take 0.85–1.12 s, 250 took 0.46 s (BENCHMARKS.md, "Bulk paths after an
+ * import"; the target is 1 s).
  */
 export const MAX_RECORDED_PER_CALL = 250;
 /** How often (at most) one instance deletes a workspace's expired entries, in ms. */
