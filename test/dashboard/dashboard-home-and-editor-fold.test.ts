@@ -46,6 +46,13 @@ afterEach(async () => {
 afterAll(() => s?.close());
 
 const heading = (name: string) => page.getByRole("heading", { name, exact: true });
+/**
+ * Waits, from before the step that opens Blogs, for that page's first list answer: the heading
+ * shows before the list has answered, and a sign-out or a navigation while it is in flight
+ * cancels it (a failed request the page watcher rightly reports).
+ */
+const blogListAnswered = () =>
+  page.waitForResponse((r) => /\/workspaces\/[^/]+\/blogs\?/.test(r.url()) && r.ok());
 /** The browser signed in as the owner again (a test before may have signed someone else in). */
 async function asOwner(): Promise<void> {
   const [name = "", value = ""] = (s.owner.cookie ?? "").split("=");
@@ -103,8 +110,10 @@ describe.each(["desktop", "phone"] as const)(
     it("the owner, opening the dashboard, lands on Blogs", async () => {
       await s.setViewport(width);
       await asOwner();
+      const listed = blogListAnswered();
       await page.goto(s.url("/"));
       await heading("Blogs").waitFor();
+      await listed;
       expect(new URL(page.url()).pathname).toBe(`/dashboard/w/${s.ws}/blogs`);
     });
 
@@ -115,8 +124,10 @@ describe.each(["desktop", "phone"] as const)(
       await heading("Sign in").waitFor();
       await page.getByLabel("Email").fill(WRITER.email);
       await page.getByLabel("Password", { exact: true }).fill(WRITER.password);
+      const listed = blogListAnswered();
       await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await heading("Blogs").waitFor();
+      await listed;
       expect(new URL(page.url()).pathname).toBe(`/dashboard/w/${s.ws}/blogs`);
       await expect(heading("API keys").count()).resolves.toBe(0);
       if (width === "phone") await s.checkScreen("writer-home");
