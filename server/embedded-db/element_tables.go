@@ -5,18 +5,24 @@ package main
 //
 // A field gets an element table, "<table>_pressroom_e_<field>", when it is a top-level field of
 // one of the collection's FerretDB indexes (other than _id) and some document holds an array in
-// it: blogs' tags, not their workspaceId or status. Creating it, its triggers and back-filling
-// its rows is one SQLite transaction, so from then on it changes with every write of the
-// collection, in the write's own transaction. Until it exists (at most one keeper interval after
-// the first array is stored) queries naming the field fall back to the stock path, which is exact
-// too. It is kept while the field is indexed (even if no array is left: the triggers of a field
-// that holds no array cost one comparison per write) and dropped when the field's last index is
-// dropped, or rebuilt when its triggers are gone (the collection was dropped and made again).
+// it: blogs' tags, not their workspaceId or status. Each element table has a delete trigger, and
+// the collection one insert and one update trigger for all its element tables, whose names list
+// the fields they keep ("<table>_pressroom_e_u:searchTerms,tags"). Creating an element table and
+// its delete trigger, back-filling its rows and replacing the collection's insert and update
+// triggers by ones that include it is one SQLite transaction, so from then on it changes with
+// every write of the collection, in the write's own transaction. Until it exists (at most one
+// keeper interval after the first array is stored) queries naming the field fall back to the
+// stock path, which is exact too. It is kept while the field is indexed (even if no array is
+// left: a field that holds no array costs the update trigger one comparison per write) and
+// dropped when the field's last index is dropped, or rebuilt when its triggers are gone (the
+// collection was dropped and made again); both replace the collection's insert and update
+// triggers in the same transaction.
 
 import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -27,75 +33,29 @@ const elementInfix = "_pressroom_e_"
 // indexed fields by collection table (every collection table is a key). It returns the names of
 // the element tables it created, rebuilt or dropped ("-" first).
 func ensureElementTables(ctx context.Context, db *dataFile, indexed map[string][]string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND instr(name, ?) > 0`, elementInfix)
+	tables, triggers, err := readElementSchema(ctx, db, indexed)
 	if err != nil {
-		return nil, err
-	}
-	tables, triggers := map[string]bool{}, map[string]bool{}
-	for rows.Next() {
-		var typ, name string
-		if err = rows.Scan(&typ, &name); err != nil {
-			_ = rows.Close()
-			return nil, err
-		}
-		if indexed[name] != nil {
-			continue // a FerretDB collection whose name merely contains the infix
-		}
-		if typ == "table" {
-			tables[name] = true
-		} else {
-			triggers[name] = true
-		}
-	}
-	if err = rows.Close(); err != nil {
 		return nil, err
 	}
 
 	var changed []string
-	wanted := map[string]bool{}
+	owned := map[string]bool{} // element tables of collections that exist
 	collections := make([]string, 0, len(indexed))
 	for table := range indexed {
 		collections = append(collections, table)
 	}
 	slices.Sort(collections)
 	for _, table := range collections {
-		for _, field := range indexed[table] {
-			e := ferretdb.ExactElementTable(table, field)
-			wanted[e] = true
-			inStep := tables[e]
-			for _, tr := range ferretdb.ExactElementTriggers(table, field) {
-				inStep = inStep && triggers[tr]
-			}
-			if inStep {
-				continue
-			}
-			var arrays bool
-			q := fmt.Sprintf(`SELECT EXISTS (SELECT 1 FROM %q WHERE %s AND %s = 'array')`,
-				table, ferretdb.ExactExoticExpr(field), ferretdb.ExactTypeExpr(field))
-			if err = db.QueryRowContext(ctx, q).Scan(&arrays); err != nil {
-				return changed, fmt.Errorf("%s: %w", e, err)
-			}
-			if !arrays && !tables[e] {
-				continue
-			}
-			var ddl []string
-			if arrays {
-				ddl = ferretdb.ExactElementDDL(table, field)
-			}
-			if err = replaceElementTable(ctx, db, table, field, ddl); err != nil {
-				return changed, fmt.Errorf("%s: %w", e, err)
-			}
-			if arrays {
-				changed = append(changed, e)
-			} else {
-				changed = append(changed, "-"+e)
-			}
+		done, err := ensureCollectionElements(ctx, db, table, indexed[table], tables, triggers, owned)
+		changed = append(changed, done...)
+		if err != nil {
+			return changed, err
 		}
 	}
 
-	// Element tables of dropped collections or of fields no longer indexed.
+	// Element tables of dropped collections (their triggers went with them).
 	for e := range tables {
-		if wanted[e] {
+		if owned[e] {
 			continue
 		}
 		if err = dropElementTable(ctx, db, e); err != nil {
@@ -106,19 +66,129 @@ func ensureElementTables(ctx context.Context, db *dataFile, indexed map[string][
 	return changed, nil
 }
 
-// replaceElementTable drops the element table of a field (and its triggers) if it exists and
-// runs ddl (none: only the drop), in one transaction.
-func replaceElementTable(ctx context.Context, db *dataFile, table, field string, ddl []string) error {
+// readElementSchema returns the element tables and the triggers of element tables of a database
+// (names containing the infix; not the collections among indexed that merely contain it).
+func readElementSchema(ctx context.Context, db *dataFile, indexed map[string][]string) (tables, triggers map[string]bool, err error) {
+	rows, err := db.QueryContext(ctx, `SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND instr(name, ?) > 0`, elementInfix)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	tables, triggers = map[string]bool{}, map[string]bool{}
+	for rows.Next() {
+		var typ, name string
+		if err = rows.Scan(&typ, &name); err != nil {
+			return nil, nil, err
+		}
+		if indexed[name] != nil {
+			continue // a FerretDB collection whose name merely contains the infix
+		}
+		if typ == "table" {
+			tables[name] = true
+		} else {
+			triggers[name] = true
+		}
+	}
+	return tables, triggers, rows.Err()
+}
+
+// ensureCollectionElements brings the element tables of one collection table in step with its
+// indexed fields, in one transaction if anything changes: element tables made (or rebuilt) for
+// indexed fields that hold an array, dropped for fields no longer indexed (or indexed, out of
+// step and holding no array), and the insert and update triggers made for exactly the fields
+// kept. It marks in owned the collection's element tables (of any field).
+func ensureCollectionElements(ctx context.Context, db *dataFile, table string, fields []string,
+	tables, triggers map[string]bool, owned map[string]bool,
+) ([]string, error) {
+	writeFields := map[string]map[string]bool{}
+	var writeTriggers []string
+	for name := range triggers {
+		if kind, fs, ok := ferretdb.ExactElementWriteTriggerFields(table, name); ok {
+			writeTriggers = append(writeTriggers, name)
+			if writeFields[kind] == nil {
+				writeFields[kind] = map[string]bool{}
+			}
+			for _, f := range fs {
+				writeFields[kind][f] = true
+			}
+		}
+	}
+	slices.Sort(writeTriggers)
+
+	var keep, build, drop []string
+	indexedField := map[string]bool{}
+	for _, field := range fields {
+		indexedField[field] = true
+		e := ferretdb.ExactElementTable(table, field)
+		owned[e] = true
+		if tables[e] && triggers[ferretdb.ExactElementDeleteTrigger(table, field)] &&
+			writeFields["i"][field] && writeFields["u"][field] {
+			keep = append(keep, field)
+			continue
+		}
+		var arrays bool
+		q := fmt.Sprintf(`SELECT EXISTS (SELECT 1 FROM %q WHERE %s AND %s = 'array')`,
+			table, ferretdb.ExactExoticExpr(field), ferretdb.ExactTypeExpr(field))
+		if err := db.QueryRowContext(ctx, q).Scan(&arrays); err != nil {
+			return nil, fmt.Errorf("%s: %w", e, err)
+		}
+		switch {
+		case arrays:
+			build = append(build, field)
+		case tables[e]:
+			drop = append(drop, field)
+		}
+	}
+	// Element tables of fields no longer indexed.
+	prefix := table + elementInfix
+	for e := range tables {
+		if field, ok := strings.CutPrefix(e, prefix); ok && !indexedField[field] && !owned[e] {
+			owned[e] = true
+			drop = append(drop, field)
+		}
+	}
+	slices.Sort(drop)
+
+	want := slices.Sorted(slices.Values(append(slices.Clone(keep), build...)))
+	var wantNames, create []string
+	if len(want) > 0 {
+		wantNames, create = ferretdb.ExactElementWriteTriggers(table, want)
+	}
+	if len(build) == 0 && len(drop) == 0 && slices.Equal(writeTriggers, wantNames) {
+		return nil, nil
+	}
+
+	var stmts, changed []string
+	for _, name := range writeTriggers {
+		stmts = append(stmts, fmt.Sprintf(`DROP TRIGGER IF EXISTS %q`, name))
+	}
+	for _, field := range drop {
+		stmts = append(stmts, dropElementStmts(table, field)...)
+		changed = append(changed, "-"+ferretdb.ExactElementTable(table, field))
+	}
+	for _, field := range build {
+		stmts = append(stmts, dropElementStmts(table, field)...)
+		stmts = append(stmts, ferretdb.ExactElementDDL(table, field)...)
+		changed = append(changed, ferretdb.ExactElementTable(table, field))
+	}
+	stmts = append(stmts, create...)
+	if err := db.txInTurn(ctx, stmts); err != nil {
+		return nil, fmt.Errorf("%s: element tables %v: %w", table, changed, err)
+	}
+	return changed, nil
+}
+
+// dropElementStmts drop the element table of a field and its own triggers, if they exist.
+func dropElementStmts(table, field string) []string {
 	stmts := []string{}
 	for _, tr := range ferretdb.ExactElementTriggers(table, field) {
 		stmts = append(stmts, fmt.Sprintf(`DROP TRIGGER IF EXISTS %q`, tr))
 	}
-	stmts = append(stmts, fmt.Sprintf(`DROP TABLE IF EXISTS %q`, ferretdb.ExactElementTable(table, field)))
-	return db.txInTurn(ctx, append(stmts, ddl...))
+	return append(stmts, fmt.Sprintf(`DROP TABLE IF EXISTS %q`, ferretdb.ExactElementTable(table, field)))
 }
 
-// dropElementTable drops an element table whose collection or index is gone, with its triggers
-// if its collection table still exists.
+// dropElementTable drops an element table whose collection is gone, with any triggers of its own
+// left (none: they went with the collection's table; an older launcher's, to be sure).
 func dropElementTable(ctx context.Context, db *dataFile, e string) error {
 	stmts := []string{}
 	for _, suffix := range []string{"_i", "_u", "_d"} {

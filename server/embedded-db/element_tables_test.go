@@ -216,3 +216,125 @@ func TestElementTablesFollowArraysAndIndexes(t *testing.T) {
 	keep()
 	mustBe("index dropped", `"c1"`, false)
 }
+
+// A collection's element tables share one insert and one update trigger, named after the fields
+// they keep (README.md, "Element tables": one trigger per element table parsed the document once
+// per table): the keeper makes them with the element tables, moves an element table that an
+// earlier launcher gave triggers of its own onto them, and replaces them when a field's element
+// table is dropped; the element tables stay in step through the writes after each step.
+func TestElementTablesShareOneInsertAndOneUpdateTrigger(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	client := startFerret(ctx, t, dir, true, &sqlLog{})
+	coll := client.Database("db1").Collection("posts")
+	file := filepath.Join(dir, "db1.sqlite")
+	keep := func() { ensureIDIndexes(ctx, dir, slog.New(discard{})) }
+	for _, m := range []mongo.IndexModel{
+		{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "tags", Value: 1}}, Options: options.Index().SetName("by_tag")},
+		{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "terms", Value: 1}}, Options: options.Index().SetName("by_term")},
+	} {
+		if _, err := coll.Indexes().CreateOne(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	// write inserts a document with arrays in both fields and updates another one's.
+	write := func() {
+		t.Helper()
+		n++
+		doc := bson.M{"_id": fmt.Sprintf("p%d", n), "ws": "w", "tags": bson.A{"a", fmt.Sprint(n)}, "terms": bson.A{"x", "y"}}
+		if _, err := coll.InsertOne(ctx, doc); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coll.UpdateOne(ctx, bson.M{"_id": "p1"}, bson.M{"$set": bson.M{"tags": bson.A{"b", fmt.Sprint(n)}, "terms": bson.A{fmt.Sprint(n)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := func() *sql.DB {
+		d, err := sql.Open("sqlite", "file:"+file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	table := tablesOf(t, file)["posts"]
+	// triggersAre checks the collection table's triggers (without its name) and that every
+	// element table equals a back-fill.
+	triggersAre := func(step string, want ...string) {
+		t.Helper()
+		d := db()
+		defer d.Close()
+		rows, err := d.QueryContext(ctx, `SELECT substr(name, length(tbl_name) + 1) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY 1`, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for rows.Next() {
+			var name string
+			if err = rows.Scan(&name); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, name)
+		}
+		_ = rows.Close()
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: triggers %q, want %q", step, got, want)
+		}
+		if msg := elementTablesOutOfStep(ctx, t, file); msg != "" {
+			t.Fatalf("%s: %s", step, msg)
+		}
+	}
+
+	write()
+	keep()
+	triggersAre("made", "_pressroom_e_i:tags,terms", "_pressroom_e_tags_d", "_pressroom_e_terms_d", "_pressroom_e_u:tags,terms")
+	write()
+	triggersAre("after writes", "_pressroom_e_i:tags,terms", "_pressroom_e_tags_d", "_pressroom_e_terms_d", "_pressroom_e_u:tags,terms")
+
+	// An earlier launcher's layout: each element table with its own insert and update trigger.
+	d := db()
+	names, _ := ferretdb.ExactElementWriteTriggers(table, []string{"tags", "terms"})
+	stmts := []string{fmt.Sprintf(`DROP TRIGGER %q`, names[0]), fmt.Sprintf(`DROP TRIGGER %q`, names[1])}
+	for _, f := range []string{"tags", "terms"} {
+		own, ownDDL := ferretdb.ExactElementWriteTriggers(table, []string{f})
+		e := ferretdb.ExactElementTable(table, f)
+		stmts = append(stmts, strings.Replace(ownDDL[0], own[0], e+"_i", 1), strings.Replace(ownDDL[1], own[1], e+"_u", 1))
+	}
+	for _, s := range stmts {
+		if _, err := d.ExecContext(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	_ = d.Close()
+	write()
+	triggersAre("an earlier launcher's", "_pressroom_e_tags_d", "_pressroom_e_tags_i", "_pressroom_e_tags_u",
+		"_pressroom_e_terms_d", "_pressroom_e_terms_i", "_pressroom_e_terms_u")
+	keep()
+	triggersAre("moved onto shared ones", "_pressroom_e_i:tags,terms", "_pressroom_e_tags_d", "_pressroom_e_terms_d", "_pressroom_e_u:tags,terms")
+	write()
+	triggersAre("after writes", "_pressroom_e_i:tags,terms", "_pressroom_e_tags_d", "_pressroom_e_terms_d", "_pressroom_e_u:tags,terms")
+
+	// One field's last index dropped: its element table goes, and the shared triggers keep the other.
+	if _, err := coll.Indexes().DropOne(ctx, "by_term"); err != nil {
+		t.Fatal(err)
+	}
+	keep()
+	triggersAre("terms no longer indexed", "_pressroom_e_i:tags", "_pressroom_e_tags_d", "_pressroom_e_u:tags")
+	write()
+	triggersAre("after writes", "_pressroom_e_i:tags", "_pressroom_e_tags_d", "_pressroom_e_u:tags")
+	res, err := findRaw(ctx, coll, bson.D{{Key: "tags", Value: "a"}}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ids(res), ","); got != `"p2","p3","p4","p5"` {
+		t.Fatalf(`{tags: "a"} gave %s, want "p2","p3","p4","p5"`, got)
+	}
+
+	if _, err := coll.Indexes().DropOne(ctx, "by_tag"); err != nil {
+		t.Fatal(err)
+	}
+	keep()
+	triggersAre("no field indexed")
+	write()
+}
