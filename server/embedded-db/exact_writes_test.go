@@ -33,6 +33,7 @@ var writeOps = []string{
 	"aggregate unwind count", "aggregate unwind count", // two chances in 12: half of them near misses
 	"updateOne", "updateMany", "deleteOne", "deleteMany",
 	"findOneAndUpdate", "findOneAndDelete",
+	"updateMany $set bools", // a flag cleared or set on many documents (applied in SQL if exact)
 }
 
 func TestExactWritesDoWhatStockDoes(t *testing.T) {
@@ -102,6 +103,25 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 				op := []string{"$push", "$pull", "$addToSet"}[r.IntN(3)]
 				update = append(update, bson.E{Key: op, Value: bson.D{{Key: "tags", Value: tagStrs[r.IntN(len(tagStrs))]}}})
 			}
+			if op == "updateMany $set bools" {
+				// flag holds a boolean in some documents; flag2 in those an earlier one set it in.
+				bools := bson.D{{Key: "flag", Value: r.IntN(2) == 0}}
+				switch r.IntN(3) {
+				case 0:
+					bools = append(bools, bson.E{Key: "flag2", Value: r.IntN(2) == 0})
+				case 1:
+					bools = bson.D{{Key: "flag2", Value: r.IntN(2) == 0}, bools[0]}
+				}
+				update = bson.D{{Key: "$set", Value: bools}}
+				if r.IntN(3) > 0 {
+					// Mostly documents that hold booleans there, which the SQL path takes.
+					only := bson.D{}
+					for _, b := range bools {
+						only = append(only, bson.E{Key: b.Key, Value: bson.D{{Key: "$in", Value: bson.A{true, false}}}})
+					}
+					filter = bson.D{{Key: "$and", Value: bson.A{filter, only}}}
+				}
+			}
 			limit, skip := int64(r.IntN(4)), int64(r.IntN(3))
 			if strings.Contains(op, "count") && r.IntN(2) == 0 {
 				// Counts: skips and limits beyond the matches too, and past 2^32 (where FerretDB's
@@ -127,6 +147,11 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 					if strings.Contains(q.sql, elementInfix) {
 						kind = "exact, element table"
 					}
+				case strings.HasPrefix(q.sql, "UPDATE") && strings.Contains(q.sql, "json_set("):
+					kind = "exact"
+					pushed["set"]++
+				case strings.HasPrefix(q.sql, "SELECT COUNT(*)") && strings.Contains(q.sql, "COUNT(CASE WHEN"):
+					// The $set of booleans' check (the UPDATE follows when it passes).
 				case strings.HasPrefix(q.sql, "SELECT COUNT(*)"):
 					kind = "exact"
 					pushed["COUNT(*)"]++
@@ -168,8 +193,11 @@ func TestExactWritesDoWhatStockDoes(t *testing.T) {
 				log.take()
 			}
 		}
-		t.Logf("%s: %d operations (%d documents inserted in all); answered by: exact %d (%d of them through an element table, %d counts by SELECT COUNT(*), %d of them driven by a list, %d value counts tried in SQL), _id only %d, stock path %d",
-			name, cases, nextDoc, pushed["exact"]+pushed["exact, element table"], pushed["exact, element table"], pushed["COUNT(*)"], pushed["driven"], pushed["unwind"], pushed["_id only"], pushed["stock"])
+		t.Logf("%s: %d operations (%d documents inserted in all); answered by: exact %d (%d of them through an element table, %d counts by SELECT COUNT(*), %d of them driven by a list, %d value counts tried in SQL, %d $set of booleans by UPDATE), _id only %d, stock path %d",
+			name, cases, nextDoc, pushed["exact"]+pushed["exact, element table"], pushed["exact, element table"], pushed["COUNT(*)"], pushed["driven"], pushed["unwind"], pushed["set"], pushed["_id only"], pushed["stock"])
+		if !exotic && pushed["set"] < cases/100 {
+			t.Errorf("only %d of %d operations were a $set of booleans by UPDATE", pushed["set"], cases)
+		}
 		if exact := pushed["exact"] + pushed["exact, element table"]; !exotic && exact < cases/3 {
 			t.Errorf("only %d of %d operations were pushed down", exact, cases)
 		}
@@ -269,7 +297,7 @@ func runWriteOp(ctx context.Context, c *mongo.Collection, op string, filter, sor
 		return describe(aggregateText(ctx, c, pipeline))
 	case "updateOne":
 		return describe(c.UpdateOne(ctx, filter, update))
-	case "updateMany":
+	case "updateMany", "updateMany $set bools":
 		return describe(c.UpdateMany(ctx, filter, update))
 	case "deleteOne":
 		return describe(c.DeleteOne(ctx, filter))
