@@ -1061,6 +1061,11 @@ func TestAppQueryShapesAreIndexSearches(t *testing.T) {
 		table := tables[s.coll]
 		var reads, checks, sizes, writes []string
 		for _, q := range log.take() {
+			if strings.HasSuffix(q.sql, " WHERE 0") {
+				// A $set of booleans' first statement, which takes SQLite's write lock and reads
+				// nothing (pressroom_exact_set.go); its plan says SCAN, of no row.
+				continue
+			}
 			plan := explain(ctx, t, file, q.sql, q.args...)
 			plan = strings.ReplaceAll(strings.ReplaceAll(plan, table+"_", ""), table, s.coll)
 			for _, step := range strings.Split(plan, "; ") {
