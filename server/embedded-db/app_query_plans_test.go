@@ -348,6 +348,9 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "feed: the blogs of a page `find({_id: {$in}})`", run: find(d(e("_id", d(e("$in", bson.A{"b_0010", "b_0201", "b_1999"}))))), bounded: "the blogs named by one page of entries: at most 100"},
 		{coll: "changes", name: "feed: last number `{_id: {$gt: ws/, $lt: ws0}}` by _id desc, limit 1", run: find(d(e("_id", d(e("$gt", "ws_0001/"), e("$lt", "ws_00010")))), options.Find().SetSort(d(e("_id", -1))).SetLimit(1).SetProjection(d(e("_id", 1))))},
 		{coll: "changes", name: "feed: entries after a number `{_id: {$gt, $lte}}` by _id, limit 100", run: find(d(e("_id", d(e("$gt", entryID("ws_0001", 500)), e("$lte", entryID("ws_0001", 999))))), options.Find().SetSort(d(e("_id", 1))).SetLimit(100))},
+		{coll: "blogs", name: "feed walk: places and marks `{workspaceId, status: released}` by releasedAt desc, limit 501, projection", run: find(released, options.Find().SetSort(d(e("releasedAt", -1), e("_id", -1))).SetLimit(501).SetProjection(d(e("_id", 1), e("releasedAt", 1), e("feedPending", 1), e("revision", 1))))},
+		{coll: "blogs", name: "feed walk: places and marks, keyset page", run: find(cursor(released, "releasedAt", 10, "b_0010"), options.Find().SetSort(d(e("releasedAt", -1), e("_id", -1))).SetLimit(501).SetProjection(d(e("_id", 1), e("releasedAt", 1), e("feedPending", 1), e("revision", 1))))},
+		{coll: "changes", name: "feed walk: the entries of some blogs `{blogId: {$in}, workspaceId}` + projection", run: find(d(e("blogId", d(e("$in", bson.A{"b_0010", "b_0201", "b_1999"}))), e("workspaceId", "ws_0001")), options.Find().SetProjection(d(e("_id", 1), e("blogId", 1), e("version", 1)))), bounded: "the entries of the blogs one read of a sync's walk examines (at most 500), within the retention"},
 		{coll: "changes", name: "feed: purge `deleteMany({_id: {$gt, $lt}, at: {$lt}})`", run: deleteMany(d(e("_id", d(e("$gt", "ws_0000/"), e("$lt", entryID("ws_0000", 999)))), e("at", d(e("$lt", at(-1500))))))},
 		{coll: "markers", name: "feed: token key `findOne({_id})`", run: findOne(d(e("_id", "changes-token-key")))},
 		// the tags of a workspace (blogs/tag-counts.ts): one aggregate, its released blogs' tags grouped in SQL
@@ -822,7 +825,7 @@ func seedApp(ctx context.Context, t *testing.T, db *mongo.Database, n int) {
 			e("at", at(i)), e("by", nil), e("action", "edited"), e("status", "draft"), e("pendingChanges", false), e("changed", bson.A{"title"}),
 			e("content", bson.D{e("slug", slug), e("title", title), e("excerpt", ""), e("bodyMarkdown", "B"), e("tags", blogTags(i)), e("authorName", "A"), e("coverImageUrl", nil)}),
 		})
-		add("changes", bson.D{e("_id", entryID(fmt.Sprintf("ws_%04d", i%2), i/2+1)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)), e("at", at(i-n))})
+		add("changes", bson.D{e("_id", entryID(fmt.Sprintf("ws_%04d", i%2), i/2+1)), e("workspaceId", fmt.Sprintf("ws_%04d", i%2)), e("blogId", fmt.Sprintf("b_%04d", i)), e("version", fmt.Sprintf("r_%04d", i)), e("at", at(i-n))})
 
 		key := bson.D{
 			e("_id", fmt.Sprintf("h_%04d", i)), e("keyId", fmt.Sprintf("key_%04d", i)), e("workspaceId", ws), e("name", "K"),

@@ -15,7 +15,8 @@ import {
 import { changeLog } from "./changes/change-log.js";
 import { type ChangeRecorder, changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
-import { type ChangesFeed, changesFeed, releasedSet } from "./changes/changes-feed.js";
+import { type ChangesFeed, changesFeed } from "./changes/changes-feed.js";
+import { releasedSet } from "./changes/released-set.js";
 import { type PublicFeeds, publicFeeds } from "./feeds/public-feed-settings.js";
 import { type InvitationsStore, invitationsStore } from "./invitations/invitations-store.js";
 import { type KeyRoller, keyRoller } from "./keys/key-roll.js";
@@ -205,7 +206,11 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
   const previewView = previewReads(c);
   const recorder = changeRecorder({
     log,
-    marks: { list: blogs.listFeedPending, clear: blogs.clearFeedPending },
+    marks: {
+      list: blogs.listFeedPending,
+      clear: blogs.clearFeedPending,
+      versionOf: (mark) => mark.revision,
+    },
     keepEntriesMs: retentionMs + ENTRY_MARGIN_MS,
     now,
     ...(options.afterFeedAppend === undefined ? {} : { afterAppend: options.afterFeedAppend }),

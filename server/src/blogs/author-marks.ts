@@ -58,7 +58,12 @@ export async function markBlogsNaming(
       { _id: { $in: batch.map((blog) => blog._id) } },
       { $set: previewMarked() },
     );
-    if (released.length > 0) await deps.log.appendMany(workspaceId, released);
+    if (released.length > 0) {
+      await deps.log.appendMany(
+        workspaceId,
+        released.map((blogId) => ({ blogId })),
+      );
+    }
     marked += batch.length;
     after = batch.at(-1)?._id ?? after;
     if (batch.length < MARK_BATCH) break;

@@ -31,6 +31,9 @@ const VALIDATOR_PROJECTION = {
   authorIds: 1,
 } as const;
 
+/** A released blog's place in the consumer list, its live feed mark and its version. */
+export type ReleasedMark = Pick<BlogDoc, "_id" | "releasedAt" | "feedPending" | "revision">;
+
 /** A stored blog as a consumer's whole `Blog` reads it: its view (blog-view.ts) and validator. */
 export type ConsumerBlogDoc = BlogViewDoc & BlogValidatorFields;
 
@@ -126,6 +129,16 @@ export interface BlogReads {
     after: ListPosition | null,
     filter?: ListFilter,
   ): Promise<BlogPage<ConsumerBlogDoc>>;
+  /**
+   * The same walk as the unfiltered `listReleased`, reading only each blog's place in it, its
+   * `feedPending` mark and its `revision`: what the changes feed's walk checks before it reads
+   * content (changes/walk-skips.ts).
+   */
+  listReleasedMarks(
+    workspaceId: string,
+    limit: number,
+    after: ListPosition | null,
+  ): Promise<BlogPage<ReleasedMark>>;
   /** The same page as `listReleased`, with only the fields of its validator: no content. */
   listReleasedValidators(
     workspaceId: string,
@@ -275,6 +288,20 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
         limit,
         after,
         VIEW_PROJECTION,
+      );
+    },
+
+    listReleasedMarks(
+      workspaceId: string,
+      limit: number,
+      after: ListPosition | null,
+    ): Promise<BlogPage<ReleasedMark>> {
+      return page<ReleasedMark & Pick<BlogDoc, "createdAt">>(
+        releasedFilter(workspaceId, NO_FILTER),
+        "releasedAt",
+        limit,
+        after,
+        { _id: 1, releasedAt: 1, feedPending: 1, revision: 1 },
       );
     },
 

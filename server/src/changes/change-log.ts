@@ -26,6 +26,23 @@ export interface ChangeEntry {
 }
 
 /**
+ * What an entry records: "blog `blogId` changed", and the version of the blog it was made for
+ * when the recorder knows it (the live feed: the blog's `revision`; the preview feed: its
+ * `previewMark`). Entries made without one (an author's edit, older entries) still name the blog.
+ */
+export interface ChangeOf {
+  readonly blogId: string;
+  readonly version?: string;
+}
+
+/** An entry as `entriesOf` reads it: its number, its blog and the version it recorded. */
+export interface EntryOfBlog {
+  readonly seq: number;
+  readonly blogId: string;
+  readonly version?: string;
+}
+
+/**
  * The changes feed's log: per workspace, entries numbered 1, 2, 3, … ("blog X changed"), across
  * any number of server instances. **Once a reader has seen `n` as the last number, no entry
  * numbered `n` or less can appear any more**, so a reader that has read every entry up to the
@@ -35,12 +52,17 @@ export interface ChangeLog {
   /** The workspace's last entry number; 0 before its first. */
   last(workspaceId: string): Promise<number>;
   /**
-   * Appends "blog `blogId` changed" for each of `blogIds`, in order, to the workspace's log and
+   * Appends "blog `blogId` changed" for each of `changes`, in order, to the workspace's log and
    * returns the number of the last one (numbers between may be other writers').
    */
-  appendMany(workspaceId: string, blogIds: readonly string[]): Promise<number>;
+  appendMany(workspaceId: string, changes: readonly ChangeOf[]): Promise<number>;
   /** Entries numbered `after + 1` … `upTo`, in order, at most `limit`. */
   read(workspaceId: string, after: number, upTo: number, limit: number): Promise<ChangeEntry[]>;
+  /**
+   * Every entry of the workspace's log naming any of `blogIds` (index `changes_blog`), in no
+   * given order: a blog's entries are the writes of it recorded within the retention.
+   */
+  entriesOf(workspaceId: string, blogIds: readonly string[]): Promise<EntryOfBlog[]>;
   /** Deletes the workspace's entries made before `cutoff`, except its last one. */
   purgeBefore(workspaceId: string, cutoff: Date): Promise<number>;
 }
@@ -83,17 +105,18 @@ export function changeLog({ changes }: Pick<Collections, "changes">): ChangeLog 
   return {
     last,
 
-    async appendMany(workspaceId: string, blogIds: readonly string[]): Promise<number> {
+    async appendMany(workspaceId: string, changes: readonly ChangeOf[]): Promise<number> {
       let previous = await last(workspaceId);
-      let rest = blogIds;
+      let rest = changes;
       let losses = 0;
       while (rest.length > 0) {
         const at = new Date();
         const taken = await insertInOrder(
-          rest.map((blogId, i) => ({
+          rest.map(({ blogId, version }, i) => ({
             _id: entryId(workspaceId, previous + 1 + i),
             workspaceId,
             blogId,
+            ...(version === undefined ? {} : { version }),
             at,
           })),
         );
@@ -127,6 +150,23 @@ export function changeLog({ changes }: Pick<Collections, "changes">): ChangeLog 
         .limit(limit)
         .toArray();
       return docs.map((doc) => ({ seq: seqOf(doc), blogId: doc.blogId, at: doc.at }));
+    },
+
+    async entriesOf(workspaceId: string, blogIds: readonly string[]): Promise<EntryOfBlog[]> {
+      if (blogIds.length === 0) return [];
+      // By `blogId` and the workspace's field, not the `_id` range: on the embedded database a
+      // range of `_id` beside the list would be searched instead of `changes_blog`.
+      const docs = await changes
+        .find(
+          { blogId: { $in: [...blogIds] }, workspaceId },
+          { projection: { _id: 1, blogId: 1, version: 1 } },
+        )
+        .toArray();
+      return docs.map((doc) => ({
+        seq: seqOf(doc),
+        blogId: doc.blogId,
+        ...(doc.version === undefined ? {} : { version: doc.version }),
+      }));
     },
 
     async purgeBefore(workspaceId: string, cutoff: Date): Promise<number> {

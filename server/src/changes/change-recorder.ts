@@ -23,6 +23,8 @@ export interface FeedMarks<M extends { readonly _id: string }> {
   list(workspaceId: string, limit: number): Promise<M[]>;
   /** A compare-and-set on each mark recorded: a blog written since keeps its mark. */
   clear(workspaceId: string, marked: readonly M[]): Promise<number>;
+  /** The version of the blog a mark was listed at, which its entry keeps (change-log.ts). */
+  versionOf?(mark: M): string | undefined;
 }
 
 export interface RecorderDeps<M extends { readonly _id: string }> {
@@ -98,7 +100,10 @@ export function changeRecorder<M extends { readonly _id: string }>(
         if (marked.length > 0) {
           await deps.log.appendMany(
             workspaceId,
-            marked.map((blog) => blog._id),
+            marked.map((blog) => {
+              const version = deps.marks.versionOf?.(blog);
+              return version === undefined ? { blogId: blog._id } : { blogId: blog._id, version };
+            }),
           );
           for (const blog of marked) await deps.afterAppend?.(blog._id);
           await deps.marks.clear(workspaceId, marked);

@@ -1,9 +1,10 @@
-import type { BlogPage, BlogReads, ConsumerBlogDoc } from "../blogs/blog-reads.js";
+import type { BlogPage, ConsumerBlogDoc } from "../blogs/blog-reads.js";
 import type { ListPosition } from "../blogs/cursor.js";
 import { gone, invalid } from "../platform/domain-error.js";
 import type { ChangeLog } from "./change-log.js";
 import type { ChangeRecorder, Recorded } from "./change-recorder.js";
 import { type ChangeTokens, INVALID_TOKEN_MESSAGE, type SyncPosition } from "./change-token.js";
+import { type CandidatePage, walkLeavingEntries } from "./walk-skips.js";
 
 /** A token whose `since` is this far ahead of this instance's clock is refused (clock skew). */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -38,21 +39,17 @@ export interface FeedSet {
     workspaceId: string,
     ids: readonly string[],
   ): Promise<Map<string, ConsumerBlogDoc | Date>>;
+  /**
+   * `page`'s walk without content: each blog's place, whether its mark is set and its version.
+   * A set that has it lets a walk leave to the entries after it the blogs those bring
+   * (walk-skips.ts); without it, a walk sends every blog of the set.
+   */
+  candidates?(
+    workspaceId: string,
+    limit: number,
+    after: ListPosition | null,
+  ): Promise<CandidatePage>;
 }
-
-/** The live feed's set: released blogs, as stored. */
-export const releasedSet = (blogs: Pick<BlogReads, "listReleased" | "getManyViews">): FeedSet => ({
-  page: (workspaceId, limit, after) => blogs.listReleased(workspaceId, limit, after),
-  async current(workspaceId, ids) {
-    const docs = await blogs.getManyViews(workspaceId, ids);
-    return new Map(
-      docs.map((doc) => [
-        doc._id,
-        doc.status === "released" ? doc : (doc.removedAt ?? doc.updatedAt),
-      ]),
-    );
-  },
-});
 
 export interface FeedDeps {
   readonly log: ChangeLog;
@@ -100,14 +97,27 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
 
   // A walk reads blogs as stored now, so a write whose mark is still unrecorded when the walk
   // begins (a bounded recording left it) is in the walk; its entry, numbered after `from.seq`,
-  // brings it once more after the walk, harmlessly.
+  // brings it once more after the walk, harmlessly. When the log has moved since the walk began,
+  // or marks were left to record, a set that can tell marks leaves such blogs to their entries
+  // (walk-skips.ts): after an import or a mass release, each comes once, not twice.
   const walk = async (
     workspaceId: string,
     from: SyncPosition,
     { last, complete }: Recorded,
     limit: number,
   ): Promise<FeedPage> => {
-    const page = await deps.set.page(workspaceId, limit, from.walk ?? null);
+    const walkAfter = from.walk ?? null;
+    const page =
+      deps.set.candidates !== undefined && (!complete || last > from.seq)
+        ? await walkLeavingEntries(
+            { candidates: deps.set.candidates, current: deps.set.current },
+            deps.log,
+            workspaceId,
+            limit,
+            walkAfter,
+            { from: from.seq, last },
+          )
+        : await deps.set.page(workspaceId, limit, walkAfter);
     const changes = page.blogs.map((blog): FeedChange => ({ type: "upsert", blog }));
     if (page.next !== null) {
       const nextToken = await deps.tokens.encode({ ...from, walk: page.next });

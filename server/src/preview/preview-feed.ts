@@ -22,6 +22,7 @@ const scopedLog = (log: ChangeLog): ChangeLog => ({
   last: (w) => log.last(previewScope(w)),
   appendMany: (w, ids) => log.appendMany(previewScope(w), ids),
   read: (w, after, upTo, limit) => log.read(previewScope(w), after, upTo, limit),
+  entriesOf: (w, ids) => log.entriesOf(previewScope(w), ids),
   purgeBefore: (w, cutoff) => log.purgeBefore(previewScope(w), cutoff),
 });
 

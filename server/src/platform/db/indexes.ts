@@ -37,6 +37,8 @@ import {
  *   index is what gives `searchTerms` its element table, and the list walks the sort's index);
  * - blogs {workspaceId, feedPending, _id}: the changes feed's blogs still to record (few);
  *   blogs {workspaceId, previewPending, _id}: the preview changes feed's (few);
+ *   changes {blogId} (`changes_blog`): one blog's entries, which a sync's first walk checks
+ *   for the blogs it leaves to their entries (changes/walk-skips.ts);
  * - workspaces {feedId}: a public feed's workspace (feeds/public-feed-settings.ts); not unique,
  *   as MongoDB's unique index would count every workspace without feeds as one null (and
  *   FerretDB has no partial index), and IDs are random (142 bits);
@@ -100,6 +102,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     blogs,
     blogRevisions,
     blogStaged,
+    changes,
     authors,
     media,
     users,
@@ -181,6 +184,7 @@ export async function ensureIndexes(db: Db): Promise<{ ttlIndexes: boolean }> {
     { workspaceId: 1, previewPending: 1, _id: 1 },
     { name: "preview_pending" },
   );
+  await changes.createIndex({ blogId: 1 }, { name: "changes_blog" });
   await blogs.createIndex({ workspaceId: 1, updatedAt: -1, _id: -1 }, { name: "editor_updated" });
   await blogs.createIndex({ workspaceId: 1, titleKey: 1, _id: 1 }, { name: "editor_title" });
   await blogs.createIndex(
