@@ -37,8 +37,9 @@ export interface WalkSource {
  * Blogs one walk call reads the places of at most, then answers with what it kept. Reading a
  * place and checking its entries costs the embedded database about 0.15 ms a blog of ~5 KB (a
  * throwaway probe, 2026-12-04): a first `/changes` call after a mass release spends about
- * 0.08 s here besides its recording (change-recorder.ts; the target is 1 s in all). With 1,000
- * it took 0.55–0.83 s in all at 10,000 blogs, against 0.31 s before walks left blogs out.
+ * 0.08 s here besides its recording (change-recorder.ts; the target is 1 s in all). At 10,000
+ * blogs all marked, that call took 0.55–0.83 s with 1,000 (three runs) and 0.52 s with 500,
+ * against 0.31 s before walks left blogs out (BENCHMARKS.md, "Bulk paths after an import").
  */
 export const MAX_EXAMINED = 500;
 /** Blogs one read of places asks for. */
