@@ -1,20 +1,14 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NO_AUTHORS } from "../../server/src/blogs/blog-authors.js";
 import { toBlog } from "../../server/src/blogs/blog-view.js";
-import { inlineRenderer } from "../../server/src/blogs/render-pool.js";
 import { MAX_RECORDED_PER_CALL } from "../../server/src/changes/change-recorder.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { Blog } from "../../server/src/platform/http/consumer-types.js";
 import { createStores } from "../../server/src/stores.js";
-import { applyImport } from "../../server/src/transfer/import-apply.js";
-import { planImport } from "../../server/src/transfer/import-plan.js";
-import { readPressroomExport } from "../../server/src/transfer/pressroom-format.js";
 import { Mirror, releasedBlogs } from "../support/changes-mirror.js";
 import { editLive, stores } from "../support/fixtures.js";
+import { importReleased } from "../support/import-released.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { startWorkersServer } from "../support/workers-server.js";
@@ -201,42 +195,19 @@ describe("changes feed with several server instances and no transactions (change
     for (const [id, blog] of first.blogs) mirror.blogs.set(id, blog);
 
     const imported = MAX_RECORDED_PER_CALL + 500;
-    const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
-    const dir = await mkdtemp(path.join(tmpdir(), "pressroom-bulk-sync-"));
-    const file = path.join(dir, "site.json");
-    await writeFile(
-      file,
-      JSON.stringify({
-        format: "pressroom.workspace-export",
-        version: 1,
-        keys: [],
-        blogs: Array.from({ length: imported }, (_, i) => ({
-          id: `b_bulk${i}`,
-          slug: `bulk-${i}`,
-          title: `Bulk ${i}`,
-          status: "released",
-          bodyMarkdown: `Body ${i}.`,
-          excerpt: null,
-          tags: ["bulk"],
-          authorName: "Ada",
-          coverImageUrl: null,
-          createdAt: at,
-          updatedAt: at,
+    const at = new Date(Date.UTC(2026, 0, 1));
+    expect(
+      await importReleased(
+        t.db,
+        workspaceId,
+        Array.from({ length: imported }, (_, i) => ({
+          name: `bulk${i}`,
           releasedAt: at,
-          removedAt: null,
+          tags: ["bulk"],
         })),
-      }),
-    );
+      ),
+    ).toBe(imported);
     const c = collections(t.db);
-    const plan = await planImport(
-      c,
-      inlineRenderer,
-      workspaceId,
-      await readPressroomExport(file, {}),
-    );
-    expect((await applyImport(c, plan, { source: "bulk", now: new Date() })).created).toBe(
-      imported,
-    );
     const pending = () => c.blogs.countDocuments({ workspaceId, feedPending: true });
     expect(await pending()).toBe(imported);
 

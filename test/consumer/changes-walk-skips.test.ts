@@ -3,65 +3,18 @@
 // transactions"): after many releases still to record, each blog comes once, and a blog whose
 // entry another instance made before the walk began, and whose mark it is still clearing, still
 // comes.
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { inlineRenderer } from "../../server/src/blogs/render-pool.js";
 import { MAX_RECORDED_PER_CALL } from "../../server/src/changes/change-recorder.js";
 import type { FeedPage } from "../../server/src/changes/changes-feed.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { createStores } from "../../server/src/stores.js";
-import { applyImport } from "../../server/src/transfer/import-apply.js";
-import { planImport } from "../../server/src/transfer/import-plan.js";
-import { readPressroomExport } from "../../server/src/transfer/pressroom-format.js";
+import { importReleased } from "../support/import-released.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 
 let t: TestDb;
-let dir: string;
 beforeAll(async () => {
   t = await useTestDb();
-  dir = await mkdtemp(path.join(tmpdir(), "pressroom-walk-skips-"));
 });
-
-/** Imports released blogs with these IDs and release times, marked as an import leaves them. */
-async function importReleased(
-  workspaceId: string,
-  blogs: readonly { readonly id: string; readonly releasedAt: Date }[],
-): Promise<void> {
-  const file = path.join(dir, `${workspaceId}-${blogs[0]?.id}.json`);
-  await writeFile(
-    file,
-    JSON.stringify({
-      format: "pressroom.workspace-export",
-      version: 1,
-      keys: [],
-      blogs: blogs.map(({ id, releasedAt }) => ({
-        id,
-        slug: id.replace("_", "-"),
-        title: `Title ${id}`,
-        status: "released",
-        bodyMarkdown: `Body of ${id}.`,
-        excerpt: null,
-        tags: [],
-        authorName: "Ada",
-        coverImageUrl: null,
-        createdAt: releasedAt.toISOString(),
-        updatedAt: releasedAt.toISOString(),
-        releasedAt: releasedAt.toISOString(),
-        removedAt: null,
-      })),
-    }),
-  );
-  const c = collections(t.db);
-  const plan = await planImport(
-    c,
-    inlineRenderer,
-    workspaceId,
-    await readPressroomExport(file, {}),
-  );
-  await applyImport(c, plan, { source: "test", now: new Date() });
-}
 
 /** Applies pages from `page` on until `hasMore` is false; returns the upserts per blog. */
 async function drain(
@@ -84,8 +37,8 @@ async function drain(
   }
 }
 
-const ids = (prefix: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `b_${prefix}${String(i).padStart(4, "0")}`);
+const names = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, "0")}`);
 
 /** The workspace's released blogs' IDs, sorted: what a mirror ends equal to. */
 async function releasedIds(workspaceId: string): Promise<string[]> {
@@ -102,8 +55,9 @@ describe('a sync\'s first walk and the entries after it (openapi.yaml, "Syncing 
     const n = MAX_RECORDED_PER_CALL + 150;
     const base = Date.UTC(2026, 0, 1);
     await importReleased(
+      t.db,
       workspaceId,
-      ids("w", n).map((id, i) => ({ id, releasedAt: new Date(base + i * 60_000) })),
+      names("w", n).map((name, i) => ({ name, releasedAt: new Date(base + i * 60_000) })),
     );
     const released = await releasedIds(workspaceId);
     expect(released).toHaveLength(n);
@@ -123,7 +77,7 @@ describe('a sync\'s first walk and the entries after it (openapi.yaml, "Syncing 
     // The newest release, so the walk's first page holds it; the largest ID, so a recording of
     // one call's share of the others does not list it.
     const late = { id: "b_zzzz", releasedAt: new Date(base + 86_400_000) };
-    await importReleased(workspaceId, [late]);
+    await importReleased(t.db, workspaceId, [{ name: "late", releasedAt: late.releasedAt }]);
     // The import names blogs itself: the blog takes the ID the test needs, marked as it was.
     const blogs = collections(t.db).blogs;
     const imported = await blogs.findOne({ workspaceId });
@@ -137,9 +91,10 @@ describe('a sync\'s first walk and the entries after it (openapi.yaml, "Syncing 
       afterFeedAppend: async (blogId) => {
         if (blogId !== late.id || firstPage !== undefined) return;
         await importReleased(
+          t.db,
           workspaceId,
-          ids("a", MAX_RECORDED_PER_CALL).map((id, i) => ({
-            id,
+          names("a", MAX_RECORDED_PER_CALL).map((name, i) => ({
+            name,
             releasedAt: new Date(base + i * 60_000),
           })),
         );
