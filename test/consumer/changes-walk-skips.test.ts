@@ -4,6 +4,7 @@
 // entry another instance made before the walk began, and whose mark it is still clearing, still
 // comes.
 import { beforeAll, describe, expect, it } from "vitest";
+import { changeLog } from "../../server/src/changes/change-log.js";
 import { MAX_RECORDED_PER_CALL } from "../../server/src/changes/change-recorder.js";
 import type { FeedPage } from "../../server/src/changes/changes-feed.js";
 import { collections } from "../../server/src/platform/db/collections.js";
@@ -39,6 +40,17 @@ async function drain(
 
 const names = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, "0")}`);
+
+/** One call's share of released blogs, marked, all released before the late one. */
+const importOneCallsShare = (workspaceId: string, base: number) =>
+  importReleased(
+    t.db,
+    workspaceId,
+    names("a", MAX_RECORDED_PER_CALL).map((name, i) => ({
+      name,
+      releasedAt: new Date(base + i * 60_000),
+    })),
+  );
 
 /** The workspace's released blogs' IDs, sorted: what a mirror ends equal to. */
 async function releasedIds(workspaceId: string): Promise<string[]> {
@@ -90,14 +102,7 @@ describe('a sync\'s first walk and the entries after it (openapi.yaml, "Syncing 
     const b = createStores(t.db, {
       afterFeedAppend: async (blogId) => {
         if (blogId !== late.id || firstPage !== undefined) return;
-        await importReleased(
-          t.db,
-          workspaceId,
-          names("a", MAX_RECORDED_PER_CALL).map((name, i) => ({
-            name,
-            releasedAt: new Date(base + i * 60_000),
-          })),
-        );
+        await importOneCallsShare(workspaceId, base);
         firstPage = await a.changes.page(workspaceId, undefined, 100);
       },
     });
@@ -109,5 +114,28 @@ describe('a sync\'s first walk and the entries after it (openapi.yaml, "Syncing 
     expect(mirror.has(late.id)).toBe(true);
     expect([...mirror].sort()).toEqual(await releasedIds(workspaceId));
     expect(mirror.size).toBe(MAX_RECORDED_PER_CALL + 1);
+  });
+
+  it("an entry without a revision (an older instance's, mid-upgrade) counts as one for the revision now: the walk sends its marked blog", async () => {
+    const a = createStores(t.db);
+    const { _id: workspaceId } = await a.workspaces.create("walk upgrade");
+    const base = Date.UTC(2026, 0, 1);
+    await importReleased(t.db, workspaceId, [
+      { name: "late", releasedAt: new Date(base + 86_400_000) },
+    ]);
+    const blogs = collections(t.db).blogs;
+    const imported = await blogs.findOne({ workspaceId });
+    if (imported === null) throw new Error("the import stored no blog");
+    await blogs.deleteOne({ _id: imported._id });
+    await blogs.insertOne({ ...imported, _id: "b_zzzy" });
+    // An older instance's recording: its entry keeps no revision; its clear comes after A's walk
+    // read the blog, still marked.
+    await changeLog(collections(t.db)).appendMany(workspaceId, [{ blogId: "b_zzzy" }]);
+    await importOneCallsShare(workspaceId, base);
+    const firstPage = await a.changes.page(workspaceId, undefined, 100);
+    await blogs.updateOne({ _id: "b_zzzy" }, { $set: { feedPending: false } });
+    const { mirror } = await drain((token) => a.changes.page(workspaceId, token, 100), firstPage);
+    expect(mirror.has("b_zzzy")).toBe(true);
+    expect([...mirror].sort()).toEqual(await releasedIds(workspaceId));
   });
 });

@@ -27,8 +27,8 @@ export interface ChangeEntry {
 
 /**
  * What an entry records: "blog `blogId` changed", and the version of the blog it was made for
- * when the recorder knows it (the live feed: the blog's `revision`; the preview feed: its
- * `previewMark`). Entries made without one (an author's edit, older entries) still name the blog.
+ * when the recorder knows it (the live feed's recordings: the blog's `revision`). Entries made
+ * without one (the preview feed's, an author's edit's, older ones) still name the blog.
  */
 export interface ChangeOf {
   readonly blogId: string;

@@ -53,7 +53,9 @@ const EXAMINE_CHUNK = 500;
  * their mark is cleared only by a recording that appended an entry for that version, or a later
  * one, first; no entry numbered at most `from` can appear once `from` was seen, so it is
  * numbered after `from`). A marked blog with such an entry is kept: the recording that made it may
- * be clearing its mark right now (another instance's), and nothing else would bring it.
+ * be clearing its mark right now (another instance's), and nothing else would bring it. An entry
+ * without a version counts as such an entry: it may be one (an older instance's, during an
+ * upgrade).
  */
 async function leftToEntries(
   log: Pick<ChangeLog, "entriesOf">,
@@ -75,7 +77,9 @@ async function leftToEntries(
   const recorded = new Set<string>();
   for (const entry of entries) {
     if (entry.seq > from) left.add(entry.blogId);
-    else if (entry.version !== undefined && entry.version === versionOf.get(entry.blogId)) {
+    // An entry without a version (an author's edit's, or one older than versions) may be for
+    // the version now: counted as one, so the blog is sent, as it was before walks left any out.
+    else if (entry.version === undefined || entry.version === versionOf.get(entry.blogId)) {
       recorded.add(entry.blogId);
     }
   }

@@ -536,9 +536,9 @@ export interface ChangeEntryDoc {
   workspaceId: string;
   blogId: string;
   /**
-   * The version of the blog the entry was made for, when its recorder knew it (the live feed:
-   * the blog's `revision`; the preview feed: its `previewMark`); absent on an author's edit's
-   * entries and on entries made before versions were kept.
+   * The version of the blog the entry was made for, when its recorder knew it (the live feed's
+   * recordings: the blog's `revision`); absent on the preview feed's entries, an author's edit's
+   * and entries made before versions were kept.
    */
   version?: string;
   /** When the entry was made; entries older than the retention are deleted. */
