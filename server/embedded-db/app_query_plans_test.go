@@ -508,15 +508,20 @@ func appShapes() []appShape {
 			d(e("expiresAt", d(e("$lte", at(-500))))), d(e("expiresAt", d(e("$exists", false)))),
 		})))},
 		// webhooks: the outbox relay (webhooks/outbox-relay.ts) and the blog writes that fill the
-		// outbox (blogs/blog-writes.ts clearWebhookOutbox, blog-events.ts updateWithEvent)
+		// outbox (blogs/blog-writes.ts clearWebhookOutboxes, blog-events.ts updateWithEvent)
 		{coll: "blogs", name: "webhooks: relay, first page `{webhookPending: true, _id: {$gt: \"\"}}` by webhookPending, _id, limit 100, projection", run: find(d(e("webhookPending", true), e("_id", d(e("$gt", "")))), relayPage), index: "webhook_pending"},
 		{coll: "blogs", name: "webhooks: relay, next page `{webhookPending: true, _id: {$gt}}`, same", run: find(d(e("webhookPending", true), e("_id", d(e("$gt", "b_1007")))), relayPage), index: "webhook_pending"},
-		{coll: "blogs", name: "webhooks: relay clears the outbox `updateOne({_id, workspaceId, webhookPending: true, revision})`", run: updateOne(
-			d(e("_id", "b_0107"), e("workspaceId", "ws_0001"), e("webhookPending", true), e("revision", "r_0107")),
-			d(e("$set", d(e("webhookOutbox", bson.A{}), e("webhookPending", false)))), 1)},
-		{coll: "blogs", name: "webhooks: relay clears the outbox, blog without revision: `revision: {$exists: false}, updatedAt`", run: updateOne(
-			d(e("_id", "b_0130"), e("workspaceId", "ws_0000"), e("webhookPending", true), e("revision", d(e("$exists", false))), e("updatedAt", at(130))),
-			d(e("$set", d(e("webhookOutbox", bson.A{}), e("webhookPending", false)))), 1)},
+		{coll: "blogs", name: "webhooks: relay clears the outboxes `updateMany({workspaceId, webhookPending: true, _id: {$in}, $or: [{_id, revision}]})`", run: updateMany(
+			d(e("workspaceId", "ws_0001"), e("webhookPending", true), e("_id", d(e("$in", bson.A{"b_0107", "b_0157"}))),
+				e("$or", bson.A{d(e("_id", "b_0107"), e("revision", "r_0107")), d(e("_id", "b_0157"), e("revision", "r_0157"))})),
+			d(e("$set", d(e("webhookOutbox", bson.A{}), e("webhookPending", false))))), bounded: "the blogs of one relay page it names: at most 100"},
+		{coll: "blogs", name: "webhooks: relay clears the outboxes, blogs without revision: `$or: [{_id, revision: {$exists: false}, updatedAt}]`", run: updateMany(
+			d(e("workspaceId", "ws_0000"), e("webhookPending", true), e("_id", d(e("$in", bson.A{"b_0130", "b_0180"}))),
+				e("$or", bson.A{
+					d(e("_id", "b_0130"), e("revision", d(e("$exists", false))), e("updatedAt", at(130))),
+					d(e("_id", "b_0180"), e("revision", d(e("$exists", false))), e("updatedAt", at(180))),
+				})),
+			d(e("$set", d(e("webhookOutbox", bson.A{}), e("webhookPending", false))))), bounded: "the blogs of one relay page it names: at most 100"},
 		{coll: "blogs", name: "webhooks: compare-and-set with the event, `$set` + `$push: {webhookOutbox}`", run: updateOne(
 			d(e("_id", "b_0014"), e("workspaceId", "ws_0000"), e("status", "released"), e("revision", "r_0014")),
 			d(e("$set", d(e("title", "T2"), e("updatedAt", at(3000)), e("revision", "r_0014b"), e("feedPending", true), e("webhookPending", true), e("eventSeq", 1))),

@@ -241,15 +241,16 @@ export interface BlogWrites {
    */
   clearPreviewPending(workspaceId: string, marks: readonly PreviewMarkOf[]): Promise<number>;
   /**
-   * The outbox relay has relayed the events the blog's outbox held at `version`: empties it and
-   * clears `webhookPending`, unless the blog was written since (a write that queued an event
+   * The outbox relay has relayed the events each blog's outbox held at its version: empties it
+   * and clears `webhookPending`, unless the blog was written since (a write that queued an event
    * also made a new revision; the events stay for the next round, whose relay of the ones
-   * already relayed changes nothing). Returns whether it cleared. Takes the blog's turn.
+   * already relayed changes nothing). A compare-and-set per blog, a hundred per update, as
+   * `clearFeedPending`. Returns how many it cleared.
    */
-  clearWebhookOutbox(
+  clearWebhookOutboxes(
     workspaceId: string,
-    version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
-  ): Promise<boolean>;
+    versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
+  ): Promise<number>;
   /**
    * What saving `bodyMarkdown` would store as `bodyHtml` (and derive as the excerpt), through
    * the same renderer and its limits (refused, or busy); nothing is stored. The editor's preview,
@@ -803,15 +804,25 @@ export function blogWrites(
       return cleared;
     },
 
-    async clearWebhookOutbox(
+    async clearWebhookOutboxes(
       workspaceId: string,
-      version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
-    ): Promise<boolean> {
-      const { matchedCount } = await blogs.updateOne(
-        { _id: version._id, workspaceId, webhookPending: true, ...versionFilter(version) },
-        { $set: { webhookOutbox: [], webhookPending: false } },
-      );
-      return matchedCount === 1;
+      versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
+    ): Promise<number> {
+      let cleared = 0;
+      for (let i = 0; i < versions.length; i += CLEAR_CHUNK) {
+        const chunk = versions.slice(i, i + CLEAR_CHUNK);
+        const { modifiedCount } = await blogs.updateMany(
+          {
+            workspaceId,
+            webhookPending: true,
+            _id: { $in: chunk.map((version) => version._id) },
+            $or: chunk.map((version) => ({ _id: version._id, ...versionFilter(version) })),
+          },
+          { $set: { webhookOutbox: [], webhookPending: false } },
+        );
+        cleared += modifiedCount;
+      }
+      return cleared;
     },
 
     async preview(

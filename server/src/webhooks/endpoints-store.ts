@@ -54,6 +54,9 @@ export interface SecretRotation {
   readonly dropPrevious?: boolean;
 }
 
+/** The endpoints to send an event of `type` that happened at `at` to. */
+export type Subscriptions = (type: WebhookEventType, at: Date) => WebhookEndpointDoc[];
+
 /**
  * A workspace's webhook endpoints: what owners configure, and the secrets deliveries are signed
  * with, sealed at rest (platform/secret-box.ts).
@@ -88,8 +91,11 @@ export interface EndpointsStore {
     endpointId: string,
     options?: SecretRotation,
   ): Promise<EndpointWithSecret>;
-  /** Endpoints to send an event of `type` that happened at `at` to: on, subscribed, older. */
-  subscribers(workspaceId: string, type: WebhookEventType, at: Date): Promise<WebhookEndpointDoc[]>;
+  /**
+   * The workspace's endpoints as they are now (one read), as the endpoints to send an event of
+   * `type` that happened at `at` to: on, subscribed, older.
+   */
+  subscriptions(workspaceId: string): Promise<Subscriptions>;
   /**
    * The keys a delivery is signed with now: the current secret, and the previous one if still
    * valid. Throws `SecretUnreadable` when the current one was sealed under another key.
@@ -240,16 +246,13 @@ export function endpointsStore(
       });
     },
 
-    async subscribers(
-      workspaceId: string,
-      type: WebhookEventType,
-      at: Date,
-    ): Promise<WebhookEndpointDoc[]> {
+    async subscriptions(workspaceId: string): Promise<Subscriptions> {
       const all = await webhookEndpoints
         .find({ workspaceId })
         .sort({ workspaceId: 1, createdAt: 1, _id: 1 })
         .toArray();
-      return all.filter((e) => e.enabled && e.events.includes(type) && e.createdAt <= at);
+      return (type, at) =>
+        all.filter((e) => e.enabled && e.events.includes(type) && e.createdAt <= at);
     },
 
     async signingKeys(endpoint: WebhookEndpointDoc): Promise<Buffer[]> {

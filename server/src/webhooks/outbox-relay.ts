@@ -2,14 +2,13 @@ import { MongoBulkWriteError } from "mongodb";
 import type {
   BlogDoc,
   Collections,
-  OutboxEventDoc,
   WebhookDeliveryDoc,
   WebhookEventDoc,
 } from "../platform/db/collections.js";
-import { isDuplicateKey, isDuplicateWriteError } from "../platform/db/duplicate-key.js";
+import { isDuplicateWriteError } from "../platform/db/duplicate-key.js";
 import type { Logger } from "../platform/logger.js";
 import { startTimerLoop, type TimerLoop } from "../platform/timers/timer-loop.js";
-import type { EndpointsStore } from "./endpoints-store.js";
+import type { EndpointsStore, Subscriptions } from "./endpoints-store.js";
 import { deliveryIdOf } from "./signing.js";
 
 /** How often every instance looks for outboxes left by other instances, the CLI, or a crash. */
@@ -24,12 +23,12 @@ type PendingBlog = Pick<
 
 export interface RelayDeps {
   readonly collections: Pick<Collections, "blogs" | "webhookEvents" | "webhookDeliveries">;
-  readonly endpoints: Pick<EndpointsStore, "subscribers">;
-  /** blog-writes.ts `clearWebhookOutbox`: a compare-and-set on the version read. */
-  readonly clearWebhookOutbox: (
+  readonly endpoints: Pick<EndpointsStore, "subscriptions">;
+  /** blog-writes.ts `clearWebhookOutboxes`: a compare-and-set on each version read. */
+  readonly clearWebhookOutboxes: (
     workspaceId: string,
-    version: Pick<BlogDoc, "_id" | "updatedAt" | "revision">,
-  ) => Promise<boolean>;
+    versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
+  ) => Promise<number>;
   readonly now: () => number;
   readonly log: Logger;
   /** Told after a round that made deliveries (the delivery worker's nudge). */
@@ -50,6 +49,28 @@ export interface OutboxRelay extends TimerLoop {
 }
 
 /**
+ * Inserts `count` documents with fixed ids in one unordered command: those an earlier,
+ * interrupted relay made are refused as duplicates and the rest go in. Returns how many went in.
+ */
+async function insertAllOnce(
+  count: number,
+  insertMany: (options: { ordered: false }) => Promise<{ insertedCount: number }>,
+): Promise<number> {
+  if (count === 0) return 0;
+  try {
+    return (await insertMany({ ordered: false })).insertedCount;
+  } catch (err) {
+    if (
+      err instanceof MongoBulkWriteError &&
+      [err.writeErrors].flat().every(isDuplicateWriteError)
+    ) {
+      return err.insertedCount;
+    }
+    throw err;
+  }
+}
+
+/**
  * How an event survives a crash between the blog write and its delivery: the event is written
  * in the blog's own document, in the same update as the change (blog-writes.ts,
  * blog-events.ts), so from that moment it is as durable as the change. The relay removes it
@@ -60,66 +81,85 @@ export interface OutboxRelay extends TimerLoop {
  * write in between keeps every event for the next round. That filter is atomic on MongoDB and on
  * the embedded database alike (server/embedded-db/README.md, "Single-document writes are
  * atomic"), so any instance relays and empties any blog's outbox, whoever wrote it.
+ *
+ * A page of up to `BATCH` blogs is relayed in a few commands whatever its size (an import
+ * leaves one event in each of thousands of blogs): one insert of all its events, one read of
+ * each workspace's endpoints, one insert of the deliveries of every blog's first event, then of
+ * every blog's second event and so on (a blog's event n has its deliveries stored before n+1's,
+ * which per-blog order needs), and one compare-and-set per blog, a hundred per update.
  */
 export function outboxRelay(deps: RelayDeps): OutboxRelay {
   const { blogs, webhookEvents, webhookDeliveries } = deps.collections;
 
-  const insertOnce = async <T>(insert: () => Promise<T>): Promise<boolean> => {
-    try {
-      await insert();
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
-  };
-
-  const relayEvent = async (blog: PendingBlog, event: OutboxEventDoc): Promise<number> => {
-    const doc: WebhookEventDoc = {
-      _id: event.id,
-      workspaceId: blog.workspaceId,
-      type: event.type,
-      occurredAt: event.at,
-      blogId: blog._id,
-      slug: event.slug,
-      seq: event.seq,
-      endpointId: null,
-    };
-    await insertOnce(() => webhookEvents.insertOne(doc));
-    const createdAt = new Date(deps.now());
-    const subscribers = await deps.endpoints.subscribers(blog.workspaceId, event.type, event.at);
-    const deliveries = subscribers.map(
-      (endpoint): WebhookDeliveryDoc => ({
-        _id: deliveryIdOf(event.id, endpoint._id),
-        eventId: event.id,
-        endpointId: endpoint._id,
-        workspaceId: blog.workspaceId,
-        eventType: event.type,
-        blogId: blog._id,
-        seq: event.seq,
-        state: "pending",
-        attempts: 0,
-        nextAttemptAt: createdAt,
-        redeliveryOf: null,
-        createdAt,
-        settledAt: null,
-      }),
+  const relayPage = async (page: readonly PendingBlog[]): Promise<number> => {
+    const outboxes = page.map((blog) => ({
+      blog,
+      events: [...(blog.webhookOutbox ?? [])].sort((a, b) => a.seq - b.seq),
+    }));
+    const eventDocs = outboxes.flatMap(({ blog, events }) =>
+      events.map(
+        (event): WebhookEventDoc => ({
+          _id: event.id,
+          workspaceId: blog.workspaceId,
+          type: event.type,
+          occurredAt: event.at,
+          blogId: blog._id,
+          slug: event.slug,
+          seq: event.seq,
+          endpointId: null,
+        }),
+      ),
     );
-    if (deliveries.length === 0) return 0;
-    // One command for all, each insert on its own (unordered): those made by an earlier,
-    // interrupted relay are refused as duplicates and the rest go in. Awaited before the next
-    // event: per-blog order needs event n's deliveries stored before n+1's.
-    try {
-      return (await webhookDeliveries.insertMany(deliveries, { ordered: false })).insertedCount;
-    } catch (err) {
-      if (
-        err instanceof MongoBulkWriteError &&
-        [err.writeErrors].flat().every(isDuplicateWriteError)
-      ) {
-        return err.insertedCount;
+    await insertAllOnce(eventDocs.length, (options) =>
+      webhookEvents.insertMany(eventDocs, options),
+    );
+    const subscriptions = new Map<string, Subscriptions>();
+    for (const { blog } of outboxes) {
+      if (!subscriptions.has(blog.workspaceId)) {
+        subscriptions.set(blog.workspaceId, await deps.endpoints.subscriptions(blog.workspaceId));
       }
-      throw err;
     }
+    const createdAt = new Date(deps.now());
+    let made = 0;
+    const rounds = Math.max(0, ...outboxes.map(({ events }) => events.length));
+    for (let n = 0; n < rounds; n++) {
+      const deliveries = outboxes.flatMap(({ blog, events }) => {
+        const event = events[n];
+        if (event === undefined) return [];
+        const subscribers = subscriptions.get(blog.workspaceId)?.(event.type, event.at) ?? [];
+        return subscribers.map(
+          (endpoint): WebhookDeliveryDoc => ({
+            _id: deliveryIdOf(event.id, endpoint._id),
+            eventId: event.id,
+            endpointId: endpoint._id,
+            workspaceId: blog.workspaceId,
+            eventType: event.type,
+            blogId: blog._id,
+            seq: event.seq,
+            state: "pending",
+            attempts: 0,
+            nextAttemptAt: createdAt,
+            redeliveryOf: null,
+            createdAt,
+            settledAt: null,
+          }),
+        );
+      });
+      made += await insertAllOnce(deliveries.length, (options) =>
+        webhookDeliveries.insertMany(deliveries, options),
+      );
+    }
+    // A write since the page's read keeps its events (and these) for the next round.
+    const byWorkspace = new Map<string, PendingBlog[]>();
+    for (const blog of page) {
+      const ofWorkspace = byWorkspace.get(blog.workspaceId);
+      if (ofWorkspace === undefined) byWorkspace.set(blog.workspaceId, [blog]);
+      else ofWorkspace.push(blog);
+    }
+    for (const [workspaceId, versions] of byWorkspace) {
+      await deps.clearWebhookOutboxes(workspaceId, versions);
+    }
+    return made;
   };
 
   const relayOnce = async (): Promise<number> => {
@@ -134,12 +174,7 @@ export function outboxRelay(deps: RelayDeps): OutboxRelay {
         .sort({ webhookPending: 1, _id: 1 })
         .limit(BATCH)
         .toArray();
-      for (const blog of page) {
-        const events = [...(blog.webhookOutbox ?? [])].sort((a, b) => a.seq - b.seq);
-        for (const event of events) made += await relayEvent(blog, event);
-        // A write since this read keeps its events (and these) for the next round.
-        await deps.clearWebhookOutbox(blog.workspaceId, blog);
-      }
+      made += await relayPage(page);
       const last = page.at(-1);
       if (page.length < BATCH || last === undefined) break;
       afterId = last._id;

@@ -18,7 +18,7 @@ export interface WebhookTestHooks {
 
 export interface WebhookDeliveryDeps extends WebhookTestHooks {
   readonly collections: Collections;
-  readonly blogs: Pick<BlogsStore, "clearWebhookOutbox">;
+  readonly blogs: Pick<BlogsStore, "clearWebhookOutboxes">;
   readonly endpoints: EndpointsStore;
   readonly timeoutMs: number;
   /** WEBHOOK_CONNECT_TIMEOUT_MS and WEBHOOK_WORKSPACE_IN_FLIGHT (platform/config.ts `webhookLimits`). */
@@ -59,7 +59,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
   const relay = outboxRelay({
     collections: deps.collections,
     endpoints: deps.endpoints,
-    clearWebhookOutbox: deps.blogs.clearWebhookOutbox,
+    clearWebhookOutboxes: deps.blogs.clearWebhookOutboxes,
     now: deps.now,
     log: deps.log,
     onRelayed: worker.nudge,

@@ -1,0 +1,91 @@
+// The outbox relay moves a page of blogs' events in a few commands, not a few per blog (README,
+// "Webhooks": the outbox; server/src/webhooks/outbox-relay.ts): an import leaves one event in each
+// of thousands of blogs, and relaying them one blog at a time kept the database busy for minutes
+// after the import, slowing every consumer's reads meanwhile. Each event is still delivered once.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Collections, collections } from "../../server/src/platform/db/collections.js";
+import { createStores } from "../../server/src/stores.js";
+import { importReleased } from "../support/import-released.js";
+import { type TestDb, useTestDb } from "../support/test-db.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+import { type Receiver, startReceiver, waitFor } from "../support/webhook-receiver.js";
+import { ALL_EVENTS, endpointsOf } from "./support.js";
+
+const BLOGS = 250;
+
+let t: TestDb;
+let c: Collections;
+let server: TestServer;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  t = await useTestDb();
+  c = collections(t.db);
+  server = await startTestServer(t.db, { WEBHOOK_ALLOW_HTTP_LOOPBACK: "true" });
+  receiver = await startReceiver();
+}, 60_000);
+
+afterAll(async () => {
+  await receiver.close();
+  await server.stop();
+});
+
+/** Commands sent since `from` to `collection`. */
+const sent = (from: number, name: string, collection: string) =>
+  t.commands.slice(from).filter((cmd) => cmd.name === name && cmd.collection === collection);
+
+/** Whether an update command's first statement's filter holds `field: true`. */
+const filtersOn = (cmd: TestDb["commands"][number], field: string): boolean => {
+  const [first] = (cmd.command.updates ?? []) as { q?: Record<string, unknown> }[];
+  return first?.q?.[field] === true;
+};
+
+describe("the outbox relay works a page of blogs at a time", () => {
+  it(`an import of ${BLOGS} released blogs is relayed in a few inserts and clears per page of 100 blogs, not per blog, and each blog.released reaches the endpoint once`, async () => {
+    const ws = (await createStores(t.db).workspaces.create("Imported site"))._id;
+    await endpointsOf(t.db).create(ws, { url: receiver.url, events: ALL_EVENTS }, null);
+    const from = t.commands.length;
+    const at = new Date("2024-03-01T10:00:00Z");
+    const created = await importReleased(
+      t.db,
+      ws,
+      Array.from({ length: BLOGS }, (_, i) => ({
+        name: `post-${String(i).padStart(3, "0")}`,
+        releasedAt: new Date(at.getTime() + i * 1000),
+      })),
+    );
+    expect(created).toBe(BLOGS);
+
+    await waitFor(
+      "every outbox emptied",
+      async () => (await c.blogs.countDocuments({ workspaceId: ws, webhookPending: true })) === 0,
+      60_000,
+    );
+    await waitFor(`${BLOGS} deliveries`, () => receiver.unique().length >= BLOGS, 60_000);
+    const events = receiver
+      .unique()
+      .map((d) => JSON.parse(d.body) as { type: string; data: { slug: string } });
+    expect(events).toHaveLength(BLOGS);
+    expect(new Set(events.map((e) => e.data.slug)).size).toBe(BLOGS);
+    expect(new Set(events.map((e) => e.type))).toEqual(new Set(["blog.released"]));
+    expect(await c.webhookEvents.countDocuments({ workspaceId: ws })).toBe(BLOGS);
+    expect(await c.webhookDeliveries.countDocuments({ workspaceId: ws })).toBe(BLOGS);
+
+    // Three pages (100, 100, 50), more if a sweep came while the import was writing: one insert
+    // of events, one of deliveries and one clear each. One blog at a time made 250 of each.
+    const eventInserts = sent(from, "insert", "webhookEvents");
+    const deliveryInserts = sent(from, "insert", "webhookDeliveries");
+    const clears = sent(from, "update", "blogs").filter((cmd) => filtersOn(cmd, "webhookPending"));
+    const endpointReads = sent(from, "find", "webhookEndpoints");
+    for (const commands of [eventInserts, deliveryInserts, clears]) {
+      expect(commands.length).toBeGreaterThanOrEqual(3);
+      expect(commands.length).toBeLessThanOrEqual(12);
+    }
+    // The endpoints are read once per page, not once per event (the delivery worker reads them
+    // too, by `_id`, once per delivery at most).
+    const relayEndpointReads = endpointReads.filter((cmd) =>
+      JSON.stringify(cmd.command.filter).includes('"workspaceId"'),
+    );
+    expect(relayEndpointReads.length).toBeLessThanOrEqual(12);
+  }, 120_000);
+});
