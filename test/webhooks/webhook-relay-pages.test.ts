@@ -3,8 +3,15 @@
 // of thousands of blogs, and relaying them one blog at a time kept the database busy for minutes
 // after the import, slowing every consumer's reads meanwhile. Each event is still delivered once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Collections, collections } from "../../server/src/platform/db/collections.js";
+import {
+  type Collections,
+  collections,
+  type WebhookEventDoc,
+} from "../../server/src/platform/db/collections.js";
+import { createLogger } from "../../server/src/platform/logger.js";
 import { createStores } from "../../server/src/stores.js";
+import { outboxRelay } from "../../server/src/webhooks/outbox-relay.js";
+import { deliveryIdOf } from "../../server/src/webhooks/signing.js";
 import { importReleased } from "../support/import-released.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -87,5 +94,92 @@ describe("the outbox relay works a page of blogs at a time", () => {
       JSON.stringify(cmd.command.filter).includes('"workspaceId"'),
     );
     expect(relayEndpointReads.length).toBeLessThanOrEqual(12);
+  }, 120_000);
+});
+
+describe("a relay cut short and run again creates nothing twice", () => {
+  it("events and deliveries an interrupted relay stored are refused as duplicates, the rest go in, each outbox is emptied, two pages of 150 blogs take two commands of each kind", async () => {
+    // A database of its own, with no server relaying it: this test runs the relay itself.
+    const own = await useTestDb();
+    const oc = collections(own.db);
+    const stores = createStores(own.db, { webhookUrlPolicy: { allowHttpLoopback: true } });
+    const ws = (await stores.workspaces.create("Cut short"))._id;
+    const endpoint = await stores.webhookEndpoints.create(
+      ws,
+      { url: "http://127.0.0.1:8099/hook", events: ALL_EVENTS },
+      null,
+    );
+    const at = new Date("2024-03-01T10:00:00Z");
+    await importReleased(
+      own.db,
+      ws,
+      Array.from({ length: 150 }, (_, i) => ({
+        name: `cut-${String(i).padStart(3, "0")}`,
+        releasedAt: new Date(at.getTime() + i * 1000),
+      })),
+    );
+    // What a relay killed midway left: the events of the first 30 blogs, and the deliveries of
+    // the first 10 of those; every outbox still full.
+    const first = await oc.blogs.find({ workspaceId: ws }).sort({ _id: 1 }).limit(30).toArray();
+    const stored = first.flatMap((blog) =>
+      (blog.webhookOutbox ?? []).map(
+        (event): WebhookEventDoc => ({
+          _id: event.id,
+          workspaceId: ws,
+          type: event.type,
+          occurredAt: event.at,
+          blogId: blog._id,
+          slug: event.slug,
+          seq: event.seq,
+          endpointId: null,
+        }),
+      ),
+    );
+    expect(stored).toHaveLength(30);
+    await oc.webhookEvents.insertMany(stored);
+    await oc.webhookDeliveries.insertMany(
+      stored.slice(0, 10).map((event) => ({
+        _id: deliveryIdOf(event._id, endpoint.endpoint._id),
+        eventId: event._id,
+        endpointId: endpoint.endpoint._id,
+        workspaceId: ws,
+        eventType: event.type,
+        blogId: event.blogId ?? "",
+        seq: event.seq ?? 0,
+        state: "pending" as const,
+        attempts: 0,
+        nextAttemptAt: at,
+        redeliveryOf: null,
+        createdAt: at,
+        settledAt: null,
+      })),
+    );
+
+    const relay = outboxRelay({
+      collections: oc,
+      endpoints: stores.webhookEndpoints,
+      clearWebhookOutboxes: stores.blogs.clearWebhookOutboxes,
+      now: Date.now,
+      log: createLogger("silent"),
+      onRelayed: () => {},
+    });
+    const from = own.commands.length;
+    try {
+      await relay.runNow();
+    } finally {
+      await relay.close();
+    }
+    expect(await oc.webhookEvents.countDocuments({ workspaceId: ws })).toBe(150);
+    expect(await oc.webhookDeliveries.countDocuments({ workspaceId: ws })).toBe(150);
+    expect(await oc.blogs.countDocuments({ workspaceId: ws, webhookPending: true })).toBe(0);
+    const since = own.commands.slice(from);
+    const count = (name: string, collection: string) =>
+      since.filter((cmd) => cmd.name === name && cmd.collection === collection).length;
+    expect(count("insert", "webhookEvents")).toBe(2);
+    expect(count("insert", "webhookDeliveries")).toBe(2);
+    expect(count("find", "webhookEndpoints")).toBe(2);
+    expect(
+      since.filter((cmd) => cmd.name === "update" && filtersOn(cmd, "webhookPending")),
+    ).toHaveLength(2);
   }, 120_000);
 });
