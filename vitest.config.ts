@@ -1,4 +1,9 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+// .ci/run's second Node line sets PRESSROOM_BROWSER_SUITES=off: the dashboard's suites (test/
+// dashboard/, Chromium from npm, the same browser on both lines) run on the first line only;
+// everything else, the server under that Node included, runs on both.
+const browserSuites = process.env.PRESSROOM_BROWSER_SUITES !== "off";
 
 export default defineConfig({
   // Vitest keeps each file's last duration here and starts the longest files first (unknown ones
@@ -8,6 +13,9 @@ export default defineConfig({
   cacheDir: "test-output/vite-cache",
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: browserSuites
+      ? configDefaults.exclude
+      : [...configDefaults.exclude, "test/dashboard/**"],
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup-file.ts"],
     testTimeout: 30_000,
