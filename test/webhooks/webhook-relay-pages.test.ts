@@ -3,14 +3,10 @@
 // of thousands of blogs, and relaying them one blog at a time kept the database busy for minutes
 // after the import, slowing every consumer's reads meanwhile. Each event is still delivered once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Collections,
-  collections,
-  type WebhookEventDoc,
-} from "../../server/src/platform/db/collections.js";
+import { type Collections, collections } from "../../server/src/platform/db/collections.js";
 import { createLogger } from "../../server/src/platform/logger.js";
 import { createStores } from "../../server/src/stores.js";
-import { outboxRelay } from "../../server/src/webhooks/outbox-relay.js";
+import { eventDocOf, outboxRelay } from "../../server/src/webhooks/outbox-relay.js";
 import { deliveryIdOf } from "../../server/src/webhooks/signing.js";
 import { importReleased } from "../support/import-released.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
@@ -122,18 +118,7 @@ describe("a relay cut short and run again creates nothing twice", () => {
     // the first 10 of those; every outbox still full.
     const first = await oc.blogs.find({ workspaceId: ws }).sort({ _id: 1 }).limit(30).toArray();
     const stored = first.flatMap((blog) =>
-      (blog.webhookOutbox ?? []).map(
-        (event): WebhookEventDoc => ({
-          _id: event.id,
-          workspaceId: ws,
-          type: event.type,
-          occurredAt: event.at,
-          blogId: blog._id,
-          slug: event.slug,
-          seq: event.seq,
-          endpointId: null,
-        }),
-      ),
+      (blog.webhookOutbox ?? []).map((event) => eventDocOf(blog, event)),
     );
     expect(stored).toHaveLength(30);
     await oc.webhookEvents.insertMany(stored);

@@ -1,6 +1,6 @@
 // Longer than ~250 lines: its interface documents each write.
 
-import type { UpdateFilter } from "mongodb";
+import type { Filter, MatchKeysAndValues, UpdateFilter } from "mongodb";
 import type { AuditLog } from "../audit/audit-log.js";
 import type {
   AuditAction,
@@ -288,6 +288,35 @@ export function blogWrites(
     onScheduled = () => {},
   }: BlogWriteDeps,
 ): BlogWrites {
+  /**
+   * Sets `set` on each blog still flagged (`flag: true`) and still as read (`as`: its own
+   * compare-and-set), CLEAR_CHUNK blogs per update; the `_id` list lets the database find a
+   * chunk's blogs by index before it checks their versions. Returns how many it changed.
+   */
+  const clearEach = async <V extends { readonly _id: string }>(
+    workspaceId: string,
+    flag: "feedPending" | "previewPending" | "webhookPending",
+    read: readonly V[],
+    as: (version: V) => Filter<BlogDoc>,
+    set: MatchKeysAndValues<BlogDoc>,
+  ): Promise<number> => {
+    let cleared = 0;
+    for (let i = 0; i < read.length; i += CLEAR_CHUNK) {
+      const chunk = read.slice(i, i + CLEAR_CHUNK);
+      const { modifiedCount } = await blogs.updateMany(
+        {
+          workspaceId,
+          [flag]: true,
+          _id: { $in: chunk.map((version) => version._id) },
+          $or: chunk.map((version) => ({ _id: version._id, ...as(version) })),
+        },
+        { $set: set },
+      );
+      cleared += modifiedCount;
+    }
+    return cleared;
+  };
+
   /**
    * The author IDs a write names, each of the workspace's authors (admin.yaml, BlogAuthorIds):
    * a 400 naming the first that is not, or, for a restore (`dropMissing`), without those removed
@@ -757,72 +786,33 @@ export function blogWrites(
       }
     },
 
-    async clearFeedPending(
+    clearFeedPending(
       workspaceId: string,
       versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
     ): Promise<number> {
-      let cleared = 0;
-      for (let i = 0; i < versions.length; i += CLEAR_CHUNK) {
-        const chunk = versions.slice(i, i + CLEAR_CHUNK);
-        // Each blog matches only as it was recorded (its own compare-and-set); the `_id` list
-        // lets the database find the chunk's blogs by index before it checks their versions.
-        const { modifiedCount } = await blogs.updateMany(
-          {
-            workspaceId,
-            feedPending: true,
-            _id: { $in: chunk.map((version) => version._id) },
-            $or: chunk.map((version) => ({ _id: version._id, ...versionFilter(version) })),
-          },
-          { $set: { feedPending: false } },
-        );
-        cleared += modifiedCount;
-      }
-      return cleared;
+      return clearEach(workspaceId, "feedPending", versions, versionFilter, {
+        feedPending: false,
+      });
     },
 
-    async clearPreviewPending(
-      workspaceId: string,
-      marks: readonly PreviewMarkOf[],
-    ): Promise<number> {
-      let cleared = 0;
-      for (let i = 0; i < marks.length; i += CLEAR_CHUNK) {
-        const chunk = marks.slice(i, i + CLEAR_CHUNK);
-        const { modifiedCount } = await blogs.updateMany(
-          {
-            workspaceId,
-            previewPending: true,
-            _id: { $in: chunk.map((mark) => mark._id) },
-            $or: chunk.map((mark) => ({
-              _id: mark._id,
-              previewMark: mark.previewMark ?? { $exists: false },
-            })),
-          },
-          { $set: { previewPending: false } },
-        );
-        cleared += modifiedCount;
-      }
-      return cleared;
+    clearPreviewPending(workspaceId: string, marks: readonly PreviewMarkOf[]): Promise<number> {
+      return clearEach(
+        workspaceId,
+        "previewPending",
+        marks,
+        (mark) => ({ previewMark: mark.previewMark ?? { $exists: false } }),
+        { previewPending: false },
+      );
     },
 
-    async clearWebhookOutboxes(
+    clearWebhookOutboxes(
       workspaceId: string,
       versions: readonly Pick<BlogDoc, "_id" | "updatedAt" | "revision">[],
     ): Promise<number> {
-      let cleared = 0;
-      for (let i = 0; i < versions.length; i += CLEAR_CHUNK) {
-        const chunk = versions.slice(i, i + CLEAR_CHUNK);
-        const { modifiedCount } = await blogs.updateMany(
-          {
-            workspaceId,
-            webhookPending: true,
-            _id: { $in: chunk.map((version) => version._id) },
-            $or: chunk.map((version) => ({ _id: version._id, ...versionFilter(version) })),
-          },
-          { $set: { webhookOutbox: [], webhookPending: false } },
-        );
-        cleared += modifiedCount;
-      }
-      return cleared;
+      return clearEach(workspaceId, "webhookPending", versions, versionFilter, {
+        webhookOutbox: [],
+        webhookPending: false,
+      });
     },
 
     async preview(

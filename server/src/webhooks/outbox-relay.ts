@@ -2,6 +2,7 @@ import { MongoBulkWriteError } from "mongodb";
 import type {
   BlogDoc,
   Collections,
+  OutboxEventDoc,
   WebhookDeliveryDoc,
   WebhookEventDoc,
 } from "../platform/db/collections.js";
@@ -46,6 +47,23 @@ export interface OutboxRelay extends TimerLoop {
   relayOnce(): Promise<number>;
   /** A blog write of this process queued an event: relay it now. */
   wrote(blogId: string): void;
+}
+
+/** The `webhookEvents` document of an event of a blog's outbox (`_id` = the event's id). */
+export function eventDocOf(
+  blog: Pick<BlogDoc, "_id" | "workspaceId">,
+  event: OutboxEventDoc,
+): WebhookEventDoc {
+  return {
+    _id: event.id,
+    workspaceId: blog.workspaceId,
+    type: event.type,
+    occurredAt: event.at,
+    blogId: blog._id,
+    slug: event.slug,
+    seq: event.seq,
+    endpointId: null,
+  };
 }
 
 /**
@@ -97,18 +115,7 @@ export function outboxRelay(deps: RelayDeps): OutboxRelay {
       events: [...(blog.webhookOutbox ?? [])].sort((a, b) => a.seq - b.seq),
     }));
     const eventDocs = outboxes.flatMap(({ blog, events }) =>
-      events.map(
-        (event): WebhookEventDoc => ({
-          _id: event.id,
-          workspaceId: blog.workspaceId,
-          type: event.type,
-          occurredAt: event.at,
-          blogId: blog._id,
-          slug: event.slug,
-          seq: event.seq,
-          endpointId: null,
-        }),
-      ),
+      events.map((event) => eventDocOf(blog, event)),
     );
     await insertAllOnce(eventDocs.length, (options) =>
       webhookEvents.insertMany(eventDocs, options),
