@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Collections, collections } from "../../server/src/platform/db/collections.js";
 import { createLogger } from "../../server/src/platform/logger.js";
 import { createStores } from "../../server/src/stores.js";
-import { eventDocOf, outboxRelay } from "../../server/src/webhooks/outbox-relay.js";
-import { deliveryIdOf } from "../../server/src/webhooks/signing.js";
+import { deliveryDocOf, eventDocOf, outboxRelay } from "../../server/src/webhooks/outbox-relay.js";
 import { importReleased } from "../support/import-released.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -123,21 +122,13 @@ describe("a relay cut short and run again creates nothing twice", () => {
     expect(stored).toHaveLength(30);
     await oc.webhookEvents.insertMany(stored);
     await oc.webhookDeliveries.insertMany(
-      stored.slice(0, 10).map((event) => ({
-        _id: deliveryIdOf(event._id, endpoint.endpoint._id),
-        eventId: event._id,
-        endpointId: endpoint.endpoint._id,
-        workspaceId: ws,
-        eventType: event.type,
-        blogId: event.blogId ?? "",
-        seq: event.seq ?? 0,
-        state: "pending" as const,
-        attempts: 0,
-        nextAttemptAt: at,
-        redeliveryOf: null,
-        createdAt: at,
-        settledAt: null,
-      })),
+      first
+        .slice(0, 10)
+        .flatMap((blog) =>
+          (blog.webhookOutbox ?? []).map((event) =>
+            deliveryDocOf(blog, event, endpoint.endpoint._id, at),
+          ),
+        ),
     );
 
     const relay = outboxRelay({

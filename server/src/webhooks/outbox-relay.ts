@@ -66,6 +66,30 @@ export function eventDocOf(
   };
 }
 
+/** The pending `webhookDeliveries` document of an outbox event to one endpoint. */
+export function deliveryDocOf(
+  blog: Pick<BlogDoc, "_id" | "workspaceId">,
+  event: OutboxEventDoc,
+  endpointId: string,
+  createdAt: Date,
+): WebhookDeliveryDoc {
+  return {
+    _id: deliveryIdOf(event.id, endpointId),
+    eventId: event.id,
+    endpointId,
+    workspaceId: blog.workspaceId,
+    eventType: event.type,
+    blogId: blog._id,
+    seq: event.seq,
+    state: "pending",
+    attempts: 0,
+    nextAttemptAt: createdAt,
+    redeliveryOf: null,
+    createdAt,
+    settledAt: null,
+  };
+}
+
 /**
  * Inserts `count` documents with fixed ids in one unordered command: those an earlier,
  * interrupted relay made are refused as duplicates and the rest go in. Returns how many went in.
@@ -134,23 +158,7 @@ export function outboxRelay(deps: RelayDeps): OutboxRelay {
         const event = events[n];
         if (event === undefined) return [];
         const subscribers = subscriptions.get(blog.workspaceId)?.(event.type, event.at) ?? [];
-        return subscribers.map(
-          (endpoint): WebhookDeliveryDoc => ({
-            _id: deliveryIdOf(event.id, endpoint._id),
-            eventId: event.id,
-            endpointId: endpoint._id,
-            workspaceId: blog.workspaceId,
-            eventType: event.type,
-            blogId: blog._id,
-            seq: event.seq,
-            state: "pending",
-            attempts: 0,
-            nextAttemptAt: createdAt,
-            redeliveryOf: null,
-            createdAt,
-            settledAt: null,
-          }),
-        );
+        return subscribers.map((endpoint) => deliveryDocOf(blog, event, endpoint._id, createdAt));
       });
       made += await insertAllOnce(deliveries.length, (options) =>
         webhookDeliveries.insertMany(deliveries, options),
