@@ -139,6 +139,9 @@ export function blogHistory({ blogRevisions }: Collections, kept: number): BlogH
         content,
       };
       await blogRevisions.insertOne(doc);
+      // A new blog's history is this one revision, within any bound (`kept` is at least 1):
+      // nothing to count or prune, and its creator waits for one round trip less.
+      if (before === null) return;
       // The oldest revisions past the bound, if any, go: a count (an index search in SQL on
       // the embedded database) and, only past the bound, a sorted find with a limit. No skip:
       // the embedded database reads every document of the collection for one (its README,
