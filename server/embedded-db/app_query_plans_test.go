@@ -511,6 +511,7 @@ func appShapes() []appShape {
 		// outbox (blogs/blog-writes.ts clearWebhookOutboxes, blog-events.ts updateWithEvent)
 		{coll: "blogs", name: "webhooks: relay, first page `{webhookPending: true, _id: {$gt: \"\"}}` by webhookPending, _id, limit 100, projection", run: find(d(e("webhookPending", true), e("_id", d(e("$gt", "")))), relayPage), index: "webhook_pending"},
 		{coll: "blogs", name: "webhooks: relay, next page `{webhookPending: true, _id: {$gt}}`, same", run: find(d(e("webhookPending", true), e("_id", d(e("$gt", "b_1007")))), relayPage), index: "webhook_pending"},
+		{coll: "blogs", name: "webhooks: relay, the blogs this process wrote `find({_id: {$in}})` + projection", run: find(d(e("_id", d(e("$in", bson.A{"b_1007", "b_1014", "b_1999"})))), options.Find().SetProjection(d(e("_id", 1), e("workspaceId", 1), e("updatedAt", 1), e("revision", 1), e("webhookOutbox", 1), e("webhookPending", 1)))), bounded: "the blogs one relay page names: at most 100"},
 		{coll: "blogs", name: "webhooks: relay clears the outboxes `updateMany({workspaceId, webhookPending: true, _id: {$in}, $or: [{_id, revision}]})`", run: updateMany(
 			d(e("workspaceId", "ws_0001"), e("webhookPending", true), e("_id", d(e("$in", bson.A{"b_0107", "b_0157"}))),
 				e("$or", bson.A{d(e("_id", "b_0107"), e("revision", "r_0107")), d(e("_id", "b_0157"), e("revision", "r_0157"))})),

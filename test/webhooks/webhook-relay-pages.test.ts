@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Collections, collections } from "../../server/src/platform/db/collections.js";
 import { createLogger } from "../../server/src/platform/logger.js";
 import { createStores } from "../../server/src/stores.js";
-import { deliveryDocOf, eventDocOf, outboxRelay } from "../../server/src/webhooks/outbox-relay.js";
+import {
+  deliveryDocOf,
+  eventDocOf,
+  type OutboxRelay,
+  outboxRelay,
+} from "../../server/src/webhooks/outbox-relay.js";
 import { importReleased } from "../support/import-released.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -157,5 +162,72 @@ describe("a relay cut short and run again creates nothing twice", () => {
     expect(
       since.filter((cmd) => cmd.name === "update" && filtersOn(cmd, "webhookPending")),
     ).toHaveLength(2);
+  }, 120_000);
+});
+
+describe("a write is relayed before another workspace's backlog", () => {
+  it("a blog released while the relay works through an import of 250 blogs of another workspace goes out in the relay's next page, alone, not after the import's", async () => {
+    // A database of its own, with no server relaying it: this test runs the relay itself.
+    const own = await useTestDb();
+    const oc = collections(own.db);
+    let relay: OutboxRelay | undefined;
+    const stores = createStores(own.db, {
+      webhookUrlPolicy: { allowHttpLoopback: true },
+      // As app.ts wires it: each blog write of the process names its blog to the relay.
+      onWebhookEvent: (blogId) => relay?.wrote(blogId),
+    });
+    const importing = (await stores.workspaces.create("Imported site"))._id;
+    const writing = (await stores.workspaces.create("Writing team"))._id;
+    for (const ws of [importing, writing]) {
+      await stores.webhookEndpoints.create(
+        ws,
+        { url: "http://127.0.0.1:8099/hook", events: ALL_EVENTS },
+        null,
+      );
+    }
+    const at = new Date("2024-03-01T10:00:00Z");
+    await importReleased(
+      own.db,
+      importing,
+      Array.from({ length: 250 }, (_, i) => ({
+        name: `backlog-${String(i).padStart(3, "0")}`,
+        releasedAt: new Date(at.getTime() + i * 1000),
+      })),
+    );
+    let released = "";
+    relay = outboxRelay({
+      collections: oc,
+      endpoints: stores.webhookEndpoints,
+      clearWebhookOutboxes: async (workspaceId, versions) => {
+        const cleared = await stores.blogs.clearWebhookOutboxes(workspaceId, versions);
+        // Once the relay is through its first page of the import, the other team releases.
+        if (released === "") {
+          const blog = { title: "Our news", bodyMarkdown: "Words.", release: true };
+          released = (await stores.blogs.create(writing, blog))._id;
+        }
+        return cleared;
+      },
+      now: Date.now,
+      log: createLogger("silent"),
+      onRelayed: () => {},
+    });
+    const from = own.commands.length;
+    try {
+      await relay.runNow();
+    } finally {
+      await relay.close();
+    }
+    const inserts = own.commands
+      .slice(from)
+      .filter((cmd) => cmd.name === "insert" && cmd.collection === "webhookEvents")
+      .map((cmd) => (cmd.command.documents ?? []) as { blogId: string; workspaceId: string }[]);
+    expect(inserts[0]?.every((event) => event.workspaceId === importing)).toBe(true);
+    expect(inserts[0]).toHaveLength(100);
+    // Next: the released blog's event alone, then the rest of the import (150 blogs).
+    expect(inserts[1]?.map((event) => event.blogId)).toEqual([released]);
+    expect(inserts.slice(2).flat()).toHaveLength(150);
+    expect(await oc.webhookEvents.countDocuments({})).toBe(251);
+    expect(await oc.webhookDeliveries.countDocuments({ workspaceId: writing })).toBe(1);
+    expect(await oc.blogs.countDocuments({ webhookPending: true })).toBe(0);
   }, 120_000);
 });

@@ -16,6 +16,12 @@ import { deliveryIdOf } from "./signing.js";
 export const RELAY_SWEEP_MS = 1000;
 /** Blogs with waiting events read per query. */
 const BATCH = 100;
+/**
+ * Blogs written by this process that the relay holds to send first, at most: beyond it (the
+ * relay stuck on a database that fails) a write's blog is left to the sweep, which finds it too.
+ */
+const NAMED_MAX = 10_000;
+const PENDING_FIELDS = { _id: 1, workspaceId: 1, updatedAt: 1, revision: 1, webhookOutbox: 1 };
 
 type PendingBlog = Pick<
   BlogDoc,
@@ -45,7 +51,10 @@ export interface RelayDeps {
 export interface OutboxRelay extends TimerLoop {
   /** One round over every blog with waiting events; returns the deliveries it made. */
   relayOnce(): Promise<number>;
-  /** A blog write of this process queued an event: relay it now. */
+  /**
+   * A blog write of this process queued an event: relay it now, before the rest of a round
+   * already under way (another workspace's import may have left thousands).
+   */
   wrote(blogId: string): void;
 }
 
@@ -129,6 +138,12 @@ async function insertAllOnce(
  * each workspace's endpoints, one insert of the deliveries of every blog's first event, then of
  * every blog's second event and so on (a blog's event n has its deliveries stored before n+1's,
  * which per-blog order needs), and one compare-and-set per blog, a hundred per update.
+ *
+ * The sweep goes through every waiting blog in `_id` order, whichever workspace it belongs to,
+ * so after an import of 45,000 blogs a round takes minutes. A write of this process names its
+ * blog (`wrote`), and the relay sends the blogs so named before the sweep's next page: one
+ * workspace's backlog does not hold up another's writes for longer than a page. Writes of
+ * other instances are named to their own relays; those of the CLI are found by the sweep.
  */
 export function outboxRelay(deps: RelayDeps): OutboxRelay {
   const { blogs, webhookEvents, webhookDeliveries } = deps.collections;
@@ -177,14 +192,37 @@ export function outboxRelay(deps: RelayDeps): OutboxRelay {
     return made;
   };
 
+  /** Blogs this process wrote since the relay last sent them, in the order written. */
+  const named = new Set<string>();
+
+  /** The blogs `wrote` named, a page at a time, until none is left. */
+  const relayNamed = async (): Promise<number> => {
+    let made = 0;
+    while (named.size > 0) {
+      const ids = [...named].slice(0, BATCH);
+      for (const id of ids) named.delete(id);
+      // By `_id` alone, each an index search; a filter naming `webhookPending` too is searched
+      // in that index, through every waiting blog (server/embedded-db/README.md, "Plans").
+      const read = await blogs
+        .find<PendingBlog & Pick<BlogDoc, "webhookPending">>(
+          { _id: { $in: ids } },
+          { projection: { ...PENDING_FIELDS, webhookPending: 1 } },
+        )
+        .toArray();
+      made += await relayPage(read.filter((blog) => blog.webhookPending === true));
+    }
+    return made;
+  };
+
   const relayOnce = async (): Promise<number> => {
     let made = 0;
     let afterId = "";
     for (;;) {
+      made += await relayNamed();
       const page = await blogs
         .find<PendingBlog>(
           { webhookPending: true, _id: { $gt: afterId } },
-          { projection: { _id: 1, workspaceId: 1, updatedAt: 1, revision: 1, webhookOutbox: 1 } },
+          { projection: PENDING_FIELDS },
         )
         .sort({ webhookPending: 1, _id: 1 })
         .limit(BATCH)
@@ -210,7 +248,8 @@ export function outboxRelay(deps: RelayDeps): OutboxRelay {
   return {
     ...loop,
     relayOnce,
-    wrote(): void {
+    wrote(blogId: string): void {
+      if (named.size < NAMED_MAX) named.add(blogId);
       loop.nudge();
     },
   };
