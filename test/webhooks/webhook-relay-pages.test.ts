@@ -6,12 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Collections, collections } from "../../server/src/platform/db/collections.js";
 import { createLogger } from "../../server/src/platform/logger.js";
 import { createStores } from "../../server/src/stores.js";
-import {
-  deliveryDocOf,
-  eventDocOf,
-  type OutboxRelay,
-  outboxRelay,
-} from "../../server/src/webhooks/outbox-relay.js";
+import { deliveryDocOf, eventDocOf } from "../../server/src/webhooks/outbox-documents.js";
+import { type OutboxRelay, outboxRelay } from "../../server/src/webhooks/outbox-relay.js";
 import { importReleased } from "../support/import-released.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";

@@ -1,16 +1,8 @@
-import { MongoBulkWriteError } from "mongodb";
-import type {
-  BlogDoc,
-  Collections,
-  OutboxEventDoc,
-  WebhookDeliveryDoc,
-  WebhookEventDoc,
-} from "../platform/db/collections.js";
-import { isDuplicateWriteError } from "../platform/db/duplicate-key.js";
+import type { BlogDoc, Collections } from "../platform/db/collections.js";
 import type { Logger } from "../platform/logger.js";
 import { startTimerLoop, type TimerLoop } from "../platform/timers/timer-loop.js";
 import type { EndpointsStore, Subscriptions } from "./endpoints-store.js";
-import { deliveryIdOf } from "./signing.js";
+import { deliveryDocOf, eventDocOf, insertAllOnce } from "./outbox-documents.js";
 
 /** How often every instance looks for outboxes left by other instances, the CLI, or a crash. */
 export const RELAY_SWEEP_MS = 1000;
@@ -56,69 +48,6 @@ export interface OutboxRelay extends TimerLoop {
    * already under way (another workspace's import may have left thousands).
    */
   wrote(blogId: string): void;
-}
-
-/** The `webhookEvents` document of an event of a blog's outbox (`_id` = the event's id). */
-export function eventDocOf(
-  blog: Pick<BlogDoc, "_id" | "workspaceId">,
-  event: OutboxEventDoc,
-): WebhookEventDoc {
-  return {
-    _id: event.id,
-    workspaceId: blog.workspaceId,
-    type: event.type,
-    occurredAt: event.at,
-    blogId: blog._id,
-    slug: event.slug,
-    seq: event.seq,
-    endpointId: null,
-  };
-}
-
-/** The pending `webhookDeliveries` document of an outbox event to one endpoint. */
-export function deliveryDocOf(
-  blog: Pick<BlogDoc, "_id" | "workspaceId">,
-  event: OutboxEventDoc,
-  endpointId: string,
-  createdAt: Date,
-): WebhookDeliveryDoc {
-  return {
-    _id: deliveryIdOf(event.id, endpointId),
-    eventId: event.id,
-    endpointId,
-    workspaceId: blog.workspaceId,
-    eventType: event.type,
-    blogId: blog._id,
-    seq: event.seq,
-    state: "pending",
-    attempts: 0,
-    nextAttemptAt: createdAt,
-    redeliveryOf: null,
-    createdAt,
-    settledAt: null,
-  };
-}
-
-/**
- * Inserts `count` documents with fixed ids in one unordered command: those an earlier,
- * interrupted relay made are refused as duplicates and the rest go in. Returns how many went in.
- */
-async function insertAllOnce(
-  count: number,
-  insertMany: (options: { ordered: false }) => Promise<{ insertedCount: number }>,
-): Promise<number> {
-  if (count === 0) return 0;
-  try {
-    return (await insertMany({ ordered: false })).insertedCount;
-  } catch (err) {
-    if (
-      err instanceof MongoBulkWriteError &&
-      [err.writeErrors].flat().every(isDuplicateWriteError)
-    ) {
-      return err.insertedCount;
-    }
-    throw err;
-  }
 }
 
 /**
