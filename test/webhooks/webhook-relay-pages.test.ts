@@ -2,6 +2,7 @@
 // "Webhooks": the outbox; server/src/webhooks/outbox-relay.ts): an import leaves one event in each
 // of thousands of blogs, and relaying them one blog at a time kept the database busy for minutes
 // after the import, slowing every consumer's reads meanwhile. Each event is still delivered once.
+import type { Db } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Collections, collections } from "../../server/src/platform/db/collections.js";
 import { createLogger } from "../../server/src/platform/logger.js";
@@ -43,20 +44,25 @@ const filtersOn = (cmd: TestDb["commands"][number], field: string): boolean => {
   return first?.q?.[field] === true;
 };
 
+const AT = new Date("2024-03-01T10:00:00Z");
+
+/** `count` released blogs imported into `ws` (`prefix-000`, …), one second apart. */
+const importBlogs = (db: Db, ws: string, prefix: string, count: number) =>
+  importReleased(
+    db,
+    ws,
+    Array.from({ length: count }, (_, i) => ({
+      name: `${prefix}-${String(i).padStart(3, "0")}`,
+      releasedAt: new Date(AT.getTime() + i * 1000),
+    })),
+  );
+
 describe("the outbox relay works a page of blogs at a time", () => {
   it(`an import of ${BLOGS} released blogs is relayed in a few inserts and clears per page of 100 blogs, not per blog, and each blog.released reaches the endpoint once`, async () => {
     const ws = (await createStores(t.db).workspaces.create("Imported site"))._id;
     await endpointsOf(t.db).create(ws, { url: receiver.url, events: ALL_EVENTS }, null);
     const from = t.commands.length;
-    const at = new Date("2024-03-01T10:00:00Z");
-    const created = await importReleased(
-      t.db,
-      ws,
-      Array.from({ length: BLOGS }, (_, i) => ({
-        name: `post-${String(i).padStart(3, "0")}`,
-        releasedAt: new Date(at.getTime() + i * 1000),
-      })),
-    );
+    const created = await importBlogs(t.db, ws, "post", BLOGS);
     expect(created).toBe(BLOGS);
 
     await waitFor(
@@ -105,15 +111,7 @@ describe("a relay cut short and run again creates nothing twice", () => {
       { url: "http://127.0.0.1:8099/hook", events: ALL_EVENTS },
       null,
     );
-    const at = new Date("2024-03-01T10:00:00Z");
-    await importReleased(
-      own.db,
-      ws,
-      Array.from({ length: 150 }, (_, i) => ({
-        name: `cut-${String(i).padStart(3, "0")}`,
-        releasedAt: new Date(at.getTime() + i * 1000),
-      })),
-    );
+    await importBlogs(own.db, ws, "cut", 150);
     // What a relay killed midway left: the events of the first 30 blogs, and the deliveries of
     // the first 10 of those; every outbox still full.
     const first = await oc.blogs.find({ workspaceId: ws }).sort({ _id: 1 }).limit(30).toArray();
@@ -127,7 +125,7 @@ describe("a relay cut short and run again creates nothing twice", () => {
         .slice(0, 10)
         .flatMap((blog) =>
           (blog.webhookOutbox ?? []).map((event) =>
-            deliveryDocOf(blog, event, endpoint.endpoint._id, at),
+            deliveryDocOf(blog, event, endpoint.endpoint._id, AT),
           ),
         ),
     );
@@ -181,15 +179,7 @@ describe("a write is relayed before another workspace's backlog", () => {
         null,
       );
     }
-    const at = new Date("2024-03-01T10:00:00Z");
-    await importReleased(
-      own.db,
-      importing,
-      Array.from({ length: 250 }, (_, i) => ({
-        name: `backlog-${String(i).padStart(3, "0")}`,
-        releasedAt: new Date(at.getTime() + i * 1000),
-      })),
-    );
+    await importBlogs(own.db, importing, "backlog", 250);
     let released = "";
     relay = outboxRelay({
       collections: oc,
