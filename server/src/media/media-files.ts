@@ -9,8 +9,8 @@
  * all, least recently served dropped first): a thumbnail is then answered without a `stat` or a
  * read of the disk.
  */
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { LRUCache } from "lru-cache";
@@ -108,14 +108,36 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
 
   const putFile = async (filename: string, mediaId: string, source: string | Buffer) => {
     const upload = bucket.openUploadStream(filename, { metadata: { mediaId } });
-    if (typeof source === "string") await pipeline(createReadStream(source), upload);
-    else
-      await new Promise<void>((resolve, reject) =>
-        upload
-          .once("finish", () => resolve())
-          .once("error", reject)
-          .end(source),
-      );
+    const done = new Promise<void>((resolve, reject) =>
+      upload.once("finish", () => resolve()).once("error", reject),
+    );
+    // Awaited below; a failed write rejects it too, and is thrown by the write first.
+    done.catch(() => undefined);
+    if (typeof source === "string") {
+      // Read a GridFS chunk at a time into one buffer, each write waited for (the driver has
+      // copied it then): a stream's chunk per read would be the file once more in garbage
+      // beside the driver's two copies (its chunk document and the command's BSON), and
+      // nothing collects them before the upload is answered (BENCHMARKS.md "Media: an
+      // upload's peak memory").
+      const chunk = Buffer.allocUnsafe(upload.chunkSizeBytes);
+      const file = await open(source, "r");
+      try {
+        for (;;) {
+          const { bytesRead } = await file.read(chunk, 0, chunk.length);
+          if (bytesRead === 0) break;
+          await new Promise<void>((resolve, reject) =>
+            upload.write(chunk.subarray(0, bytesRead), (err) => (err ? reject(err) : resolve())),
+          );
+        }
+      } catch (err) {
+        await upload.abort().catch(() => undefined);
+        throw err;
+      } finally {
+        await file.close();
+      }
+      upload.end();
+    } else upload.end(source);
+    await done;
   };
 
   /** Fetches a stored file into the cache; false when GridFS has none of that name. */
