@@ -122,6 +122,25 @@ describe("uploads (admin.yaml uploadMedia)", () => {
     expect(again.body).toEqual(first.body);
   });
 
+  it("an upright JPEG keeps its image data byte for byte: only its metadata and trailing bytes go", async () => {
+    const plain = await pixels(64, 48, "#a52").jpeg({ quality: 70 }).toBuffer();
+    const exif = await pixels(64, 48, "#a52")
+      .jpeg({ quality: 70 })
+      .withExif({
+        IFD0: { Make: "Pressroom Test Camera" },
+        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "52/1 22/1 0/1" },
+      })
+      .toBuffer();
+    expect((await sharp(exif).metadata()).orientation ?? 1).toBe(1);
+    // With a zip appended, as a polyglot would have it.
+    const sent = Buffer.concat([exif, Buffer.from("PK\x03\x04 a zip after the image", "latin1")]);
+    const res = await upload(sent, { name: "upright.jpg" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ width: 64, height: 48, bytes: plain.length });
+    const stored = Buffer.from(await (await fetch(publicUrl(res.body))).arrayBuffer());
+    expect(stored.equals(plain)).toBe(true);
+  });
+
   it("the type is told by the bytes, never by the name or Content-Type", async () => {
     const png = await pixels(8, 8, "#123").png().toBuffer();
     const res = await upload(png, { name: "looks-like.jpg" }, { type: "image/jpeg" });

@@ -1,6 +1,8 @@
+import { stat } from "node:fs/promises";
 import sharp, { type Sharp } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
 import type { ImageType } from "./image-type.js";
+import { servableAsIs, writeJpegWithoutMetadata } from "./jpeg-segments.js";
 import { NOT_AN_IMAGE } from "./media-upload.js";
 
 /** What a stored image is: its bytes' type and its upright size. */
@@ -91,11 +93,33 @@ function pixelsRefused(err: unknown, maxPixels: number): DomainError {
 }
 
 /**
- * The image as the library stores it (admin.yaml `uploadMedia`): decoded whole (anything that
- * only starts like an image fails here, `unsupported_type`), refused past `maxPixels` before it is
- * decoded (a decompression bomb costs its header), turned upright by its EXIF orientation, every
- * metadata block dropped (sharp keeps none unless asked) with colours converted to sRGB, and
- * encoded again in its own type at a high quality, written to `outPath`.
+ * An upright sRGB JPEG as it came, without its metadata (jpeg-segments.ts), written to `outPath`;
+ * its size, or undefined when its frame is one a browser may not decode (arithmetic-coded,
+ * 12-bit, lossless: encoded again instead). The result is decoded whole at 1/8 of its size
+ * (libjpeg still decodes all its entropy-coded data: what it cannot decode fails here), +5–17 MB
+ * at 20 megapixels, most of it the file libvips maps; encoding it again held +21 MB, took
+ * 0.15–0.3 s and made a second lossy generation of every photo (BENCHMARKS.md "Media: an
+ * upload's peak memory").
+ */
+async function jpegKeptAsIs(
+  sourcePath: string,
+  outPath: string,
+  maxPixels: number,
+): Promise<number | undefined> {
+  // Bytes that do not walk to an EOI throw NotAJpeg: `unsupported_type` like any undecodable file.
+  const frame = await writeJpegWithoutMetadata(sourcePath, outPath);
+  if (!servableAsIs(frame)) return undefined;
+  await input(outPath, false, maxPixels).resize(1).raw().toBuffer();
+  return (await stat(outPath)).size;
+}
+
+/**
+ * The image as the library stores it (admin.yaml `uploadMedia`), written to `outPath`: refused
+ * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
+ * (anything that only starts like an image fails here, `unsupported_type`). An upright JPEG in
+ * sRGB without a colour profile keeps its image data (`jpegKeptAsIs`); any other image is turned
+ * upright by its EXIF orientation, every metadata block dropped (sharp keeps none unless asked)
+ * with colours converted to sRGB, and encoded again in its own type at a high quality.
  */
 export async function normaliseImage(
   sourcePath: string,
@@ -104,14 +128,20 @@ export async function normaliseImage(
   maxPixels: number,
 ): Promise<ImageFacts & { readonly bytes: number }> {
   try {
+    const meta = await input(sourcePath, false, maxPixels).metadata();
+    const { orientation = 1, width = 0, height = 0 } = meta;
+    if (
+      type === "jpeg" &&
+      orientation <= 1 &&
+      meta.hasProfile !== true &&
+      (meta.space === "srgb" || meta.space === "b-w")
+    ) {
+      const kept = await jpegKeptAsIs(sourcePath, outPath, maxPixels);
+      if (kept !== undefined) return { type, width, height, bytes: kept };
+    }
     // Turned only when its EXIF says so: rotating needs the whole image in memory, while an
     // upright one streams through libvips a strip at a time (a 20-megapixel JPEG: +75 MB turned,
     // +21 MB upright; a progressive JPEG holds its coefficients to decode: +78 MB).
-    const {
-      orientation = 1,
-      width = 0,
-      height = 0,
-    } = await input(sourcePath, false, maxPixels).metadata();
     const decoded = input(sourcePath, ANIMATED.has(type), maxPixels);
     const image = orientation > 1 ? decoded.rotate() : decoded;
     const lossless = type === "png" || type === "gif";

@@ -1,0 +1,176 @@
+/**
+ * A JPEG without its metadata, its compressed image data byte for byte as it was: the segment
+ * walk of ITU-T T.81 (the JPEG standard) Annex B. Each marker segment outside the entropy-coded
+ * data is kept or dropped by its marker; what follows an SOS header is copied up to the next
+ * marker that is not part of it (`FF 00` is a stuffed data byte, `FF D0`–`FF D7` restart
+ * markers); everything after EOI is dropped, so a file appended to an image (a ZIP, a second
+ * image of an MPF or Ultra HDR JPEG) is not stored with it.
+ *
+ * Kept: the frame and scan headers and tables (SOFn, DHT, DQT, DAC, DRI, SOS, DNL, EXP), a
+ * JFIF APP0 without a thumbnail and the Adobe APP14 (its transform flag tells RGB from YCbCr).
+ * Dropped: every other APPn (EXIF with GPS and its thumbnail, XMP, ICC, MPF, Photoshop/IPTC,
+ * JFXX thumbnails, …) and COM. Streamed: a segment is held whole (≤ 64 KB), image data is not.
+ */
+import { open } from "node:fs/promises";
+
+/** What the walk saw of the frame: how it is coded (`0xC0` baseline … `0xCF`) and its precision. */
+export interface JpegFrame {
+  readonly sof: number;
+  readonly precision: number;
+}
+
+const SOI = 0xd8;
+const EOI = 0xd9;
+const SOS = 0xda;
+const APP0 = 0xe0;
+const APP14 = 0xee;
+const APP15 = 0xef;
+const COM = 0xfe;
+
+const startsWith = (segment: Buffer, text: string): boolean =>
+  segment.length >= 4 + text.length && segment.toString("latin1", 4, 4 + text.length) === text;
+
+/** SOF0–SOF15 without DHT (C4), JPG (C8) and DAC (CC). */
+const isFrameHeader = (marker: number): boolean =>
+  marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+
+function kept(marker: number, segment: Buffer): boolean {
+  if (marker === APP0) {
+    // JFIF's thumbnail size is its payload's bytes 12 and 13 (after "JFIF\0", version, units
+    // and densities): a thumbnail may show what a crop removed.
+    return startsWith(segment, "JFIF\0") && segment[4 + 12] === 0 && segment[4 + 13] === 0;
+  }
+  if (marker === APP14) return startsWith(segment, "Adobe");
+  return !((marker > APP0 && marker <= APP15) || marker === COM);
+}
+
+export class NotAJpeg extends Error {}
+
+/**
+ * The walk's state between two reads: `step` takes the bytes read so far that it has not
+ * consumed, copies what is kept into `out` and says how far it got; a segment cut by the read's
+ * end is consumed by a later step, once whole.
+ */
+class JpegWalk {
+  started = false;
+  inScan = false;
+  /** An SOS has been met: restart markers belong to its data. */
+  scanned = false;
+  ended = false;
+  frame: JpegFrame | undefined;
+
+  step(buf: Buffer, out: Buffer): { readonly consumed: number; readonly written: number } {
+    const end = buf.length;
+    let at = 0;
+    let written = 0;
+    const emit = (from: number, to: number) => {
+      written += buf.copy(out, written, from, to);
+    };
+    if (!this.started) {
+      if (end < 2) return { consumed: 0, written };
+      if (buf[0] !== 0xff || buf[1] !== SOI) throw new NotAJpeg("no SOI");
+      emit(0, 2);
+      at = 2;
+      this.started = true;
+    }
+    for (;;) {
+      if (this.inScan) {
+        // Entropy-coded data: up to an `FF` that is neither stuffing (`FF 00`) nor a restart.
+        let ff = buf.indexOf(0xff, at);
+        while (ff >= 0 && ff + 1 < end) {
+          const next = buf[ff + 1] ?? 0;
+          if (next !== 0x00 && (next < 0xd0 || next > 0xd7)) break;
+          ff = buf.indexOf(0xff, ff + 2);
+        }
+        if (ff < 0 || ff + 1 >= end) {
+          const to = ff < 0 ? end : ff;
+          emit(at, to);
+          return { consumed: to, written };
+        }
+        emit(at, ff);
+        at = ff;
+        this.inScan = false;
+      }
+      // A marker: `FF`, any fill `FF`s, its code, then (but for standalone markers) a length.
+      if (end - at < 2) return { consumed: at, written };
+      if (buf[at] !== 0xff) throw new NotAJpeg("bytes where a marker belongs");
+      const marker = buf[at + 1] ?? 0;
+      if (marker === 0xff) {
+        at += 1;
+        continue;
+      }
+      if (marker === EOI) {
+        emit(at, at + 2);
+        this.ended = true;
+        return { consumed: at + 2, written };
+      }
+      if (marker === SOI || marker === 0x00) throw new NotAJpeg("misplaced marker");
+      if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+        // A restart marker met here came after fill bytes inside a scan: the scan goes on.
+        emit(at, at + 2);
+        at += 2;
+        this.inScan = this.scanned;
+        continue;
+      }
+      if (end - at < 4) return { consumed: at, written };
+      const length = ((buf[at + 2] ?? 0) << 8) | (buf[at + 3] ?? 0);
+      if (length < 2) throw new NotAJpeg("segment length");
+      if (end - at < 2 + length) return { consumed: at, written };
+      const segment = buf.subarray(at, at + 2 + length);
+      if (isFrameHeader(marker)) this.frame ??= { sof: marker, precision: segment[4] ?? 0 };
+      if (kept(marker, segment)) emit(at, at + 2 + length);
+      at += 2 + length;
+      if (marker === SOS) {
+        this.inScan = true;
+        this.scanned = true;
+      }
+    }
+  }
+}
+
+/** Bytes read at a time; the buffer also holds a cut segment (≤ 64 KB + its marker) carried over. */
+const READ_BYTES = 256 * 1024;
+const CARRY_BYTES = 64 * 1024 + 4;
+
+/**
+ * Writes the JPEG at `source` to `dest` without its metadata, reading and writing through two
+ * buffers of its own (an upload's bytes are not allocated again while the garbage of receiving
+ * them waits for a collection); returns the frame header it met. Throws `NotAJpeg` for bytes
+ * that do not walk as a JPEG to its EOI.
+ */
+export async function writeJpegWithoutMetadata(
+  source: string,
+  dest: string,
+): Promise<JpegFrame | undefined> {
+  const walk = new JpegWalk();
+  const buf = Buffer.allocUnsafe(CARRY_BYTES + READ_BYTES);
+  const out = Buffer.allocUnsafe(CARRY_BYTES + READ_BYTES);
+  const input = await open(source, "r");
+  try {
+    const output = await open(dest, "w");
+    try {
+      let held = 0;
+      while (!walk.ended) {
+        const { bytesRead } = await input.read(buf, held, READ_BYTES);
+        if (bytesRead === 0) throw new NotAJpeg("ends before EOI");
+        const end = held + bytesRead;
+        const { consumed, written } = walk.step(buf.subarray(0, end), out);
+        if (written > 0) await output.write(out, 0, written);
+        buf.copyWithin(0, consumed, end);
+        held = end - consumed;
+        if (held > CARRY_BYTES) throw new NotAJpeg("segment longer than its length allows");
+      }
+    } finally {
+      await output.close();
+    }
+  } finally {
+    await input.close();
+  }
+  return walk.frame;
+}
+
+/** Frames a browser decodes and whose data is kept as it is: 8-bit Huffman, sequential or progressive. */
+export const servableAsIs = (frame: JpegFrame | undefined): boolean =>
+  frame !== undefined &&
+  frame.precision === 8 &&
+  (frame.sof === 0xc0 || frame.sof === 0xc1 || frame.sof === 0xc2);

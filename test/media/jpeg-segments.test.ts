@@ -1,0 +1,156 @@
+/**
+ * An upright sRGB JPEG is stored as it came, without its metadata (admin.yaml `uploadMedia`;
+ * server/src/media/jpeg-segments.ts): its compressed image data byte for byte, every APPn
+ * segment but JFIF (without a thumbnail) and Adobe gone, COM gone, nothing after EOI.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  NotAJpeg,
+  servableAsIs,
+  writeJpegWithoutMetadata,
+} from "../../server/src/media/jpeg-segments.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "pressroom-jpeg-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Pixels that compress to many stuffed `FF 00` bytes and every restart marker. */
+async function noisyJpeg(options: { progressive?: boolean } = {}): Promise<Buffer> {
+  const width = 300;
+  const height = 200;
+  const raw = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919 + (i >> 7) * 31) % 256;
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 95, progressive: options.progressive ?? false })
+    .toBuffer();
+}
+
+const segment = (marker: number, payload: Buffer): Buffer => {
+  const head = Buffer.from([0xff, marker, 0, 0]);
+  head.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([head, payload]);
+};
+
+/** `jpeg` with `segments` inserted after its SOI and `tail` after its EOI. */
+const withSegments = (jpeg: Buffer, segments: Buffer[], tail = Buffer.alloc(0)): Buffer =>
+  Buffer.concat([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2), tail]);
+
+async function walked(bytes: Buffer): Promise<{ out: Buffer; sof: number | undefined }> {
+  const from = path.join(dir, `in-${Math.random()}`);
+  const to = `${from}.out`;
+  await writeFile(from, bytes);
+  const frame = await writeJpegWithoutMetadata(from, to);
+  return { out: await readFile(to), sof: frame?.sof };
+}
+
+const pixelsOf = (jpeg: Buffer) => sharp(jpeg).raw().toBuffer();
+
+const SECRET = "GPS 51.5007 N, 0.1246 W, the writer's home";
+const jfif = (thumb: number) =>
+  Buffer.concat([
+    Buffer.from("JFIF\0\x01\x01\x00\x00\x01\x00\x01", "latin1"),
+    Buffer.from([thumb, thumb]),
+    Buffer.alloc(thumb * thumb * 3, 0x7f),
+  ]);
+
+describe("a JPEG without its metadata, its image data as it was", () => {
+  it("drops EXIF, XMP, ICC, comments, a JFIF thumbnail and what follows EOI; keeps the pixels exactly", async () => {
+    const jpeg = await noisyJpeg();
+    const input = withSegments(
+      jpeg,
+      [
+        segment(0xe0, jfif(4)),
+        segment(0xe1, Buffer.from(`Exif\0\0${SECRET}`, "latin1")),
+        segment(0xe1, Buffer.from(`http://ns.adobe.com/xap/1.0/\0<x>${SECRET}</x>`, "latin1")),
+        segment(0xe2, Buffer.from(`ICC_PROFILE\0${SECRET}`, "latin1")),
+        segment(0xed, Buffer.from(`Photoshop 3.0\0${SECRET}`, "latin1")),
+        segment(0xfe, Buffer.from(SECRET, "latin1")),
+      ],
+      Buffer.from(`PK\x03\x04${SECRET}`, "latin1"),
+    );
+    const { out, sof } = await walked(input);
+    expect(out.includes(Buffer.from("GPS 51"))).toBe(false);
+    expect(out.includes(Buffer.from("PK\x03\x04"))).toBe(false);
+    expect(out.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9]));
+    // sharp's own JFIF APP0 (no thumbnail) is all that stays beside the image's tables and data.
+    expect(out.length).toBe(jpeg.length);
+    expect(out).toEqual(jpeg);
+    expect(await pixelsOf(out)).toEqual(await pixelsOf(input));
+    expect(sof).toBe(0xc0);
+    expect(servableAsIs({ sof: 0xc0, precision: 8 })).toBe(true);
+  });
+
+  it("every scan of a progressive JPEG is kept unchanged", async () => {
+    const plain = await noisyJpeg({ progressive: true });
+    const { out, sof } = await walked(
+      withSegments(plain, [segment(0xe1, Buffer.from(`Exif\0\0${SECRET}`, "latin1"))]),
+    );
+    expect(sof).toBe(0xc2);
+    expect(out).toEqual(plain);
+  });
+
+  it("restart markers and fill bytes inside the image data are data, not segments", async () => {
+    const jpeg = await noisyJpeg();
+    const sos = jpeg.indexOf(Buffer.from([0xff, 0xda]));
+    const dataAt = sos + 2 + jpeg.readUInt16BE(sos + 2) + 100;
+    // `FF D3` is a restart marker, `FF FF D5` one after a fill byte (dropped); neither ends
+    // the scan.
+    const marked = (fill: number[]) =>
+      Buffer.concat([
+        jpeg.subarray(0, dataAt),
+        Buffer.from([0xff, 0xd3, 0x12, 0xff, 0x00, ...fill, 0xff, 0xd5, 0x34]),
+        jpeg.subarray(dataAt),
+      ]);
+    const { out } = await walked(
+      withSegments(marked([0xff]), [segment(0xfe, Buffer.from(SECRET, "latin1"))]),
+    );
+    expect(out).toEqual(marked([]));
+  });
+
+  it("segments cut by the walk's reads (256 KB at a time) are dropped or kept whole", async () => {
+    const jpeg = await noisyJpeg();
+    const big = (n: number) => Buffer.alloc(60_000, 0x41 + n);
+    // 5 × 60 KB of metadata: the first read ends inside the fifth segment.
+    const input = withSegments(jpeg, [
+      ...[0, 1, 2, 3, 4].map((n) => segment(n % 2 === 0 ? 0xe1 : 0xfe, big(n))),
+      segment(0xee, Buffer.from("Adobe\0\x64\0\0\0\0\x01", "latin1")),
+    ]);
+    expect(input.length).toBeGreaterThan(300_000);
+    const { out } = await walked(input);
+    expect(out.length).toBe(jpeg.length + 2 + 2 + 12);
+    expect(out.includes(Buffer.from("Adobe"))).toBe(true);
+    expect(await pixelsOf(out)).toEqual(await pixelsOf(jpeg));
+  });
+
+  it.each([
+    ["cut short (no EOI)", (j: Buffer) => j.subarray(0, j.length - 100)],
+    ["text after its SOI", (j: Buffer) => Buffer.concat([j.subarray(0, 2), Buffer.from("<html>")])],
+    [
+      "a segment length below 2",
+      (j: Buffer) => Buffer.concat([j.subarray(0, 2), Buffer.from([0xff, 0xe1, 0, 1])]),
+    ],
+    ["no SOI", (j: Buffer) => j.subarray(2)],
+  ])("bytes that do not walk as a JPEG to its EOI are refused: %s", async (_kind, damage) => {
+    await expect(walked(damage(await noisyJpeg()))).rejects.toBeInstanceOf(NotAJpeg);
+  });
+
+  it("an arithmetic-coded or 12-bit frame is reported, to be encoded again rather than kept", async () => {
+    const jpeg = await noisyJpeg();
+    const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+    const arithmetic = Buffer.from(jpeg);
+    arithmetic[sof + 1] = 0xc9;
+    const { sof: seen } = await walked(arithmetic);
+    expect(seen).toBe(0xc9);
+    expect(servableAsIs({ sof: 0xc9, precision: 8 })).toBe(false);
+    expect(servableAsIs({ sof: 0xc1, precision: 12 })).toBe(false);
+    expect(servableAsIs(undefined)).toBe(false);
+  });
+});
