@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { normaliseImage } from "../../server/src/media/image-processing.js";
 import {
   NotAJpeg,
   servableAsIs,
@@ -152,5 +153,14 @@ describe("a JPEG without its metadata, its image data as it was", () => {
     expect(servableAsIs({ sof: 0xc9, precision: 8 })).toBe(false);
     expect(servableAsIs({ sof: 0xc1, precision: 12 })).toBe(false);
     expect(servableAsIs(undefined)).toBe(false);
+  });
+
+  it("a failure to write what is kept is this machine's error, never a refusal of the image", async () => {
+    const from = path.join(dir, "upright.jpg");
+    await writeFile(from, await noisyJpeg());
+    const to = path.join(dir, "no-such-directory", "kept.jpg");
+    await expect(normaliseImage(from, "jpeg", to, 1_000_000)).rejects.toMatchObject({
+      code: "ENOENT",
+    });
   });
 });

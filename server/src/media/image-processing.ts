@@ -82,7 +82,12 @@ function encoded(
   }
 }
 
-function pixelsRefused(err: unknown, maxPixels: number): DomainError {
+/** A failure of this machine (a full disk, a missing directory), not of the image: its own error. */
+const isSystemError = (err: unknown): boolean =>
+  err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === "string";
+
+function imageErrorOf(err: unknown, maxPixels: number): unknown {
+  if (isSystemError(err)) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (/pixel limit/i.test(message)) {
     return unreadable(`Image too large: more than ${maxPixels} pixels (MEDIA_MAX_PIXELS).`);
@@ -152,7 +157,7 @@ export async function normaliseImage(
       info.pageHeight === undefined ? 1 : Math.max(1, Math.round(info.height / info.pageHeight));
     return { type, width: info.width, height: info.height / frames, bytes: info.size };
   } catch (err) {
-    throw pixelsRefused(err, maxPixels);
+    throw imageErrorOf(err, maxPixels);
   }
 }
 
@@ -186,6 +191,6 @@ export async function transformImage(
   try {
     return { type, bytes: await encoded(image, type, transform.q).toBuffer() };
   } catch (err) {
-    throw pixelsRefused(err, maxPixels);
+    throw imageErrorOf(err, maxPixels);
   }
 }
