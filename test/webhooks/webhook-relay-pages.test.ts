@@ -8,7 +8,11 @@ import { type Collections, collections } from "../../server/src/platform/db/coll
 import { createLogger } from "../../server/src/platform/logger.js";
 import { createStores } from "../../server/src/stores.js";
 import { deliveryDocOf, eventDocOf } from "../../server/src/webhooks/outbox-documents.js";
-import { type OutboxRelay, outboxRelay } from "../../server/src/webhooks/outbox-relay.js";
+import {
+  type OutboxRelay,
+  outboxRelay,
+  type RelayDeps,
+} from "../../server/src/webhooks/outbox-relay.js";
 import { importReleased } from "../support/import-released.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -56,6 +60,32 @@ const importBlogs = (db: Db, ws: string, prefix: string, count: number) =>
       releasedAt: new Date(AT.getTime() + i * 1000),
     })),
   );
+
+/**
+ * Runs a relay of its own over `own`'s database through one round (no server relays that
+ * database); `made` is told the relay before it runs. Returns the commands the round sent.
+ */
+async function relayRound(
+  own: TestDb,
+  deps: Pick<RelayDeps, "endpoints" | "clearWebhookOutboxes">,
+  made: (relay: OutboxRelay) => void = () => {},
+): Promise<TestDb["commands"]> {
+  const relay = outboxRelay({
+    collections: collections(own.db),
+    ...deps,
+    now: Date.now,
+    log: createLogger("silent"),
+    onRelayed: () => {},
+  });
+  made(relay);
+  const from = own.commands.length;
+  try {
+    await relay.runNow();
+  } finally {
+    await relay.close();
+  }
+  return own.commands.slice(from);
+}
 
 describe("the outbox relay works a page of blogs at a time", () => {
   it(`an import of ${BLOGS} released blogs is relayed in a few inserts and clears per page of 100 blogs, not per blog, and each blog.released reaches the endpoint once`, async () => {
@@ -130,24 +160,13 @@ describe("a relay cut short and run again creates nothing twice", () => {
         ),
     );
 
-    const relay = outboxRelay({
-      collections: oc,
+    const since = await relayRound(own, {
       endpoints: stores.webhookEndpoints,
       clearWebhookOutboxes: stores.blogs.clearWebhookOutboxes,
-      now: Date.now,
-      log: createLogger("silent"),
-      onRelayed: () => {},
     });
-    const from = own.commands.length;
-    try {
-      await relay.runNow();
-    } finally {
-      await relay.close();
-    }
     expect(await oc.webhookEvents.countDocuments({ workspaceId: ws })).toBe(150);
     expect(await oc.webhookDeliveries.countDocuments({ workspaceId: ws })).toBe(150);
     expect(await oc.blogs.countDocuments({ workspaceId: ws, webhookPending: true })).toBe(0);
-    const since = own.commands.slice(from);
     const count = (name: string, collection: string) =>
       since.filter((cmd) => cmd.name === name && cmd.collection === collection).length;
     expect(count("insert", "webhookEvents")).toBe(2);
@@ -181,30 +200,25 @@ describe("a write is relayed before another workspace's backlog", () => {
     }
     await importBlogs(own.db, importing, "backlog", 250);
     let released = "";
-    relay = outboxRelay({
-      collections: oc,
-      endpoints: stores.webhookEndpoints,
-      clearWebhookOutboxes: async (workspaceId, versions) => {
-        const cleared = await stores.blogs.clearWebhookOutboxes(workspaceId, versions);
-        // Once the relay is through its first page of the import, the other team releases.
-        if (released === "") {
-          const blog = { title: "Our news", bodyMarkdown: "Words.", release: true };
-          released = (await stores.blogs.create(writing, blog))._id;
-        }
-        return cleared;
+    const since = await relayRound(
+      own,
+      {
+        endpoints: stores.webhookEndpoints,
+        clearWebhookOutboxes: async (workspaceId, versions) => {
+          const cleared = await stores.blogs.clearWebhookOutboxes(workspaceId, versions);
+          // Once the relay is through its first page of the import, the other team releases.
+          if (released === "") {
+            const blog = { title: "Our news", bodyMarkdown: "Words.", release: true };
+            released = (await stores.blogs.create(writing, blog))._id;
+          }
+          return cleared;
+        },
       },
-      now: Date.now,
-      log: createLogger("silent"),
-      onRelayed: () => {},
-    });
-    const from = own.commands.length;
-    try {
-      await relay.runNow();
-    } finally {
-      await relay.close();
-    }
-    const inserts = own.commands
-      .slice(from)
+      (made) => {
+        relay = made;
+      },
+    );
+    const inserts = since
       .filter((cmd) => cmd.name === "insert" && cmd.collection === "webhookEvents")
       .map((cmd) => (cmd.command.documents ?? []) as { blogId: string; workspaceId: string }[]);
     expect(inserts[0]?.every((event) => event.workspaceId === importing)).toBe(true);
