@@ -141,6 +141,41 @@ describe("uploads (admin.yaml uploadMedia)", () => {
     expect(stored.equals(plain)).toBe(true);
   });
 
+  it("a JPEG tagged sRGB is kept without its profile; one tagged Display P3 is converted to sRGB", async () => {
+    const tagged = (profile: "srgb" | "p3") =>
+      pixels(64, 48, "#2a7").jpeg({ quality: 70 }).withIccProfile(profile).toBuffer();
+    const srgb = await tagged("srgb");
+    // The upload without its APP2 (ICC) segments: what keeping it as it came stores.
+    const segments: Buffer[] = [srgb.subarray(0, 2)];
+    let at = 2;
+    while (srgb[at + 1] !== 0xda) {
+      const end = at + 2 + srgb.readUInt16BE(at + 2);
+      if (srgb[at + 1] !== 0xe2) segments.push(srgb.subarray(at, end));
+      at = end;
+    }
+    const untagged = Buffer.concat([...segments, srgb.subarray(at)]);
+    const kept = await upload(srgb, { name: "srgb.jpg" });
+    expect(kept.status).toBe(201);
+    const keptBytes = Buffer.from(await (await fetch(publicUrl(kept.body))).arrayBuffer());
+    expect(keptBytes.equals(untagged)).toBe(true);
+
+    const p3 = await upload(await tagged("p3"), { name: "p3.jpg" });
+    expect(p3.status).toBe(201);
+    const converted = Buffer.from(await (await fetch(publicUrl(p3.body))).arrayBuffer());
+    expect(converted.includes(Buffer.from("acsp"))).toBe(false);
+    // #2a7 tagged Display P3 holds (82, 167, 125): converted back to sRGB it is near (34, 170,
+    // 119) again; kept untagged it would stay (82, 167, 125) and look wrong.
+    const [meta, stats] = await Promise.all([
+      sharp(converted).metadata(),
+      sharp(converted).stats(),
+    ]);
+    expect(meta.hasProfile).toBe(false);
+    const means = stats.channels.map((c) => c.mean);
+    [34, 170, 119].forEach((want, i) => {
+      expect(Math.abs((means[i] ?? 0) - want)).toBeLessThan(6);
+    });
+  });
+
   it("the type is told by the bytes, never by the name or Content-Type", async () => {
     const png = await pixels(8, 8, "#123").png().toBuffer();
     const res = await upload(png, { name: "looks-like.jpg" }, { type: "image/jpeg" });

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import sharp, { type Sharp } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
+import { isSrgbProfile } from "./icc-profile.js";
 import type { ImageType } from "./image-type.js";
 import { servableAsIs, writeJpegWithoutMetadata } from "./jpeg-segments.js";
 import { NOT_AN_IMAGE } from "./media-upload.js";
@@ -98,7 +99,8 @@ function imageErrorOf(err: unknown, maxPixels: number): unknown {
 }
 
 /**
- * An upright sRGB JPEG as it came, without its metadata (jpeg-segments.ts), written to `outPath`;
+ * An upright sRGB JPEG as it came, without its metadata (jpeg-segments.ts; an sRGB colour
+ * profile goes with the rest: it changes nothing, icc-profile.ts), written to `outPath`;
  * its size, or undefined when its frame is one a browser may not decode (arithmetic-coded,
  * 12-bit, lossless: encoded again instead). The result is decoded whole at 1/8 of its size
  * (libjpeg still decodes all its entropy-coded data: what it cannot decode fails here), +5–17 MB
@@ -122,7 +124,7 @@ async function jpegKeptAsIs(
  * The image as the library stores it (admin.yaml `uploadMedia`), written to `outPath`: refused
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
  * (anything that only starts like an image fails here, `unsupported_type`). An upright JPEG in
- * sRGB without a colour profile keeps its image data (`jpegKeptAsIs`); any other image is turned
+ * sRGB, untagged or tagged sRGB, keeps its image data (`jpegKeptAsIs`); any other image is turned
  * upright by its EXIF orientation, every metadata block dropped (sharp keeps none unless asked)
  * with colours converted to sRGB, and encoded again in its own type at a high quality.
  */
@@ -138,8 +140,8 @@ export async function normaliseImage(
     if (
       type === "jpeg" &&
       orientation <= 1 &&
-      meta.hasProfile !== true &&
-      (meta.space === "srgb" || meta.space === "b-w")
+      (meta.space === "srgb" || meta.space === "b-w") &&
+      (meta.icc === undefined || isSrgbProfile(meta.icc))
     ) {
       const kept = await jpegKeptAsIs(sourcePath, outPath, maxPixels);
       if (kept !== undefined) return { type, width, height, bytes: kept };

@@ -1,0 +1,95 @@
+/**
+ * An upright JPEG tagged with an sRGB profile is kept as it came, the profile dropped (it changes
+ * nothing: untagged images are sRGB); any other profile means the image is converted (admin.yaml
+ * `uploadMedia`; server/src/media/icc-profile.ts). A profile is sRGB when its description names
+ * sRGB and its colorants are sRGB's, in ICC v2 and v4 alike.
+ */
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { isSrgbProfile } from "../../server/src/media/icc-profile.js";
+
+/** libvips' own profile of that name, as an image tagged with it carries it. */
+async function libvipsProfile(name: "srgb" | "p3"): Promise<Buffer> {
+  const tagged = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#a52" } })
+    .jpeg()
+    .withIccProfile(name)
+    .toBuffer();
+  const { icc } = await sharp(tagged).metadata();
+  if (icc === undefined) throw new Error(`no ${name} profile`);
+  return icc;
+}
+
+const SRGB = [
+  [0.4361, 0.2225, 0.0139],
+  [0.3851, 0.7169, 0.0971],
+  [0.1431, 0.0606, 0.7141],
+];
+const P3 = [
+  [0.5151, 0.2412, 0.0],
+  [0.292, 0.6922, 0.0418],
+  [0.1571, 0.0666, 0.7831],
+];
+
+/** An ICC v2 profile as most software wrote them: a `desc` text tag and three colorants. */
+function v2Profile(description: string, colorants: number[][]): Buffer {
+  const desc = Buffer.alloc(12 + description.length + 1 + 79);
+  desc.write("desc", 0, "latin1");
+  desc.writeUInt32BE(description.length + 1, 8);
+  desc.write(description, 12, "latin1");
+  const xyz = (values: number[]) => {
+    const tag = Buffer.alloc(20);
+    tag.write("XYZ ", 0, "latin1");
+    values.forEach((v, i) => {
+      tag.writeInt32BE(Math.round(v * 65536), 8 + i * 4);
+    });
+    return tag;
+  };
+  const tags: [string, Buffer][] = [
+    ["desc", desc],
+    ["rXYZ", xyz(colorants[0] ?? [])],
+    ["gXYZ", xyz(colorants[1] ?? [])],
+    ["bXYZ", xyz(colorants[2] ?? [])],
+  ];
+  const header = Buffer.alloc(128);
+  header.write("mntrRGB XYZ ", 12, "latin1");
+  header.write("acsp", 36, "latin1");
+  const table = Buffer.alloc(4 + tags.length * 12);
+  table.writeUInt32BE(tags.length, 0);
+  let offset = 128 + table.length;
+  tags.forEach(([name, body], i) => {
+    table.write(name, 4 + i * 12, "latin1");
+    table.writeUInt32BE(offset, 8 + i * 12);
+    table.writeUInt32BE(body.length, 12 + i * 12);
+    offset += body.length;
+  });
+  const profile = Buffer.concat([header, table, ...tags.map(([, body]) => body)]);
+  profile.writeUInt32BE(profile.length, 0);
+  return profile;
+}
+
+describe("an sRGB colour profile is told from any other", () => {
+  it("libvips' sRGB profile (ICC v4, mluc) is sRGB; its Display P3 one is not", async () => {
+    const srgb = await libvipsProfile("srgb");
+    const copy = Buffer.from(srgb);
+    expect(isSrgbProfile(srgb)).toBe(true);
+    expect(srgb.equals(copy)).toBe(true);
+    expect(isSrgbProfile(await libvipsProfile("p3"))).toBe(false);
+  });
+
+  it("an ICC v2 profile needs both: a name with sRGB in it and sRGB's colorants", () => {
+    expect(isSrgbProfile(v2Profile("sRGB IEC61966-2.1", SRGB))).toBe(true);
+    expect(isSrgbProfile(v2Profile("sRGB IEC61966-2.1", P3))).toBe(false);
+    expect(isSrgbProfile(v2Profile("Jo's calibrated monitor", SRGB))).toBe(false);
+  });
+
+  it("a profile cut short anywhere, or not a profile, is not sRGB and throws nothing", async () => {
+    const srgb = await libvipsProfile("srgb");
+    for (let length = 0; length < srgb.length; length += 7) {
+      expect(isSrgbProfile(srgb.subarray(0, length))).toBe(false);
+    }
+    expect(isSrgbProfile(Buffer.from("not a colour profile at all"))).toBe(false);
+    const wrongCount = Buffer.from(srgb);
+    wrongCount.writeUInt32BE(0xffffffff, 128);
+    expect(() => isSrgbProfile(wrongCount)).not.toThrow();
+  });
+});
