@@ -163,4 +163,20 @@ describe("a JPEG without its metadata, its image data as it was", () => {
       code: "ENOENT",
     });
   });
+
+  it("stray bytes between segments, which libjpeg skips, make the image encoded again, not refused", async () => {
+    const jpeg = await noisyJpeg();
+    const afterApp0 = 4 + jpeg.readUInt16BE(4);
+    const stray = Buffer.concat([
+      jpeg.subarray(0, afterApp0),
+      Buffer.from([0, 0, 0]),
+      jpeg.subarray(afterApp0),
+    ]);
+    await expect(walked(stray)).rejects.toBeInstanceOf(NotAJpeg);
+    const from = path.join(dir, "stray.jpg");
+    await writeFile(from, stray);
+    const stored = await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
+    expect(stored).toMatchObject({ type: "jpeg", width: 300, height: 200 });
+    expect((await readFile(`${from}.out`)).equals(jpeg)).toBe(false);
+  });
 });

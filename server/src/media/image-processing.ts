@@ -3,7 +3,12 @@ import sharp, { type Sharp } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
 import { isSrgbProfile } from "./icc-profile.js";
 import type { ImageType } from "./image-type.js";
-import { servableAsIs, writeJpegWithoutMetadata } from "./jpeg-segments.js";
+import {
+  type JpegFrame,
+  NotAJpeg,
+  servableAsIs,
+  writeJpegWithoutMetadata,
+} from "./jpeg-segments.js";
 import { NOT_AN_IMAGE } from "./media-upload.js";
 
 /** What a stored image is: its bytes' type and its upright size. */
@@ -102,7 +107,7 @@ function imageErrorOf(err: unknown, maxPixels: number): unknown {
  * An upright sRGB JPEG as it came, without its metadata (jpeg-segments.ts; an sRGB colour
  * profile goes with the rest: it changes nothing, icc-profile.ts), written to `outPath`;
  * its size, or undefined when its frame is one a browser may not decode (arithmetic-coded,
- * 12-bit, lossless: encoded again instead). The result is decoded whole at 1/8 of its size
+ * 12-bit, lossless) or its segments do not walk: the image is then encoded again. The result is decoded whole at 1/8 of its size
  * (libjpeg still decodes all its entropy-coded data: what it cannot decode fails here), +5–17 MB
  * at 20 megapixels, most of it the file libvips maps; encoding it again held +21 MB, took
  * 0.15–0.3 s and made a second lossy generation of every photo (BENCHMARKS.md "Media: an
@@ -113,8 +118,15 @@ async function jpegKeptAsIs(
   outPath: string,
   maxPixels: number,
 ): Promise<number | undefined> {
-  // Bytes that do not walk to an EOI throw NotAJpeg: `unsupported_type` like any undecodable file.
-  const frame = await writeJpegWithoutMetadata(sourcePath, outPath);
+  let frame: JpegFrame | undefined;
+  try {
+    frame = await writeJpegWithoutMetadata(sourcePath, outPath);
+  } catch (err) {
+    // Bytes that do not walk as JPEG segments to an EOI (stray bytes between segments, which
+    // libjpeg skips with a warning; a file cut short, which it refuses) are left to libvips.
+    if (err instanceof NotAJpeg) return undefined;
+    throw err;
+  }
   if (!servableAsIs(frame)) return undefined;
   await input(outPath, false, maxPixels).resize(1).raw().toBuffer();
   return (await stat(outPath)).size;
