@@ -116,9 +116,9 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
     if (typeof source === "string") {
       // Read a GridFS chunk at a time into one buffer, each write waited for (the driver has
       // copied it then): a stream's chunk per read would be the file once more in garbage
-      // beside the driver's two copies (its chunk document and the command's BSON), and
-      // nothing collects them before the upload is answered (BENCHMARKS.md "Media: an
-      // upload's peak memory").
+      // beside the driver's three copies (its chunk document, the command's BSON, the message
+      // sent), and nothing collects them before the upload is answered (BENCHMARKS.md "Media:
+      // an upload's peak memory").
       const chunk = Buffer.allocUnsafe(upload.chunkSizeBytes);
       const file = await open(source, "r");
       try {
