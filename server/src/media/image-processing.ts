@@ -10,6 +10,7 @@ import {
   writeJpegWithoutMetadata,
 } from "./jpeg-segments.js";
 import { NOT_AN_IMAGE } from "./media-upload.js";
+import { writeWebpWithoutMetadata } from "./webp-chunks.js";
 
 /** What a stored image is: its bytes' type and its upright size. */
 export interface ImageFacts {
@@ -104,41 +105,47 @@ function imageErrorOf(err: unknown, maxPixels: number): unknown {
 }
 
 /**
- * An upright sRGB JPEG as it came, without its metadata (jpeg-segments.ts; an sRGB colour
- * profile goes with the rest: it changes nothing, icc-profile.ts), written to `outPath`;
- * its size, or undefined when its frame is one a browser may not decode (arithmetic-coded,
- * 12-bit, lossless) or its segments do not walk: the image is then encoded again. The result is decoded whole at 1/8 of its size
- * (libjpeg still decodes all its entropy-coded data: what it cannot decode fails here), +5–17 MB
- * at 20 megapixels, most of it the file libvips maps; encoding it again held +21 MB, took
- * 0.15–0.3 s and made a second lossy generation of every photo (BENCHMARKS.md "Media: an
- * upload's peak memory").
+ * An upright sRGB JPEG or WebP as it came, without its metadata (jpeg-segments.ts,
+ * webp-chunks.ts; an sRGB colour profile goes with the rest: it changes nothing,
+ * icc-profile.ts), written to `outPath`; its size, or undefined when it is to be encoded again:
+ * its bytes do not walk, or its JPEG frame is one a browser may not decode (arithmetic-coded,
+ * 12-bit, lossless). The result is then decoded whole at a fraction of its size (libjpeg and
+ * libwebp still decode all its data: what they cannot decode fails here), every frame of an
+ * animation: for a 20-megapixel JPEG +5–17 MB, most of it the file libvips maps, where encoding
+ * it again held +21 MB, took 0.15–0.3 s and made a second lossy generation of every photo (a
+ * lossless WebP became a lossy one) (BENCHMARKS.md "Media: an upload's peak memory").
  */
-async function jpegKeptAsIs(
+async function keptAsIs(
+  type: ImageType,
   sourcePath: string,
   outPath: string,
   maxPixels: number,
 ): Promise<number | undefined> {
-  let frame: JpegFrame | undefined;
-  try {
-    frame = await writeJpegWithoutMetadata(sourcePath, outPath);
-  } catch (err) {
-    // Bytes that do not walk as JPEG segments to an EOI (stray bytes between segments, which
-    // libjpeg skips with a warning; a file cut short, which it refuses) are left to libvips.
-    if (err instanceof NotAJpeg) return undefined;
-    throw err;
-  }
-  if (!servableAsIs(frame)) return undefined;
-  await input(outPath, false, maxPixels).resize(1).raw().toBuffer();
+  if (type === "webp") {
+    if (!(await writeWebpWithoutMetadata(sourcePath, outPath))) return undefined;
+  } else if (type === "jpeg") {
+    let frame: JpegFrame | undefined;
+    try {
+      frame = await writeJpegWithoutMetadata(sourcePath, outPath);
+    } catch (err) {
+      // Bytes that do not walk as JPEG segments to an EOI (stray bytes between segments, which
+      // libjpeg skips with a warning; a file cut short, which it refuses) are left to libvips.
+      if (err instanceof NotAJpeg) return undefined;
+      throw err;
+    }
+    if (!servableAsIs(frame)) return undefined;
+  } else return undefined;
+  await input(outPath, ANIMATED.has(type), maxPixels).resize(1).raw().toBuffer();
   return (await stat(outPath)).size;
 }
 
 /**
  * The image as the library stores it (admin.yaml `uploadMedia`), written to `outPath`: refused
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
- * (anything that only starts like an image fails here, `unsupported_type`). An upright JPEG in
- * sRGB, untagged or tagged sRGB, keeps its image data (`jpegKeptAsIs`); any other image is turned
- * upright by its EXIF orientation, every metadata block dropped (sharp keeps none unless asked)
- * with colours converted to sRGB, and encoded again in its own type at a high quality.
+ * (anything that only starts like an image fails here, `unsupported_type`). An upright JPEG or
+ * WebP in sRGB, untagged or tagged sRGB, keeps its image data (`keptAsIs`); any other image is
+ * turned upright by its EXIF orientation, every metadata block dropped (sharp keeps none unless
+ * asked) with colours converted to sRGB, and encoded again in its own type at a high quality.
  */
 export async function normaliseImage(
   sourcePath: string,
@@ -150,12 +157,11 @@ export async function normaliseImage(
     const meta = await input(sourcePath, false, maxPixels).metadata();
     const { orientation = 1, width = 0, height = 0 } = meta;
     if (
-      type === "jpeg" &&
       orientation <= 1 &&
       (meta.space === "srgb" || meta.space === "b-w") &&
       (meta.icc === undefined || isSrgbProfile(meta.icc))
     ) {
-      const kept = await jpegKeptAsIs(sourcePath, outPath, maxPixels);
+      const kept = await keptAsIs(type, sourcePath, outPath, maxPixels);
       if (kept !== undefined) return { type, width, height, bytes: kept };
     }
     // Turned only when its EXIF says so: rotating needs the whole image in memory, while an

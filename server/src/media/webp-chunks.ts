@@ -1,0 +1,79 @@
+/**
+ * A WebP without its metadata, its image data byte for byte as it was: the RIFF container of
+ * https://developers.google.com/speed/webp/docs/riff_container walked chunk by chunk. Kept: the
+ * image (`VP8 `, lossy, or `VP8L`, lossless), its alpha (`ALPH`), an animation's `ANIM` and
+ * frames (`ANMF`), and the extended header `VP8X` with its ICC, EXIF and XMP flags cleared.
+ * Dropped: `ICCP`, `EXIF`, `XMP ` and any other chunk, and whatever follows the RIFF's end.
+ * Read twice through one buffer (the chunks' headers, then the kept chunks), never whole.
+ */
+import { open } from "node:fs/promises";
+
+const KEPT: ReadonlySet<string> = new Set(["VP8X", "ANIM", "ANMF", "ALPH", "VP8 ", "VP8L"]);
+/** VP8X flags of what is dropped: ICC profile, EXIF, XMP. */
+const METADATA_FLAGS = 0x20 | 0x08 | 0x04;
+const COPY_BYTES = 256 * 1024;
+
+interface Chunk {
+  readonly fourcc: string;
+  /** Where its header starts, and where it ends with its padding byte. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Writes the WebP at `source` to `dest` without its metadata; false (nothing written) when its
+ * chunks do not walk as a WebP's (the caller then decodes and encodes it again, which refuses
+ * what libwebp cannot read).
+ */
+export async function writeWebpWithoutMetadata(source: string, dest: string): Promise<boolean> {
+  const input = await open(source, "r");
+  try {
+    const buf = Buffer.allocUnsafe(COPY_BYTES);
+    const readAt = async (at: number, length: number): Promise<Buffer> => {
+      const { bytesRead } = await input.read(buf, 0, length, at);
+      return buf.subarray(0, bytesRead);
+    };
+    const { size } = await input.stat();
+    const head = await readAt(0, 12);
+    if (head.length < 12 || head.toString("latin1", 0, 4) !== "RIFF") return false;
+    if (head.toString("latin1", 8, 12) !== "WEBP") return false;
+    const riffEnd = 8 + head.readUInt32LE(4);
+    if (riffEnd > size) return false;
+    const chunks: Chunk[] = [];
+    for (let at = 12; at < riffEnd; ) {
+      const header = await readAt(at, 8);
+      if (header.length < 8) return false;
+      const payload = header.readUInt32LE(4);
+      const end = at + 8 + payload + (payload % 2);
+      if (end > riffEnd) return false;
+      chunks.push({ fourcc: header.toString("latin1", 0, 4), start: at, end });
+      at = end;
+    }
+    const first = chunks[0]?.fourcc;
+    if (first !== "VP8 " && first !== "VP8L" && first !== "VP8X") return false;
+    const kept = chunks.filter((c) => KEPT.has(c.fourcc));
+    const body = kept.reduce((n, c) => n + (c.end - c.start), 0);
+    const output = await open(dest, "w");
+    try {
+      const riff = Buffer.from("RIFF\0\0\0\0WEBP", "latin1");
+      riff.writeUInt32LE(4 + body, 4);
+      await output.write(riff);
+      for (const chunk of kept) {
+        for (let at = chunk.start; at < chunk.end; ) {
+          const part = await readAt(at, Math.min(COPY_BYTES, chunk.end - at));
+          if (part.length === 0) return false;
+          if (chunk.fourcc === "VP8X" && at === chunk.start && part.length > 8) {
+            part[8] = (part[8] ?? 0) & ~METADATA_FLAGS;
+          }
+          await output.write(part);
+          at += part.length;
+        }
+      }
+    } finally {
+      await output.close();
+    }
+    return true;
+  } finally {
+    await input.close();
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * An upright sRGB WebP is stored as it came, without its metadata (admin.yaml `uploadMedia`;
+ * server/src/media/webp-chunks.ts): its image chunks byte for byte, so a lossless WebP stays
+ * lossless and a lossy one gets no second generation; ICCP, EXIF and XMP chunks and anything
+ * after the RIFF gone, VP8X's flags for them cleared; animations keep every frame.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { normaliseImage } from "../../server/src/media/image-processing.js";
+import { writeWebpWithoutMetadata } from "../../server/src/media/webp-chunks.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "pressroom-webp-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const WIDTH = 120;
+const HEIGHT = 80;
+const raw = Buffer.alloc(WIDTH * HEIGHT * 3).map((_, i) => (i * 7919 + (i >> 5)) % 256);
+const fromRaw = () => sharp(raw, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } });
+
+/** The file's chunks: FourCC and payload, in order. */
+function chunksOf(webp: Buffer): { fourcc: string; payload: Buffer }[] {
+  const chunks: { fourcc: string; payload: Buffer }[] = [];
+  for (let at = 12; at + 8 <= webp.length; ) {
+    const size = webp.readUInt32LE(at + 4);
+    chunks.push({
+      fourcc: webp.toString("latin1", at, at + 4),
+      payload: webp.subarray(at + 8, at + 8 + size),
+    });
+    at += 8 + size + (size % 2);
+  }
+  return chunks;
+}
+
+async function stored(bytes: Buffer): Promise<{ facts: object; out: Buffer }> {
+  const from = path.join(dir, `in-${Math.random()}.webp`);
+  await writeFile(from, bytes);
+  const facts = await normaliseImage(from, "webp", `${from}.out`, 1_000_000);
+  return { facts, out: await readFile(`${from}.out`) };
+}
+
+describe("a WebP without its metadata, its image data as it was", () => {
+  it("a lossless WebP stays lossless: the same pixels, without EXIF, XMP, its sRGB profile or trailing bytes", async () => {
+    const tagged = await fromRaw()
+      .webp({ lossless: true })
+      .withExif({ IFD0: { Make: "Pressroom Test Camera" } })
+      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/">GPS 51.5007 N</x:xmpmeta>')
+      .withIccProfile("srgb")
+      .toBuffer();
+    expect(chunksOf(tagged).map((c) => c.fourcc)).toEqual(
+      expect.arrayContaining(["VP8X", "ICCP", "EXIF", "XMP "]),
+    );
+    const { facts, out } = await stored(Buffer.concat([tagged, Buffer.from("PK\x03\x04 zip")]));
+    expect(facts).toMatchObject({ type: "webp", width: WIDTH, height: HEIGHT });
+    expect(chunksOf(out).map((c) => c.fourcc)).toEqual(["VP8X", "VP8L"]);
+    expect((chunksOf(out)[0]?.payload[0] ?? 0) & (0x20 | 0x08 | 0x04)).toBe(0);
+    expect(out.readUInt32LE(4)).toBe(out.length - 8);
+    expect(out.includes(Buffer.from("PK\x03\x04"))).toBe(false);
+    expect(chunksOf(out)[1]?.payload).toEqual(
+      chunksOf(tagged).find((c) => c.fourcc === "VP8L")?.payload,
+    );
+    expect(await sharp(out).raw().toBuffer()).toEqual(raw);
+  });
+
+  it("a lossy WebP keeps its VP8 data byte for byte: no second generation", async () => {
+    const lossy = await fromRaw()
+      .webp({ quality: 60 })
+      .withExif({ IFD0: { Make: "Cam" } })
+      .toBuffer();
+    const { out } = await stored(lossy);
+    const vp8 = (webp: Buffer) => chunksOf(webp).find((c) => c.fourcc === "VP8 ")?.payload;
+    expect(vp8(out)).toBeDefined();
+    expect(vp8(out)).toEqual(vp8(lossy));
+    expect(out.includes(Buffer.from("Cam"))).toBe(false);
+  });
+
+  it("a lossy WebP with transparency keeps its alpha chunk", async () => {
+    const alpha = await sharp({
+      create: {
+        width: 40,
+        height: 30,
+        channels: 4,
+        background: { r: 200, g: 0, b: 0, alpha: 0.5 },
+      },
+    })
+      .webp({ quality: 70 })
+      .withExif({ IFD0: { Make: "Cam" } })
+      .toBuffer();
+    const { out } = await stored(alpha);
+    expect(chunksOf(out).map((c) => c.fourcc)).toEqual(["VP8X", "ALPH", "VP8 "]);
+    expect((await sharp(out).metadata()).hasAlpha).toBe(true);
+  });
+
+  it("an animation keeps every frame and its timing", async () => {
+    const frame = (colour: string) =>
+      sharp({ create: { width: 40, height: 30, channels: 3, background: colour } })
+        .png()
+        .toBuffer();
+    const animated = await sharp(await Promise.all(["#a00", "#0a0", "#00a"].map(frame)), {
+      join: { animated: true },
+    })
+      .webp({ lossless: true, loop: 0, delay: [100, 200, 300] })
+      .toBuffer();
+    const { facts, out } = await stored(animated);
+    expect(facts).toMatchObject({ width: 40, height: 30 });
+    expect(out).toEqual(animated);
+    const meta = await sharp(out, { animated: true }).metadata();
+    expect([meta.pages, meta.delay]).toEqual([3, [100, 200, 300]]);
+  });
+
+  it("a WebP turned by its EXIF orientation is encoded again, upright", async () => {
+    const turned = await fromRaw()
+      .webp({ quality: 80 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const { facts, out } = await stored(turned);
+    expect(facts).toMatchObject({ width: HEIGHT, height: WIDTH });
+    expect((await sharp(out).metadata()).orientation).toBeUndefined();
+  });
+
+  it("chunks that run past the RIFF, or a RIFF longer than the file, do not walk", async () => {
+    const webp = await fromRaw().webp({ lossless: true }).toBuffer();
+    const from = path.join(dir, "broken.webp");
+    const longChunk = Buffer.from(webp);
+    longChunk.writeUInt32LE(webp.length, 16);
+    const longRiff = Buffer.from(webp);
+    longRiff.writeUInt32LE(webp.length * 2, 4);
+    for (const broken of [longChunk, longRiff, webp.subarray(0, 10)]) {
+      await writeFile(from, broken);
+      expect(await writeWebpWithoutMetadata(from, `${from}.out`)).toBe(false);
+    }
+  });
+});
