@@ -23,7 +23,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Pixels that compress to many stuffed `FF 00` bytes and every restart marker. */
+/** Pixels that compress to many stuffed `FF 00` bytes in the image data. */
 async function noisyJpeg(options: { progressive?: boolean } = {}): Promise<Buffer> {
   const width = 300;
   const height = 200;
