@@ -36,7 +36,6 @@ func run() int {
 	idIndexEvery := flag.Duration("id-index-interval", time.Second, "how often to add the `_id` path index and the exact pushdown's indexes to new collections (see id_index.go, exact_index.go); 0 turns it off")
 	exactPushdown := flag.Bool("exact-pushdown", true, "answer finds, updates, deletes and counts in SQL where that is exact (our FerretDB patch); false runs stock FerretDB's query path")
 	atomicWrites := flag.Bool("atomic-writes", true, "apply each update, delete and findAndModify statement's read and write in one turn, as MongoDB does (our FerretDB patch); false runs stock FerretDB's read-then-write")
-	journalSpill := flag.Int("statement-journal-spill", defaultStatementJournalSpill, "`bytes` of a statement journal SQLite keeps in memory before it moves it to a temporary file (stmt_journal.go); 65536 is SQLite's own, -1 never moves it")
 	backupFrom := flag.String("backup-from", "", "one-shot: copy this database `file` (live or not) consistently to -backup-to, then exit (backup.go)")
 	backupTo := flag.String("backup-to", "", "one-shot: where -backup-from's copy goes (`file`; refused if it exists, unless -force)")
 	force := flag.Bool("force", false, "with -backup-to: replace an existing file")
@@ -79,10 +78,6 @@ func run() int {
 	// FerretDB wants "file:/abs/dir/"; url.URL escapes odd characters for us.
 	sqliteURL := &url.URL{Scheme: "file", Path: dir + "/", OmitHost: true}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-
-	if err := setStatementJournalSpill(*journalSpill); err != nil {
-		return fail(1, "%v", err)
-	}
 
 	// FerretDB 1.24 opens the TCP listener inside New, so with port 0 the
 	// actual port is known right away and reported by MongoDBURI.
