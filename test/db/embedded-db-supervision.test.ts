@@ -358,6 +358,7 @@ describe("pressroom db supervises its launcher (README, Embedded database superv
     expect(await within(5000, recorded)).toBe(true);
     const after = await stateOf(dataDir);
     expect(after).toMatchObject({ uri: before.uri, pid: before.pid });
+    expect(after.launcherPid).not.toBe(before.launcherPid);
     // stderr reaches this process through a pipe, after the record may be on disk.
     const died = `embedded database died (launcher ${before.launcherPid} killed by SIGKILL`;
     const restarted = `embedded database restarted (launcher ${after.launcherPid}`;
