@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -316,8 +317,11 @@ func (g *gen) cond(field string) any {
 	vals := func() bson.A {
 		a := bson.A{}
 		n := 1 + g.r.IntN(3)
-		if g.r.IntN(8) == 0 {
+		switch g.r.IntN(8) {
+		case 0:
 			n = 101 + g.r.IntN(60) // over inListMax: one JSON array per type rank
+		case 1:
+			n = 8 + g.r.IntN(93) // inValuesMin to inListMax: `IN (?, …)` per type rank
 		}
 		for range n {
 			a = append(a, v())
@@ -420,6 +424,10 @@ func (g *gen) filter(depth int) bson.D {
 		return g.searchPage()
 	}
 	f := bson.D{}
+	if depth == 0 && g.r.IntN(6) == 0 {
+		// A list of compare-and-sets: one row-value IN (tupleIn), beside terms of its own.
+		f = append(f, bson.E{Key: "$or", Value: g.tuples()})
+	}
 	if depth == 0 && g.r.IntN(4) == 0 {
 		// A term on _id (always clean) with terms on other fields: the patch checks fields without
 		// an index (flag) only in the documents that _id term selects.
@@ -444,6 +452,36 @@ func (g *gen) filter(depth int) bson.D {
 		f = append(f, bson.E{Key: op, Value: bson.A{g.filter(1), g.filter(1)}})
 	}
 	return f
+}
+
+// tuples returns the shape of a list of compare-and-sets (the changes feed's clear of its marks):
+// an $or of branches that each pin the same fields to values, in either order; mostly at least
+// tupleInMin branches (one row-value IN), sometimes fewer, and with the generator's values, some
+// of which (null, numbers, arrays, documents) keep the $or as it was.
+func (g *gen) tuples() bson.A {
+	fields := [][]string{{"_id", "status"}, {"_id", "ws", "at"}, {"slug", "ws"}, {"_id", "flag"}}[g.r.IntN(4)]
+	n := 8 + g.r.IntN(40)
+	if g.r.IntN(4) == 0 {
+		n = 2 + g.r.IntN(6)
+	}
+	branches := bson.A{}
+	for range n {
+		d := bson.D{}
+		for _, f := range fields {
+			var v any = fmt.Sprintf("d%03d", g.r.IntN(300))
+			if f != "_id" {
+				if x, ok := g.value(f); ok {
+					v = x
+				}
+			}
+			d = append(d, bson.E{Key: f, Value: v})
+		}
+		if g.r.IntN(2) == 0 {
+			slices.Reverse(d)
+		}
+		branches = append(branches, d)
+	}
+	return branches
 }
 
 // tagPage returns the consumer tag filter's shape: a workspace, a status, `tags: {$in}` of
