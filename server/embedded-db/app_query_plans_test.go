@@ -362,7 +362,9 @@ func appShapes() []appShape {
 		{coll: "blogs", name: "feed: clear a chunk of 100 marks (an `_id` list of 100, an `$or` of 100 compare-and-sets)", run: updateMany(
 			d(e("workspaceId", "ws_0001"), e("feedPending", true), e("_id", d(e("$in", chunkIDs(100)))), e("$or", chunkVersions(100))),
 			d(e("$set", d(e("feedPending", false)))))},
+		{coll: "blogs", name: "feed: recording ahead, the last marked blogs by _id, limit 250", run: find(d(e("workspaceId", "ws_0001"), e("feedPending", true)), options.Find().SetSort(d(e("_id", -1))).SetLimit(250).SetProjection(d(e("_id", 1), e("updatedAt", 1), e("revision", 1))))},
 		{coll: "blogs", name: "preview feed: marked blogs `{workspaceId, previewPending: true}` by _id, limit 500", run: find(d(e("workspaceId", "ws_0000"), e("previewPending", true)), options.Find().SetSort(d(e("_id", 1))).SetLimit(500).SetProjection(d(e("_id", 1), e("previewMark", 1))))},
+		{coll: "blogs", name: "preview feed: recording ahead, the last marked blogs by _id, limit 250", run: find(d(e("workspaceId", "ws_0000"), e("previewPending", true)), options.Find().SetSort(d(e("_id", -1))).SetLimit(250).SetProjection(d(e("_id", 1), e("previewMark", 1))))},
 		{coll: "blogs", name: "preview feed: clear the marks `updateMany({workspaceId, previewPending: true, _id: {$in}, $or: [{_id, previewMark}]})`", run: updateMany(
 			d(e("workspaceId", "ws_0000"), e("previewPending", true), e("_id", d(e("$in", bson.A{"b_0002", "b_0102"}))), e("$or", bson.A{d(e("_id", "b_0002"), e("previewMark", "pm_0002")), d(e("_id", "b_0102"), e("previewMark", "pm_0102"))})),
 			d(e("$set", d(e("previewPending", false)))))},
@@ -375,6 +377,10 @@ func appShapes() []appShape {
 		{coll: "changes", name: "feed walk: the entries of some blogs `{blogId: {$in}, workspaceId}` + projection", run: find(d(e("blogId", d(e("$in", bson.A{"b_0010", "b_0201", "b_1999"}))), e("workspaceId", "ws_0001")), options.Find().SetProjection(d(e("_id", 1), e("blogId", 1), e("version", 1)))), bounded: "the entries of the blogs one read of a sync's walk examines (at most 500), within the retention"},
 		{coll: "changes", name: "feed: purge `deleteMany({_id: {$gt, $lt}, at: {$lt}})`", run: deleteMany(d(e("_id", d(e("$gt", "ws_0000/"), e("$lt", entryID("ws_0000", 999)))), e("at", d(e("$lt", at(-1500))))))},
 		{coll: "markers", name: "feed: token key `findOne({_id})`", run: findOne(d(e("_id", "changes-token-key")))},
+		// the lease of recording a feed ahead (changes/ahead-leases.ts)
+		{coll: "markers", name: "feed: take the lease to record ahead `updateOne({_id, at: {$lt}}, {$set}, {upsert})`", run: upsert(d(e("_id", "record-ahead/ws_0001"), e("at", d(e("$lt", at(5))))), d(e("$set", d(e("at", at(65)), e("value", "holder1")))))},
+		{coll: "markers", name: "feed: keep the lease `updateOne({_id, value}, {$set: {at}})`", run: updateOne(d(e("_id", "record-ahead/ws_0001"), e("value", "holder1")), d(e("$set", d(e("at", at(70))))), 1)},
+		{coll: "markers", name: "feed: give the lease back `deleteOne({_id, value})`", run: deleteOne(d(e("_id", "record-ahead/ws_0001"), e("value", "holder1")))},
 		// the tags of a workspace (blogs/tag-counts.ts): one aggregate, its released blogs' tags grouped in SQL
 		{grouped: true, coll: "blogs", name: "tag counts `aggregate([{$match: {workspaceId, status}}, {$project: {tags: 1}}, {$unwind: \"$tags\"}, {$group: {_id: \"$tags\", count: {$sum: 1}}}])`", run: tagCountsAggregate(released), bounded: "the distinct tags of one workspace's released blogs (grouped, then put in their order of first appearance)"},
 		// the admin list's sorts, search and counts (blogs/editor-list.ts)

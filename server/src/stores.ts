@@ -12,6 +12,7 @@ import {
   type TagCountsCache,
   tagCountsCache,
 } from "./blogs/tag-counts-cache.js";
+import { aheadLeases } from "./changes/ahead-leases.js";
 import { changeLog } from "./changes/change-log.js";
 import { type ChangeRecorder, changeRecorder } from "./changes/change-recorder.js";
 import { changeTokens } from "./changes/change-token.js";
@@ -104,6 +105,8 @@ export interface StoreOptions {
   readonly afterInvitationClaim?: (invitationId: string) => Promise<void>;
   /** Tests only: holds a changes-feed recording between an entry and clearing its blog's mark. */
   readonly afterFeedAppend?: (blogId: string) => Promise<void>;
+  /** Tests only: false keeps the changes feed from recording marks ahead (change-recorder.ts). */
+  readonly recordFeedAhead?: boolean;
 }
 
 const WEBHOOK_SECRETS_MARKER = "webhook-secrets-key";
@@ -214,6 +217,8 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     keepEntriesMs: retentionMs + ENTRY_MARGIN_MS,
     now,
     ...(options.afterFeedAppend === undefined ? {} : { afterAppend: options.afterFeedAppend }),
+    ...(options.recordFeedAhead === undefined ? {} : { recordAhead: options.recordFeedAhead }),
+    leases: aheadLeases(c.markers, "record-ahead/", now),
   });
   const webhookEndpoints = endpointsStore(
     c,
@@ -282,7 +287,13 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
     tagCounts: tagCountsCache({
       compute: blogs.tagCounts,
       version: async (workspaceId) =>
-        (await recorder.record(workspaceId, TAGS_RECORDED_PER_CALL)).last,
+        (
+          await recorder.record(workspaceId, {
+            bound: TAGS_RECORDED_PER_CALL,
+            own: true,
+            ahead: false,
+          })
+        ).last,
     }),
     publicFeeds: publicFeeds(c),
     authors: authorsStore(c, {

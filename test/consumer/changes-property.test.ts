@@ -211,9 +211,10 @@ describe("changes feed with several server instances and no transactions (change
     const pending = () => c.blogs.countDocuments({ workspaceId, feedPending: true });
     expect(await pending()).toBe(imported);
 
-    // The next call records one call's share, not the whole import, and says there is more.
+    // The next call records one call's share and says there is more; the rest is recorded
+    // ahead meanwhile (changes-record-ahead.test.ts proves the call's share is all it waits for).
     expect((await mirror.step()).hasMore).toBe(true);
-    expect(await pending()).toBe(imported - MAX_RECORDED_PER_CALL);
+    expect(await pending()).toBeLessThanOrEqual(imported - MAX_RECORDED_PER_CALL);
     await mirror.drain(5_000);
     expect(await pending()).toBe(0);
     expect(mirror.sorted()).toEqual(await releasedBlogs(server.url, key));

@@ -159,18 +159,20 @@ export interface BlogReads {
     filter?: ListFilter,
   ): Promise<BlogPage<ProjectedBlogDoc>>;
   /**
-   * Blogs whose `feedPending` mark is set, the first `limit` by `_id` (index `feed_pending`):
-   * only what the changes feed needs to record them and to clear the mark.
+   * Blogs whose `feedPending` mark is set, the first `limit` by `_id` (`order` 1) or the last
+   * (-1) (index `feed_pending`): only what the changes feed needs to record them and to clear
+   * the mark.
    */
   listFeedPending(
     workspaceId: string,
     limit: number,
+    order: 1 | -1,
   ): Promise<Pick<BlogDoc, "_id" | "updatedAt" | "revision">[]>;
   /**
-   * Blogs whose `previewPending` mark is set, the first `limit` by `_id` (index
-   * `preview_pending`): what the preview feed records, and their marks.
+   * Blogs whose `previewPending` mark is set, the first `limit` by `_id` (`order` 1) or the last
+   * (-1) (index `preview_pending`): what the preview feed records, and their marks.
    */
-  listPreviewPending(workspaceId: string, limit: number): Promise<PreviewMarkOf[]>;
+  listPreviewPending(workspaceId: string, limit: number, order: 1 | -1): Promise<PreviewMarkOf[]>;
   /** These blogs of this workspace, in any state, as stored (the preview feed's reads). */
   getMany(workspaceId: string, ids: readonly string[]): Promise<BlogDoc[]>;
   /**
@@ -339,24 +341,29 @@ export function blogReads(collections: Pick<Collections, "blogs" | "blogStaged">
     listFeedPending(
       workspaceId: string,
       limit: number,
+      order: 1 | -1,
     ): Promise<Pick<BlogDoc, "_id" | "updatedAt" | "revision">[]> {
       return blogs
         .find<Pick<BlogDoc, "_id" | "updatedAt" | "revision">>(
           { workspaceId, feedPending: true },
           { projection: { _id: 1, updatedAt: 1, revision: 1 } },
         )
-        .sort({ _id: 1 })
+        .sort({ _id: order })
         .limit(limit)
         .toArray();
     },
 
-    listPreviewPending(workspaceId: string, limit: number): Promise<PreviewMarkOf[]> {
+    listPreviewPending(
+      workspaceId: string,
+      limit: number,
+      order: 1 | -1,
+    ): Promise<PreviewMarkOf[]> {
       return blogs
         .find<PreviewMarkOf>(
           { workspaceId, previewPending: true },
           { projection: { _id: 1, previewMark: 1 } },
         )
-        .sort({ _id: 1 })
+        .sort({ _id: order })
         .limit(limit)
         .toArray();
     },

@@ -1,4 +1,5 @@
 import { keyedQueue } from "../platform/timers/keyed-queue.js";
+import type { AheadLeases } from "./ahead-leases.js";
 import type { ChangeLog } from "./change-log.js";
 
 /**
@@ -12,6 +13,8 @@ import type { ChangeLog } from "./change-log.js";
 export const MAX_RECORDED_PER_CALL = 250;
 /** How often (at most) one instance deletes a workspace's expired entries, in ms. */
 const PURGE_EVERY_MS = 3_600_000;
+/** Workspaces one process records ahead at once; the others' calls record as before. */
+export const MAX_WORKSPACES_AHEAD = 2;
 
 /**
  * Where a feed's marks are: the live feed's `feedPending` (blog-reads.ts `listFeedPending`,
@@ -19,8 +22,11 @@ const PURGE_EVERY_MS = 3_600_000;
  * `previewMark` as the version). `M` is what a mark is cleared by.
  */
 export interface FeedMarks<M extends { readonly _id: string }> {
-  /** The workspace's marked blogs, the first `limit` by `_id`. */
-  list(workspaceId: string, limit: number): Promise<M[]>;
+  /**
+   * The workspace's marked blogs, the first `limit` by `_id` (`order` 1), or the last (-1: the
+   * recording ahead, so that it and another process's calls meet only at the end).
+   */
+  list(workspaceId: string, limit: number, order: 1 | -1): Promise<M[]>;
   /** A compare-and-set on each mark recorded: a blog written since keeps its mark. */
   clear(workspaceId: string, marked: readonly M[]): Promise<number>;
   /** The version of the blog a mark was listed at, which its entry keeps (change-log.ts). */
@@ -38,6 +44,13 @@ export interface RecorderDeps<M extends { readonly _id: string }> {
    * recording there to make the races they check happen.
    */
   readonly afterAppend?: (blogId: string) => Promise<void>;
+  /**
+   * False: a call that leaves marks leaves them to the calls that follow, never recording ahead
+   * (tests that race recordings by hand, where a recording of its own would change the race).
+   */
+  readonly recordAhead?: boolean;
+  /** Who records ahead across processes (ahead-leases.ts); without: this process alone. */
+  readonly leases?: AheadLeases;
 }
 
 /** What one recording did: the log's last number after it, and whether it recorded every mark. */
@@ -49,13 +62,36 @@ export interface Recorded {
   readonly recorded: number;
 }
 
+/** How one `record` call records (ChangeRecorder). */
+export interface RecordOptions {
+  /**
+   * Marks recorded at most (MAX_RECORDED_PER_CALL): `/tags`' version check, tag-counts-cache.ts,
+   * records fewer.
+   */
+  readonly bound?: number;
+  /**
+   * The log's number the caller has read up to. While the workspace is recorded ahead, a call
+   * answers at once unless the log ends there (the caller has read it all): then once the
+   * batches in flight have moved the number.
+   */
+  readonly after?: number;
+  /**
+   * True: this call records its own batch even while the workspace is recorded ahead, so the
+   * number it answers with has moved if marks were waiting (`/tags`' version, which must change
+   * with every write recorded or not: tag-counts-cache.ts).
+   */
+  readonly own?: boolean;
+  /**
+   * False: never starts recording ahead (`recordEveryMark`, a loop of its own; `/tags`' version
+   * check, which records its bounded share and leaves the rest to the feed's calls).
+   */
+  readonly ahead?: boolean;
+}
+
 /** Turns a feed's marks into log entries, so no write of a blog is missed by the feed. */
 export interface ChangeRecorder {
-  /**
-   * Records the workspace's marked blogs, at most `bound` of them (MAX_RECORDED_PER_CALL unless
-   * told fewer: `/tags`' version check, tag-counts-cache.ts, records fewer).
-   */
-  record(workspaceId: string, bound?: number): Promise<Recorded>;
+  /** Records the workspace's marked blogs, at most a bound of them (RecordOptions). */
+  record(workspaceId: string, options?: RecordOptions): Promise<Recorded>;
 }
 
 /**
@@ -75,6 +111,19 @@ export interface ChangeRecorder {
  * record the rest. A crash between append and clear leaves the mark: the blog is recorded twice,
  * which a mirror applies twice, harmlessly.
  *
+ * A call that leaves marks also starts recording the rest ahead, in this process: batch after
+ * batch, each a turn of the workspace's queue, until a batch finds fewer than a full one (or
+ * clears none, or fails: the calls that follow record, and report, it then). Only the process
+ * holding the workspace's lease does (ahead-leases.ts), from the last marks by `_id`, so that
+ * the calls of other processes, which list the first, do not record the same blogs. A sync pages through what is
+ * recorded meanwhile, so the recording and the serving of pages overlap instead of taking turns.
+ * While it runs, a call records nothing itself: it answers with the log's last number and
+ * `complete: false` (so the feed says `hasMore`) as soon as that number is past the caller's
+ * position (at once, or after the batches in flight), and records its own batch if the recording
+ * ahead ends first. Only a call's own batch can say `complete`, so the reasoning above holds as
+ * it is; and a call that says `hasMore` has moved the number past its caller's position, so
+ * a sync's pages never repeat a token.
+ *
  * Across instances (and the CLI) the log's numbering and the clearing's compare-and-set keep
  * recordings exact, on MongoDB and on the embedded database alike (each update is atomic on both).
  * Recordings of one workspace still take turns in this process, so that its concurrent feed
@@ -93,26 +142,96 @@ export function changeRecorder<M extends { readonly _id: string }>(
     await deps.log.purgeBefore(workspaceId, new Date(now - deps.keepEntriesMs));
   };
 
+  // One batch: a read of up to `bound` marks, one ordered insert of their entries, the clears
+  // (`cleared`: how many marks they cleared; a blog written since keeps its mark).
+  const batch = (
+    workspaceId: string,
+    bound: number,
+    order: 1 | -1,
+  ): Promise<Recorded & { cleared: number }> =>
+    oneAtATime(workspaceId, async () => {
+      const marked = await deps.marks.list(workspaceId, bound, order);
+      let cleared = 0;
+      if (marked.length > 0) {
+        await deps.log.appendMany(
+          workspaceId,
+          marked.map((blog) => {
+            const version = deps.marks.versionOf?.(blog);
+            return version === undefined ? { blogId: blog._id } : { blogId: blog._id, version };
+          }),
+        );
+        for (const blog of marked) await deps.afterAppend?.(blog._id);
+        cleared = await deps.marks.clear(workspaceId, marked);
+      }
+      // A full batch may have left marks: say so (the next call finds none if it did not).
+      const complete = marked.length < bound;
+      await purgeIfDue(workspaceId);
+      const last = await deps.log.last(workspaceId);
+      return { last, complete, recorded: marked.length, cleared };
+    });
+
+  /** Each workspace this process records ahead, and its batch in flight (or its lease's keep). */
+  const ahead = new Map<string, { inFlight: Promise<unknown> }>();
+  /** Workspaces whose lease this process is asking for: their calls record as before meanwhile. */
+  const taking = new Set<string>();
+  const { leases } = deps;
+  // Once this process holds the workspace's lease: batch after batch, the last marks by `_id`
+  // first (a call of another process lists the first), until one finds fewer than a full batch
+  // or clears none of its marks (every blog written again meanwhile: the calls that follow go
+  // on, as they would without this).
+  const recordAhead = async (workspaceId: string): Promise<void> => {
+    if (ahead.has(workspaceId) || taking.has(workspaceId)) return;
+    if (ahead.size + taking.size >= MAX_WORKSPACES_AHEAD) return;
+    taking.add(workspaceId);
+    let taken = false;
+    try {
+      taken = leases === undefined || (await leases.take(workspaceId));
+    } finally {
+      taking.delete(workspaceId);
+    }
+    if (!taken) return;
+    const run: { inFlight: Promise<unknown> } = { inFlight: Promise.resolve() };
+    const step = <T>(work: Promise<T>): Promise<T> => {
+      run.inFlight = work;
+      return work;
+    };
+    ahead.set(workspaceId, run);
+    try {
+      for (;;) {
+        const done = await step(batch(workspaceId, MAX_RECORDED_PER_CALL, -1));
+        if (done.complete || done.cleared === 0) return;
+        if (leases !== undefined && !(await step(leases.keep(workspaceId)))) return;
+      }
+    } finally {
+      ahead.delete(workspaceId);
+      await leases?.give(workspaceId);
+    }
+  };
+
   return {
-    record(workspaceId: string, bound = MAX_RECORDED_PER_CALL): Promise<Recorded> {
-      return oneAtATime(workspaceId, async () => {
-        const marked = await deps.marks.list(workspaceId, bound);
-        if (marked.length > 0) {
-          await deps.log.appendMany(
-            workspaceId,
-            marked.map((blog) => {
-              const version = deps.marks.versionOf?.(blog);
-              return version === undefined ? { blogId: blog._id } : { blogId: blog._id, version };
-            }),
-          );
-          for (const blog of marked) await deps.afterAppend?.(blog._id);
-          await deps.marks.clear(workspaceId, marked);
+    async record(workspaceId, options = {}) {
+      // Recorded ahead: answer once the number is not the caller's position (a full batch
+      // always moves it; one past the log's end is the feed's to refuse); when the recording
+      // ahead has ended, record as any call does.
+      for (;;) {
+        const running = options.own === true ? undefined : ahead.get(workspaceId);
+        if (running === undefined) break;
+        const last = await deps.log.last(workspaceId);
+        if (options.after === undefined || last !== options.after) {
+          return { last, complete: false, recorded: 0 };
         }
-        // A full batch may have left marks: say so (the next call finds none if it did not).
-        const complete = marked.length < bound;
-        await purgeIfDue(workspaceId);
-        return { last: await deps.log.last(workspaceId), complete, recorded: marked.length };
-      });
+        await running.inFlight.catch(() => {});
+      }
+      const { cleared: _, ...recorded } = await batch(
+        workspaceId,
+        options.bound ?? MAX_RECORDED_PER_CALL,
+        1,
+      );
+      if (!recorded.complete && options.ahead !== false && deps.recordAhead !== false) {
+        // Left to the calls that follow if it fails: they record the marks again, and report it.
+        recordAhead(workspaceId).catch(() => {});
+      }
+      return recorded;
     },
   };
 }
@@ -130,7 +249,7 @@ export async function recordEveryMark(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const { complete, recorded } = await recorder.record(workspaceId);
+    const { complete, recorded } = await recorder.record(workspaceId, { own: true, ahead: false });
     total += recorded;
     onBatch(total);
     if (complete) return total;

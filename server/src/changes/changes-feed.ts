@@ -115,7 +115,7 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
             workspaceId,
             limit,
             walkAfter,
-            { from: from.seq, last },
+            from.seq,
           )
         : await deps.set.page(workspaceId, limit, walkAfter);
     const changes = page.blogs.map((blog): FeedChange => ({ type: "upsert", blog }));
@@ -161,7 +161,10 @@ export function changesFeed(deps: FeedDeps): ChangesFeed {
     async page(workspaceId: string, token: string | undefined, limit: number): Promise<FeedPage> {
       const now = deps.now();
       const from = await positionOf(workspaceId, token, now);
-      const recorded = await deps.recorder.record(workspaceId);
+      const recorded = await deps.recorder.record(
+        workspaceId,
+        from === null ? {} : { after: from.seq },
+      );
       const { last } = recorded;
       if (from === null) {
         const start = { workspaceId: scope(workspaceId), seq: last, since: now };

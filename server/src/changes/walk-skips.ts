@@ -62,16 +62,15 @@ async function leftToEntries(
   workspaceId: string,
   candidates: readonly WalkCandidate[],
   from: number,
-  last: number,
 ): Promise<Set<string>> {
   const left = new Set<string>();
+  if (candidates.length === 0) return left;
   const marked = candidates.filter((c) => c.marked && c.version !== undefined);
-  // With nothing recorded since the walk began, only marked blogs can have entries after it.
-  const asked = last > from ? candidates : marked;
-  if (asked.length === 0) return left;
+  // Every candidate, marked or not: a recording (another instance's, or this one's recording
+  // ahead, change-recorder.ts) may append an entry and clear a mark while the walk reads.
   const entries = await log.entriesOf(
     workspaceId,
-    asked.map((c) => c._id),
+    candidates.map((c) => c._id),
   );
   const versionOf = new Map(marked.map((c) => [c._id, c.version]));
   const recorded = new Set<string>();
@@ -94,7 +93,7 @@ async function leftToEntries(
  * walk and again after it. Reads places in chunks until `limit` blogs are kept or MAX_EXAMINED
  * were read (a page may hold fewer, even none, with `next` set); the kept ones are read whole as
  * they are now, and one that left the set meanwhile is left out (its write is recorded after
- * `from`, so its entry comes after the walk too). `last` is the log's last number now.
+ * `from`, so its entry comes after the walk too).
  */
 export async function walkLeavingEntries(
   source: WalkSource,
@@ -102,7 +101,7 @@ export async function walkLeavingEntries(
   workspaceId: string,
   limit: number,
   after: ListPosition | null,
-  { from, last }: { readonly from: number; readonly last: number },
+  from: number,
 ): Promise<{ blogs: ConsumerBlogDoc[]; next: ListPosition | null }> {
   const kept: WalkCandidate[] = [];
   let position = after;
@@ -114,7 +113,7 @@ export async function walkLeavingEntries(
       Math.min(EXAMINE_CHUNK, MAX_EXAMINED - examined),
       position,
     );
-    const left = await leftToEntries(log, workspaceId, page.candidates, from, last);
+    const left = await leftToEntries(log, workspaceId, page.candidates, from);
     let full = false;
     for (const [i, candidate] of page.candidates.entries()) {
       examined += 1;

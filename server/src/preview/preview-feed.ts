@@ -2,6 +2,7 @@ import type { BlogReads } from "../blogs/blog-reads.js";
 import { blogStaging } from "../blogs/blog-staging.js";
 import type { BlogWrites } from "../blogs/blog-writes.js";
 import { NO_FILTER } from "../blogs/list-filter.js";
+import { aheadLeases } from "../changes/ahead-leases.js";
 import type { ChangeLog } from "../changes/change-log.js";
 import { changeRecorder } from "../changes/change-recorder.js";
 import type { ChangeTokens } from "../changes/change-token.js";
@@ -35,7 +36,7 @@ const scopedLog = (log: ChangeLog): ChangeLog => ({
  * holds: no write is missed, whatever the instances and the timing.
  */
 export function previewChangesFeed(deps: {
-  readonly collections: Pick<Collections, "blogs" | "blogStaged">;
+  readonly collections: Pick<Collections, "blogs" | "blogStaged" | "markers">;
   readonly log: ChangeLog;
   readonly tokens: ChangeTokens;
   readonly reads: PreviewReads;
@@ -64,6 +65,7 @@ export function previewChangesFeed(deps: {
     marks: { list: deps.blogs.listPreviewPending, clear: deps.blogs.clearPreviewPending },
     keepEntriesMs: deps.keepEntriesMs,
     now: deps.now,
+    leases: aheadLeases(deps.collections.markers, "record-ahead-preview/", deps.now),
   });
   return changesFeed({
     log,

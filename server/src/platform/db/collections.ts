@@ -280,6 +280,8 @@ export interface InvitationDoc {
 /**
  * One-off markers; `_id: "setup"` exists once first-run setup has happened, and
  * `_id: "changes-token-key"` holds the key that signs the changes feed's tokens (in `value`).
+ * `record-ahead/<workspace id>` (and `record-ahead-preview/…`) is the lease of the process that
+ * records a feed's marks ahead: `value` its holder, `at` when it lapses (changes/ahead-leases.ts).
  */
 export interface MarkerDoc {
   _id: string;
