@@ -112,17 +112,17 @@ export interface ChangeRecorder {
  * which a mirror applies twice, harmlessly.
  *
  * A call that leaves marks also starts recording the rest ahead, in this process: batch after
- * batch, each a turn of the workspace's queue, until a batch finds fewer than a full one (or
- * clears none, or fails: the calls that follow record, and report, it then). Only the process
- * holding the workspace's lease does (ahead-leases.ts), from the last marks by `_id`, so that
- * the calls of other processes, which list the first, do not record the same blogs. A sync pages through what is
+ * batch, each a turn of the workspace's queue, until a batch finds fewer than a full one (or clears
+ * none, or fails: the calls that follow record, and report, it then). Only the process holding the
+ * workspace's lease does (ahead-leases.ts), from the last marks by `_id`, so that the calls of
+ * other processes, which list the first, do not record the same blogs. A sync pages through what is
  * recorded meanwhile, so the recording and the serving of pages overlap instead of taking turns.
  * While it runs, a call records nothing itself: it answers with the log's last number and
- * `complete: false` (so the feed says `hasMore`) as soon as that number is past the caller's
+ * `complete: false` (so the feed says `hasMore`) as soon as that number is not the caller's
  * position (at once, or after the batches in flight), and records its own batch if the recording
- * ahead ends first. Only a call's own batch can say `complete`, so the reasoning above holds as
- * it is; and a call that says `hasMore` has moved the number past its caller's position, so
- * a sync's pages never repeat a token.
+ * ahead ends first. Only a call's own batch can say `complete`, so the reasoning above holds as it
+ * is; and a call that says `hasMore` has moved the number past its caller's position, so a sync's
+ * pages never repeat a token.
  *
  * Across instances (and the CLI) the log's numbering and the clearing's compare-and-set keep
  * recordings exact, on MongoDB and on the embedded database alike (each update is atomic on both).
