@@ -291,7 +291,6 @@ export function createStores(db: Db, options: StoreOptions = {}): Stores {
           await recorder.record(workspaceId, {
             bound: TAGS_RECORDED_PER_CALL,
             own: true,
-            ahead: false,
           })
         ).last,
     }),

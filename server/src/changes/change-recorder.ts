@@ -49,8 +49,8 @@ export interface RecorderDeps<M extends { readonly _id: string }> {
    * (tests that race recordings by hand, where a recording of its own would change the race).
    */
   readonly recordAhead?: boolean;
-  /** Who records ahead across processes (ahead-leases.ts); without: this process alone. */
-  readonly leases?: AheadLeases;
+  /** Who records ahead across processes (ahead-leases.ts): one at a time per workspace. */
+  readonly leases: AheadLeases;
 }
 
 /** What one recording did: the log's last number after it, and whether it recorded every mark. */
@@ -76,16 +76,12 @@ export interface RecordOptions {
    */
   readonly after?: number;
   /**
-   * True: this call records its own batch even while the workspace is recorded ahead, so the
-   * number it answers with has moved if marks were waiting (`/tags`' version, which must change
-   * with every write recorded or not: tag-counts-cache.ts).
+   * True: this call records its own batch and nothing more, even while the workspace is recorded
+   * ahead, and never starts recording ahead: `/tags`' version, whose number must move if marks
+   * were waiting (tag-counts-cache.ts), and which leaves the rest to the feed's calls;
+   * `recordEveryMark`, a loop of its own.
    */
   readonly own?: boolean;
-  /**
-   * False: never starts recording ahead (`recordEveryMark`, a loop of its own; `/tags`' version
-   * check, which records its bounded share and leaves the rest to the feed's calls).
-   */
-  readonly ahead?: boolean;
 }
 
 /** Turns a feed's marks into log entries, so no write of a blog is missed by the feed. */
@@ -183,12 +179,7 @@ export function changeRecorder<M extends { readonly _id: string }>(
     if (ahead.has(workspaceId) || taking.has(workspaceId)) return;
     if (ahead.size + taking.size >= MAX_WORKSPACES_AHEAD) return;
     taking.add(workspaceId);
-    let taken = false;
-    try {
-      taken = leases === undefined || (await leases.take(workspaceId));
-    } finally {
-      taking.delete(workspaceId);
-    }
+    const taken = await leases.take(workspaceId).finally(() => taking.delete(workspaceId));
     if (!taken) return;
     const run: { inFlight: Promise<unknown> } = { inFlight: Promise.resolve() };
     const step = <T>(work: Promise<T>): Promise<T> => {
@@ -200,11 +191,11 @@ export function changeRecorder<M extends { readonly _id: string }>(
       for (;;) {
         const done = await step(batch(workspaceId, MAX_RECORDED_PER_CALL, -1));
         if (done.complete || done.cleared === 0) return;
-        if (leases !== undefined && !(await step(leases.keep(workspaceId)))) return;
+        if (!(await step(leases.keep(workspaceId)))) return;
       }
     } finally {
       ahead.delete(workspaceId);
-      await leases?.give(workspaceId);
+      await leases.give(workspaceId);
     }
   };
 
@@ -227,7 +218,7 @@ export function changeRecorder<M extends { readonly _id: string }>(
         options.bound ?? MAX_RECORDED_PER_CALL,
         1,
       );
-      if (!recorded.complete && options.ahead !== false && deps.recordAhead !== false) {
+      if (!recorded.complete && options.own !== true && deps.recordAhead !== false) {
         // Left to the calls that follow if it fails: they record the marks again, and report it.
         recordAhead(workspaceId).catch(() => {});
       }
@@ -249,7 +240,7 @@ export async function recordEveryMark(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const { complete, recorded } = await recorder.record(workspaceId, { own: true, ahead: false });
+    const { complete, recorded } = await recorder.record(workspaceId, { own: true });
     total += recorded;
     onBatch(total);
     if (complete) return total;
