@@ -18,6 +18,7 @@ import { type Db, GridFSBucket } from "mongodb";
 import type { Collections, MediaDoc } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
+import { youngGarbageBudget } from "../platform/young-garbage.js";
 import { type ImageFacts, type Transform, transformImage } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
 import type { MediaPool } from "./media-pool.js";
@@ -117,8 +118,9 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
       // Read a GridFS chunk at a time into one buffer, each write waited for (the driver has
       // copied it then): a stream's chunk per read would be the file once more in garbage
       // beside the driver's three copies (its chunk document, the command's BSON, the message
-      // sent), and nothing collects them before the upload is answered (BENCHMARKS.md "Media:
-      // an upload's peak memory").
+      // sent). Those are collected every few chunks (platform/young-garbage.ts): V8 alone lets
+      // ~32 MB of them wait (BENCHMARKS.md "Media: an upload's peak memory").
+      const garbage = youngGarbageBudget();
       const chunk = Buffer.allocUnsafe(upload.chunkSizeBytes);
       const file = await open(source, "r");
       try {
@@ -128,12 +130,14 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
           await new Promise<void>((resolve, reject) =>
             upload.write(chunk.subarray(0, bytesRead), (err) => (err ? reject(err) : resolve())),
           );
+          garbage.add(bytesRead);
         }
       } catch (err) {
         await upload.abort().catch(() => undefined);
         throw err;
       } finally {
         await file.close();
+        garbage.end();
       }
       upload.end();
     } else upload.end(source);

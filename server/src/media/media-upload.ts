@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { DomainError } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
+import { youngGarbageBudget } from "../platform/young-garbage.js";
 import { type ImageType, imageTypeOf, SNIFF_BYTES } from "./image-type.js";
 
 /** An upload as it arrived, in a file of its own that the caller removes (`discard`). */
@@ -66,6 +67,8 @@ export async function receiveUpload(
     writeFailed ??= err;
   });
   const hash = createHash("sha256");
+  // The request's chunks are garbage once written: collected as they go (young-garbage.ts).
+  const garbage = youngGarbageBudget();
   let size = 0;
   let head = Buffer.alloc(0);
   let type: ImageType | undefined;
@@ -95,6 +98,7 @@ export async function receiveUpload(
           }
         }
         hash.update(bytes);
+        garbage.add(bytes.length);
         if (!out.write(bytes)) {
           body.pause();
           out.once("drain", () => {
@@ -118,6 +122,7 @@ export async function receiveUpload(
       out.end((err?: Error | null) => (err ? reject(err) : resolve())),
     );
     if (writeFailed !== undefined) throw writeFailed;
+    garbage.end();
     return { path: file, type, sha256: hash.digest("hex"), size, discard };
   } catch (err) {
     if (err instanceof DomainError && err.code === "unsupported_type" && !body.readableEnded) {
