@@ -3584,7 +3584,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Image too large: 60000000 pixels, at most 40000000 (MEDIA_MAX_PIXELS)."
+                 *       "message": "Image too large: more than 40000000 pixels (MEDIA_MAX_PIXELS)."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
