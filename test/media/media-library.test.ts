@@ -1,9 +1,9 @@
 // The media library (admin.yaml, tag Media; openapi.yaml `getMediaFile`): uploads streamed and
-// typed by their bytes, stored upright with no metadata, the same bytes one image, public
-// immutable URLs with copies made once, Range and 304, and the bad input the spec names: 413
-// past the size limit, 415 for anything that is not a whole image of the five types, 422 past
-// the pixel limit, nothing left behind by a refused or interrupted upload, another workspace's
-// image a 404.
+// typed by their bytes, stored upright with no metadata, the same bytes one image, an animated
+// GIF kept animated where a copy's format can be, public immutable URLs with copies made once,
+// Range and 304, and the bad input the spec names: 413 past the size limit (declared or not),
+// 415 for anything that is not a whole image of the five types, 422 past the pixel limit,
+// nothing left behind by a refused or interrupted upload, another workspace's image a 404.
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -201,7 +201,32 @@ describe("uploads (admin.yaml uploadMedia)", () => {
     expect(await incomingLeft()).toEqual([]);
   });
 
-  it("past MEDIA_UPLOAD_LIMIT_BYTES the upload is 413 naming the limit, and nothing is stored", async () => {
+  it("an animated GIF keeps its frames, as do its WebP copies; a JPEG or PNG copy has its first frame", async () => {
+    const frames = await Promise.all(
+      ["#f00", "#0f0", "#00f"].map((colour) => pixels(40, 30, colour).png().toBuffer()),
+    );
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif({ delay: [100, 100, 100], loop: 0 })
+      .toBuffer();
+    const res = await upload(gif, { name: "blink.gif", alt: "Three colours in turn" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type: "gif", width: 40, height: 30 });
+    const served = async (query: string) => {
+      const file = await fetch(publicUrl(res.body, query));
+      expect(file.status).toBe(200);
+      const meta = await sharp(Buffer.from(await file.arrayBuffer()), {
+        animated: true,
+      }).metadata();
+      return [meta.format, meta.pages ?? 1, meta.pageHeight ?? meta.height];
+    };
+    expect(await served("")).toEqual(["gif", 3, 30]);
+    expect(await served("?fm=webp")).toEqual(["webp", 3, 30]);
+    expect(await served("?fm=jpeg")).toEqual(["jpeg", 1, 30]);
+    expect(await served("?fm=png")).toEqual(["png", 1, 30]);
+  });
+
+  /** A PNG past the test server's 256 KB upload limit. */
+  const overLimit = async () => {
     const noise = await sharp(
       Buffer.alloc(400 * 400 * 3, 0).map((_, i) => (i * 7919) % 251),
       {
@@ -211,12 +236,67 @@ describe("uploads (admin.yaml uploadMedia)", () => {
       .png({ compressionLevel: 0 })
       .toBuffer();
     expect(noise.length).toBeGreaterThan(262_144);
-    const res = await upload(noise, { name: "big.png" });
+    return noise;
+  };
+
+  it("past MEDIA_UPLOAD_LIMIT_BYTES the upload is 413 naming the limit, and nothing is stored", async () => {
+    const res = await upload(await overLimit(), { name: "big.png" });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({
       message: "Image too large: at most 262144 bytes (MEDIA_UPLOAD_LIMIT_BYTES).",
     });
     expect(await incomingLeft()).toEqual([]);
+  });
+
+  it("a body without Content-Length is refused with 413 once past the limit, and the rest is never read", async () => {
+    const png = await overLimit();
+    const before = (await owner.get<{ data: Media[] }>(`/workspaces/${ws}/media`)).body.data;
+    // Sent in chunks (Transfer-Encoding: chunked) until the answer comes, up to 64 MB: a server
+    // that read on would answer only once all of it had gone.
+    const most = 64 * 1024 * 1024;
+    const filler = Buffer.alloc(64 * 1024, 7);
+    const answer = await new Promise<{ status: number; body: string; sent: number }>((resolve) => {
+      let sent = 0;
+      let answered = false;
+      const req = request(
+        `${server.url}/api/admin/workspaces/${ws}/media?name=endless.png`,
+        {
+          method: "POST",
+          headers: { "content-type": "image/png", cookie: owner.cookie ?? "", origin: server.url },
+        },
+        (res) => {
+          answered = true;
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (part: string) => {
+            body += part;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body, sent }));
+        },
+      );
+      // The server closes the connection after its answer: writes after it fail.
+      req.on("error", () => undefined);
+      const pump = () => {
+        while (!answered && sent < most) {
+          const part = sent === 0 ? png : filler;
+          sent += part.length;
+          if (!req.write(part)) {
+            req.once("drain", pump);
+            return;
+          }
+        }
+        if (!answered) req.end();
+      };
+      pump();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({
+      message: "Image too large: at most 262144 bytes (MEDIA_UPLOAD_LIMIT_BYTES).",
+    });
+    expect(answer.sent).toBeLessThan(most);
+    await expect.poll(incomingLeft).toEqual([]);
+    const after = (await owner.get<{ data: Media[] }>(`/workspaces/${ws}/media`)).body.data;
+    expect(after).toEqual(before);
   });
 
   it("past MEDIA_MAX_PIXELS the upload is 422 naming the limit (a bomb costs only its header)", async () => {
