@@ -184,6 +184,20 @@ describe("uploads (admin.yaml uploadMedia)", () => {
   });
 
   it.each([
+    ["webp", () => pixels(60, 40, "#246").webp({ quality: 90 }).toBuffer()],
+    ["avif", () => pixels(60, 40, "#246").avif({ quality: 60 }).toBuffer()],
+  ] as const)("%s bytes are taken as they are, whatever the name", async (type, make) => {
+    const res = await upload(await make(), { name: `scan.bin`, alt: "A blue field" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type, name: `scan.${type}`, width: 60, height: 40 });
+    const stored = await fetch(publicUrl(res.body));
+    expect(stored.headers.get("content-type")).toBe(`image/${type}`);
+    const meta = await sharp(Buffer.from(await stored.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([60, 40]);
+    expect(meta.format).toBe(type === "avif" ? "heif" : type);
+  });
+
+  it.each([
     ["SVG", '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
     ["HTML", "<!doctype html><html><body><script>alert(1)</script></body></html>"],
     ["PDF", "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF"],
@@ -371,6 +385,26 @@ describe("public URLs (openapi.yaml getMediaFile)", () => {
     const cover = await fetch(publicUrl(image, "?w=128&h=128&fit=cover&fm=jpeg&q=60"));
     const coverMeta = await sharp(Buffer.from(await cover.arrayBuffer())).metadata();
     expect([coverMeta.format, coverMeta.width, coverMeta.height]).toEqual(["jpeg", 128, 128]);
+  });
+
+  it("a copy in AVIF is AVIF, and contain pads to both bounds", async () => {
+    const avif = await fetch(publicUrl(image, "?w=128&fm=avif"));
+    expect(avif.headers.get("content-type")).toBe("image/avif");
+    const avifMeta = await sharp(Buffer.from(await avif.arrayBuffer())).metadata();
+    expect([avifMeta.format, avifMeta.compression, avifMeta.width, avifMeta.height]).toEqual([
+      "heif",
+      "av1",
+      128,
+      64,
+    ]);
+    const contain = await fetch(publicUrl(image, "?w=128&h=128&fit=contain&fm=png"));
+    const pngMeta = await sharp(Buffer.from(await contain.arrayBuffer())).metadata();
+    expect([pngMeta.format, pngMeta.width, pngMeta.height, pngMeta.hasAlpha]).toEqual([
+      "png",
+      128,
+      128,
+      true,
+    ]);
   });
 
   it.each([
