@@ -66,6 +66,10 @@ const pixels = (width: number, height: number, colour = "#3a7") =>
 
 const publicUrl = (media: Media, query = "") => `${media.url}${query}`;
 
+/** What sharp reads of a served file (every frame of it, with `animated`). */
+const metadataOf = async (res: Response, options: { animated?: boolean } = {}) =>
+  sharp(Buffer.from(await res.arrayBuffer()), options).metadata();
+
 async function incomingLeft(): Promise<string[]> {
   try {
     return await readdir(path.join(dataDir, "media", "incoming"));
@@ -192,7 +196,7 @@ describe("uploads (admin.yaml uploadMedia)", () => {
     expect(res.body).toMatchObject({ type, name: `scan.${type}`, width: 60, height: 40 });
     const stored = await fetch(publicUrl(res.body));
     expect(stored.headers.get("content-type")).toBe(`image/${type}`);
-    const meta = await sharp(Buffer.from(await stored.arrayBuffer())).metadata();
+    const meta = await metadataOf(stored);
     expect([meta.width, meta.height]).toEqual([60, 40]);
     expect(meta.format).toBe(type === "avif" ? "heif" : type);
   });
@@ -228,9 +232,7 @@ describe("uploads (admin.yaml uploadMedia)", () => {
     const served = async (query: string) => {
       const file = await fetch(publicUrl(res.body, query));
       expect(file.status).toBe(200);
-      const meta = await sharp(Buffer.from(await file.arrayBuffer()), {
-        animated: true,
-      }).metadata();
+      const meta = await metadataOf(file, { animated: true });
       return [meta.format, meta.pages ?? 1, meta.pageHeight ?? meta.height];
     };
     expect(await served("")).toEqual(["gif", 3, 30]);
@@ -364,7 +366,7 @@ describe("public URLs (openapi.yaml getMediaFile)", () => {
     const res = await fetch(publicUrl(image, "?w=128&fm=webp"));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/webp");
-    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    const meta = await metadataOf(res);
     expect([meta.format, meta.width, meta.height]).toEqual(["webp", 128, 64]);
     const etag = res.headers.get("etag") ?? "";
     expect(etag).toMatch(/^"[0-9a-f]{24}-w128-webp"$/);
@@ -380,17 +382,17 @@ describe("public URLs (openapi.yaml getMediaFile)", () => {
 
   it("an image is never enlarged, and cover fills both bounds", async () => {
     const big = await fetch(publicUrl(image, "?w=2560"));
-    const bigMeta = await sharp(Buffer.from(await big.arrayBuffer())).metadata();
+    const bigMeta = await metadataOf(big);
     expect([bigMeta.width, bigMeta.height]).toEqual([600, 300]);
     const cover = await fetch(publicUrl(image, "?w=128&h=128&fit=cover&fm=jpeg&q=60"));
-    const coverMeta = await sharp(Buffer.from(await cover.arrayBuffer())).metadata();
+    const coverMeta = await metadataOf(cover);
     expect([coverMeta.format, coverMeta.width, coverMeta.height]).toEqual(["jpeg", 128, 128]);
   });
 
   it("a copy in AVIF is AVIF, and contain pads to both bounds", async () => {
     const avif = await fetch(publicUrl(image, "?w=128&fm=avif"));
     expect(avif.headers.get("content-type")).toBe("image/avif");
-    const avifMeta = await sharp(Buffer.from(await avif.arrayBuffer())).metadata();
+    const avifMeta = await metadataOf(avif);
     expect([avifMeta.format, avifMeta.compression, avifMeta.width, avifMeta.height]).toEqual([
       "heif",
       "av1",
@@ -398,7 +400,7 @@ describe("public URLs (openapi.yaml getMediaFile)", () => {
       64,
     ]);
     const contain = await fetch(publicUrl(image, "?w=128&h=128&fit=contain&fm=png"));
-    const pngMeta = await sharp(Buffer.from(await contain.arrayBuffer())).metadata();
+    const pngMeta = await metadataOf(contain);
     expect([pngMeta.format, pngMeta.width, pngMeta.height, pngMeta.hasAlpha]).toEqual([
       "png",
       128,

@@ -6,25 +6,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { mediaPool } from "../../server/src/media/media-pool.js";
-import { DomainError } from "../../server/src/platform/domain-error.js";
+import { heldJobs, refusal } from "../support/held-jobs.js";
 
-/** A pool whose jobs run until `finish(name)`; `started` lists them in the order they began. */
+/** A pool whose jobs run until `end(name)`; `started` lists them in the order they began. */
 function harness() {
   const pool = mediaPool();
-  const started: string[] = [];
-  const finishers = new Map<string, () => void>();
-  const submit = (name: string, workspaceId: string): Promise<string> =>
-    pool.run(workspaceId, async () => {
-      started.push(name);
-      await new Promise<void>((resolve) => finishers.set(name, resolve));
-      return name;
-    });
+  const held = heldJobs();
+  const submit = (name: string, workspaceId: string) => pool.run(workspaceId, held.job(name));
   const settle = () => new Promise((resolve) => setImmediate(resolve));
-  const finish = async (name: string) => {
-    finishers.get(name)?.();
-    await settle();
-  };
-  return { submit, started, finish, settle };
+  return { submit, started: held.started, end: held.end, settle };
 }
 
 describe("the media pool", () => {
@@ -34,25 +24,18 @@ describe("the media pool", () => {
     const b = h.submit("b1", "B");
     await h.settle();
     expect(h.started).toEqual(["a1", "b1"]);
-    await h.finish("a1");
+    await h.end("a1");
     expect(h.started).toEqual(["a1", "b1", "a2"]);
-    await h.finish("b1");
-    await h.finish("a2");
-    await h.finish("a3");
+    await h.end("b1");
+    await h.end("a2");
+    await h.end("a3");
     await expect(Promise.all([...a, b])).resolves.toEqual(["a1", "a2", "a3", "b1"]);
   });
 
   it("refuses a workspace's 33rd image with 503 and Retry-After 1; another workspace's is taken", async () => {
     const h = harness();
     const a = Array.from({ length: 32 }, (_, i) => h.submit(`a${i + 1}`, "A"));
-    let refusal: unknown;
-    try {
-      await h.submit("a33", "A");
-    } catch (err) {
-      refusal = err;
-    }
-    expect(refusal).toBeInstanceOf(DomainError);
-    expect(refusal).toMatchObject({
+    expect(refusal(() => h.submit("a33", "A"))).toMatchObject({
       code: "unavailable",
       retryAfterSeconds: 1,
       message: "Too many images of this workspace are being processed: try again in 1 second.",
@@ -60,8 +43,8 @@ describe("the media pool", () => {
     const b = h.submit("b1", "B");
     await h.settle();
     expect(h.started).toEqual(["a1", "b1"]);
-    await h.finish("b1");
-    for (let i = 1; i <= 32; i++) await h.finish(`a${i}`);
+    await h.end("b1");
+    for (let i = 1; i <= 32; i++) await h.end(`a${i}`);
     await expect(Promise.all([...a, b])).resolves.toHaveLength(33);
     expect(h.started).not.toContain("a33");
   });

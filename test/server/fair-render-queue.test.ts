@@ -2,7 +2,7 @@
 // server/src/blogs/fair-render-queue.ts), with renders that end when the test says so.
 import { describe, expect, it } from "vitest";
 import { fairRenderQueue, type RenderTag } from "../../server/src/blogs/fair-render-queue.js";
-import { DomainError } from "../../server/src/platform/domain-error.js";
+import { heldJobs, refusal } from "../support/held-jobs.js";
 
 const LIMITS = {
   running: 2,
@@ -16,33 +16,10 @@ const LIMITS = {
 /** A queue whose renders record their start and wait to be finished by the test. */
 function harness(limits = LIMITS) {
   const queue = fairRenderQueue(limits);
-  const started: string[] = [];
-  const finish = new Map<string, () => void>();
-  const submit = (name: string, tag: RenderTag) =>
-    queue.run(
-      tag,
-      () =>
-        new Promise<string>((resolve) => {
-          started.push(name);
-          finish.set(name, () => resolve(name));
-        }),
-    );
-  const end = async (name: string) => {
-    finish.get(name)?.();
-    await new Promise((r) => setImmediate(r));
-  };
-  return { queue, started, submit, end };
+  const held = heldJobs();
+  const submit = (name: string, tag: RenderTag) => queue.run(tag, held.job(name));
+  return { queue, started: held.started, submit, end: held.end };
 }
-
-const refusal = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error("not refused");
-};
 
 describe("fair render queue: turns", () => {
   it("a workspace runs at most workspaceRunning renders; the free thread goes to the next workspace", async () => {
