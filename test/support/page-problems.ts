@@ -1,10 +1,11 @@
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { expect } from "vitest";
 
 /**
  * Everything a page does that a person with the browser's console open would see as a problem:
  * console errors and warnings (failed resources, CSP violations), uncaught errors, failed
- * requests and responses with status ≥ 400. A browser suite declares the ones a step provokes on
+ * requests (not those the browser cancels because the page was left) and responses with status
+ * ≥ 400. A browser suite declares the ones a step provokes on
  * purpose (`expectProblems`) and checks after each step that the ones seen are exactly those
  * (`assertNoProblems`): a normal session raises none.
  */
@@ -28,6 +29,16 @@ const CANCELLABLE = /\/blogs\/preview$|\/blog-counts(\?|$)|\/workspaces\/[^/]+\/
 export function watchPageProblems(page: Page): PageProblems {
   const problems: string[] = [];
   const expected: RegExp[] = [];
+  // Documents the page has loaded, counted at each navigation it starts: a request of a document
+  // since left (an image still loading when a step moves on) is cancelled by the browser, as for
+  // anyone leaving a page mid-load, not failed. A navigation within the app (history.pushState)
+  // is not one: what the app cancels there must be in CANCELLABLE.
+  let documents = 0;
+  const documentOf = new WeakMap<Request, number>();
+  page.on("request", (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents++;
+    else documentOf.set(request, documents);
+  });
   page.on("pageerror", (err) => problems.push(`pageerror ${err.message}`));
   page.on("console", (msg) => {
     if (msg.type() === "error" || msg.type() === "warning") {
@@ -36,7 +47,10 @@ export function watchPageProblems(page: Page): PageProblems {
   });
   page.on("requestfailed", (request) => {
     const failure = request.failure()?.errorText;
-    if (failure === "net::ERR_ABORTED" && CANCELLABLE.test(request.url())) return;
+    if (failure === "net::ERR_ABORTED") {
+      if (CANCELLABLE.test(request.url())) return;
+      if ((documentOf.get(request) ?? documents) < documents) return;
+    }
     problems.push(`requestfailed ${request.method()} ${request.url()} ${failure}`);
   });
   page.on("response", (response) => {
