@@ -16,7 +16,9 @@ package main
 // left: a field that holds no array costs the update trigger one comparison per write) and
 // dropped when the field's last index is dropped, or rebuilt when its triggers are gone (the
 // collection was dropped and made again); both replace the collection's insert and update
-// triggers in the same transaction.
+// triggers in the same transaction. So does a pass that finds them made otherwise under the same
+// names (by an earlier launcher: its update trigger deleted and inserted every row of a changed
+// field, where this one's touches only the rows that changed).
 
 import (
 	"context"
@@ -66,18 +68,19 @@ func ensureElementTables(ctx context.Context, db *dataFile, indexed map[string][
 	return changed, nil
 }
 
-// readElementSchema returns the element tables and the triggers of element tables of a database
-// (names containing the infix; not the collections among indexed that merely contain it).
-func readElementSchema(ctx context.Context, db *dataFile, indexed map[string][]string) (tables, triggers map[string]bool, err error) {
-	rows, err := db.QueryContext(ctx, `SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND instr(name, ?) > 0`, elementInfix)
+// readElementSchema returns the element tables and the triggers of element tables of a database,
+// each trigger with its SQL (names containing the infix; not the collections among indexed that
+// merely contain it).
+func readElementSchema(ctx context.Context, db *dataFile, indexed map[string][]string) (tables map[string]bool, triggers map[string]string, err error) {
+	rows, err := db.QueryContext(ctx, `SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'trigger') AND instr(name, ?) > 0`, elementInfix)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
-	tables, triggers = map[string]bool{}, map[string]bool{}
+	tables, triggers = map[string]bool{}, map[string]string{}
 	for rows.Next() {
-		var typ, name string
-		if err = rows.Scan(&typ, &name); err != nil {
+		var typ, name, sql string
+		if err = rows.Scan(&typ, &name, &sql); err != nil {
 			return nil, nil, err
 		}
 		if indexed[name] != nil {
@@ -86,7 +89,7 @@ func readElementSchema(ctx context.Context, db *dataFile, indexed map[string][]s
 		if typ == "table" {
 			tables[name] = true
 		} else {
-			triggers[name] = true
+			triggers[name] = sql
 		}
 	}
 	return tables, triggers, rows.Err()
@@ -98,7 +101,7 @@ func readElementSchema(ctx context.Context, db *dataFile, indexed map[string][]s
 // step and holding no array), and the insert and update triggers made for exactly the fields
 // kept. It marks in owned the collection's element tables (of any field).
 func ensureCollectionElements(ctx context.Context, db *dataFile, table string, fields []string,
-	tables, triggers map[string]bool, owned map[string]bool,
+	tables map[string]bool, triggers map[string]string, owned map[string]bool,
 ) ([]string, error) {
 	writeFields := map[string]map[string]bool{}
 	var writeTriggers []string
@@ -121,7 +124,7 @@ func ensureCollectionElements(ctx context.Context, db *dataFile, table string, f
 		indexedField[field] = true
 		e := ferretdb.ExactElementTable(table, field)
 		owned[e] = true
-		if tables[e] && triggers[ferretdb.ExactElementDeleteTrigger(table, field)] &&
+		if tables[e] && triggers[ferretdb.ExactElementDeleteTrigger(table, field)] != "" &&
 			writeFields["i"][field] && writeFields["u"][field] {
 			keep = append(keep, field)
 			continue
@@ -154,7 +157,13 @@ func ensureCollectionElements(ctx context.Context, db *dataFile, table string, f
 	if len(want) > 0 {
 		wantNames, create = ferretdb.ExactElementWriteTriggers(table, want)
 	}
-	if len(build) == 0 && len(drop) == 0 && slices.Equal(writeTriggers, wantNames) {
+	// The write triggers are made again when they keep other fields, or the same ones as an
+	// earlier launcher made them (another SQL under the same names).
+	current := slices.Equal(writeTriggers, wantNames)
+	for i, name := range wantNames {
+		current = current && triggers[name] == create[i]
+	}
+	if len(build) == 0 && len(drop) == 0 && current {
 		return nil, nil
 	}
 

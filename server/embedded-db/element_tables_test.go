@@ -338,3 +338,106 @@ func TestElementTablesShareOneInsertAndOneUpdateTrigger(t *testing.T) {
 	triggersAre("no field indexed")
 	write()
 }
+
+// An update writes only the element rows it changes (README.md, "Arrays: string equality through
+// element tables"): one string of 200 replaced is one row deleted and one inserted, where the
+// update trigger of an earlier launcher deleted and inserted all 200; and the keeper replaces that
+// earlier trigger, under the same name, at its next pass, and then leaves the schema alone.
+func TestAnUpdateWritesOnlyTheElementRowsItChanges(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	client := startFerret(ctx, t, dir, true, &sqlLog{})
+	coll := client.Database("db1").Collection("posts")
+	file := filepath.Join(dir, "db1.sqlite")
+	keep := func() { ensureIDIndexes(ctx, dir, slog.New(discard{})) }
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "terms", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	terms := bson.A{}
+	for i := range 200 {
+		terms = append(terms, fmt.Sprintf("t%03d", i))
+	}
+	if _, err := coll.InsertOne(ctx, bson.M{"_id": "p1", "terms": terms}); err != nil {
+		t.Fatal(err)
+	}
+	keep()
+	table := tablesOf(t, file)["posts"]
+	d, err := sql.Open("sqlite", "file:"+file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	conn, err := d.Conn(ctx) // total_changes() counts one connection's rows, its triggers' included
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	scan := func(q string) (v int64) {
+		t.Helper()
+		if err := conn.QueryRowContext(ctx, q).Scan(&v); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return v
+	}
+	exec := func(q string) {
+		t.Helper()
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	n := 0
+	// rowsWritten replaces one string of the array in SQL, as FerretDB's update rewrites the
+	// document, and returns the rows that wrote: the document's and its element rows.
+	rowsWritten := func(step string) int64 {
+		t.Helper()
+		n++
+		before := scan(`SELECT total_changes()`)
+		exec(fmt.Sprintf(`UPDATE %q SET _ferretdb_sjson = json_set(_ferretdb_sjson, '$.terms[%d]', 'new%d')`, table, n, n))
+		written := scan(`SELECT total_changes()`) - before
+		if msg := elementTablesOutOfStep(ctx, t, file); msg != "" {
+			t.Fatalf("%s: %s", step, msg)
+		}
+		return written
+	}
+	if got := rowsWritten("this launcher's trigger"); got != 3 {
+		t.Fatalf("one string of 200 replaced wrote %d rows, want 3 (the document, one element row deleted, one inserted)", got)
+	}
+
+	names, ddl := ferretdb.ExactElementWriteTriggers(table, []string{"terms"})
+	cut, end := strings.Index(ddl[1], " AND (v, rid) NOT IN ("), strings.Index(ddl[1], "); INSERT OR IGNORE")
+	if cut < 0 || end < cut {
+		t.Fatalf("the update trigger is not as this test knows it: %s", ddl[1])
+	}
+	exec(fmt.Sprintf(`DROP TRIGGER %q`, names[1]))
+	exec(ddl[1][:cut] + ddl[1][end+1:]) // the update trigger as an earlier launcher made it
+	if got := rowsWritten("an earlier launcher's trigger"); got != 401 {
+		t.Fatalf("with an earlier launcher's trigger, one string of 200 replaced wrote %d rows, want 401", got)
+	}
+
+	keep()
+	if got := scan(fmt.Sprintf(`SELECT count(*) FROM sqlite_master WHERE name = '%s' AND sql = '%s'`,
+		names[1], strings.ReplaceAll(ddl[1], "'", "''"))); got != 1 {
+		t.Fatal("the keeper's pass left an earlier launcher's update trigger in place")
+	}
+	if got := rowsWritten("the trigger the keeper made again"); got != 3 {
+		t.Fatalf("after the keeper's pass, one string of 200 replaced wrote %d rows, want 3", got)
+	}
+	version := scan(`SELECT schema_version FROM pragma_schema_version`)
+	keep()
+	if got := scan(`SELECT schema_version FROM pragma_schema_version`); got != version {
+		t.Fatal("the keeper changed the schema again at a pass that found the triggers current")
+	}
+
+	// Through FerretDB: a new array with two strings changed and one moved, then the same again.
+	moved := append(bson.A{"x", "y"}, terms[2:]...)
+	moved[5], moved[6] = moved[6], moved[5]
+	for range 2 {
+		if _, err := coll.UpdateOne(ctx, bson.M{"_id": "p1"}, bson.M{"$set": bson.M{"terms": moved}}); err != nil {
+			t.Fatal(err)
+		}
+		if msg := elementTablesOutOfStep(ctx, t, file); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+}
