@@ -74,6 +74,18 @@ func elementTablesOf(ctx context.Context, t *testing.T, db *sql.DB) map[string][
 	return res
 }
 
+// keptPosts starts a server with the pushdown on a directory of its own and returns the
+// collection db1.posts, its database file and a keeper pass over the directory.
+func keptPosts(t *testing.T) (ctx context.Context, coll *mongo.Collection, file string, keep func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	dir := t.TempDir()
+	client := startFerret(ctx, t, dir, true, &sqlLog{})
+	keep = func() { ensureIDIndexes(ctx, dir, slog.New(discard{})) }
+	return ctx, client.Database("db1").Collection("posts"), filepath.Join(dir, "db1.sqlite"), keep
+}
+
 // The keeper gives an indexed field an element table once a document holds an array there
 // (back-filled), drops it with the field's last index, and rebuilds it when its triggers are gone
 // (the collection dropped and made again); queries stay exact at every step, pushed down only
@@ -223,13 +235,7 @@ func TestElementTablesFollowArraysAndIndexes(t *testing.T) {
 // earlier launcher gave triggers of its own onto them, and replaces them when a field's element
 // table is dropped; the element tables stay in step through the writes after each step.
 func TestElementTablesShareOneInsertAndOneUpdateTrigger(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	client := startFerret(ctx, t, dir, true, &sqlLog{})
-	coll := client.Database("db1").Collection("posts")
-	file := filepath.Join(dir, "db1.sqlite")
-	keep := func() { ensureIDIndexes(ctx, dir, slog.New(discard{})) }
+	ctx, coll, file, keep := keptPosts(t)
 	for _, m := range []mongo.IndexModel{
 		{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "tags", Value: 1}}, Options: options.Index().SetName("by_tag")},
 		{Keys: bson.D{{Key: "ws", Value: 1}, {Key: "terms", Value: 1}}, Options: options.Index().SetName("by_term")},
@@ -344,13 +350,7 @@ func TestElementTablesShareOneInsertAndOneUpdateTrigger(t *testing.T) {
 // update trigger of an earlier launcher deleted and inserted all 200; and the keeper replaces that
 // earlier trigger, under the same name, at its next pass, and then leaves the schema alone.
 func TestAnUpdateWritesOnlyTheElementRowsItChanges(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	client := startFerret(ctx, t, dir, true, &sqlLog{})
-	coll := client.Database("db1").Collection("posts")
-	file := filepath.Join(dir, "db1.sqlite")
-	keep := func() { ensureIDIndexes(ctx, dir, slog.New(discard{})) }
+	ctx, coll, file, keep := keptPosts(t)
 	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "terms", Value: 1}}}); err != nil {
 		t.Fatal(err)
 	}
