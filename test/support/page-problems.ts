@@ -5,9 +5,9 @@ import { expect } from "vitest";
  * Everything a page does that a person with the browser's console open would see as a problem:
  * console errors and warnings (failed resources, CSP violations), uncaught errors, failed
  * requests (not those the browser cancels because the page was left) and responses with status
- * ≥ 400. A browser suite declares the ones a step provokes on
- * purpose (`expectProblems`) and checks after each step that the ones seen are exactly those
- * (`assertNoProblems`): a normal session raises none.
+ * ≥ 400. A browser suite declares the ones a step provokes on purpose (`expectProblems`) and
+ * checks after each step that the ones seen are exactly those (`assertNoProblems`): a normal
+ * session raises none.
  */
 export interface PageProblems {
   /** Patterns of problems the current step provokes on purpose; each must be seen at least once. */
