@@ -1681,11 +1681,15 @@ export interface paths {
          *
          *     What is stored is the image as it is meant to be seen, with every metadata block
          *     removed (EXIF, GPS, XMP, IPTC, comments, embedded thumbnails) and nothing kept after
-         *     the image's end. A JPEG or WebP that is already upright and in sRGB (untagged, or
-         *     tagged with an sRGB profile, which is dropped) keeps its compressed image data byte
-         *     for byte (no second lossy generation; a lossless WebP stays lossless, an animated one
-         *     keeps its frames); any other image is turned upright by its EXIF orientation,
-         *     its colour profile converted to sRGB, and re-encoded in its own format. Animated GIF
+         *     the image's end. A JPEG in sRGB, or a WebP that is already upright and in sRGB
+         *     (untagged, or tagged with an sRGB profile, which is dropped) keeps its compressed
+         *     image data byte for byte (no second lossy generation; a lossless WebP stays lossless,
+         *     an animated one keeps its frames); a JPEG turned by its EXIF orientation keeps that
+         *     orientation alone, in an EXIF block holding nothing else, so that browsers show it
+         *     upright (as they show every JPEG so tagged), while its `width` and `height` are its
+         *     upright size and every copy (`getMediaFile` with parameters) is turned in its pixels.
+         *     Any other image is turned upright by its EXIF orientation, its colour profile
+         *     converted to sRGB, and re-encoded in its own format. Animated GIF
          *     and WebP keep their animation. The same bytes uploaded again to the same workspace are
          *     the same library image (`200`, the image as stored; its name and alt text unchanged),
          *     not a copy.

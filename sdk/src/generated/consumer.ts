@@ -350,7 +350,10 @@ export interface paths {
          *     strong `ETag`, `Range` for a part). A deleted image, a `name` that is not the image's,
          *     or an unknown ID: `404`, all with the same message.
          *
-         *     Without parameters, the image as stored. With them, a copy made once and kept: `w`
+         *     Without parameters, the image as stored: without metadata, but a JPEG photo turned by
+         *     its EXIF orientation keeps that one tag (browsers show it upright by it; `width` and
+         *     `height` elsewhere are its upright size). With parameters, a copy made once and kept,
+         *     turned upright in its pixels and without metadata: `w`
          *     and `h` are bounds in pixels from a fixed set (so no one can make unbounded
          *     copies), `fit` how the image meets both bounds, `fm` the format, `q` the quality. An
          *     image is never enlarged. Copies are made in a pool shared fairly by workspaces; when
