@@ -1,7 +1,8 @@
 /**
- * An upright sRGB JPEG is stored as it came, without its metadata (admin.yaml `uploadMedia`;
+ * An sRGB JPEG is stored as it came, without its metadata (admin.yaml `uploadMedia`;
  * server/src/media/jpeg-segments.ts): its compressed image data byte for byte, every APPn
- * segment but JFIF (without a thumbnail) and Adobe gone, COM gone, nothing after EOI.
+ * segment but JFIF (without a thumbnail) and Adobe gone, COM gone, nothing after EOI; a turned
+ * one with an EXIF segment of its orientation alone.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -44,11 +45,14 @@ const segment = (marker: number, payload: Buffer): Buffer => {
 const withSegments = (jpeg: Buffer, segments: Buffer[], tail = Buffer.alloc(0)): Buffer =>
   Buffer.concat([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2), tail]);
 
-async function walked(bytes: Buffer): Promise<{ out: Buffer; sof: number | undefined }> {
+async function walked(
+  bytes: Buffer,
+  orientation?: number,
+): Promise<{ out: Buffer; sof: number | undefined }> {
   const from = path.join(dir, `in-${Math.random()}`);
   const to = `${from}.out`;
   await writeFile(from, bytes);
-  const frame = await writeJpegWithoutMetadata(from, to);
+  const frame = await writeJpegWithoutMetadata(from, to, orientation);
   return { out: await readFile(to), sof: frame?.sof };
 }
 
@@ -154,6 +158,49 @@ describe("a JPEG without its metadata, its image data as it was", () => {
     expect(servableAsIs({ sof: 0xc1, precision: 12 })).toBe(false);
     expect(servableAsIs(undefined)).toBe(false);
   });
+
+  it("a turned JPEG keeps its EXIF orientation alone, where EXIF goes: after SOI and a JFIF APP0", async () => {
+    const jpeg = await noisyJpeg();
+    const app0 = segment(0xe0, jfif(0));
+    const exif = segment(0xe1, Buffer.from(`Exif\0\0${SECRET}`, "latin1"));
+    for (const orientation of [2, 3, 4, 5, 6, 7, 8]) {
+      for (const before of [[app0], []]) {
+        const { out } = await walked(withSegments(jpeg, [...before, exif]), orientation);
+        // The upload's bytes with one APP1 of 36 bytes added after SOI and JFIF, and nothing
+        // else of its EXIF.
+        const at = 2 + (before[0]?.length ?? 0);
+        expect(out.subarray(at, at + 4)).toEqual(Buffer.from([0xff, 0xe1, 0x00, 0x22]));
+        expect(Buffer.concat([out.subarray(0, at), out.subarray(at + 36)])).toEqual(
+          withSegments(jpeg, before),
+        );
+        expect(out.includes(Buffer.from("GPS 51"))).toBe(false);
+        const meta = await sharp(out).metadata();
+        expect([meta.orientation, meta.exif?.length]).toEqual([orientation, 32]);
+        expect(await pixelsOf(out)).toEqual(await pixelsOf(jpeg));
+      }
+    }
+  });
+
+  it.each([
+    [3, 300, 200],
+    [6, 200, 300],
+    [8, 200, 300],
+  ])(
+    "a JPEG of orientation %i is kept as it came and reported at its upright size, %i × %i",
+    async (orientation, width, height) => {
+      const turned = await sharp(await noisyJpeg())
+        .withMetadata({ orientation })
+        .toBuffer();
+      const from = path.join(dir, `turned-${orientation}.jpg`);
+      await writeFile(from, turned);
+      const stored = await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
+      expect(stored).toMatchObject({ type: "jpeg", width, height });
+      const out = await readFile(`${from}.out`);
+      expect((await sharp(out).metadata()).orientation).toBe(orientation);
+      // Not encoded again (which would turn its pixels): the same pixels, as stored.
+      expect(await pixelsOf(out)).toEqual(await pixelsOf(turned));
+    },
+  );
 
   it("a failure to write what is kept is this machine's error, never a refusal of the image", async () => {
     const from = path.join(dir, "upright.jpg");

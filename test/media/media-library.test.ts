@@ -1,5 +1,5 @@
 // The media library (admin.yaml, tag Media; openapi.yaml `getMediaFile`): uploads streamed and
-// typed by their bytes, stored upright with no metadata, the same bytes one image, an animated
+// typed by their bytes, stored with no metadata but a JPEG's orientation, the same bytes one image, an animated
 // GIF kept animated where a copy's format can be, public immutable URLs with copies made once,
 // Range and 304, and the bad input the spec names: 413 past the size limit (declared or not),
 // 415 for anything that is not a whole image of the five types, 422 past the pixel limit,
@@ -79,10 +79,13 @@ async function incomingLeft(): Promise<string[]> {
 }
 
 describe("uploads (admin.yaml uploadMedia)", () => {
-  it("a photo is stored upright with its EXIF and GPS gone, and the same bytes again are the same image", async () => {
-    // 40 × 20 pixels, shown rotated 90° by its EXIF orientation (6), with a GPS position.
-    const photo = await pixels(40, 20)
-      .jpeg()
+  it("a turned photo keeps its image data and its orientation alone: EXIF and GPS gone, its size and copies upright, the same bytes again the same image", async () => {
+    // 40 × 20 pixels, red on the left and blue on the right, shown turned 90° clockwise by its
+    // EXIF orientation (6), with a camera name and a GPS position.
+    const raw = Buffer.alloc(40 * 20 * 3);
+    for (let i = 0; i < 40 * 20; i++) raw.set(i % 40 < 20 ? [220, 30, 30] : [30, 30, 220], i * 3);
+    const photo = await sharp(raw, { raw: { width: 40, height: 20, channels: 3 } })
+      .jpeg({ quality: 90 })
       .withExif({
         IFD0: { Make: "Pressroom Test Camera" },
         IFD3: { GPSLatitudeRef: "N", GPSLatitude: "52/1 22/1 0/1" },
@@ -112,14 +115,37 @@ describe("uploads (admin.yaml uploadMedia)", () => {
     expect(served.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
     const stored = Buffer.from(await served.arrayBuffer());
     expect(stored.length).toBe(first.body.bytes);
+    // Its image data as it came (the same pixels decoded, none encoded again), shown upright by
+    // the one EXIF tag it keeps: its orientation, in a block of 32 bytes with nothing else.
     const meta = await sharp(stored).metadata();
-    expect([meta.width, meta.height, meta.exif, meta.orientation]).toEqual([
+    expect([meta.width, meta.height, meta.orientation, meta.exif?.length]).toEqual([40, 20, 6, 32]);
+    expect((await sharp(stored).raw().toBuffer()).equals(await sharp(photo).raw().toBuffer())).toBe(
+      true,
+    );
+    expect(stored.includes(Buffer.from("Pressroom Test Camera"))).toBe(false);
+    expect(stored.includes(Buffer.from("GPS"))).toBe(false);
+    expect((await sharp(stored).autoOrient().metadata()).autoOrient).toEqual({
+      width: 20,
+      height: 40,
+    });
+
+    // A copy is turned in its pixels, with no metadata: red (the left) on top, blue below.
+    const copy = Buffer.from(await (await fetch(publicUrl(first.body, "?fm=png"))).arrayBuffer());
+    const copyMeta = await sharp(copy).metadata();
+    expect([copyMeta.width, copyMeta.height, copyMeta.orientation, copyMeta.exif]).toEqual([
       20,
       40,
       undefined,
       undefined,
     ]);
-    expect(stored.includes(Buffer.from("Pressroom Test Camera"))).toBe(false);
+    const pixel = async (top: number) => [
+      ...(await sharp(copy).extract({ left: 10, top, width: 1, height: 1 }).raw().toBuffer()),
+    ];
+    const [top, bottom] = [await pixel(5), await pixel(35)];
+    expect(top[0]).toBeGreaterThan(150);
+    expect(top[2]).toBeLessThan(100);
+    expect(bottom[2]).toBeGreaterThan(150);
+    expect(bottom[0]).toBeLessThan(100);
 
     const again = await upload(photo, { name: "copy.jpg" });
     expect(again.status).toBe(200);

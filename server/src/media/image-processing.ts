@@ -105,28 +105,33 @@ function imageErrorOf(err: unknown, maxPixels: number): unknown {
 }
 
 /**
- * An upright sRGB JPEG or WebP as it came, without its metadata (jpeg-segments.ts,
+ * A JPEG or an upright WebP in sRGB as it came, without its metadata (jpeg-segments.ts,
  * webp-chunks.ts; an sRGB colour profile goes with the rest: it changes nothing,
- * icc-profile.ts), written to `outPath`; its size, or undefined when it is to be encoded again:
- * its bytes do not walk, or its JPEG frame is one a browser may not decode (arithmetic-coded,
- * 12-bit, lossless). The result is then decoded whole at a fraction of its size (libjpeg and
- * libwebp still decode all its data: what they cannot decode fails here), every frame of an
- * animation: for a 20-megapixel JPEG +5–17 MB, most of it the file libvips maps, where encoding
- * it again held +21 MB, took 0.15–0.3 s and made a second lossy generation of every photo (a
- * lossless WebP became a lossy one) (BENCHMARKS.md "Media: an upload's peak memory").
+ * icc-profile.ts) but a JPEG's EXIF `orientation`, written back alone, written to `outPath`;
+ * its size, or undefined when it is to be encoded again: its bytes do not walk, or its JPEG
+ * frame is one a browser may not decode (arithmetic-coded, 12-bit, lossless). The result is
+ * then decoded whole at a fraction of its size (libjpeg and libwebp still decode all its data:
+ * what they cannot decode fails here), every frame of an animation: for a 20-megapixel JPEG
+ * +5–17 MB, most of it the file libvips maps, where encoding it again held +21 MB (+75 MB
+ * turned: rotating needs the whole image in memory), took 0.15–0.3 s and made a second lossy
+ * generation of every photo (a lossless WebP became a lossy one) (BENCHMARKS.md "Media: an
+ * upload's peak memory").
  */
 async function keptAsIs(
   type: ImageType,
+  orientation: number,
   sourcePath: string,
   outPath: string,
   maxPixels: number,
 ): Promise<number | undefined> {
   if (type === "webp") {
-    if (!(await writeWebpWithoutMetadata(sourcePath, outPath))) return undefined;
+    if (orientation !== 1 || !(await writeWebpWithoutMetadata(sourcePath, outPath))) {
+      return undefined;
+    }
   } else if (type === "jpeg") {
     let frame: JpegFrame | undefined;
     try {
-      frame = await writeJpegWithoutMetadata(sourcePath, outPath);
+      frame = await writeJpegWithoutMetadata(sourcePath, outPath, orientation);
     } catch (err) {
       // Bytes that do not walk as JPEG segments to an EOI (stray bytes between segments, which
       // libjpeg skips with a warning; a file cut short, which it refuses) are left to libvips.
@@ -142,10 +147,12 @@ async function keptAsIs(
 /**
  * The image as the library stores it (admin.yaml `uploadMedia`), written to `outPath`: refused
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
- * (anything that only starts like an image fails here, `unsupported_type`). An upright JPEG or
- * WebP in sRGB, untagged or tagged sRGB, keeps its image data (`keptAsIs`); any other image is
- * turned upright by its EXIF orientation, every metadata block dropped (sharp keeps none unless
- * asked) with colours converted to sRGB, and encoded again in its own type at a high quality.
+ * (anything that only starts like an image fails here, `unsupported_type`). A JPEG in sRGB, and
+ * an upright WebP in sRGB, untagged or tagged sRGB, keeps its image data (`keptAsIs`; a JPEG
+ * turned by its EXIF orientation keeps that tag alone, and its upright size is reported); any
+ * other image is turned upright by its EXIF orientation, every metadata block dropped (sharp
+ * keeps none unless asked) with colours converted to sRGB, and encoded again in its own type at
+ * a high quality.
  */
 export async function normaliseImage(
   sourcePath: string,
@@ -155,14 +162,20 @@ export async function normaliseImage(
 ): Promise<ImageFacts & { readonly bytes: number }> {
   try {
     const meta = await input(sourcePath, false, maxPixels).metadata();
-    const { orientation = 1, width = 0, height = 0 } = meta;
+    const { width = 0, height = 0 } = meta;
+    const orientation =
+      meta.orientation !== undefined && meta.orientation <= 8 ? meta.orientation : 1;
     if (
-      orientation <= 1 &&
       (meta.space === "srgb" || meta.space === "b-w") &&
       (meta.icc === undefined || isSrgbProfile(meta.icc))
     ) {
-      const kept = await keptAsIs(type, sourcePath, outPath, maxPixels);
-      if (kept !== undefined) return { type, width, height, bytes: kept };
+      const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels);
+      // Orientations 5–8 turn the image a quarter: its upright width is its stored height.
+      if (kept !== undefined) {
+        return orientation >= 5
+          ? { type, width: height, height: width, bytes: kept }
+          : { type, width, height, bytes: kept };
+      }
     }
     // Turned only when its EXIF says so: rotating needs the whole image in memory, while an
     // upright one streams through libvips a strip at a time (a 20-megapixel JPEG: +75 MB turned,
@@ -183,8 +196,9 @@ export async function normaliseImage(
 
 /**
  * A copy of a stored image within `w` × `h` (never enlarged), fitted by `fit`, in `fm` (its own
- * type by default) at quality `q`. Animated images stay animated in GIF and WebP; other formats
- * get their first frame.
+ * type by default) at quality `q`, upright (a stored JPEG may keep its EXIF orientation:
+ * `normaliseImage`) and without metadata. Animated images stay animated in GIF and WebP; other
+ * formats get their first frame.
  */
 export async function transformImage(
   stored: Buffer,
@@ -194,7 +208,7 @@ export async function transformImage(
 ): Promise<{ readonly type: ImageType; readonly bytes: Buffer }> {
   const type = transform.fm ?? facts.type;
   const keepFrames = ANIMATED.has(facts.type) && ANIMATED.has(type);
-  let image = input(stored, keepFrames, maxPixels);
+  let image = input(stored, keepFrames, maxPixels).autoOrient();
   if (transform.w !== undefined || transform.h !== undefined) {
     const fit = transform.fit ?? "inside";
     image = image.resize({

@@ -10,6 +10,8 @@
  * JFIF APP0 without a thumbnail and the Adobe APP14 (its transform flag tells RGB from YCbCr).
  * Dropped: every other APPn (EXIF with GPS and its thumbnail, XMP, ICC, MPF, Photoshop/IPTC,
  * JFXX thumbnails, …) and COM. Streamed: a segment is held whole (≤ 64 KB), image data is not.
+ * A photo turned by its EXIF orientation gets an EXIF segment of our own that says only that
+ * (`orientationSegment`), where EXIF goes: after SOI and a JFIF APP0.
  */
 import { open } from "node:fs/promises";
 
@@ -47,6 +49,31 @@ function kept(marker: number, segment: Buffer): boolean {
 export class NotAJpeg extends Error {}
 
 /**
+ * An APP1 EXIF segment holding one tag, Orientation (0x0112, a SHORT), `orientation` 2–8: a TIFF
+ * header (big-endian), an IFD0 of that one entry and no next IFD (the EXIF standard, CIPA DC-008).
+ * Browsers turn a JPEG by it when they show it (CSS `image-orientation: from-image`, their
+ * default), as does libvips when asked to (`autoOrient`).
+ */
+export function orientationSegment(orientation: number): Buffer {
+  if (!Number.isInteger(orientation) || orientation < 2 || orientation > 8) {
+    throw new RangeError(`not an EXIF orientation of a turned image: ${orientation}`);
+  }
+  const tiff = Buffer.alloc(26);
+  tiff.write("MM", 0, "latin1"); // big-endian
+  tiff.writeUInt16BE(42, 2);
+  tiff.writeUInt32BE(8, 4); // IFD0 right after this header
+  tiff.writeUInt16BE(1, 8); // one entry:
+  tiff.writeUInt16BE(0x0112, 10); // Orientation,
+  tiff.writeUInt16BE(3, 12); // a SHORT,
+  tiff.writeUInt32BE(1, 14); // one of it,
+  tiff.writeUInt16BE(orientation, 18); // its value, left-justified in the 4 bytes; then no next IFD
+  const payload = Buffer.concat([Buffer.from("Exif\0\0", "latin1"), tiff]);
+  const head = Buffer.from([0xff, 0xe1, 0, 0]);
+  head.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([head, payload]);
+}
+
+/**
  * The walk's state between two reads: `step` takes the bytes read so far that it has not
  * consumed, copies what is kept into `out` and says how far it got; a segment cut by the read's
  * end is consumed by a later step, once whole.
@@ -58,6 +85,9 @@ class JpegWalk {
   scanned = false;
   ended = false;
   frame: JpegFrame | undefined;
+
+  /** @param pending a segment to write before the first kept one that is not APP0. */
+  constructor(private pending: Buffer | undefined) {}
 
   step(buf: Buffer, out: Buffer): { readonly consumed: number; readonly written: number } {
     const end = buf.length;
@@ -118,7 +148,13 @@ class JpegWalk {
       if (end - at < 2 + length) return { consumed: at, written };
       const segment = buf.subarray(at, at + 2 + length);
       if (isFrameHeader(marker)) this.frame ??= { sof: marker, precision: segment[4] ?? 0 };
-      if (kept(marker, segment)) emit(at, at + 2 + length);
+      if (kept(marker, segment)) {
+        if (this.pending !== undefined && marker !== APP0) {
+          written += this.pending.copy(out, written);
+          this.pending = undefined;
+        }
+        emit(at, at + 2 + length);
+      }
       at += 2 + length;
       if (marker === SOS) {
         this.inScan = true;
@@ -131,20 +167,24 @@ class JpegWalk {
 /** Bytes read at a time; the buffer also holds a cut segment (≤ 64 KB + its marker) carried over. */
 const READ_BYTES = 256 * 1024;
 const CARRY_BYTES = 64 * 1024 + 4;
+/** Room in the output for the orientation segment beside what a step copies. */
+const ADDED_BYTES = 64;
 
 /**
  * Writes the JPEG at `source` to `dest` without its metadata, reading and writing through two
  * buffers of its own (an upload's bytes are not allocated again while the garbage of receiving
- * them waits for a collection); returns the frame header it met. Throws `NotAJpeg` for bytes
- * that do not walk as a JPEG to its EOI.
+ * them waits for a collection); returns the frame header it met. An `orientation` of 2–8 (the
+ * EXIF orientation the upload had) is written back alone (`orientationSegment`); 1 writes none.
+ * Throws `NotAJpeg` for bytes that do not walk as a JPEG to its EOI.
  */
 export async function writeJpegWithoutMetadata(
   source: string,
   dest: string,
+  orientation = 1,
 ): Promise<JpegFrame | undefined> {
-  const walk = new JpegWalk();
+  const walk = new JpegWalk(orientation === 1 ? undefined : orientationSegment(orientation));
   const buf = Buffer.allocUnsafe(CARRY_BYTES + READ_BYTES);
-  const out = Buffer.allocUnsafe(CARRY_BYTES + READ_BYTES);
+  const out = Buffer.allocUnsafe(CARRY_BYTES + READ_BYTES + ADDED_BYTES);
   const input = await open(source, "r");
   try {
     const output = await open(dest, "w");
