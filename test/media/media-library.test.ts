@@ -415,16 +415,45 @@ describe("public URLs (openapi.yaml getMediaFile)", () => {
     expect([coverMeta.format, coverMeta.width, coverMeta.height]).toEqual(["jpeg", 128, 128]);
   });
 
-  it("a copy in AVIF is AVIF, and contain pads to both bounds", async () => {
+  it("a copy is never more than 2560 pixels on either side: a bound not given is 2560", async () => {
+    // Solid colours: a few KB of PNG for 3 megapixels.
+    const wide = await upload(await pixels(3000, 1000, "#28a").png().toBuffer(), {
+      name: "wide.png",
+    });
+    const tall = await upload(await pixels(1000, 3000, "#28a").png().toBuffer(), {
+      name: "tall.png",
+    });
+    expect([wide.status, tall.status]).toEqual([201, 201]);
+    const sizeOf = async (media: Media, query: string) => {
+      const meta = await metadataOf(await fetch(publicUrl(media, query)));
+      return [meta.width, meta.height];
+    };
+    // As stored, without parameters; a copy in another format, at most 2560 wide.
+    expect(await sizeOf(wide.body, "")).toEqual([3000, 1000]);
+    expect(await sizeOf(wide.body, "?fm=webp")).toEqual([2560, 853]);
+    // A width alone (never enlarged: 1000 stays 1000 wide) is met within 2560 of height.
+    expect(await sizeOf(tall.body, "?w=1280")).toEqual([853, 2560]);
+    expect(await sizeOf(tall.body, "?w=640")).toEqual([640, 1920]);
+    // Both bounds given: as asked.
+    expect(await sizeOf(tall.body, "?w=256&h=256&fit=cover")).toEqual([256, 256]);
+  });
+
+  it("a copy in AVIF is AVIF in 4:2:0, and contain pads to both bounds", async () => {
     const avif = await fetch(publicUrl(image, "?w=128&fm=avif"));
     expect(avif.headers.get("content-type")).toBe("image/avif");
-    const avifMeta = await metadataOf(avif);
+    const bytes = Buffer.from(await avif.arrayBuffer());
+    const avifMeta = await sharp(bytes).metadata();
     expect([avifMeta.format, avifMeta.compression, avifMeta.width, avifMeta.height]).toEqual([
       "heif",
       "av1",
       128,
       64,
     ]);
+    // The AV1 codec configuration (AV1CodecConfigurationRecord, AV1 in ISOBMFF): its third
+    // byte's bits 3 and 2 are chroma_subsampling_x and _y, both 1 in 4:2:0.
+    const av1C = bytes.indexOf(Buffer.from("av1C", "latin1"));
+    const flags = bytes[av1C + 6] ?? 0;
+    expect([(flags >> 3) & 1, (flags >> 2) & 1]).toEqual([1, 1]);
     const contain = await fetch(publicUrl(image, "?w=128&h=128&fit=contain&fm=png"));
     const pngMeta = await metadataOf(contain);
     expect([pngMeta.format, pngMeta.width, pngMeta.height, pngMeta.hasAlpha]).toEqual([

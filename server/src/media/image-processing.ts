@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import sharp, { type Sharp } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
+import { MEDIA_WIDTHS } from "./body-image-sizes.js";
 import { isSrgbProfile } from "./icc-profile.js";
 import type { ImageType } from "./image-type.js";
 import {
@@ -83,7 +84,13 @@ function encoded(
     case "webp":
       return image.webp({ quality: q ?? 80 });
     case "avif":
-      return image.avif({ quality: q ?? 60, effort: 2 });
+      // Copies in 4:2:0, as JPEG and lossy WebP copies are: libaom holds ~23 bytes a pixel so,
+      // ~35 at sharp's default 4:4:4 (kept for a stored original).
+      return image.avif({
+        quality: q ?? 60,
+        effort: 2,
+        chromaSubsampling: stored === undefined ? "4:2:0" : "4:4:4",
+      });
     case "gif":
       return image.gif();
   }
@@ -195,10 +202,19 @@ export async function normaliseImage(
 }
 
 /**
- * A copy of a stored image within `w` × `h` (never enlarged), fitted by `fit`, in `fm` (its own
- * type by default) at quality `q`, upright (a stored JPEG may keep its EXIF orientation:
- * `normaliseImage`) and without metadata. Animated images stay animated in GIF and WebP; other
- * formats get their first frame.
+ * The most pixels a copy has on either side: the largest bound of the set (openapi.yaml
+ * `getMediaFile`). An encoder holds its whole picture: a copy of a 12-megapixel photo in AVIF at
+ * its own size peaked +390 MB (4:4:4; 4:2:0 +244 MB), one within 2560 × 2560 in 4:2:0 +113 MB
+ * (BENCHMARKS.md "Media").
+ */
+const LARGEST_COPY = MEDIA_WIDTHS[MEDIA_WIDTHS.length - 1] ?? 2560;
+
+/**
+ * A copy of a stored image within `w` × `h` (never enlarged, never past `LARGEST_COPY` on either
+ * side: a bound not given is that one, met as `inside` does), fitted by `fit` when both are
+ * given, in `fm` (its own type by default) at quality `q`, upright (a stored JPEG may keep its
+ * EXIF orientation: `normaliseImage`) and without metadata. Animated images stay animated in
+ * GIF and WebP; other formats get their first frame.
  */
 export async function transformImage(
   stored: Buffer,
@@ -208,19 +224,19 @@ export async function transformImage(
 ): Promise<{ readonly type: ImageType; readonly bytes: Buffer }> {
   const type = transform.fm ?? facts.type;
   const keepFrames = ANIMATED.has(facts.type) && ANIMATED.has(type);
-  let image = input(stored, keepFrames, maxPixels).autoOrient();
-  if (transform.w !== undefined || transform.h !== undefined) {
-    const fit = transform.fit ?? "inside";
-    image = image.resize({
-      width: transform.w,
-      height: transform.h,
+  const fit =
+    transform.w !== undefined && transform.h !== undefined ? (transform.fit ?? "inside") : "inside";
+  let image = input(stored, keepFrames, maxPixels)
+    .autoOrient()
+    .resize({
+      width: transform.w ?? LARGEST_COPY,
+      height: transform.h ?? LARGEST_COPY,
       fit,
       withoutEnlargement: true,
       ...(fit === "contain"
         ? { background: type === "jpeg" ? "#ffffff" : { r: 0, g: 0, b: 0, alpha: 0 } }
         : {}),
     });
-  }
   if (type === "jpeg") image = image.flatten({ background: "#ffffff" });
   try {
     return { type, bytes: await encoded(image, type, transform.q).toBuffer() };
