@@ -170,8 +170,9 @@ export async function normaliseImage(
   try {
     const meta = await input(sourcePath, false, maxPixels).metadata();
     const { width = 0, height = 0 } = meta;
-    const orientation =
-      meta.orientation !== undefined && meta.orientation <= 8 ? meta.orientation : 1;
+    // EXIF's orientations are 1 (upright) to 8; any other value is read as upright.
+    const tagged = meta.orientation ?? 1;
+    const orientation = tagged >= 2 && tagged <= 8 ? tagged : 1;
     if (
       (meta.space === "srgb" || meta.space === "b-w") &&
       (meta.icc === undefined || isSrgbProfile(meta.icc))
