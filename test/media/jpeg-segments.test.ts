@@ -202,6 +202,20 @@ describe("a JPEG without its metadata, its image data as it was", () => {
     },
   );
 
+  it("an EXIF orientation outside 1–8 is read as upright: kept without one", async () => {
+    const jpeg = await noisyJpeg();
+    // An EXIF block like the one a turned photo keeps, its Orientation set to 9.
+    const exif = Buffer.from(
+      "Exif\0\0MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x09\0\0\0\0\0\0",
+      "latin1",
+    );
+    const from = path.join(dir, "orientation-9.jpg");
+    await writeFile(from, withSegments(jpeg, [segment(0xe1, exif)]));
+    const stored = await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
+    expect(stored).toMatchObject({ type: "jpeg", width: 300, height: 200 });
+    expect(await readFile(`${from}.out`)).toEqual(jpeg);
+  });
+
   it("a failure to write what is kept is this machine's error, never a refusal of the image", async () => {
     const from = path.join(dir, "upright.jpg");
     await writeFile(from, await noisyJpeg());

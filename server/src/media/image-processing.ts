@@ -170,7 +170,8 @@ export async function normaliseImage(
   try {
     const meta = await input(sourcePath, false, maxPixels).metadata();
     const { width = 0, height = 0 } = meta;
-    // EXIF's orientations are 1 (upright) to 8; any other value is read as upright.
+    // EXIF's orientations are 1 (upright) to 8; libvips reads any other value as 1, and so does
+    // this (orientationSegment takes 2–8 only).
     const tagged = meta.orientation ?? 1;
     const orientation = tagged >= 2 && tagged <= 8 ? tagged : 1;
     if (
