@@ -356,10 +356,12 @@ export interface paths {
          *     turned upright in its pixels and without metadata: `w`
          *     and `h` are bounds in pixels from a fixed set (so no one can make unbounded
          *     copies), `fit` how the image meets both bounds, `fm` the format, `q` the quality. An
-         *     image is never enlarged, and a copy is never more than 2560 pixels wide or tall (a
-         *     bound not given is 2560, met as `inside` does), so that making one holds a bounded
-         *     amount of memory. AVIF copies are 4:2:0 (chroma at half resolution, as in JPEG and
-         *     lossy WebP). Copies are made in a pool shared fairly by workspaces; when
+         *     image is never enlarged, and a copy has at most 2560 × 1920 pixels (4.9 megapixels),
+         *     so that making one holds a bounded amount of memory: one that would have more (a copy
+         *     without bounds of a large image, a narrow bound on a very tall one, a large box) is
+         *     made smaller in the same proportions, its bounds scaled alike. AVIF copies are 4:2:0
+         *     (chroma at half resolution, as in JPEG and lossy WebP). Copies are made in a pool
+         *     shared fairly by workspaces; when
          *     too many of this workspace's are waiting, `503` with `Retry-After`.
          */
         get: operations["getMediaFile"];
