@@ -161,8 +161,9 @@ async function main(): Promise<void> {
     await first.arrayBuffer();
     const firstMs = performance.now() - t0;
     const transformPeak = memoryOf(app.pid).peak - idleAfter;
-    // The largest copies there are (no bound given: 2560 on either side) of the 20-megapixel
-    // photo, in the format whose encoder holds the most (AVIF), and of the turned one in WebP.
+    // The largest copies there are (no bound given: at most 2560 × 1920 pixels) of the
+    // 20-megapixel photo, in the format whose encoder holds the most (AVIF), and of the turned
+    // one in WebP.
     const largest: { name: string; ms: number; peak: number }[] = [];
     for (const [name, url] of [
       ["`?fm=avif` of the 20-megapixel upload", `${big.url}?fm=avif`],

@@ -31,7 +31,7 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     VALIDATE_RESPONSES: "true",
     MEDIA_UPLOAD_LIMIT_BYTES: "262144",
-    MEDIA_MAX_PIXELS: "4000000",
+    MEDIA_MAX_PIXELS: "8000000",
   });
   owner = new AdminClient(server.url);
   ws = (await owner.post<{ workspaces: { id: string }[] }>("/setup", OWNER)).body.workspaces[0]
@@ -342,12 +342,12 @@ describe("uploads (admin.yaml uploadMedia)", () => {
   });
 
   it("past MEDIA_MAX_PIXELS the upload is 422 naming the limit (a bomb costs only its header)", async () => {
-    const bomb = await pixels(2100, 2000).png({ compressionLevel: 9 }).toBuffer();
+    const bomb = await pixels(3000, 3000).png({ compressionLevel: 9 }).toBuffer();
     expect(bomb.length).toBeLessThan(262_144);
     const res = await upload(bomb, { name: "bomb.png" });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      message: "Image too large: more than 4000000 pixels (MEDIA_MAX_PIXELS).",
+      message: "Image too large: more than 8000000 pixels (MEDIA_MAX_PIXELS).",
     });
   });
 
@@ -415,27 +415,37 @@ describe("public URLs (openapi.yaml getMediaFile)", () => {
     expect([coverMeta.format, coverMeta.width, coverMeta.height]).toEqual(["jpeg", 128, 128]);
   });
 
-  it("a copy is never more than 2560 pixels on either side: a bound not given is 2560", async () => {
-    // Solid colours: a few KB of PNG for 3 megapixels.
-    const wide = await upload(await pixels(3000, 1000, "#28a").png().toBuffer(), {
+  it("a copy has at most 2560 × 1920 pixels: one that would have more is made smaller alike", async () => {
+    // Solid colours: a few KB of PNG for 6 megapixels.
+    const wide = await upload(await pixels(4000, 1500, "#28a").png().toBuffer(), {
       name: "wide.png",
     });
-    const tall = await upload(await pixels(1000, 3000, "#28a").png().toBuffer(), {
+    const tall = await upload(await pixels(1000, 6000, "#28a").png().toBuffer(), {
       name: "tall.png",
     });
     expect([wide.status, tall.status]).toEqual([201, 201]);
     const sizeOf = async (media: Media, query: string) => {
       const meta = await metadataOf(await fetch(publicUrl(media, query)));
-      return [meta.width, meta.height];
+      return [meta.width ?? 0, meta.height ?? 0];
     };
-    // As stored, without parameters; a copy in another format, at most 2560 wide.
-    expect(await sizeOf(wide.body, "")).toEqual([3000, 1000]);
-    expect(await sizeOf(wide.body, "?fm=webp")).toEqual([2560, 853]);
-    // A width alone (never enlarged: 1000 stays 1000 wide) is met within 2560 of height.
-    expect(await sizeOf(tall.body, "?w=1280")).toEqual([853, 2560]);
-    expect(await sizeOf(tall.body, "?w=640")).toEqual([640, 1920]);
-    // Both bounds given: as asked.
-    expect(await sizeOf(tall.body, "?w=256&h=256&fit=cover")).toEqual([256, 256]);
+    const within = ([width, height]: number[], ratio: number) => {
+      expect((width ?? 0) * (height ?? 0)).toBeLessThanOrEqual(2560 * 1920);
+      expect((width ?? 0) * (height ?? 0)).toBeGreaterThan(2560 * 1920 * 0.99);
+      expect(Math.abs((width ?? 0) / (height ?? 1) - ratio)).toBeLessThan(0.01);
+    };
+    // As stored without parameters; a copy in another format, or at a width that would be
+    // 5.5 megapixels, is made smaller in the same proportions.
+    expect(await sizeOf(wide.body, "")).toEqual([4000, 1500]);
+    within(await sizeOf(wide.body, "?fm=webp"), 4000 / 1500);
+    within(await sizeOf(tall.body, "?w=960"), 1000 / 6000);
+    // Below the limit, as asked: a tall image at a width of the set keeps that width.
+    expect(await sizeOf(tall.body, "?w=640")).toEqual([640, 3840]);
+    // Both bounds: the box itself scaled alike (2560 × 2560 → 2217 × 2217).
+    const square = await upload(await pixels(2800, 2800, "#28a").png().toBuffer(), {
+      name: "square.png",
+    });
+    expect(await sizeOf(square.body, "?w=2560&h=2560&fit=cover")).toEqual([2217, 2217]);
+    expect(await sizeOf(square.body, "?w=1280&h=1280&fit=cover")).toEqual([1280, 1280]);
   });
 
   it("a copy in AVIF is AVIF in 4:2:0, and contain pads to both bounds", async () => {
