@@ -19,7 +19,8 @@ import type { Collections, MediaDoc } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
 import { youngGarbageBudget } from "../platform/young-garbage.js";
-import { type ImageFacts, type Transform, transformImage } from "./image-processing.js";
+import { type Transform, transformImage } from "./image-copies.js";
+import type { ImageFacts } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
 import type { MediaPool } from "./media-pool.js";
 
