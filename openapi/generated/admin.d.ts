@@ -1688,6 +1688,14 @@ export interface paths {
          *     orientation alone, in an EXIF block holding nothing else, so that browsers show it
          *     upright (as they show every JPEG so tagged), while its `width` and `height` are its
          *     upright size and every copy (`getMediaFile` with parameters) is turned in its pixels.
+         *     A still AVIF in sRGB holding one AV1 image (and its alpha) keeps its AV1 data byte for
+         *     byte too, in boxes written anew that hold only the image, its alpha and their
+         *     properties (its rotation and mirroring among them): its EXIF, XMP, thumbnails and
+         *     any other item are dropped. Its pixels are not decoded at upload (decoding an AVIF
+         *     holds 15–18 bytes a pixel): its boxes, the framing of its AV1 data and the frame size
+         *     its AV1 sequence header allows (`422` past `MEDIA_MAX_PIXELS`) are checked instead, so
+         *     damage inside its frame shows only when a copy is asked for (the consumer API's
+         *     `getMediaFile`, `422`).
          *     Any other image is turned upright by its EXIF orientation, its colour profile
          *     converted to sRGB, and re-encoded in its own format. Animated GIF
          *     and WebP keep their animation. The same bytes uploaded again to the same workspace are

@@ -904,6 +904,25 @@ export interface components {
             };
         };
         /**
+         * @description No copy of this image can be made: its image data does not decode (an AVIF is stored
+         *     without being decoded, its boxes and its AV1 data's framing checked, so damage inside
+         *     its frame shows only here), or it has more pixels than the server's `MEDIA_MAX_PIXELS`
+         *     now allows. The image as stored, without parameters, is still served.
+         */
+        MediaCopyImpossible: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "No copy of this image can be made: its image data does not decode."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Too many copies of this workspace's images are being made; retry after `Retry-After`
          *     seconds. Another workspace's images never cause this.
          */
@@ -2069,6 +2088,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["MediaNotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            422: components["responses"]["MediaCopyImpossible"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["MediaBusy"];
