@@ -448,6 +448,27 @@ describe("public URLs (openapi.yaml getMediaFile)", () => {
     expect(await sizeOf(square.body, "?w=1280&h=1280&fit=cover")).toEqual([1280, 1280]);
   });
 
+  it("an AVIF damaged inside its frame is stored as it came, and its copies are a 422", async () => {
+    // An AVIF is not decoded at upload (admin.yaml uploadMedia): damage its boxes and AV1
+    // framing do not show is met when a copy is made (openapi.yaml MediaCopyImpossible).
+    const noise = Buffer.alloc(200 * 150 * 3).map((_, i) => (i * 7919 + (i >> 5)) % 256);
+    const avif = await sharp(noise, { raw: { width: 200, height: 150, channels: 3 } })
+      .avif({ quality: 60 })
+      .toBuffer();
+    const mdat = avif.indexOf("mdat");
+    for (let at = mdat + 300; at < mdat + 900; at++) avif[at] = ((avif[at] ?? 0) * 31 + 7) & 255;
+    const res = await upload(avif, { name: "damaged.avif", alt: "Noise" });
+    expect(res.status).toBe(201);
+    const original = await fetch(publicUrl(res.body));
+    expect(Buffer.from(await original.arrayBuffer()).subarray(-600)).toEqual(avif.subarray(-600));
+    const copy = await fetch(publicUrl(res.body, "?w=64&fm=webp"));
+    expect(copy.status).toBe(422);
+    expect(copy.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await copy.json()).toEqual({
+      message: "No copy of this image can be made: its image data does not decode.",
+    });
+  });
+
   it("a copy in AVIF is AVIF in 4:2:0, and contain pads to both bounds", async () => {
     const avif = await fetch(publicUrl(image, "?w=128&fm=avif"));
     expect(avif.headers.get("content-type")).toBe("image/avif");

@@ -3,6 +3,7 @@
  * asked and a pixel limit, upright, in a format and quality of the documented sets.
  */
 
+import { DomainError } from "../platform/domain-error.js";
 import { ANIMATED, encoded, type ImageFacts, imageErrorOf, input } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
 
@@ -83,6 +84,15 @@ export async function transformImage(
   try {
     return { type, bytes: await encoded(image, type, transform.q).toBuffer() };
   } catch (err) {
-    throw imageErrorOf(err, maxPixels);
+    const error = imageErrorOf(err, maxPixels);
+    if (!(error instanceof DomainError)) throw error;
+    // The stored image was taken at upload; what fails now is its data (an AVIF is not decoded
+    // at upload) or a lower MEDIA_MAX_PIXELS: openapi.yaml `MediaCopyImpossible`.
+    throw new DomainError(
+      "unprocessable",
+      error.code === "unprocessable"
+        ? `No copy of this image can be made: it has more than ${maxPixels} pixels (MEDIA_MAX_PIXELS).`
+        : "No copy of this image can be made: its image data does not decode.",
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import sharp, { type Sharp } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
+import { writeAvifWithoutMetadata } from "./avif-boxes.js";
 import { isSrgbProfile } from "./icc-profile.js";
 import type { ImageType } from "./image-type.js";
 import {
@@ -102,12 +103,13 @@ export function imageErrorOf(err: unknown, maxPixels: number): unknown {
 }
 
 /**
- * A JPEG or an upright WebP in sRGB as it came, without its metadata (jpeg-segments.ts,
- * webp-chunks.ts; an sRGB colour profile goes with the rest: it changes nothing,
- * icc-profile.ts) but a JPEG's EXIF `orientation`, written back alone, written to `outPath`;
+ * A JPEG, an upright WebP or a still AVIF in sRGB as it came, without its metadata
+ * (jpeg-segments.ts, webp-chunks.ts, avif-boxes.ts; an sRGB colour profile goes with the rest of
+ * a JPEG's or WebP's: it changes nothing, icc-profile.ts) but a JPEG's EXIF `orientation`,
+ * written back alone (an AVIF's rotation is a property of its image, kept), written to `outPath`;
  * its size, or undefined when it is to be encoded again: its bytes do not walk, or its JPEG
- * frame is one a browser may not decode (arithmetic-coded, 12-bit, lossless). The result is
- * then decoded whole at a fraction of its size (libjpeg and libwebp still decode all its data:
+ * frame is one a browser may not decode (arithmetic-coded, 12-bit, lossless). A JPEG or WebP
+ * is then decoded whole at a fraction of its size (libjpeg and libwebp still decode all its data:
  * what they cannot decode fails here), every frame of an animation: for a 20-megapixel JPEG
  * +5–17 MB, most of it the file libvips maps, where encoding it again held +21 MB (+75 MB
  * turned: rotating needs the whole image in memory), took 0.15–0.3 s and made a second lossy
@@ -136,6 +138,13 @@ async function keptAsIs(
       throw err;
     }
     if (!servableAsIs(frame)) return undefined;
+  } else if (type === "avif") {
+    // Not decoded: libheif decodes an AVIF whole, at ~15–18 bytes a pixel (+220 MB at 12
+    // megapixels); its boxes and its AV1 data's framing and frame size are what is checked.
+    if (orientation !== 1 || !(await writeAvifWithoutMetadata(sourcePath, outPath, maxPixels))) {
+      return undefined;
+    }
+    return (await stat(outPath)).size;
   } else return undefined;
   await input(outPath, ANIMATED.has(type), maxPixels).resize(1).raw().toBuffer();
   return (await stat(outPath)).size;
@@ -145,7 +154,8 @@ async function keptAsIs(
  * The image as the library stores it (admin.yaml `uploadMedia`), written to `outPath`: refused
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
  * (anything that only starts like an image fails here, `unsupported_type`). A JPEG in sRGB, and
- * an upright WebP in sRGB, untagged or tagged sRGB, keeps its image data (`keptAsIs`; a JPEG
+ * an upright WebP or a still AVIF in sRGB, untagged or tagged sRGB, keeps its image data
+ * (`keptAsIs`, an AVIF without being decoded; a JPEG
  * turned by its EXIF orientation keeps that tag alone, and its upright size is reported); any
  * other image is turned upright by its EXIF orientation, every metadata block dropped (sharp
  * keeps none unless asked) with colours converted to sRGB, and encoded again in its own type at

@@ -1,0 +1,233 @@
+/**
+ * What of an AVIF's `meta` box is kept (HEIF ISO/IEC 23008-12 §9, ISO/IEC 14496-12 §8.11;
+ * AVIF https://aomediacodec.github.io/av1-avif/): the primary item when it is one AV1 image,
+ * its alpha (an `auxl` item whose `auxC` says alpha), the properties of both that describe or
+ * place their pixels, their data's extents in the file, and the references between them. The
+ * rest (EXIF and XMP items, thumbnails, depth and gain maps, names, groups, other properties)
+ * is not. A `meta` whose image is something else (a grid, data in `idat` or elsewhere,
+ * protected, an essential property not known here) is not taken at all. avif-boxes.ts writes
+ * the file anew from what this keeps. A little over 200 lines: the four boxes' readers belong
+ * with the one choice they serve.
+ */
+import { type Box, boxes, fullBox, uint } from "./isobmff.js";
+
+/** Properties a kept item may carry (AVIF §2.2, §4; HEIF §6.5): others are dropped. */
+const KEPT_PROPERTIES: ReadonlySet<string> = new Set([
+  "av1C",
+  "ispe",
+  "pixi",
+  "colr",
+  "pasp",
+  "clap",
+  "irot",
+  "imir",
+  "auxC",
+  "a1op",
+  "a1lx",
+  "lsel",
+  "clli",
+  "mdcv",
+]);
+const ALPHA_URNS = new Set([
+  "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha",
+  "urn:mpeg:hevc:2015:auxid:1",
+]);
+
+export interface Item {
+  readonly id: number;
+  readonly type: string;
+  readonly hidden: boolean;
+  readonly protectedBy: number;
+}
+/** Where part of an item's data lies in the file. */
+export interface Extent {
+  readonly offset: number;
+  readonly length: number;
+}
+/** A property of an item: its 1-based index in `ipco`, and whether a reader must know it. */
+export interface Association {
+  readonly essential: boolean;
+  readonly index: number;
+}
+export interface Reference {
+  readonly type: string;
+  readonly from: number;
+  readonly to: readonly number[];
+}
+
+/** What is kept: the items in order (primary first), the properties they use, in new order. */
+export interface KeptImage {
+  readonly primaryId: number;
+  readonly items: readonly {
+    readonly item: Item;
+    readonly extents: readonly Extent[];
+    readonly length: number;
+    readonly properties: readonly Association[];
+  }[];
+  readonly properties: readonly Box[];
+  readonly references: readonly Reference[];
+}
+
+function items(iinf: Box): Map<number, Item> {
+  const found = new Map<number, Item>();
+  const { version, body } = fullBox(iinf);
+  for (const infe of boxes(body.subarray(version === 0 ? 2 : 4))) {
+    if (infe.type !== "infe") continue;
+    const entry = fullBox(infe);
+    if (entry.version < 2) continue;
+    const idBytes = entry.version === 2 ? 2 : 4;
+    found.set(uint(entry.body, 0, idBytes), {
+      id: uint(entry.body, 0, idBytes),
+      protectedBy: uint(entry.body, idBytes, 2),
+      type: entry.body.toString("latin1", idBytes + 2, idBytes + 6),
+      hidden: (entry.flags & 1) === 1,
+    });
+  }
+  return found;
+}
+
+function references(iref: Box | undefined): Reference[] {
+  if (iref === undefined) return [];
+  const { version, body } = fullBox(iref);
+  const idBytes = version === 0 ? 2 : 4;
+  return boxes(body).map((ref) => {
+    const count = uint(ref.body, idBytes, 2);
+    const to = Array.from({ length: count }, (_, i) =>
+      uint(ref.body, idBytes + 2 + i * idBytes, idBytes),
+    );
+    return { type: ref.type, from: uint(ref.body, 0, idBytes), to };
+  });
+}
+
+function associations(ipma: Box): Map<number, Association[]> {
+  const { version, flags, body } = fullBox(ipma);
+  const idBytes = version === 0 ? 2 : 4;
+  const wide = (flags & 1) === 1;
+  const found = new Map<number, Association[]>();
+  let at = 4;
+  for (let n = uint(body, 0, 4); n > 0; n--) {
+    const id = uint(body, at, idBytes);
+    const count = uint(body, at + idBytes, 1);
+    at += idBytes + 1;
+    const list: Association[] = [];
+    for (let i = 0; i < count; i++) {
+      const value = uint(body, at, wide ? 2 : 1);
+      const top = wide ? 0x8000 : 0x80;
+      list.push({ essential: value >= top, index: value % top });
+      at += wide ? 2 : 1;
+    }
+    found.set(id, list);
+  }
+  return found;
+}
+
+/** Each item's extents in this file (construction method 0), or undefined for any other. */
+function locations(iloc: Box): Map<number, Extent[] | undefined> {
+  const { version, body } = fullBox(iloc);
+  const offsetSize = (body[0] ?? 0) >> 4;
+  const lengthSize = (body[0] ?? 0) & 15;
+  const baseSize = (body[1] ?? 0) >> 4;
+  const indexSize = version === 0 ? 0 : (body[1] ?? 0) & 15;
+  const idBytes = version < 2 ? 2 : 4;
+  const found = new Map<number, Extent[] | undefined>();
+  let at = 2;
+  const next = (size: number): number => {
+    const value = uint(body, at, size);
+    at += size;
+    return value;
+  };
+  for (let n = next(idBytes); n > 0; n--) {
+    const id = next(idBytes);
+    const method = version === 0 ? 0 : next(2) & 15;
+    const dataReference = next(2);
+    const base = next(baseSize);
+    const extents: Extent[] = [];
+    for (let e = next(2); e > 0; e--) {
+      next(indexSize);
+      extents.push({ offset: base + next(offsetSize), length: next(lengthSize) });
+    }
+    found.set(id, method === 0 && dataReference === 0 ? extents : undefined);
+  }
+  return found;
+}
+
+/**
+ * What of the `meta` box's payload (after its version and flags) is kept, undefined when its
+ * image is not one this takes; `inData` tells whether an extent lies in the file's `mdat`.
+ * Throws a RangeError where a box claims more than it holds.
+ */
+export function keptImage(meta: Buffer, inData: (e: Extent) => boolean): KeptImage | undefined {
+  const inMeta = boxes(meta);
+  const only = (within: Box[], type: string): Box | undefined => {
+    const found = within.filter((b) => b.type === type);
+    // Two of a box there may be one of is not a file this reads the same way as every reader.
+    return found.length === 1 ? found[0] : undefined;
+  };
+  const [hdlr, pitm, iinf, iloc, iprp] = ["hdlr", "pitm", "iinf", "iloc", "iprp"].map((type) =>
+    only(inMeta, type),
+  );
+  if (!hdlr || !pitm || !iinf || !iloc || !iprp) return undefined;
+  if (inMeta.filter((b) => b.type === "iref").length > 1) return undefined;
+  if (fullBox(hdlr).body.toString("latin1", 4, 8) !== "pict") return undefined;
+  const inIprp = boxes(iprp.body);
+  const ipco = only(inIprp, "ipco");
+  const ipma = only(inIprp, "ipma");
+  if (!ipco || !ipma) return undefined;
+
+  const pitmBox = fullBox(pitm);
+  const primaryId = uint(pitmBox.body, 0, pitmBox.version === 0 ? 2 : 4);
+  const all = items(iinf);
+  const refs = references(inMeta.find((b) => b.type === "iref"));
+  const properties = boxes(ipco.body);
+  const propertiesOf = associations(ipma);
+  const auxType = (id: number): string | undefined => {
+    const auxC = (propertiesOf.get(id) ?? [])
+      .map((a) => properties[a.index - 1])
+      .find((p) => p?.type === "auxC");
+    return auxC === undefined ? undefined : fullBox(auxC).body.toString("latin1").split("\0")[0];
+  };
+  const alphaId = refs.find(
+    (r) =>
+      r.type === "auxl" &&
+      r.to.length === 1 &&
+      r.to[0] === primaryId &&
+      all.get(r.from)?.type === "av01" &&
+      ALPHA_URNS.has(auxType(r.from) ?? ""),
+  )?.from;
+  const where = locations(iloc);
+
+  // Each kept item's properties, renumbered in the new `ipco`.
+  const keptProperties: number[] = [];
+  const kept: KeptImage["items"][number][] = [];
+  for (const id of alphaId === undefined ? [primaryId] : [primaryId, alphaId]) {
+    const item = all.get(id);
+    if (item === undefined || item.type !== "av01" || item.protectedBy !== 0) return undefined;
+    const list: Association[] = [];
+    let configured = false;
+    for (const a of propertiesOf.get(item.id) ?? []) {
+      const property = properties[a.index - 1];
+      if (property === undefined) return undefined;
+      if (!KEPT_PROPERTIES.has(property.type)) {
+        if (a.essential) return undefined;
+        continue;
+      }
+      if (!keptProperties.includes(a.index)) keptProperties.push(a.index);
+      list.push({ essential: a.essential, index: keptProperties.indexOf(a.index) + 1 });
+      if (property.type === "av1C") configured = true;
+    }
+    const extents = where.get(item.id);
+    if (!configured || !extents?.length) return undefined;
+    if (extents.some((e) => e.length === 0 || !inData(e))) return undefined;
+    const length = extents.reduce((n, e) => n + e.length, 0);
+    kept.push({ item, extents, length, properties: list });
+  }
+  const isKept = (id: number) => kept.some((k) => k.item.id === id);
+  return {
+    primaryId,
+    items: kept,
+    properties: keptProperties.map((i) => properties[i - 1] as Box),
+    references: refs.filter(
+      (r) => (r.type === "auxl" || r.type === "prem") && [r.from, ...r.to].every(isKept),
+    ),
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * A still sRGB AVIF is stored as it came, without its metadata and without being decoded
+ * (admin.yaml `uploadMedia`; server/src/media/avif-boxes.ts, av1-framing.ts): its AV1 data byte
+ * for byte, in boxes written anew holding the image, its alpha and their properties (a rotation
+ * among them); EXIF, XMP and anything after its boxes gone. What is checked instead of a decode:
+ * its boxes, its AV1 data's framing (else it goes the decoding way, which refuses what libheif
+ * cannot read: 415) and the frame size its sequence header allows (422 past the pixel limit,
+ * whatever its `ispe` box claims). Damage inside its frame shows when a copy is asked for: 422
+ * (openapi.yaml `MediaCopyImpossible`). Fixtures of another encoder (libavif's avifenc 0.11.1,
+ * test/fixtures/media/README.md) stand beside sharp's own.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transformImage } from "../../server/src/media/image-copies.js";
+import { normaliseImage } from "../../server/src/media/image-processing.js";
+import { DomainError } from "../../server/src/platform/domain-error.js";
+
+const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "media");
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "pressroom-avif-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const WIDTH = 300;
+const HEIGHT = 200;
+/** Noise with a falling alpha: every AV1 coefficient matters, so damage shows. */
+const noisy = () => {
+  const raw = Buffer.alloc(WIDTH * HEIGHT * 4).map((_, i) =>
+    i % 4 === 3 ? 255 - ((i >> 2) % WIDTH) / 2 : (i * 7919 + (i >> 5)) % 256,
+  );
+  return sharp(raw, { raw: { width: WIDTH, height: HEIGHT, channels: 4 } });
+};
+const tagged = () =>
+  noisy()
+    .avif({ quality: 60 })
+    .withExif({ IFD0: { Make: "Pressroom Test Camera" } })
+    .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/">GPS 51.5007 N</x:xmpmeta>')
+    .toBuffer();
+
+/** Box types of a file's top level, and of its `meta` box's `iinf` items. */
+function layout(avif: Buffer): { top: string[]; items: string[] } {
+  const top: string[] = [];
+  for (let at = 0; at + 8 <= avif.length; at += avif.readUInt32BE(at)) {
+    top.push(avif.toString("latin1", at + 4, at + 8));
+    if (avif.readUInt32BE(at) < 8) break;
+  }
+  const items: string[] = [];
+  for (let at = avif.indexOf("infe"); at >= 0; at = avif.indexOf("infe", at + 4)) {
+    const version = avif[at + 4] ?? 0;
+    items.push(
+      avif.toString("latin1", at + (version === 2 ? 12 : 14), at + (version === 2 ? 16 : 18)),
+    );
+  }
+  return { top, items };
+}
+
+async function stored(
+  bytes: Buffer,
+  maxPixels = 1_000_000,
+): Promise<{ facts: object; out: Buffer }> {
+  const from = path.join(dir, `in-${Math.random()}.avif`);
+  await writeFile(from, bytes);
+  const facts = await normaliseImage(from, "avif", `${from}.out`, maxPixels);
+  return { facts, out: await readFile(`${from}.out`) };
+}
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (err: unknown) => (err instanceof DomainError ? { code: err.code, message: err.message } : err),
+  );
+
+/** The same file with every `ispe` claiming 1 × 1. */
+function claimingOnePixel(avif: Buffer): Buffer {
+  const out = Buffer.from(avif);
+  for (let at = out.indexOf("ispe"); at >= 0; at = out.indexOf("ispe", at + 4)) {
+    out.writeUInt32BE(1, at + 8);
+    out.writeUInt32BE(1, at + 12);
+  }
+  return out;
+}
+
+/** Where the first OBUs of the `mdat`'s first item start, by type (1 sequence header, 6 frame). */
+function firstObus(avif: Buffer): Map<number, number> {
+  const starts = new Map<number, number>();
+  let at = avif.indexOf("mdat") + 4;
+  for (let n = 0; n < 3; n++) {
+    starts.set(((avif[at] ?? 0) >> 3) & 15, at);
+    let size = 0;
+    let length = 0;
+    for (let byte = 0x80; byte & 0x80; length++) {
+      byte = avif[at + 1 + length] ?? 0;
+      size += (byte & 0x7f) * 2 ** (7 * length);
+    }
+    at += 1 + length + size;
+  }
+  return starts;
+}
+
+describe("an AVIF without its metadata, its AV1 data as it was", () => {
+  it("keeps the same pixels and alpha, without EXIF, XMP or bytes after its boxes", async () => {
+    const original = await tagged();
+    expect(layout(original).items).toEqual(expect.arrayContaining(["Exif", "mime"]));
+    const { facts, out } = await stored(Buffer.concat([original, Buffer.from("<html>trail")]));
+    expect(facts).toEqual({ type: "avif", width: WIDTH, height: HEIGHT, bytes: out.length });
+    expect(layout(out)).toEqual({ top: ["ftyp", "meta", "mdat"], items: ["av01", "av01"] });
+    for (const text of ["Pressroom Test Camera", "GPS", "<html", "Exif"]) {
+      expect(out.includes(text)).toBe(false);
+    }
+    const before = await sharp(original).ensureAlpha().raw().toBuffer();
+    const after = await sharp(out).ensureAlpha().raw().toBuffer();
+    expect(after.equals(before)).toBe(true);
+  });
+
+  it("keeps another encoder's rotation, and reports the upright size", async () => {
+    // 48 × 32, red left and blue right, turned a quarter by `irot`: upright 32 × 48.
+    const original = await readFile(path.join(FIXTURES, "turned-alpha-libavif.avif"));
+    expect(original.includes("GPS")).toBe(true);
+    const { facts, out } = await stored(original);
+    expect(facts).toMatchObject({ type: "avif", width: 32, height: 48 });
+    expect(out.includes("irot")).toBe(true);
+    expect(out.includes("GPS")).toBe(false);
+    const before = await sharp(original).ensureAlpha().raw().toBuffer();
+    const after = await sharp(out).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(after.info).toMatchObject({ width: 32, height: 48 });
+    // Turned upright by its `irot`: the right half (blue) on top, the left (red) below.
+    const rgb = (x: number, y: number) => [
+      ...after.data.subarray((y * 32 + x) * 4, (y * 32 + x) * 4 + 3),
+    ];
+    const hue = ([r = 0, , b = 0]: number[]) => (r > b + 100 ? "red" : b > r + 100 ? "blue" : "?");
+    expect([hue(rgb(2, 2)), hue(rgb(2, 45))]).toEqual(["blue", "red"]);
+    expect(after.data.equals(before)).toBe(true);
+  });
+
+  it("encodes again what it does not keep: a grid of tiles", async () => {
+    const original = await readFile(path.join(FIXTURES, "grid-libavif.avif"));
+    expect(layout(original).items).toContain("grid");
+    const { facts, out } = await stored(original);
+    expect(facts).toMatchObject({ type: "avif", width: 128, height: 128 });
+    expect(layout(out).items).not.toContain("grid");
+  });
+
+  it.each([
+    ["sharp's", () => noisy().avif({ quality: 60 }).toBuffer(), WIDTH * HEIGHT],
+    ["libavif's", () => readFile(path.join(FIXTURES, "turned-alpha-libavif.avif")), 48 * 32],
+  ])(
+    "refuses by its AV1 sequence header an AVIF (%s) past the pixel limit, whatever its ispe says",
+    async (_, make, pixels) => {
+      const lying = claimingOnePixel(await make());
+      expect((await stored(lying, pixels)).out.length).toBeGreaterThan(0);
+      expect(await refusal(stored(lying, pixels - 1))).toEqual({
+        code: "unprocessable",
+        message: `Image too large: more than ${pixels - 1} pixels (MEDIA_MAX_PIXELS).`,
+      });
+    },
+  );
+
+  it.each([
+    ["cut short", (b: Buffer) => b.subarray(0, b.length - 100)],
+    [
+      "whose AV1 data is not OBUs",
+      (b: Buffer) => {
+        const out = Buffer.from(b);
+        out.fill(0xff, out.indexOf("mdat") + 4);
+        return out;
+      },
+    ],
+    [
+      "whose first OBU has its forbidden bit set",
+      (b: Buffer) => {
+        const out = Buffer.from(b);
+        const sequenceHeader = firstObus(out).get(1) ?? 0;
+        out[sequenceHeader] = (out[sequenceHeader] ?? 0) | 0x80;
+        return out;
+      },
+    ],
+    [
+      "whose AV1 data holds no frame (its frame OBU made padding)",
+      (b: Buffer) => {
+        const out = Buffer.from(b);
+        const frame = firstObus(out).get(6) ?? 0;
+        expect(out[frame]).toBe((6 << 3) | 0x02);
+        out[frame] = (15 << 3) | 0x02;
+        return out;
+      },
+    ],
+  ])("refuses an AVIF %s (415)", async (_, damage) => {
+    expect(await refusal(stored(damage(await tagged())))).toEqual({
+      code: "unsupported_type",
+      message: "Not an image Pressroom takes: send JPEG, PNG, WebP, AVIF or GIF bytes.",
+    });
+  });
+
+  it("stores an AVIF damaged inside its frame, and answers its copies 422", async () => {
+    const damaged = await tagged();
+    const mdat = damaged.indexOf("mdat");
+    for (let at = mdat + 300; at < mdat + 900; at++)
+      damaged[at] = ((damaged[at] ?? 0) * 31 + 7) & 255;
+    const { facts, out } = await stored(damaged);
+    expect(facts).toMatchObject({ type: "avif", width: WIDTH, height: HEIGHT });
+    const copy = transformImage(
+      out,
+      { type: "avif", width: WIDTH, height: HEIGHT },
+      { w: 64 },
+      1e6,
+    );
+    expect(await refusal(copy)).toEqual({
+      code: "unprocessable",
+      message: "No copy of this image can be made: its image data does not decode.",
+    });
+  });
+});
