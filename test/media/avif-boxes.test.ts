@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeAvifWithoutMetadata } from "../../server/src/media/avif-boxes.js";
 import { transformImage } from "../../server/src/media/image-copies.js";
 import { normaliseImage } from "../../server/src/media/image-processing.js";
 import { DomainError } from "../../server/src/platform/domain-error.js";
@@ -103,6 +104,62 @@ function firstObus(avif: Buffer): Map<number, number> {
   return starts;
 }
 
+/**
+ * A file this module wrote (one `iloc` v0 entry of 14 bytes an item, primary first, each item one
+ * extent in the one `mdat`) with the items' data changed by `edit`, `iloc` and `mdat` following.
+ */
+function withItemData(stored: Buffer, edit: (data: Buffer[]) => Buffer[]): Buffer {
+  const iloc = stored.indexOf("iloc") - 4;
+  const entries = Array.from(
+    { length: stored.readUInt16BE(iloc + 14) },
+    (_, i) => iloc + 16 + i * 14,
+  );
+  const data = edit(
+    entries.map((at) =>
+      stored.subarray(
+        stored.readUInt32BE(at + 6),
+        stored.readUInt32BE(at + 6) + stored.readUInt32BE(at + 10),
+      ),
+    ),
+  );
+  const mdat = stored.indexOf("mdat") - 4;
+  const out = Buffer.concat([stored.subarray(0, mdat + 8), ...data]);
+  let offset = mdat + 8;
+  entries.forEach((at, i) => {
+    out.writeUInt32BE(offset, at + 6);
+    out.writeUInt32BE(data[i]?.length ?? 0, at + 10);
+    offset += data[i]?.length ?? 0;
+  });
+  out.writeUInt32BE(out.length - mdat, mdat);
+  return out;
+}
+
+/**
+ * A file this module wrote with its first `av1C` given the primary item's sequence header OBU as
+ * its configOBUs, and every size and offset after it moved along.
+ */
+function withAv1CConfig(stored: Buffer): Buffer {
+  const iloc = stored.indexOf("iloc") - 4;
+  const primary = stored.readUInt32BE(iloc + 16 + 6);
+  // After the temporal delimiter (2 bytes): the sequence header, its size in one byte.
+  const header = stored.subarray(primary + 2, primary + 4 + (stored[primary + 3] ?? 0));
+  const av1C = stored.indexOf("av1C") - 4;
+  const out = Buffer.concat([stored.subarray(0, av1C + 12), header, stored.subarray(av1C + 12)]);
+  for (const type of ["meta", "iprp", "ipco", "av1C"]) {
+    const at = out.indexOf(type) - 4;
+    out.writeUInt32BE(out.readUInt32BE(at) + header.length, at);
+  }
+  for (let i = 0; i < out.readUInt16BE(iloc + 14); i++) {
+    const at = iloc + 16 + i * 14 + 6;
+    out.writeUInt32BE(out.readUInt32BE(at) + header.length, at);
+  }
+  return out;
+}
+
+/** An OBU of `type` with a size field and `payload`. */
+const obu = (type: number, payload: Buffer) =>
+  Buffer.concat([Buffer.from([(type << 3) | 2, payload.length]), payload]);
+
 describe("an AVIF without its metadata, its AV1 data as it was", () => {
   it("keeps the same pixels and alpha, without EXIF, XMP or bytes after its boxes", async () => {
     const original = await tagged();
@@ -136,6 +193,64 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
     const hue = ([r = 0, , b = 0]: number[]) => (r > b + 100 ? "red" : b > r + 100 ? "blue" : "?");
     expect([hue(rgb(2, 2)), hue(rgb(2, 45))]).toEqual(["blue", "red"]);
     expect(after.data.equals(before)).toBe(true);
+  });
+
+  it("keeps no metadata OBU of the AV1 data, and no configuration OBU of av1C", async () => {
+    const { out: clean } = await stored(await tagged());
+    // ITU-T T.35 metadata (type 4, a country code, a text) after the temporal delimiter.
+    // (libaom refuses a padding OBU in an image, so none is tried here; it goes the same way.)
+    const t35 = Buffer.concat([
+      Buffer.from([4, 0xb5]),
+      Buffer.from("GPS 51.5007 N"),
+      Buffer.from([0x80]),
+    ]);
+    const inflated = withItemData(clean, ([primary = Buffer.alloc(0), ...rest]) => [
+      Buffer.concat([primary.subarray(0, 2), obu(5, t35), primary.subarray(2)]),
+      ...rest,
+    ]);
+    expect(inflated.includes("GPS")).toBe(true);
+    const before = await sharp(clean).ensureAlpha().raw().toBuffer();
+    expect((await sharp(inflated).ensureAlpha().raw().toBuffer()).equals(before)).toBe(true);
+    const { out } = await stored(inflated);
+    expect(out.includes("GPS")).toBe(false);
+    expect(out.equals(clean)).toBe(true);
+    // av1C may repeat the sequence header (configOBUs): a decoder reads that one first, so it is
+    // not kept (the data's own is what the pixel limit was checked against).
+    const withConfig = withAv1CConfig(clean);
+    expect(withConfig.readUInt32BE(withConfig.indexOf("av1C") - 4)).toBeGreaterThan(12);
+    expect((await sharp(withConfig).ensureAlpha().raw().toBuffer()).equals(before)).toBe(true);
+    const kept = (await stored(withConfig)).out;
+    expect(kept.readUInt32BE(kept.indexOf("av1C") - 4)).toBe(12);
+    expect(kept.equals(clean)).toBe(true);
+  });
+
+  it.each([
+    [
+      "a frame header before its sequence header",
+      (data: Buffer[]) => {
+        const [primary = Buffer.alloc(0), ...rest] = data;
+        // The temporal delimiter (0x12 0x00) made an empty frame header.
+        expect([...primary.subarray(0, 2)]).toEqual([0x12, 0x00]);
+        return [Buffer.concat([Buffer.from([0x1a, 0x00]), primary.subarray(2)]), ...rest];
+      },
+    ],
+  ])("declines to keep an AVIF with %s", async (_, edit) => {
+    const { out: clean } = await stored(await tagged());
+    const from = path.join(dir, `edited-${Math.random()}.avif`);
+    await writeFile(from, withItemData(clean, edit));
+    expect(await writeAvifWithoutMetadata(from, `${from}.out`, 1e6)).toBe(false);
+  });
+
+  it("declines to keep an AVIF whose items' data overlap (a small file claiming a large one)", async () => {
+    const { out: clean } = await stored(await tagged());
+    const overlapping = Buffer.from(clean);
+    const iloc = overlapping.indexOf("iloc") - 4;
+    // The alpha's extent (second entry) is the primary's: AV1 data that walks, written twice.
+    overlapping.writeUInt32BE(overlapping.readUInt32BE(iloc + 16 + 6), iloc + 30 + 6);
+    overlapping.writeUInt32BE(overlapping.readUInt32BE(iloc + 16 + 10), iloc + 30 + 10);
+    const from = path.join(dir, `overlap-${Math.random()}.avif`);
+    await writeFile(from, overlapping);
+    expect(await writeAvifWithoutMetadata(from, `${from}.out`, 1e6)).toBe(false);
   });
 
   it("encodes again what it does not keep: a grid of tiles", async () => {

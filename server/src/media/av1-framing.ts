@@ -2,19 +2,23 @@
  * The framing of an AV1 image item's data (AV1 bitstream specification
  * https://aomediacodec.github.io/av1-spec/ §5.3 OBUs, §5.5 the sequence header), read without
  * decoding a pixel: the data must be whole OBUs, each with a known type and a size that ends
- * inside the item, holding one sequence header and a frame. The sequence header gives the
- * largest frame the data may decode to, which is what a pixel limit must bound: an item's `ispe`
- * box could claim less.
+ * inside the item, holding one sequence header and, after it, a frame. The sequence header gives
+ * the largest frame the data may decode to, which is what a pixel limit must bound: an item's
+ * `ispe` box could claim less. Metadata and padding OBUs are left out of what is kept.
  */
 
 /** Reads `length` bytes at `at` of the item's data (fewer only at its end). */
 export type ItemRead = (at: number, length: number) => Promise<Buffer>;
 
 const SEQUENCE_HEADER = 1;
-const FRAME_HEADER = 3;
-const FRAME = 6;
-/** OBU types an image item may hold: temporal delimiter, frame and tile parts, metadata, padding. */
-const KNOWN_TYPES: ReadonlySet<number> = new Set([1, 2, 3, 4, 5, 6, 7, 8, 15]);
+const METADATA = 5;
+const PADDING = 15;
+/** Frame header, tile group, frame, redundant frame header. */
+const PICTURE: ReadonlySet<number> = new Set([3, 4, 6, 7]);
+/** OBU types an image item may hold: temporal delimiter, the picture's, metadata, padding. */
+const KNOWN_TYPES: ReadonlySet<number> = new Set([1, 2, 3, 4, 5, 6, 7, 15]);
+/** A still image has a few OBUs (a tile group each for many tiles): more is not one. */
+const MAX_OBUS = 4096;
 /** A sequence header has at most a few dozen bytes; more is not one. */
 const MAX_SEQUENCE_HEADER = 512;
 
@@ -92,17 +96,28 @@ function leb128(bytes: Buffer): { value: number; length: number } | undefined {
   return undefined;
 }
 
+/** Where, in an item's data, the OBUs kept lie. */
+export interface Span {
+  readonly at: number;
+  readonly length: number;
+}
+
 /**
- * The largest frame the AV1 data of `length` bytes may decode to, or undefined when it is not
- * whole OBUs of known types holding one sequence header and a frame (or a frame header).
+ * The largest frame the AV1 data of `length` bytes may decode to, and the spans of it to keep
+ * (every OBU but metadata and padding, which may hold anything); undefined when it is not at
+ * most MAX_OBUS whole OBUs of known types holding one sequence header and, after it, a frame
+ * (or a frame header).
  */
-export async function av1LargestFrame(
+export async function av1Image(
   read: ItemRead,
   length: number,
-): Promise<{ width: number; height: number } | undefined> {
+): Promise<{ width: number; height: number; kept: Span[] } | undefined> {
   let largest: { width: number; height: number } | undefined;
   let framed = false;
+  const kept: Span[] = [];
+  let count = 0;
   for (let at = 0; at < length; ) {
+    if (++count > MAX_OBUS) return undefined;
     const head = await read(at, Math.min(10, length - at));
     const header = head[0];
     // forbidden bit and reserved bit zero; §5.3.2
@@ -133,8 +148,18 @@ export async function av1LargestFrame(
         return undefined;
       }
     }
-    if (type === FRAME || type === FRAME_HEADER) framed = true;
+    if (PICTURE.has(type)) {
+      // A frame before the sequence header would be decoded with another's (§7.5).
+      if (largest === undefined) return undefined;
+      framed = true;
+    }
+    if (type !== METADATA && type !== PADDING) {
+      const last = kept.at(-1);
+      if (last !== undefined && last.at + last.length === at) {
+        kept[kept.length - 1] = { at: last.at, length: end - last.at };
+      } else kept.push({ at, length: end - at });
+    }
     at = end;
   }
-  return framed ? largest : undefined;
+  return framed && largest !== undefined ? { ...largest, kept } : undefined;
 }

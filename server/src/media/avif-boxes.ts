@@ -2,20 +2,26 @@
  * A still AVIF without its metadata, its AV1 data byte for byte as it was: the file's top-level
  * boxes read (ISO/IEC 14496-12), what of its `meta` is kept chosen (avif-items.ts), and a file
  * written anew from that alone: `ftyp`; a `meta` with `hdlr`, `pitm`, `iloc`, `iinf`, `iref` and
- * `iprp`; one `mdat` holding the kept items' data. Whatever else the file held (other items,
- * names, boxes, bytes outside the items' data or after the last box) is not written. The AV1
- * data's framing and largest frame are checked (av1-framing.ts); its pixels are not decoded.
+ * `iprp`; one `mdat` holding the kept items' AV1 data. Whatever else the file held (other items,
+ * names, boxes, bytes outside the items' data or after the last box, metadata and padding OBUs)
+ * is not written. The AV1 data's framing and largest frame are checked (av1-framing.ts); its
+ * pixels are not decoded.
  */
 import { type FileHandle, open } from "node:fs/promises";
-import { av1LargestFrame } from "./av1-framing.js";
+import { av1Image, type Span } from "./av1-framing.js";
+import { avifHeader } from "./avif-header.js";
 import { type Extent, type KeptImage, keptImage } from "./avif-items.js";
-import { box, full, int, readBoxesOf } from "./isobmff.js";
+import { readBoxesOf } from "./isobmff.js";
 
 /** Brands kept from the original's `ftyp` besides `avif` and `mif1` (AVIF §7, MIAF). */
 const BRANDS: ReadonlySet<string> = new Set(["miaf", "MA1A", "MA1B"]);
 /** A `meta` box larger than this is not a plain image's. */
 const MAX_META = 256 * 1024;
+/** An `ftyp` names a few brands. */
+const MAX_FTYP = 1024;
 const COPY_BYTES = 256 * 1024;
+/** An AVIF has three top-level boxes or a few more (`free`, a second `mdat`): past these, not one. */
+const MAX_TOP_BOXES = 16;
 
 /** An AVIF whose AV1 data may decode to more pixels than the limit (libvips' words). */
 export class AvifTooLarge extends Error {
@@ -25,8 +31,8 @@ export class AvifTooLarge extends Error {
 }
 
 /**
- * Writes the AVIF at `source` to `dest` as kept (see above); false (nothing written) when it is
- * not one this takes. Throws AvifTooLarge when its AV1 data may decode to more than `maxPixels`.
+ * Writes the AVIF at `source` to `dest` as kept (see above); false when it is not one this takes
+ * (`dest` may then hold part of a file: the caller writes it anew). Throws AvifTooLarge when its AV1 data may decode to more than `maxPixels`.
  */
 export async function writeAvifWithoutMetadata(
   source: string,
@@ -37,23 +43,31 @@ export async function writeAvifWithoutMetadata(
   try {
     const kept = await readKept(input);
     if (kept === undefined) return false;
+    // Each item's AV1 data as written: its OBUs but metadata and padding (av1-framing.ts).
+    const written: { extents: readonly Extent[]; spans: Span[]; length: number }[] = [];
     for (const { extents, length } of kept.image.items) {
-      const frame = await av1LargestFrame(itemReader(input, extents), length);
-      if (frame === undefined) return false;
-      if (frame.width * frame.height > maxPixels) throw new AvifTooLarge();
+      const read = itemReader(input, extents);
+      const av1 = await av1Image(read, length);
+      if (av1 === undefined) return false;
+      if (av1.width * av1.height > maxPixels) throw new AvifTooLarge();
+      const total = av1.kept.reduce((n, span) => n + span.length, 0);
+      written.push({ extents, spans: av1.kept, length: total });
     }
     const output = await open(dest, "w");
     try {
-      await output.write(header(kept.image, kept.brands));
+      const lengths = written.map((w) => w.length);
+      await output.write(avifHeader(kept.image, lengths, kept.brands));
       const buf = Buffer.allocUnsafe(COPY_BYTES);
-      for (const { extents } of kept.image.items) {
-        for (const e of extents) {
-          for (let at = 0; at < e.length; ) {
-            const want = Math.min(COPY_BYTES, e.length - at);
-            const { bytesRead } = await input.read(buf, 0, want, e.offset + at);
-            if (bytesRead === 0) return false;
-            await output.write(buf.subarray(0, bytesRead));
-            at += bytesRead;
+      for (const { extents, spans } of written) {
+        for (const span of spans) {
+          for (const piece of physical(extents, span)) {
+            for (let at = piece.offset; at < piece.offset + piece.length; ) {
+              const want = Math.min(COPY_BYTES, piece.offset + piece.length - at);
+              const { bytesRead } = await input.read(buf, 0, want, at);
+              if (bytesRead === 0) return false;
+              await output.write(buf.subarray(0, bytesRead));
+              at += bytesRead;
+            }
           }
         }
       }
@@ -75,13 +89,14 @@ async function readKept(
   input: FileHandle,
 ): Promise<{ image: KeptImage; brands: string[] } | undefined> {
   const { size } = await input.stat();
-  const top = await readBoxesOf(input, size);
+  const top = await readBoxesOf(input, size, MAX_TOP_BOXES);
   const [ftypAt] = top;
   const metas = top.filter((b) => b.type === "meta");
   const [metaAt] = metas;
   // A sequence (`moov`) is an animation: left to the caller, which keeps its first frame.
   if (ftypAt?.type !== "ftyp" || top.some((b) => b.type === "moov")) return undefined;
   if (metas.length !== 1 || metaAt === undefined || metaAt.size > MAX_META) return undefined;
+  if (ftypAt.size > MAX_FTYP) return undefined;
   const read = async (at: number, length: number): Promise<Buffer> => {
     const out = Buffer.alloc(length);
     const { bytesRead } = await input.read(out, 0, length, at);
@@ -111,6 +126,19 @@ async function readKept(
   return { image, brands };
 }
 
+/** Where in the file a span of an item's data lies: a piece of each extent it meets. */
+function physical(extents: readonly Extent[], span: Span): Extent[] {
+  const pieces: Extent[] = [];
+  let start = 0;
+  for (const e of extents) {
+    const from = Math.max(span.at, start);
+    const to = Math.min(span.at + span.length, start + e.length);
+    if (from < to) pieces.push({ offset: e.offset + (from - start), length: to - from });
+    start += e.length;
+  }
+  return pieces;
+}
+
 /** Reads an item's data, its extents one after the other, at `at`. */
 const itemReader =
   (input: FileHandle, extents: readonly Extent[]) =>
@@ -132,70 +160,3 @@ const itemReader =
     }
     return Buffer.concat(parts);
   };
-
-/**
- * The new file up to its `mdat`'s data: item IDs as they were, each item's data one extent, the
- * items one after the other in the `mdat` (so the `iloc` offsets follow from the sizes before).
- */
-function header(image: KeptImage, brands: readonly string[]): Buffer {
-  const { items } = image;
-  const wide = items.some(({ item }) => item.id > 0xffff);
-  const id = (value: number) => int(value, wide ? 4 : 2);
-  const wideIndex = image.properties.length > 127;
-  const ftyp = box("ftyp", Buffer.from(`avif\0\0\0\0${brands.join("")}`, "latin1"));
-  const hdlr = full("hdlr", 0, 0, int(0, 4), Buffer.from("pict", "latin1"), Buffer.alloc(13));
-  const pitm = full("pitm", wide ? 1 : 0, 0, id(image.primaryId));
-  const infes = items.map(({ item }) =>
-    full(
-      "infe",
-      wide ? 3 : 2,
-      item.hidden ? 1 : 0,
-      id(item.id),
-      int(0, 2),
-      Buffer.from(`${item.type}\0`, "latin1"),
-    ),
-  );
-  const iinf = full("iinf", 0, 0, int(items.length, 2), ...infes);
-  const refs = image.references.map((r) =>
-    box(r.type, id(r.from), int(r.to.length, 2), ...r.to.map(id)),
-  );
-  const iref = refs.length > 0 ? [full("iref", wide ? 1 : 0, 0, ...refs)] : [];
-  const essential = wideIndex ? 0x8000 : 0x80;
-  const ipma = full(
-    "ipma",
-    wide ? 1 : 0,
-    wideIndex ? 1 : 0,
-    int(items.length, 4),
-    ...items.map(({ item, properties }) =>
-      Buffer.concat([
-        id(item.id),
-        int(properties.length, 1),
-        ...properties.map((a) => int((a.essential ? essential : 0) + a.index, wideIndex ? 2 : 1)),
-      ]),
-    ),
-  );
-  const iprp = box("iprp", box("ipco", ...image.properties.map((p) => p.raw)), ipma);
-  // iloc version 0 (2 when IDs need 4 bytes, with its construction method 0): offsets and
-  // lengths of 4 bytes, no base offset, one extent an item.
-  const iloc = (firstOffset: number): Buffer => {
-    let offset = firstOffset;
-    const entries = items.map(({ item, length }) => {
-      const entry = Buffer.concat([
-        id(item.id),
-        ...(wide ? [int(0, 2)] : []),
-        int(0, 2),
-        int(1, 2),
-        int(offset, 4),
-        int(length, 4),
-      ]);
-      offset += length;
-      return entry;
-    });
-    return full("iloc", wide ? 2 : 0, 0, Buffer.from([0x44, 0x00]), id(items.length), ...entries);
-  };
-  const meta = (first: number) => full("meta", 0, 0, hdlr, pitm, iloc(first), iinf, ...iref, iprp);
-  const total = items.reduce((n, { length }) => n + length, 0);
-  const first = ftyp.length + meta(0).length + 8;
-  if (first + total > 0xffffffff) throw new RangeError("more than 4 GB");
-  return Buffer.concat([ftyp, meta(first), int(8 + total, 4), Buffer.from("mdat", "latin1")]);
-}

@@ -6,28 +6,14 @@
  * rest (EXIF and XMP items, thumbnails, depth and gain maps, names, groups, other properties)
  * is not. A `meta` whose image is something else (a grid, data in `idat` or elsewhere,
  * protected, an essential property not known here) is not taken at all. avif-boxes.ts writes
- * the file anew from what this keeps. A little over 200 lines: the four boxes' readers belong
- * with the one choice they serve.
+ * the file anew from what this keeps (avif-header.ts). About 250 lines: the four boxes' readers
+ * belong with the one choice they serve.
  */
+import { isKeptProperty, keptProperty } from "./avif-properties.js";
 import { type Box, boxes, fullBox, uint } from "./isobmff.js";
 
-/** Properties a kept item may carry (AVIF §2.2, §4; HEIF §6.5): others are dropped. */
-const KEPT_PROPERTIES: ReadonlySet<string> = new Set([
-  "av1C",
-  "ispe",
-  "pixi",
-  "colr",
-  "pasp",
-  "clap",
-  "irot",
-  "imir",
-  "auxC",
-  "a1op",
-  "a1lx",
-  "lsel",
-  "clli",
-  "mdcv",
-]);
+/** An image's data in more pieces than this is not one this takes (libheif reads up to 32). */
+const MAX_EXTENTS = 32;
 const ALPHA_URNS = new Set([
   "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha",
   "urn:mpeg:hevc:2015:auxid:1",
@@ -64,7 +50,8 @@ export interface KeptImage {
     readonly length: number;
     readonly properties: readonly Association[];
   }[];
-  readonly properties: readonly Box[];
+  /** Each written back with its defined fields alone (avif-properties.ts). */
+  readonly properties: readonly Buffer[];
   readonly references: readonly Reference[];
 }
 
@@ -142,11 +129,13 @@ function locations(iloc: Box): Map<number, Extent[] | undefined> {
     const dataReference = next(2);
     const base = next(baseSize);
     const extents: Extent[] = [];
-    for (let e = next(2); e > 0; e--) {
+    const count = next(2);
+    for (let e = count; e > 0; e--) {
       next(indexSize);
       extents.push({ offset: base + next(offsetSize), length: next(lengthSize) });
     }
-    found.set(id, method === 0 && dataReference === 0 ? extents : undefined);
+    const inFile = method === 0 && dataReference === 0 && count <= MAX_EXTENTS;
+    found.set(id, inFile ? extents : undefined);
   }
   return found;
 }
@@ -173,6 +162,17 @@ export function keptImage(meta: Buffer, inData: (e: Extent) => boolean): KeptIma
   const ipco = only(inIprp, "ipco");
   const ipma = only(inIprp, "ipma");
   if (!ipco || !ipma) return undefined;
+  // Versions of these boxes past those defined have fields this does not know.
+  const newest: [Box | undefined, number][] = [
+    [pitm, 1],
+    [iinf, 1],
+    [iloc, 2],
+    [ipma, 1],
+    [inMeta.find((b) => b.type === "iref"), 1],
+  ];
+  if (newest.some(([b, version]) => b !== undefined && fullBox(b).version > version)) {
+    return undefined;
+  }
 
   const pitmBox = fullBox(pitm);
   const primaryId = uint(pitmBox.body, 0, pitmBox.version === 0 ? 2 : 4);
@@ -207,7 +207,7 @@ export function keptImage(meta: Buffer, inData: (e: Extent) => boolean): KeptIma
     for (const a of propertiesOf.get(item.id) ?? []) {
       const property = properties[a.index - 1];
       if (property === undefined) return undefined;
-      if (!KEPT_PROPERTIES.has(property.type)) {
+      if (!isKeptProperty(property.type)) {
         if (a.essential) return undefined;
         continue;
       }
@@ -221,11 +221,28 @@ export function keptImage(meta: Buffer, inData: (e: Extent) => boolean): KeptIma
     const length = extents.reduce((n, e) => n + e.length, 0);
     kept.push({ item, extents, length, properties: list });
   }
+  // No byte of the file is written twice: extents that overlap would let a small file claim a
+  // large one (the same megabytes listed a hundred times).
+  const extents = kept.flatMap((k) => k.extents).sort((a, b) => a.offset - b.offset);
+  if (
+    extents.some(
+      (e, i) => i > 0 && e.offset < (extents[i - 1]?.offset ?? 0) + (extents[i - 1]?.length ?? 0),
+    )
+  ) {
+    return undefined;
+  }
+  const written: Buffer[] = [];
+  for (const index of keptProperties) {
+    const property = properties[index - 1] as Box;
+    const clean = keptProperty(property.type, property.body);
+    if (clean === undefined) return undefined;
+    written.push(clean);
+  }
   const isKept = (id: number) => kept.some((k) => k.item.id === id);
   return {
     primaryId,
     items: kept,
-    properties: keptProperties.map((i) => properties[i - 1] as Box),
+    properties: written,
     references: refs.filter(
       (r) => (r.type === "auxl" || r.type === "prem") && [r.from, ...r.to].every(isKept),
     ),

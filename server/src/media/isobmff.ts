@@ -65,14 +65,15 @@ export function fullBox(box: Pick<Box, "body">): { version: number; flags: numbe
 }
 
 /**
- * The top-level boxes of a file of `size` bytes, up to the first that does not fit in it: what
- * follows is not the file's (bytes appended to it), or the file was cut short, which the boxes
- * that point into the part missing tell.
+ * The top-level boxes of a file of `size` bytes, up to the first that does not fit in it (what
+ * follows is not the file's: bytes appended to it, or the file was cut short, which the boxes
+ * that point into the part missing tell) and at most `limit` of them (a file of millions of
+ * empty boxes costs no more than one of a few).
  */
-export async function readBoxesOf(file: FileHandle, size: number): Promise<BoxAt[]> {
+export async function readBoxesOf(file: FileHandle, size: number, limit: number): Promise<BoxAt[]> {
   const found: BoxAt[] = [];
   const head = Buffer.alloc(16);
-  for (let at = 0; at < size; ) {
+  for (let at = 0; at < size && found.length < limit; ) {
     const { bytesRead } = await file.read(head, 0, 16, at);
     try {
       const { size: boxSize, headerSize } = header(head.subarray(0, bytesRead), 0, size - at);
