@@ -32,7 +32,8 @@ export class AvifTooLarge extends Error {
 
 /**
  * Writes the AVIF at `source` to `dest` as kept (see above); false when it is not one this takes
- * (`dest` may then hold part of a file: the caller writes it anew). Throws AvifTooLarge when its AV1 data may decode to more than `maxPixels`.
+ * (`dest` may then hold part of a file: the caller writes it anew). Throws AvifTooLarge when its
+ * AV1 data may decode to more than `maxPixels`.
  */
 export async function writeAvifWithoutMetadata(
   source: string,

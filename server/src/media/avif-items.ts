@@ -149,7 +149,7 @@ export function keptImage(meta: Buffer, inData: (e: Extent) => boolean): KeptIma
   const inMeta = boxes(meta);
   const only = (within: Box[], type: string): Box | undefined => {
     const found = within.filter((b) => b.type === type);
-    // Two of a box there may be one of is not a file this reads the same way as every reader.
+    // A box meant to be there once, there twice, may be read otherwise by another reader.
     return found.length === 1 ? found[0] : undefined;
   };
   const [hdlr, pitm, iinf, iloc, iprp] = ["hdlr", "pitm", "iinf", "iloc", "iprp"].map((type) =>
