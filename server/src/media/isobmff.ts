@@ -9,8 +9,6 @@ export interface Box {
   readonly type: string;
   /** The payload, after the header. */
   readonly body: Buffer;
-  /** The whole box, header included. */
-  readonly raw: Buffer;
 }
 
 /** Where a top-level box lies in a file. */
@@ -48,11 +46,9 @@ export function boxes(bytes: Buffer): Box[] {
   const found: Box[] = [];
   for (let at = 0; at < bytes.length; ) {
     const { size, headerSize } = header(bytes, at, bytes.length);
-    const raw = bytes.subarray(at, at + size);
     found.push({
       type: bytes.toString("latin1", at + 4, at + 8),
-      body: raw.subarray(headerSize),
-      raw,
+      body: bytes.subarray(at + headerSize, at + size),
     });
     at += size;
   }
