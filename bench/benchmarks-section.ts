@@ -3,7 +3,7 @@
  * bench/db-scaling.ts owns one section of it, between `<!-- db-scaling:start -->` and
  * `<!-- db-scaling:end -->`, bench/rate-limit-cost.ts another (`rate-limits`), bench/fairness.ts
  * another (`fairness`), bench/editorial.ts another (`editorial`), bench/schedules.ts another
- * (`schedules`), bench/site-builders.ts another (`site-builders`). The lab notes, between `<!-- lab-notes:start -->` and
+ * (`schedules`), bench/site-builders.ts another (`site-builders`), bench/ghost.ts another (`ghost`). The lab notes, between `<!-- lab-notes:start -->` and
  * `<!-- lab-notes:end -->` (what was measured to choose how the benches measure), and the
  * `by-hand` section (figures of benches that only print them, and the setup and CI times) are
  * written by people. These helpers put a section in place and carry it over when the rest of the file
@@ -27,6 +27,8 @@ export const SITE_BUILDERS = "site-builders";
 export const BY_HAND = "by-hand";
 /** bench/media.ts: uploads, the first copy, serving against a static file server. */
 export const MEDIA = "media";
+/** bench/ghost.ts: Pressroom's consumer API beside Ghost's Content API. */
+export const GHOST = "ghost";
 /** Written by people: bench/media-library.ts's figures (it only prints them), after MEDIA's. */
 export const MEDIA_LIBRARY = "media-library";
 

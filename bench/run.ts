@@ -28,6 +28,7 @@ import {
   DB_SCALING,
   EDITORIAL,
   FAIRNESS,
+  GHOST,
   keepSections,
   LAB_NOTES,
   MEDIA,
@@ -118,6 +119,7 @@ async function writeReport(markdown: string, results: Measured[]): Promise<void>
       SITE_BUILDERS,
       MEDIA,
       MEDIA_LIBRARY,
+      GHOST,
     ]),
   );
   await writeFile(path.join(ROOT, "bench/latency.svg"), renderSvg(results));
