@@ -43,7 +43,8 @@ import {
   GHOST_NODE_VERSION,
   GHOST_VERSION,
 } from "./ghost/install.js";
-import { type GhostShapes, pairsOf, reportOf, type SizeResult } from "./ghost/questions.js";
+import { type GhostShapes, pairsOf } from "./ghost/questions.js";
+import { reportOf, type SizeResult } from "./ghost/report.js";
 import { measure, type Side } from "./ghost/side-by-side.js";
 import { optionsOrExit, UsageError } from "./options.js";
 
