@@ -7,7 +7,8 @@
  * under its ID, so the cache is never stale, and a deleted image is refused by its record before
  * any file is looked at. Files up to SMALL_FILE_BYTES are also kept in memory (MEMORY_BYTES in
  * all, least recently served dropped first): a thumbnail is then answered without a `stat` or a
- * read of the disk.
+ * read of the disk. A copy that cannot be made is remembered for a while, so asking again costs
+ * no decode. Longer than ~200 lines: the caches, and what fills and empties them, are one piece.
  */
 import { createWriteStream } from "node:fs";
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
@@ -16,7 +17,7 @@ import { pipeline } from "node:stream/promises";
 import { LRUCache } from "lru-cache";
 import { type Db, GridFSBucket } from "mongodb";
 import type { Collections, MediaDoc } from "../platform/db/collections.js";
-import { notFound } from "../platform/domain-error.js";
+import { DomainError, notFound } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
 import { youngGarbageBudget } from "../platform/young-garbage.js";
 import { type Transform, transformImage } from "./image-copies.js";
@@ -29,6 +30,14 @@ export const NOT_FOUND = "Image not found.";
 /** How long a public URL's read of an image's record is kept (see `records` below). */
 const RECORD_TTL_MS = 2000;
 const MAX_RECORDS = 10_000;
+/**
+ * How long an instance remembers that a copy cannot be made (openapi.yaml `MediaCopyImpossible`),
+ * and of how many copies at most: the stored image never changes under its ID, nor does
+ * MEDIA_MAX_PIXELS while the process runs, so trying again would fail again, at the cost of a
+ * whole decode each time. The bound only lets a wrongly remembered failure heal.
+ */
+const IMPOSSIBLE_TTL_MS = 10 * 60_000;
+const MAX_IMPOSSIBLE = 1000;
 /** Files this small are kept in memory too; MEMORY_BYTES of them at most. */
 const SMALL_FILE_BYTES = 64 * 1024;
 const MEMORY_BYTES = 32 * 1024 * 1024;
@@ -104,6 +113,11 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
   const memory = new LRUCache<string, Buffer>({
     maxSize: MEMORY_BYTES,
     sizeCalculation: (bytes) => Math.max(1, bytes.length),
+  });
+  /** Copies that cannot be made, by cache path: their 422, answered without trying again. */
+  const impossible = new LRUCache<string, DomainError>({
+    max: MAX_IMPOSSIBLE,
+    ttl: IMPOSSIBLE_TTL_MS,
   });
   /** Copies being made on this instance, so that a burst of one URL makes it once. */
   const making = new Map<string, Promise<MediaFile>>();
@@ -187,6 +201,8 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
     const etag = `"${doc.sha256.slice(0, 24)}-${key}"`;
     const kept = memory.get(at);
     if (kept !== undefined) return { path: at, bytes: kept, size: kept.length, type, etag };
+    const refused = impossible.get(at);
+    if (refused !== undefined) throw refused;
     await ready();
     const cached = await sizeOf(at);
     if (cached !== undefined) return onDisk(at, cached, type, etag);
@@ -199,14 +215,19 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
       if (key === "original") throw notFound(NOT_FOUND);
       const original = await file(mediaId, name, {});
       const facts: ImageFacts = { type: doc.type, width: doc.width, height: doc.height };
-      const copy = await options.pool.run(doc.workspaceId, async () =>
-        transformImage(
-          original.bytes ?? (await readFile(original.path)),
-          facts,
-          transform,
-          options.maxPixels,
-        ),
-      );
+      const copy = await options.pool
+        .run(doc.workspaceId, async () =>
+          transformImage(
+            original.bytes ?? (await readFile(original.path)),
+            facts,
+            transform,
+            options.maxPixels,
+          ),
+        )
+        .catch((err: unknown) => {
+          if (err instanceof DomainError && err.code === "unprocessable") impossible.set(at, err);
+          throw err;
+        });
       await putFile(`${mediaId}/${key}`, mediaId, copy.bytes);
       const part = `${at}.${randomBase62(8)}.part`;
       await writeFile(part, copy.bytes);
@@ -250,6 +271,9 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
       for (const found of files) await bucket.delete(found._id).catch(() => undefined);
       const dir = path.join(cache, mediaId);
       for (const at of memory.keys()) if (at.startsWith(`${dir}${path.sep}`)) memory.delete(at);
+      for (const at of impossible.keys()) {
+        if (at.startsWith(`${dir}${path.sep}`)) impossible.delete(at);
+      }
       await rm(dir, { recursive: true, force: true });
     },
   };
