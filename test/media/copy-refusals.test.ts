@@ -15,6 +15,7 @@ import { mediaFiles } from "../../server/src/media/media-files.js";
 import { mediaPool } from "../../server/src/media/media-pool.js";
 import { collections } from "../../server/src/platform/db/collections.js";
 import { DomainError } from "../../server/src/platform/domain-error.js";
+import { damagedAvif } from "../support/damaged-avif.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 
 let t: TestDb;
@@ -43,17 +44,6 @@ function countingPool(busyFirst = false) {
       return pool.run(workspaceId, work);
     },
   };
-}
-
-/** An AVIF whose AV1 frame is damaged: it is stored as it came, and no copy of it decodes. */
-async function damagedAvif(): Promise<Buffer> {
-  const noise = Buffer.alloc(200 * 150 * 3).map((_, i) => (i * 7919 + (i >> 5)) % 256);
-  const avif = await sharp(noise, { raw: { width: 200, height: 150, channels: 3 } })
-    .avif({ quality: 60 })
-    .toBuffer();
-  const mdat = avif.indexOf("mdat");
-  for (let at = mdat + 300; at < mdat + 900; at++) avif[at] = ((avif[at] ?? 0) * 31 + 7) & 255;
-  return avif;
 }
 
 /** Stores `bytes` as image `id` (its record and its original), as an upload leaves them. */

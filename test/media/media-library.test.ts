@@ -12,6 +12,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../openapi/generated/admin.js";
 import { AdminClient, OWNER } from "../support/admin-client.js";
+import { damagedAvif } from "../support/damaged-avif.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -451,12 +452,7 @@ describe("public URLs (openapi.yaml getMediaFile)", () => {
   it("an AVIF damaged inside its frame is stored as it came, and its copies are a 422", async () => {
     // An AVIF is not decoded at upload (admin.yaml uploadMedia): damage its boxes and AV1
     // framing do not show is met when a copy is made (openapi.yaml MediaCopyImpossible).
-    const noise = Buffer.alloc(200 * 150 * 3).map((_, i) => (i * 7919 + (i >> 5)) % 256);
-    const avif = await sharp(noise, { raw: { width: 200, height: 150, channels: 3 } })
-      .avif({ quality: 60 })
-      .toBuffer();
-    const mdat = avif.indexOf("mdat");
-    for (let at = mdat + 300; at < mdat + 900; at++) avif[at] = ((avif[at] ?? 0) * 31 + 7) & 255;
+    const avif = await damagedAvif();
     const res = await upload(avif, { name: "damaged.avif", alt: "Noise" });
     expect(res.status).toBe(201);
     const original = await fetch(publicUrl(res.body));
