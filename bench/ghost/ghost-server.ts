@@ -4,8 +4,9 @@
  * on SQLite (`better-sqlite3`, the database Ghost supports for one machine) in a throwaway
  * content directory, its log lines (one per request at `info`, like Pressroom's access log)
  * read and dropped. No update check, gravatar or other outside calls (`privacy.useTinfoil`), and
- * a stub mail transport: this machine reaches none of them. One setting differs from Ghost's
- * defaults: the limit of unknown Content API keys per address (below).
+ * a stub mail transport: this machine reaches none of them; no emailed code at the owner's
+ * sign-in (`security.staffDeviceVerification`). Of what the measured requests meet, one setting
+ * differs from Ghost's defaults: the limit of unknown Content API keys per address (below).
  *
  * `setUp` does what a new owner does in Ghost Admin: the first-run setup, a session, and a
  * custom integration whose Content API key the consumer requests carry. `addPosts` publishes
