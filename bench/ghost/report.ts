@@ -3,7 +3,8 @@
  * ratio, p50, CPU per response, bytes per response), then the issue's targets, how long Ghost's
  * seeding took, and any answer whose status was not its question's.
  */
-import { type Pair, percentile, type Totals } from "./side-by-side.js";
+import { percentile } from "../admin-client.js";
+import type { Pair, Totals } from "./side-by-side.js";
 
 export interface SizeResult {
   size: number;

@@ -4,7 +4,7 @@
  * systems' windows alternated within a round and the order reversed every other round, so
  * that a drift of the machine's speed falls on both alike. A window also reads the CPU each
  * system's processes used (bench/process-cpu.ts: Pressroom's app and its database, Ghost's one
- * process with SQLite inside it) and this load generator's.
+ * process with SQLite inside it).
  */
 import autocannon from "autocannon";
 import { treeCpuMs } from "../process-cpu.js";
@@ -40,9 +40,8 @@ export interface Totals {
   latencies: number[];
   /** Answers whose status was not the pair's. */
   unexpected: Map<number, number>;
-  /** CPU ms of each of the side's processes (in `Side.pids`' order), and of the load generator. */
+  /** CPU ms of each of the side's processes, in `Side.pids`' order. */
   cpu: number[];
-  loadgen: number;
 }
 
 export const emptyTotals = (): Totals => ({
@@ -52,14 +51,9 @@ export const emptyTotals = (): Totals => ({
   latencies: [],
   unexpected: new Map(),
   cpu: [],
-  loadgen: 0,
 });
 
 const cpuOf = (side: Side) => side.pids.map((pid) => treeCpuMs(pid));
-const ownCpu = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
 
 /** One window of `seconds` on `side`, added to `into`. */
 export async function window(
@@ -71,7 +65,7 @@ export async function window(
   const requests = pair.requests[side.name] ?? [];
   if (requests.length === 0) throw new Error(`${pair.id}: no requests for ${side.name}`);
   let next = 0;
-  const before = { cpu: cpuOf(side), loadgen: ownCpu() };
+  const before = cpuOf(side);
   const started = performance.now();
   const instance = autocannon({
     url: side.url,
@@ -96,8 +90,7 @@ export async function window(
   await instance;
   into.seconds += (performance.now() - started) / 1000;
   const after = cpuOf(side);
-  into.cpu = after.map((ms, i) => (into.cpu[i] ?? 0) + ms - (before.cpu[i] ?? 0));
-  into.loadgen += ownCpu() - before.loadgen;
+  into.cpu = after.map((ms, i) => (into.cpu[i] ?? 0) + ms - (before[i] ?? 0));
 }
 
 /**
@@ -128,8 +121,3 @@ export async function measure(
   }
   return totals;
 }
-
-export const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
