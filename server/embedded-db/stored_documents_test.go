@@ -10,6 +10,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -222,4 +223,95 @@ func TestStoredDocumentsSplitInOnePassDecodeAsEncodingJSONDoes(t *testing.T) {
 
 	t.Logf("seed %d: %d documents (%d wider than 64 fields), %d damaged copies (%d decoded, %d handed to encoding/json)",
 		seed, documents, wide, damaged, damagedOK, handedOver)
+}
+
+// A find with a pushed-down projection decodes only the fields it reads (README.md, "Projections
+// read only their fields"; sjson.UnmarshalStoredFields): for every document FerretDB writes, and
+// any set of names, the fields it returns are exactly the whole document's decoded through
+// encoding/json with the others dropped. A damaged copy fails with exactly that path's error, or
+// decodes to the same fields, or (only when the damage lies in a value it skips) decodes where
+// that path fails.
+func TestStoredFieldsDecodeAsTheWholeDocumentDoes(t *testing.T) {
+	seed := seedFromEnv(t)
+	r := rand.New(rand.NewPCG(seed, seed^0xf1e1d5))
+	const documents = 2000
+
+	names := func(doc bson.D) []string {
+		var out []string
+		for _, e := range doc {
+			if r.IntN(3) == 0 {
+				out = append(out, e.Key)
+			}
+		}
+		for _, extra := range []string{"nope", "$s", "_id"} {
+			if r.IntN(4) == 0 {
+				out = append(out, extra)
+			}
+		}
+		r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+		return out
+	}
+
+	var wide, partial, damaged, damagedSame, skippedDamage int
+	for i := range documents {
+		n := 1 + r.IntN(30)
+		if i%40 == 0 {
+			n = 65 + r.IntN(10) // beyond the split's 64: decoded whole
+			wide++
+		}
+		doc := randomStoredDoc(r, 0, n)
+		raw, err := bson.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := ferretdb.StoredDocumentOf(raw)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+
+		wanted := names(doc)
+		before := ferretdb.StoredFieldReads()
+		fast, fastErr := ferretdb.DecodeStoredFields(stored, wanted, false)
+		stock, stockErr := ferretdb.DecodeStoredFields(stored, wanted, true)
+		if fastErr != nil || stockErr != nil || !bytes.Equal(fast, stock) {
+			t.Fatalf("seed %d: fields %q of %q:\n%s (%v)\nwhole, through encoding/json:\n%s (%v)",
+				seed, wanted, stored, fast, fastErr, stock, stockErr)
+		}
+		if read := ferretdb.StoredFieldReads() - before; (read == 1) != (n <= 64) {
+			t.Fatalf("seed %d: %q (%d fields) read in part %d times", seed, stored, n, read)
+		}
+		if n <= 64 {
+			partial++
+		}
+
+		for range 5 {
+			data := damage(r, stored)
+			if bytes.Equal(data, stored) {
+				continue
+			}
+			damaged++
+			fast, fastErr := ferretdb.DecodeStoredFields(data, wanted, false)
+			stock, stockErr := ferretdb.DecodeStoredFields(data, wanted, true)
+			switch {
+			case fastErr == nil && stockErr == nil:
+				if !bytes.Equal(fast, stock) {
+					t.Fatalf("seed %d: fields %q of damaged %q:\n%s\nwhole, through encoding/json:\n%s", seed, wanted, data, fast, stock)
+				}
+				damagedSame++
+			case fastErr != nil:
+				if fmt.Sprint(fastErr) != fmt.Sprint(stockErr) {
+					t.Fatalf("seed %d: fields %q of damaged %q: error %v, whole through encoding/json: %v", seed, wanted, data, fastErr, stockErr)
+				}
+				damagedSame++
+			default:
+				skippedDamage++
+			}
+		}
+	}
+
+	if partial == 0 || wide == 0 || damagedSame == 0 {
+		t.Fatalf("seed %d: %d read in part, %d wide, %d damaged alike", seed, partial, wide, damagedSame)
+	}
+	t.Logf("seed %d: %d documents (%d read in part, %d wider than 64 fields), %d damaged copies (%d as the whole path, %d decoded past a skipped value's damage)",
+		seed, documents, partial, wide, damaged, damagedSame, skippedDamage)
 }

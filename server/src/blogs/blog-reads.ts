@@ -40,7 +40,7 @@ export type ConsumerBlogDoc = BlogViewDoc & BlogValidatorFields;
 /**
  * The projection of a whole `Blog`: the stored fields of its view and of its validator, none of
  * the editor's (search terms, title key, outbox, …). Less for the database to decode and send:
- * the embedded one reads only these fields of each row (server/embedded-db/README.md,
+ * the embedded one decodes only these fields of each row (server/embedded-db/README.md,
  * "Projections read only their fields").
  */
 const VIEW_PROJECTION: Readonly<Record<string, 1>> = {
