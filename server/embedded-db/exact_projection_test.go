@@ -3,9 +3,10 @@ package main
 // Proof for the projection pushdown of the FerretDB patch (README.md, "Projections read only
 // their fields"): a find whose projection includes fields decodes of each document only the
 // top-level fields its filter, sort and projection name, the others' bytes skipped (a document
-// too wide for the one-pass split is decoded whole, then cut to them). Differential against the stock
-// query path, on documents that hold those fields or not, with every BSON type FerretDB stores,
-// nested documents and arrays; and projections the patch must leave to whole documents.
+// too wide for the one-pass split is decoded whole, then cut to them). Differential against
+// the stock query path, on documents that hold those fields or not, with every BSON type
+// FerretDB stores, nested documents and arrays; and projections the patch must leave to whole
+// documents.
 //
 // Replay a failure with PRESSROOM_PUSHDOWN_SEED=<seed printed by the failing test>.
 
