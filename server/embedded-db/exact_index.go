@@ -89,14 +89,8 @@ func exactIndexStatements(table string, settings ferretIndexes, elements map[str
 
 // ensureExactIndexesIn brings the exact pushdown's indexes of one database file in step with
 // FerretDB's indexes; it returns the names of the indexes it created, rebuilt ("~" first) or
-// dropped ("-" first), and of the element tables it changed.
-func ensureExactIndexesIn(ctx context.Context, file string) ([]string, error) {
-	db, err := openDataFile(file)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-
+// dropped ("-" first), and of the element tables it changed, through db.
+func ensureExactIndexesIn(ctx context.Context, db *dataFile) ([]string, error) {
 	rows, err := db.QueryContext(ctx, `SELECT table_name, settings FROM _ferretdb_collections`)
 	if err != nil {
 		if strings.Contains(err.Error(), "no such table") {

@@ -12,8 +12,8 @@ package main
 //
 // idIndexKeeper adds that index, named "<table>_pressroom_id_path", to every collection table
 // of every database in the data directory, at start and then every interval, so collections
-// created later get it within one interval. FerretDB never sees these indexes in its metadata
-// (listIndexes does not show them) and drops them with their table.
+// created later get it within a few intervals (keeper.go). FerretDB never sees these indexes in
+// its metadata (listIndexes does not show them) and drops them with their table.
 
 import (
 	"context"
@@ -31,13 +31,8 @@ func ensureIDIndexes(ctx context.Context, dir string, logger *slog.Logger) {
 	new(keeper).pass(ctx, dir, logger)
 }
 
-func ensureIDIndexesIn(ctx context.Context, file string) ([]string, error) {
-	db, err := openDataFile(file)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-
+// ensureIDIndexesIn adds the missing `_id` path indexes of one database file, through db.
+func ensureIDIndexesIn(ctx context.Context, db *dataFile) ([]string, error) {
 	// Tables FerretDB registered that have no index of ours yet.
 	rows, err := db.QueryContext(ctx, `
 		SELECT c.table_name FROM _ferretdb_collections AS c

@@ -34,7 +34,7 @@ func TestKeeperLooksOnlyAtFilesChangedSinceItLooked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	k := new(keeper)
+	k := &keeper{quietEvery: 1} // every change seen at the next pass (see the test below for more)
 	logger := slog.New(discard{})
 	pass := func() int { return k.pass(ctx, dir, logger) }
 	settle := func() { // the keeper's own changes make it look once more
@@ -159,5 +159,125 @@ func TestKeeperLooksOnlyAtFilesChangedSinceItLooked(t *testing.T) {
 	}
 	if n := pass(); n != 2 {
 		t.Fatalf("the full pass looked at %d files, want 2", n)
+	}
+}
+
+// A file the keeper found in step is looked at again at most once in quietEvery passes, however
+// often commits come (keeper.go, README.md "The keeper's passes"): a server's steady small
+// writes (usage counts, sessions) cost one look in quietEvery passes, not one a pass. What a look
+// would make still comes within quietEvery passes, and a database dropped and made again is
+// looked at in the next pass.
+func TestKeeperLooksAtABusyFileInStepOnceInQuietEveryPasses(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	client := startFerret(ctx, t, dir, true, discard{})
+	a, b := client.Database("a").Collection("blogs"), client.Database("b").Collection("blogs")
+	for _, coll := range []*mongo.Collection{a, b} {
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: "b_1"}, {Key: "tags", Value: "x"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "tags", Value: 1}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := new(keeper)
+	logger := slog.New(discard{})
+	pass := func() int { return k.pass(ctx, dir, logger) }
+	write := func(colls ...*mongo.Collection) {
+		t.Helper()
+		for _, coll := range colls {
+			if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: "b_1"}},
+				bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for range 4 { // the first pass builds; then the keeper's own changes make it look again
+		pass()
+	}
+
+	// A commit to both files before every pass: both are looked at in the same passes, at least
+	// twice in 3 × quietEvery passes and never twice within quietEvery.
+	var looks []int
+	for range 3 * quietEvery {
+		write(a, b)
+		switch n := pass(); n {
+		case 0:
+		case 2:
+			looks = append(looks, k.passes-1)
+		default:
+			t.Fatalf("pass %d looked at %d files, want both or none", k.passes-1, n)
+		}
+	}
+	if len(looks) < 2 {
+		t.Fatalf("files changed before every pass were looked at in passes %v of %d: want one in %d", looks, 3*quietEvery, quietEvery)
+	}
+	for i := 1; i < len(looks); i++ {
+		if looks[i]-looks[i-1] < quietEvery {
+			t.Fatalf("files found in step were looked at again within %d passes: passes %v", quietEvery, looks)
+		}
+	}
+
+	// Right after a look found both in step, b is dropped and made again: the next pass looks at
+	// b, a new file, and gives it its _id path index, while a waits.
+	for {
+		write(a, b)
+		if pass() == 2 {
+			break
+		}
+	}
+	if err := client.Database("b").Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	write(a)
+	if n := pass(); n != 0 {
+		t.Fatalf("with b gone and a in its quiet passes, a pass looked at %d files", n)
+	}
+	if _, err := b.InsertOne(ctx, bson.D{{Key: "_id", Value: "b_9"}}); err != nil {
+		t.Fatal(err)
+	}
+	write(a)
+	if n := pass(); n != 1 {
+		t.Fatalf("after b was made again, a pass looked at %d files, want b alone", n)
+	}
+	conn, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "b.sqlite")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var indexes int
+	if err = conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name LIKE ?`, "%"+idPathIndexSuffix).Scan(&indexes); err != nil || indexes != 1 {
+		t.Fatalf("b made again has %d _id path indexes (%v), want 1", indexes, err)
+	}
+
+	// An array stored in a's indexed field while commits keep coming: its element table is made
+	// within quietEvery passes.
+	if _, err := a.InsertOne(ctx, bson.D{{Key: "_id", Value: "b_2"}, {Key: "tags", Value: bson.A{"x", "y"}}}); err != nil {
+		t.Fatal(err)
+	}
+	made := false
+	for range quietEvery {
+		pass()
+		var tables int
+		aConn, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "a.sqlite")+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = aConn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, "%"+elementInfix+"tags").Scan(&tables)
+		_ = aConn.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if made = tables == 1; made {
+			break
+		}
+		write(a)
+	}
+	if !made {
+		t.Fatalf("no element table %d passes after the first array", quietEvery)
+	}
+	if k.passes >= fullLookEvery {
+		t.Fatalf("the test ran into the full pass (%d passes): its looks prove nothing", k.passes)
 	}
 }

@@ -98,17 +98,22 @@ func TestKeeperStatementsTakeTurnsWithWrites(t *testing.T) {
 
 	time.Sleep(200 * time.Millisecond) // the writers are under way
 	file := dir + "/pressroom.sqlite"
-	began := time.Now()
-	created, err := ensureIDIndexesIn(ctx, file)
+	db, err := openDataFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	changed, err := ensureExactIndexesIn(ctx, file)
+	defer db.Close()
+	began := time.Now()
+	created, err := ensureIDIndexesIn(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed, err := ensureExactIndexesIn(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ended := time.Now()
-	again, err := ensureExactIndexesIn(ctx, file)
+	again, err := ensureExactIndexesIn(ctx, db)
 	close(stop)
 	wg.Wait()
 	if err != nil || len(again) != 0 {
