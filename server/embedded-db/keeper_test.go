@@ -23,17 +23,7 @@ import (
 func TestKeeperLooksOnlyAtFilesChangedSinceItLooked(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	dir := t.TempDir()
-	client := startFerret(ctx, t, dir, true, discard{})
-	a, b := client.Database("a").Collection("blogs"), client.Database("b").Collection("blogs")
-	for _, coll := range []*mongo.Collection{a, b} {
-		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: "b_1"}, {Key: "tags", Value: "x"}}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "tags", Value: 1}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, client, a, b := twoKeptDatabases(ctx, t)
 	k := &keeper{quietEvery: 1} // every change seen at the next pass (see the test below for more)
 	logger := slog.New(discard{})
 	pass := func() int { return k.pass(ctx, dir, logger) }
@@ -170,17 +160,7 @@ func TestKeeperLooksOnlyAtFilesChangedSinceItLooked(t *testing.T) {
 func TestKeeperLooksAtABusyFileInStepOnceInQuietEveryPasses(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	dir := t.TempDir()
-	client := startFerret(ctx, t, dir, true, discard{})
-	a, b := client.Database("a").Collection("blogs"), client.Database("b").Collection("blogs")
-	for _, coll := range []*mongo.Collection{a, b} {
-		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: "b_1"}, {Key: "tags", Value: "x"}}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "tags", Value: 1}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, client, a, b := twoKeptDatabases(ctx, t)
 	k := new(keeper)
 	logger := slog.New(discard{})
 	pass := func() int { return k.pass(ctx, dir, logger) }
@@ -280,4 +260,23 @@ func TestKeeperLooksAtABusyFileInStepOnceInQuietEveryPasses(t *testing.T) {
 	if k.passes >= fullLookEvery {
 		t.Fatalf("the test ran into the full pass (%d passes): its looks prove nothing", k.passes)
 	}
+}
+
+// twoKeptDatabases starts FerretDB on a new directory with databases a and b, each with a
+// collection blogs holding one blog whose tags are a string, and an index on tags.
+func twoKeptDatabases(ctx context.Context, t *testing.T) (string, *mongo.Client, *mongo.Collection, *mongo.Collection) {
+	t.Helper()
+	dir := t.TempDir()
+	client := startFerret(ctx, t, dir, true, discard{})
+	a, b := client.Database("a").Collection("blogs"), client.Database("b").Collection("blogs")
+	for _, coll := range []*mongo.Collection{a, b} {
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: "b_1"}, {Key: "tags", Value: "x"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "tags", Value: 1}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	return dir, client, a, b
 }
