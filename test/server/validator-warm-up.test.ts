@@ -33,6 +33,33 @@ describe("validator warm-up at start-up", () => {
     }
   });
 
+  it.each([
+    ["consumer", CONSUMER_SPEC_PATH],
+    ["admin", ADMIN_SPEC_PATH],
+  ])(
+    "reads the %s spec as YAML 1.2's core schema does, as the `yaml` package reads it",
+    async (_name, specPath) => {
+      expect(readSpec(specPath).document).toEqual(parse(await readFile(specPath, "utf8")));
+    },
+  );
+
+  it("keeps an unquoted date or yes a string, as YAML 1.2 does", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pressroom-read-spec-"));
+    const specPath = path.join(dir, "scalars.yaml");
+    const text =
+      "date: 2026-12-06\nstamp: 2026-12-06T10:00:00Z\nanswer: yes\nnothing: ~\nn: 0o17\n";
+    await writeFile(specPath, text);
+    const { document } = readSpec(specPath);
+    expect(document).toEqual(parse(text));
+    expect(document).toEqual({
+      date: "2026-12-06",
+      stamp: "2026-12-06T10:00:00Z",
+      answer: "yes",
+      nothing: null,
+      n: 15,
+    });
+  });
+
   it("stops the start, naming the operation, when an operation's schema cannot be compiled", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "pressroom-warm-up-"));
     const specPath = path.join(dir, "broken.yaml");
