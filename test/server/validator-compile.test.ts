@@ -28,6 +28,26 @@ const isOperationSchema = (schema: unknown): schema is object => {
  */
 const ajvCore = Object.getPrototypeOf(Ajv.prototype) as Ajv;
 
+/** The OpenAPI schema (the schema of specs) that the validator checks a spec against. */
+const isOpenApiSchema = (schema: unknown): boolean =>
+  typeof schema === "object" &&
+  schema !== null &&
+  String((schema as { $id?: unknown }).$id).startsWith("https://spec.openapis.org/oas/");
+
+/** Every time the OpenAPI schema is handed to ajv while the test runs. */
+function recordOpenApiSchemaCompiles(): unknown[] {
+  const seen: unknown[] = [];
+  const addSchema = ajvCore.addSchema;
+  vi.spyOn(ajvCore, "addSchema").mockImplementation(function (
+    this: Ajv,
+    ...args: Parameters<Ajv["addSchema"]>
+  ) {
+    if (isOpenApiSchema(args[0])) seen.push(args[0]);
+    return addSchema.apply(this, args);
+  });
+  return seen;
+}
+
 /** Every operation's schema the validator hands ajv to compile while the test runs. */
 function recordCompiles(): object[] {
   const added: object[] = [];
@@ -70,6 +90,24 @@ describe("the validator's compiled schemas carry the spec for $refs only", () =>
       }
     },
   );
+
+  it("the OpenAPI schema is compiled only when a spec is checked against it, which the app leaves to lint", async () => {
+    // spec-validator.ts: `validateApiSpec: false`; `npm run lint` checks both specs instead.
+    const seen = recordOpenApiSchemaCompiles();
+    await specValidator(readSpec(CONSUMER_SPEC_PATH), true).warmUp();
+    expect(seen).toEqual([]);
+    // With the check on, the library compiles it (and the patch leaves that as it was).
+    const app = express();
+    app.use(OpenApiValidator.middleware({ apiSpec: CONSUMER_SPEC_PATH, validateApiSpec: true }));
+    const server = app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    } finally {
+      server.close();
+    }
+    expect(seen.length).toBeGreaterThan(0);
+  });
 
   it("a $ref into components still resolves, in a request's body and in a response", async () => {
     // The app dereferences its specs; the library's own (bundle) mode keeps $refs, which ajv
