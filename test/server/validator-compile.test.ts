@@ -29,34 +29,20 @@ const isOperationSchema = (schema: unknown): schema is object => {
 const ajvCore = Object.getPrototypeOf(Ajv.prototype) as Ajv;
 
 /** The OpenAPI schema (the schema of specs) that the validator checks a spec against. */
-const isOpenApiSchema = (schema: unknown): boolean =>
+const isOpenApiSchema = (schema: unknown): schema is object =>
   typeof schema === "object" &&
   schema !== null &&
   String((schema as { $id?: unknown }).$id).startsWith("https://spec.openapis.org/oas/");
 
-/** Every time the OpenAPI schema is handed to ajv while the test runs. */
-function recordOpenApiSchemaCompiles(): unknown[] {
-  const seen: unknown[] = [];
-  const addSchema = ajvCore.addSchema;
-  vi.spyOn(ajvCore, "addSchema").mockImplementation(function (
-    this: Ajv,
-    ...args: Parameters<Ajv["addSchema"]>
-  ) {
-    if (isOpenApiSchema(args[0])) seen.push(args[0]);
-    return addSchema.apply(this, args);
-  });
-  return seen;
-}
-
-/** Every operation's schema the validator hands ajv to compile while the test runs. */
-function recordCompiles(): object[] {
+/** Every schema of a kind that is handed to ajv to compile while the test runs. */
+function recordAdded(ofKind: (schema: unknown) => schema is object): object[] {
   const added: object[] = [];
   const addSchema = ajvCore.addSchema;
   vi.spyOn(ajvCore, "addSchema").mockImplementation(function (
     this: Ajv,
     ...args: Parameters<Ajv["addSchema"]>
   ) {
-    if (isOperationSchema(args[0])) added.push(args[0]);
+    if (ofKind(args[0])) added.push(args[0]);
     return addSchema.apply(this, args);
   });
   return added;
@@ -77,7 +63,7 @@ describe("the validator's compiled schemas carry the spec for $refs only", () =>
   ])(
     "no schema compiled for the %s spec's operations lists its paths or components",
     async (_n, p) => {
-      const added = recordCompiles();
+      const added = recordAdded(isOperationSchema);
       await specValidator(readSpec(p), true).warmUp();
       // Two per operation: its parameters and its body.
       expect(added.length).toBeGreaterThan(20);
@@ -93,7 +79,7 @@ describe("the validator's compiled schemas carry the spec for $refs only", () =>
 
   it("the OpenAPI schema is compiled only when a spec is checked against it, which the app leaves to lint", async () => {
     // spec-validator.ts: `validateApiSpec: false`; `npm run lint` checks both specs instead.
-    const seen = recordOpenApiSchemaCompiles();
+    const seen = recordAdded(isOpenApiSchema);
     await specValidator(readSpec(CONSUMER_SPEC_PATH), true).warmUp();
     expect(seen).toEqual([]);
     // With the check on, the library compiles it (and the patch leaves that as it was).
@@ -138,7 +124,7 @@ describe("the validator's compiled schemas carry the spec for $refs only", () =>
         "      properties: { name: { type: string, maxLength: 5 } }",
       ].join("\n"),
     );
-    const added = recordCompiles();
+    const added = recordAdded(isOperationSchema);
     const app = express();
     app.use(express.json());
     app.use(
