@@ -625,4 +625,53 @@ describe("a blog's cover from the library (openapi.yaml Blog.coverImage)", () =>
     expect(page.data.find((b) => b.id === elsewhere)?.coverImage).toBeNull();
     expect(page.data.find((b) => b.id === borrowed)?.coverImage).toBeNull();
   });
+
+  // openapi.yaml: a 304 means "unchanged", and `coverImage` is null once the library image is
+  // deleted; so the deletion must change the ETag of every answer that showed the cover.
+  it("deleting a blog's library cover changes the ETag of the blog and of the pages showing it", async () => {
+    const png = await pixels(96, 54, "#a52").png().toBuffer();
+    const image = (await upload(png, { name: "doomed.png", alt: "Soon gone" })).body;
+    const key = (await owner.post<{ secret: string }>(`/workspaces/${ws}/keys`, { name: "Doom" }))
+      .body.secret;
+    const created = await owner.post<{ id: string; version: string }>(`/workspaces/${ws}/blogs`, {
+      title: "A cover soon deleted",
+      bodyMarkdown: "Text.",
+      coverImageUrl: image.url,
+      coverImageAlt: "Soon gone",
+    });
+    await owner.post(`/workspaces/${ws}/blogs/${created.body.id}/release`, undefined, {
+      "if-match": `"${created.body.version}"`,
+    });
+    const reads = [
+      `/blogs/${created.body.id}`,
+      `/blogs/${created.body.id}?fields=id,coverImage`,
+      "/blogs",
+      "/blogs?fields=id,coverImage",
+    ];
+    const read = (path: string, etag?: string) =>
+      fetch(`${server.url}/api/consumer${path}`, {
+        headers: { "x-api-key": key, ...(etag === undefined ? {} : { "if-none-match": etag }) },
+      });
+    const coverOf = (body: unknown) =>
+      "data" in (body as object)
+        ? (body as { data: { id: string; coverImage: unknown }[] }).data.find(
+            (b) => b.id === created.body.id,
+          )?.coverImage
+        : (body as { coverImage: unknown }).coverImage;
+    const before = new Map<string, string>();
+    for (const path of reads) {
+      const res = await read(path);
+      expect(coverOf(await res.json())).toMatchObject({ width: 96, height: 54 });
+      before.set(path, res.headers.get("etag") ?? "");
+      expect((await read(path, before.get(path))).status).toBe(304);
+    }
+    const deleted = await owner.delete(`/workspaces/${ws}/media/${image.id}?force=true`);
+    expect(deleted.status).toBe(204);
+    for (const path of reads) {
+      const res = await read(path, before.get(path));
+      expect(res.status, path).toBe(200);
+      expect(coverOf(await res.json()), path).toBeNull();
+      expect(res.headers.get("etag"), path).not.toBe(before.get(path));
+    }
+  });
 });

@@ -13,14 +13,16 @@ export interface AuthorsJoined {
   /** The authors `doc` names that exist, in its order (an author removed since is left out). */
   of(doc: Pick<BlogDoc, "authorIds">): readonly BlogAuthorDoc[];
   /**
-   * What a response made with these authors depends on: each author's ID and `updatedAt`, in
-   * ID order; part of its ETag, so an author's edit or removal changes it.
+   * What a response made with these authors depends on: each author's ID and `updatedAt`, and
+   * each library cover found (`coverValidatorOf`), sorted; part of its ETag, so an author's edit
+   * or removal, or the deletion of a cover from the library, changes it.
    */
   readonly validators: readonly string[];
   /**
    * The blog's cover when it is an image of the workspace's media library (openapi.yaml
-   * `Blog.coverImage`), read with the authors; null otherwise. A library image's size never
-   * changes under its ID, so it adds nothing to an ETag.
+   * `Blog.coverImage`), read with the authors; null otherwise, and null once the image is
+   * deleted. A library image's size never changes under its ID: only whether it is still there
+   * goes into an ETag.
    */
   coverOf(doc: Partial<Pick<BlogDoc, "coverImageUrl" | "coverImageAlt">>): CoverImage | null;
 }
@@ -60,6 +62,18 @@ export const authorValidatorOf = (author: Pick<AuthorDoc, "_id" | "updatedAt">):
   `${author._id}.${author.updatedAt.getTime()}`;
 
 /**
+ * What an answer showing a library cover depends on: that the image is there (its size and name
+ * never change under its ID). Prefixed, so it can never equal an author's validator.
+ */
+export const coverValidatorOf = (media: Pick<MediaDoc, "_id">): string => `cover.${media._id}`;
+
+/** The validators of the authors and library covers found, in one order whichever read found them. */
+const validatorsOf = (
+  found: readonly Pick<AuthorDoc, "_id" | "updatedAt">[],
+  covers: Iterable<Pick<MediaDoc, "_id">>,
+): string[] => [...found.map(authorValidatorOf), ...[...covers].map(coverValidatorOf)].sort();
+
+/**
  * The join of the authors found: each blog's in its order, those not found left out; and of the
  * library images found (by ID, media/library-lookup.ts), each blog's cover when its URL names one.
  */
@@ -84,7 +98,7 @@ export function authorsJoined(
       authorIdsOf(doc)
         .map((id) => byId.get(id))
         .filter((author) => author !== undefined),
-    validators: found.map(authorValidatorOf).sort(),
+    validators: validatorsOf(found, coverById.values()),
   };
 }
 
@@ -109,8 +123,15 @@ export interface BlogAuthors {
     workspaceId: string,
     docs: readonly (Pick<BlogDoc, "authorIds"> & Partial<Pick<BlogDoc, "coverImageUrl">>)[],
   ): Promise<AuthorsJoined>;
-  /** `join(…).validators`, reading only the IDs and times: a conditional request's check. */
-  validators(workspaceId: string, docs: readonly Pick<BlogDoc, "authorIds">[]): Promise<string[]>;
+  /**
+   * `join(…).validators`, reading only the authors' IDs and times and the covers' IDs: a
+   * conditional request's check. `coverImageUrl` is required here, so that no caller can leave
+   * the covers out of a check whose answer joins them.
+   */
+  validators(
+    workspaceId: string,
+    docs: readonly Pick<BlogDoc, "authorIds" | "coverImageUrl">[],
+  ): Promise<string[]>;
   /**
    * The ID of the workspace's author with this slug, or `""` when none has it: what the list's
    * `author` filter looks for (list-filter.ts), so an unknown slug lists no blog.
@@ -144,14 +165,20 @@ export function blogAuthors({
 
     async validators(workspaceId, docs) {
       const ids = namedBy(docs);
-      if (ids.length === 0) return [];
-      const found = await authors
-        .find<Pick<AuthorDoc, "_id" | "updatedAt">>(
-          { _id: { $in: ids }, workspaceId },
-          { projection: { _id: 1, updatedAt: 1 } },
-        )
-        .toArray();
-      return found.map(authorValidatorOf).sort();
+      const coverIds = coversNamedBy(docs);
+      if (ids.length === 0 && coverIds.length === 0) return [];
+      const [found, covers] = await Promise.all([
+        ids.length === 0
+          ? []
+          : authors
+              .find<Pick<AuthorDoc, "_id" | "updatedAt">>(
+                { _id: { $in: ids }, workspaceId },
+                { projection: { _id: 1, updatedAt: 1 } },
+              )
+              .toArray(),
+        coverIds.length === 0 ? new Map() : library(workspaceId, coverIds),
+      ]);
+      return validatorsOf(found, covers.values());
     },
 
     async idOf(workspaceId, slug) {

@@ -20,15 +20,19 @@ import type { BlogSearch } from "./search-terms.js";
 /** What a consumer ETag is derived from (see blog-view.ts `validatorOf`); never the content. */
 export type BlogValidatorFields = Pick<
   BlogDoc,
-  "_id" | "updatedAt" | "releasedAt" | "revision" | "authorIds"
+  "_id" | "updatedAt" | "releasedAt" | "revision" | "authorIds" | "coverImageUrl"
 >;
-/** With `authorIds`: the validators of the authors a blog names are part of its ETag too. */
+/**
+ * With `authorIds` and `coverImageUrl`: the validators of the authors a blog names and of its
+ * library cover are part of its ETag too (blog-authors.ts).
+ */
 const VALIDATOR_PROJECTION = {
   _id: 1,
   updatedAt: 1,
   releasedAt: 1,
   revision: 1,
   authorIds: 1,
+  coverImageUrl: 1,
 } as const;
 
 /** A released blog's place in the consumer list, its live feed mark and its version. */

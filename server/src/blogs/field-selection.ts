@@ -5,7 +5,8 @@ import type { AuthorsJoined } from "./blog-authors.js";
 import { BLOG_FIELDS, BLOG_VIEW, type BlogField, type BlogViewDoc } from "./blog-view.js";
 
 /** A stored blog as read with a projection: its validator fields, and maybe some of the rest. */
-export type ProjectedBlogDoc = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt"> & Partial<BlogDoc>;
+export type ProjectedBlogDoc = Pick<BlogDoc, "_id" | "updatedAt" | "releasedAt" | "coverImageUrl"> &
+  Partial<BlogDoc>;
 
 /**
  * A `fields` selection in its canonical form: the names in the spec's order, each once, `id`

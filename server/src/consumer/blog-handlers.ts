@@ -48,7 +48,7 @@ const nextCursorOf = (page: { next: ListPosition | null }, filter: ListFilter) =
  */
 export function blogHandlers(blogs: BlogSource, authors: BlogAuthors) {
   /** A blog as every read has it: its validator, and the authors it names. */
-  type Validated = Parameters<typeof validatorOf>[0] & Pick<BlogDoc, "authorIds">;
+  type Validated = Parameters<typeof validatorOf>[0] & Pick<BlogDoc, "authorIds" | "coverImageUrl">;
   const pageEtag = (
     page: { blogs: Validated[]; next: unknown },
     fields: FieldSelection | null,
