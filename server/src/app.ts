@@ -24,6 +24,7 @@ import { mediaStore } from "./media/media-store.js";
 import type { Config } from "./platform/config.js";
 import { collections } from "./platform/db/collections.js";
 import { startSweeper } from "./platform/db/ttl-sweeper.js";
+import { answerCache } from "./platform/http/answer-cache.js";
 import { dashboardRouter } from "./platform/http/dashboard-static.js";
 import { docsRouter } from "./platform/http/docs.js";
 import { errorHandler, notFoundHandler } from "./platform/http/errors.js";
@@ -257,6 +258,12 @@ export function createApp({
     feeds: { settings: stores.publicFeeds, publicOrigin: config.publicOrigin },
     preview: stores.preview,
     media,
+    // Live list pages only: a preview page is read whole to check it (preview-reads.ts), so
+    // keeping its answer would save little, for memory the live answers use better.
+    answers: {
+      live: answerCache({ ...config.answerCache, validated: config.validateResponses }),
+      preview: answerCache({ bytes: 0, workspaceBytes: 0, validated: config.validateResponses }),
+    },
   };
   // Mail (README, "Mail"): the embedder's mailer, else SMTP when SMTP_URL is set, else none.
   const mail = mailer ?? (config.mail === undefined ? undefined : smtpMailer(config.mail));

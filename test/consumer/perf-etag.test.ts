@@ -72,7 +72,9 @@ describe("conditional requests read no blog content", () => {
   });
 
   it("a whole blog is read with the view's projection: none of the editor's fields", async () => {
-    for (const path of [`/blogs/${a.released[1]}`, "/blogs/by-slug/post-3", "/blogs?limit=3"]) {
+    // A list page not asked before: one asked again unchanged is sent from memory after a read
+    // of its validators alone (answer-cache.test.ts).
+    for (const path of [`/blogs/${a.released[1]}`, "/blogs/by-slug/post-3", "/blogs?limit=4"]) {
       const reads = await blogReads(async () => expect((await api(path)).status).toBe(200));
       expect(reads.length).toBe(1);
       const fields = Object.keys(reads[0] ?? {});

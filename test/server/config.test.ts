@@ -195,3 +195,33 @@ describe('workers (README, "Workers": WORKERS and pressroom start --workers)', (
     expect(() => loadConfig({ WORKERS: "0" })).toThrow(ConfigError);
   });
 });
+
+describe('answer cache (README, "Configuration": ANSWER_CACHE_BYTES, ANSWER_CACHE_WORKSPACE_BYTES)', () => {
+  it("happy: 32 MiB in all and 4 MiB a workspace unless set; a workspace's share defaults to at most the whole; 0 keeps none", () => {
+    expect(loadConfig({}).answerCache).toEqual({ bytes: 33_554_432, workspaceBytes: 4_194_304 });
+    expect(
+      loadConfig({ ANSWER_CACHE_BYTES: "1048576", ANSWER_CACHE_WORKSPACE_BYTES: "65536" })
+        .answerCache,
+    ).toEqual({ bytes: 1_048_576, workspaceBytes: 65_536 });
+    expect(loadConfig({ ANSWER_CACHE_BYTES: "1048576" }).answerCache).toEqual({
+      bytes: 1_048_576,
+      workspaceBytes: 1_048_576,
+    });
+    expect(loadConfig({ ANSWER_CACHE_BYTES: "0" }).answerCache).toEqual({
+      bytes: 0,
+      workspaceBytes: 0,
+    });
+  });
+
+  it("error: a workspace's share above the whole, negative or fractional sizes are refused", () => {
+    expect(() =>
+      loadConfig({ ANSWER_CACHE_BYTES: "1048576", ANSWER_CACHE_WORKSPACE_BYTES: "2097152" }),
+    ).toThrow(/ANSWER_CACHE_WORKSPACE_BYTES must not exceed ANSWER_CACHE_BYTES/);
+    expect(() => loadConfig({ ANSWER_CACHE_BYTES: "-1" })).toThrow(
+      /ANSWER_CACHE_BYTES must be an integer from 0 to 4294967296/,
+    );
+    expect(() => loadConfig({ ANSWER_CACHE_WORKSPACE_BYTES: "1.5" })).toThrow(
+      /ANSWER_CACHE_WORKSPACE_BYTES must be an integer from 0 to 4294967296/,
+    );
+  });
+});

@@ -7,6 +7,7 @@ import { type FieldSelection, toPartialBlog } from "../blogs/field-selection.js"
 import { type ListFilter, parseListFilter } from "../blogs/list-filter.js";
 import type { BlogDoc } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
+import type { AnswerCache } from "../platform/http/answer-cache.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type {
   BlogList,
@@ -44,9 +45,11 @@ const nextCursorOf = (page: { next: ListPosition | null }, filter: ListFilter) =
 
 /**
  * listBlogs, getBlog and getBlogBySlug (openapi.yaml): the blogs of the key's workspace in the
- * source's perspective (blog-sources.ts: released ones, or the preview).
+ * source's perspective (blog-sources.ts: released ones, or the preview). List pages asked again
+ * unchanged are sent from `answers` (platform/http/answer-cache.ts) after a read of their
+ * validators: a home page or a tag page that many visitors' builds fetch costs about a 304.
  */
-export function blogHandlers(blogs: BlogSource, authors: BlogAuthors) {
+export function blogHandlers(blogs: BlogSource, authors: BlogAuthors, answers: AnswerCache) {
   /** A blog as every read has it: its validator, and the authors it names. */
   type Validated = Parameters<typeof validatorOf>[0] & Pick<BlogDoc, "authorIds" | "coverImageUrl">;
   const pageEtag = (
@@ -91,29 +94,47 @@ export function blogHandlers(blogs: BlogSource, authors: BlogAuthors) {
     const after =
       req.query.cursor === undefined ? null : listCursor.decode(req.query.cursor, filter);
     const fields = requestFields(res);
+    // Everything this page's answer is made of besides the workspace and what its ETag names.
+    const key = `${limit} ${req.query.cursor ?? ""} ${kindOf(blogs.etagKind, fields, filter)}`;
     const ifNoneMatch = req.get("if-none-match");
-    if (ifNoneMatch !== undefined) {
+    // The validators first when they may answer alone: a 304, or an answer kept under its ETag
+    // (answer-cache.ts). A page never asked before is read whole at once, as it would be anyway.
+    if (ifNoneMatch !== undefined || answers.etagOf(workspaceId, key) !== undefined) {
       const current = await blogs.pageValidators(workspaceId, limit, after, filter);
       const parts = await authorValidators(workspaceId, current.blogs, fields);
-      if (notModified(ifNoneMatch, res, pageEtag(current, fields, filter, parts))) return;
+      const etag = pageEtag(current, fields, filter, parts);
+      if (notModified(ifNoneMatch, res, etag)) return;
+      if (answers.sendIfStored(res, workspaceId, key, etag)) return;
     }
     if (fields === null) {
       const page = await blogs.page(workspaceId, limit, after, filter);
       const named = await joined(workspaceId, page.blogs, null);
-      res.setHeader("ETag", pageEtag(page, null, filter, named.validators));
-      res.json({
+      const body = {
         data: page.blogs.map((doc) => toBlog(doc, named)),
         nextCursor: nextCursorOf(page, filter),
-      } satisfies BlogList);
+      } satisfies BlogList;
+      answers.sendAndStore(
+        res,
+        workspaceId,
+        key,
+        pageEtag(page, null, filter, named.validators),
+        body,
+      );
       return;
     }
     const page = await blogs.pageProjected(workspaceId, limit, after, fields.projection, filter);
     const named = await joined(workspaceId, page.blogs, fields);
-    res.setHeader("ETag", pageEtag(page, fields, filter, named.validators));
-    res.json({
+    const body = {
       data: page.blogs.map((doc) => toPartialBlog(doc, fields, named)),
       nextCursor: nextCursorOf(page, filter),
-    } satisfies PartialBlogList);
+    } satisfies PartialBlogList;
+    answers.sendAndStore(
+      res,
+      workspaceId,
+      key,
+      pageEtag(page, fields, filter, named.validators),
+      body,
+    );
   };
 
   /**

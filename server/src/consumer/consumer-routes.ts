@@ -9,6 +9,7 @@ import type { KeysStore } from "../keys/keys-store.js";
 import type { LastUsedRecorder } from "../keys/last-used.js";
 import { type RateLimitDeps, rateLimit } from "../limits/consumer-rate-limit.js";
 import type { MediaStore } from "../media/media-store.js";
+import type { AnswerCache } from "../platform/http/answer-cache.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import type { ChangePage, ConsumerHandler, TagList } from "../platform/http/consumer-types.js";
 import { errorHandler, notFoundHandler } from "../platform/http/errors.js";
@@ -52,6 +53,8 @@ export interface ConsumerDeps {
   };
   /** The media library's files, public at their URLs (openapi.yaml, "Media"). */
   readonly media: Pick<MediaStore, "file">;
+  /** Each perspective's list answers kept under their ETags (platform/http/answer-cache.ts). */
+  readonly answers: Readonly<Record<Perspective, AnswerCache>>;
 }
 
 /**
@@ -145,7 +148,7 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
   });
 
   const source = live ? liveSource(deps.blogs, deps.tagCounts) : previewSource(deps.preview.reads);
-  const blogs = blogHandlers(source, deps.authors.ofBlogs);
+  const blogs = blogHandlers(source, deps.authors.ofBlogs, deps.answers[perspective]);
   router.get("/blogs", blogs.listBlogs);
   router.get("/blogs/:blogId", blogs.getBlog);
   router.get("/blogs/by-slug/:slug", blogs.getBlogBySlug);

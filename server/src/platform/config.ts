@@ -37,6 +37,11 @@ export interface Config {
   readonly lastUsedFlushMs: number;
   /** `max-age` of the consumer API's `Cache-Control: private` responses. */
   readonly cacheMaxAgeSeconds: number;
+  /**
+   * ANSWER_CACHE_BYTES and ANSWER_CACHE_WORKSPACE_BYTES: the consumer list answers kept in
+   * memory under their ETags (platform/http/answer-cache.ts), in all and per workspace.
+   */
+  readonly answerCache: { readonly bytes: number; readonly workspaceBytes: number };
   /** Bound on waiting for the database (server selection, connect, socket). */
   readonly dbTimeoutMs: number;
   /** How long SIGTERM waits for in-flight requests before closing their connections. */
@@ -435,6 +440,7 @@ export function loadConfig(
     validateResponses: validate === undefined ? !production : validate === "true",
     lastUsedFlushMs: int("LAST_USED_FLUSH_MS", 1000, 10, 3_600_000),
     cacheMaxAgeSeconds: int("CACHE_MAX_AGE_SECONDS", 60, 0, 86_400),
+    answerCache: parseAnswerCache(int, problems),
     dbTimeoutMs: int("DB_TIMEOUT_MS", 5000, 100, 120_000),
     shutdownTimeoutMs: int("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     publicOrigin,
@@ -487,6 +493,30 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
   }
   return config;
+}
+
+/**
+ * The answer cache's budgets: 32 MiB in all, a workspace's answers at most 4 MiB of it (about
+ * forty full list pages of 20), so that eight workspaces' hot pages fit whatever the others do;
+ * `ANSWER_CACHE_BYTES=0` keeps none. A workspace's budget above the whole is refused.
+ */
+function parseAnswerCache(
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): Config["answerCache"] {
+  const bytes = int("ANSWER_CACHE_BYTES", 33_554_432, 0, 4_294_967_296);
+  const workspaceBytes = int(
+    "ANSWER_CACHE_WORKSPACE_BYTES",
+    Math.min(bytes, 4_194_304),
+    0,
+    4_294_967_296,
+  );
+  if (workspaceBytes > bytes) {
+    problems.push(
+      `ANSWER_CACHE_WORKSPACE_BYTES must not exceed ANSWER_CACHE_BYTES (${workspaceBytes} > ${bytes})`,
+    );
+  }
+  return { bytes, workspaceBytes: Math.min(workspaceBytes, bytes) };
 }
 
 /**
