@@ -261,7 +261,11 @@ export function createApp({
     // Live list pages only: a preview page is read whole to check it (preview-reads.ts), so
     // keeping its answer would save little, for memory the live answers use better.
     answers: {
-      live: answerCache({ ...config.answerCache, validated: config.validateResponses }),
+      live: answerCache({
+        ...config.answerCache,
+        validated: config.validateResponses,
+        monitor: metrics.answerCache,
+      }),
       preview: answerCache({ bytes: 0, workspaceBytes: 0, validated: config.validateResponses }),
     },
   };

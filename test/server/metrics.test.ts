@@ -137,6 +137,27 @@ describe("happy: /metrics counts requests by operation and status (README, Metri
     expect(moved(REJECTIONS, { reason: "not_found" })).toBe(0);
   });
 
+  it("list answers sent from the answer cache count as hits, those read whole as misses; its bytes show", async () => {
+    const key = { "x-api-key": w.key };
+    const path = consumer("/blogs?limit=1&fields=id,title");
+    const before = await scrape();
+    const first = await get(path, key);
+    expect(first.status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await get(path, key)).text).toBe(first.text);
+    // A 304 is neither: it sends no answer.
+    const etag = first.headers.get("etag") ?? "";
+    expect((await get(path, { ...key, "if-none-match": etag })).status).toBe(304);
+    const after = await scrape();
+    const moved = (outcome: string) =>
+      sampleValue(after, "pressroom_answer_cache_answers_total", { outcome }) -
+      sampleValue(before, "pressroom_answer_cache_answers_total", { outcome });
+    expect(moved("hit")).toBe(2);
+    expect(moved("miss")).toBe(1);
+    expect(sampleValue(after, "pressroom_answer_cache_bytes", {})).toBeGreaterThanOrEqual(
+      first.text.length,
+    );
+  });
+
   it("lastUsedAt and usage entries waiting for their write show in the pending gauges, with their age", async () => {
     expect((await get(consumer("/blogs"), { "x-api-key": w.key })).status).toBe(200);
     const after = await scrape();

@@ -25,6 +25,14 @@ export interface AnswerCache {
   sendAndStore(res: Response, tenant: string, key: string, etag: string, body: unknown): void;
 }
 
+/** What the metrics read of a cache (platform/metrics/metrics.ts, README "Metrics"). */
+export interface AnswerCacheMonitor {
+  /** An answer sent: from memory (`hit`), or read whole (`miss`: never kept, changed, dropped). */
+  sent(outcome: "hit" | "miss"): void;
+  /** How to read the bytes held, when scraped. */
+  watch(held: () => number): void;
+}
+
 export interface AnswerCacheSettings {
   /** All answers' bytes together; 0 keeps none (every call sends, nothing is stored). */
   readonly bytes: number;
@@ -36,6 +44,7 @@ export interface AnswerCacheSettings {
    * time to be kept, so that every answer stored was validated once.
    */
   readonly validated: boolean;
+  readonly monitor?: AnswerCacheMonitor;
 }
 
 interface Entry {
@@ -57,6 +66,7 @@ export function answerCache({
   bytes,
   workspaceBytes,
   validated,
+  monitor,
 }: AnswerCacheSettings): AnswerCache {
   if (bytes === 0) return keepsNothing(validated);
   /** Each workspace's bytes, and its keys from least to most recently used. */
@@ -75,6 +85,7 @@ export function answerCache({
     },
   });
   const idOf = (tenant: string, key: string) => `${tenant}\u0000${key}`;
+  monitor?.watch(() => all.calculatedSize);
 
   const store = (entry: Entry) => {
     const size = sizeOf(entry);
@@ -113,12 +124,14 @@ export function answerCache({
       res.setHeader("ETag", etag);
       res.setHeader("Content-Type", JSON_TYPE);
       res.send(entry.body);
+      monitor?.sent("hit");
       return true;
     },
 
     sendAndStore(res, tenant, key, etag, body) {
       res.setHeader("ETag", etag);
       const text = sendJson(res, body, validated);
+      monitor?.sent("miss");
       if (res.statusCode === 200) store({ tenant, key, etag, body: Buffer.from(text) });
     },
   };

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { AnswerCacheMonitor } from "../http/answer-cache.js";
 import type { BufferMonitor, BufferState } from "../timers/coalescing-buffer.js";
 
 /** Why the consumer API refused a request (README, "Metrics"). */
@@ -22,6 +23,8 @@ export interface Metrics {
   webhookAttempt(delivered: boolean): void;
   /** The monitor of one coalescing buffer (platform/timers/coalescing-buffer.ts). */
   bufferMonitor(name: BufferName): BufferMonitor;
+  /** The monitor of the consumer lists' answer cache (platform/http/answer-cache.ts). */
+  readonly answerCache: AnswerCacheMonitor;
 }
 
 const SECONDS_BUCKETS = [
@@ -76,6 +79,7 @@ export function createMetrics({ processMetrics }: { processMetrics: boolean }): 
     registers,
   });
   for (const outcome of ["delivered", "failed"] as const) webhookAttempts.inc({ outcome }, 0);
+  const answerCache = answerCacheMetrics(registers);
 
   return {
     registry,
@@ -86,6 +90,33 @@ export function createMetrics({ processMetrics }: { processMetrics: boolean }): 
     webhookAttempt: (delivered) =>
       webhookAttempts.inc({ outcome: delivered ? "delivered" : "failed" }),
     bufferMonitor: buffers,
+    answerCache,
+  };
+}
+
+/** Metrics of the answer cache: answers sent from it or read whole, and the bytes it holds. */
+function answerCacheMetrics(registers: Registry[]): AnswerCacheMonitor {
+  const sent = new Counter({
+    name: "pressroom_answer_cache_answers_total",
+    help: "Consumer list answers with the answer cache on: sent from memory (hit) or read whole (miss).",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
+  for (const outcome of ["hit", "miss"] as const) sent.inc({ outcome }, 0);
+  let held = () => 0;
+  new Gauge({
+    name: "pressroom_answer_cache_bytes",
+    help: "Bytes the answer cache holds (at most ANSWER_CACHE_BYTES per process).",
+    registers,
+    collect() {
+      this.set(held());
+    },
+  });
+  return {
+    sent: (outcome) => sent.inc({ outcome }),
+    watch: (read) => {
+      held = read;
+    },
   };
 }
 
