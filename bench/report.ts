@@ -231,6 +231,13 @@ const notes = (setup: Report["setup"]) => `## Reading these figures
   room left (the targets above). On MongoDB the
   database is another machine's work; the figure that carries over is the Node process's CPU
   (the second table).
+- **Pressroom's list scenarios ask the same page again and again**, so after the first answer
+  they are sent from its answer cache (README, "Production"): a read of the page's validators
+  (what its 304 reads), then the bytes kept under that ETag. So "list", the deep page and the
+  tag pages cost about what "list 304" does, and a \`fields\` page or a 304 is no cheaper than
+  the whole page asked again; the floor and the baseline read and serialise every page. The
+  walk asks each page once per lap of more pages than the cache holds for a workspace: every
+  one of its answers is read whole, as without the cache (\`npm run bench:answer-cache\`).
 - Load generator, the three Node servers and FerretDB share the same cores, so absolute req/s is
   lower than on a dedicated machine; compare the ratios.
 - CPU per request: the server process's \`process.cpuUsage()\` from a quiet start (no request in
