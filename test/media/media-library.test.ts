@@ -628,7 +628,7 @@ describe("a blog's cover from the library (openapi.yaml Blog.coverImage)", () =>
 
   // openapi.yaml: a 304 means "unchanged", and `coverImage` is null once the library image is
   // deleted; so the deletion must change the ETag of every answer that showed the cover.
-  it("deleting a blog's library cover changes the ETag of the blog and of the pages showing it", async () => {
+  it("deleting a blog's library cover changes the ETag of the blog and of the pages showing it, and not the feeds', which show the cover's URL alone", async () => {
     const png = await pixels(96, 54, "#a52").png().toBuffer();
     const image = (await upload(png, { name: "doomed.png", alt: "Soon gone" })).body;
     const key = (await owner.post<{ secret: string }>(`/workspaces/${ws}/keys`, { name: "Doom" }))
@@ -665,6 +665,22 @@ describe("a blog's cover from the library (openapi.yaml Blog.coverImage)", () =>
       before.set(path, res.headers.get("etag") ?? "");
       expect((await read(path, before.get(path))).status).toBe(304);
     }
+    // The feeds (openapi.yaml, "Feeds") name the cover by its URL only: the same document after.
+    const feeds = await owner.call<{ publicFeeds: { urls: Record<string, string> } }>(
+      "PUT",
+      `/workspaces/${ws}/public-feeds`,
+      { linkTemplate: "https://example.com/{slug}" },
+    );
+    expect(feeds.status).toBe(200);
+    const feedUrls = Object.values(feeds.body.publicFeeds.urls);
+    const feedsBefore = new Map<string, { etag: string; text: string }>();
+    for (const url of feedUrls) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      feedsBefore.set(url, { etag: res.headers.get("etag") ?? "", text: await res.text() });
+    }
+    expect(feedsBefore.get(feeds.body.publicFeeds.urls.json ?? "")?.text).toContain(image.url);
+
     const deleted = await owner.delete(`/workspaces/${ws}/media/${image.id}?force=true`);
     expect(deleted.status).toBe(204);
     for (const path of reads) {
@@ -672,6 +688,12 @@ describe("a blog's cover from the library (openapi.yaml Blog.coverImage)", () =>
       expect(res.status, path).toBe(200);
       expect(coverOf(await res.json()), path).toBeNull();
       expect(res.headers.get("etag"), path).not.toBe(before.get(path));
+    }
+    for (const [url, was] of feedsBefore) {
+      const res = await fetch(url);
+      expect(await res.text(), url).toBe(was.text);
+      expect(res.headers.get("etag"), url).toBe(was.etag);
+      expect((await fetch(url, { headers: { "if-none-match": was.etag } })).status, url).toBe(304);
     }
   });
 });

@@ -14,7 +14,7 @@ import {
 import { feedUrlsOf } from "../feeds/feed-urls.js";
 import type { PublicFeedSettings, PublicFeeds } from "../feeds/public-feed-settings.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
-import type { RateLimitSetting } from "../platform/db/collections.js";
+import type { BlogDoc, RateLimitSetting } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import { HttpError } from "../platform/http/errors.js";
@@ -76,6 +76,14 @@ export function feedHandlers(deps: FeedDeps) {
     return feed;
   };
 
+  /**
+   * What a feed joins of its blogs: their authors only. A feed shows a cover as its URL
+   * (`coverImageUrl`), never a library image's size or alt, so deleting that image changes no
+   * feed and must not change its ETag (nor cost a lookup).
+   */
+  const authorsNamedBy = (blogs: readonly Pick<BlogDoc, "authorIds">[]) =>
+    blogs.map(({ authorIds }) => ({ authorIds, coverImageUrl: null }));
+
   const settingsParts = (feed: PublicFeedSettings, selfUrl: string) => [
     JSON.stringify([feed.workspaceName, feed.linkTemplate, selfUrl]),
   ];
@@ -92,12 +100,12 @@ export function feedHandlers(deps: FeedDeps) {
         const etag = validatorEtag(kind, [
           ...settingsParts(feed, selfUrl),
           ...current.blogs.map(validatorOf),
-          ...(await deps.authors.validators(feed.workspaceId, current.blogs)),
+          ...(await deps.authors.validators(feed.workspaceId, authorsNamedBy(current.blogs))),
         ]);
         if (notModified(ifNoneMatch, res, etag)) return;
       }
       const page = await deps.blogs.listReleased(feed.workspaceId, FEED_ITEMS, null);
-      const authors = await deps.authors.join(feed.workspaceId, page.blogs);
+      const authors = await deps.authors.join(feed.workspaceId, authorsNamedBy(page.blogs));
       res.setHeader(
         "ETag",
         validatorEtag(kind, [
