@@ -1,10 +1,12 @@
 /**
- * List pages asked again unchanged are sent from memory (README, "Production": answer cache;
- * server/src/platform/http/answer-cache.ts): the server reads the page's validators, as for a
- * 304, and sends the bytes it sent before under the same ETag. Whatever changes what a page
+ * List pages and feeds asked again unchanged are sent from memory (README, "Production": answer
+ * cache; server/src/platform/http/answer-cache.ts): the server reads the page's validators, as
+ * for a 304, and sends the bytes it sent before under the same ETag. Whatever changes what a page
  * shows changes its ETag (openapi.yaml, "Caching and limits"), so the next answer is new.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { feedUrlsOf } from "../../server/src/feeds/feed-urls.js";
+import { createStores } from "../../server/src/stores.js";
 import {
   editLive,
   get,
@@ -139,6 +141,41 @@ describe("a list page asked again unchanged is sent from memory", () => {
     for (const path of PAGES) {
       await api(server, a, path);
       sameAnswer(await api(server, a, path), await api(uncached, a, path));
+    }
+  });
+});
+
+describe("a feed asked again unchanged is sent from memory", () => {
+  it("each format: the same bytes and headers after a read of the validators alone, and an edit in the very next one", async () => {
+    const on = await createStores(t.db).publicFeeds.turnOn(
+      a.workspaceId,
+      "https://example.com/{slug}",
+    );
+    const feedId = on.workspace.feedId ?? "";
+    const s = stores(t.db);
+    for (const format of ["rss", "atom", "json"] as const) {
+      const url = feedUrlsOf(server.url, feedId)[format];
+      let first: JsonResponse | undefined;
+      expect((await blogReads(async () => (first = await get(url)))).bodies).toBe(1);
+      let again: JsonResponse | undefined;
+      const reads = await blogReads(async () => (again = await get(url)));
+      expect(reads, format).toEqual({ all: 1, bodies: 0 });
+      sameAnswer(again as JsonResponse, first as JsonResponse);
+
+      const title = `Feed edit ${format}`;
+      await editLive(s.blogs, a.workspaceId, a.released[1] as string, { title });
+      const edited = await get(url);
+      expect(edited.status).toBe(200);
+      expect(edited.text, format).toContain(title);
+      expect(edited.headers.get("etag")).not.toBe(first?.headers.get("etag"));
+      sameAnswer(await get(url), edited);
+
+      // ANSWER_CACHE_BYTES=0: each answer read whole, the same document.
+      const off = feedUrlsOf(uncached.url, feedId)[format];
+      const offFirst = await get(off);
+      let offAgain: JsonResponse | undefined;
+      expect((await blogReads(async () => (offAgain = await get(off)))).bodies).toBe(1);
+      sameAnswer(offAgain as JsonResponse, offFirst);
     }
   });
 });

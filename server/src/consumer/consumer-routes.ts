@@ -104,6 +104,7 @@ export function consumerRouter(deps: ConsumerDeps, perspective: Perspective = "l
       authors: deps.authors.ofBlogs,
       limiter: deps.limits.limiter,
       limit: deps.limits.serverDefault,
+      answers: deps.answers.live,
     });
     router.get(`${FEED}/rss.xml`, ...deps.specValidation, feeds.getRssFeed);
     router.get(`${FEED}/atom.xml`, ...deps.specValidation, feeds.getAtomFeed);

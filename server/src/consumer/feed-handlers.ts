@@ -16,6 +16,7 @@ import type { PublicFeedSettings, PublicFeeds } from "../feeds/public-feed-setti
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { BlogDoc, RateLimitSetting } from "../platform/db/collections.js";
 import { notFound } from "../platform/domain-error.js";
+import type { AnswerCache } from "../platform/http/answer-cache.js";
 import { notModified, validatorEtag } from "../platform/http/conditional.js";
 import { HttpError } from "../platform/http/errors.js";
 import { publicOriginOf } from "../platform/http/origin.js";
@@ -41,6 +42,11 @@ export interface FeedDeps {
   readonly limiter: Pick<RateLimiter, "check">;
   /** `PUBLIC_URL`'s origin, else the request's: where the feeds' own addresses are. */
   readonly publicOrigin: string | undefined;
+  /**
+   * The live answer cache (platform/http/answer-cache.ts): a feed's document is kept under its
+   * ETag, in its workspace's share, beside the workspace's list pages.
+   */
+  readonly answers: AnswerCache;
 }
 
 type Format = "rss" | "atom" | "json";
@@ -94,8 +100,12 @@ export function feedHandlers(deps: FeedDeps) {
       const feed = await feedOf(req, res);
       const selfUrl = feedUrlsOf(publicOriginOf(req, deps.publicOrigin), feed.feedId)[format];
       const kind = `feed;${format}`;
+      // Everything the document is made of besides the workspace and what its ETag names.
+      const key = `${kind} ${selfUrl}`;
       const ifNoneMatch = req.get("if-none-match");
-      if (ifNoneMatch !== undefined) {
+      // The validators first when they may answer alone: a 304, or the document kept under its
+      // ETag. A feed not kept is read whole at once.
+      if (ifNoneMatch !== undefined || deps.answers.etagOf(feed.workspaceId, key) !== undefined) {
         const current = await deps.blogs.listReleasedValidators(feed.workspaceId, FEED_ITEMS, null);
         const etag = validatorEtag(kind, [
           ...settingsParts(feed, selfUrl),
@@ -103,17 +113,17 @@ export function feedHandlers(deps: FeedDeps) {
           ...(await deps.authors.validators(feed.workspaceId, authorsNamedBy(current.blogs))),
         ]);
         if (notModified(ifNoneMatch, res, etag)) return;
+        if (deps.answers.sendIfStored(res, feed.workspaceId, key, etag)) return;
       }
       const page = await deps.blogs.listReleased(feed.workspaceId, FEED_ITEMS, null);
       const authors = await deps.authors.join(feed.workspaceId, authorsNamedBy(page.blogs));
-      res.setHeader(
-        "ETag",
-        validatorEtag(kind, [
-          ...settingsParts(feed, selfUrl),
-          ...page.blogs.map(validatorOf),
-          ...authors.validators,
-        ]),
-      );
+      // From what was read, never from an earlier validators read: a write in between must not
+      // put this document under the ETag of the version before it.
+      const etag = validatorEtag(kind, [
+        ...settingsParts(feed, selfUrl),
+        ...page.blogs.map(validatorOf),
+        ...authors.validators,
+      ]);
       const source: FeedSource = {
         title: feed.workspaceName,
         linkTemplate: feed.linkTemplate,
@@ -128,10 +138,11 @@ export function feedHandlers(deps: FeedDeps) {
           /[<>&]/g,
           (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
         );
-        res.type(TYPES.json).send(json);
+        deps.answers.sendTextAndStore(res, feed.workspaceId, key, etag, TYPES.json, json);
         return;
       }
-      res.type(TYPES[format]).send(format === "rss" ? rssOf(source) : atomOf(source));
+      const xml = format === "rss" ? rssOf(source) : atomOf(source);
+      deps.answers.sendTextAndStore(res, feed.workspaceId, key, etag, TYPES[format], xml);
     };
 
   /** Every released blog's page (up to the protocol's 50,000), read in index ranges. */

@@ -38,7 +38,7 @@ export interface Config {
   /** `max-age` of the consumer API's `Cache-Control: private` responses. */
   readonly cacheMaxAgeSeconds: number;
   /**
-   * ANSWER_CACHE_BYTES and ANSWER_CACHE_WORKSPACE_BYTES: the consumer list answers kept in
+   * ANSWER_CACHE_BYTES and ANSWER_CACHE_WORKSPACE_BYTES: the consumer list pages and feeds kept in
    * memory under their ETags (platform/http/answer-cache.ts), in all and per workspace.
    */
   readonly answerCache: { readonly bytes: number; readonly workspaceBytes: number };

@@ -2,7 +2,7 @@ import type { Response } from "express";
 import { LRUCache } from "lru-cache";
 
 /**
- * JSON answers kept in memory under their strong ETag, so that an unchanged answer asked again
+ * Answers kept in memory under their strong ETag, so that an unchanged answer asked again
  * is sent from here instead of being read, joined and serialised again. What makes it safe is
  * the ETag contract: a handler finds an answer only by an ETag it has just computed from the
  * current validators (a read of a few fields per document, as for a 304), and a strong ETag
@@ -23,6 +23,15 @@ export interface AnswerCache {
   sendIfStored(res: Response, tenant: string, key: string, etag: string): boolean;
   /** Sends `body` as `res.json` does, with `etag`, and keeps the bytes sent under `key`. */
   sendAndStore(res: Response, tenant: string, key: string, etag: string, body: unknown): void;
+  /** Sends `text` as `type` (which names its charset), with `etag`, and keeps it under `key`. */
+  sendTextAndStore(
+    res: Response,
+    tenant: string,
+    key: string,
+    etag: string,
+    type: string,
+    text: string,
+  ): void;
 }
 
 /** What the metrics read of a cache (platform/metrics/metrics.ts, README "Metrics"). */
@@ -51,6 +60,8 @@ interface Entry {
   readonly tenant: string;
   readonly key: string;
   readonly etag: string;
+  /** The `Content-Type` it was sent with. */
+  readonly type: string;
   readonly body: Buffer;
 }
 
@@ -122,7 +133,7 @@ export function answerCache({
         keys.set(key, size);
       }
       res.setHeader("ETag", etag);
-      res.setHeader("Content-Type", JSON_TYPE);
+      res.setHeader("Content-Type", entry.type);
       res.send(entry.body);
       monitor?.sent("hit");
       return true;
@@ -132,9 +143,23 @@ export function answerCache({
       res.setHeader("ETag", etag);
       const text = sendJson(res, body, validated);
       monitor?.sent("miss");
-      if (res.statusCode === 200) store({ tenant, key, etag, body: Buffer.from(text) });
+      if (res.statusCode === 200) {
+        store({ tenant, key, etag, type: JSON_TYPE, body: Buffer.from(text) });
+      }
+    },
+
+    sendTextAndStore(res, tenant, key, etag, type, text) {
+      sendText(res, etag, type, text);
+      monitor?.sent("miss");
+      if (res.statusCode === 200) store({ tenant, key, etag, type, body: Buffer.from(text) });
     },
   };
+}
+
+function sendText(res: Response, etag: string, type: string, text: string): void {
+  res.setHeader("ETag", etag);
+  res.setHeader("Content-Type", type);
+  res.send(text);
 }
 
 /** `res.json(body)`, or its text sent as `res.json` would send it; the text either way. */
@@ -157,5 +182,6 @@ function keepsNothing(validated: boolean): AnswerCache {
       res.setHeader("ETag", etag);
       sendJson(res, body, validated);
     },
+    sendTextAndStore: (res, _tenant, _key, etag, type, text) => sendText(res, etag, type, text),
   };
 }

@@ -98,7 +98,7 @@ export function createMetrics({ processMetrics }: { processMetrics: boolean }): 
 function answerCacheMetrics(registers: Registry[]): AnswerCacheMonitor {
   const sent = new Counter({
     name: "pressroom_answer_cache_answers_total",
-    help: "Consumer list answers with the answer cache on: sent from memory (hit) or read whole (miss).",
+    help: "Consumer list pages and feeds with the answer cache on: sent from memory (hit) or read whole (miss).",
     labelNames: ["outcome"] as const,
     registers,
   });
