@@ -2,7 +2,8 @@
 // CONTRIBUTING.md, "A dashboard screen": a screen's test fails on any console error or failed
 // request): a request the page's own code cancels, or a missing image, is one; an image still
 // loading when a step goes to another page is cancelled by the browser, as for anyone leaving a
-// page mid-load, and is not. Real Chromium against a real HTTP server.
+// page mid-load, and is not; nor is what a page's timer sends while the next page is on its way,
+// cut off as that page takes over. Real Chromium against a real HTTP server.
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { BrowserContext, Page } from "playwright-core";
@@ -14,13 +15,37 @@ const PAGES: Record<string, string> = {
   "/loading": '<img src="/held.png" alt="held"><img src="/missing.png" alt="missing">',
   "/cancels":
     "<script>const c = new AbortController(); fetch('/held.json', { signal: c.signal }).catch(() => {}); setTimeout(() => c.abort(), 100);</script>",
+  "/cancels-in-app":
+    "<script>const c = new AbortController(); fetch('/held-in-app.json', { signal: c.signal }).catch(() => {}); setTimeout(() => { history.pushState({}, '', '/cancels-in-app/next'); c.abort(); }, 100);</script>",
+  "/polls":
+    "<script>setInterval(() => fetch('/late-poll-' + Date.now() + '.json').catch(() => {}), 50);</script>",
   "/other": "<p>Another page</p>",
 };
+/**
+ * Answers sent this late, in ms: a page on its way while the one being left still runs, and that
+ * page's polls (answered, not held, so that the browser's few connections to a host free up).
+ */
+const LATE_MS = { page: 400, poll: 300 };
+/** Paths of the late requests asked. */
+const asked: string[] = [];
 /** Answers of requests held open until the test ends, by path. */
 const held: { path: string; res: ServerResponse }[] = [];
 const server = createServer((req, res) => {
   const path = req.url ?? "/";
   if (path.startsWith("/held")) return void held.push({ path, res });
+  if (path === "/other-slowly") {
+    return void setTimeout(() => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<!doctype html><title>${path}</title><p>Late</p>`);
+    }, LATE_MS.page);
+  }
+  if (path.startsWith("/late-")) {
+    asked.push(path);
+    return void setTimeout(() => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{}");
+    }, LATE_MS.poll);
+  }
   const page = PAGES[path];
   res.writeHead(page ? 200 : 404, { "content-type": "text/html" });
   res.end(page ? `<!doctype html><title>${path}</title>${page}` : "");
@@ -62,5 +87,39 @@ it("a request the page's own code cancels is a problem (unless the suite allows 
   await page.goto(`${url}/cancels`);
   await cancelled;
   problems.expectProblems(new RegExp(`^requestfailed GET ${url}/held\\.json net::ERR_ABORTED$`));
+  await problems.assertNoProblems();
+});
+
+it("what a page sends while the next page is on its way, cut off as that page takes over, is not a problem", async () => {
+  await page.goto(`${url}/polls`);
+  await expect.poll(() => asked.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  const sentMeanwhile: string[] = [];
+  const whileOnItsWay = (r: { url(): string }) => sentMeanwhile.push(r.url());
+  const cutOff: string[] = [];
+  const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) => {
+    if (r.failure()?.errorText === "net::ERR_ABORTED") cutOff.push(r.url());
+  };
+  page.on("requestfailed", onFailed);
+  const navigation = page.goto(`${url}/other-slowly`);
+  await page.waitForEvent("request", (r) => r.url().endsWith("/other-slowly"));
+  page.on("request", whileOnItsWay);
+  await navigation;
+  page.off("request", whileOnItsWay);
+  page.off("requestfailed", onFailed);
+  // The case this proves happened: polls sent after the navigation started, and cut off.
+  const polls = sentMeanwhile.filter((u) => u.includes("/late-poll-"));
+  expect(polls.length).toBeGreaterThan(0);
+  expect(cutOff.filter((u) => polls.includes(u)).length).toBeGreaterThan(0);
+  await problems.assertNoProblems();
+});
+
+it("a request the page's own code cancels after a navigation within the app is still a problem", async () => {
+  const cancelled = page.waitForEvent("requestfailed");
+  await page.goto(`${url}/cancels-in-app`);
+  await cancelled;
+  await expect.poll(() => new URL(page.url()).pathname).toBe("/cancels-in-app/next");
+  problems.expectProblems(
+    new RegExp(`^requestfailed GET ${url}/held-in-app\\.json net::ERR_ABORTED$`),
+  );
   await problems.assertNoProblems();
 });

@@ -29,15 +29,24 @@ const CANCELLABLE = /\/blogs\/preview$|\/blog-counts(\?|$)|\/workspaces\/[^/]+\/
 export function watchPageProblems(page: Page): PageProblems {
   const problems: string[] = [];
   const expected: RegExp[] = [];
-  // Documents the page has loaded, counted at each navigation it starts: a request of a document
-  // since left (an image still loading when a step moves on) is cancelled by the browser, as for
-  // anyone leaving a page mid-load, not failed. A navigation within the app (history.pushState)
-  // is not one: what the app cancels there must be in CANCELLABLE.
-  let documents = 0;
+  // A request of a document since left (an image still loading when a step moves on, a screen's
+  // timed refresh) is cancelled by the browser, as for anyone leaving a page mid-load, not failed.
+  // So each request is marked with the document that sent it. The page's navigations are counted
+  // as they start (`started`), and as the new document takes over (`current`, at the main frame's
+  // `framenavigated` after a navigation started): until then the old document still runs and
+  // may still send, a timer going off while the next page is on its way. A request is the left
+  // document's when a navigation started after the document that sent it. A navigation within
+  // the app (history.pushState) starts no request and is not one: what the app cancels there
+  // must be in CANCELLABLE.
+  let started = 0;
+  let current = 0;
   const documentOf = new WeakMap<Request, number>();
   page.on("request", (request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents++;
-    else documentOf.set(request, documents);
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) started++;
+    else documentOf.set(request, current);
+  });
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) current = started;
   });
   page.on("pageerror", (err) => problems.push(`pageerror ${err.message}`));
   page.on("console", (msg) => {
@@ -49,7 +58,7 @@ export function watchPageProblems(page: Page): PageProblems {
     const failure = request.failure()?.errorText;
     if (failure === "net::ERR_ABORTED") {
       if (CANCELLABLE.test(request.url())) return;
-      if ((documentOf.get(request) ?? documents) < documents) return;
+      if ((documentOf.get(request) ?? started) < started) return;
     }
     problems.push(`requestfailed ${request.method()} ${request.url()} ${failure}`);
   });
