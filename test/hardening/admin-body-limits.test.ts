@@ -256,7 +256,7 @@ describe("bodies nested past MAX_BODY_DEPTH are refused before JSON.parse (admin
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 describe("security: a stream of hostile bodies to the open operations leaves another workspace's consumer list fast", () => {
-  it("6 senders of bombs, deep nesting and oversized bodies; the consumer list's p50 and max stay near alone", async () => {
+  it("6 senders of bombs, deep nesting and oversized bodies; the consumer list's p50 stays near alone, and 38 of its 40 samples too", async () => {
     const consumerList = async (): Promise<number> => {
       const started = performance.now();
       const res = await get(`${server.url}/api/consumer/blogs?limit=10`, { "x-api-key": beta.key });
@@ -286,13 +286,19 @@ describe("security: a stream of hostile bodies to the open operations leaves ano
     const abused = await sample(40, 15_000);
     const { answered, statuses } = await senders.stop();
 
-    const report = `alone p50 ${median(alone).toFixed(1)} max ${Math.max(...alone).toFixed(1)} ms; under abuse p50 ${median(abused).toFixed(1)} max ${Math.max(...abused).toFixed(1)} ms (${abused.length} samples, ${answered} hostile requests answered: ${JSON.stringify(statuses)})`;
+    const slowest = [...abused].sort((a, b) => b - a).slice(0, 3);
+    const report = `alone p50 ${median(alone).toFixed(1)} max ${Math.max(...alone).toFixed(1)} ms; under abuse p50 ${median(abused).toFixed(1)}, slowest ${slowest.map((ms) => ms.toFixed(1)).join(", ")} ms (${abused.length} samples, ${answered} hostile requests answered: ${JSON.stringify(statuses)})`;
     expect(
       Object.keys(statuses).every((s) => ["400", "413", "415"].includes(s)),
       report,
     ).toBe(true);
     expect(median(abused), report).toBeLessThan(5 * median(alone) + 100);
-    // Against the median alone, which one slow request on a busy machine does not move.
-    expect(Math.max(...abused), report).toBeLessThan(10 * median(alone) + 400);
+    // Against the median alone, which one slow request on a busy machine does not move. A body
+    // that held the server's event loop would hold whichever sample was waiting, each time one
+    // came, and the senders keep hundreds coming: so no more than 2 of the 40 samples may pass
+    // the bound. Those 2 are the moments another suite on the same 2 cores took the CPU (one
+    // sample once took 608 ms in CI, with the median under abuse at 21 ms).
+    const slow = abused.filter((ms) => ms >= 10 * median(alone) + 400);
+    expect(slow.length, report).toBeLessThanOrEqual(2);
   }, 90_000);
 });
