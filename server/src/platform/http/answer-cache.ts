@@ -132,9 +132,7 @@ export function answerCache({
         keys.delete(key);
         keys.set(key, size);
       }
-      res.setHeader("ETag", etag);
-      res.setHeader("Content-Type", entry.type);
-      res.send(entry.body);
+      sendText(res, etag, entry.type, entry.body);
       monitor?.sent("hit");
       return true;
     },
@@ -156,7 +154,7 @@ export function answerCache({
   };
 }
 
-function sendText(res: Response, etag: string, type: string, text: string): void {
+function sendText(res: Response, etag: string, type: string, text: string | Buffer): void {
   res.setHeader("ETag", etag);
   res.setHeader("Content-Type", type);
   res.send(text);
