@@ -18,14 +18,15 @@ const PAGES: Record<string, string> = {
   "/cancels-in-app":
     "<script>const c = new AbortController(); fetch('/held-in-app.json', { signal: c.signal }).catch(() => {}); setTimeout(() => { history.pushState({}, '', '/cancels-in-app/next'); c.abort(); }, 100);</script>",
   "/polls":
-    "<script>setInterval(() => fetch('/late-poll-' + Date.now() + '.json').catch(() => {}), 50);</script>",
+    "<script>setInterval(() => fetch('/late-poll-' + Date.now() + '.json').catch(() => {}), 100);</script>",
   "/other": "<p>Another page</p>",
 };
 /**
- * Answers sent this late, in ms: a page on its way while the one being left still runs, and that
- * page's polls (answered, not held, so that the browser's few connections to a host free up).
+ * Answers sent this late, in ms: a page on its way while the one being left still runs (its polls,
+ * every 100 ms, sent meanwhile), and those polls: answered, not held, and about 5 at a time, so
+ * that the browser's 6 connections to a host are never all taken.
  */
-const LATE_MS = { page: 400, poll: 300 };
+const LATE_MS = { page: 1000, poll: 500 };
 /** Paths of the late requests asked. */
 const asked: string[] = [];
 /** Answers of requests held open until the test ends, by path. */
@@ -72,8 +73,13 @@ const heldAsked = (path: string) =>
   expect.poll(() => held.some((h) => h.path === path), { timeout: 10_000 }).toBe(true);
 
 it("an image still loading when the page is left is not a problem; a missing one is", async () => {
+  // The missing image's 404 and its console error both reached the test before the page is
+  // left: the browser loads the two images side by side, and either may come last.
+  const missingAnswered = page.waitForResponse(`${url}/missing.png`);
+  const missingLogged = page.waitForEvent("console", (m) => m.text().includes("404"));
   await page.goto(`${url}/loading`, { waitUntil: "domcontentloaded" });
   await heldAsked("/held.png");
+  await Promise.all([missingAnswered, missingLogged]);
   await page.goto(`${url}/other`);
   problems.expectProblems(
     new RegExp(`^response 404 GET ${url}/missing\\.png$`),
