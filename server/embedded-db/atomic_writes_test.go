@@ -35,6 +35,8 @@ const (
 )
 
 func TestSingleDocumentWritesAreAtomicAcrossConnections(t *testing.T) {
+	// In parallel: its own launcher process (README.md, "How it is built").
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute) // a hang guard only
 	defer cancel()
 	bin := buildLauncher(ctx, t)

@@ -73,6 +73,8 @@ func dump(ctx context.Context, t *testing.T, c *mongo.Collection) []bson.Raw {
 }
 
 func TestDeleteManyBeyondSQLitesVariableLimitDeletesEveryMatch(t *testing.T) {
+	// In parallel: its own servers, no process-wide switch or counter (README.md, "How it is built").
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	pair := startBulkPair(ctx, t)
@@ -128,6 +130,8 @@ func TestDeleteManyBeyondSQLitesVariableLimitDeletesEveryMatch(t *testing.T) {
 }
 
 func TestDeleteManyOfAnIDListDeletesEveryListedDocument(t *testing.T) {
+	// In parallel: its own servers, no process-wide switch or counter (README.md, "How it is built").
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	pair := startBulkPair(ctx, t)

@@ -45,6 +45,8 @@ const (
 )
 
 func TestKill9LosesNoAcknowledgedWrite(t *testing.T) {
+	// In parallel: its own launcher process (README.md, "How it is built").
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard only
 	defer cancel()
 	seed := uint64(time.Now().UnixNano())

@@ -146,6 +146,9 @@ func (g *gen) projFilter() bson.D {
 }
 
 func TestProjectionPushdownReturnsWhatStockReturns(t *testing.T) {
+	// In parallel (README.md, "How it is built"): no test that runs beside it reads with a
+	// projection in this process, so StoredFieldReads counts this test's finds only.
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	seed := seedFromEnv(t)
