@@ -6,6 +6,8 @@
 // .venv-schemathesis/ on first use (test/support/schemathesis.ts). Every run writes its config,
 // console output and JUnit report to test-output/schemathesis/<run>/ (sanitised by schemathesis:
 // no key, cookie or password in them). Reproduce a run with PRESSROOM_ST_SEED=<seed it printed>.
+// PRESSROOM_ST_DEPTH=short (the second Node line of .ci/run) gives the fuzzing and stateful phases
+// a quarter of their examples (maxExamples below).
 //
 // Runs:
 //   consumer-key     openapi.yaml with a valid x-api-key (the ApiKeyHeader scheme)
@@ -151,6 +153,17 @@ const ALL_CHECKS: TomlTable = { enabled: true };
  * schemathesis cache carried over from an earlier run (their server and data are gone).
  */
 const FRESH: TomlTable = { cache: { enabled: false }, generation: { database: "none" } };
+/**
+ * How deep the runs go: `PRESSROOM_ST_DEPTH=short` (the second Node line of .ci/run) gives each
+ * run a quarter of its `--max-examples`, which bounds its fuzzing and stateful phases. The examples
+ * and coverage phases (every operation's boundary and invalid values) stay whole, and so do the
+ * operations, the checks and every assertion below.
+ */
+const SHORT = process.env.PRESSROOM_ST_DEPTH === "short";
+const maxExamples = (full: number): string[] => [
+  "--max-examples",
+  String(SHORT ? Math.ceil(full / 4) : full),
+];
 /** Options common to every run. A fixed seed only when asked for, to reproduce a run. */
 const COMMON_ARGS = [
   "--workers",
@@ -345,7 +358,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
       name: "consumer-key",
       st: st.st,
       spec: CONSUMER_SPEC,
-      args: ["--url", `${server.url}/api/consumer`, ...COMMON_ARGS, "--max-examples", "80"],
+      args: ["--url", `${server.url}/api/consumer`, ...COMMON_ARGS, ...maxExamples(80)],
       env: { PRESSROOM_ST_API_KEY: alpha.key },
       config: {
         ...FRESH,
@@ -465,8 +478,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
         "--url",
         `${server.url}/api/preview`,
         ...COMMON_ARGS,
-        "--max-examples",
-        "50",
+        ...maxExamples(50),
         // Served at /api/consumer only (its `servers`), with a live key.
         "--exclude-operation-id",
         "exchangePreviewToken",
@@ -522,8 +534,7 @@ describe("schemathesis: consumer API (openapi/openapi.yaml)", () => {
         "--url",
         `${server.url}/api/consumer`,
         ...COMMON_ARGS,
-        "--max-examples",
-        "60",
+        ...maxExamples(60),
         // No credentials of any kind, not even generated ones.
         "--generation-with-security-parameters",
         "false",
@@ -653,8 +664,7 @@ describe("schemathesis: admin API (openapi/admin.yaml)", () => {
         "--url",
         `${server.url}/api/admin`,
         ...COMMON_ARGS,
-        "--max-examples",
-        "40",
+        ...maxExamples(40),
         // Signing out (here or everywhere) would end the run's session; see the top of this file.
         "--exclude-operation-id",
         "signOut",
