@@ -159,7 +159,11 @@ const FRESH: TomlTable = { cache: { enabled: false }, generation: { database: "n
  * and coverage phases (every operation's boundary and invalid values) stay whole, and so do the
  * operations, the checks and every assertion below.
  */
-const SHORT = process.env.PRESSROOM_ST_DEPTH === "short";
+const DEPTH = process.env.PRESSROOM_ST_DEPTH || "full";
+if (DEPTH !== "full" && DEPTH !== "short") {
+  throw new Error(`PRESSROOM_ST_DEPTH is "${DEPTH}": "full" (the default) or "short"`);
+}
+const SHORT = DEPTH === "short";
 const maxExamples = (full: number): string[] => [
   "--max-examples",
   String(SHORT ? Math.ceil(full / 4) : full),
