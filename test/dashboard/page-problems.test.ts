@@ -6,7 +6,7 @@
 // cut off as that page takes over. Real Chromium against a real HTTP server.
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchChromium } from "../support/chromium.js";
 import { type PageProblems, watchPageProblems } from "../support/page-problems.js";
@@ -100,9 +100,9 @@ it("what a page sends while the next page is on its way, cut off as that page ta
   await page.goto(`${url}/polls`);
   await expect.poll(() => asked.length, { timeout: 10_000 }).toBeGreaterThan(0);
   const sentMeanwhile: string[] = [];
-  const whileOnItsWay = (r: { url(): string }) => sentMeanwhile.push(r.url());
+  const whileOnItsWay = (r: Request) => sentMeanwhile.push(r.url());
   const cutOff: string[] = [];
-  const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) => {
+  const onFailed = (r: Request) => {
     if (r.failure()?.errorText === "net::ERR_ABORTED") cutOff.push(r.url());
   };
   page.on("requestfailed", onFailed);
