@@ -208,3 +208,62 @@ func TestQueriesDrivenByAShortListAnswerWhatStockAnswers(t *testing.T) {
 		t.Errorf("only %d of %d queries had matches", nonZero, cases)
 	}
 }
+
+// An $in of a string and another value ({tags: {$in: ["rare", null]}}) is an OR: a match may
+// hold none of its strings (a document without tags matches the null), so the string's list
+// must not drive the query. The differential write test found it (seed 1796615299373963216:
+// `status: {$in: [null, "draft", ObjectId]}` answered only the drafts).
+func TestAnInOfAStringAndAnotherValueIsNotDrivenByTheStringsList(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	defer ferretdb.SetDriverCap(64)
+	ferretdb.SetDriverCap(1 << 20)
+
+	_, patchedDir, patched, stock := startPair(ctx, t)
+	// Plain strings, null and missing; one array, so that the keeper makes tags' element table,
+	// deleted before the finds, so that the type checks let them through to SQL.
+	docs := []any{bson.D{{Key: "_id", Value: "array"}, {Key: "tags", Value: bson.A{"rare", "x"}}}}
+	for i := range 200 {
+		d := bson.D{{Key: "_id", Value: fmt.Sprintf("d%03d", i)}}
+		switch i % 10 {
+		case 0:
+			d = append(d, bson.E{Key: "tags", Value: "rare"})
+		case 1: // no tags
+		case 2:
+			d = append(d, bson.E{Key: "tags", Value: nil})
+		default:
+			d = append(d, bson.E{Key: "tags", Value: "common"})
+		}
+		docs = append(docs, d)
+	}
+	fillBoth(ctx, t, []*mongo.Client{patched, stock}, "d", "in", docs,
+		mongo.IndexModel{Keys: bson.D{{Key: "tags", Value: 1}}})
+	ensureIDIndexes(ctx, patchedDir, slog.New(discard{}))
+	for _, c := range []*mongo.Client{patched, stock} {
+		if _, err := c.Database("d").Collection("in").DeleteOne(ctx, bson.D{{Key: "_id", Value: "array"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	for _, c := range []struct {
+		filter bson.D
+		want   int
+	}{
+		{bson.D{{Key: "tags", Value: bson.D{{Key: "$in", Value: bson.A{"rare", nil}}}}}, 60},
+		{bson.D{{Key: "tags", Value: bson.D{{Key: "$in", Value: bson.A{nil, "rare", int32(7)}}}}}, 60},
+		{bson.D{{Key: "tags", Value: bson.D{{Key: "$in", Value: bson.A{"rare"}}}}}, 20},
+	} {
+		opts := options.Find().SetSort(bson.D{{Key: "_id", Value: 1}})
+		want, err := findRaw(ctx, stock.Database("d").Collection("in"), c.filter, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := findRaw(ctx, patched.Database("d").Collection("in"), c.filter, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) != c.want || !sameDocs(want, got) {
+			t.Errorf("find(%v): stock %d documents, patched %d (want %d, the same)", c.filter, len(want), len(got), c.want)
+		}
+	}
+}
