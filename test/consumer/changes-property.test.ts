@@ -9,6 +9,7 @@ import { createStores } from "../../server/src/stores.js";
 import { Mirror, releasedBlogs } from "../support/changes-mirror.js";
 import { editLive, stores } from "../support/fixtures.js";
 import { importReleased } from "../support/import-released.js";
+import { propertyRuns } from "../support/property-runs.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { startWorkersServer } from "../support/workers-server.js";
@@ -21,7 +22,7 @@ beforeAll(async () => {
   server = await startTestServer(t.db);
 });
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
+const RUNS = propertyRuns();
 
 /** What can happen to a workspace between (and during) a consumer's syncs. */
 const step = fc.oneof(

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { collections } from "../../server/src/platform/db/collections.js";
 import type { Blog, BlogList } from "../../server/src/platform/http/consumer-types.js";
 import { get, stores } from "../support/fixtures.js";
+import { propertyRuns } from "../support/property-runs.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -27,7 +28,7 @@ type World = {
   blogs: { id: string; slug: string; visible: boolean }[];
   keys: { key: string; active: boolean }[];
 }[];
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
+const RUNS = propertyRuns();
 
 describe("isolation as a property: drafts, removed blogs and other workspaces' blogs are never returned (openapi.yaml, description; getBlog's and getBlogBySlug's 404)", () => {
   it(`for any workspaces, blogs in any state and keys active or revoked, a key sees exactly the released blogs of its own workspace (${RUNS} runs)`, async () => {

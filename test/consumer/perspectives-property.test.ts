@@ -15,10 +15,11 @@ import type { Blog } from "../../server/src/platform/http/consumer-types.js";
 import { createStores, type Stores } from "../../server/src/stores.js";
 import { Mirror } from "../support/changes-mirror.js";
 import { get } from "../support/fixtures.js";
+import { propertyRuns } from "../support/property-runs.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
+const RUNS = propertyRuns();
 const DAY = 86_400_000;
 
 let t: TestDb;
