@@ -1,19 +1,15 @@
 import { parseArgs } from "node:util";
-import { runServer } from "../main.js";
-import { MIGRATIONS } from "../migrations.js";
 import { loadConfig } from "../platform/config.js";
-import { openDatabase, startRecordedEmbeddedDb } from "../platform/db/database.js";
-import { ensureEmbeddedDbBinary } from "../platform/embedded-db/launcher.js";
-import { launcherEventLog } from "../platform/embedded-db/supervisor.js";
 import { loadRemoteSettings } from "../platform/remote-settings.js";
 import { jsonSafe, visible } from "../platform/terminal-text.js";
-import { createStores } from "../stores.js";
-import { runBackupCommand } from "./backup-commands.js";
-import { COMMANDS, UsageError } from "./commands.js";
+import { UsageError } from "./args.js";
 import { failureOf } from "./failure.js";
 import { createOutput } from "./output.js";
-import { runRemote } from "./remote-commands.js";
-import { runTransfer } from "./transfer-commands.js";
+
+// Each command imports what it runs when it runs (`await import` below), not at the start of
+// every command: the server's HTTP stack, sharp, the importers and the remote client took ~0.7 s
+// of CPU to load, which `--help`, `key mint` or `workspace list` never use (README, "Operator
+// CLI").
 
 const USAGE = `Usage: pressroom <command> [options]
 
@@ -127,6 +123,8 @@ async function runDb(
     throw new UsageError("--port must be 0-65535.");
   const dataDir = typeof options["data-dir"] === "string" ? options["data-dir"] : config.dataDir;
   const note = (line: string) => process.stderr.write(`${visible(line)}\n`);
+  const { startRecordedEmbeddedDb } = await import("../platform/db/database.js");
+  const { launcherEventLog } = await import("../platform/embedded-db/supervisor.js");
   // A launcher that dies is restarted (supervisor.ts); once that keeps failing, this exits 1.
   const db = await startRecordedEmbeddedDb(dataDir, port, note, (event) => {
     note(launcherEventLog(event).msg);
@@ -175,6 +173,7 @@ export async function main(argv: string[]): Promise<number> {
         ? first
         : `${first} ${second ?? ""}`.trim();
       const args = words.includes(" ") ? rest : second === undefined ? rest : [second, ...rest];
+      const { runRemote } = await import("./remote-commands.js");
       await runRemote(
         remote,
         loadConfig(),
@@ -187,14 +186,17 @@ export async function main(argv: string[]): Promise<number> {
     if (values.publish === true)
       throw new UsageError("--publish is for blog update with --server.");
     if (first === "start") {
+      const { runServer } = await import("../main.js");
       await runServer(loadConfig(process.env, process.cwd(), { workers: values.workers }));
       return -1; // keeps running until a signal
     }
     if (first === "db" && (second === "backup" || second === "restore")) {
+      const { runBackupCommand } = await import("./backup-commands.js");
       await runBackupCommand(second, rest, values, out);
       return 0;
     }
     if (first === "db" && values["build-only"] === true) {
+      const { ensureEmbeddedDbBinary } = await import("../platform/embedded-db/launcher.js");
       const bin = await ensureEmbeddedDbBinary((line) => out.note(line));
       out.result({ path: bin }, `Embedded database binary: ${bin}`);
       return 0;
@@ -205,9 +207,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (first === "export" || first === "import") {
       const args = second === undefined ? rest : [second, ...rest];
+      const { runTransfer } = await import("./transfer-commands.js");
       await runTransfer(loadConfig(), first, { words: [first], args, options: values }, out);
       return 0;
     }
+    const { COMMANDS } = await import("./commands.js");
     const twoWords = `${first} ${second ?? ""}`;
     const [words, args] =
       COMMANDS[twoWords] !== undefined
@@ -216,6 +220,11 @@ export async function main(argv: string[]): Promise<number> {
     const command = COMMANDS[words];
     if (command === undefined) throw new UsageError(`Unknown command: ${positionals.join(" ")}`);
     const config = loadConfig();
+    const [{ MIGRATIONS }, { openDatabase }, { createStores }] = await Promise.all([
+      import("../migrations.js"),
+      import("../platform/db/database.js"),
+      import("../stores.js"),
+    ]);
     const database = await openDatabase(config, MIGRATIONS, {
       onProgress: (line) => out.note(line),
     });
