@@ -1,6 +1,6 @@
 // `npm start` builds only when something changed since the last `npm run build` (README,
 // "Scripts and CI"). The stamp is a hash of every file git knows in the working tree (tracked, or
-// untracked and not ignored: what a build could read), kept with the outputs it describes.
+// untracked and not ignored: what a build could read), kept in node_modules/.cache/pressroom/.
 //
 //   node scripts/build-stamp.mjs begin   the first step of `npm run build`: the hash as it starts
 //   node scripts/build-stamp.mjs end     its last step: that build is done
@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** What `npm start` serves from: each must exist for the build to count as done. */
-export const OUTPUTS = [
+const OUTPUTS = [
   "server/dist/cli/main.js",
   "server/dist/docs/index.html",
   "dashboard/dist/index.html",
@@ -27,7 +27,7 @@ export const OUTPUTS = [
 ];
 
 /** Where the stamp lives: beside the installed packages, so `npm ci` starts without one. */
-export const stampPath = (root) =>
+const stampPath = (root) =>
   path.join(root, "node_modules", ".cache", "pressroom", "build-stamp.json");
 
 /**
@@ -35,7 +35,7 @@ export const stampPath = (root) =>
  * --exclude-standard`), each by its path and content (a file listed but gone counts as gone); or
  * null when git cannot list them.
  */
-export function treeHash(root) {
+function treeHash(root) {
   const listed = spawnSync(
     "git",
     ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
@@ -75,18 +75,18 @@ function writeStamp(root, stamp) {
 }
 
 /** `begin`: the tree's hash now, for `end` to record once the build is done. */
-export function begin(root) {
+function begin(root) {
   writeStamp(root, { building: treeHash(root) });
 }
 
 /** `end`: the build that `begin` started is done. */
-export function end(root) {
+function end(root) {
   const { building } = readStamp(root);
   writeStamp(root, typeof building === "string" ? { built: building } : {});
 }
 
 /** Why the last build is not of the tree as it is, or null when it is. */
-export function staleness(root) {
+function staleness(root) {
   const missing = OUTPUTS.find((output) => !existsSync(path.join(root, output)));
   if (missing !== undefined) return `${missing} is missing`;
   const now = treeHash(root);
