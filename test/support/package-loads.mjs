@@ -9,7 +9,8 @@ const seen = new Set();
 registerHooks({
   resolve(specifier, context, nextResolve) {
     const resolved = nextResolve(specifier, context);
-    const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(resolved.url)?.[1];
+    // The last node_modules/ of the path: a package nested in another's is logged by its own name.
+    const name = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(resolved.url)?.[1];
     if (log !== undefined && name !== undefined && !seen.has(name)) {
       seen.add(name);
       appendFileSync(log, `${name}\n`);
