@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededWorkspace, seedWorkspace } from "../support/fixtures.js";
 import { assertBuiltSdk } from "../support/sdk-build.js";
-import { consumerProject, packSdk, run } from "../support/sdk-consumer.js";
+import { consumerProject, packedOne, packSdk, run } from "../support/sdk-consumer.js";
 import { type TestDb, useTestDb } from "../support/test-db.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -58,8 +58,7 @@ async function nodeBinary(version: string): Promise<string> {
       ["pack", pkg, "--json", "--pack-destination", scratch],
       scratch,
     );
-    const [info] = JSON.parse(packed.stdout) as { filename: string }[];
-    await run("tar", ["-xzf", info?.filename ?? "", "package/bin/node"], scratch);
+    await run("tar", ["-xzf", packedOne(packed.stdout).filename, "package/bin/node"], scratch);
     await mkdir(path.join(scratch, "out"));
     await rename(path.join(scratch, "package/bin"), path.join(scratch, "out/bin"));
     // Another run may have got there first: its copy is as good as ours.

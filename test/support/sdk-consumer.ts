@@ -44,11 +44,30 @@ export interface Packed {
   files: string[];
 }
 
+/** What `npm pack --json` says of one package it packed. */
+export interface PackEntry {
+  filename: string;
+  files: { path: string }[];
+}
+
+/**
+ * The one package `npm pack --json` packed. npm 11 and older print an array of entries; npm 12
+ * prints an object keyed by package name (npm/cli#9247, "sync json output of pack and publish").
+ */
+export function packedOne(stdout: string): PackEntry {
+  const parsed = JSON.parse(stdout) as PackEntry[] | Record<string, PackEntry>;
+  const entries = Array.isArray(parsed) ? parsed : Object.values(parsed);
+  const [info] = entries;
+  if (entries.length !== 1 || info === undefined || typeof info.filename !== "string") {
+    throw new Error(`npm pack printed not one package:\n${stdout}`);
+  }
+  return info;
+}
+
 /** `npm pack` of sdk/ into `dest`. */
 export async function packSdk(dest: string): Promise<Packed> {
   const packed = await run("npm", ["pack", "--json", "--pack-destination", dest], SDK_DIR);
-  const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-  if (info === undefined) throw new Error(`npm pack printed no package:\n${packed.stdout}`);
+  const info = packedOne(packed.stdout);
   return {
     tarball: path.join(dest, info.filename),
     files: info.files.map((f) => f.path).sort(),
