@@ -34,7 +34,8 @@ async function npmVersion(): Promise<[number, number]> {
   return [major, minor];
 }
 const [major, minor] = await npmVersion();
-const npmKnowsAllowScripts = major > 11 || (major === 11 && minor >= 16);
+// `npm install-scripts` came with npm 11.18.
+const npmListsInstallScripts = major > 11 || (major === 11 && minor >= 18);
 
 // README ("Install scripts of dependencies"): npm 12 runs a dependency's install script only when
 // package.json's allowScripts allows it, so one it does not name is skipped without a failure and
@@ -56,11 +57,11 @@ describe("install scripts of dependencies", () => {
       esbuild: true,
       "@scarf/scarf": false,
     });
-    // npm before 11.16 reads no allowScripts; Scarf's own opt-out stops the report there.
+    // npm before 11.16 reads no allowScripts; Scarf's own opt-out stops its report there.
     expect(manifest.scarfSettings).toEqual({ enabled: false });
   });
 
-  it.skipIf(!npmKnowsAllowScripts)(
+  it.skipIf(!npmListsInstallScripts)(
     "npm finds no install script in the installed tree that allowScripts leaves unreviewed",
     async () => {
       const { stdout } = await promisify(execFile)("npm", ["install-scripts", "ls", "--json"], {
