@@ -278,6 +278,9 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
 
   it.each([
     ["cut short", (b: Buffer) => b.subarray(0, b.length - 100)],
+    // Its EXIF and XMP items come last: the image's data whole, which libheif decodes.
+    ["cut short by its last byte, in its XMP", (b: Buffer) => b.subarray(0, b.length - 1)],
+    ["cut short in its AV1 data", (b: Buffer) => b.subarray(0, b.indexOf("mdat") + 2000)],
     [
       "whose AV1 data is not OBUs",
       (b: Buffer) => {
@@ -307,6 +310,19 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
     ],
   ])("refuses an AVIF %s (415)", async (_, damage) => {
     expect(await refusal(stored(damage(await tagged())))).toEqual({
+      code: "unsupported_type",
+      message: "Not an image Pressroom takes: send JPEG, PNG, WebP, AVIF or GIF bytes.",
+    });
+  });
+
+  it("refuses an AVIF it encodes again (10 bits) cut short in its EXIF, its image whole (415)", async () => {
+    const tenBits = await noisy()
+      .avif({ quality: 60, bitdepth: 10 })
+      .withExif({ IFD0: {} })
+      .toBuffer();
+    expect((await sharp(tenBits).metadata()).bitsPerSample).toBe(10);
+    expect((await stored(tenBits)).out.length).toBeGreaterThan(0);
+    expect(await refusal(stored(tenBits.subarray(0, tenBits.length - 1)))).toEqual({
       code: "unsupported_type",
       message: "Not an image Pressroom takes: send JPEG, PNG, WebP, AVIF or GIF bytes.",
     });

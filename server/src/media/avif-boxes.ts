@@ -10,8 +10,8 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { av1Image, type Span } from "./av1-framing.js";
 import { avifHeader } from "./avif-header.js";
-import { type Extent, type KeptImage, keptImage } from "./avif-items.js";
-import { readBoxesOf } from "./isobmff.js";
+import { type Extent, itemDataEnd, type KeptImage, keptImage } from "./avif-items.js";
+import { type BoxAt, readBoxesOf } from "./isobmff.js";
 
 /** Brands kept from the original's `ftyp` besides `avif` and `mif1` (AVIF §7, MIAF). */
 const BRANDS: ReadonlySet<string> = new Set(["miaf", "MA1A", "MA1B"]);
@@ -85,6 +85,42 @@ export async function writeAvifWithoutMetadata(
   }
 }
 
+/**
+ * Whether the AVIF at `source` was cut short: an item's data, where its `iloc` box places it,
+ * runs past the end of the file. Any item's, not only the image's: libheif from 1.23.7 (sharp
+ * 0.35.6) reads only the items it decodes, so an AVIF whose last bytes, an EXIF or XMP item's,
+ * are missing decodes as if whole, where a file cut short is refused like any other (README,
+ * "Media"). False when it has no single `meta` box to tell: libheif judges it then.
+ */
+export async function avifCutShort(source: string): Promise<boolean> {
+  const input = await open(source, "r");
+  try {
+    const { size } = await input.stat();
+    const meta = await metaOf(input, await readBoxesOf(input, size, MAX_TOP_BOXES));
+    return meta !== undefined && itemDataEnd(meta) > size;
+  } catch (err) {
+    if (err instanceof RangeError) return false;
+    throw err;
+  } finally {
+    await input.close();
+  }
+}
+
+/** `length` bytes of the file at `at`, or fewer where it ends. */
+async function readAt(input: FileHandle, at: number, length: number): Promise<Buffer> {
+  const out = Buffer.alloc(length);
+  const { bytesRead } = await input.read(out, 0, length, at);
+  return out.subarray(0, bytesRead);
+}
+
+/** The payload of the file's one `meta` box past its version and flags, if it has one. */
+async function metaOf(input: FileHandle, top: readonly BoxAt[]): Promise<Buffer | undefined> {
+  const metas = top.filter((b) => b.type === "meta");
+  const [metaAt] = metas;
+  if (metas.length !== 1 || metaAt === undefined || metaAt.size > MAX_META) return undefined;
+  return readAt(input, metaAt.start + metaAt.headerSize + 4, metaAt.size - metaAt.headerSize - 4);
+}
+
 /** The file's kept image and `ftyp` brands, or undefined when it is not one this takes. */
 async function readKept(
   input: FileHandle,
@@ -92,22 +128,15 @@ async function readKept(
   const { size } = await input.stat();
   const top = await readBoxesOf(input, size, MAX_TOP_BOXES);
   const [ftypAt] = top;
-  const metas = top.filter((b) => b.type === "meta");
-  const [metaAt] = metas;
   // A sequence (`moov`) is an animation: left to the caller, which keeps its first frame.
   if (ftypAt?.type !== "ftyp" || top.some((b) => b.type === "moov")) return undefined;
-  if (metas.length !== 1 || metaAt === undefined || metaAt.size > MAX_META) return undefined;
   if (ftypAt.size > MAX_FTYP) return undefined;
-  const read = async (at: number, length: number): Promise<Buffer> => {
-    const out = Buffer.alloc(length);
-    const { bytesRead } = await input.read(out, 0, length, at);
-    return out.subarray(0, bytesRead);
-  };
-  const ftyp = await read(ftypAt.start + ftypAt.headerSize, ftypAt.size - ftypAt.headerSize);
-  // Past the meta box's version and flags.
-  const meta = await read(
-    metaAt.start + metaAt.headerSize + 4,
-    metaAt.size - metaAt.headerSize - 4,
+  const meta = await metaOf(input, top);
+  if (meta === undefined) return undefined;
+  const ftyp = await readAt(
+    input,
+    ftypAt.start + ftypAt.headerSize,
+    ftypAt.size - ftypAt.headerSize,
   );
   // An item's data lies in an `mdat` (anything else in the file is not the image's).
   const inData = (e: Extent) =>

@@ -6,7 +6,7 @@
  * rest (EXIF and XMP items, thumbnails, depth and gain maps, names, groups, other properties)
  * is not. A `meta` whose image is something else (a grid, data in `idat` or elsewhere,
  * protected, an essential property not known here) is not taken at all. avif-boxes.ts writes
- * the file anew from what this keeps (avif-header.ts). About 250 lines: the four boxes' readers
+ * the file anew from what this keeps (avif-header.ts). About 270 lines: the four boxes' readers
  * belong with the one choice they serve.
  */
 import { isKeptProperty, keptProperty } from "./avif-properties.js";
@@ -138,6 +138,21 @@ function locations(iloc: Box): Map<number, Extent[] | undefined> {
     found.set(id, inFile ? extents : undefined);
   }
   return found;
+}
+
+/**
+ * Where the data of the `meta` box's items ends in the file: past the last byte that any item
+ * placed in it (construction method 0) claims; 0 when none is. Throws a RangeError where a box
+ * claims more than it holds.
+ */
+export function itemDataEnd(meta: Buffer): number {
+  const iloc = boxes(meta).find((b) => b.type === "iloc");
+  if (iloc === undefined) return 0;
+  let end = 0;
+  for (const extents of locations(iloc).values()) {
+    for (const e of extents ?? []) end = Math.max(end, e.offset + e.length);
+  }
+  return end;
 }
 
 /**

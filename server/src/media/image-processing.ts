@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import sharp, { type Sharp } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
-import { writeAvifWithoutMetadata } from "./avif-boxes.js";
+import { avifCutShort, writeAvifWithoutMetadata } from "./avif-boxes.js";
 import { isSrgbProfile } from "./icc-profile.js";
 import type { ImageType } from "./image-type.js";
 import {
@@ -168,6 +168,10 @@ export async function normaliseImage(
   maxPixels: number,
 ): Promise<ImageFacts & { readonly bytes: number }> {
   try {
+    // libheif reads only the items it decodes: a file cut short is told by its boxes.
+    if (type === "avif" && (await avifCutShort(sourcePath))) {
+      throw new DomainError("unsupported_type", NOT_AN_IMAGE);
+    }
     const meta = await input(sourcePath, false, maxPixels).metadata();
     const { width = 0, height = 0 } = meta;
     // EXIF's orientations are 1 (upright) to 8; libvips reads any other value as 1, and so does
