@@ -26,7 +26,7 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SMOKE = fileURLToPath(new URL("./smoke/smoke.mjs", import.meta.url));
-const DEFAULT_NODE_VERSIONS = "20.19.0,22.23.3,24.21.0,26.10.0";
+const DEFAULT_NODE_VERSIONS = "20.19.0,22.23.5,24.22.3,26.12.1";
 const nodeVersions = (process.env.PRESSROOM_SDK_NODE_VERSIONS ?? DEFAULT_NODE_VERSIONS)
   .split(",")
   .map((v) => v.trim())
