@@ -1,10 +1,10 @@
 /**
  * An upload cut short is refused, whatever library version decodes it (README, "Media": "a file
  * that only starts like an image (a polyglot, a truncated file) is `415` too"): for each type
- * the library takes, the same image cut inside its image data, at its last quarter and at its
- * half, is `unsupported_type`. A PNG or GIF that lacks only its end marker keeps every pixel, and
- * is taken, as libpng and browsers take it. An AVIF's own cases, which its boxes tell, are in
- * avif-boxes.test.ts.
+ * the library takes, the same image cut at any of two dozen points, from a sixteenth of its
+ * length to its last byte, is `unsupported_type`. A PNG or GIF that lacks only its end marker
+ * keeps every pixel, and is taken, as libpng and browsers take it. An AVIF's own cases, which
+ * its boxes tell, are in avif-boxes.test.ts.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -53,13 +53,24 @@ const refusal = (promise: Promise<unknown>) =>
   );
 
 describe("an upload cut short", () => {
-  it.each(MAKERS)("%s cut inside its image data is refused (415)", async (_, type, make) => {
-    const whole = await make();
-    expect((await stored(whole, type)).length).toBeGreaterThan(0);
-    for (const kept of [Math.floor(whole.length * 0.75), Math.floor(whole.length / 2)]) {
-      expect(await refusal(stored(whole.subarray(0, kept), type))).toBe("unsupported_type");
-    }
-  });
+  it.each(MAKERS)(
+    "%s cut anywhere before its end marker is refused (415)",
+    async (_, type, make) => {
+      const whole = await make();
+      expect((await stored(whole, type)).length).toBeGreaterThan(0);
+      // Fifteen cuts spread over the file, and its last bytes one by one and in growing runs, past
+      // the end markers that are taken without (below).
+      const marker = type === "png" ? 12 : type === "gif" ? 1 : 0;
+      const cuts = [
+        ...Array.from({ length: 15 }, (_, i) => Math.floor((whole.length * (i + 1)) / 16)),
+        ...[1, 2, 3, 4, 8, 13, 16, 32, 64].map((n) => whole.length - n),
+      ].filter((kept) => kept < whole.length - marker);
+      const outcomes = await Promise.all(
+        cuts.map(async (kept) => [kept, await refusal(stored(whole.subarray(0, kept), type))]),
+      );
+      expect(outcomes).toEqual(cuts.map((kept) => [kept, "unsupported_type"]));
+    },
+  );
 
   it.each([
     // IEND: its length (0), its type and its CRC.
