@@ -35,7 +35,7 @@ describe("fair render queue: turns", () => {
     await h.end("a2");
     await h.end("a3");
     await expect(Promise.all([...a, b])).resolves.toEqual(["a1", "a2", "a3", "b1"]);
-    expect(h.queue.counts()).toEqual({ running: 0, pending: 0, workspaces: 0 });
+    expect(h.queue.counts()).toEqual({ running: 0, heavyRunning: 0, pending: 0, workspaces: 0 });
   });
 
   it("workspaces waiting are served round-robin, whoever queued more", async () => {
@@ -49,6 +49,72 @@ describe("fair render queue: turns", () => {
       expect(h.started.at(-1)).toBe(n);
       await h.end(n);
     }
+  });
+});
+
+describe("fair render queue: heavy jobs", () => {
+  const heavyHarness = () => {
+    const queue = fairRenderQueue({ ...LIMITS, running: 2, heavyRunning: 1, maxPending: 20 });
+    const held = heldJobs();
+    const submit = (name: string, workspaceId: string, heavy = false) =>
+      queue.run({ workspaceId }, held.job(name), heavy);
+    return { queue, started: held.started, submit, end: held.end };
+  };
+
+  it("runs at most heavyRunning heavy jobs at once; a light one takes the other thread", async () => {
+    const h = heavyHarness();
+    void h.submit("a1", "A", true);
+    void h.submit("b1", "B", true);
+    void h.submit("c1", "C");
+    // B's heavy job waits for A's; C's light one, queued after it, starts beside A's.
+    expect(h.started).toEqual(["a1", "c1"]);
+    expect(h.queue.counts()).toMatchObject({ running: 2, heavyRunning: 1 });
+    await h.end("c1");
+    expect(h.started).toEqual(["a1", "c1"]);
+    await h.end("a1");
+    expect(h.started).toEqual(["a1", "c1", "b1"]);
+    await h.end("b1");
+    expect(h.queue.counts()).toEqual({ running: 0, heavyRunning: 0, pending: 0, workspaces: 0 });
+  });
+
+  it("a heavy job passed over keeps its turn: it starts before heavy jobs queued after it", async () => {
+    const h = heavyHarness();
+    void h.submit("a1", "A", true);
+    void h.submit("b1", "B", true);
+    void h.submit("c1", "C", true);
+    void h.submit("d1", "D");
+    void h.submit("d2", "D");
+    expect(h.started).toEqual(["a1", "d1"]);
+    await h.end("d1");
+    expect(h.started).toEqual(["a1", "d1", "d2"]);
+    await h.end("a1");
+    expect(h.started.at(-1)).toBe("b1");
+    await h.end("d2");
+    expect(h.started).toEqual(["a1", "d1", "d2", "b1"]);
+    await h.end("b1");
+    expect(h.started.at(-1)).toBe("c1");
+  });
+
+  it("a failed heavy job frees its place for the next", async () => {
+    const h = heavyHarness();
+    const failing = h.queue.run(
+      { workspaceId: "A" },
+      async () => {
+        throw new Error("decoder failed");
+      },
+      true,
+    );
+    void h.submit("b1", "B", true);
+    await expect(failing).rejects.toThrow("decoder failed");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(h.started).toEqual(["b1"]);
+  });
+
+  it("without heavyRunning, heavy jobs take every thread as light ones do", () => {
+    const h = harness();
+    void h.queue.run({ workspaceId: "A" }, async () => "a1", true);
+    void h.queue.run({ workspaceId: "B" }, async () => "b1", true);
+    expect(h.queue.counts()).toMatchObject({ running: 2, heavyRunning: 2 });
   });
 });
 
@@ -92,7 +158,7 @@ describe("fair render queue: limits", () => {
       throw new Error("render failed");
     });
     await expect(failing).rejects.toThrow("render failed");
-    expect(h.queue.counts()).toEqual({ running: 0, pending: 0, workspaces: 0 });
+    expect(h.queue.counts()).toEqual({ running: 0, heavyRunning: 0, pending: 0, workspaces: 0 });
     expect(() => h.submit("a2", { workspaceId: "A" })).not.toThrow();
   });
 });

@@ -20,9 +20,15 @@ export interface FairQueueLimits {
   readonly maxPending: number;
   /** The `Retry-After` of a refusal. */
   readonly retryAfterSeconds: number;
+  /**
+   * Heavy jobs (`run`'s `heavy`) running at once in all, below `running`; the other threads stay
+   * for light ones. Unset: as many as `running`.
+   */
+  readonly heavyRunning?: number;
 }
 
 interface Job {
+  readonly heavy: boolean;
   readonly start: () => void;
 }
 
@@ -50,7 +56,9 @@ export function fairRenderQueue(limits: FairQueueLimits) {
   /** Workspaces with renders waiting, in the order they get their next turn. */
   const turns: string[] = [];
   let running = 0;
+  let heavyRunning = 0;
   let pending = 0;
+  const heavyLimit = limits.heavyRunning ?? limits.running;
 
   const admit = (tag: RenderTag): void => {
     const lane = lanes.get(tag.workspaceId);
@@ -75,10 +83,18 @@ export function fairRenderQueue(limits: FairQueueLimits) {
     }
   };
 
-  /** Starts renders while threads are free, each time the next workspace's in turn. */
+  /**
+   * Starts renders while threads are free, each time the next workspace's in turn. A workspace
+   * whose next job is heavy while `heavyRunning` heavy ones run is passed over, keeping its place
+   * in the turns: the first heavy job to start when one ends is the one waiting longest.
+   */
   const pump = (): void => {
     while (running < limits.running) {
-      const at = turns.findIndex((id) => (lanes.get(id)?.running ?? 0) < limits.workspaceRunning);
+      const at = turns.findIndex((id) => {
+        const lane = lanes.get(id);
+        if (lane === undefined || lane.running >= limits.workspaceRunning) return false;
+        return lane.waiting[0]?.heavy !== true || heavyRunning < heavyLimit;
+      });
       if (at === -1) return;
       const id = turns[at] ?? "";
       const lane = lanes.get(id);
@@ -88,6 +104,7 @@ export function fairRenderQueue(limits: FairQueueLimits) {
       if (lane.waiting.length > 0) turns.push(id);
       lane.running++;
       running++;
+      if (job.heavy) heavyRunning++;
       job.start();
     }
   };
@@ -99,10 +116,11 @@ export function fairRenderQueue(limits: FairQueueLimits) {
      */
     admit,
     /**
-     * Runs `work` in `tag`'s turn, when a thread is free for its workspace; refuses it at once
-     * (DomainError "unavailable") past a limit.
+     * Runs `work` in `tag`'s turn, when a thread is free for its workspace (and, `heavy`, when
+     * fewer than `heavyRunning` heavy jobs run); refuses it at once (DomainError "unavailable")
+     * past a limit.
      */
-    run<T>(tag: RenderTag, work: () => Promise<T>): Promise<T> {
+    run<T>(tag: RenderTag, work: () => Promise<T>, heavy = false): Promise<T> {
       admit(tag);
       const { workspaceId, previewBy } = tag;
       let lane = lanes.get(workspaceId);
@@ -122,6 +140,7 @@ export function fairRenderQueue(limits: FairQueueLimits) {
               own.running--;
               own.pending--;
               running--;
+              if (heavy) heavyRunning--;
               pending--;
               if (own.pending === 0) lanes.delete(workspaceId);
               if (previewBy !== undefined) {
@@ -132,12 +151,12 @@ export function fairRenderQueue(limits: FairQueueLimits) {
               pump();
             });
         };
-        own.waiting.push({ start });
+        own.waiting.push({ heavy, start });
         if (own.waiting.length === 1) turns.push(workspaceId);
         pump();
       });
     },
     /** Renders waiting or running, in all and per workspace (for tests and metrics). */
-    counts: () => ({ running, pending, workspaces: lanes.size }),
+    counts: () => ({ running, heavyRunning, pending, workspaces: lanes.size }),
   };
 }
