@@ -16,7 +16,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeAvifWithoutMetadata } from "../../server/src/media/avif-boxes.js";
 import { transformImage } from "../../server/src/media/image-copies.js";
-import { normaliseImage } from "../../server/src/media/image-processing.js";
+import { normaliseImage } from "../../server/src/media/image-normalise.js";
 import { DomainError } from "../../server/src/platform/domain-error.js";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "media");

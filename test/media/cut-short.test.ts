@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { normaliseImage } from "../../server/src/media/image-processing.js";
+import { normaliseImage } from "../../server/src/media/image-normalise.js";
 import type { ImageType } from "../../server/src/media/image-type.js";
 import { DomainError } from "../../server/src/platform/domain-error.js";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { normaliseImage } from "../../server/src/media/image-processing.js";
+import { normaliseImage } from "../../server/src/media/image-normalise.js";
 import { writeWebpWithoutMetadata } from "../../server/src/media/webp-chunks.js";
 
 let dir: string;

@@ -8,7 +8,7 @@ import type { Collections, MediaDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { notFound } from "../platform/domain-error.js";
 import { newId } from "../platform/ids.js";
-import { normaliseImage } from "./image-processing.js";
+import { normaliseImage } from "./image-normalise.js";
 import { mediaFiles, NOT_FOUND } from "./media-files.js";
 import { mediaNameOf } from "./media-name.js";
 import type { MediaPool } from "./media-pool.js";
