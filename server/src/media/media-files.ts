@@ -21,6 +21,7 @@ import { DomainError, notFound } from "../platform/domain-error.js";
 import { randomBase62 } from "../platform/ids.js";
 import { youngGarbageBudget } from "../platform/young-garbage.js";
 import { type Transform, transformImage } from "./image-copies.js";
+import { copyBytes, isHeavy } from "./image-memory.js";
 import type { ImageFacts } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
 import type { MediaPool } from "./media-pool.js";
@@ -216,13 +217,16 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
       const original = await file(mediaId, name, {});
       const facts: ImageFacts = { type: doc.type, width: doc.width, height: doc.height };
       const copy = await options.pool
-        .run(doc.workspaceId, async () =>
-          transformImage(
-            original.bytes ?? (await readFile(original.path)),
-            facts,
-            transform,
-            options.maxPixels,
-          ),
+        .run(
+          doc.workspaceId,
+          async () =>
+            transformImage(
+              original.bytes ?? (await readFile(original.path)),
+              facts,
+              transform,
+              options.maxPixels,
+            ),
+          isHeavy(copyBytes(facts, transform)),
         )
         .catch((err: unknown) => {
           if (err instanceof DomainError && err.code === "unprocessable") impossible.set(at, err);

@@ -10,13 +10,15 @@ const WORKSPACE_PENDING = 32;
 /**
  * Image work (an upload's normalising, a copy's making) in a bounded pool shared fairly by
  * workspaces (admin.yaml `MediaBusy`): the render queue's rules (blogs/fair-render-queue.ts) with
- * one image at a time per workspace, two in all (sharp uses libvips' own threads for each),
- * at most 32 of a workspace waiting or running and 128 in all; past them, 503 with
- * `Retry-After`.
+ * one image at a time per workspace, two in all (sharp uses libvips' own threads for each), of
+ * which one heavy (`heavy`, image-memory.ts: an AVIF decoded or encoded whole, up to ~42 bytes
+ * a pixel, so two at once would hold twice that), at most 32 of a workspace waiting or running
+ * and 128 in all; past them, 503 with `Retry-After`.
  */
 export function mediaPool() {
   const queue = fairRenderQueue({
     running: 2,
+    heavyRunning: 1,
     workspaceRunning: 1,
     workspacePending: WORKSPACE_PENDING,
     previewPerUser: Number.MAX_SAFE_INTEGER,
@@ -24,7 +26,8 @@ export function mediaPool() {
     retryAfterSeconds: 1,
   });
   return {
-    run<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
+    /** Runs `work` in `workspaceId`'s turn; `heavy` (image-memory.ts) when it holds much memory. */
+    run<T>(workspaceId: string, work: () => Promise<T>, heavy = false): Promise<T> {
       try {
         queue.admit({ workspaceId });
       } catch {
@@ -34,7 +37,7 @@ export function mediaPool() {
           1,
         );
       }
-      return queue.run({ workspaceId }, work);
+      return queue.run({ workspaceId }, work, heavy);
     },
   };
 }

@@ -8,7 +8,8 @@ import type { Collections, MediaDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { notFound } from "../platform/domain-error.js";
 import { newId } from "../platform/ids.js";
-import { normaliseImage } from "./image-normalise.js";
+import { encodeAgainBytes, isHeavy } from "./image-memory.js";
+import { encodeAgain, keptOrToEncode } from "./image-normalise.js";
 import { mediaFiles, NOT_FOUND } from "./media-files.js";
 import { mediaNameOf } from "./media-name.js";
 import type { MediaPool } from "./media-pool.js";
@@ -85,9 +86,18 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
         const _id = newId("med");
         const out = path.join(tmp, `${_id}.normalised`);
         try {
-          const facts = await options.pool.run(input.workspaceId, () =>
-            normaliseImage(received.path, received.type, out, options.maxPixels),
+          // Two turns of the pool: encoding again may be heavy (an AVIF: image-memory.ts).
+          const first = await options.pool.run(input.workspaceId, () =>
+            keptOrToEncode(received.path, received.type, out, options.maxPixels),
           );
+          const facts =
+            "bytes" in first
+              ? first
+              : await options.pool.run(
+                  input.workspaceId,
+                  () => encodeAgain(first),
+                  isHeavy(encodeAgainBytes(first)),
+                );
           const name = mediaNameOf(input.name, facts.type);
           const doc: MediaDoc = {
             _id,

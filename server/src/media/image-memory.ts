@@ -1,0 +1,65 @@
+/**
+ * Which image work holds much memory, so that the media pool runs one such job at a time
+ * (media-pool.ts). Most of it streams through libvips a strip at a time, or decodes at a fraction
+ * of its size, and holds tens of megabytes whatever the image (BENCHMARKS.md "Media"); an AVIF
+ * does not. libheif decodes an AVIF's whole frame whatever the copy's size, and libaom encodes
+ * its whole picture, both by the pixel. Measured peaks over idle (sharp 0.35.6, BENCHMARKS.md
+ * "Media: heavy jobs one at a time"), in bytes a pixel:
+ */
+
+import { copyBounds, type Transform } from "./image-copies.js";
+import type { ToEncode } from "./image-normalise.js";
+import type { ImageFacts } from "./image-processing.js";
+
+const MB = 2 ** 20;
+
+/**
+ * Decoding an AVIF: 15.8 (8-bit 4:2:0, 12 and 40 megapixels), 18.8 (8-bit 4:4:4), 24 (10-bit
+ * 4:4:4, 40 megapixels); the copy made from it adds little.
+ */
+const AVIF_DECODE = 24;
+
+/** Encoding a copy as AVIF (4:2:0): ~23. */
+const AVIF_COPY_ENCODE = 23;
+
+/**
+ * An AVIF upload decoded and encoded again (4:4:4): 36 (8-bit, 12 megapixels), 41.6 (10-bit,
+ * 40 megapixels: +1,663 MB for 75 s).
+ */
+const AVIF_ENCODE_AGAIN = 42;
+
+/**
+ * Past this a job is heavy: an AVIF of more than ~2.8 megapixels decoded, or ~1.6 encoded
+ * again. Below it a job holds what the other kinds do, and runs beside anything.
+ */
+export const HEAVY_BYTES = 64 * MB;
+
+/** Memory a copy of an image with `facts` made for `transform` holds, as far as it is heavy. */
+export function copyBytes(facts: ImageFacts, transform: Transform): number {
+  const source = facts.width * facts.height;
+  let bytes = facts.type === "avif" ? source * AVIF_DECODE : 0;
+  if ((transform.fm ?? facts.type) === "avif") {
+    const { width, height } = copyBounds(facts, transform);
+    // Both bounds: the box (fitted inside it, or covering or filling it). One or none: the image
+    // scaled to it (copyBounds leaves a bound out when the image so scaled is within the limit).
+    const scale = Math.min(
+      1,
+      width === undefined ? 1 : width / facts.width,
+      height === undefined ? 1 : height / facts.height,
+    );
+    const pixels =
+      width !== undefined && height !== undefined
+        ? Math.min(width * height, source)
+        : source * scale * scale;
+    bytes += pixels * AVIF_COPY_ENCODE;
+  }
+  return bytes;
+}
+
+/** Memory an upload encoded again holds, as far as it is heavy. */
+export function encodeAgainBytes(upload: Pick<ToEncode, "type" | "width" | "height">): number {
+  return upload.type === "avif" ? upload.width * upload.height * AVIF_ENCODE_AGAIN : 0;
+}
+
+/** Whether a job holding `bytes` is heavy: the media pool runs one such at a time. */
+export const isHeavy = (bytes: number): boolean => bytes > HEAVY_BYTES;

@@ -1,0 +1,183 @@
+/**
+ * Image work that holds much memory takes a heavy turn of the media pool, which runs one such job
+ * at a time (README "Media", "What it costs"; server/src/media/image-memory.ts, media-pool.ts):
+ * decoding an AVIF of more than ~2.8 megapixels (libheif decodes its whole frame, ~24 bytes a
+ * pixel), encoding a copy as AVIF of more than ~2.8 megapixels, and an AVIF upload encoded
+ * again of more than ~1.6 megapixels. An upload is checked (and kept) in a light turn of its own
+ * first: an AVIF kept as it came is never heavy.
+ */
+import { createHash } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Transform } from "../../server/src/media/image-copies.js";
+import { copyBytes, encodeAgainBytes, isHeavy } from "../../server/src/media/image-memory.js";
+import { mediaFiles } from "../../server/src/media/media-files.js";
+import { mediaPool } from "../../server/src/media/media-pool.js";
+import { mediaStore } from "../../server/src/media/media-store.js";
+import { collections } from "../../server/src/platform/db/collections.js";
+import { type TestDb, useTestDb } from "../support/test-db.js";
+
+let t: TestDb;
+let dir: string;
+
+beforeAll(async () => {
+  t = await useTestDb();
+  dir = await mkdtemp(path.join(tmpdir(), "pressroom-heavy-work-"));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The media pool, recording whether each job it is given is heavy. */
+function recordingPool() {
+  const pool = mediaPool();
+  const turns: ("heavy" | "light")[] = [];
+  return {
+    turns,
+    run<T>(workspaceId: string, work: () => Promise<T>, heavy = false): Promise<T> {
+      turns.push(heavy ? "heavy" : "light");
+      return pool.run(workspaceId, work, heavy);
+    },
+  };
+}
+
+/** A noisy image (so that it neither compresses to nothing nor decodes trivially). */
+const noise = (width: number, height: number) =>
+  sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 128, sigma: 30 },
+    },
+  });
+
+describe("an upload's turns", () => {
+  const upload = async (bytes: Buffer, name: string) => {
+    const pool = recordingPool();
+    const store = mediaStore(collections(t.db), t.db, {
+      uploadBytes: 16 * 2 ** 20,
+      maxPixels: 40_000_000,
+      dir: path.join(dir, name),
+      pool,
+    });
+    const { media } = await store.upload({
+      workspaceId: "ws_heavy",
+      userId: "usr_heavy",
+      name,
+      alt: "Noise",
+      body: Readable.from([bytes]),
+      declaredLength: bytes.length,
+    });
+    return { media, turns: pool.turns };
+  };
+
+  it("an AVIF encoded again (10 bits, 1.7 megapixels) is checked in a light turn, encoded in a heavy one", async () => {
+    const avif = await noise(1400, 1200).avif({ quality: 50, effort: 0, bitdepth: 10 }).toBuffer();
+    const { media, turns } = await upload(avif, "ten-bits.avif");
+    expect(media).toMatchObject({ type: "avif", width: 1400, height: 1200 });
+    expect(turns).toEqual(["light", "heavy"]);
+  });
+
+  it("an AVIF kept as it came (8 bits, sRGB) takes one light turn, however large", async () => {
+    const avif = await noise(2400, 1800).avif({ quality: 50, effort: 0 }).toBuffer();
+    const { media, turns } = await upload(avif, "kept.avif");
+    expect(media).toMatchObject({ type: "avif", width: 2400, height: 1800 });
+    expect(turns).toEqual(["light"]);
+  });
+
+  it("a small AVIF encoded again (10 bits, 1.2 megapixels) and a PNG encoded again are light", async () => {
+    const avif = await noise(1200, 1000).avif({ quality: 50, effort: 0, bitdepth: 10 }).toBuffer();
+    expect((await upload(avif, "small.avif")).turns).toEqual(["light", "light"]);
+    const png = await noise(1600, 1200).png({ compressionLevel: 1 }).toBuffer();
+    expect((await upload(png, "large.png")).turns).toEqual(["light", "light"]);
+  });
+});
+
+describe("a copy's turn", () => {
+  /** Stores `bytes` as image `id` (its record and its original), as an upload leaves them. */
+  async function stored(id: string, bytes: Buffer, type: "avif" | "jpeg") {
+    const pool = recordingPool();
+    const files = mediaFiles(collections(t.db), t.db, {
+      dir: path.join(dir, id),
+      pool,
+      maxPixels: 40_000_000,
+    });
+    const { width = 0, height = 0 } = await sharp(bytes).metadata();
+    await t.db.collection("media").insertOne({
+      _id: id as never,
+      workspaceId: "ws_heavy",
+      sha256: createHash("sha256").update(id).update(bytes).digest("hex"),
+      name: `${id}.${type}`,
+      alt: "Noise",
+      type,
+      width,
+      height,
+      bytes: bytes.length,
+      terms: [],
+      createdAt: new Date(),
+      createdBy: "usr_heavy",
+    });
+    const source = path.join(dir, `${id}.upload`);
+    await writeFile(source, bytes);
+    await files.putOriginal(id, source);
+    return {
+      copy: async (transform: Transform) => {
+        await files.file(id, `${id}.${type}`, transform);
+        return pool.turns.at(-1);
+      },
+    };
+  }
+
+  it("a copy of an AVIF of 3 megapixels is heavy whatever its size; of one of 1 megapixel, light", async () => {
+    const large = await stored(
+      "med_heavy_large",
+      await noise(2000, 1500).avif({ quality: 50, effort: 0 }).toBuffer(),
+      "avif",
+    );
+    expect(await large.copy({ w: 64, fm: "webp" })).toBe("heavy");
+    const small = await stored(
+      "med_heavy_small",
+      await noise(1200, 800).avif({ quality: 50, effort: 0 }).toBuffer(),
+      "avif",
+    );
+    expect(await small.copy({ w: 64, fm: "webp" })).toBe("light");
+  });
+
+  it("a copy of a 6-megapixel JPEG is light, but heavy as an AVIF of more than ~2.8 megapixels", async () => {
+    const jpeg = await stored(
+      "med_heavy_jpeg",
+      await noise(3000, 2000).jpeg({ quality: 80 }).toBuffer(),
+      "jpeg",
+    );
+    expect(await jpeg.copy({ fm: "webp" })).toBe("light");
+    expect(await jpeg.copy({ w: 1280, fm: "avif" })).toBe("light");
+    expect(await jpeg.copy({ w: 2560, fm: "avif" })).toBe("heavy");
+  });
+});
+
+describe("the estimates, at the sizes BENCHMARKS.md measured", () => {
+  const MB = 2 ** 20;
+  it("a 12-megapixel AVIF's copy ~275 MB (measured +190–225), its upload encoded again ~480 MB (+437)", () => {
+    const twelve = { type: "avif" as const, width: 4000, height: 3000 };
+    expect(Math.round(copyBytes(twelve, { w: 1280, fm: "webp" }) / MB)).toBe(275);
+    expect(Math.round(encodeAgainBytes(twelve) / MB)).toBe(481);
+    expect(isHeavy(copyBytes({ ...twelve, type: "jpeg" }, { w: 1280, fm: "webp" }))).toBe(false);
+  });
+
+  it("an AVIF copy is estimated at its own size: within a box, covering it, or bounded to 4.9 megapixels", () => {
+    const jpeg = { type: "jpeg" as const, width: 6000, height: 4000 };
+    // 1920 × 1920 covered: 3.7 megapixels; 640 wide: 640 × 427; none: 2715 × 1810 (4.9).
+    expect(Math.round(copyBytes(jpeg, { w: 1920, h: 1920, fit: "cover", fm: "avif" }) / MB)).toBe(
+      81,
+    );
+    expect(Math.round(copyBytes(jpeg, { w: 640, fm: "avif" }) / MB)).toBe(6);
+    expect(Math.round(copyBytes(jpeg, { fm: "avif" }) / MB)).toBe(108);
+  });
+});
