@@ -1688,8 +1688,10 @@ export interface paths {
          *     orientation alone, in an EXIF block holding nothing else, so that browsers show it
          *     upright (as they show every JPEG so tagged), while its `width` and `height` are its
          *     upright size and every copy (`getMediaFile` with parameters) is turned in its pixels.
-         *     A still AVIF in sRGB holding one AV1 image (and its alpha) keeps its AV1 data byte for
-         *     byte too, but for metadata and padding OBUs, in boxes written anew that hold only the
+         *     A still AVIF of 8, 10 or 12 bits, in sRGB or in the colour its code points (`colr`
+         *     `nclx`) name, an HDR image's among them (untagged, or tagged with an sRGB profile),
+         *     holding one AV1 image (and its alpha) keeps its AV1 data byte for byte too, its bit
+         *     depth and its code points with it, but for metadata and padding OBUs, in boxes written anew that hold only the
          *     image, its alpha and their properties (its rotation and mirroring among them): its
          *     EXIF, XMP, thumbnails and any other item are dropped. Its pixels are not decoded at upload (decoding an AVIF
          *     holds 15–18 bytes a pixel): its boxes, the framing of its AV1 data and the frame size
