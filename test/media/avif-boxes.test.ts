@@ -195,6 +195,40 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
     expect(after.data.equals(before)).toBe(true);
   });
 
+  it.each([
+    // An HDR image: BT.2020 primaries, PQ transfer, BT.2020 matrix (9/16/9), full range.
+    ["hdr10-libavif.avif", 10, false, [0, 9, 0, 16, 0, 9, 0x80]],
+    // sRGB's code points (1/13/6): libavif's default.
+    ["alpha12-libavif.avif", 12, true, [0, 1, 0, 13, 0, 6, 0x80]],
+  ])(
+    "keeps libavif's %s of %i bits as it came: its samples, its alpha and its colour code points",
+    async (name, bits, alpha, nclx) => {
+      const original = await readFile(path.join(FIXTURES, name));
+      expect(original.includes("GPS")).toBe(true);
+      const { facts, out } = await stored(original);
+      expect(facts).toEqual({ type: "avif", width: 64, height: 48, bytes: out.length });
+      expect(out.includes("GPS")).toBe(false);
+      expect(layout(out).items).toEqual(alpha ? ["av01", "av01"] : ["av01"]);
+      // Not encoded again: its AV1 data, the image's and then the alpha's, is the upload's byte
+      // for byte. The longest start of it found in the upload, then the rest, found too.
+      const av1 = out.subarray(out.indexOf("mdat") + 4);
+      let found = 0;
+      for (let step = av1.length; step > 0; step >>= 1) {
+        while (found + step <= av1.length && original.includes(av1.subarray(0, found + step))) {
+          found += step;
+        }
+      }
+      expect(found).toBeGreaterThan(64);
+      expect(found === av1.length).toBe(!alpha);
+      expect(original.includes(av1.subarray(found))).toBe(true);
+      const colour = out.indexOf("colrnclx") + 8;
+      expect([...out.subarray(colour, colour + 7)]).toEqual(nclx);
+      expect((await sharp(out).metadata()).bitsPerSample).toBe(bits);
+      const samples = (avif: Buffer) => sharp(avif).raw({ depth: "ushort" }).toBuffer();
+      expect((await samples(out)).equals(await samples(original))).toBe(true);
+    },
+  );
+
   it("keeps no metadata OBU of the AV1 data, and no configuration OBU of av1C", async () => {
     const { out: clean } = await stored(await tagged());
     // ITU-T T.35 metadata (type 4, a country code, a text) after the temporal delimiter.
@@ -315,14 +349,22 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
     });
   });
 
-  it("refuses an AVIF it encodes again (10 bits) cut short in its EXIF, its image whole (415)", async () => {
-    const tenBits = await noisy()
-      .avif({ quality: 60, bitdepth: 10 })
+  it("encodes again an AVIF tagged with a colour profile other than sRGB's, in sRGB", async () => {
+    const p3 = await noisy().withIccProfile("p3").avif({ quality: 60 }).toBuffer();
+    expect((await sharp(p3).metadata()).icc).toBeDefined();
+    const { facts, out } = await stored(p3);
+    expect(facts).toMatchObject({ type: "avif", width: WIDTH, height: HEIGHT });
+    expect((await sharp(out).metadata()).icc).toBeUndefined();
+  });
+
+  it("refuses an AVIF it encodes again (a P3 profile) cut short in its EXIF, its image whole (415)", async () => {
+    const p3 = await noisy()
+      .withIccProfile("p3")
+      .avif({ quality: 60 })
       .withExif({ IFD0: {} })
       .toBuffer();
-    expect((await sharp(tenBits).metadata()).bitsPerSample).toBe(10);
-    expect((await stored(tenBits)).out.length).toBeGreaterThan(0);
-    expect(await refusal(stored(tenBits.subarray(0, tenBits.length - 1)))).toEqual({
+    expect((await stored(p3)).out.length).toBeGreaterThan(0);
+    expect(await refusal(stored(p3.subarray(0, p3.length - 1)))).toEqual({
       code: "unsupported_type",
       message: "Not an image Pressroom takes: send JPEG, PNG, WebP, AVIF or GIF bytes.",
     });

@@ -66,6 +66,16 @@ async function keptAsIs(
   return (await stat(outPath)).size;
 }
 
+/** libvips' interpretations of an image that may be kept as it came: sRGB, or grey, of 8 bits. */
+const KEPT_SPACES: ReadonlySet<string> = new Set(["srgb", "b-w"]);
+
+/**
+ * An AVIF of 10 or 12 bits too, which libvips reads as 16 bits a sample: kept with its `pixi` and
+ * its `colr` code points (avif-properties.ts), as an 8-bit one is, where encoding it again held
+ * ~42 bytes a pixel and made it an 8-bit image (BENCHMARKS.md "Media: AVIFs of 10 bits kept").
+ */
+const KEPT_AVIF_SPACES: ReadonlySet<string> = new Set(["rgb16", "grey16"]);
+
 /** An upload as the library stores it: its facts and its stored file's size. */
 export type Normalised = ImageFacts & { readonly bytes: number };
 
@@ -86,7 +96,8 @@ export interface ToEncode {
  * The image as the library stores it (admin.yaml `uploadMedia`), written to `outPath`: refused
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
  * (anything that only starts like an image fails here, `unsupported_type`). A JPEG in sRGB, and
- * an upright WebP or a still AVIF in sRGB, untagged or tagged sRGB, keeps its image data
+ * an upright WebP or a still AVIF (of 8 to 12 bits) in sRGB or described by its colour code
+ * points, untagged or tagged with an sRGB profile, keeps its image data
  * (`keptAsIs`, an AVIF without being decoded; a JPEG
  * turned by its EXIF orientation keeps that tag alone, and its upright size is reported); any
  * other image is turned upright by its EXIF orientation, every metadata block dropped (sharp
@@ -126,7 +137,8 @@ export async function keptOrToEncode(
     const tagged = meta.orientation ?? 1;
     const orientation = tagged >= 2 && tagged <= 8 ? tagged : 1;
     if (
-      (meta.space === "srgb" || meta.space === "b-w") &&
+      (KEPT_SPACES.has(meta.space ?? "") ||
+        (type === "avif" && KEPT_AVIF_SPACES.has(meta.space ?? ""))) &&
       (meta.icc === undefined || isSrgbProfile(meta.icc))
     ) {
       const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels);
