@@ -4,7 +4,7 @@
  * of its size, and holds tens of megabytes whatever the image (BENCHMARKS.md "Media"); an AVIF
  * does not. libheif decodes an AVIF's whole frame whatever the copy's size, and libaom encodes
  * its whole picture, both by the pixel. Measured peaks over idle (sharp 0.35.6, BENCHMARKS.md
- * "Media: heavy jobs one at a time"), in bytes a pixel:
+ * "Media: heavy jobs one at a time"), in bytes a pixel (a megabyte here is 2^20 bytes):
  */
 
 import { copyBounds, type Transform } from "./image-copies.js";
@@ -14,24 +14,26 @@ import type { ImageFacts } from "./image-processing.js";
 const MB = 2 ** 20;
 
 /**
- * Decoding an AVIF: 15.8 (8-bit 4:2:0, 12 and 40 megapixels), 18.8 (8-bit 4:4:4), 24 (10-bit
- * 4:4:4, 40 megapixels); the copy made from it adds little.
+ * Decoding an AVIF: 15.7–16.6 (8 bits, 4:2:0, at 40 and 12 megapixels), 19.7 (8 bits, 4:4:4),
+ * 25.2 (10 bits, 4:4:4, 40 megapixels); the copy made from it adds little.
  */
-const AVIF_DECODE = 24;
+const AVIF_DECODE = 25;
 
-/** Encoding a copy as AVIF (4:2:0): ~23. */
-const AVIF_COPY_ENCODE = 23;
+/** Encoding a copy as AVIF (4:2:0): 24.1 (2560 × 1920, image-copies.ts). */
+const AVIF_COPY_ENCODE = 24;
 
 /**
- * An AVIF upload decoded and encoded again (4:4:4): 36–39 (8 bits, 12 megapixels), 35.6 (8 bits
- * with a Display P3 profile, 40 megapixels: +1,422 MB for 15 s), 41.6 (10 bits, 40 megapixels:
- * +1,663 MB for 75 s, before such AVIFs were kept as they came).
+ * An AVIF upload decoded and encoded again (4:4:4): 38.2–38.7 (8 bits, 12 megapixels, untagged
+ * and with a Display P3 profile), 37.3 (8 bits with that profile, 40 megapixels: +1,422 MB for
+ * 15 s), 43.6 (10 bits, 40 megapixels: +1,663 MB for 75 s, before such AVIFs were kept as they
+ * came).
  */
-const AVIF_ENCODE_AGAIN = 42;
+const AVIF_ENCODE_AGAIN = 44;
 
 /**
- * Past this a job is heavy: an AVIF of more than ~2.8 megapixels decoded, or ~1.6 encoded
- * again. Below it a job holds what the other kinds do, and runs beside anything.
+ * Past this a job is heavy: an AVIF of more than ~2.7 megapixels decoded, a copy of more than
+ * ~2.8 encoded as AVIF, an AVIF upload of more than ~1.5 encoded again. Below it a job holds
+ * what the other kinds do, and runs beside anything.
  */
 export const HEAVY_BYTES = 64 * MB;
 

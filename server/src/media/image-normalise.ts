@@ -19,7 +19,8 @@ import { NOT_AN_IMAGE } from "./media-upload.js";
 import { writeWebpWithoutMetadata } from "./webp-chunks.js";
 
 /**
- * A JPEG, an upright WebP or a still AVIF in sRGB as it came, without its metadata
+ * A JPEG, an upright WebP or a still AVIF (in sRGB, or in the colour its code points name) as it
+ * came, without its metadata
  * (jpeg-segments.ts, webp-chunks.ts, avif-boxes.ts; an sRGB colour profile goes with the rest of
  * a JPEG's or WebP's: it changes nothing, icc-profile.ts) but a JPEG's EXIF `orientation`,
  * written back alone (an AVIF's rotation is a property of its image, kept), written to `outPath`;
@@ -72,7 +73,7 @@ const KEPT_SPACES: ReadonlySet<string> = new Set(["srgb", "b-w"]);
 /**
  * An AVIF of 10 or 12 bits too, which libvips reads as 16 bits a sample: kept with its `pixi` and
  * its `colr` code points (avif-properties.ts), as an 8-bit one is, where encoding it again held
- * ~42 bytes a pixel and made it an 8-bit image (BENCHMARKS.md "Media: AVIFs of 10 bits kept").
+ * ~44 bytes a pixel and made it an 8-bit image (BENCHMARKS.md "Media: AVIFs of 10 bits kept").
  */
 const KEPT_AVIF_SPACES: ReadonlySet<string> = new Set(["rgb16", "grey16"]);
 
