@@ -1694,7 +1694,7 @@ export interface paths {
          *     depth and its code points with it, but for metadata and padding OBUs, in boxes written anew that hold only the
          *     image, its alpha and their properties (its rotation and mirroring among them): its
          *     EXIF, XMP, thumbnails and any other item are dropped. Its pixels are not decoded at upload (decoding an AVIF
-         *     holds 15–18 bytes a pixel): its boxes, the framing of its AV1 data and the frame size
+         *     holds 16–25 bytes a pixel): its boxes, the framing of its AV1 data and the frame size
          *     its AV1 sequence header allows (`422` past `MEDIA_MAX_PIXELS`) are checked instead, so
          *     damage inside its frame shows only when a copy is asked for (the consumer API's
          *     `getMediaFile`, `422`).
