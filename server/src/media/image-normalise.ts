@@ -56,7 +56,7 @@ async function keptAsIs(
     }
     if (!servableAsIs(frame)) return undefined;
   } else if (type === "avif") {
-    // Not decoded: libheif decodes an AVIF whole, at ~15–18 bytes a pixel (+220 MB at 12
+    // Not decoded: libheif decodes an AVIF whole, at ~16–25 bytes a pixel (+220 MB at 12
     // megapixels); its boxes and its AV1 data's framing and frame size are what is checked.
     if (orientation !== 1 || !(await writeAvifWithoutMetadata(sourcePath, outPath, maxPixels))) {
       return undefined;
