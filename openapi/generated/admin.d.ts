@@ -1688,16 +1688,20 @@ export interface paths {
          *     orientation alone, in an EXIF block holding nothing else, so that browsers show it
          *     upright (as they show every JPEG so tagged), while its `width` and `height` are its
          *     upright size and every copy (`getMediaFile` with parameters) is turned in its pixels.
-         *     A still AVIF of 8, 10 or 12 bits, in sRGB or in the colour its code points (`colr`
-         *     `nclx`) name, an HDR image's among them (untagged, or tagged with an sRGB profile),
-         *     holding one AV1 image (and its alpha) keeps its AV1 data byte for byte too, its bit
-         *     depth and its code points with it, but for metadata and padding OBUs, in boxes written anew that hold only the
-         *     image, its alpha and their properties (its rotation and mirroring among them): its
-         *     EXIF, XMP, thumbnails and any other item are dropped. Its pixels are not decoded at upload (decoding an AVIF
-         *     holds 16–25 bytes a pixel): its boxes, the framing of its AV1 data and the frame size
-         *     its AV1 sequence header allows (`422` past `MEDIA_MAX_PIXELS`) are checked instead, so
-         *     damage inside its frame shows only when a copy is asked for (the consumer API's
-         *     `getMediaFile`, `422`).
+         *     A still AVIF of 8 or 10 bits, in sRGB or in the colour its code points (`colr` `nclx`)
+         *     name, an HDR image's among them (untagged, or tagged with an sRGB profile), holding one
+         *     AV1 image (and its alpha) whose `ispe` is its AV1 frame's size, keeps its AV1 data byte
+         *     for byte too, its bit depth and its code points with it, but for metadata and padding
+         *     OBUs, in boxes written anew that hold only the image, its alpha and their properties
+         *     (its rotation and mirroring among them): its EXIF, XMP, thumbnails and any other item
+         *     are dropped. Its pixels are not decoded at upload (decoding an AVIF holds 16–25 bytes a
+         *     pixel): its boxes, the framing of its AV1 data and the frame size its AV1 sequence
+         *     header allows are checked instead, so damage inside its frame shows only when a copy is
+         *     asked for (the consumer API's `getMediaFile`, `422`). Copies are made in sRGB from the
+         *     samples as they are: an HDR image's (PQ or HLG) are not tone-mapped, so its copies do not
+         *     look as it does. Any
+         *     AVIF is `422` past `MEDIA_MAX_PIXELS` by the largest frame any of its AV1 items'
+         *     sequence headers allows, whatever its `ispe` boxes claim.
          *     Any other image is turned upright by its EXIF orientation, its colour profile
          *     converted to sRGB, and re-encoded in its own format. Animated GIF
          *     and WebP keep their animation. The same bytes uploaded again to the same workspace are
