@@ -10,7 +10,13 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { av1Image, type Span } from "./av1-framing.js";
 import { avifHeader } from "./avif-header.js";
-import { type Extent, itemDataEnd, type KeptImage, keptImage } from "./avif-items.js";
+import {
+  av1ItemExtents,
+  type Extent,
+  itemDataEnd,
+  type KeptImage,
+  keptImage,
+} from "./avif-items.js";
 import { type BoxAt, readBoxesOf } from "./isobmff.js";
 
 /** Brands kept from the original's `ftyp` besides `avif` and `mif1` (AVIF §7, MIAF). */
@@ -46,11 +52,15 @@ export async function writeAvifWithoutMetadata(
     if (kept === undefined) return false;
     // Each item's AV1 data as written: its OBUs but metadata and padding (av1-framing.ts).
     const written: { extents: readonly Extent[]; spans: Span[]; length: number }[] = [];
-    for (const { extents, length } of kept.image.items) {
+    for (const { extents, length, properties } of kept.image.items) {
       const read = itemReader(input, extents);
       const av1 = await av1Image(read, length);
       if (av1 === undefined) return false;
       if (av1.width * av1.height > maxPixels) throw new AvifTooLarge();
+      // The size the library reports is its `ispe`'s: one that claims another frame than the
+      // AV1 data's is not kept (libheif refuses to decode it: "does not have the size signaled").
+      const ispe = ispeOf(kept.image, properties);
+      if (ispe?.width !== av1.width || ispe.height !== av1.height) return false;
       const total = av1.kept.reduce((n, span) => n + span.length, 0);
       written.push({ extents, spans: av1.kept, length: total });
     }
@@ -79,6 +89,49 @@ export async function writeAvifWithoutMetadata(
   } catch (err) {
     // Boxes that claim more than they hold.
     if (err instanceof RangeError) return false;
+    throw err;
+  } finally {
+    await input.close();
+  }
+}
+
+/** The width and height an item's `ispe` property gives (its box as kept: avif-properties.ts). */
+function ispeOf(
+  image: KeptImage,
+  associations: KeptImage["items"][number]["properties"],
+): { width: number; height: number } | undefined {
+  for (const { index } of associations) {
+    const property = image.properties[index - 1];
+    if (property?.toString("latin1", 4, 8) === "ispe" && property.length >= 20) {
+      return { width: property.readUInt32BE(12), height: property.readUInt32BE(16) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The most pixels any AV1 image item of the AVIF at `source` (its image, alpha, a grid's tiles,
+ * thumbnails) may decode to, by its sequence header (av1-framing.ts), whatever its `ispe` claims:
+ * what bounds an AVIF that is decoded, where libvips' pixel limit reads the `ispe`. Undefined
+ * when an item's data does not read as AV1 OBUs, or there is no single `meta` box to tell.
+ */
+export async function avifLargestFrame(source: string): Promise<number | undefined> {
+  const input = await open(source, "r");
+  try {
+    const { size } = await input.stat();
+    const meta = await metaOf(input, await readBoxesOf(input, size, MAX_TOP_BOXES));
+    const items = meta === undefined ? undefined : av1ItemExtents(meta);
+    if (items === undefined) return undefined;
+    let largest = 0;
+    for (const extents of items) {
+      const length = extents.reduce((n, e) => n + e.length, 0);
+      const av1 = await av1Image(itemReader(input, extents), length);
+      if (av1 === undefined) return undefined;
+      largest = Math.max(largest, av1.width * av1.height);
+    }
+    return largest;
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
     throw err;
   } finally {
     await input.close();

@@ -6,8 +6,8 @@
  * rest (EXIF and XMP items, thumbnails, depth and gain maps, names, groups, other properties)
  * is not. A `meta` whose image is something else (a grid, data in `idat` or elsewhere,
  * protected, an essential property not known here) is not taken at all. avif-boxes.ts writes
- * the file anew from what this keeps (avif-header.ts). About 270 lines: the four boxes' readers
- * belong with the one choice they serve.
+ * the file anew from what this keeps (avif-header.ts). About 290 lines: the four boxes' readers
+ * belong with the one choice they serve, and with what else is read of the items.
  */
 import { isKeptProperty, keptProperty } from "./avif-properties.js";
 import { type Box, boxes, fullBox, uint } from "./isobmff.js";
@@ -153,6 +153,28 @@ export function itemDataEnd(meta: Buffer): number {
     for (const e of extents ?? []) end = Math.max(end, e.offset + e.length);
   }
   return end;
+}
+
+/**
+ * The extents of each AV1 image item of the `meta` box's payload (the image, its alpha, a grid's
+ * tiles, thumbnails): what a decoder may decode. Undefined when one of them is not placed in the
+ * file (construction method 0) or none is there. Throws a RangeError where a box claims more
+ * than it holds.
+ */
+export function av1ItemExtents(meta: Buffer): Extent[][] | undefined {
+  const inMeta = boxes(meta);
+  const iinf = inMeta.find((b) => b.type === "iinf");
+  const iloc = inMeta.find((b) => b.type === "iloc");
+  if (iinf === undefined || iloc === undefined) return undefined;
+  const where = locations(iloc);
+  const found: Extent[][] = [];
+  for (const item of items(iinf).values()) {
+    if (item.type !== "av01") continue;
+    const extents = where.get(item.id);
+    if (!extents?.length) return undefined;
+    found.push(extents);
+  }
+  return found.length > 0 ? found : undefined;
 }
 
 /**

@@ -60,8 +60,8 @@ export function copyBytes(facts: ImageFacts, transform: Transform): number {
 }
 
 /** Memory an upload encoded again holds, as far as it is heavy. */
-export function encodeAgainBytes(upload: Pick<ToEncode, "type" | "width" | "height">): number {
-  return upload.type === "avif" ? upload.width * upload.height * AVIF_ENCODE_AGAIN : 0;
+export function encodeAgainBytes(upload: Pick<ToEncode, "type" | "decodedPixels">): number {
+  return upload.type === "avif" ? upload.decodedPixels * AVIF_ENCODE_AGAIN : 0;
 }
 
 /** Whether a job holding `bytes` is heavy: the media pool runs one such at a time. */

@@ -5,7 +5,12 @@
 
 import { stat } from "node:fs/promises";
 import { DomainError } from "../platform/domain-error.js";
-import { avifCutShort, writeAvifWithoutMetadata } from "./avif-boxes.js";
+import {
+  AvifTooLarge,
+  avifCutShort,
+  avifLargestFrame,
+  writeAvifWithoutMetadata,
+} from "./avif-boxes.js";
 import { isSrgbProfile } from "./icc-profile.js";
 import { ANIMATED, encoded, type ImageFacts, imageErrorOf, input } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
@@ -91,6 +96,8 @@ export interface ToEncode {
   /** Its stored (not upright) size. */
   readonly width: number;
   readonly height: number;
+  /** The most pixels decoding it may make: its size, or an AVIF's largest AV1 frame. */
+  readonly decodedPixels: number;
 }
 
 /**
@@ -150,7 +157,16 @@ export async function keptOrToEncode(
           : { type, width, height, bytes: kept };
       }
     }
-    return { sourcePath, type, outPath, maxPixels, orientation, width, height };
+    let decodedPixels = width * height;
+    if (type === "avif") {
+      // libvips' pixel limit reads the `ispe` box, which may claim less than the AV1 data holds:
+      // the sequence headers bound what libheif would decode (a kept AVIF's were read above).
+      const largest = await avifLargestFrame(sourcePath);
+      if (largest === undefined) throw new DomainError("unsupported_type", NOT_AN_IMAGE);
+      if (largest > maxPixels) throw new AvifTooLarge();
+      decodedPixels = Math.max(decodedPixels, largest);
+    }
+    return { sourcePath, type, outPath, maxPixels, orientation, width, height, decodedPixels };
   } catch (err) {
     throw imageErrorOf(err, maxPixels);
   }
