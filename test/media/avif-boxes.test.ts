@@ -206,7 +206,7 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
     // An HDR image: BT.2020 primaries, PQ transfer, BT.2020 matrix (9/16/9), full range.
     ["hdr10-libavif.avif", 10, false, [0, 9, 0, 16, 0, 9, 0x80]],
     // sRGB's code points (1/13/6): libavif's default.
-    ["alpha12-libavif.avif", 12, true, [0, 1, 0, 13, 0, 6, 0x80]],
+    ["alpha10-libavif.avif", 10, true, [0, 1, 0, 13, 0, 6, 0x80]],
   ])(
     "keeps libavif's %s of %i bits as it came: its samples, its alpha and its colour code points",
     async (name, bits, alpha, nclx) => {
@@ -368,6 +368,15 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
       code: "unsupported_type",
       message: "Not an image Pressroom takes: send JPEG, PNG, WebP, AVIF or GIF bytes.",
     });
+  });
+
+  it("encodes again an AVIF of 12 bits, as one of 8 (no browser need show 12)", async () => {
+    const original = await readFile(path.join(FIXTURES, "alpha12-libavif.avif"));
+    expect((await sharp(original).metadata()).bitsPerSample).toBe(12);
+    const { facts, out } = await stored(original);
+    expect(facts).toMatchObject({ type: "avif", width: 64, height: 48 });
+    expect(out.includes("GPS")).toBe(false);
+    expect((await sharp(out).metadata()).bitsPerSample).toBe(8);
   });
 
   it("encodes again an AVIF tagged with a colour profile other than sRGB's, in sRGB", async () => {

@@ -76,11 +76,14 @@ async function keptAsIs(
 const KEPT_SPACES: ReadonlySet<string> = new Set(["srgb", "b-w"]);
 
 /**
- * An AVIF of 10 or 12 bits too, which libvips reads as 16 bits a sample: kept with its `pixi` and
- * its `colr` code points (avif-properties.ts), as an 8-bit one is, where encoding it again held
- * ~44 bytes a pixel and made it an 8-bit image (BENCHMARKS.md "Media: AVIFs of 10 bits kept").
+ * An AVIF of 10 bits too, which libvips reads as 16 bits a sample: kept with its `pixi` and its
+ * `colr` code points (avif-properties.ts), as an 8-bit one is, where encoding it again held ~44
+ * bytes a pixel and made it an 8-bit image (BENCHMARKS.md "Media: AVIFs of 10 bits kept"). Not
+ * one of 12 bits: AVIF's Baseline and Advanced profiles stop at 10 (AV1's Main and High
+ * profiles), and browsers need not show one.
  */
 const KEPT_AVIF_SPACES: ReadonlySet<string> = new Set(["rgb16", "grey16"]);
+const KEPT_AVIF_BITS = 10;
 
 /** An upload as the library stores it: its facts and its stored file's size. */
 export type Normalised = ImageFacts & { readonly bytes: number };
@@ -104,7 +107,7 @@ export interface ToEncode {
  * The image as the library stores it (admin.yaml `uploadMedia`), written to `outPath`: refused
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
  * (anything that only starts like an image fails here, `unsupported_type`). A JPEG in sRGB, and
- * an upright WebP or a still AVIF (of 8 to 12 bits) in sRGB or described by its colour code
+ * an upright WebP or a still AVIF (of 8 or 10 bits) in sRGB or described by its colour code
  * points, untagged or tagged with an sRGB profile, keeps its image data
  * (`keptAsIs`, an AVIF without being decoded; a JPEG
  * turned by its EXIF orientation keeps that tag alone, and its upright size is reported); any
@@ -146,7 +149,9 @@ export async function keptOrToEncode(
     const orientation = tagged >= 2 && tagged <= 8 ? tagged : 1;
     if (
       (KEPT_SPACES.has(meta.space ?? "") ||
-        (type === "avif" && KEPT_AVIF_SPACES.has(meta.space ?? ""))) &&
+        (type === "avif" &&
+          KEPT_AVIF_SPACES.has(meta.space ?? "") &&
+          (meta.bitsPerSample ?? Number.POSITIVE_INFINITY) <= KEPT_AVIF_BITS)) &&
       (meta.icc === undefined || isSrgbProfile(meta.icc))
     ) {
       const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels);
