@@ -95,6 +95,57 @@ describe("fair render queue: heavy jobs", () => {
     expect(h.started.at(-1)).toBe("c1");
   });
 
+  it("a workspace passed over keeps its place: its heavy job starts before a later workspace's", async () => {
+    const h = heavyHarness();
+    void h.submit("a1", "A", true);
+    void h.submit("b1", "B", true);
+    void h.submit("c1", "C");
+    expect(h.started).toEqual(["a1", "c1"]);
+    // C's heavy job comes after B's, while B is passed over.
+    void h.submit("c2", "C", true);
+    await h.end("c1");
+    expect(h.started).toEqual(["a1", "c1"]);
+    await h.end("a1");
+    expect(h.started).toEqual(["a1", "c1", "b1"]);
+    await h.end("b1");
+    expect(h.started.at(-1)).toBe("c2");
+  });
+
+  it("a workspace's light job starts while its own heavy one waits for the cap", async () => {
+    const h = heavyHarness();
+    void h.submit("a1", "A", true);
+    void h.submit("b1", "B", true);
+    void h.submit("b2", "B");
+    expect(h.started).toEqual(["a1", "b2"]);
+    await h.end("a1");
+    // B runs one job at a time (workspaceRunning): its heavy one waits for its light one.
+    expect(h.started).toEqual(["a1", "b2"]);
+    await h.end("b2");
+    expect(h.started).toEqual(["a1", "b2", "b1"]);
+  });
+
+  it("work that throws at once is a rejection, and frees its thread and its heavy place", async () => {
+    const h = heavyHarness();
+    const throwing = h.queue.run(
+      { workspaceId: "A" },
+      () => {
+        throw new Error("thrown at once");
+      },
+      true,
+    );
+    await expect(throwing).rejects.toThrow("thrown at once");
+    expect(h.queue.counts()).toEqual({ running: 0, heavyRunning: 0, pending: 0, workspaces: 0 });
+    void h.submit("b1", "B", true);
+    expect(h.started).toEqual(["b1"]);
+  });
+
+  it("refuses a heavyRunning below 1 or above running", () => {
+    expect(() => fairRenderQueue({ ...LIMITS, heavyRunning: 0 })).toThrow(
+      "heavyRunning must be 1 to running (2), not 0",
+    );
+    expect(() => fairRenderQueue({ ...LIMITS, heavyRunning: 3 })).toThrow(/not 3/);
+  });
+
   it("a failed heavy job frees its place for the next", async () => {
     const h = heavyHarness();
     const failing = h.queue.run(

@@ -59,6 +59,9 @@ export function fairRenderQueue(limits: FairQueueLimits) {
   let heavyRunning = 0;
   let pending = 0;
   const heavyLimit = limits.heavyRunning ?? limits.running;
+  if (!(heavyLimit >= 1 && heavyLimit <= limits.running)) {
+    throw new Error(`heavyRunning must be 1 to running (${limits.running}), not ${heavyLimit}`);
+  }
 
   const admit = (tag: RenderTag): void => {
     const lane = lanes.get(tag.workspaceId);
@@ -84,21 +87,31 @@ export function fairRenderQueue(limits: FairQueueLimits) {
   };
 
   /**
-   * Starts renders while threads are free, each time the next workspace's in turn. A workspace
-   * whose next job is heavy while `heavyRunning` heavy ones run is passed over, keeping its place
-   * in the turns: the first heavy job to start when one ends is the one waiting longest.
+   * Which of a lane's waiting jobs starts next: its first, or, while `heavyRunning` heavy jobs run,
+   * its first light one; -1 for none.
+   */
+  const startable = (lane: Lane): number => {
+    if (heavyRunning < heavyLimit) return lane.waiting.length > 0 ? 0 : -1;
+    return lane.waiting.findIndex((job) => !job.heavy);
+  };
+
+  /**
+   * Starts renders while threads are free, each time the next workspace's in turn (`startable`).
+   * A workspace whose waiting jobs are all heavy while `heavyRunning` run is passed over and keeps
+   * its place in the turns, so heavy jobs start in the turns' order when one ends.
    */
   const pump = (): void => {
     while (running < limits.running) {
       const at = turns.findIndex((id) => {
         const lane = lanes.get(id);
         if (lane === undefined || lane.running >= limits.workspaceRunning) return false;
-        return lane.waiting[0]?.heavy !== true || heavyRunning < heavyLimit;
+        return startable(lane) !== -1;
       });
       if (at === -1) return;
       const id = turns[at] ?? "";
       const lane = lanes.get(id);
-      const job = lane?.waiting.shift();
+      const index = lane === undefined ? -1 : startable(lane);
+      const job = index === -1 ? undefined : lane?.waiting.splice(index, 1)[0];
       if (lane === undefined || job === undefined) return;
       turns.splice(at, 1);
       if (lane.waiting.length > 0) turns.push(id);
@@ -134,22 +147,27 @@ export function fairRenderQueue(limits: FairQueueLimits) {
       if (previewBy !== undefined) previews.set(previewBy, (previews.get(previewBy) ?? 0) + 1);
       return new Promise<T>((resolve, reject) => {
         const start = () => {
-          work()
-            .then(resolve, reject)
-            .finally(() => {
-              own.running--;
-              own.pending--;
-              running--;
-              if (heavy) heavyRunning--;
-              pending--;
-              if (own.pending === 0) lanes.delete(workspaceId);
-              if (previewBy !== undefined) {
-                const left = (previews.get(previewBy) ?? 1) - 1;
-                if (left === 0) previews.delete(previewBy);
-                else previews.set(previewBy, left);
-              }
-              pump();
-            });
+          let done: Promise<T>;
+          try {
+            done = work();
+          } catch (err) {
+            // Work that throws at once still frees its thread.
+            done = Promise.reject(err);
+          }
+          done.then(resolve, reject).finally(() => {
+            own.running--;
+            own.pending--;
+            running--;
+            if (heavy) heavyRunning--;
+            pending--;
+            if (own.pending === 0) lanes.delete(workspaceId);
+            if (previewBy !== undefined) {
+              const left = (previews.get(previewBy) ?? 1) - 1;
+              if (left === 0) previews.delete(previewBy);
+              else previews.set(previewBy, left);
+            }
+            pump();
+          });
         };
         own.waiting.push({ heavy, start });
         if (own.waiting.length === 1) turns.push(workspaceId);
