@@ -173,8 +173,26 @@ describe("the estimates, at the sizes BENCHMARKS.md measured", () => {
   it("a 12-megapixel AVIF's copy ~286 MB (measured +149–224), its upload encoded again ~504 MB (+437–443)", () => {
     const twelve = { type: "avif" as const, width: 4000, height: 3000 };
     expect(Math.round(copyBytes(twelve, { w: 1280, fm: "webp" }) / MB)).toBe(286);
-    expect(Math.round(encodeAgainBytes({ type: "avif", decodedPixels: 12e6 }) / MB)).toBe(504);
+    expect(
+      Math.round(encodeAgainBytes({ type: "avif", decodedPixels: 12e6, orientation: 1 }) / MB),
+    ).toBe(504);
     expect(isHeavy(copyBytes({ ...twelve, type: "jpeg" }, { w: 1280, fm: "webp" }))).toBe(false);
+  });
+
+  it("a turned upload encoded again holds the image whole: heavy from 20 megapixels (+75 MB)", () => {
+    const turned = (type: "png" | "jpeg", pixels: number) =>
+      encodeAgainBytes({ type, decodedPixels: pixels, orientation: 6 });
+    expect(isHeavy(turned("png", 20e6))).toBe(true);
+    expect(isHeavy(turned("jpeg", 12e6))).toBe(false);
+    expect(encodeAgainBytes({ type: "png", decodedPixels: 20e6, orientation: 1 })).toBe(0);
+  });
+
+  it("an AVIF copy contained in a box fills it, however small the image", () => {
+    const small = { type: "jpeg" as const, width: 1000, height: 1000 };
+    const box = { w: 2560, h: 1920, fit: "contain" as const, fm: "avif" as const };
+    expect(Math.round(copyBytes(small, box) / MB)).toBe(113);
+    expect(isHeavy(copyBytes(small, box))).toBe(true);
+    expect(isHeavy(copyBytes(small, { ...box, fit: "inside" }))).toBe(false);
   });
 
   it("an AVIF copy is estimated at its own size: within a box, covering it, or bounded to 4.9 megapixels", () => {

@@ -1,9 +1,11 @@
 /**
  * Which image work holds much memory, so that the media pool runs one such job at a time
  * (media-pool.ts). Most of it streams through libvips a strip at a time, or decodes at a fraction
- * of its size, and holds tens of megabytes whatever the image (BENCHMARKS.md "Media"); an AVIF
- * does not. libheif decodes an AVIF's whole frame whatever the copy's size, and libaom encodes
- * its whole picture, both by the pixel. Measured peaks over idle (sharp 0.35.6, BENCHMARKS.md
+ * of its size (BENCHMARKS.md "Media"); what holds an image whole is counted here by the pixel:
+ * libheif decodes an AVIF's whole frame whatever the copy's size, libaom encodes its whole
+ * picture, and an upload encoded again is turned by its EXIF orientation in memory. Not counted:
+ * a progressive JPEG's coefficients (+60–78 MB at 20 megapixels), held when one is checked at
+ * upload and when a copy is made of it, which run as light. Measured peaks over idle (sharp 0.35.6, BENCHMARKS.md
  * "Media: heavy jobs one at a time"), in bytes a pixel (a megabyte here is 2^20 bytes):
  */
 
@@ -43,25 +45,38 @@ export function copyBytes(facts: ImageFacts, transform: Transform): number {
   let bytes = facts.type === "avif" ? source * AVIF_DECODE : 0;
   if ((transform.fm ?? facts.type) === "avif") {
     const { width, height } = copyBounds(facts, transform);
-    // Both bounds: the box (fitted inside it, or covering or filling it). One or none: the image
-    // scaled to it (copyBounds leaves a bound out when the image so scaled is within the limit).
+    // Both bounds: the box, which `contain` fills whatever the image's size (padding it), and
+    // `inside` and `cover` do not pass. One or none: the image scaled to it (copyBounds leaves a
+    // bound out when the image so scaled is within the limit).
     const scale = Math.min(
       1,
       width === undefined ? 1 : width / facts.width,
       height === undefined ? 1 : height / facts.height,
     );
+    const box = width !== undefined && height !== undefined ? width * height : undefined;
     const pixels =
-      width !== undefined && height !== undefined
-        ? Math.min(width * height, source)
-        : source * scale * scale;
+      box === undefined
+        ? source * scale * scale
+        : transform.fit === "contain"
+          ? box
+          : Math.min(box, source);
     bytes += pixels * AVIF_COPY_ENCODE;
   }
   return bytes;
 }
 
+/**
+ * Turning an image encoded again by its EXIF orientation holds it whole: +75 MB at 20
+ * megapixels (BENCHMARKS.md "Media: an upload's peak memory"), 3.9.
+ */
+const ROTATE = 4;
+
 /** Memory an upload encoded again holds, as far as it is heavy. */
-export function encodeAgainBytes(upload: Pick<ToEncode, "type" | "decodedPixels">): number {
-  return upload.type === "avif" ? upload.decodedPixels * AVIF_ENCODE_AGAIN : 0;
+export function encodeAgainBytes(
+  upload: Pick<ToEncode, "type" | "decodedPixels" | "orientation">,
+): number {
+  const turned = upload.orientation > 1 ? upload.decodedPixels * ROTATE : 0;
+  return (upload.type === "avif" ? upload.decodedPixels * AVIF_ENCODE_AGAIN : 0) + turned;
 }
 
 /** Whether a job holding `bytes` is heavy: the media pool runs one such at a time. */

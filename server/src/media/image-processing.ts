@@ -65,8 +65,8 @@ export function encoded(
     case "webp":
       return image.webp({ quality: q ?? 80 });
     case "avif":
-      // Copies in 4:2:0, as JPEG and lossy WebP copies are: libaom holds ~23 bytes a pixel so,
-      // ~35 at sharp's default 4:4:4 (kept for a stored original).
+      // Copies in 4:2:0, as JPEG and lossy WebP copies are: libaom holds ~24 bytes a pixel so,
+      // ~34 at sharp's default 4:4:4 (kept for a stored original).
       return image.avif({
         quality: q ?? 60,
         effort: 2,
