@@ -235,6 +235,22 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
     },
   );
 
+  it("makes 8-bit sRGB copies of a kept AVIF of 10 bits, its alpha kept in WebP", async () => {
+    const { out } = await stored(await readFile(path.join(FIXTURES, "alpha10-libavif.avif")));
+    const facts = { type: "avif" as const, width: 64, height: 48 };
+    const webp = await transformImage(out, facts, { w: 64, fm: "webp" }, 1e6);
+    const meta = await sharp(webp.bytes).metadata();
+    expect([webp.type, meta.width, meta.height, meta.hasAlpha, meta.space]).toEqual([
+      "webp",
+      64,
+      48,
+      true,
+      "srgb",
+    ]);
+    const jpeg = await transformImage(out, facts, { w: 32, fm: "jpeg" }, 1e6);
+    expect((await sharp(jpeg.bytes).metadata()).depth).toBe("uchar");
+  });
+
   it("keeps no metadata OBU of the AV1 data, and no configuration OBU of av1C", async () => {
     const { out: clean } = await stored(await tagged());
     // ITU-T T.35 metadata (type 4, a country code, a text) after the temporal delimiter.

@@ -108,12 +108,11 @@ export interface ToEncode {
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
  * (anything that only starts like an image fails here, `unsupported_type`). A JPEG in sRGB, and
  * an upright WebP or a still AVIF (of 8 or 10 bits) in sRGB or described by its colour code
- * points, untagged or tagged with an sRGB profile, keeps its image data
- * (`keptAsIs`, an AVIF without being decoded; a JPEG
- * turned by its EXIF orientation keeps that tag alone, and its upright size is reported); any
- * other image is turned upright by its EXIF orientation, every metadata block dropped (sharp
- * keeps none unless asked) with colours converted to sRGB, and encoded again in its own type at
- * a high quality (`encodeAgain`). Its two steps, `keptOrToEncode` then `encodeAgain`, are what
+ * points, untagged or tagged with an sRGB profile, keeps its image data (`keptAsIs`, an AVIF
+ * without being decoded; a JPEG turned by its EXIF orientation keeps that tag alone, and its
+ * upright size is reported); any other image is turned upright by its EXIF orientation, every
+ * metadata block dropped (sharp keeps none unless asked) with colours converted to sRGB, and
+ * encoded again in its own type at a high quality (`encodeAgain`). Its two steps, `keptOrToEncode` then `encodeAgain`, are what
  * the media pool runs apart: the second may be heavy (image-memory.ts).
  */
 export async function normaliseImage(
