@@ -5,8 +5,9 @@
  * libheif decodes an AVIF's whole frame whatever the copy's size, libaom encodes its whole
  * picture, and an upload encoded again is turned by its EXIF orientation in memory. Not counted:
  * a progressive JPEG's coefficients (+60–78 MB at 20 megapixels), held when one is checked at
- * upload and when a copy is made of it, which run as light. Measured peaks over idle (sharp 0.35.6, BENCHMARKS.md
- * "Media: heavy jobs one at a time"), in bytes a pixel (a megabyte here is 2^20 bytes):
+ * upload and when a copy is made of it, which run as light. Measured peaks over idle (sharp
+ * 0.35.6, BENCHMARKS.md "Media: heavy jobs one at a time"), in bytes a pixel (a megabyte here is
+ * 2^20 bytes):
  */
 
 import { copyBounds, type Transform } from "./image-copies.js";

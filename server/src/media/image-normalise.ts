@@ -112,8 +112,9 @@ export interface ToEncode {
  * without being decoded; a JPEG turned by its EXIF orientation keeps that tag alone, and its
  * upright size is reported); any other image is turned upright by its EXIF orientation, every
  * metadata block dropped (sharp keeps none unless asked) with colours converted to sRGB, and
- * encoded again in its own type at a high quality (`encodeAgain`). Its two steps, `keptOrToEncode` then `encodeAgain`, are what
- * the media pool runs apart: the second may be heavy (image-memory.ts).
+ * encoded again in its own type at a high quality (`encodeAgain`). Its two steps,
+ * `keptOrToEncode` then `encodeAgain`, are what the media pool runs apart: the second may be
+ * heavy (image-memory.ts).
  */
 export async function normaliseImage(
   sourcePath: string,

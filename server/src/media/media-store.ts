@@ -86,7 +86,8 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
         const _id = newId("med");
         const out = path.join(tmp, `${_id}.normalised`);
         try {
-          // Two turns of the pool: encoding again may be heavy (an AVIF: image-memory.ts).
+          // Two turns of the pool: encoding again may be heavy (an AVIF, a turned image:
+          // image-memory.ts).
           const first = await options.pool.run(input.workspaceId, () =>
             keptOrToEncode(received.path, received.type, out, options.maxPixels),
           );
