@@ -2,8 +2,9 @@
 // list "one page at a time", filter, search and sort "all three in the address"), in Chromium
 // against the real server, at 1280×800 and at 390×844: "Load more" keeps the keyboard focus —
 // on the button while it remains, then on the first row of the last page, never on <body> — and
-// says how many came; a tag chip is a link to the list searched for that tag (admin.yaml,
-// listAdminBlogs: no tag filter, so it is the search `q`), with the focus on the search box.
+// says how many came, even when pressed in the very task that showed the first page; a tag chip
+// is a link to the list searched for that tag (admin.yaml, listAdminBlogs: no tag filter, so it
+// is the search `q`), with the focus on the search box.
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type DashboardSession, openDashboardSession } from "../support/dashboard-session.js";
@@ -67,6 +68,39 @@ describe.each(["desktop", "phone"] as const)("at the %s width", (width) => {
     // Tab goes on from there: to that row's next link, not back to the top of the page.
     await page.keyboard.press("Tab");
     await expect.poll(focused).toBe(`A ${titleOf(4)}`);
+  });
+
+  it("“Load more” pressed as soon as the first page shows still says how many came and keeps the focus (before the page's effects run)", async () => {
+    await open();
+    // A click in the same task as the render that shows a list's first page, before Preact's
+    // after-paint effects of that render have run (a quick reader, a slow machine). Those
+    // effects must not take the click's page for the one they saw.
+    const clicked = page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const observer = new MutationObserver(() => {
+            const list = document.querySelector('ul[aria-label="Blogs"]');
+            const button = [...document.querySelectorAll("button")].find(
+              (b) => b.textContent === "Load more",
+            );
+            if (list?.querySelectorAll(".blog-title").length !== 20 || !button) return;
+            observer.disconnect();
+            button.focus();
+            button.click();
+            resolve();
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+        }),
+    );
+    await page.getByLabel("Sort").selectOption("oldest");
+    await clicked;
+    await expect.poll(() => rows().count()).toBe(40);
+    await page.getByRole("status").getByText("20 more blogs: 40 shown.").waitFor();
+    await expect.poll(focused).toBe("BUTTON Load more");
+    // The last page: the focus goes to its first row (oldest first: the 41st blog written).
+    await page.keyboard.press("Enter");
+    await expect.poll(() => rows().count()).toBe(COUNT);
+    await expect.poll(focused).toBe(`A ${titleOf(41)}`);
   });
 
   it("a tag chip is a link to the list searched for the tag; the focus goes to the search box, which holds it", async () => {

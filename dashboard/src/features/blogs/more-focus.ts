@@ -27,10 +27,22 @@ export function useMoreFocus(blogs: readonly unknown[] | null, loading: boolean)
   const from = useRef<number | null>(null);
   /** Rows before the page asked for, whatever had the focus: the status counts from it. */
   const counted = useRef<number | null>(null);
+  /**
+   * Set once an effect has seen the asked page loading. An effect of a render from before the
+   * ask (the first page's, still waiting for the paint when "Load more" was pressed) runs with
+   * `loading` false too, and must not take the page on its way for the one it saw.
+   */
+  const asked = useRef(false);
   const [said, setSaid] = useState("");
 
   useEffect(() => {
-    if (loading) return;
+    if (counted.current === null) return;
+    if (loading) {
+      asked.current = true;
+      return;
+    }
+    if (!asked.current) return;
+    asked.current = false;
     const before = from.current;
     const start = counted.current;
     from.current = null;
@@ -53,6 +65,7 @@ export function useMoreFocus(blogs: readonly unknown[] | null, loading: boolean)
     buttonRef,
     willLoad: (shown) => {
       counted.current = shown;
+      asked.current = false;
       from.current = document.activeElement === buttonRef.current ? shown : null;
       setSaid("");
     },
