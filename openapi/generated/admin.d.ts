@@ -1700,8 +1700,12 @@ export interface paths {
          *     asked for (the consumer API's `getMediaFile`, `422`). Copies are made in sRGB from the
          *     samples as they are: an HDR image's (PQ or HLG) are not tone-mapped, so its copies do not
          *     look as it does. Any
-         *     AVIF is `422` past `MEDIA_MAX_PIXELS` by the largest frame any of its AV1 items'
-         *     sequence headers allows, whatever its `ispe` boxes claim.
+         *     AVIF is `422` past `MEDIA_MAX_PIXELS` by what decoding it may make, whatever its
+         *     `ispe` boxes claim: the largest frame any of its AV1 items' sequence headers allows, a
+         *     grid's canvas (the size its descriptor gives), or a grid's tiles holding together more
+         *     than four times the limit (a grid's tiles overhang its canvas by less than a tile each
+         *     way). An AVIF whose image or alpha is neither an AV1 image nor a grid of them (an
+         *     overlay, another codec's image) is `415`.
          *     Any other image is turned upright by its EXIF orientation, its colour profile
          *     converted to sRGB, and re-encoded in its own format. Animated GIF
          *     and WebP keep their animation. The same bytes uploaded again to the same workspace are
@@ -3593,7 +3597,8 @@ export interface components {
         };
         /**
          * @description The image has more pixels than the server takes (`MEDIA_MAX_PIXELS`, 40 megapixels by
-         *     default): refused from its header, before it is decoded. Nothing was stored.
+         *     default), or an AVIF's decoding would make more (see `uploadMedia`): refused from its
+         *     header, before it is decoded. Nothing was stored.
          */
         MediaUnreadable: {
             headers: {
