@@ -6,7 +6,9 @@
  * another failure, such as a field read past its box's end escaping as an error of its own. The
  * boxes' readers (isobmff.ts, avif-items.ts, av1-framing.ts) meet every value a field can hold
  * this way: sizes past the end, counts larger than their box, zero sizes, wrong versions,
- * unknown types.
+ * unknown types. And whatever bytes of a grid AVIF's boxes are changed, what decoding it may make
+ * (avif-decoding.ts) is told or the file is not taken, never another failure; and when libheif
+ * decodes what was told, the image it makes is within that bound: the pixel limit holds.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,7 +16,11 @@ import path from "node:path";
 import fc from "fast-check";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AvifTooLarge, writeAvifWithoutMetadata } from "../../server/src/media/avif-boxes.js";
+import {
+  AvifTooLarge,
+  avifDecoding,
+  writeAvifWithoutMetadata,
+} from "../../server/src/media/avif-boxes.js";
 
 let dir: string;
 const files: Buffer[] = [];
@@ -74,5 +80,53 @@ describe("an AVIF whose boxes are damaged", () => {
     // The edits must leave files that are kept too, or the property says little.
     expect(outcomes.kept).toBeGreaterThan(40);
     expect(outcomes.declined).toBeGreaterThan(40);
+  }, 120_000);
+});
+
+describe("a grid AVIF whose boxes are damaged", () => {
+  it("is told what decoding it makes at most, or not taken; libheif decodes no more than told", async () => {
+    const grid = await readFile(
+      path.join(import.meta.dirname, "..", "fixtures", "media", "grid-libavif.avif"),
+    );
+    let n = 0;
+    const outcomes = { told: 0, decoded: 0, notTaken: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        // Edits where the boxes are (before the mdat's data, which holds the grid's descriptor
+        // first: its 8 bytes are edited too).
+        fc.array(fc.record({ at: fc.nat(600), value: fc.nat(255) }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        async (edits) => {
+          const bytes = Buffer.from(grid);
+          const end = bytes.indexOf("mdat") + 12;
+          for (const { at, value } of edits) bytes[at % end] = value;
+          const from = path.join(dir, `grid-${n++}.avif`);
+          await writeFile(from, bytes);
+          const told = await avifDecoding(from);
+          if (told === undefined) {
+            outcomes.notTaken++;
+            return;
+          }
+          outcomes.told++;
+          for (const value of [told.frame, told.canvas, told.tiles]) {
+            expect(Number.isSafeInteger(value) && value >= 0).toBe(true);
+          }
+          const decoded = await sharp(bytes, { limitInputPixels: false })
+            .raw()
+            .toBuffer({ resolveWithObject: true })
+            .catch(() => undefined);
+          if (decoded === undefined) return;
+          outcomes.decoded++;
+          expect(decoded.info.width * decoded.info.height).toBeLessThanOrEqual(
+            Math.max(told.frame, told.canvas),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(outcomes.decoded).toBeGreaterThan(30);
+    expect(outcomes.notTaken).toBeGreaterThan(30);
   }, 120_000);
 });

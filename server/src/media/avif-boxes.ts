@@ -9,14 +9,14 @@
  */
 import { type FileHandle, open } from "node:fs/promises";
 import { av1Image, type Span } from "./av1-framing.js";
-import { avifHeader } from "./avif-header.js";
 import {
-  av1ItemExtents,
-  type Extent,
-  itemDataEnd,
-  type KeptImage,
-  keptImage,
-} from "./avif-items.js";
+  type AvifDecoding,
+  decodedItems,
+  gridCanvas,
+  MAX_GRID_DESCRIPTOR,
+} from "./avif-decoding.js";
+import { avifHeader } from "./avif-header.js";
+import { type Extent, itemDataEnd, type KeptImage, keptImage } from "./avif-items.js";
 import { type BoxAt, readBoxesOf } from "./isobmff.js";
 
 /** Brands kept from the original's `ftyp` besides `avif` and `mif1` (AVIF §7, MIAF). */
@@ -110,26 +110,43 @@ function ispeOf(
 }
 
 /**
- * The most pixels any AV1 image item of the AVIF at `source` (its image, alpha, a grid's tiles,
- * thumbnails) may decode to, by its sequence header (av1-framing.ts), whatever its `ispe` claims:
- * what bounds an AVIF that is decoded, where libvips' pixel limit reads the `ispe`. Undefined
- * when an item's data does not read as AV1 OBUs, or there is no single `meta` box to tell.
+ * The most pixels decoding the AVIF at `source` may make (avif-decoding.ts): each AV1 item's
+ * largest frame by its sequence header (av1-framing.ts), whatever its `ispe` claims, and each
+ * grid's canvas and tiles. Undefined when its image is not one read there, an item's data does
+ * not read as AV1 OBUs, a grid's descriptor is not one, or there is no single `meta` box to tell.
  */
-export async function avifLargestFrame(source: string): Promise<number | undefined> {
+export async function avifDecoding(source: string): Promise<AvifDecoding | undefined> {
   const input = await open(source, "r");
   try {
     const { size } = await input.stat();
     const meta = await metaOf(input, await readBoxesOf(input, size, MAX_TOP_BOXES));
-    const items = meta === undefined ? undefined : av1ItemExtents(meta);
-    if (items === undefined) return undefined;
-    let largest = 0;
-    for (const extents of items) {
+    const found = meta === undefined ? undefined : decodedItems(meta);
+    if (found === undefined) return undefined;
+    const frames = new Map<number, number>();
+    for (const [id, extents] of found.av1) {
       const length = extents.reduce((n, e) => n + e.length, 0);
       const av1 = await av1Image(itemReader(input, extents), length);
       if (av1 === undefined) return undefined;
-      largest = Math.max(largest, av1.width * av1.height);
+      frames.set(id, av1.width * av1.height);
     }
-    return largest;
+    let canvas = 0;
+    let tiles = 0;
+    for (const grid of found.grids) {
+      const { descriptor } = grid;
+      const bytes = Buffer.isBuffer(descriptor)
+        ? descriptor
+        : await itemReader(input, descriptor)(0, MAX_GRID_DESCRIPTOR);
+      const layout = gridCanvas(bytes);
+      if (layout === undefined || layout.rows * layout.columns !== grid.tiles.length) {
+        return undefined;
+      }
+      canvas = Math.max(canvas, layout.width * layout.height);
+      tiles = Math.max(
+        tiles,
+        grid.tiles.reduce((n, id) => n + (frames.get(id) ?? 0), 0),
+      );
+    }
+    return { frame: Math.max(...frames.values()), canvas, tiles };
   } catch (err) {
     if (err instanceof RangeError) return undefined;
     throw err;

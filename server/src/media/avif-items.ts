@@ -6,8 +6,8 @@
  * rest (EXIF and XMP items, thumbnails, depth and gain maps, names, groups, other properties)
  * is not. A `meta` whose image is something else (a grid, data in `idat` or elsewhere,
  * protected, an essential property not known here) is not taken at all. avif-boxes.ts writes
- * the file anew from what this keeps (avif-header.ts). About 290 lines: the four boxes' readers
- * belong with the one choice they serve, and with what else is read of the items.
+ * the file anew from what this keeps (avif-header.ts); avif-decoding.ts reads the items too.
+ * About 290 lines: the four boxes' readers belong with the one choice they serve.
  */
 import { isKeptProperty, keptProperty } from "./avif-properties.js";
 import { type Box, boxes, fullBox, uint } from "./isobmff.js";
@@ -55,7 +55,11 @@ export interface KeptImage {
   readonly references: readonly Reference[];
 }
 
-function items(iinf: Box): Map<number, Item> {
+/**
+ * The items `iinf` lists, by id (`infe` of versions 2 and 3; others are not image items). Throws
+ * a RangeError for an id listed twice, which readers may take either way.
+ */
+export function items(iinf: Box): Map<number, Item> {
   const found = new Map<number, Item>();
   const { version, body } = fullBox(iinf);
   for (const infe of boxes(body.subarray(version === 0 ? 2 : 4))) {
@@ -63,6 +67,7 @@ function items(iinf: Box): Map<number, Item> {
     const entry = fullBox(infe);
     if (entry.version < 2) continue;
     const idBytes = entry.version === 2 ? 2 : 4;
+    if (found.has(uint(entry.body, 0, idBytes))) throw new RangeError("an item listed twice");
     found.set(uint(entry.body, 0, idBytes), {
       id: uint(entry.body, 0, idBytes),
       protectedBy: uint(entry.body, idBytes, 2),
@@ -73,7 +78,8 @@ function items(iinf: Box): Map<number, Item> {
   return found;
 }
 
-function references(iref: Box | undefined): Reference[] {
+/** The references `iref` lists, each of one type from one item to others, in order. */
+export function references(iref: Box | undefined): Reference[] {
   if (iref === undefined) return [];
   const { version, body } = fullBox(iref);
   const idBytes = version === 0 ? 2 : 4;
@@ -108,15 +114,25 @@ function associations(ipma: Box): Map<number, Association[]> {
   return found;
 }
 
-/** Each item's extents in this file (construction method 0), or undefined for any other. */
-function locations(iloc: Box): Map<number, Extent[] | undefined> {
+/** Where an item's data is: its construction method (0: the file, 1: `idat`) and extents. */
+export interface Location {
+  readonly method: number;
+  readonly dataReference: number;
+  readonly extents: readonly Extent[];
+}
+
+/**
+ * Each item's location as `iloc` gives it, by id; more than MAX_EXTENTS pieces: undefined. Throws
+ * a RangeError for an item located twice.
+ */
+export function itemLocations(iloc: Box): Map<number, Location | undefined> {
   const { version, body } = fullBox(iloc);
   const offsetSize = (body[0] ?? 0) >> 4;
   const lengthSize = (body[0] ?? 0) & 15;
   const baseSize = (body[1] ?? 0) >> 4;
   const indexSize = version === 0 ? 0 : (body[1] ?? 0) & 15;
   const idBytes = version < 2 ? 2 : 4;
-  const found = new Map<number, Extent[] | undefined>();
+  const found = new Map<number, Location | undefined>();
   let at = 2;
   const next = (size: number): number => {
     const value = uint(body, at, size);
@@ -134,8 +150,18 @@ function locations(iloc: Box): Map<number, Extent[] | undefined> {
       next(indexSize);
       extents.push({ offset: base + next(offsetSize), length: next(lengthSize) });
     }
-    const inFile = method === 0 && dataReference === 0 && count <= MAX_EXTENTS;
-    found.set(id, inFile ? extents : undefined);
+    if (found.has(id)) throw new RangeError("an item located twice");
+    found.set(id, count <= MAX_EXTENTS ? { method, dataReference, extents } : undefined);
+  }
+  return found;
+}
+
+/** Each item's extents in this file (construction method 0), or undefined for any other. */
+export function locations(iloc: Box): Map<number, readonly Extent[] | undefined> {
+  const found = new Map<number, readonly Extent[] | undefined>();
+  for (const [id, where] of itemLocations(iloc)) {
+    const inFile = where !== undefined && where.method === 0 && where.dataReference === 0;
+    found.set(id, inFile ? where.extents : undefined);
   }
   return found;
 }
@@ -153,28 +179,6 @@ export function itemDataEnd(meta: Buffer): number {
     for (const e of extents ?? []) end = Math.max(end, e.offset + e.length);
   }
   return end;
-}
-
-/**
- * The extents of each AV1 image item of the `meta` box's payload (the image, its alpha, a grid's
- * tiles, thumbnails): what a decoder may decode. Undefined when one of them is not placed in the
- * file (construction method 0) or none is there. Throws a RangeError where a box claims more
- * than it holds.
- */
-export function av1ItemExtents(meta: Buffer): Extent[][] | undefined {
-  const inMeta = boxes(meta);
-  const iinf = inMeta.find((b) => b.type === "iinf");
-  const iloc = inMeta.find((b) => b.type === "iloc");
-  if (iinf === undefined || iloc === undefined) return undefined;
-  const where = locations(iloc);
-  const found: Extent[][] = [];
-  for (const item of items(iinf).values()) {
-    if (item.type !== "av01") continue;
-    const extents = where.get(item.id);
-    if (!extents?.length) return undefined;
-    found.push(extents);
-  }
-  return found.length > 0 ? found : undefined;
 }
 
 /**

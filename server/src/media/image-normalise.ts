@@ -8,9 +8,10 @@ import { DomainError } from "../platform/domain-error.js";
 import {
   AvifTooLarge,
   avifCutShort,
-  avifLargestFrame,
+  avifDecoding,
   writeAvifWithoutMetadata,
 } from "./avif-boxes.js";
+import { pastLimit } from "./avif-decoding.js";
 import { isSrgbProfile } from "./icc-profile.js";
 import { ANIMATED, encoded, type ImageFacts, imageErrorOf, input } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
@@ -164,12 +165,13 @@ export async function keptOrToEncode(
     }
     let decodedPixels = width * height;
     if (type === "avif") {
-      // libvips' pixel limit reads the `ispe` box, which may claim less than the AV1 data holds:
-      // the sequence headers bound what libheif would decode (a kept AVIF's were read above).
-      const largest = await avifLargestFrame(sourcePath);
-      if (largest === undefined) throw new DomainError("unsupported_type", NOT_AN_IMAGE);
-      if (largest > maxPixels) throw new AvifTooLarge();
-      decodedPixels = Math.max(decodedPixels, largest);
+      // libvips' pixel limit reads the `ispe` box, which may claim less than the AV1 data or a
+      // grid holds: the sequence headers and grid descriptors bound what libheif would decode
+      // (a kept AVIF's were read above).
+      const decoding = await avifDecoding(sourcePath);
+      if (decoding === undefined) throw new DomainError("unsupported_type", NOT_AN_IMAGE);
+      if (pastLimit(decoding, maxPixels)) throw new AvifTooLarge();
+      decodedPixels = Math.max(decodedPixels, decoding.frame, decoding.canvas);
     }
     return { sourcePath, type, outPath, maxPixels, orientation, width, height, decodedPixels };
   } catch (err) {
