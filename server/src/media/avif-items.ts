@@ -157,7 +157,7 @@ export function itemLocations(iloc: Box): Map<number, Location | undefined> {
 }
 
 /** Each item's extents in this file (construction method 0), or undefined for any other. */
-export function locations(iloc: Box): Map<number, readonly Extent[] | undefined> {
+function locations(iloc: Box): Map<number, readonly Extent[] | undefined> {
   const found = new Map<number, readonly Extent[] | undefined>();
   for (const [id, where] of itemLocations(iloc)) {
     const inFile = where !== undefined && where.method === 0 && where.dataReference === 0;
