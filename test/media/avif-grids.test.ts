@@ -289,4 +289,27 @@ describe("the item readers, for what libheif may read otherwise", () => {
     expect([...itemLocations(iloc(1, 2)).keys()]).toEqual([1, 2]);
     expect(() => itemLocations(iloc(1, 1))).toThrow(RangeError);
   });
+
+  it("refuses an iloc field of another size than 0, 4 or 8 bytes (RangeError): libheif reads it as 0", () => {
+    /** An `iloc` of version 1 with these field sizes, listing no item. */
+    const sized = (offset: number, length: number, base: number, index: number) =>
+      box("iloc", Buffer.from([1, 0, 0, 0, (offset << 4) | length, (base << 4) | index, 0, 0]));
+    for (const [offset, length, base, index] of [
+      [4, 4, 0, 0],
+      [8, 8, 8, 8],
+      [0, 4, 4, 0],
+    ] as const) {
+      expect(itemLocations(sized(offset, length, base, index)).size).toBe(0);
+    }
+    // An index of 9 bytes (one byte more than libheif reads) let a grid's tile be found in one
+    // place by this reader and in another, of 16000 × 16000, by libheif.
+    for (const [offset, length, base, index] of [
+      [4, 4, 0, 9],
+      [2, 4, 0, 0],
+      [4, 2, 0, 0],
+      [4, 4, 1, 0],
+    ] as const) {
+      expect(() => itemLocations(sized(offset, length, base, index))).toThrow(RangeError);
+    }
+  });
 });

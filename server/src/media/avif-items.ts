@@ -123,7 +123,7 @@ export interface Location {
 
 /**
  * Each item's location as `iloc` gives it, by id; more than MAX_EXTENTS pieces: undefined. Throws
- * a RangeError for an item located twice.
+ * a RangeError for an item located twice, or a field size other than 0, 4 or 8 bytes.
  */
 export function itemLocations(iloc: Box): Map<number, Location | undefined> {
   const { version, body } = fullBox(iloc);
@@ -131,6 +131,11 @@ export function itemLocations(iloc: Box): Map<number, Location | undefined> {
   const lengthSize = (body[0] ?? 0) & 15;
   const baseSize = (body[1] ?? 0) >> 4;
   const indexSize = version === 0 ? 0 : (body[1] ?? 0) & 15;
+  // 0, 4 or 8 bytes each (ISO/IEC 14496-12 §8.11.3.3). libheif reads a field of any other size
+  // as 0 bytes, where reading it as its size says would place each item elsewhere than libheif.
+  if (![offsetSize, lengthSize, baseSize, indexSize].every((n) => n === 0 || n === 4 || n === 8)) {
+    throw new RangeError("an iloc field of a size not defined");
+  }
   const idBytes = version < 2 ? 2 : 4;
   const found = new Map<number, Location | undefined>();
   let at = 2;
