@@ -1689,17 +1689,20 @@ export interface paths {
          *     upright (as they show every JPEG so tagged), while its `width` and `height` are its
          *     upright size and every copy (`getMediaFile` with parameters) is turned in its pixels.
          *     A still AVIF of 8 or 10 bits, in sRGB or in the colour its code points (`colr` `nclx`)
-         *     name, an HDR image's among them (untagged, or tagged with an sRGB profile), holding one
+         *     name, an HDR image's among them, or tagged with an ICC profile that describes it (a
+         *     whole profile of version 2 or 4, for a display, an input device or a colour space, from
+         *     RGB: Display P3's, Adobe RGB's), holding one
          *     AV1 image (and its alpha) whose `ispe` is its AV1 frame's size, keeps its AV1 data byte
-         *     for byte too, its bit depth and its code points with it, but for metadata and padding
+         *     for byte too, its bit depth, its code points and its profile with it (the profile whole,
+         *     its description and copyright text too), but for metadata and padding
          *     OBUs, in boxes written anew that hold only the image, its alpha and their properties
          *     (its rotation and mirroring among them): its EXIF, XMP, thumbnails and any other item
          *     are dropped. Its pixels are not decoded at upload (decoding an AVIF holds 16–25 bytes a
          *     pixel): its boxes, the framing of its AV1 data and the frame size its AV1 sequence
          *     header allows are checked instead, so damage inside its frame shows only when a copy is
-         *     asked for (the consumer API's `getMediaFile`, `422`). Copies are made in sRGB from the
-         *     samples as they are: an HDR image's (PQ or HLG) are not tone-mapped, so its copies do not
-         *     look as it does. Any
+         *     asked for (the consumer API's `getMediaFile`, `422`). Copies are made in sRGB: from a
+         *     profile's colours converted by it, and from the samples as they are otherwise, so an HDR
+         *     image's (PQ or HLG) are not tone-mapped and its copies do not look as it does. Any
          *     AVIF is `422` past `MEDIA_MAX_PIXELS` by what decoding it may make, whatever its
          *     `ispe` boxes claim: the largest frame any of its AV1 items' sequence headers allows, a
          *     grid's canvas (the size its descriptor gives), or a grid's tiles holding together more
