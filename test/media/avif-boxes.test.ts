@@ -1,5 +1,6 @@
 /**
- * A still sRGB AVIF is stored as it came, without its metadata and without being decoded
+ * A still AVIF (in sRGB, or in the colour its code points or its profile name) is stored as it
+ * came, without its metadata and without being decoded
  * (admin.yaml `uploadMedia`; server/src/media/avif-boxes.ts, av1-framing.ts): its AV1 data byte
  * for byte, in boxes written anew holding the image, its alpha and their properties (a rotation
  * among them); EXIF, XMP and anything after its boxes gone. What is checked instead of a decode:
@@ -83,6 +84,22 @@ const refusal = (promise: Promise<unknown>) =>
     () => undefined,
     (err: unknown) => (err instanceof DomainError ? { code: err.code, message: err.message } : err),
   );
+
+/**
+ * Whether `out` holds the AV1 data of `original` byte for byte, so was not encoded again: the
+ * image's and then the alpha's, each found in the upload (the longest start of the stored data
+ * found there, then the rest).
+ */
+function keepsAv1Data(original: Buffer, out: Buffer): boolean {
+  const av1 = out.subarray(out.indexOf("mdat") + 4);
+  let found = 0;
+  for (let step = av1.length; step > 0; step >>= 1) {
+    while (found + step <= av1.length && original.includes(av1.subarray(0, found + step))) {
+      found += step;
+    }
+  }
+  return found > 64 && original.includes(av1.subarray(found));
+}
 
 /** The same file with every `ispe` claiming 1 × 1. */
 function claimingOnePixel(avif: Buffer): Buffer {
@@ -216,17 +233,7 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
       expect(facts).toEqual({ type: "avif", width: 64, height: 48, bytes: out.length });
       expect(out.includes("GPS")).toBe(false);
       expect(layout(out).items).toEqual(alpha ? ["av01", "av01"] : ["av01"]);
-      // Not encoded again: its AV1 data, the image's and then the alpha's, is the upload's byte
-      // for byte. The longest start of it found in the upload, then the rest, found too.
-      const av1 = out.subarray(out.indexOf("mdat") + 4);
-      let found = 0;
-      for (let step = av1.length; step > 0; step >>= 1) {
-        while (found + step <= av1.length && original.includes(av1.subarray(0, found + step))) {
-          found += step;
-        }
-      }
-      expect(found).toBeGreaterThan(64);
-      expect(original.includes(av1.subarray(found))).toBe(true);
+      expect(keepsAv1Data(original, out)).toBe(true);
       const colour = out.indexOf("colrnclx") + 8;
       expect([...out.subarray(colour, colour + 7)]).toEqual(nclx);
       expect((await sharp(out).metadata()).bitsPerSample).toBe(bits);
@@ -323,8 +330,8 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
     // One it encodes again: libvips' own pixel limit reads the ispe (1 × 1), libheif would decode
     // the AV1 data's frame whatever the limit.
     [
-      "sharp's, with a P3 profile",
-      () => noisy().withIccProfile("p3").avif({ quality: 60 }).toBuffer(),
+      "sharp's, of 12 bits",
+      () => noisy().avif({ quality: 60, bitdepth: 12 }).toBuffer(),
       WIDTH * HEIGHT,
     ],
   ])(
@@ -395,22 +402,95 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
     expect((await sharp(out).metadata()).bitsPerSample).toBe(8);
   });
 
-  it("encodes again an AVIF tagged with a colour profile other than sRGB's, in sRGB", async () => {
-    const p3 = await noisy().withIccProfile("p3").avif({ quality: 60 }).toBuffer();
-    expect((await sharp(p3).metadata()).icc).toBeDefined();
-    const { facts, out } = await stored(p3);
-    expect(facts).toMatchObject({ type: "avif", width: WIDTH, height: HEIGHT });
-    expect((await sharp(out).metadata()).icc).toBeUndefined();
+  it.each([
+    [
+      "sharp's, Display P3, 4:4:4 with alpha",
+      () =>
+        noisy()
+          .withIccProfile("p3")
+          .avif({ quality: 60 })
+          .withExif({ IFD0: { ImageDescription: "GPS 51.5007 N" } })
+          .toBuffer(),
+      { width: WIDTH, height: HEIGHT },
+    ],
+    [
+      "libavif's p3-libavif.avif, its code points beside it",
+      () => readFile(path.join(FIXTURES, "p3-libavif.avif")),
+      { width: 64, height: 48 },
+    ],
+  ])(
+    "keeps an AVIF tagged with a profile that describes it (%s): its AV1 data and the profile whole",
+    async (_, make, size) => {
+      const original = await make();
+      expect(original.includes("GPS")).toBe(true);
+      const { facts, out } = await stored(original);
+      expect(facts).toEqual({ type: "avif", ...size, bytes: out.length });
+      expect(out.includes("GPS")).toBe(false);
+      expect(keepsAv1Data(original, out)).toBe(true);
+      const [before, after] = await Promise.all([
+        sharp(original).metadata(),
+        sharp(out).metadata(),
+      ]);
+      expect(before.icc?.includes("acsp")).toBe(true);
+      expect(after.icc?.equals(before.icc ?? Buffer.alloc(0))).toBe(true);
+      // The same samples under the same profile: the same colours, wherever they are shown.
+      const samples = (avif: Buffer) => sharp(avif).keepIccProfile().ensureAlpha().raw().toBuffer();
+      expect((await samples(out)).equals(await samples(original))).toBe(true);
+    },
+  );
+
+  it("makes the copies of a kept Display P3 AVIF in sRGB, converted by its profile", async () => {
+    // #2a7 in Display P3 is held as (82, 167, 125); converted back to sRGB it is near (34, 170,
+    // 119) again, while its samples as they are would look wrong untagged.
+    const p3 = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#2a7" } })
+      .withIccProfile("p3")
+      .avif({ quality: 90 })
+      .toBuffer();
+    const { out } = await stored(p3);
+    expect((await sharp(out).metadata()).icc).toBeDefined();
+    const facts = { type: "avif" as const, width: 64, height: 48 };
+    for (const fm of ["png", "webp", "jpeg", "avif"] as const) {
+      const copy = await transformImage(out, facts, { w: 32, fm }, 1e6);
+      const [meta, stats] = await Promise.all([
+        sharp(copy.bytes).metadata(),
+        sharp(copy.bytes).stats(),
+      ]);
+      expect(meta.hasProfile).toBe(false);
+      const means = stats.channels.map((c) => Math.round(c.mean));
+      [34, 170, 119].forEach((want, i) => {
+        expect(Math.abs((means[i] ?? 0) - want), `${fm}: ${means}`).toBeLessThan(6);
+      });
+    }
   });
 
-  it("refuses an AVIF it encodes again (a P3 profile) cut short in its EXIF, its image whole (415)", async () => {
-    const p3 = await noisy()
-      .withIccProfile("p3")
-      .avif({ quality: 60 })
+  it.each([
+    ["of version 5 (iccMAX, which browsers do not read)", 8, "\x05"],
+    ["of a device link, not a class images are tagged with", 12, "link"],
+    ["from CMYK", 16, "CMYK"],
+    ["from grey, for an RGB image", 16, "GRAY"],
+    ["whose header gives another size than its length", 0, "\x00\x00\x01\x00"],
+  ])(
+    "encodes again in sRGB an AVIF whose profile does not describe it: one %s",
+    async (_, at, bytes) => {
+      const p3 = await noisy().withIccProfile("p3").avif({ quality: 60 }).toBuffer();
+      const profile = p3.indexOf("acsp") - 36;
+      const damaged = Buffer.from(p3);
+      damaged.write(bytes, profile + at, "latin1");
+      const { facts, out } = await stored(damaged);
+      expect(facts).toMatchObject({ type: "avif", width: WIDTH, height: HEIGHT });
+      expect(out.includes("acsp")).toBe(false);
+      expect((await sharp(out).metadata()).icc).toBeUndefined();
+    },
+  );
+
+  it("refuses an AVIF it encodes again (12 bits) cut short in its EXIF, its image whole (415)", async () => {
+    const deep = await noisy()
+      .avif({ quality: 60, bitdepth: 12 })
       .withExif({ IFD0: {} })
       .toBuffer();
-    expect((await stored(p3)).out.length).toBeGreaterThan(0);
-    expect(await refusal(stored(p3.subarray(0, p3.length - 1)))).toEqual({
+    expect((await sharp(deep).metadata()).bitsPerSample).toBe(12);
+    expect((await stored(deep)).out.length).toBeGreaterThan(0);
+    expect(await refusal(stored(deep.subarray(0, deep.length - 1)))).toEqual({
       code: "unsupported_type",
       message: "Not an image Pressroom takes: send JPEG, PNG, WebP, AVIF or GIF bytes.",
     });

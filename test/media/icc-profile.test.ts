@@ -6,7 +6,7 @@
  */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { isSrgbProfile } from "../../server/src/media/icc-profile.js";
+import { describesRgbImage, isSrgbProfile } from "../../server/src/media/icc-profile.js";
 
 /** libvips' own profile of that name, as an image tagged with it carries it. */
 async function libvipsProfile(name: "srgb" | "p3"): Promise<Buffer> {
@@ -51,6 +51,7 @@ function v2Profile(description: string, colorants: number[][]): Buffer {
     ["bXYZ", xyz(colorants[2] ?? [])],
   ];
   const header = Buffer.alloc(128);
+  header[8] = 2;
   header.write("mntrRGB XYZ ", 12, "latin1");
   header.write("acsp", 36, "latin1");
   const table = Buffer.alloc(4 + tags.length * 12);
@@ -91,5 +92,68 @@ describe("an sRGB colour profile is told from any other", () => {
     const wrongCount = Buffer.from(srgb);
     wrongCount.writeUInt32BE(0xffffffff, 128);
     expect(() => isSrgbProfile(wrongCount)).not.toThrow();
+  });
+});
+
+/**
+ * An AVIF keeps a profile that describes it, whatever its colours (admin.yaml `uploadMedia`): a
+ * whole ICC v2 or v4 profile of a display, an input device or a colour space, from RGB to XYZ or
+ * Lab, whose tags lie within it after their table (ICC.1:2022 §7).
+ */
+describe("a profile that describes an image", () => {
+  /** `profile` with `bytes` written at `at`. */
+  const edited = (profile: Buffer, at: number, bytes: Buffer | string) => {
+    const out = Buffer.from(profile);
+    if (typeof bytes === "string") out.write(bytes, at, "latin1");
+    else bytes.copy(out, at);
+    return out;
+  };
+  const u32 = (value: number) => {
+    const out = Buffer.alloc(4);
+    out.writeUInt32BE(value);
+    return out;
+  };
+
+  it("libvips' Display P3 and sRGB profiles (v4) and an ICC v2 one describe an RGB image", async () => {
+    for (const profile of [
+      await libvipsProfile("p3"),
+      await libvipsProfile("srgb"),
+      v2Profile("Adobe RGB (1998)", P3),
+    ]) {
+      expect(describesRgbImage(profile)).toBe(true);
+    }
+  });
+
+  it.each([
+    ["its size not its length", 0, u32(1000)],
+    ["no acsp signature", 36, "ascp"],
+    ["version 5 (iccMAX)", 8, Buffer.from([5])],
+    ["version 1", 8, Buffer.from([1])],
+    ["the class of a device link", 12, "link"],
+    ["the class of an abstract profile", 12, "abst"],
+    ["the class of a printer", 12, "prtr"],
+    ["CMYK as its colour space", 16, "CMYK"],
+    ["XYZ as its colour space", 16, "XYZ "],
+    ["grey as its colour space", 16, "GRAY"],
+    ["RGB as its connection space", 20, "RGB "],
+    ["a tag table past its end", 128, u32(1000)],
+    ["a tag past its end", 132 + 4, u32(10_000)],
+    ["a tag longer than what follows it", 132 + 8, u32(10_000)],
+    ["a tag inside the tag table", 132 + 4, u32(132)],
+  ])("a profile with %s describes no image", async (_, at, bytes) => {
+    const p3 = await libvipsProfile("p3");
+    expect(describesRgbImage(p3)).toBe(true);
+    expect(describesRgbImage(edited(p3, at, bytes))).toBe(false);
+  });
+
+  it("a profile cut short anywhere, or not a profile, describes nothing and throws nothing", async () => {
+    const p3 = await libvipsProfile("p3");
+    for (let length = 0; length < p3.length; length += 7) {
+      const short = p3.subarray(0, length);
+      expect(describesRgbImage(short)).toBe(false);
+      // Its header's size put right: the tags it names then lie past it.
+      if (length >= 132) expect(describesRgbImage(edited(short, 0, u32(length)))).toBe(false);
+    }
+    expect(describesRgbImage(Buffer.from("not a colour profile at all"))).toBe(false);
   });
 });

@@ -207,6 +207,36 @@ describe("uploads (admin.yaml uploadMedia)", () => {
     });
   });
 
+  it("an AVIF tagged Display P3 is kept with its profile whole; its copies are converted to sRGB", async () => {
+    const sent = await pixels(64, 48, "#2a7")
+      .withIccProfile("p3")
+      .avif({ quality: 90 })
+      .withExif({ IFD0: { ImageDescription: "GPS 51.5007 N" } })
+      .toBuffer();
+    const res = await upload(sent, { name: "p3.avif" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type: "avif", width: 64, height: 48 });
+    const original = Buffer.from(await (await fetch(publicUrl(res.body))).arrayBuffer());
+    expect(original.includes("GPS")).toBe(false);
+    const [sentMeta, keptMeta] = await Promise.all([
+      sharp(sent).metadata(),
+      sharp(original).metadata(),
+    ]);
+    expect(keptMeta.icc?.equals(sentMeta.icc ?? Buffer.alloc(0))).toBe(true);
+    // Its samples as they came, P3's (82, 167, 125) for #2a7.
+    const samples = await sharp(original).keepIccProfile().raw().toBuffer();
+    expect((await sharp(sent).keepIccProfile().raw().toBuffer()).equals(samples)).toBe(true);
+    const copy = Buffer.from(
+      await (await fetch(publicUrl(res.body, "?w=64&fm=png"))).arrayBuffer(),
+    );
+    const [meta, stats] = await Promise.all([sharp(copy).metadata(), sharp(copy).stats()]);
+    expect(meta.hasProfile).toBe(false);
+    const means = stats.channels.map((c) => c.mean);
+    [34, 170, 119].forEach((want, i) => {
+      expect(Math.abs((means[i] ?? 0) - want)).toBeLessThan(6);
+    });
+  });
+
   it("the type is told by the bytes, never by the name or Content-Type", async () => {
     const png = await pixels(8, 8, "#123").png().toBuffer();
     const res = await upload(png, { name: "looks-like.jpg" }, { type: "image/jpeg" });

@@ -33,7 +33,8 @@ const DEFINED: Readonly<Record<string, (body: Buffer) => number | undefined>> = 
   colr: (body) => {
     const type = body.toString("latin1", 0, 4);
     if (type === "nclx") return 4 + 7;
-    // An ICC profile, which the caller has found to be sRGB's (icc-profile.ts).
+    // An ICC profile, which the caller has found to describe the image (icc-profile.ts), kept
+    // whole.
     if (type === "prof" || type === "rICC") return body.length;
     return undefined;
   },

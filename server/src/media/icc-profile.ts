@@ -73,3 +73,32 @@ export function isSrgbProfile(icc: Buffer): boolean {
     colorantIsSrgb(icc, tags.get(name), want),
   );
 }
+
+/** Device classes an image is tagged with: a display, an input device, a colour space. */
+const IMAGE_CLASSES: ReadonlySet<string> = new Set(["mntr", "scnr", "spac"]);
+
+/**
+ * Whether a profile may go with an RGB image it describes, kept as it came (an AVIF's, image-
+ * normalise.ts): a whole profile (ICC.1:2022 §7.2: its header's size is its length, its
+ * signature `acsp`) of version 2 or 4 (browsers read no other), of a class images are tagged
+ * with, turning RGB to XYZ or Lab, and whose tags lie within it after their table. RGB alone:
+ * libvips reads every AVIF, a grey one (4:0:0) too, as RGB. Anything else is converted to sRGB,
+ * as before: a profile that libvips or a browser then could not read would leave the kept image
+ * looking as if it had none.
+ */
+export function describesRgbImage(icc: Buffer): boolean {
+  if (icc.length < 132 || icc.readUInt32BE(0) !== icc.length) return false;
+  if (icc.toString("latin1", 36, 40) !== "acsp") return false;
+  if (icc[8] !== 2 && icc[8] !== 4) return false;
+  if (!IMAGE_CLASSES.has(icc.toString("latin1", 12, 16))) return false;
+  if (icc.toString("latin1", 16, 20) !== "RGB ") return false;
+  if (!["XYZ ", "Lab "].includes(icc.toString("latin1", 20, 24))) return false;
+  const count = icc.readUInt32BE(128);
+  const tagsFrom = 132 + count * 12;
+  if (tagsFrom > icc.length) return false;
+  for (let at = 132; at < tagsFrom; at += 12) {
+    const offset = icc.readUInt32BE(at + 4);
+    if (offset < tagsFrom || offset + icc.readUInt32BE(at + 8) > icc.length) return false;
+  }
+  return true;
+}

@@ -12,7 +12,7 @@ import {
   writeAvifWithoutMetadata,
 } from "./avif-boxes.js";
 import { pastLimit } from "./avif-decoding.js";
-import { isSrgbProfile } from "./icc-profile.js";
+import { describesRgbImage, isSrgbProfile } from "./icc-profile.js";
 import { ANIMATED, encoded, type ImageFacts, imageErrorOf, input } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
 import {
@@ -25,8 +25,8 @@ import { NOT_AN_IMAGE } from "./media-upload.js";
 import { writeWebpWithoutMetadata } from "./webp-chunks.js";
 
 /**
- * A JPEG, an upright WebP or a still AVIF (in sRGB, or in the colour its code points name) as it
- * came, without its metadata
+ * A JPEG, an upright WebP or a still AVIF (in sRGB, or in the colour its code points or its
+ * profile name) as it came, without its metadata
  * (jpeg-segments.ts, webp-chunks.ts, avif-boxes.ts; an sRGB colour profile goes with the rest of
  * a JPEG's or WebP's: it changes nothing, icc-profile.ts) but a JPEG's EXIF `orientation`,
  * written back alone (an AVIF's rotation is a property of its image, kept), written to `outPath`;
@@ -109,7 +109,8 @@ export interface ToEncode {
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
  * (anything that only starts like an image fails here, `unsupported_type`). A JPEG in sRGB, and
  * an upright WebP or a still AVIF (of 8 or 10 bits) in sRGB or described by its colour code
- * points, untagged or tagged with an sRGB profile, keeps its image data (`keptAsIs`, an AVIF
+ * points, untagged or tagged with an sRGB profile (an AVIF: with any profile that describes it,
+ * kept whole), keeps its image data (`keptAsIs`, an AVIF
  * without being decoded; a JPEG turned by its EXIF orientation keeps that tag alone, and its
  * upright size is reported); any other image is turned upright by its EXIF orientation, every
  * metadata block dropped (sharp keeps none unless asked) with colours converted to sRGB, and
@@ -153,7 +154,13 @@ export async function keptOrToEncode(
         (type === "avif" &&
           KEPT_AVIF_SPACES.has(meta.space ?? "") &&
           (meta.bitsPerSample ?? Number.POSITIVE_INFINITY) <= KEPT_AVIF_BITS)) &&
-      (meta.icc === undefined || isSrgbProfile(meta.icc))
+      // An AVIF keeps any profile that describes it (Display P3's, as photo tools write): its
+      // colours as they came, where converting it to sRGB meant encoding it again (+465 MB and
+      // 5.5 s at 12 megapixels: BENCHMARKS.md "Media: AVIFs with a colour profile kept"). A
+      // JPEG's or WebP's other profile is still converted: libvips does that a strip at a time.
+      (meta.icc === undefined ||
+        isSrgbProfile(meta.icc) ||
+        (type === "avif" && describesRgbImage(meta.icc)))
     ) {
       const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels);
       // Orientations 5–8 turn the image a quarter: its upright width is its stored height.
