@@ -1681,36 +1681,39 @@ export interface paths {
          *
          *     What is stored is the image as it is meant to be seen, with every metadata block
          *     removed (EXIF, GPS, XMP, IPTC, comments, embedded thumbnails) and nothing kept after
-         *     the image's end. A JPEG in sRGB, or a WebP that is already upright and in sRGB
-         *     (untagged, or tagged with an sRGB profile, which is dropped) keeps its compressed
+         *     the image's end. Its colours are kept as they are told: an image untagged or tagged
+         *     with an sRGB profile is in sRGB (such a JPEG's or WebP's profile is dropped: it changes
+         *     nothing); one tagged with an ICC profile that describes it (a whole profile of version
+         *     2 or 4, for a display, an input device or a colour space, from RGB: Display P3's, as
+         *     phones and photo tools write, Adobe RGB's) keeps that profile whole, its description
+         *     and copyright text too, and its copies (`getMediaFile` with parameters) are converted
+         *     to sRGB by it. A JPEG in such colours, or a WebP that is already upright and in such
+         *     colours, keeps its compressed
          *     image data byte for byte (no second lossy generation; a lossless WebP stays lossless,
          *     an animated one keeps its frames); a JPEG turned by its EXIF orientation keeps that
          *     orientation alone, in an EXIF block holding nothing else, so that browsers show it
          *     upright (as they show every JPEG so tagged), while its `width` and `height` are its
          *     upright size and every copy (`getMediaFile` with parameters) is turned in its pixels.
-         *     A still AVIF of 8 or 10 bits, in sRGB or in the colour its code points (`colr` `nclx`)
-         *     name, an HDR image's among them, or tagged with an ICC profile that describes it (a
-         *     whole profile of version 2 or 4, for a display, an input device or a colour space, from
-         *     RGB: Display P3's, Adobe RGB's), holding one
+         *     A still AVIF of 8 or 10 bits, in such colours or in those its code points (`colr`
+         *     `nclx`) name, an HDR image's among them, holding one
          *     AV1 image (and its alpha) whose `ispe` is its AV1 frame's size, keeps its AV1 data byte
-         *     for byte too, its bit depth, its code points and its profile with it (the profile whole,
-         *     its description and copyright text too), but for metadata and padding
-         *     OBUs, in boxes written anew that hold only the image, its alpha and their properties
+         *     for byte too, its bit depth, its code points and its profile with it, but for metadata
+         *     and padding OBUs, in boxes written anew that hold only the image, its alpha and their properties
          *     (its rotation and mirroring among them): its EXIF, XMP, thumbnails and any other item
          *     are dropped. Its pixels are not decoded at upload (decoding an AVIF holds 16–25 bytes a
          *     pixel): its boxes, the framing of its AV1 data and the frame size its AV1 sequence
          *     header allows are checked instead, so damage inside its frame shows only when a copy is
-         *     asked for (the consumer API's `getMediaFile`, `422`). Copies are made in sRGB: from a
-         *     profile's colours converted by it, and from the samples as they are otherwise, so an HDR
-         *     image's (PQ or HLG) are not tone-mapped and its copies do not look as it does. Any
+         *     asked for (the consumer API's `getMediaFile`, `422`). Copies of one described by code
+         *     points are made in sRGB from its samples as they are: an HDR image's (PQ or HLG) are
+         *     not tone-mapped, so its copies do not look as it does. Any
          *     AVIF is `422` past `MEDIA_MAX_PIXELS` by what decoding it may make, whatever its
          *     `ispe` boxes claim: the largest frame any of its AV1 items' sequence headers allows, a
          *     grid's canvas (the size its descriptor gives), or a grid's tiles holding together more
          *     than four times the limit (a grid's tiles overhang its canvas by less than a tile each
          *     way). An AVIF whose image or alpha is neither an AV1 image nor a grid of them (an
          *     overlay, another codec's image) is `415`.
-         *     Any other image is turned upright by its EXIF orientation, its colour profile
-         *     converted to sRGB, and re-encoded in its own format. Animated GIF
+         *     Any other image is turned upright by its EXIF orientation, its colours converted to
+         *     sRGB by its profile, and re-encoded in its own format. Animated GIF
          *     and WebP keep their animation. The same bytes uploaded again to the same workspace are
          *     the same library image (`200`, the image as stored; its name and alt text unchanged),
          *     not a copy.
