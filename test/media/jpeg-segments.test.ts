@@ -1,8 +1,9 @@
 /**
- * An sRGB JPEG is stored as it came, without its metadata (admin.yaml `uploadMedia`;
- * server/src/media/jpeg-segments.ts): its compressed image data byte for byte, every APPn
- * segment but JFIF (without a thumbnail) and Adobe gone, COM gone, nothing after EOI; a turned
- * one with an EXIF segment of its orientation alone.
+ * A JPEG in sRGB, or in the colours of a profile that describes it, is stored as it came, without
+ * its metadata (admin.yaml `uploadMedia`; server/src/media/jpeg-segments.ts): its compressed
+ * image data byte for byte, every APPn segment but JFIF (without a thumbnail), Adobe and the
+ * profile it keeps (ICC.1:2022 Annex B.4: exactly that profile, or it is encoded again) gone,
+ * COM gone, nothing after EOI; a turned one with an EXIF segment of its orientation alone.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -48,11 +49,12 @@ const withSegments = (jpeg: Buffer, segments: Buffer[], tail = Buffer.alloc(0)):
 async function walked(
   bytes: Buffer,
   orientation?: number,
+  profile?: Buffer,
 ): Promise<{ out: Buffer; sof: number | undefined }> {
   const from = path.join(dir, `in-${Math.random()}`);
   const to = `${from}.out`;
   await writeFile(from, bytes);
-  const frame = await writeJpegWithoutMetadata(from, to, orientation);
+  const frame = await writeJpegWithoutMetadata(from, to, orientation, profile);
   return { out: await readFile(to), sof: frame?.sof };
 }
 
@@ -239,5 +241,139 @@ describe("a JPEG without its metadata, its image data as it was", () => {
     const stored = await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
     expect(stored).toMatchObject({ type: "jpeg", width: 300, height: 200 });
     expect((await readFile(`${from}.out`)).equals(jpeg)).toBe(false);
+  });
+});
+
+describe("a JPEG's colour profile, kept when it describes the image", () => {
+  /** libvips' Display P3 profile, as a JPEG tagged with it carries it. */
+  const p3Profile = async () => {
+    const tagged = await sharp(await noisyJpeg())
+      .withIccProfile("p3")
+      .toBuffer();
+    const { icc } = await sharp(tagged).metadata();
+    if (icc === undefined) throw new Error("no profile");
+    return icc;
+  };
+  /** An APP2 ICC segment: part `sequence` of `count`, holding `data`. */
+  const iccSegment = (sequence: number, count: number, data: Buffer) =>
+    segment(
+      0xe2,
+      Buffer.concat([Buffer.from("ICC_PROFILE\0", "latin1"), Buffer.from([sequence, count]), data]),
+    );
+  /** The profile in two segments, as a writer splits one of more than 64 KB. */
+  const inTwo = (profile: Buffer) => [
+    iccSegment(1, 2, profile.subarray(0, 200)),
+    iccSegment(2, 2, profile.subarray(200)),
+  ];
+
+  it("a profile in two segments is kept in its place, the EXIF beside it dropped", async () => {
+    const [jpeg, profile] = await Promise.all([noisyJpeg(), p3Profile()]);
+    const exif = segment(0xe1, Buffer.from(`Exif\0\0${SECRET}`, "latin1"));
+    const input = withSegments(jpeg, [exif, ...inTwo(profile)]);
+    // libvips reads the two as the one profile.
+    expect((await sharp(input).metadata()).icc?.equals(profile)).toBe(true);
+    const { out } = await walked(input, 1, profile);
+    expect(out).toEqual(withSegments(jpeg, inTwo(profile)));
+    // Without a profile to keep, its segments go with the rest of the metadata.
+    expect((await walked(input)).out).toEqual(jpeg);
+    // Turned: the orientation's EXIF segment first, then the profile's.
+    const turned = await walked(input, 6, profile);
+    expect((await sharp(turned.out).metadata()).orientation).toBe(6);
+    expect(turned.out.indexOf("Exif")).toBeLessThan(turned.out.indexOf("ICC_PROFILE"));
+    expect((await sharp(turned.out).metadata()).icc?.equals(profile)).toBe(true);
+  });
+
+  it.each([
+    ["a part repeated", (p: Buffer) => [iccSegment(1, 2, p.subarray(0, 200)), ...inTwo(p)]],
+    ["a part missing", (p: Buffer) => [iccSegment(2, 2, p.subarray(200))]],
+    ["the profile cut short", (p: Buffer) => [iccSegment(1, 2, p.subarray(0, 200))]],
+    [
+      "counts that differ",
+      (p: Buffer) => [iccSegment(1, 3, p.subarray(0, 200)), iccSegment(2, 2, p.subarray(200))],
+    ],
+    [
+      "parts numbered alike",
+      (p: Buffer) => [iccSegment(1, 1, p.subarray(0, 200)), iccSegment(1, 1, p.subarray(200))],
+    ],
+    [
+      "a count past its parts",
+      (p: Buffer) => [iccSegment(1, 3, p.subarray(0, 200)), iccSegment(2, 3, p.subarray(200))],
+    ],
+    [
+      "a part past the profile's end",
+      (p: Buffer) => [...inTwo(p), iccSegment(3, 2, Buffer.from(SECRET, "latin1"))],
+    ],
+    [
+      "other bytes than the profile's",
+      (p: Buffer) => [
+        iccSegment(
+          1,
+          1,
+          Buffer.concat([p.subarray(0, 300), Buffer.from(SECRET), p.subarray(300 + SECRET.length)]),
+        ),
+      ],
+    ],
+    [
+      "an empty part",
+      (p: Buffer) => [
+        iccSegment(1, 3, p.subarray(0, 200)),
+        iccSegment(2, 3, Buffer.alloc(0)),
+        iccSegment(3, 3, p.subarray(200)),
+      ],
+    ],
+  ])(
+    "ICC segments with %s are not kept as the profile: the JPEG does not walk",
+    async (_, parts) => {
+      const [jpeg, profile] = await Promise.all([noisyJpeg(), p3Profile()]);
+      await expect(walked(withSegments(jpeg, parts(profile)), 1, profile)).rejects.toBeInstanceOf(
+        NotAJpeg,
+      );
+    },
+  );
+
+  it("a grey JPEG tagged with an RGB profile is encoded again, untagged: the profile does not describe it", async () => {
+    const [grey, profile] = await Promise.all([
+      sharp(await noisyJpeg())
+        .toColourspace("b-w")
+        .jpeg()
+        .toBuffer(),
+      p3Profile(),
+    ]);
+    const input = withSegments(grey, inTwo(profile));
+    const meta = await sharp(input).metadata();
+    expect([meta.space, meta.icc?.equals(profile)]).toEqual(["b-w", true]);
+    const from = path.join(dir, "grey-p3.jpg");
+    await writeFile(from, input);
+    await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
+    const out = await readFile(`${from}.out`);
+    expect(out.includes("ICC_PROFILE")).toBe(false);
+    expect(out.equals(grey)).toBe(false);
+  });
+
+  it("a profile libvips does not see (an ICC segment between scans) makes the JPEG encoded again", async () => {
+    const [jpeg, profile] = await Promise.all([noisyJpeg({ progressive: true }), p3Profile()]);
+    const tagged = withSegments(jpeg, inTwo(profile));
+    const secondScan = tagged.indexOf(
+      Buffer.from([0xff, 0xda]),
+      tagged.indexOf(Buffer.from([0xff, 0xda])) + 2,
+    );
+    const hidden = Buffer.concat([
+      tagged.subarray(0, secondScan),
+      iccSegment(3, 2, Buffer.from(SECRET, "latin1")),
+      tagged.subarray(secondScan),
+    ]);
+    expect((await sharp(hidden).metadata()).icc?.equals(profile)).toBe(true);
+    const from = path.join(dir, "hidden-icc.jpg");
+    await writeFile(from, hidden);
+    const stored = await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
+    expect(stored).toMatchObject({ type: "jpeg", width: 300, height: 200 });
+    const out = await readFile(`${from}.out`);
+    expect(out.includes(Buffer.from(SECRET))).toBe(false);
+    // Encoded again: converted to sRGB, untagged.
+    expect((await sharp(out).metadata()).icc).toBeUndefined();
+    // Without the hidden part it is kept as it came, its profile in it.
+    await writeFile(from, tagged);
+    await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
+    expect(await readFile(`${from}.out`)).toEqual(tagged);
   });
 });

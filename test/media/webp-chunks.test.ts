@@ -1,8 +1,10 @@
 /**
- * An upright sRGB WebP is stored as it came, without its metadata (admin.yaml `uploadMedia`;
- * server/src/media/webp-chunks.ts): its image chunks byte for byte, so a lossless WebP stays
- * lossless and a lossy one gets no second generation; ICCP, EXIF and XMP chunks and anything
- * after the RIFF gone, VP8X's flags for them cleared; animations keep every frame.
+ * An upright WebP in sRGB, or in the colours of a profile that describes it, is stored as it
+ * came, without its metadata (admin.yaml `uploadMedia`; server/src/media/webp-chunks.ts): its
+ * image chunks byte for byte, so a lossless WebP stays lossless and a lossy one gets no second
+ * generation; EXIF and XMP chunks, an sRGB profile's ICCP chunk and anything after the RIFF
+ * gone, VP8X's flags for them cleared; another profile's one ICCP chunk kept with its flag;
+ * animations keep every frame.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -123,6 +125,56 @@ describe("a WebP without its metadata, its image data as it was", () => {
     const { facts, out } = await stored(turned);
     expect(facts).toMatchObject({ width: HEIGHT, height: WIDTH });
     expect((await sharp(out).metadata()).orientation).toBeUndefined();
+  });
+
+  it("a WebP tagged Display P3 keeps its profile's chunk and flag; EXIF and XMP go", async () => {
+    const tagged = await fromRaw()
+      .webp({ lossless: true })
+      .withExif({ IFD0: { Make: "Pressroom Test Camera" } })
+      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/">GPS 51.5007 N</x:xmpmeta>')
+      .withIccProfile("p3")
+      .toBuffer();
+    const { facts, out } = await stored(tagged);
+    expect(facts).toMatchObject({ type: "webp", width: WIDTH, height: HEIGHT });
+    expect(chunksOf(out).map((c) => c.fourcc)).toEqual(["VP8X", "ICCP", "VP8L"]);
+    expect((chunksOf(out)[0]?.payload[0] ?? 0) & (0x20 | 0x08 | 0x04)).toBe(0x20);
+    expect(out.includes("GPS")).toBe(false);
+    const [before, after] = await Promise.all([sharp(tagged).metadata(), sharp(out).metadata()]);
+    expect(after.icc?.equals(before.icc ?? Buffer.alloc(0))).toBe(true);
+    const samples = (webp: Buffer) => sharp(webp).keepIccProfile().raw().toBuffer();
+    expect((await samples(out)).equals(await samples(tagged))).toBe(true);
+  });
+
+  it("a WebP whose ICCP chunks are not the profile read is not kept as it came", async () => {
+    const tagged = await fromRaw().webp({ lossless: true }).withIccProfile("p3").toBuffer();
+    const profile = (await sharp(tagged).metadata()).icc ?? Buffer.alloc(0);
+    const iccp = chunksOf(tagged).find((c) => c.fourcc === "ICCP")?.payload ?? Buffer.alloc(0);
+    const at = tagged.indexOf("ICCP");
+    const end = at + 8 + iccp.length + (iccp.length % 2);
+    const twice = Buffer.concat([
+      tagged.subarray(0, end),
+      tagged.subarray(at, end),
+      tagged.subarray(end),
+    ]);
+    twice.writeUInt32LE(twice.length - 8, 4);
+    const from = path.join(dir, "profiles.webp");
+    await writeFile(from, tagged);
+    expect(await writeWebpWithoutMetadata(from, `${from}.out`, profile)).toBe(true);
+    // Another profile than the one asked to keep, or its chunk there twice.
+    const other = Buffer.from(profile);
+    other[other.length - 1] = (other[other.length - 1] ?? 0) ^ 1;
+    expect(await writeWebpWithoutMetadata(from, `${from}.out`, other)).toBe(false);
+    // The profile's chunk holding more than the profile: its last byte.
+    expect(
+      await writeWebpWithoutMetadata(from, `${from}.out`, profile.subarray(0, profile.length - 1)),
+    ).toBe(false);
+    await writeFile(from, twice);
+    expect(await writeWebpWithoutMetadata(from, `${from}.out`, profile)).toBe(false);
+    // None to keep: the chunk and its flag go.
+    expect(await writeWebpWithoutMetadata(from, `${from}.out`)).toBe(true);
+    const out = await readFile(`${from}.out`);
+    expect(chunksOf(out).map((c) => c.fourcc)).toEqual(["VP8X", "VP8L"]);
+    expect((chunksOf(out)[0]?.payload[0] ?? 0) & 0x20).toBe(0);
   });
 
   it("chunks that run past the RIFF, or a RIFF longer than the file, do not walk", async () => {

@@ -4,6 +4,7 @@
  */
 
 import { stat } from "node:fs/promises";
+import type { Metadata } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
 import {
   AvifTooLarge,
@@ -26,12 +27,12 @@ import { writeWebpWithoutMetadata } from "./webp-chunks.js";
 
 /**
  * A JPEG, an upright WebP or a still AVIF (in sRGB, or in the colour its code points or its
- * profile name) as it came, without its metadata
- * (jpeg-segments.ts, webp-chunks.ts, avif-boxes.ts; an sRGB colour profile goes with the rest of
- * a JPEG's or WebP's: it changes nothing, icc-profile.ts) but a JPEG's EXIF `orientation`,
- * written back alone (an AVIF's rotation is a property of its image, kept), written to `outPath`;
- * its size, or undefined when it is to be encoded again: its bytes do not walk, or its JPEG
- * frame is one a browser may not decode (arithmetic-coded, 12-bit, lossless). A JPEG or WebP
+ * profile name) as it came, without its metadata (jpeg-segments.ts, webp-chunks.ts,
+ * avif-boxes.ts; a JPEG's or WebP's `profile`, the one it keeps, is written back as it came,
+ * an sRGB one goes with the rest) but a JPEG's EXIF `orientation`, written back alone (an
+ * AVIF's rotation is a property of its image, kept), written to `outPath`; its size, or
+ * undefined when it is to be encoded again: its bytes do not walk, or its JPEG frame is one a
+ * browser may not decode (arithmetic-coded, 12-bit, lossless). A JPEG or WebP
  * is then decoded whole at a fraction of its size (libjpeg and libwebp still decode all its data:
  * what they cannot decode fails here), every frame of an animation: for a 20-megapixel JPEG
  * +5–17 MB, most of it the file libvips maps, where encoding it again held +21 MB (+75 MB
@@ -45,18 +46,20 @@ async function keptAsIs(
   sourcePath: string,
   outPath: string,
   maxPixels: number,
+  profile: Buffer | undefined,
 ): Promise<number | undefined> {
   if (type === "webp") {
-    if (orientation !== 1 || !(await writeWebpWithoutMetadata(sourcePath, outPath))) {
+    if (orientation !== 1 || !(await writeWebpWithoutMetadata(sourcePath, outPath, profile))) {
       return undefined;
     }
   } else if (type === "jpeg") {
     let frame: JpegFrame | undefined;
     try {
-      frame = await writeJpegWithoutMetadata(sourcePath, outPath, orientation);
+      frame = await writeJpegWithoutMetadata(sourcePath, outPath, orientation, profile);
     } catch (err) {
       // Bytes that do not walk as JPEG segments to an EOI (stray bytes between segments, which
-      // libjpeg skips with a warning; a file cut short, which it refuses) are left to libvips.
+      // libjpeg skips with a warning; a file cut short, which it refuses), or whose ICC segments
+      // are not the profile libvips read, are left to libvips.
       if (err instanceof NotAJpeg) return undefined;
       throw err;
     }
@@ -71,6 +74,23 @@ async function keptAsIs(
   } else return undefined;
   await input(outPath, ANIMATED.has(type), maxPixels).resize(1).raw().toBuffer();
   return (await stat(outPath)).size;
+}
+
+/** libvips' interpretations of an RGB image: 8 bits, or 16 (an AVIF of 10 bits). */
+const RGB_SPACES: ReadonlySet<string> = new Set(["srgb", "rgb16"]);
+
+/**
+ * The profile an image keeps as it came (admin.yaml `uploadMedia`): undefined when it has none,
+ * or an sRGB one (it changes nothing: a JPEG's or WebP's is dropped); the profile when it
+ * describes the RGB image it tags (Display P3's, as phones and photo tools write), so its
+ * colours stay as they came, copies converted by it, where converting it to sRGB meant
+ * encoding it again (a second lossy generation; an AVIF at 12 megapixels +443 MB and 5 s:
+ * BENCHMARKS.md "Media: images with a colour profile kept"); false when its colours are to be
+ * converted.
+ */
+function keptProfile(meta: Metadata): Buffer | undefined | false {
+  if (meta.icc === undefined || isSrgbProfile(meta.icc)) return undefined;
+  return RGB_SPACES.has(meta.space ?? "") && describesRgbImage(meta.icc) ? meta.icc : false;
 }
 
 /** libvips' interpretations of an image that may be kept as it came: sRGB, or grey, of 8 bits. */
@@ -107,10 +127,10 @@ export interface ToEncode {
 /**
  * The image as the library stores it (admin.yaml `uploadMedia`), written to `outPath`: refused
  * past `maxPixels` before it is decoded (a decompression bomb costs its header) and decoded whole
- * (anything that only starts like an image fails here, `unsupported_type`). A JPEG in sRGB, and
- * an upright WebP or a still AVIF (of 8 or 10 bits) in sRGB or described by its colour code
- * points, untagged or tagged with an sRGB profile (an AVIF: with any profile that describes it,
- * kept whole), keeps its image data (`keptAsIs`, an AVIF
+ * (anything that only starts like an image fails here, `unsupported_type`). A JPEG, and an
+ * upright WebP or a still AVIF (of 8 or 10 bits), in sRGB (untagged or tagged with an sRGB
+ * profile) or in the colours of a profile that describes it (`keptProfile`, kept whole), or an
+ * AVIF described by its colour code points, keeps its image data (`keptAsIs`, an AVIF
  * without being decoded; a JPEG turned by its EXIF orientation keeps that tag alone, and its
  * upright size is reported); any other image is turned upright by its EXIF orientation, every
  * metadata block dropped (sharp keeps none unless asked) with colours converted to sRGB, and
@@ -149,20 +169,15 @@ export async function keptOrToEncode(
     // this (orientationSegment takes 2–8 only).
     const tagged = meta.orientation ?? 1;
     const orientation = tagged >= 2 && tagged <= 8 ? tagged : 1;
+    const profile = keptProfile(meta);
     if (
       (KEPT_SPACES.has(meta.space ?? "") ||
         (type === "avif" &&
           KEPT_AVIF_SPACES.has(meta.space ?? "") &&
           (meta.bitsPerSample ?? Number.POSITIVE_INFINITY) <= KEPT_AVIF_BITS)) &&
-      // An AVIF keeps any profile that describes it (Display P3's, as photo tools write): its
-      // colours as they came, where converting it to sRGB meant encoding it again (+465 MB and
-      // 5.5 s at 12 megapixels: BENCHMARKS.md "Media: AVIFs with a colour profile kept"). A
-      // JPEG's or WebP's other profile is still converted: libvips does that a strip at a time.
-      (meta.icc === undefined ||
-        isSrgbProfile(meta.icc) ||
-        (type === "avif" && describesRgbImage(meta.icc)))
+      profile !== false
     ) {
-      const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels);
+      const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels, profile);
       // Orientations 5–8 turn the image a quarter: its upright width is its stored height.
       if (kept !== undefined) {
         return orientation >= 5

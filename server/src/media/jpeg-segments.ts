@@ -7,9 +7,11 @@
  * image of an MPF or Ultra HDR JPEG) is not stored with it.
  *
  * Kept: the frame and scan headers and tables (SOFn, DHT, DQT, DAC, DRI, SOS, DNL, EXP), a
- * JFIF APP0 without a thumbnail and the Adobe APP14 (its transform flag tells RGB from YCbCr).
- * Dropped: every other APPn (EXIF with GPS and its thumbnail, XMP, ICC, MPF, Photoshop/IPTC,
- * JFXX thumbnails, …) and COM. Streamed: a segment is held whole (≤ 64 KB), image data is not.
+ * JFIF APP0 without a thumbnail, the Adobe APP14 (its transform flag tells RGB from YCbCr) and,
+ * when asked, the APP2 segments of an ICC profile (ICC.1:2022 Annex B.4), which must then hold
+ * that profile exactly. Dropped: every other APPn (EXIF with GPS and its thumbnail, XMP, MPF,
+ * Photoshop/IPTC, JFXX thumbnails, …) and COM. Streamed: a segment is held whole (≤ 64 KB),
+ * image data is not.
  * A photo turned by its EXIF orientation gets an EXIF segment of our own that says only that
  * (`orientationSegment`), where EXIF goes: after SOI and a JFIF APP0.
  */
@@ -25,6 +27,7 @@ const SOI = 0xd8;
 const EOI = 0xd9;
 const SOS = 0xda;
 const APP0 = 0xe0;
+const APP2 = 0xe2;
 const APP14 = 0xee;
 const APP15 = 0xef;
 const COM = 0xfe;
@@ -47,6 +50,47 @@ function kept(marker: number, segment: Buffer): boolean {
 }
 
 export class NotAJpeg extends Error {}
+
+/**
+ * A JPEG's ICC profile, checked as its APP2 segments go by: `ICC_PROFILE\0`, a sequence number
+ * from 1, their count (the same in each), then the profile's next bytes. Kept when they are
+ * `profile` exactly, in order (what libvips read, so what copies are converted by; browsers
+ * read the segments so too); any other ICC segment (a repeat, a gap, a count that differs, one
+ * after the profile's end) throws, and the JPEG is then encoded again.
+ */
+class IccSegments {
+  private at = 0;
+  private next = 1;
+  private count: number | undefined;
+  constructor(private readonly profile: Buffer) {}
+
+  /** Whether `segment` (an APP2, from its marker) is the profile's next part; throws if it is not. */
+  take(segment: Buffer): boolean {
+    if (!startsWith(segment, "ICC_PROFILE\0")) return false;
+    const [sequence, count] = [segment[4 + 12], segment[4 + 13]];
+    const data = segment.subarray(4 + 14);
+    this.count ??= count;
+    if (
+      sequence !== this.next ||
+      count !== this.count ||
+      data.length === 0 ||
+      !this.profile.subarray(this.at, this.at + data.length).equals(data)
+    ) {
+      throw new NotAJpeg("ICC segments other than the profile");
+    }
+    this.next += 1;
+    this.at += data.length;
+    // The profile's last part is the last segment the count gives.
+    if (this.at === this.profile.length && count !== sequence) {
+      throw new NotAJpeg("ICC segments other than the profile");
+    }
+    return true;
+  }
+
+  get whole(): boolean {
+    return this.at === this.profile.length;
+  }
+}
 
 /**
  * An APP1 EXIF segment holding one tag, Orientation (0x0112, a SHORT), `orientation` 2–8: a TIFF
@@ -86,8 +130,14 @@ class JpegWalk {
   ended = false;
   frame: JpegFrame | undefined;
 
-  /** @param pending a segment to write before the first kept one that is not APP0. */
-  constructor(private pending: Buffer | undefined) {}
+  /**
+   * @param pending a segment to write before the first kept one that is not APP0.
+   * @param icc the ICC segments to keep, if any.
+   */
+  constructor(
+    private pending: Buffer | undefined,
+    private readonly icc: IccSegments | undefined,
+  ) {}
 
   step(buf: Buffer, out: Buffer): { readonly consumed: number; readonly written: number } {
     const end = buf.length;
@@ -130,6 +180,7 @@ class JpegWalk {
         continue;
       }
       if (marker === EOI) {
+        if (this.icc !== undefined && !this.icc.whole) throw new NotAJpeg("ICC profile cut short");
         emit(at, at + 2);
         this.ended = true;
         return { consumed: at + 2, written };
@@ -148,7 +199,7 @@ class JpegWalk {
       if (end - at < 2 + length) return { consumed: at, written };
       const segment = buf.subarray(at, at + 2 + length);
       if (isFrameHeader(marker)) this.frame ??= { sof: marker, precision: segment[4] ?? 0 };
-      if (kept(marker, segment)) {
+      if (kept(marker, segment) || (marker === APP2 && this.icc?.take(segment) === true)) {
         if (this.pending !== undefined && marker !== APP0) {
           written += this.pending.copy(out, written);
           this.pending = undefined;
@@ -175,14 +226,19 @@ const ADDED_BYTES = 64;
  * buffers of its own (an upload's bytes are not allocated again while the garbage of receiving
  * them waits for a collection); returns the frame header it met. An `orientation` of 2–8 (the
  * EXIF orientation the upload had) is written back alone (`orientationSegment`); 1 writes none.
- * Throws `NotAJpeg` for bytes that do not walk as a JPEG to its EOI.
+ * A `profile` keeps its ICC segments (`IccSegments`). Throws `NotAJpeg` for bytes that do not
+ * walk as a JPEG to its EOI, or whose ICC segments are not `profile` exactly.
  */
 export async function writeJpegWithoutMetadata(
   source: string,
   dest: string,
   orientation = 1,
+  profile?: Buffer,
 ): Promise<JpegFrame | undefined> {
-  const walk = new JpegWalk(orientation === 1 ? undefined : orientationSegment(orientation));
+  const walk = new JpegWalk(
+    orientation === 1 ? undefined : orientationSegment(orientation),
+    profile === undefined ? undefined : new IccSegments(profile),
+  );
   const buf = Buffer.allocUnsafe(CARRY_BYTES + READ_BYTES);
   const out = Buffer.allocUnsafe(CARRY_BYTES + READ_BYTES + ADDED_BYTES);
   const input = await open(source, "r");
