@@ -1684,10 +1684,12 @@ export interface paths {
          *     the image's end. Its colours are kept as they are told: an image untagged or tagged
          *     with an sRGB profile is in sRGB (such a JPEG's or WebP's profile is dropped: it changes
          *     nothing); one tagged with an ICC profile that describes it (a whole profile of version
-         *     2 or 4, for a display, an input device or a colour space, from RGB: Display P3's, as
-         *     phones and photo tools write, Adobe RGB's) keeps that profile whole, its description
-         *     and copyright text too, and its copies (`getMediaFile` with parameters) are converted
-         *     to sRGB by it. A JPEG in such colours, or a WebP that is already upright and in such
+         *     2 or 4 and at most 64 KB, for a display, an input device or a colour space, from RGB,
+         *     holding only tags that describe colour, its description and copyright, and one that
+         *     the server can convert by: Display P3's, as phones and photo tools write, Adobe RGB's)
+         *     keeps that profile whole, its description and copyright text too, and its copies
+         *     (`getMediaFile` with parameters) are converted to sRGB by it; any other profile (a
+         *     device's make, model or calibration in it, two in one file) is converted away. A JPEG in such colours, or a WebP that is already upright and in such
          *     colours, keeps its compressed
          *     image data byte for byte (no second lossy generation; a lossless WebP stays lossless,
          *     an animated one keeps its frames); a JPEG turned by its EXIF orientation keeps that
