@@ -180,6 +180,56 @@ function withAv1CConfig(stored: Buffer): Buffer {
   return out;
 }
 
+/**
+ * A file this module wrote (`ipma` v0 with one-byte indices, `iloc` v0 as `withItemData` reads
+ * it) with a `colr` property of `body` added after the others and associated with the items of
+ * `entries` (0 the image, 1 its alpha: the order of their `ipma` entries); the boxes around it
+ * and the items' offsets follow.
+ */
+function withColour(stored: Buffer, body: Buffer, entries: number[]): Buffer {
+  const colr = Buffer.concat([Buffer.alloc(4), Buffer.from("colr"), body]);
+  colr.writeUInt32BE(colr.length, 0);
+  const ipco = stored.indexOf("ipco") - 4;
+  let index = 0;
+  for (let at = ipco + 8; at < ipco + stored.readUInt32BE(ipco); at += stored.readUInt32BE(at)) {
+    index += 1;
+  }
+  const ipcoEnd = ipco + stored.readUInt32BE(ipco);
+  let out = Buffer.concat([stored.subarray(0, ipcoEnd), colr, stored.subarray(ipcoEnd)]);
+  const ipma = out.indexOf("ipma") - 4;
+  let added = 0;
+  let at = ipma + 16;
+  for (let e = 0; e < out.readUInt32BE(ipma + 12); e++) {
+    const count = out[at + 2] ?? 0;
+    if (entries.includes(e)) {
+      out = Buffer.concat([
+        out.subarray(0, at + 3 + count),
+        Buffer.from([index + 1]),
+        out.subarray(at + 3 + count),
+      ]);
+      out[at + 2] = count + 1;
+      added += 1;
+    }
+    at += 3 + (out[at + 2] ?? 0);
+  }
+  const grown: [string, number][] = [
+    ["meta", colr.length + added],
+    ["iprp", colr.length + added],
+    ["ipco", colr.length],
+    ["ipma", added],
+  ];
+  for (const [type, by] of grown) {
+    const box = out.indexOf(type) - 4;
+    out.writeUInt32BE(out.readUInt32BE(box) + by, box);
+  }
+  const iloc = out.indexOf("iloc") - 4;
+  for (let i = 0; i < out.readUInt16BE(iloc + 14); i++) {
+    const offset = iloc + 16 + i * 14 + 6;
+    out.writeUInt32BE(out.readUInt32BE(offset) + colr.length + added, offset);
+  }
+  return out;
+}
+
 /** An OBU of `type` with a size field and `payload`. */
 const obu = (type: number, payload: Buffer) =>
   Buffer.concat([Buffer.from([(type << 3) | 2, payload.length]), payload]);
@@ -438,6 +488,58 @@ describe("an AVIF without its metadata, its AV1 data as it was", () => {
       expect((await samples(out)).equals(await samples(original))).toBe(true);
     },
   );
+
+  it("keeps no colour of an alpha: a profile there, which no reader takes, is dropped", async () => {
+    const { out: clean } = await stored(await tagged());
+    const junk = Buffer.from(`prof${"GPS 51.5007 N ".repeat(8)}`, "latin1");
+    const laden = withColour(clean, junk, [1]);
+    const before = await sharp(clean).ensureAlpha().raw().toBuffer();
+    expect((await sharp(laden).ensureAlpha().raw().toBuffer()).equals(before)).toBe(true);
+    expect((await sharp(laden).metadata()).icc).toBeUndefined();
+    const { out } = await stored(laden);
+    expect(out.includes("GPS")).toBe(false);
+    expect(out.equals(clean)).toBe(true);
+  });
+
+  it.each([
+    ["a second profile, one libheif does not read", "prof", "junk"],
+    ["the same profile twice", "prof", "p3"],
+    ["a restricted profile beside the profile", "rICC", "p3"],
+    ["a second set of code points", "nclx", "nclx"],
+  ])(
+    "encodes again, in sRGB, an AVIF whose image has %s (readers differ in which they take)",
+    async (_, kind, what) => {
+      const p3 = await noisy().withIccProfile("p3").avif({ quality: 60 }).toBuffer();
+      const { out: clean } = await stored(p3);
+      const profile = (await sharp(p3).metadata()).icc ?? Buffer.alloc(0);
+      const body =
+        what === "nclx"
+          ? Buffer.from("nclx\x00\x01\x00\x0d\x00\x06\x80", "latin1")
+          : Buffer.concat([
+              Buffer.from(kind, "latin1"),
+              what === "p3" ? profile : Buffer.from("GPS 51.5007 N ".repeat(8), "latin1"),
+            ]);
+      const once = withColour(clean, body, [0]);
+      // sharp's file holds a profile and no code points: they are added twice.
+      const twice = what === "nclx" ? withColour(once, body, [0]) : once;
+      if (what === "nclx") expect((await stored(once)).out.includes("colrnclx")).toBe(true);
+      const { facts, out } = await stored(twice);
+      expect(facts).toMatchObject({ type: "avif", width: WIDTH, height: HEIGHT });
+      expect(out.includes("GPS")).toBe(false);
+      expect(keepsAv1Data(twice, out)).toBe(false);
+      expect((await sharp(out).metadata()).icc).toBeUndefined();
+    },
+  );
+
+  it("declines to keep an AVIF whose profile is not the one libvips read", async () => {
+    const p3 = await saved(await noisy().withIccProfile("p3").avif({ quality: 60 }).toBuffer());
+    const profile = (await sharp(p3).metadata()).icc ?? Buffer.alloc(0);
+    expect(await writeAvifWithoutMetadata(p3, `${p3}.out`, 1e6, profile)).toBe(true);
+    const other = Buffer.from(profile);
+    other[other.length - 1] = (other[other.length - 1] ?? 0) ^ 1;
+    expect(await writeAvifWithoutMetadata(p3, `${p3}.out`, 1e6, other)).toBe(false);
+    expect(await writeAvifWithoutMetadata(p3, `${p3}.out`, 1e6)).toBe(false);
+  });
 
   it("makes the copies of a kept Display P3 AVIF in sRGB, converted by its profile", async () => {
     // #2a7 in Display P3 is held as (82, 167, 125); converted back to sRGB it is near (34, 170,

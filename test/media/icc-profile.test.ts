@@ -44,11 +44,16 @@ function v2Profile(description: string, colorants: number[][]): Buffer {
     });
     return tag;
   };
+  // A tone curve of gamma 2.2 (one u8Fixed8 value), for each of the three.
+  const curve = Buffer.from("curv\0\0\0\0\0\0\0\x01\x02\x33\0\0", "latin1");
   const tags: [string, Buffer][] = [
     ["desc", desc],
     ["rXYZ", xyz(colorants[0] ?? [])],
     ["gXYZ", xyz(colorants[1] ?? [])],
     ["bXYZ", xyz(colorants[2] ?? [])],
+    ["rTRC", curve],
+    ["gTRC", curve],
+    ["bTRC", curve],
   ];
   const header = Buffer.alloc(128);
   header[8] = 2;
@@ -96,9 +101,11 @@ describe("an sRGB colour profile is told from any other", () => {
 });
 
 /**
- * An AVIF keeps a profile that describes it, whatever its colours (admin.yaml `uploadMedia`): a
- * whole ICC v2 or v4 profile of a display, an input device or a colour space, from RGB to XYZ or
- * Lab, whose tags lie within it after their table (ICC.1:2022 §7).
+ * An image keeps a profile that describes it, whatever its colours (admin.yaml `uploadMedia`): a
+ * whole ICC v2 or v4 profile of at most 64 KB, of a display, an input device or a colour space,
+ * from RGB to XYZ or Lab by colorants and curves or by a table, holding only tags that describe
+ * colour (and its description and copyright), each once, within it after their table
+ * (ICC.1:2022 §7, §9).
  */
 describe("a profile that describes an image", () => {
   /** `profile` with `bytes` written at `at`. */
@@ -140,10 +147,44 @@ describe("a profile that describes an image", () => {
     ["a tag past its end", 132 + 4, u32(10_000)],
     ["a tag longer than what follows it", 132 + 8, u32(10_000)],
     ["a tag inside the tag table", 132 + 4, u32(132)],
+    // libvips' profile's tags: desc cprt wtpt chad rXYZ gXYZ bXYZ rTRC gTRC bTRC.
+    ["a device's calibration (vcgt) in place of its copyright", 132 + 12, "vcgt"],
+    ["a dictionary (meta) in place of its copyright", 132 + 12, "meta"],
+    ["a device's model (dmdd) in place of its copyright", 132 + 12, "dmdd"],
+    ["its description twice", 132 + 12, "desc"],
+    ["no red curve (nor a table)", 132 + 7 * 12, "A2B1"],
   ])("a profile with %s describes no image", async (_, at, bytes) => {
     const p3 = await libvipsProfile("p3");
     expect(describesRgbImage(p3)).toBe(true);
     expect(describesRgbImage(edited(p3, at, bytes))).toBe(false);
+  });
+
+  it("a profile of colours by a table (A2B0) describes an image; one past 64 KB does not", async () => {
+    const p3 = await libvipsProfile("p3");
+    // Its red curve's tag named A2B0 (its contents are lcms' to read: profile-use.ts).
+    expect(describesRgbImage(edited(p3, 132 + 7 * 12, "A2B0"))).toBe(true);
+    // Its shared curve (the last tag) made 64 KB long, and one byte longer.
+    const curve = p3.readUInt32BE(132 + 7 * 12 + 4);
+    for (const [length, describes] of [
+      [64 * 1024, true],
+      [64 * 1024 + 1, false],
+    ] as const) {
+      const long = Buffer.concat([p3, Buffer.alloc(length - p3.length)]);
+      long.writeUInt32BE(length, 0);
+      for (const tag of [7, 8, 9]) long.writeUInt32BE(length - curve, 132 + tag * 12 + 8);
+      expect(describesRgbImage(long)).toBe(describes);
+    }
+  });
+
+  it("a profile with bytes after its last tag, past the padding to 4, describes no image", async () => {
+    const p3 = await libvipsProfile("p3");
+    for (const [extra, describes] of [
+      [3, true],
+      [4, false],
+    ] as const) {
+      const trailed = Buffer.concat([p3, Buffer.alloc(extra, 0x41)]);
+      expect(describesRgbImage(edited(trailed, 0, u32(trailed.length)))).toBe(describes);
+    }
   });
 
   it("a profile cut short anywhere, or not a profile, describes nothing and throws nothing", async () => {

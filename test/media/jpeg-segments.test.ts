@@ -350,6 +350,41 @@ describe("a JPEG's colour profile, kept when it describes the image", () => {
     expect(out.equals(grey)).toBe(false);
   });
 
+  it("ICC segments after a scan began are not the profile, even whole: libvips reads none there", async () => {
+    const [jpeg, profile] = await Promise.all([noisyJpeg({ progressive: true }), p3Profile()]);
+    const secondScan = jpeg.indexOf(
+      Buffer.from([0xff, 0xda]),
+      jpeg.indexOf(Buffer.from([0xff, 0xda])) + 2,
+    );
+    const late = Buffer.concat([
+      jpeg.subarray(0, secondScan),
+      ...inTwo(profile),
+      jpeg.subarray(secondScan),
+    ]);
+    expect((await sharp(late).metadata()).icc).toBeUndefined();
+    await expect(walked(late, 1, profile)).rejects.toBeInstanceOf(NotAJpeg);
+    // Not asked to keep a profile (libvips read none), they go with the rest.
+    expect((await walked(late)).out).toEqual(jpeg);
+  });
+
+  it("a segment libvips takes as the profile's (ICC_PROFILE and any byte) but browsers do not makes the JPEG encoded again", async () => {
+    const [jpeg, profile] = await Promise.all([noisyJpeg(), p3Profile()]);
+    const loose = segment(
+      0xe2,
+      Buffer.concat([Buffer.from("ICC_PROFILE\x01\x01\x01", "latin1"), profile]),
+    );
+    const input = withSegments(jpeg, [loose]);
+    expect((await sharp(input).metadata()).icc?.equals(profile)).toBe(true);
+    await expect(walked(input, 1, profile)).rejects.toBeInstanceOf(NotAJpeg);
+    const from = path.join(dir, "loose-icc.jpg");
+    await writeFile(from, input);
+    await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
+    const out = await readFile(`${from}.out`);
+    // Encoded again, converted to sRGB by the profile libvips read, untagged.
+    expect(out.includes("ICC_PROFILE")).toBe(false);
+    expect(out.equals(jpeg)).toBe(false);
+  });
+
   it("a profile libvips does not see (an ICC segment between scans) makes the JPEG encoded again", async () => {
     const [jpeg, profile] = await Promise.all([noisyJpeg({ progressive: true }), p3Profile()]);
     const tagged = withSegments(jpeg, inTwo(profile));

@@ -170,6 +170,27 @@ describe("a WebP without its metadata, its image data as it was", () => {
     ).toBe(false);
     await writeFile(from, twice);
     expect(await writeWebpWithoutMetadata(from, `${from}.out`, profile)).toBe(false);
+    // Its chunk after the image's, where the container does not put it.
+    const image = chunksOf(tagged).find((c) => c.fourcc === "VP8L")?.payload ?? Buffer.alloc(0);
+    const vp8l = tagged.indexOf("VP8L");
+    const imageEnd = vp8l + 8 + image.length + (image.length % 2);
+    const late = Buffer.concat([
+      tagged.subarray(0, at),
+      tagged.subarray(end, imageEnd),
+      tagged.subarray(at, end),
+      tagged.subarray(imageEnd),
+    ]);
+    expect(chunksOf(late).map((c) => c.fourcc)).toEqual(["VP8X", "VP8L", "ICCP"]);
+    expect((await sharp(late).metadata()).icc?.equals(profile)).toBe(true);
+    await writeFile(from, late);
+    expect(await writeWebpWithoutMetadata(from, `${from}.out`, profile)).toBe(false);
+    // A simple WebP (no VP8X, so no profile) with the chunk after its image.
+    const simple = await fromRaw().webp({ quality: 80 }).toBuffer();
+    expect(chunksOf(simple).map((c) => c.fourcc)).toEqual(["VP8 "]);
+    const withChunk = Buffer.concat([simple, tagged.subarray(at, end)]);
+    withChunk.writeUInt32LE(withChunk.length - 8, 4);
+    await writeFile(`${from}.simple`, withChunk);
+    expect(await writeWebpWithoutMetadata(`${from}.simple`, `${from}.out`, profile)).toBe(false);
     // None to keep: the chunk and its flag go.
     expect(await writeWebpWithoutMetadata(from, `${from}.out`)).toBe(true);
     const out = await readFile(`${from}.out`);

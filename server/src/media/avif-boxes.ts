@@ -38,17 +38,19 @@ export class AvifTooLarge extends Error {
 
 /**
  * Writes the AVIF at `source` to `dest` as kept (see above); false when it is not one this takes
- * (`dest` may then hold part of a file: the caller writes it anew). Throws AvifTooLarge when its
- * AV1 data may decode to more than `maxPixels`.
+ * (`dest` may then hold part of a file: the caller writes it anew), its `colr` profile among
+ * them when it is not `icc`, the profile libvips read from it (avif-items.ts `keptImage`).
+ * Throws AvifTooLarge when its AV1 data may decode to more than `maxPixels`.
  */
 export async function writeAvifWithoutMetadata(
   source: string,
   dest: string,
   maxPixels: number,
+  icc?: Buffer,
 ): Promise<boolean> {
   const input = await open(source, "r");
   try {
-    const kept = await readKept(input);
+    const kept = await readKept(input, icc);
     if (kept === undefined) return false;
     // Each item's AV1 data as written: its OBUs but metadata and padding (av1-framing.ts).
     const written: { extents: readonly Extent[]; spans: Span[]; length: number }[] = [];
@@ -194,6 +196,7 @@ async function metaOf(input: FileHandle, top: readonly BoxAt[]): Promise<Buffer 
 /** The file's kept image and `ftyp` brands, or undefined when it is not one this takes. */
 async function readKept(
   input: FileHandle,
+  icc: Buffer | undefined,
 ): Promise<{ image: KeptImage; brands: string[] } | undefined> {
   const { size } = await input.stat();
   const top = await readBoxesOf(input, size, MAX_TOP_BOXES);
@@ -216,7 +219,7 @@ async function readKept(
         e.offset >= b.start + b.headerSize &&
         e.offset + e.length <= b.start + b.size,
     );
-  const image = keptImage(meta, inData);
+  const image = keptImage(meta, inData, icc);
   if (image === undefined) return undefined;
   const brands = ["avif", "mif1"];
   for (let at = 8; at + 4 <= ftyp.length; at += 4) {

@@ -188,10 +188,17 @@ export function itemDataEnd(meta: Buffer): number {
 
 /**
  * What of the `meta` box's payload (after its version and flags) is kept, undefined when its
- * image is not one this takes; `inData` tells whether an extent lies in the file's `mdat`.
- * Throws a RangeError where a box claims more than it holds.
+ * image is not one this takes; `inData` tells whether an extent lies in the file's `mdat`, and
+ * `icc` is the profile libheif read (the image's, if any): the image's one `colr` profile must
+ * be it, beside at most one `colr` of code points, and its alpha's `colr` are not kept (no
+ * reader takes an alpha's colours: a place to hide anything). Throws a RangeError where a box
+ * claims more than it holds.
  */
-export function keptImage(meta: Buffer, inData: (e: Extent) => boolean): KeptImage | undefined {
+export function keptImage(
+  meta: Buffer,
+  inData: (e: Extent) => boolean,
+  icc: Buffer | undefined,
+): KeptImage | undefined {
   const inMeta = boxes(meta);
   const only = (within: Box[], type: string): Box | undefined => {
     const found = within.filter((b) => b.type === type);
@@ -250,12 +257,23 @@ export function keptImage(meta: Buffer, inData: (e: Extent) => boolean): KeptIma
     if (item === undefined || item.type !== "av01" || item.protectedBy !== 0) return undefined;
     const list: Association[] = [];
     let configured = false;
+    const colours = new Set<string>();
     for (const a of propertiesOf.get(item.id) ?? []) {
       const property = properties[a.index - 1];
       if (property === undefined) return undefined;
-      if (!isKeptProperty(property.type)) {
+      if (!isKeptProperty(property.type) || (property.type === "colr" && id !== primaryId)) {
         if (a.essential) return undefined;
         continue;
+      }
+      if (property.type === "colr") {
+        const kind = property.body.toString("latin1", 0, 4);
+        const profile = kind === "prof" || kind === "rICC";
+        // Two profiles, or two sets of code points: readers differ in which they take.
+        if (colours.has(profile ? "icc" : kind)) return undefined;
+        colours.add(profile ? "icc" : kind);
+        if (profile && (icc === undefined || !property.body.subarray(4).equals(icc))) {
+          return undefined;
+        }
       }
       if (!keptProperties.includes(a.index)) keptProperties.push(a.index);
       list.push({ essential: a.essential, index: keptProperties.indexOf(a.index) + 1 });

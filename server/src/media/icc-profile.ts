@@ -78,15 +78,37 @@ export function isSrgbProfile(icc: Buffer): boolean {
 const IMAGE_CLASSES: ReadonlySet<string> = new Set(["mntr", "scnr", "spac"]);
 
 /**
- * Whether a profile may go with an RGB image it describes, kept as it came (an AVIF's, image-
- * normalise.ts): a whole profile (ICC.1:2022 §7.2: its header's size is its length, its
- * signature `acsp`) of version 2 or 4 (browsers read no other), of a class images are tagged
- * with, turning RGB to XYZ or Lab, and whose tags lie within it after their table. RGB alone:
- * libvips reads every AVIF, a grey one (4:0:0) too, as RGB. Anything else is converted to sRGB,
- * as before: a profile that libvips or a browser then could not read would leave the kept image
- * looking as if it had none.
+ * The tags a kept profile may hold (ICC.1:2022 §9.2): those that say how its RGB turns to
+ * colours, with its description, copyright and viewing conditions. Not a device's make and
+ * model (`dmnd`, `dmdd`: dropped from EXIF too), its calibration (`calt`, `targ`, `vcgt`), a
+ * dictionary (`meta`), nor a vendor's own tags: a profile with any is converted.
+ */
+const KEPT_TAGS: ReadonlySet<string> = new Set(
+  [
+    ["rXYZ", "gXYZ", "bXYZ", "rTRC", "gTRC", "bTRC", "wtpt", "bkpt", "chad", "lumi", "chrm"],
+    ["A2B0", "A2B1", "A2B2", "B2A0", "B2A1", "B2A2", "gamt", "rig0", "rig2", "cicp"],
+    ["desc", "cprt", "vued", "view", "meas", "tech"],
+  ].flat(),
+);
+/** Colours told by three colorants and tone curves, or by a table (A2B0). */
+const MATRIX_TAGS = ["rXYZ", "gXYZ", "bXYZ", "rTRC", "gTRC", "bTRC"];
+/**
+ * At most this many bytes: a profile of colorants and curves holds a few hundred (Display P3's,
+ * 480 to 560); one of tables may hold a few hundred thousand, and is converted.
+ */
+const MAX_KEPT_BYTES = 64 * 1024;
+
+/**
+ * Whether a profile may go with an RGB image it describes, kept as it came (image-normalise.ts
+ * `keptProfile`): a whole profile (ICC.1:2022 §7.2: its header's size is its length, its
+ * signature `acsp`) of at most 64 KB, of version 2 or 4 (browsers read no other), of a class
+ * images are tagged with, turning RGB to XYZ or Lab by colorants and curves or by a table, whose
+ * tags are each one of `KEPT_TAGS`, once, within it after their table, the last ending it. RGB alone: libvips reads
+ * every AVIF, a grey one (4:0:0) too, as RGB, and a grey JPEG is not one. Anything else is
+ * converted to sRGB, as before; whether lcms can use it is told apart (profile-use.ts).
  */
 export function describesRgbImage(icc: Buffer): boolean {
+  if (icc.length > MAX_KEPT_BYTES) return false;
   if (icc.length < 132 || icc.readUInt32BE(0) !== icc.length) return false;
   if (icc.toString("latin1", 36, 40) !== "acsp") return false;
   if (icc[8] !== 2 && icc[8] !== 4) return false;
@@ -96,9 +118,18 @@ export function describesRgbImage(icc: Buffer): boolean {
   const count = icc.readUInt32BE(128);
   const tagsFrom = 132 + count * 12;
   if (tagsFrom > icc.length) return false;
+  const names = new Set<string>();
+  let tagsEnd = tagsFrom;
   for (let at = 132; at < tagsFrom; at += 12) {
+    const name = icc.toString("latin1", at, at + 4);
+    if (!KEPT_TAGS.has(name) || names.has(name)) return false;
+    names.add(name);
     const offset = icc.readUInt32BE(at + 4);
-    if (offset < tagsFrom || offset + icc.readUInt32BE(at + 8) > icc.length) return false;
+    const end = offset + icc.readUInt32BE(at + 8);
+    if (offset < tagsFrom || end > icc.length) return false;
+    tagsEnd = Math.max(tagsEnd, end);
   }
-  return true;
+  // Nothing after the last tag but the padding to a multiple of 4 bytes (§7.1.2).
+  if (icc.length - tagsEnd > 3) return false;
+  return MATRIX_TAGS.every((name) => names.has(name)) || names.has("A2B0");
 }

@@ -23,13 +23,15 @@ import {
   writeJpegWithoutMetadata,
 } from "./jpeg-segments.js";
 import { NOT_AN_IMAGE } from "./media-upload.js";
+import { libvipsConvertsBy } from "./profile-use.js";
 import { writeWebpWithoutMetadata } from "./webp-chunks.js";
 
 /**
  * A JPEG, an upright WebP or a still AVIF (in sRGB, or in the colour its code points or its
  * profile name) as it came, without its metadata (jpeg-segments.ts, webp-chunks.ts,
- * avif-boxes.ts; a JPEG's or WebP's `profile`, the one it keeps, is written back as it came,
- * an sRGB one goes with the rest) but a JPEG's EXIF `orientation`, written back alone (an
+ * avif-boxes.ts; `colour.icc` is the profile libvips read, which an AVIF's must be, and a JPEG
+ * or WebP keeps `colour.kept`, an sRGB one going with the rest) but a JPEG's EXIF
+ * `orientation`, written back alone (an
  * AVIF's rotation is a property of its image, kept), written to `outPath`; its size, or
  * undefined when it is to be encoded again: its bytes do not walk, or its JPEG frame is one a
  * browser may not decode (arithmetic-coded, 12-bit, lossless). A JPEG or WebP
@@ -46,8 +48,9 @@ async function keptAsIs(
   sourcePath: string,
   outPath: string,
   maxPixels: number,
-  profile: Buffer | undefined,
+  colour: { readonly icc: Buffer | undefined; readonly kept: Buffer | undefined },
 ): Promise<number | undefined> {
+  const profile = colour.kept;
   if (type === "webp") {
     if (orientation !== 1 || !(await writeWebpWithoutMetadata(sourcePath, outPath, profile))) {
       return undefined;
@@ -67,7 +70,10 @@ async function keptAsIs(
   } else if (type === "avif") {
     // Not decoded: libheif decodes an AVIF whole, at ~16–25 bytes a pixel (+220 MB at 12
     // megapixels); its boxes and its AV1 data's framing and frame size are what is checked.
-    if (orientation !== 1 || !(await writeAvifWithoutMetadata(sourcePath, outPath, maxPixels))) {
+    if (
+      orientation !== 1 ||
+      !(await writeAvifWithoutMetadata(sourcePath, outPath, maxPixels, colour.icc))
+    ) {
       return undefined;
     }
     return (await stat(outPath)).size;
@@ -82,15 +88,16 @@ const RGB_SPACES: ReadonlySet<string> = new Set(["srgb", "rgb16"]);
 /**
  * The profile an image keeps as it came (admin.yaml `uploadMedia`): undefined when it has none,
  * or an sRGB one (it changes nothing: a JPEG's or WebP's is dropped); the profile when it
- * describes the RGB image it tags (Display P3's, as phones and photo tools write), so its
- * colours stay as they came, copies converted by it, where converting it to sRGB meant
- * encoding it again (a second lossy generation; an AVIF at 12 megapixels +443 MB and 5 s:
- * BENCHMARKS.md "Media: images with a colour profile kept"); false when its colours are to be
- * converted.
+ * describes the RGB image it tags (Display P3's, as phones and photo tools write) and libvips
+ * converts by (profile-use.ts), so its colours stay as they came, copies converted by it, where
+ * converting it to sRGB meant encoding it again (a second lossy generation; an AVIF at 12
+ * megapixels +443 MB and 5 s: BENCHMARKS.md "Media: images with a colour profile kept"); false
+ * when its colours are to be converted.
  */
-function keptProfile(meta: Metadata): Buffer | undefined | false {
+async function keptProfile(meta: Metadata): Promise<Buffer | undefined | false> {
   if (meta.icc === undefined || isSrgbProfile(meta.icc)) return undefined;
-  return RGB_SPACES.has(meta.space ?? "") && describesRgbImage(meta.icc) ? meta.icc : false;
+  if (!RGB_SPACES.has(meta.space ?? "") || !describesRgbImage(meta.icc)) return false;
+  return (await libvipsConvertsBy(meta.icc)) ? meta.icc : false;
 }
 
 /** libvips' interpretations of an image that may be kept as it came: sRGB, or grey, of 8 bits. */
@@ -169,7 +176,7 @@ export async function keptOrToEncode(
     // this (orientationSegment takes 2–8 only).
     const tagged = meta.orientation ?? 1;
     const orientation = tagged >= 2 && tagged <= 8 ? tagged : 1;
-    const profile = keptProfile(meta);
+    const profile = await keptProfile(meta);
     if (
       (KEPT_SPACES.has(meta.space ?? "") ||
         (type === "avif" &&
@@ -177,7 +184,10 @@ export async function keptOrToEncode(
           (meta.bitsPerSample ?? Number.POSITIVE_INFINITY) <= KEPT_AVIF_BITS)) &&
       profile !== false
     ) {
-      const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels, profile);
+      const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels, {
+        icc: meta.icc,
+        kept: profile,
+      });
       // Orientations 5–8 turn the image a quarter: its upright width is its stored height.
       if (kept !== undefined) {
         return orientation >= 5

@@ -54,9 +54,10 @@ export class NotAJpeg extends Error {}
 /**
  * A JPEG's ICC profile, checked as its APP2 segments go by: `ICC_PROFILE\0`, a sequence number
  * from 1, their count (the same in each), then the profile's next bytes. Kept when they are
- * `profile` exactly, in order (what libvips read, so what copies are converted by; browsers
- * read the segments so too); any other ICC segment (a repeat, a gap, a count that differs, one
- * after the profile's end) throws, and the JPEG is then encoded again.
+ * `profile` exactly, in order, before the first scan (what libvips read, so what copies are
+ * converted by; browsers read the segments so too); any other segment that starts as one
+ * (libvips takes `ICC_PROFILE` with any byte after it), a repeat, a gap, a count that differs,
+ * one after the profile's end or after a scan began, throws, and the JPEG is encoded again.
  */
 class IccSegments {
   private at = 0;
@@ -64,9 +65,13 @@ class IccSegments {
   private count: number | undefined;
   constructor(private readonly profile: Buffer) {}
 
-  /** Whether `segment` (an APP2, from its marker) is the profile's next part; throws if it is not. */
-  take(segment: Buffer): boolean {
-    if (!startsWith(segment, "ICC_PROFILE\0")) return false;
+  /**
+   * Whether `segment` (an APP2, from its marker; `scanned` when a scan began before it) is the
+   * profile's next part; throws if it is an ICC segment that is not.
+   */
+  take(segment: Buffer, scanned: boolean): boolean {
+    if (!startsWith(segment, "ICC_PROFILE")) return false;
+    if (segment[4 + 11] !== 0 || scanned) throw new NotAJpeg("ICC segments other than the profile");
     const [sequence, count] = [segment[4 + 12], segment[4 + 13]];
     const data = segment.subarray(4 + 14);
     this.count ??= count;
@@ -199,7 +204,10 @@ class JpegWalk {
       if (end - at < 2 + length) return { consumed: at, written };
       const segment = buf.subarray(at, at + 2 + length);
       if (isFrameHeader(marker)) this.frame ??= { sof: marker, precision: segment[4] ?? 0 };
-      if (kept(marker, segment) || (marker === APP2 && this.icc?.take(segment) === true)) {
+      if (
+        kept(marker, segment) ||
+        (marker === APP2 && this.icc?.take(segment, this.scanned) === true)
+      ) {
         if (this.pending !== undefined && marker !== APP0) {
           written += this.pending.copy(out, written);
           this.pending = undefined;

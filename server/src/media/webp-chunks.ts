@@ -3,8 +3,8 @@
  * https://developers.google.com/speed/webp/docs/riff_container walked chunk by chunk. Kept: the
  * image (`VP8 `, lossy, or `VP8L`, lossless), its alpha (`ALPH`), an animation's `ANIM` and
  * frames (`ANMF`), the extended header `VP8X` with its EXIF and XMP flags cleared and, when
- * asked, its one `ICCP` chunk, which must then hold that profile exactly (else its ICC flag is
- * cleared too). Dropped: `EXIF`, `XMP ` and any other chunk, and whatever follows the RIFF's
+ * asked, its one `ICCP` chunk, which must then hold that profile exactly, right after `VP8X`
+ * (when none is asked, the ICC flag is cleared too). Dropped: `EXIF`, `XMP ` and any other chunk, and whatever follows the RIFF's
  * end. Read twice through one buffer (the chunks' headers, then the kept chunks), never whole.
  */
 import { open } from "node:fs/promises";
@@ -61,8 +61,13 @@ export async function writeWebpWithoutMetadata(
     const first = chunks[0]?.fourcc;
     if (first !== "VP8 " && first !== "VP8L" && first !== "VP8X") return false;
     if (profile !== undefined) {
+      // Where the container puts it: right after VP8X, before the image (a reader that shows an
+      // image as it arrives takes a profile found later otherwise).
       const [chunk, ...more] = chunks.filter((c) => c.fourcc === "ICCP");
-      if (chunk === undefined || more.length > 0 || chunk.size !== profile.length) return false;
+      if (chunk === undefined || more.length > 0 || chunk !== chunks[1] || first !== "VP8X") {
+        return false;
+      }
+      if (chunk.size !== profile.length) return false;
       for (let at = 0; at < profile.length; at += COPY_BYTES) {
         const part = await readAt(chunk.start + 8 + at, Math.min(COPY_BYTES, profile.length - at));
         if (part.length === 0 || !part.equals(profile.subarray(at, at + part.length))) return false;
