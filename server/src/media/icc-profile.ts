@@ -103,9 +103,10 @@ const MAX_KEPT_BYTES = 64 * 1024;
  * `keptProfile`): a whole profile (ICC.1:2022 §7.2: its header's size is its length, its
  * signature `acsp`) of at most 64 KB, of version 2 or 4 (browsers read no other), of a class
  * images are tagged with, turning RGB to XYZ or Lab by colorants and curves or by a table, whose
- * tags are each one of `KEPT_TAGS`, once, within it after their table, the last ending it. RGB alone: libvips reads
- * every AVIF, a grey one (4:0:0) too, as RGB, and a grey JPEG is not one. Anything else is
- * converted to sRGB, as before; whether lcms can use it is told apart (profile-use.ts).
+ * tags are each one of `KEPT_TAGS`, once, within it after their table, the last ending it. RGB
+ * alone: libvips reads every AVIF, a grey one (4:0:0) too, as RGB, and a grey JPEG is not one.
+ * Anything else is converted to sRGB, as before; whether lcms can use it is told apart
+ * (profile-use.ts).
  */
 export function describesRgbImage(icc: Buffer): boolean {
   if (icc.length > MAX_KEPT_BYTES) return false;

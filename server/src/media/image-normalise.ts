@@ -28,19 +28,17 @@ import { writeWebpWithoutMetadata } from "./webp-chunks.js";
 
 /**
  * A JPEG, an upright WebP or a still AVIF (in sRGB, or in the colour its code points or its
- * profile name) as it came, without its metadata (jpeg-segments.ts, webp-chunks.ts,
- * avif-boxes.ts; `colour.icc` is the profile libvips read, which an AVIF's must be, and a JPEG
- * or WebP keeps `colour.kept`, an sRGB one going with the rest) but a JPEG's EXIF
- * `orientation`, written back alone (an
- * AVIF's rotation is a property of its image, kept), written to `outPath`; its size, or
+ * profile name) as it came, without its metadata (jpeg-segments.ts, webp-chunks.ts, avif-boxes.ts;
+ * `colour.icc` is the profile libvips read, which an AVIF's must be, and a JPEG or WebP keeps
+ * `colour.kept`, an sRGB one going with the rest) but a JPEG's EXIF `orientation`, written back
+ * alone (an AVIF's rotation is a property of its image, kept), written to `outPath`; its size, or
  * undefined when it is to be encoded again: its bytes do not walk, or its JPEG frame is one a
- * browser may not decode (arithmetic-coded, 12-bit, lossless). A JPEG or WebP
- * is then decoded whole at a fraction of its size (libjpeg and libwebp still decode all its data:
- * what they cannot decode fails here), every frame of an animation: for a 20-megapixel JPEG
- * +5–17 MB, most of it the file libvips maps, where encoding it again held +21 MB (+75 MB
- * turned: rotating needs the whole image in memory), took 0.15–0.3 s and made a second lossy
- * generation of every photo (a lossless WebP became a lossy one) (BENCHMARKS.md "Media: an
- * upload's peak memory").
+ * browser may not decode (arithmetic-coded, 12-bit, lossless). A JPEG or WebP is then decoded
+ * whole at a fraction of its size (libjpeg and libwebp still decode all its data: what they cannot
+ * decode fails here), every frame of an animation: for a 20-megapixel JPEG +5–17 MB, most of it
+ * the file libvips maps, where encoding it again held +21 MB (+75 MB turned: rotating needs the
+ * whole image in memory), took 0.15–0.3 s and made a second lossy generation of every photo (a
+ * lossless WebP became a lossy one) (BENCHMARKS.md "Media: an upload's peak memory").
  */
 async function keptAsIs(
   type: ImageType,

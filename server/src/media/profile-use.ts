@@ -41,9 +41,10 @@ function iccSegments(profile: Buffer): Buffer[] {
 
 /**
  * Whether libvips reads `profile` whole (so it is not empty, nor longer than 255 segments hold)
- * and converts by it without a warning. sharp's warnings are read from one queue after each of its jobs: a warning of a job
- * beside this one may be taken as this one's (the image is then converted, as before), or this
- * one's as another's (the image then keeps a profile its copies are not converted by).
+ * and converts by it without a warning. sharp's warnings are read from one queue after each of its
+ * jobs: a warning of a job beside this one may be taken as this one's (the image is then
+ * converted, as before), or this one's as another's (the image then keeps a profile its copies are
+ * not converted by).
  */
 export async function libvipsConvertsBy(profile: Buffer): Promise<boolean> {
   const jpeg = await onePixel();

@@ -1,11 +1,12 @@
 /**
  * A WebP without its metadata, its image data byte for byte as it was: the RIFF container of
  * https://developers.google.com/speed/webp/docs/riff_container walked chunk by chunk. Kept: the
- * image (`VP8 `, lossy, or `VP8L`, lossless), its alpha (`ALPH`), an animation's `ANIM` and
- * frames (`ANMF`), the extended header `VP8X` with its EXIF and XMP flags cleared and, when
- * asked, its one `ICCP` chunk, which must then hold that profile exactly, right after `VP8X`
- * (when none is asked, the ICC flag is cleared too). Dropped: `EXIF`, `XMP ` and any other chunk, and whatever follows the RIFF's
- * end. Read twice through one buffer (the chunks' headers, then the kept chunks), never whole.
+ * image (`VP8 `, lossy, or `VP8L`, lossless), its alpha (`ALPH`), an animation's `ANIM` and frames
+ * (`ANMF`), the extended header `VP8X` with its EXIF and XMP flags cleared and, when asked, its
+ * one `ICCP` chunk, which must then hold that profile exactly, right after `VP8X` (when none is
+ * asked, the ICC flag is cleared too). Dropped: `EXIF`, `XMP ` and any other chunk, and whatever
+ * follows the RIFF's end. Read twice through one buffer (the chunks' headers, then the kept
+ * chunks), never whole.
  */
 import { open } from "node:fs/promises";
 
