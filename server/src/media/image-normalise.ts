@@ -174,14 +174,14 @@ export async function keptOrToEncode(
     // this (orientationSegment takes 2–8 only).
     const tagged = meta.orientation ?? 1;
     const orientation = tagged >= 2 && tagged <= 8 ? tagged : 1;
-    const profile = await keptProfile(meta);
-    if (
-      (KEPT_SPACES.has(meta.space ?? "") ||
-        (type === "avif" &&
-          KEPT_AVIF_SPACES.has(meta.space ?? "") &&
-          (meta.bitsPerSample ?? Number.POSITIVE_INFINITY) <= KEPT_AVIF_BITS)) &&
-      profile !== false
-    ) {
+    const spaceKept =
+      KEPT_SPACES.has(meta.space ?? "") ||
+      (type === "avif" &&
+        KEPT_AVIF_SPACES.has(meta.space ?? "") &&
+        (meta.bitsPerSample ?? Number.POSITIVE_INFINITY) <= KEPT_AVIF_BITS);
+    // Its profile is read (lcms converting a pixel by it) only when the image may be kept.
+    const profile = spaceKept ? await keptProfile(meta) : false;
+    if (profile !== false) {
       const kept = await keptAsIs(type, orientation, sourcePath, outPath, maxPixels, {
         icc: meta.icc,
         kept: profile,
