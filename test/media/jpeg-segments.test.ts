@@ -266,6 +266,20 @@ describe("a JPEG's colour profile, kept when it describes the image", () => {
     iccSegment(2, 2, profile.subarray(200)),
   ];
 
+  /** `jpeg` (progressive) with `segments` inserted before its second scan's SOS. */
+  const beforeSecondScan = (jpeg: Buffer, segments: Buffer[]) => {
+    const sos = Buffer.from([0xff, 0xda]);
+    const second = jpeg.indexOf(sos, jpeg.indexOf(sos) + 2);
+    return Buffer.concat([jpeg.subarray(0, second), ...segments, jpeg.subarray(second)]);
+  };
+  /** `bytes` as the library stores them: its facts and the stored file. */
+  const normalised = async (bytes: Buffer, name: string) => {
+    const from = path.join(dir, name);
+    await writeFile(from, bytes);
+    const facts = await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
+    return { facts, out: await readFile(`${from}.out`) };
+  };
+
   it("a profile in two segments is kept in its place, the EXIF beside it dropped", async () => {
     const [jpeg, profile] = await Promise.all([noisyJpeg(), p3Profile()]);
     const exif = segment(0xe1, Buffer.from(`Exif\0\0${SECRET}`, "latin1"));
@@ -342,25 +356,14 @@ describe("a JPEG's colour profile, kept when it describes the image", () => {
     const input = withSegments(grey, inTwo(profile));
     const meta = await sharp(input).metadata();
     expect([meta.space, meta.icc?.equals(profile)]).toEqual(["b-w", true]);
-    const from = path.join(dir, "grey-p3.jpg");
-    await writeFile(from, input);
-    await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
-    const out = await readFile(`${from}.out`);
+    const { out } = await normalised(input, "grey-p3.jpg");
     expect(out.includes("ICC_PROFILE")).toBe(false);
     expect(out.equals(grey)).toBe(false);
   });
 
   it("ICC segments after a scan began are not the profile, even whole: libvips reads none there", async () => {
     const [jpeg, profile] = await Promise.all([noisyJpeg({ progressive: true }), p3Profile()]);
-    const secondScan = jpeg.indexOf(
-      Buffer.from([0xff, 0xda]),
-      jpeg.indexOf(Buffer.from([0xff, 0xda])) + 2,
-    );
-    const late = Buffer.concat([
-      jpeg.subarray(0, secondScan),
-      ...inTwo(profile),
-      jpeg.subarray(secondScan),
-    ]);
+    const late = beforeSecondScan(jpeg, inTwo(profile));
     expect((await sharp(late).metadata()).icc).toBeUndefined();
     await expect(walked(late, 1, profile)).rejects.toBeInstanceOf(NotAJpeg);
     // Not asked to keep a profile (libvips read none), they go with the rest.
@@ -376,10 +379,7 @@ describe("a JPEG's colour profile, kept when it describes the image", () => {
     const input = withSegments(jpeg, [loose]);
     expect((await sharp(input).metadata()).icc?.equals(profile)).toBe(true);
     await expect(walked(input, 1, profile)).rejects.toBeInstanceOf(NotAJpeg);
-    const from = path.join(dir, "loose-icc.jpg");
-    await writeFile(from, input);
-    await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
-    const out = await readFile(`${from}.out`);
+    const { out } = await normalised(input, "loose-icc.jpg");
     // Encoded again, converted to sRGB by the profile libvips read, untagged.
     expect(out.includes("ICC_PROFILE")).toBe(false);
     expect(out.equals(jpeg)).toBe(false);
@@ -388,27 +388,14 @@ describe("a JPEG's colour profile, kept when it describes the image", () => {
   it("a profile libvips does not see (an ICC segment between scans) makes the JPEG encoded again", async () => {
     const [jpeg, profile] = await Promise.all([noisyJpeg({ progressive: true }), p3Profile()]);
     const tagged = withSegments(jpeg, inTwo(profile));
-    const secondScan = tagged.indexOf(
-      Buffer.from([0xff, 0xda]),
-      tagged.indexOf(Buffer.from([0xff, 0xda])) + 2,
-    );
-    const hidden = Buffer.concat([
-      tagged.subarray(0, secondScan),
-      iccSegment(3, 2, Buffer.from(SECRET, "latin1")),
-      tagged.subarray(secondScan),
-    ]);
+    const hidden = beforeSecondScan(tagged, [iccSegment(3, 2, Buffer.from(SECRET, "latin1"))]);
     expect((await sharp(hidden).metadata()).icc?.equals(profile)).toBe(true);
-    const from = path.join(dir, "hidden-icc.jpg");
-    await writeFile(from, hidden);
-    const stored = await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
-    expect(stored).toMatchObject({ type: "jpeg", width: 300, height: 200 });
-    const out = await readFile(`${from}.out`);
+    const { facts, out } = await normalised(hidden, "hidden-icc.jpg");
+    expect(facts).toMatchObject({ type: "jpeg", width: 300, height: 200 });
     expect(out.includes(Buffer.from(SECRET))).toBe(false);
     // Encoded again: converted to sRGB, untagged.
     expect((await sharp(out).metadata()).icc).toBeUndefined();
     // Without the hidden part it is kept as it came, its profile in it.
-    await writeFile(from, tagged);
-    await normaliseImage(from, "jpeg", `${from}.out`, 1_000_000);
-    expect(await readFile(`${from}.out`)).toEqual(tagged);
+    expect((await normalised(tagged, "tagged-icc.jpg")).out).toEqual(tagged);
   });
 });
