@@ -127,6 +127,37 @@ describe("a WebP without its metadata, its image data as it was", () => {
     expect((await sharp(out).metadata()).orientation).toBeUndefined();
   });
 
+  it("a WebP encoded again larger than 1920 × 1080 is written at libwebp's effort 2, a smaller one at 4", async () => {
+    // image-processing.ts: from effort 3 up libwebp keeps the tokens of the whole image.
+    const [big, small] = [
+      { width: 1600, height: 1300 },
+      { width: WIDTH, height: HEIGHT },
+    ];
+    for (const [size, effort] of [
+      [big, 2],
+      [small, 4],
+    ] as const) {
+      // Smooth bands with a little grain: quick to encode, yet effort 2 and 4 write it apart.
+      const pixels = Buffer.alloc(size.width * size.height * 3).map(
+        (_, i) => ((i >> 9) + (i % 7) * 3) % 256,
+      );
+      const turned = await sharp(pixels, { raw: { ...size, channels: 3 } })
+        .webp({ quality: 80 })
+        .withMetadata({ orientation: 6 })
+        .toBuffer();
+      const from = path.join(dir, `effort-${effort}.webp`);
+      await writeFile(from, turned);
+      await normaliseImage(from, "webp", `${from}.out`, 4_000_000);
+      const expected = await sharp(turned).rotate().webp({ quality: 90, effort }).toBuffer();
+      // Compared whole, not diffed: a diff of two images' bytes takes minutes.
+      const out = await readFile(`${from}.out`);
+      expect({ bytes: out.length, same: out.equals(expected) }).toEqual({
+        bytes: expected.length,
+        same: true,
+      });
+    }
+  });
+
   it("a WebP tagged Display P3 keeps its profile's chunk and flag; EXIF and XMP go", async () => {
     const tagged = await fromRaw()
       .webp({ lossless: true })
