@@ -2,9 +2,10 @@
  * Image work that holds much memory takes a heavy turn of the media pool, which runs one such job
  * at a time (README "Media", "What it costs"; server/src/media/image-memory.ts, media-pool.ts):
  * decoding an AVIF of more than ~2.7 megapixels (libheif decodes its whole frame, ~25 bytes a
- * pixel), encoding a copy as AVIF of more than ~2.8 megapixels, and an AVIF upload encoded
- * again of more than ~1.5 megapixels. An upload is checked (and kept) in a light turn of its own
- * first: an AVIF kept as it came is never heavy.
+ * pixel), encoding a copy as AVIF of more than ~2.8 megapixels, an AVIF upload encoded again of
+ * more than ~1.5 megapixels, and a WebP one of more than ~5 (libwebp encodes its whole picture,
+ * ~13 bytes a pixel). An upload is checked (and kept) in a light turn of its own first: an AVIF
+ * kept as it came is never heavy.
  */
 import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -90,6 +91,16 @@ describe("an upload's turns", () => {
     const { media, turns } = await upload(avif, "kept.avif");
     expect(media).toMatchObject({ type: "avif", width: 2400, height: 1800 });
     expect(turns).toEqual(["light"]);
+  });
+
+  it("a WebP encoded again (turned, 5.5 megapixels) is encoded in a heavy turn", async () => {
+    const webp = await noise(2700, 2040)
+      .webp({ quality: 50, effort: 0 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const { media, turns } = await upload(webp, "turned.webp");
+    expect(media).toMatchObject({ type: "webp", width: 2040, height: 2700 });
+    expect(turns).toEqual(["light", "heavy"]);
   });
 
   it("a small AVIF encoded again (12 bits, 1.2 megapixels) and a PNG encoded again are light", async () => {
@@ -179,6 +190,15 @@ describe("the estimates, at the sizes BENCHMARKS.md measured", () => {
     expect(isHeavy(turned("png", 20e6))).toBe(true);
     expect(isHeavy(turned("jpeg", 12e6))).toBe(false);
     expect(encodeAgainBytes({ type: "png", decodedPixels: 20e6, orientation: 1 })).toBe(0);
+  });
+
+  it("a WebP encoded again ~149 MB at 12 megapixels, turned or not (+127–155): heavy past ~5", () => {
+    const webp = (pixels: number, orientation: number) =>
+      encodeAgainBytes({ type: "webp", decodedPixels: pixels, orientation });
+    expect(Math.round(webp(12e6, 1) / MB)).toBe(149);
+    expect(webp(12e6, 6)).toBe(webp(12e6, 1));
+    expect(isHeavy(webp(5.2e6, 1))).toBe(true);
+    expect(isHeavy(webp(5e6, 6))).toBe(false);
   });
 
   it("an AVIF copy contained in a box fills it, however small the image", () => {

@@ -2,8 +2,8 @@
  * Which image work holds much memory, so that the media pool runs one such job at a time
  * (media-pool.ts). Most of it streams through libvips a strip at a time, or decodes at a fraction
  * of its size (BENCHMARKS.md "Media"); what holds an image whole is counted here by the pixel:
- * libheif decodes an AVIF's whole frame whatever the copy's size, libaom encodes its whole
- * picture, and an upload encoded again is turned by its EXIF orientation in memory. Not counted:
+ * libheif decodes an AVIF's whole frame whatever the copy's size, libaom and libwebp encode their
+ * whole picture, and an upload encoded again is turned by its EXIF orientation in memory. Not counted:
  * a progressive JPEG's coefficients (+60–78 MB at 20 megapixels), held when one is checked at
  * upload and when a copy is made of it, which run as light. Measured peaks over idle (sharp
  * 0.35.6, BENCHMARKS.md "Media: heavy jobs one at a time"), in bytes a pixel (a megabyte here is
@@ -72,10 +72,18 @@ export function copyBytes(facts: ImageFacts, transform: Transform): number {
  */
 const ROTATE = 4;
 
+/**
+ * A WebP upload encoded again, at libwebp's effort 2 (image-processing.ts), 12 megapixels: 12.9
+ * (converted to sRGB from a profile not kept), 10.6 (turned by its EXIF orientation: libwebp then
+ * reads libvips' turned image, where an upright one is copied for it, so turning adds nothing).
+ */
+const WEBP_ENCODE_AGAIN = 13;
+
 /** Memory an upload encoded again holds, as far as it is heavy. */
 export function encodeAgainBytes(
   upload: Pick<ToEncode, "type" | "decodedPixels" | "orientation">,
 ): number {
+  if (upload.type === "webp") return upload.decodedPixels * WEBP_ENCODE_AGAIN;
   const turned = upload.orientation > 1 ? upload.decodedPixels * ROTATE : 0;
   return (upload.type === "avif" ? upload.decodedPixels * AVIF_ENCODE_AGAIN : 0) + turned;
 }
