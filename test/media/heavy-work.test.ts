@@ -3,9 +3,10 @@
  * at a time (README "Media", "What it costs"; server/src/media/image-memory.ts, media-pool.ts):
  * decoding an AVIF of more than ~2.7 megapixels (libheif decodes its whole frame, ~25 bytes a
  * pixel), encoding a copy as AVIF of more than ~2.8 megapixels, an AVIF upload encoded again of
- * more than ~1.5 megapixels, and a WebP one of more than ~5 (libwebp encodes its whole picture,
- * ~13 bytes a pixel). An upload is checked (and kept) in a light turn of its own first: an AVIF
- * kept as it came is never heavy.
+ * more than ~1.5 megapixels, a WebP one of more than ~5 (libwebp encodes its whole picture, ~13
+ * bytes a pixel), and decoding a progressive JPEG of more than ~11 (libjpeg holds its
+ * coefficients). An upload is checked (and kept) in a turn of its own first, light unless it is
+ * such a JPEG: an AVIF kept as it came is never heavy.
  */
 import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -15,7 +16,12 @@ import { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Transform } from "../../server/src/media/image-copies.js";
-import { copyBytes, encodeAgainBytes, isHeavy } from "../../server/src/media/image-memory.js";
+import {
+  copyBytes,
+  encodeAgainBytes,
+  isHeavy,
+  progressiveBytes,
+} from "../../server/src/media/image-memory.js";
 import { mediaFiles } from "../../server/src/media/media-files.js";
 import { mediaPool } from "../../server/src/media/media-pool.js";
 import { mediaStore } from "../../server/src/media/media-store.js";
@@ -103,6 +109,28 @@ describe("an upload's turns", () => {
     expect(turns).toEqual(["light", "heavy"]);
   });
 
+  it("a progressive JPEG of 11.6 megapixels is checked in a heavy turn, a baseline one in a light one", async () => {
+    // One colour: what counts is the header (libjpeg holds a progressive image's coefficients).
+    const flat = () =>
+      sharp({ create: { width: 4000, height: 2900, channels: 3, background: "#3a6" } });
+    const progressive = await flat().jpeg({ progressive: true }).toBuffer();
+    expect((await upload(progressive, "progressive.jpg")).turns).toEqual(["heavy"]);
+    const baseline = await flat().jpeg().toBuffer();
+    expect((await upload(baseline, "baseline.jpg")).turns).toEqual(["light"]);
+  });
+
+  it("a progressive CMYK JPEG of 9 megapixels is checked and encoded again in heavy turns", async () => {
+    const cmyk = await sharp({
+      create: { width: 3000, height: 3000, channels: 3, background: "#3a6" },
+    })
+      .toColourspace("cmyk")
+      .jpeg({ progressive: true })
+      .toBuffer();
+    const { media, turns } = await upload(cmyk, "cmyk.jpg");
+    expect(media).toMatchObject({ type: "jpeg", width: 3000, height: 3000 });
+    expect(turns).toEqual(["heavy", "heavy"]);
+  });
+
   it("a small AVIF encoded again (12 bits, 1.2 megapixels) and a PNG encoded again are light", async () => {
     const avif = await noise(1200, 1000).avif({ quality: 50, effort: 0, bitdepth: 12 }).toBuffer();
     expect((await upload(avif, "small.avif")).turns).toEqual(["light", "light"]);
@@ -171,6 +199,17 @@ describe("a copy's turn", () => {
     expect(await jpeg.copy({ w: 1280, fm: "avif" })).toBe("light");
     expect(await jpeg.copy({ w: 2560, fm: "avif" })).toBe("heavy");
   });
+
+  it("a copy of a progressive JPEG of 11.6 megapixels is heavy whatever its size", async () => {
+    const progressive = await stored(
+      "med_heavy_progressive",
+      await sharp({ create: { width: 4000, height: 2900, channels: 3, background: "#3a6" } })
+        .jpeg({ progressive: true })
+        .toBuffer(),
+      "jpeg",
+    );
+    expect(await progressive.copy({ w: 64, fm: "webp" })).toBe("heavy");
+  });
 });
 
 describe("the estimates, at the sizes BENCHMARKS.md measured", () => {
@@ -190,6 +229,29 @@ describe("the estimates, at the sizes BENCHMARKS.md measured", () => {
     expect(isHeavy(turned("png", 20e6))).toBe(true);
     expect(isHeavy(turned("jpeg", 12e6))).toBe(false);
     expect(encodeAgainBytes({ type: "png", decodedPixels: 20e6, orientation: 1 })).toBe(0);
+  });
+
+  it("a progressive JPEG ~69 MB at 12 megapixels (+43 in 4:2:0, +83 in 4:4:4): heavy past ~11, with 3 channels", () => {
+    const coding = (pixels: number, channels: number, progressive = true) => ({
+      pixels,
+      channels,
+      progressive,
+    });
+    expect(Math.round(progressiveBytes(coding(12e6, 3)) / MB)).toBe(69);
+    expect(progressiveBytes(coding(40e6, 3, false))).toBe(0);
+    expect(isHeavy(progressiveBytes(coding(11.2e6, 3)))).toBe(true);
+    expect(isHeavy(progressiveBytes(coding(11e6, 3)))).toBe(false);
+    expect(isHeavy(progressiveBytes(coding(8.5e6, 4)))).toBe(true);
+    const jpeg = { type: "jpeg" as const, width: 4000, height: 3000 };
+    expect(copyBytes(jpeg, { w: 64, fm: "webp" }, coding(12e6, 3))).toBe(
+      progressiveBytes(coding(12e6, 3)),
+    );
+    const upload = { type: "jpeg" as const, decodedPixels: 12e6, coding: coding(12e6, 3) };
+    expect(encodeAgainBytes({ ...upload, orientation: 1 })).toBe(progressiveBytes(coding(12e6, 3)));
+    expect(encodeAgainBytes({ ...upload, orientation: 6 })).toBe(
+      progressiveBytes(coding(12e6, 3)) +
+        encodeAgainBytes({ ...upload, coding: undefined, orientation: 6 }),
+    );
   });
 
   it("a WebP encoded again ~149 MB at 12 megapixels, turned or not (+127–155): heavy past ~5", () => {

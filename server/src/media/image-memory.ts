@@ -3,16 +3,16 @@
  * (media-pool.ts). Most of it streams through libvips a strip at a time, or decodes at a fraction
  * of its size (BENCHMARKS.md "Media"); what holds an image whole is counted here by the pixel:
  * libheif decodes an AVIF's whole frame whatever the copy's size, libaom and libwebp encode their
- * whole picture, and an upload encoded again is turned by its EXIF orientation in memory. Not counted:
- * a progressive JPEG's coefficients (+60–78 MB at 20 megapixels), held when one is checked at
- * upload and when a copy is made of it, which run as light. Measured peaks over idle (sharp
+ * whole picture, an upload encoded again is turned by its EXIF orientation in memory, and libjpeg
+ * holds a progressive JPEG's coefficients whatever size it is decoded at (when one is checked at
+ * upload, encoded again, or a copy is made of it). Measured peaks over idle (sharp
  * 0.35.6, BENCHMARKS.md "Media: heavy jobs one at a time"), in bytes a pixel (a megabyte here is
  * 2^20 bytes):
  */
 
 import { copyBounds, type Transform } from "./image-copies.js";
 import type { ToEncode } from "./image-normalise.js";
-import type { ImageFacts } from "./image-processing.js";
+import type { ImageFacts, JpegCoding } from "./image-processing.js";
 
 const MB = 2 ** 20;
 
@@ -40,10 +40,29 @@ const AVIF_ENCODE_AGAIN = 44;
  */
 export const HEAVY_BYTES = 64 * MB;
 
-/** Memory a copy of an image with `facts` made for `transform` holds, as far as it is heavy. */
-export function copyBytes(facts: ImageFacts, transform: Transform): number {
+/**
+ * Decoding a progressive JPEG, at whatever size: libjpeg holds every DCT coefficient of the image
+ * until its last scan, 2 bytes each, so 3 a pixel in 4:2:0 and 6 in 4:4:4 (checked at upload,
+ * 12 megapixels: +43 MB in 4:2:0, +83 MB in 4:4:4; 4:2:0 at 20 megapixels +67 MB, at 40 +128
+ * MB). Counted as if no channel were subsampled: 2 a channel, so one in 4:2:0 is counted heavy
+ * from ~11 megapixels where it holds 64 MB from ~21.
+ */
+const PROGRESSIVE_COEFFICIENT = 2;
+
+/** Memory decoding a JPEG coded as `coding` holds beyond a strip at a time: a progressive one's coefficients. */
+export function progressiveBytes(coding: JpegCoding | undefined): number {
+  return coding?.progressive === true
+    ? coding.pixels * coding.channels * PROGRESSIVE_COEFFICIENT
+    : 0;
+}
+
+/**
+ * Memory a copy of an image with `facts` made for `transform` holds, as far as it is heavy; a
+ * JPEG's `coding` read from its stored original.
+ */
+export function copyBytes(facts: ImageFacts, transform: Transform, coding?: JpegCoding): number {
   const source = facts.width * facts.height;
-  let bytes = facts.type === "avif" ? source * AVIF_DECODE : 0;
+  let bytes = facts.type === "avif" ? source * AVIF_DECODE : progressiveBytes(coding);
   if ((transform.fm ?? facts.type) === "avif") {
     const { width, height } = copyBounds(facts, transform);
     // Both bounds: the box, which `contain` fills whatever the image's size (padding it), and
@@ -81,11 +100,15 @@ const WEBP_ENCODE_AGAIN = 13;
 
 /** Memory an upload encoded again holds, as far as it is heavy. */
 export function encodeAgainBytes(
-  upload: Pick<ToEncode, "type" | "decodedPixels" | "orientation">,
+  upload: Pick<ToEncode, "type" | "decodedPixels" | "orientation" | "coding">,
 ): number {
   if (upload.type === "webp") return upload.decodedPixels * WEBP_ENCODE_AGAIN;
   const turned = upload.orientation > 1 ? upload.decodedPixels * ROTATE : 0;
-  return (upload.type === "avif" ? upload.decodedPixels * AVIF_ENCODE_AGAIN : 0) + turned;
+  const decoded =
+    upload.type === "avif"
+      ? upload.decodedPixels * AVIF_ENCODE_AGAIN
+      : progressiveBytes(upload.coding);
+  return decoded + turned;
 }
 
 /** Whether a job holding `bytes` is heavy: the media pool runs one such at a time. */

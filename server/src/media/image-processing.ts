@@ -1,4 +1,4 @@
-import sharp, { type Sharp } from "sharp";
+import sharp, { type Metadata, type Sharp } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
 import type { ImageType } from "./image-type.js";
 import { NOT_AN_IMAGE } from "./media-upload.js";
@@ -16,6 +16,34 @@ export interface ImageFacts {
 sharp.cache(false);
 
 const unreadable = (message: string): DomainError => new DomainError("unprocessable", message);
+
+/**
+ * How a JPEG is coded, as far as decoding it holds memory (image-memory.ts): read from its
+ * header, before the media pool is asked for a turn.
+ */
+export interface JpegCoding {
+  readonly progressive: boolean;
+  readonly channels: number;
+  /** Its width times its height, as its frame header says. */
+  readonly pixels: number;
+}
+
+/** A JPEG's coding as sharp's metadata of it says. */
+export const jpegCodingFrom = (meta: Metadata): JpegCoding => ({
+  progressive: meta.isProgressive === true,
+  channels: meta.channels ?? 3,
+  pixels: (meta.width ?? 0) * (meta.height ?? 0),
+});
+
+/** A JPEG's coding from its header (libjpeg reads its markers up to the frame's); undefined when unreadable. */
+export async function jpegCodingOf(source: string | Buffer): Promise<JpegCoding | undefined> {
+  try {
+    return jpegCodingFrom(await sharp(source).metadata());
+  } catch {
+    // Not decodable as far as its header: the turn that checks it says why.
+    return undefined;
+  }
+}
 
 /** Types whose files may hold several frames: kept animated when the output can be. */
 export const ANIMATED: ReadonlySet<ImageType> = new Set(["gif", "webp"]);

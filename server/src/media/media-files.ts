@@ -22,7 +22,7 @@ import { randomBase62 } from "../platform/ids.js";
 import { youngGarbageBudget } from "../platform/young-garbage.js";
 import { type Transform, transformImage } from "./image-copies.js";
 import { copyBytes, isHeavy } from "./image-memory.js";
-import type { ImageFacts } from "./image-processing.js";
+import { type ImageFacts, jpegCodingOf } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
 import type { MediaPool } from "./media-pool.js";
 
@@ -216,6 +216,8 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
       if (key === "original") throw notFound(NOT_FOUND);
       const original = await file(mediaId, name, {});
       const facts: ImageFacts = { type: doc.type, width: doc.width, height: doc.height };
+      const source = original.bytes ?? original.path;
+      const coding = doc.type === "jpeg" ? await jpegCodingOf(source) : undefined;
       const copy = await options.pool
         .run(
           doc.workspaceId,
@@ -226,7 +228,7 @@ export function mediaFiles(c: Pick<Collections, "media">, db: Db, options: Media
               transform,
               options.maxPixels,
             ),
-          isHeavy(copyBytes(facts, transform)),
+          isHeavy(copyBytes(facts, transform, coding)),
         )
         .catch((err: unknown) => {
           if (err instanceof DomainError && err.code === "unprocessable") impossible.set(at, err);

@@ -12,8 +12,9 @@ const WORKSPACE_PENDING = 32;
  * workspaces (admin.yaml `MediaBusy`): the render queue's rules (blogs/fair-render-queue.ts) with
  * one image at a time per workspace, two in all (sharp uses libvips' own threads for each), of
  * which one heavy (`heavy`, image-memory.ts: an AVIF decoded or encoded whole, up to ~44 bytes
- * a pixel, or a large image turned in memory, so two at once would hold twice that), at most 32
- * of a workspace waiting or running and 128 in all; past them, 503 with `Retry-After`.
+ * a pixel, a WebP encoded again, a large image turned in memory or a large progressive JPEG
+ * decoded, so two at once would hold twice that), at most 32 of a workspace waiting or running
+ * and 128 in all; past them, 503 with `Retry-After`.
  */
 export function mediaPool() {
   const queue = fairRenderQueue({

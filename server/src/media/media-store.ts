@@ -8,8 +8,9 @@ import type { Collections, MediaDoc } from "../platform/db/collections.js";
 import { isDuplicateKey } from "../platform/db/duplicate-key.js";
 import { notFound } from "../platform/domain-error.js";
 import { newId } from "../platform/ids.js";
-import { encodeAgainBytes, isHeavy } from "./image-memory.js";
+import { encodeAgainBytes, isHeavy, progressiveBytes } from "./image-memory.js";
 import { encodeAgain, keptOrToEncode } from "./image-normalise.js";
+import { jpegCodingOf } from "./image-processing.js";
 import { mediaFiles, NOT_FOUND } from "./media-files.js";
 import { mediaNameOf } from "./media-name.js";
 import type { MediaPool } from "./media-pool.js";
@@ -86,10 +87,13 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
         const _id = newId("med");
         const out = path.join(tmp, `${_id}.normalised`);
         try {
-          // Two turns of the pool: encoding again may be heavy (an AVIF, a turned image:
-          // image-memory.ts).
-          const first = await options.pool.run(input.workspaceId, () =>
-            keptOrToEncode(received.path, received.type, out, options.maxPixels),
+          // Two turns of the pool: checking a progressive JPEG may be heavy, and encoding again
+          // (an AVIF, a WebP, a turned image: image-memory.ts). A JPEG's header says which.
+          const coding = received.type === "jpeg" ? await jpegCodingOf(received.path) : undefined;
+          const first = await options.pool.run(
+            input.workspaceId,
+            () => keptOrToEncode(received.path, received.type, out, options.maxPixels),
+            isHeavy(progressiveBytes(coding)),
           );
           const facts =
             "bytes" in first
