@@ -98,16 +98,18 @@ const ROTATE = 4;
  */
 const WEBP_ENCODE_AGAIN = 13;
 
-/** Memory an upload encoded again holds, as far as it is heavy. */
+/**
+ * Memory an upload encoded again holds, as far as it is heavy; a JPEG's `coding` read from its
+ * header.
+ */
 export function encodeAgainBytes(
-  upload: Pick<ToEncode, "type" | "decodedPixels" | "orientation" | "coding">,
+  upload: Pick<ToEncode, "type" | "decodedPixels" | "orientation">,
+  coding?: JpegCoding,
 ): number {
   if (upload.type === "webp") return upload.decodedPixels * WEBP_ENCODE_AGAIN;
   const turned = upload.orientation > 1 ? upload.decodedPixels * ROTATE : 0;
   const decoded =
-    upload.type === "avif"
-      ? upload.decodedPixels * AVIF_ENCODE_AGAIN
-      : progressiveBytes(upload.coding);
+    upload.type === "avif" ? upload.decodedPixels * AVIF_ENCODE_AGAIN : progressiveBytes(coding);
   return decoded + turned;
 }
 

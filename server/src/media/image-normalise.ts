@@ -14,15 +14,7 @@ import {
 } from "./avif-boxes.js";
 import { pastLimit } from "./avif-decoding.js";
 import { describesRgbImage, isSrgbProfile } from "./icc-profile.js";
-import {
-  ANIMATED,
-  encoded,
-  type ImageFacts,
-  imageErrorOf,
-  input,
-  type JpegCoding,
-  jpegCodingFrom,
-} from "./image-processing.js";
+import { ANIMATED, encoded, type ImageFacts, imageErrorOf, input } from "./image-processing.js";
 import type { ImageType } from "./image-type.js";
 import {
   type JpegFrame,
@@ -135,8 +127,6 @@ export interface ToEncode {
   readonly height: number;
   /** The most pixels decoding it may make: its size, or an AVIF's largest AV1 frame. */
   readonly decodedPixels: number;
-  /** A JPEG's coding (image-memory.ts: a progressive one's coefficients are held to decode it). */
-  readonly coding?: JpegCoding;
 }
 
 /**
@@ -213,18 +203,7 @@ export async function keptOrToEncode(
       if (pastLimit(decoding, maxPixels)) throw new AvifTooLarge();
       decodedPixels = Math.max(decodedPixels, decoding.frame, decoding.canvas);
     }
-    const coding = type === "jpeg" ? jpegCodingFrom(meta) : undefined;
-    return {
-      sourcePath,
-      type,
-      outPath,
-      maxPixels,
-      orientation,
-      width,
-      height,
-      decodedPixels,
-      coding,
-    };
+    return { sourcePath, type, outPath, maxPixels, orientation, width, height, decodedPixels };
   } catch (err) {
     throw imageErrorOf(err, maxPixels);
   }

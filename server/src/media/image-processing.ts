@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type Sharp } from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { DomainError } from "../platform/domain-error.js";
 import type { ImageType } from "./image-type.js";
 import { NOT_AN_IMAGE } from "./media-upload.js";
@@ -28,17 +28,15 @@ export interface JpegCoding {
   readonly pixels: number;
 }
 
-/** A JPEG's coding as sharp's metadata of it says. */
-export const jpegCodingFrom = (meta: Metadata): JpegCoding => ({
-  progressive: meta.isProgressive === true,
-  channels: meta.channels ?? 3,
-  pixels: (meta.width ?? 0) * (meta.height ?? 0),
-});
-
 /** A JPEG's coding from its header (libjpeg reads its markers up to the frame's); undefined when unreadable. */
 export async function jpegCodingOf(source: string | Buffer): Promise<JpegCoding | undefined> {
   try {
-    return jpegCodingFrom(await sharp(source).metadata());
+    const meta = await sharp(source).metadata();
+    return {
+      progressive: meta.isProgressive === true,
+      channels: meta.channels ?? 3,
+      pixels: (meta.width ?? 0) * (meta.height ?? 0),
+    };
   } catch {
     // Not decodable as far as its header: the turn that checks it says why.
     return undefined;

@@ -101,7 +101,7 @@ export function mediaStore(c: Collections, db: Db, options: MediaStoreOptions) {
               : await options.pool.run(
                   input.workspaceId,
                   () => encodeAgain(first),
-                  isHeavy(encodeAgainBytes(first)),
+                  isHeavy(encodeAgainBytes(first, coding)),
                 );
           const name = mediaNameOf(input.name, facts.type);
           const doc: MediaDoc = {
